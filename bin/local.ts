@@ -1,0 +1,27 @@
+import { parseConfig } from '../shared/platform/config.js';
+import { createLogger } from '../shared/platform/logger.js';
+import { startLocalRuntime } from './local-runtime.js';
+
+// The AWS SDK warns on Node 20 about a Node 22 requirement to come; Lambda runs nodejs22.x.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const config = parseConfig(process.env, 'local');
+const logger = createLogger(config);
+
+try {
+  const runtime = await startLocalRuntime(config, { logger });
+  logger.info(`workspace agent proxy listening on ${runtime.url}`, { dataDir: runtime.deps.config.dataDir ?? 'memory' });
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info(`${signal} received, stopping`);
+    await runtime.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+} catch (error) {
+  logger.error('could not start', { error: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+}

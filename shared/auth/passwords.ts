@@ -1,0 +1,61 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** scrypt cost parameters; stored with each hash so they can be raised later. */
+export interface ScryptParams {
+  N: number;
+  r: number;
+  p: number;
+  keyLength: number;
+  saltLength: number;
+}
+
+/** CONTRACT.md: N=2^17, r=8, p=1, 16-byte salt, 64-byte key. */
+export const DEFAULT_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1, keyLength: 64, saltLength: 16 };
+
+function derive(password: string, salt: Buffer, params: Pick<ScryptParams, 'N' | 'r' | 'p' | 'keyLength'>): Promise<Buffer> {
+  const options: ScryptOptions = {
+    N: params.N,
+    r: params.r,
+    p: params.p,
+    // scrypt needs 128·N·r bytes; Node's default cap (32 MiB) is below that for N=2^17.
+    maxmem: 256 * params.N * params.r,
+  };
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, params.keyLength, options, (error, key) => (error ? reject(error) : resolve(key)));
+  });
+}
+
+/**
+ * Hashes and verifies passwords. Hash format: `scrypt$N$r$p$<salt b64>$<key b64>`.
+ * `verify` against an unknown account runs the same work on a dummy hash, so a login's timing does
+ * not tell whether the email exists.
+ */
+export class PasswordHasher {
+  private dummyHash: Promise<string> | undefined;
+
+  constructor(readonly params: ScryptParams = DEFAULT_SCRYPT_PARAMS) {}
+
+  async hash(password: string): Promise<string> {
+    const salt = randomBytes(this.params.saltLength);
+    const key = await derive(password, salt, this.params);
+    const { N, r, p } = this.params;
+    return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
+  }
+
+  /** True when `password` matches `stored`; with `stored` undefined, spends the same time and answers false. */
+  async verify(password: string, stored: string | undefined): Promise<boolean> {
+    if (stored === undefined) {
+      this.dummyHash ??= this.hash('a password nobody has');
+      await this.verify(password, await this.dummyHash);
+      return false;
+    }
+    const parts = stored.split('$');
+    if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
+    const [N, r, p] = parts.slice(1, 4).map(Number);
+    const salt = Buffer.from(parts[4] ?? '', 'base64');
+    const expected = Buffer.from(parts[5] ?? '', 'base64');
+    if (!N || !r || !p || expected.length === 0) return false;
+    const key = await derive(password, salt, { N, r, p, keyLength: expected.length });
+    return timingSafeEqual(key, expected);
+  }
+}

@@ -1,0 +1,24 @@
+import { z } from '@hono/zod-openapi';
+import { displayName, emailAddress, isoTimestamp, password } from '../http/schemas.js';
+import { OrganisationSchema, OrgRoleSchema, UserSchema } from '../org/schemas.js';
+
+export const SignupBody = z
+  .object({ name: displayName(), email: emailAddress, password, org_name: displayName().optional() })
+  .openapi('SignupRequest');
+export type SignupInput = z.infer<typeof SignupBody>;
+
+export const LoginBody = z
+  // Login checks only shape: any stored password verifies or not; the rules apply when setting one.
+  .object({ email: z.string().trim().toLowerCase().min(1).max(254), password: z.string().min(1).max(256) })
+  .openapi('LoginRequest');
+
+export const SignupResponse = z.object({ user: UserSchema, org: OrganisationSchema }).openapi('SignupResponse');
+export const LoginResponse = z.object({ user: UserSchema }).openapi('LoginResponse');
+
+export const SessionSchema = z
+  .object({
+    user: z.object({ id: z.string(), email: z.string(), name: z.string(), role: OrgRoleSchema, org_id: z.string() }),
+    expires_at: isoTimestamp,
+  })
+  .nullable()
+  .openapi('Session');

@@ -1,0 +1,84 @@
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import type { Clock } from '../platform/clock.js';
+import { UnauthorizedError } from '../platform/errors.js';
+
+export const SESSION_COOKIE = 'service_session';
+export const SESSION_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+const ISSUER = 'workspace-agent-proxy';
+const AUDIENCE = 'workspace-agent-proxy:api';
+const ALGORITHM = 'HS256';
+
+export type OrgRole = 'admin' | 'member';
+
+/** Who is calling: the claims of a verified session token. */
+export interface Principal {
+  userId: string;
+  orgId: string;
+  email: string;
+  name: string;
+  role: OrgRole;
+  expiresAt: Date;
+}
+
+export function sessionKey(secret: string): Uint8Array {
+  return new TextEncoder().encode(secret);
+}
+
+/** What a session token is made from. */
+export interface SessionUser {
+  id: string;
+  org_id: string;
+  email: string;
+  name: string;
+  org_role: OrgRole;
+}
+
+export async function signSessionToken(
+  key: Uint8Array,
+  clock: Clock,
+  user: SessionUser,
+): Promise<{ token: string; expiresAt: Date }> {
+  const issuedAt = Math.floor(clock.now().getTime() / 1000);
+  const expiresAt = issuedAt + SESSION_LIFETIME_SECONDS;
+  const token = await new SignJWT({ email: user.email, name: user.name, role: user.org_role, org: user.org_id })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setSubject(user.id)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(expiresAt)
+    .sign(key);
+  return { token, expiresAt: new Date(expiresAt * 1000) };
+}
+
+/**
+ * Verifies a session token: algorithm pinned to HS256 (so `none` and key-confusion tokens fail),
+ * issuer, audience and expiry checked against the injected clock.
+ */
+export async function verifySessionToken(key: Uint8Array, clock: Clock, token: string): Promise<Principal> {
+  try {
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: [ALGORITHM],
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      currentDate: clock.now(),
+      requiredClaims: ['sub', 'exp', 'iat'],
+    });
+    const { sub, email, name, role, org, exp } = payload;
+    if (
+      typeof sub !== 'string' ||
+      typeof email !== 'string' ||
+      typeof name !== 'string' ||
+      typeof org !== 'string' ||
+      (role !== 'admin' && role !== 'member') ||
+      typeof exp !== 'number'
+    ) {
+      throw new UnauthorizedError('invalid session');
+    }
+    return { userId: sub, orgId: org, email, name, role, expiresAt: new Date(exp * 1000) };
+  } catch (error) {
+    if (error instanceof UnauthorizedError) throw error;
+    if (error instanceof joseErrors.JOSEError) throw new UnauthorizedError('invalid or expired session', { cause: error });
+    throw error;
+  }
+}

@@ -1,0 +1,41 @@
+import type { Deps } from '../deps.js';
+import { NotFoundError } from '../platform/errors.js';
+import type { Item } from '../platform/table.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { conversationKeys } from './keys.js';
+import { toConversation } from './list.js';
+import type { Message } from './schemas.js';
+
+const numOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+export function toMessage(item: Item): Message {
+  return {
+    id: String(item.id ?? ''),
+    seq: numOrNull(item.seq) ?? 0,
+    role: item.role === 'assistant' ? 'assistant' : 'user',
+    content: String(item.content ?? ''),
+    tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
+    tokens_input: numOrNull(item.tokens_input),
+    tokens_output: numOrNull(item.tokens_output),
+    cost_usd: numOrNull(item.cost_usd),
+    duration_ms: numOrNull(item.duration_ms),
+    created_at: String(item.created_at ?? ''),
+  };
+}
+
+/** `GET /api/workspaces/:id/conversations/:cid`: the conversation and its messages in one Query. */
+export async function getConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
+  const [, items] = await Promise.all([
+    getWorkspaceItem(deps, orgId, workspaceId),
+    deps.table.queryAll({ pk: conversationKeys.partition(workspaceId, conversationId), consistent: true }),
+  ]);
+  const conversationItem = items.find((item) => item.sk === 'CONV');
+  if (!conversationItem) throw new NotFoundError(`conversation ${conversationId} not found`);
+  const conversation = toConversation(conversationItem);
+  const { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status } = conversation;
+  return {
+    conversation,
+    messages: items.filter((item) => item.sk.startsWith('MSG#')).map(toMessage),
+    stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
+  };
+}

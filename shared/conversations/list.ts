@@ -1,0 +1,102 @@
+import type { Deps } from '../deps.js';
+import { keys } from '../platform/keys.js';
+import { readPage } from '../platform/pages.js';
+import type { Item } from '../platform/table.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { conversationKeys, counterName } from './keys.js';
+import {
+  CONSUMER_TYPES,
+  CONVERSATION_STATUSES,
+  RESOLUTION_STATUSES,
+  type Conversation,
+  type ConversationListFilters,
+} from './schemas.js';
+
+const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const numOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
+
+export function toConversation(item: Item): Conversation {
+  const status = CONVERSATION_STATUSES.find((candidate) => candidate === item.status) ?? 'open';
+  return {
+    id: str(item.id),
+    workspace_id: str(item.workspace_id),
+    consumer_type: str(item.consumer_type, 'api'),
+    status,
+    user_name: str(item.user_name),
+    channel: strOrNull(item.channel),
+    message_count: numOrNull(item.message_count) ?? 0,
+    sentiment_score: numOrNull(item.sentiment_score),
+    resolution_status: strOrNull(item.resolution_status),
+    category: strOrNull(item.category),
+    summary: strOrNull(item.summary),
+    total_cost_usd: numOrNull(item.total_cost_usd) ?? 0,
+    stats_status: strOrNull(item.stats_status),
+    first_message_at: str(item.first_message_at),
+    last_activity_at: str(item.last_activity_at),
+  };
+}
+
+/** Categories that have at least one conversation, from the counters item. */
+export function categoriesOf(counters: Item | undefined): string[] {
+  if (!counters) return [];
+  return Object.entries(counters)
+    .filter(([name, value]) => name.startsWith('category#') && typeof value === 'number' && value > 0)
+    .map(([name]) => name.slice('category#'.length))
+    .sort();
+}
+
+/**
+ * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
+ * by status). Totals come from the counters item when at most one filter is set; a combination of
+ * filters is counted by a COUNT Query over the workspace's conversations.
+ */
+export async function listConversations(deps: Deps, orgId: string, workspaceId: string, query: ConversationListFilters) {
+  const filterParts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const addFilter = (attribute: string, value: string | undefined) => {
+    if (value === undefined) return;
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
+    filterParts.push(`#${attribute} = :${attribute}`);
+  };
+  addFilter('category', query.category);
+  addFilter('resolution_status', query.resolution);
+  addFilter('consumer_type', query.consumer);
+  const source = query.status
+    ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(workspaceId, query.status) }
+    : { index: 'gsi1' as const, pk: keys.conversationsIndex(workspaceId) };
+  const filter = filterParts.length
+    ? { filter: filterParts.join(' AND '), names, values }
+    : {};
+  const [, page, counters] = await Promise.all([
+    getWorkspaceItem(deps, orgId, workspaceId),
+    readPage<Item>(deps.table, { ...source, newestFirst: true, ...filter }, query),
+    deps.table.get(conversationKeys.counters(workspaceId)),
+  ]);
+  const chosen: [string, string | undefined][] = [
+    ['status', query.status],
+    ['category', query.category],
+    ['resolution', query.resolution],
+    ['consumer', query.consumer],
+  ];
+  const active = chosen.filter(([, value]) => value !== undefined) as [string, string][];
+  let total: number;
+  if (active.length === 0) total = Number(counters?.total ?? 0);
+  else if (active.length === 1) {
+    const [dimension, value] = active[0] as [Parameters<typeof counterName>[0], string];
+    total = Number(counters?.[counterName(dimension, value)] ?? 0);
+  } else total = await deps.table.count({ ...source, ...filter });
+  return {
+    conversations: page.items.map(toConversation),
+    total,
+    next_cursor: page.nextCursor,
+    filters: {
+      status: [...CONVERSATION_STATUSES],
+      consumer: [...CONSUMER_TYPES],
+      category: categoriesOf(counters),
+      resolution: [...RESOLUTION_STATUSES],
+    },
+  };
+}

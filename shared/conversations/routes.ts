@@ -1,0 +1,43 @@
+import { createRoute } from '@hono/zod-openapi';
+import type { Deps } from '../deps.js';
+import { createRouter } from '../http/router.js';
+import { WorkspaceParams, authErrors, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import { getConversation } from './detail.js';
+import { listConversations } from './list.js';
+import { ConversationDetailSchema, ConversationListQuery, ConversationListResponse, ConversationParams } from './schemas.js';
+
+const security = [{ cookieAuth: [] }];
+const tags = ['conversations'];
+const readErrors = { ...authErrors, ...notFoundError, ...validationErrors };
+
+const routes = {
+  list: createRoute({
+    method: 'get',
+    path: '/workspaces/{id}/conversations',
+    tags,
+    summary: 'Conversations, newest activity first, with filters',
+    security,
+    request: { params: WorkspaceParams, query: ConversationListQuery },
+    responses: { 200: jsonResponse(ConversationListResponse, 'one page of conversations'), ...readErrors },
+  }),
+  detail: createRoute({
+    method: 'get',
+    path: '/workspaces/{id}/conversations/{cid}',
+    tags,
+    summary: 'One conversation with its messages and stats',
+    security,
+    request: { params: ConversationParams },
+    responses: { 200: jsonResponse(ConversationDetailSchema, 'the conversation'), ...readErrors },
+  }),
+};
+
+export function conversationRoutes(deps: Deps) {
+  return createRouter()
+    .openapi(routes.list, async (c) =>
+      c.json(await listConversations(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('query')), 200),
+    )
+    .openapi(routes.detail, async (c) => {
+      const { id, cid } = c.req.valid('param');
+      return c.json(await getConversation(deps, c.get('principal').orgId, id, cid), 200);
+    });
+}

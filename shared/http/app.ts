@@ -1,0 +1,78 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { secureHeaders } from 'hono/secure-headers';
+import { authRoutes } from '../auth/routes.js';
+import { conversationRoutes } from '../conversations/routes.js';
+import type { Deps } from '../deps.js';
+import { orgRoutes } from '../org/routes.js';
+import { DomainError, TooManyRequestsError, ValidationError } from '../platform/errors.js';
+import type { AppLogger } from '../platform/logger.js';
+import { workspaceRoutes } from '../workspaces/routes.js';
+import { authenticate, limitBodies } from './middleware.js';
+import { createRouter, type AppEnv } from './router.js';
+import { jsonResponse } from './schemas.js';
+
+const healthRoute = createRoute({
+  method: 'get',
+  path: '/health',
+  tags: ['health'],
+  summary: 'Liveness',
+  responses: { 200: jsonResponse(z.object({ status: z.literal('ok') }), 'the service is up') },
+});
+
+/** Maps every error to `{ error }` and a status; anything unexpected is a 500 whose details go only to the log. */
+export function handleError(logger: AppLogger) {
+  return (error: Error, c: Context<AppEnv>) => {
+    if (error instanceof DomainError) {
+      if (error instanceof TooManyRequestsError) c.header('Retry-After', String(error.retryAfterSeconds));
+      const body = error instanceof ValidationError ? { error: error.message, details: error.details } : { error: error.message };
+      return c.json(body, error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      // Hono's own client errors: malformed JSON (400), unsupported media type (415).
+      const message = error.message || 'bad request';
+      const body = error.status === 400 ? { error: message, details: [{ path: '', message }] } : { error: message };
+      return c.json(body, error.status);
+    }
+    logger.error('unhandled error', { error, method: c.req.method, path: c.req.path });
+    return c.json({ error: 'internal server error' }, 500);
+  };
+}
+
+/** The whole HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
+export function createApp(deps: Deps) {
+  const app = createRouter();
+  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  app.use('/api/*', async (c, next) => {
+    await next();
+    // Answers depend on who asks: never let a cache keep them.
+    c.header('Cache-Control', 'no-store');
+  });
+  app.use('/api/*', authenticate(deps), limitBodies());
+
+  app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
+  app.route('/api', authRoutes(deps));
+  app.route('/api', orgRoutes(deps));
+  app.route('/api', workspaceRoutes(deps));
+  app.route('/api', conversationRoutes(deps));
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'service_session',
+    description: 'Session JWT set by POST /api/signup and POST /api/auth/login',
+  });
+  app.doc31('/api/openapi.json', {
+    openapi: '3.1.0',
+    info: {
+      title: 'Workspace agent proxy API',
+      version: '0.1.0',
+      description: 'Organisations define workspaces that answer questions by running a model over MCP tool servers.',
+    },
+  });
+
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  app.onError(handleError(deps.logger));
+  return app;
+}

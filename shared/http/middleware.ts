@@ -1,0 +1,86 @@
+import type { MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie } from 'hono/cookie';
+import { SESSION_COOKIE, verifySessionToken, type Principal } from '../auth/tokens.js';
+import type { Deps } from '../deps.js';
+import {
+  ForbiddenError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+} from '../platform/errors.js';
+import type { AppEnv } from './router.js';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Routes reachable without a session (spec, Authentication point 5, plus the OpenAPI document). */
+const PUBLIC_PATHS = new Set([
+  '/api/signup',
+  '/api/auth/login',
+  '/api/auth/session',
+  '/api/auth/logout',
+  '/api/models',
+  '/api/openapi.json',
+]);
+
+export function isPublicPath(path: string): boolean {
+  return PUBLIC_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+}
+
+/** The principal of the request's session cookie, or null when there is none or it does not verify. */
+export async function readSession(deps: Deps, cookie: string | undefined): Promise<Principal | null> {
+  if (!cookie) return null;
+  try {
+    return await verifySessionToken(deps.sessionKey, deps.clock, cookie);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return null;
+    throw error;
+  }
+}
+
+/** Requires a valid session on every `/api` route that is not public; default deny. */
+export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (isPublicPath(c.req.path)) return next();
+    const principal = await readSession(deps, getCookie(c, SESSION_COOKIE));
+    if (!principal) throw new UnauthorizedError();
+    c.set('principal', principal);
+    return next();
+  };
+}
+
+/** Admin-only routes (CONTRACT.md, Roles) put this in their route's `middleware`. */
+export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get('principal').role !== 'admin') throw new ForbiddenError();
+  return next();
+};
+
+function isJsonMediaType(contentType: string): boolean {
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(mediaType);
+}
+
+/**
+ * Bodies: a POST/PUT/PATCH whose Content-Type is not JSON is 415 (this also blocks cross-site form
+ * posts), a body over 1 MiB is 413 whether or not it declares its length.
+ */
+export function limitBodies(): MiddlewareHandler<AppEnv> {
+  const limit = bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new PayloadTooLargeError();
+    },
+  });
+  return async (c, next) => {
+    const method = c.req.method;
+    if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return next();
+    const contentType = c.req.header('content-type');
+    const declaredLength = Number(c.req.header('content-length') ?? '0');
+    if (declaredLength > MAX_BODY_BYTES) throw new PayloadTooLargeError();
+    if (contentType !== undefined && !isJsonMediaType(contentType)) throw new UnsupportedMediaTypeError();
+    if (contentType === undefined && (declaredLength > 0 || c.req.header('transfer-encoding'))) {
+      throw new UnsupportedMediaTypeError();
+    }
+    return limit(c, next);
+  };
+}

@@ -1,0 +1,78 @@
+import { z } from '@hono/zod-openapi';
+
+/** Shapes shared by many routes, and helpers that keep route definitions short. */
+
+export const ErrorDetailSchema = z.object({ path: z.string(), message: z.string() }).openapi('ErrorDetail');
+
+export const ErrorSchema = z
+  .object({ error: z.string(), details: z.array(ErrorDetailSchema).optional() })
+  .openapi('Error', { example: { error: 'invalid request body', details: [{ path: 'name', message: 'required' }] } });
+
+export const StatusOkSchema = z.object({ status: z.literal('ok') }).openapi('StatusOk');
+
+/** A display name: trimmed, 1–100 characters, no control characters. */
+export const displayName = (max = 100) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+
+export const emailAddress = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'must be at most 254 characters')
+  .email('must be an email address');
+
+export const password = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
+
+export const isoTimestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' });
+
+/** Workspace path parameter (`:id` in the spec's notation). */
+export const WorkspaceParams = z.object({
+  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'ws-support' }),
+});
+
+const nonNegativeInteger = (name: string) =>
+  z
+    .string()
+    .regex(/^\d+$/, `${name} must be a non-negative integer`)
+    .transform(Number);
+
+/** CONTRACT.md pagination: limit default 50 (clamped to 200), offset default 0, or an opaque cursor. */
+export const PaginationQuery = z.object({
+  limit: nonNegativeInteger('limit')
+    .pipe(z.number().int().min(1, 'limit must be at least 1'))
+    .transform((limit) => Math.min(limit, 200))
+    .optional()
+    .openapi({ type: 'integer', example: 50 }),
+  offset: nonNegativeInteger('offset').optional().openapi({ type: 'integer', example: 0 }),
+  cursor: z.string().max(2048).optional().openapi({ description: 'opaque, from next_cursor of the previous page' }),
+});
+export type Pagination = z.output<typeof PaginationQuery>;
+
+export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
+  return { content: { 'application/json': { schema } }, required: true, description };
+}
+
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { content: { 'application/json': { schema } }, description };
+}
+
+const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
+
+/** The error answers every authenticated route can give. */
+export const authErrors = {
+  401: errorResponse('not authenticated'),
+  429: errorResponse('too many requests'),
+} as const;
+export const adminErrors = { ...authErrors, 403: errorResponse('needs the admin role') } as const;
+export const validationErrors = {
+  400: errorResponse('invalid request (details name the fields)'),
+  413: errorResponse('body over 1 MiB'),
+  415: errorResponse('body is not application/json'),
+} as const;
+export const notFoundError = { 404: errorResponse('not found in your organisation') } as const;
+export const conflictError = { 409: errorResponse('conflicts with an existing resource') } as const;

@@ -1,0 +1,35 @@
+import type { Deps } from '../deps.js';
+import { NotFoundError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import type { Organisation } from './schemas.js';
+
+export interface OrganisationItem extends Organisation {
+  pk: string;
+  sk: string;
+  default_team_id: string;
+}
+
+export function toOrganisation(item: OrganisationItem): Organisation {
+  return { id: item.id, name: item.name, slug: item.slug, created_at: item.created_at };
+}
+
+export async function getOrganisationItem(deps: Deps, orgId: string): Promise<OrganisationItem> {
+  const item = await deps.table.get<OrganisationItem>(keys.org(orgId));
+  if (!item) throw new NotFoundError('organisation not found');
+  return item;
+}
+
+export async function getOrganisation(deps: Deps, orgId: string): Promise<Organisation> {
+  return toOrganisation(await getOrganisationItem(deps, orgId));
+}
+
+/** Renames the organisation. Its slug stays, so links and ids made from it keep working. */
+export async function renameOrganisation(deps: Deps, orgId: string, name: string): Promise<Organisation> {
+  const item = await deps.table.update<OrganisationItem>(keys.org(orgId), {
+    update: 'SET #name = :name',
+    condition: 'attribute_exists(pk)',
+    names: { '#name': 'name' },
+    values: { ':name': name },
+  });
+  return toOrganisation(item);
+}

@@ -1,0 +1,166 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Deps } from '../deps.js';
+import { requireAdmin } from '../http/middleware.js';
+import { createRouter } from '../http/router.js';
+import {
+  StatusOkSchema,
+  adminErrors,
+  authErrors,
+  conflictError,
+  jsonBody,
+  jsonResponse,
+  notFoundError,
+  validationErrors,
+} from '../http/schemas.js';
+import { listModels } from '../models/catalogue.js';
+import { getOrganisation, renameOrganisation } from './organisations.js';
+import {
+  CreateTeamBody,
+  CreateUserBody,
+  ModelSchema,
+  OrganisationSchema,
+  PutSettingBody,
+  SettingKeyParams,
+  SettingsSchema,
+  TeamSchema,
+  UpdateOrgBody,
+  UserSchema,
+} from './schemas.js';
+import { deleteSetting, listSettings, putSetting } from './settings.js';
+import { createTeam, listTeams } from './teams.js';
+import { createUser, listUsers } from './users.js';
+
+const security = [{ cookieAuth: [] }];
+const OrgResponse = z.object({ org: OrganisationSchema });
+
+const routes = {
+  getOrg: createRoute({
+    method: 'get',
+    path: '/org',
+    tags: ['organisation'],
+    summary: 'Your organisation',
+    security,
+    responses: { 200: jsonResponse(OrgResponse, 'the organisation'), ...authErrors },
+  }),
+  putOrg: createRoute({
+    method: 'put',
+    path: '/org',
+    tags: ['organisation'],
+    summary: 'Rename your organisation (admin)',
+    security,
+    middleware: [requireAdmin] as const,
+    request: { body: jsonBody(UpdateOrgBody) },
+    responses: { 200: jsonResponse(OrgResponse, 'the updated organisation'), ...adminErrors, ...validationErrors },
+  }),
+  listSettings: createRoute({
+    method: 'get',
+    path: '/org/settings',
+    tags: ['organisation'],
+    summary: 'Settings, secrets masked (admin)',
+    security,
+    middleware: [requireAdmin] as const,
+    responses: { 200: jsonResponse(SettingsSchema, 'settings and which keys are configured'), ...adminErrors },
+  }),
+  putSetting: createRoute({
+    method: 'put',
+    path: '/org/settings/{key}',
+    tags: ['organisation'],
+    summary: 'Set one setting (admin)',
+    security,
+    middleware: [requireAdmin] as const,
+    request: { params: SettingKeyParams, body: jsonBody(PutSettingBody) },
+    responses: { 200: jsonResponse(StatusOkSchema, 'saved'), ...adminErrors, ...validationErrors },
+  }),
+  deleteSetting: createRoute({
+    method: 'delete',
+    path: '/org/settings/{key}',
+    tags: ['organisation'],
+    summary: 'Remove one setting (admin)',
+    security,
+    middleware: [requireAdmin] as const,
+    request: { params: SettingKeyParams },
+    responses: { 200: jsonResponse(StatusOkSchema, 'removed'), ...adminErrors, ...notFoundError, ...validationErrors },
+  }),
+  listUsers: createRoute({
+    method: 'get',
+    path: '/org/users',
+    tags: ['organisation'],
+    summary: 'Users of your organisation',
+    security,
+    responses: { 200: jsonResponse(z.object({ users: z.array(UserSchema) }), 'the users'), ...authErrors },
+  }),
+  createUser: createRoute({
+    method: 'post',
+    path: '/org/users',
+    tags: ['organisation'],
+    summary: 'Add a user (admin)',
+    security,
+    middleware: [requireAdmin] as const,
+    request: { body: jsonBody(CreateUserBody) },
+    responses: {
+      201: jsonResponse(z.object({ user: UserSchema }), 'the new user'),
+      ...adminErrors,
+      ...validationErrors,
+      ...conflictError,
+    },
+  }),
+  listTeams: createRoute({
+    method: 'get',
+    path: '/teams',
+    tags: ['organisation'],
+    summary: 'Teams of your organisation',
+    security,
+    responses: { 200: jsonResponse(z.object({ teams: z.array(TeamSchema) }), 'the teams'), ...authErrors },
+  }),
+  createTeam: createRoute({
+    method: 'post',
+    path: '/teams',
+    tags: ['organisation'],
+    summary: 'Create a team (admin)',
+    security,
+    middleware: [requireAdmin] as const,
+    request: { body: jsonBody(CreateTeamBody) },
+    responses: {
+      201: jsonResponse(z.object({ team: TeamSchema }), 'the new team'),
+      ...adminErrors,
+      ...validationErrors,
+      ...conflictError,
+    },
+  }),
+  listModels: createRoute({
+    method: 'get',
+    path: '/models',
+    tags: ['models'],
+    summary: 'Model tiers with their prices (USD per million tokens)',
+    responses: { 200: jsonResponse(z.object({ models: z.array(ModelSchema) }), 'the model tiers') },
+  }),
+};
+
+export function orgRoutes(deps: Deps) {
+  return createRouter()
+    .openapi(routes.getOrg, async (c) => c.json({ org: await getOrganisation(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.putOrg, async (c) => {
+      const org = await renameOrganisation(deps, c.get('principal').orgId, c.req.valid('json').name);
+      return c.json({ org }, 200);
+    })
+    .openapi(routes.listSettings, async (c) => c.json(await listSettings(deps, c.get('principal').orgId), 200))
+    .openapi(routes.putSetting, async (c) => {
+      await putSetting(deps, c.get('principal').orgId, c.req.valid('param').key, c.req.valid('json').value);
+      return c.json({ status: 'ok' as const }, 200);
+    })
+    .openapi(routes.deleteSetting, async (c) => {
+      await deleteSetting(deps, c.get('principal').orgId, c.req.valid('param').key);
+      return c.json({ status: 'ok' as const }, 200);
+    })
+    .openapi(routes.listUsers, async (c) => c.json({ users: await listUsers(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.createUser, async (c) => {
+      const user = await createUser(deps, c.get('principal').orgId, c.req.valid('json'));
+      return c.json({ user }, 201);
+    })
+    .openapi(routes.listTeams, async (c) => c.json({ teams: await listTeams(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.createTeam, async (c) => {
+      const team = await createTeam(deps, c.get('principal').orgId, c.req.valid('json').name);
+      return c.json({ team }, 201);
+    })
+    .openapi(routes.listModels, (c) => c.json({ models: listModels() }, 200));
+}

@@ -1,0 +1,66 @@
+import type { Deps } from '../deps.js';
+import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+
+interface SettingItem {
+  pk: string;
+  sk: string;
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+/** Keys the service itself reads. Other keys matching the key pattern may be stored too. */
+export const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token', 'chat_app_token'] as const;
+
+export const MASK = '••••••••';
+
+/** A key ending in `_key`, `_token`, `_secret` or `_password` holds a secret (CONTRACT.md). */
+export function isSecretKey(key: string): boolean {
+  return /_(key|token|secret|password)$/.test(key);
+}
+
+/**
+ * The listed form of a secret: the mask, then its last 4 characters. A value of 8 characters or
+ * fewer shows the mask only, so a short secret is never shown whole (or nearly whole).
+ */
+export function maskSecret(value: string): string {
+  return value.length > 8 ? `${MASK}${value.slice(-4)}` : MASK;
+}
+
+const VALUE_RULES: Record<string, (value: string) => string | undefined> = {
+  ai_provider: (value) => (value === 'anthropic' || value === 'bedrock' ? undefined : 'must be anthropic or bedrock'),
+};
+
+export async function listSettings(
+  deps: Deps,
+  orgId: string,
+): Promise<{ settings: Record<string, string>; configured: Record<string, boolean> }> {
+  const items = await deps.table.queryAll<SettingItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'SETTING#' } });
+  const settings: Record<string, string> = {};
+  const configured: Record<string, boolean> = Object.fromEntries(KNOWN_SETTING_KEYS.map((key) => [key, false]));
+  for (const item of items) {
+    settings[item.key] = isSecretKey(item.key) ? maskSecret(item.value) : item.value;
+    configured[item.key] = true;
+  }
+  return { settings, configured };
+}
+
+export async function putSetting(deps: Deps, orgId: string, key: string, value: string): Promise<void> {
+  const problem = VALUE_RULES[key]?.(value);
+  if (problem) throw new ValidationError('invalid setting value', [{ path: 'value', message: problem }]);
+  const item: SettingItem = { ...keys.setting(orgId, key), key, value, updated_at: deps.clock.now().toISOString() };
+  await deps.table.put({ ...item });
+}
+
+export async function deleteSetting(deps: Deps, orgId: string, key: string): Promise<void> {
+  const existing = await deps.table.get(keys.setting(orgId, key));
+  if (!existing) throw new NotFoundError(`setting ${key} is not set`);
+  await deps.table.delete(keys.setting(orgId, key));
+}
+
+/** The plain value of one setting, for the service's own use (never for a response). */
+export async function readSetting(deps: Deps, orgId: string, key: string): Promise<string | undefined> {
+  const item = await deps.table.get<SettingItem>(keys.setting(orgId, key));
+  return item?.value;
+}

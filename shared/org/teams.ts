@@ -1,0 +1,65 @@
+import type { Deps } from '../deps.js';
+import { ConflictError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import type { Team } from './schemas.js';
+
+interface TeamItem extends Team {
+  pk: string;
+  sk: string;
+  created_at: string;
+}
+
+interface TeamNameItem {
+  pk: string;
+  sk: string;
+  team_id: string;
+  name: string;
+  created_at: string;
+}
+
+export async function listTeams(deps: Deps, orgId: string): Promise<Team[]> {
+  const items = await deps.table.queryAll<TeamItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'TEAM#' } });
+  return items.map(({ id, name }) => ({ id, name }));
+}
+
+export async function getTeam(deps: Deps, orgId: string, teamId: string): Promise<Team | undefined> {
+  const item = await deps.table.get<TeamItem>(keys.team(orgId, teamId));
+  return item && { id: item.id, name: item.name };
+}
+
+/** Writes the team item a name claim stands for (idempotent: same id, same content). */
+async function writeTeamOfClaim(deps: Deps, orgId: string, claim: TeamNameItem): Promise<Team> {
+  await deps.table.put({ ...keys.team(orgId, claim.team_id), id: claim.team_id, name: claim.name, created_at: claim.created_at });
+  return { id: claim.team_id, name: claim.name };
+}
+
+/**
+ * Creates a team whose name is new in the organisation (names compare case-insensitively).
+ * The name claim is the commit point and holds everything the team item holds, so a team item
+ * that is missing after a crash is rewritten from it. Returns undefined if the name is taken.
+ */
+async function claimTeam(deps: Deps, orgId: string, name: string): Promise<Team | undefined> {
+  const now = deps.clock.now();
+  const claim: TeamNameItem = { ...keys.teamName(orgId, name), team_id: newId('team', now), name, created_at: now.toISOString() };
+  if (!(await deps.table.putNew({ ...claim }))) return undefined;
+  return writeTeamOfClaim(deps, orgId, claim);
+}
+
+/** `POST /api/teams`. */
+export async function createTeam(deps: Deps, orgId: string, name: string): Promise<Team> {
+  const team = await claimTeam(deps, orgId, name);
+  if (!team) throw new ConflictError(`a team named "${name}" already exists`);
+  return team;
+}
+
+/** The team with this name (case-insensitive), created if there is none. Safe under concurrent calls. */
+export async function findOrCreateTeam(deps: Deps, orgId: string, name: string): Promise<Team> {
+  for (;;) {
+    const claim = await deps.table.get<TeamNameItem>(keys.teamName(orgId, name), true);
+    if (claim) return (await getTeam(deps, orgId, claim.team_id)) ?? writeTeamOfClaim(deps, orgId, claim);
+    const created = await claimTeam(deps, orgId, name);
+    if (created) return created;
+    // Another request claimed the name between our read and our write: read its claim.
+  }
+}

@@ -1,0 +1,79 @@
+import type { OrgRole } from '../auth/tokens.js';
+import type { Deps } from '../deps.js';
+import { ConflictError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import type { CreateUserInput, User } from './schemas.js';
+
+export interface UserItem extends User {
+  pk: string;
+  sk: string;
+  org_id: string;
+}
+
+/** The login record, keyed by email: claiming it is what makes an email unique. */
+export interface EmailItem {
+  pk: string;
+  sk: string;
+  email: string;
+  user_id: string;
+  org_id: string;
+  password_hash: string;
+}
+
+export function toUser(item: UserItem): User {
+  return { id: item.id, name: item.name, email: item.email, org_role: item.org_role, created_at: item.created_at };
+}
+
+export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
+  const items = await deps.table.queryAll<UserItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'USER#' } });
+  return items.map(toUser);
+}
+
+export const EMAIL_TAKEN = 'an account with this email already exists';
+
+export async function isEmailRegistered(deps: Deps, email: string): Promise<boolean> {
+  return (await deps.table.get(keys.email(email), true)) !== undefined;
+}
+
+/**
+ * Writes a user: the profile first, then the email claim as the commit point. If the email was
+ * taken in the meantime the profile is removed again, so no half-made account stays visible.
+ */
+export async function writeUser(
+  deps: Deps,
+  orgId: string,
+  input: { name: string; email: string; org_role: OrgRole; passwordHash: string },
+): Promise<UserItem> {
+  const now = deps.clock.now();
+  const id = newId('usr', now);
+  const user: UserItem = {
+    ...keys.user(orgId, id),
+    id,
+    org_id: orgId,
+    name: input.name,
+    email: input.email,
+    org_role: input.org_role,
+    created_at: now.toISOString(),
+  };
+  await deps.table.put(user);
+  const claimed = await deps.table.putNew({
+    ...keys.email(input.email),
+    email: input.email,
+    user_id: id,
+    org_id: orgId,
+    password_hash: input.passwordHash,
+  });
+  if (!claimed) {
+    await deps.table.delete(keys.user(orgId, id));
+    throw new ConflictError(EMAIL_TAKEN);
+  }
+  return user;
+}
+
+/** `POST /api/org/users`: an admin adds a user to their organisation. */
+export async function createUser(deps: Deps, orgId: string, input: CreateUserInput): Promise<User> {
+  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
+  const passwordHash = await deps.passwords.hash(input.password);
+  return toUser(await writeUser(deps, orgId, { ...input, passwordHash }));
+}

@@ -1,0 +1,114 @@
+import { z } from 'zod';
+
+/** Where the process runs: the defaults of a few variables differ (CONTRACT.md, Configuration). */
+export type Runtime = 'local' | 'aws';
+
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const commaList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item.length > 0),
+  );
+
+const optionalUrl = z.string().url().optional();
+
+function configSchema(runtime: Runtime) {
+  const local = runtime === 'local';
+  return z.object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    ANTHROPIC_API_KEY: z.string().min(1).optional(),
+    ANTHROPIC_BASE_URL: optionalUrl,
+    SLACK_API_URL: optionalUrl,
+    MCP_STDIO_COMMANDS: commaList.default(local ? ['node', 'npx'] : []),
+    MCP_ALLOW_PRIVATE_URLS: booleanFromString.default(local),
+    JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
+    JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
+    TABLE_NAME: local ? z.string().min(1).default('workspace-agent-proxy') : z.string().min(1),
+    AWS_REGION: z.string().min(1).default(local ? 'local' : 'us-east-1'),
+    LOG_LEVEL: z
+      .enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'debug', 'info', 'warn', 'error', 'silent'])
+      .transform((level) => level.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT')
+      .default('INFO'),
+    NODE_ENV: z.enum(['development', 'production', 'test']).default(local ? 'development' : 'production'),
+  });
+}
+
+type ConfigEnv = z.output<ReturnType<typeof configSchema>>;
+
+/** The service's configuration, parsed once from the environment. */
+export interface Config {
+  runtime: Runtime;
+  port: number;
+  host: string;
+  /** Local data directory, or `null` when `DATA_DIR=memory` (nothing is kept). */
+  dataDir: string | null;
+  sessionSecret: string | undefined;
+  anthropicApiKey: string | undefined;
+  anthropicBaseUrl: string | undefined;
+  slackApiUrl: string | undefined;
+  mcpStdioCommands: string[];
+  mcpAllowPrivateUrls: boolean;
+  jobMaxAttempts: number;
+  jobRetryBaseMs: number;
+  tableName: string;
+  awsRegion: string;
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
+  /** Cookies carry `Secure` in production. */
+  production: boolean;
+}
+
+/** Raised when the environment does not describe a valid configuration. */
+export class ConfigError extends Error {
+  constructor(
+    message: string,
+    readonly issues: string[],
+  ) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the configuration from `env` (pass `process.env` from the wiring, or a test's own map).
+ * Nothing else in the code base reads the environment.
+ */
+export function parseConfig(env: Record<string, string | undefined>, runtime: Runtime): Config {
+  // An empty variable means "not set", as shells and CDK often leave them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = configSchema(runtime).safeParse(present);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${issues.join('; ')}`, issues);
+  }
+  return toConfig(parsed.data, runtime);
+}
+
+function toConfig(env: ConfigEnv, runtime: Runtime): Config {
+  return {
+    runtime,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.DATA_DIR === 'memory' ? null : env.DATA_DIR,
+    sessionSecret: env.SESSION_SECRET,
+    anthropicApiKey: env.ANTHROPIC_API_KEY,
+    anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
+    slackApiUrl: env.SLACK_API_URL,
+    mcpStdioCommands: env.MCP_STDIO_COMMANDS,
+    mcpAllowPrivateUrls: env.MCP_ALLOW_PRIVATE_URLS,
+    jobMaxAttempts: env.JOB_MAX_ATTEMPTS,
+    jobRetryBaseMs: env.JOB_RETRY_BASE_MS,
+    tableName: env.TABLE_NAME,
+    awsRegion: env.AWS_REGION,
+    logLevel: env.LOG_LEVEL,
+    production: env.NODE_ENV === 'production',
+  };
+}

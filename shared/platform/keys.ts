@@ -1,0 +1,35 @@
+import type { Key } from './table.js';
+
+/**
+ * Every key of the single table, in one place so `docs/data-model.md` can be checked against it.
+ * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records),
+ * WSID# (global workspace id claims), SLUG# (suffix counters), WS# (a workspace's child resources),
+ * WSSTAT# (a workspace's counters), WSACT# (audit log), THROTTLE# (login throttling).
+ */
+export const keys = {
+  org: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
+  orgPartition: (orgId: string) => `ORG#${orgId}`,
+  user: (orgId: string, userId: string): Key => ({ pk: `ORG#${orgId}`, sk: `USER#${userId}` }),
+  email: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
+  team: (orgId: string, teamId: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
+  teamName: (orgId: string, name: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAMNAME#${name.trim().toLowerCase()}` }),
+  setting: (orgId: string, key: string): Key => ({ pk: `ORG#${orgId}`, sk: `SETTING#${key}` }),
+  workspace: (orgId: string, workspaceId: string): Key => ({ pk: `ORG#${orgId}`, sk: `WS#${workspaceId}` }),
+  workspaceIdClaim: (workspaceId: string): Key => ({ pk: `WSID#${workspaceId}`, sk: 'WSID' }),
+  /** Counter handing out the next free suffix of a slug in a namespace (`ws`, `org`). */
+  slugCounter: (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' }),
+  orgSlugClaim: (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
+  workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
+  workspaceStatsPartition: (workspaceId: string) => `WSSTAT#${workspaceId}`,
+  workspaceDayStats: (workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: `DAY#${day}` }),
+  workspaceMonthStats: (workspaceId: string, month: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: `MONTH#${month}` }),
+  workspaceTotals: (workspaceId: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: 'TOTAL' }),
+  activityPartition: (workspaceId: string) => `WSACT#${workspaceId}`,
+  gapsPartition: (workspaceId: string) => `WSGAP#${workspaceId}`,
+  violationsPartition: (workspaceId: string) => `WSVIOL#${workspaceId}`,
+  /** GSI1 partition listing a workspace's conversations by last activity. */
+  conversationsIndex: (workspaceId: string) => `WSCONV#${workspaceId}`,
+  /** GSI2 partition listing a workspace's conversations of one status by last activity. */
+  conversationsByStatusIndex: (workspaceId: string, status: string) => `WSCONV#${workspaceId}#${status}`,
+  loginThrottle: (email: string, window: number): Key => ({ pk: `THROTTLE#${email.toLowerCase()}`, sk: `LOGIN#${window}` }),
+};

@@ -1,0 +1,298 @@
+import {
+  ConditionalCheckFailedException,
+  CreateTableCommand,
+  DescribeTableCommand,
+  ResourceNotFoundException,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { Clock } from './clock.js';
+
+/** Primary key of every item in the single table. */
+export interface Key {
+  pk: string;
+  sk: string;
+}
+
+export type Item = Key & Record<string, unknown>;
+
+/** Names of the generic global secondary indexes (`gsiNpk` / `gsiNsk`). */
+export const INDEXES = ['gsi1', 'gsi2', 'gsi3'] as const;
+export type IndexName = (typeof INDEXES)[number];
+
+/**
+ * The table's shape, shared by the local runtime (which creates it) and the CDK data construct.
+ * Every index projects all attributes so a Query on it answers without a second read.
+ */
+export const TABLE_KEY_SCHEMA = {
+  partitionKey: 'pk',
+  sortKey: 'sk',
+  indexes: INDEXES.map((name) => ({ name, partitionKey: `${name}pk`, sortKey: `${name}sk` })),
+  ttlAttribute: 'ttl',
+} as const;
+
+export interface ConditionalWrite {
+  condition?: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+export interface UpdateInput extends ConditionalWrite {
+  update: string;
+}
+
+export interface QueryInput {
+  index?: IndexName;
+  /** Partition key value (of the table, or of `index`). */
+  pk: string;
+  /** Sort key condition. */
+  sk?: { beginsWith: string } | { between: [string, string] } | { gte: string } | { lte: string };
+  limit?: number;
+  newestFirst?: boolean;
+  startKey?: Record<string, unknown>;
+  filter?: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+  consistent?: boolean;
+}
+
+export interface QueryPage<T> {
+  items: T[];
+  /** Present when more items may follow. */
+  lastKey?: Record<string, unknown>;
+}
+
+/** Thrown by `put`/`update`/`delete` when their condition does not hold. */
+export function isConditionFailed(error: unknown): boolean {
+  return error instanceof ConditionalCheckFailedException;
+}
+
+/**
+ * Access to the single table. Only GetItem, BatchGetItem, Query, PutItem, UpdateItem and
+ * DeleteItem exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB
+ * so benchmarks can report them.
+ */
+export class Table {
+  readonly doc: DynamoDBDocumentClient;
+  roundTrips = 0;
+
+  constructor(
+    client: DynamoDBClient,
+    readonly name: string,
+    private readonly clock: Clock,
+  ) {
+    this.doc = DynamoDBDocumentClient.from(client, {
+      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+    });
+  }
+
+  /** An item whose `ttl` (epoch seconds) has passed is treated as absent, as DynamoDB's TTL is lazy. */
+  private live<T extends object>(item: T | undefined): T | undefined {
+    if (!item) return undefined;
+    const ttl = (item as { ttl?: unknown }).ttl;
+    if (typeof ttl === 'number' && ttl * 1000 <= this.clock.now().getTime()) return undefined;
+    return item;
+  }
+
+  async get<T extends object = Item>(key: Key, consistent = false): Promise<T | undefined> {
+    this.roundTrips += 1;
+    const result = await this.doc.send(new GetCommand({ TableName: this.name, Key: key, ConsistentRead: consistent }));
+    return this.live(result.Item as T | undefined);
+  }
+
+  /** Reads many items by key (any number: split into calls of 100, run in parallel, unprocessed keys retried). */
+  async batchGet<T extends object = Item>(keys: Key[]): Promise<T[]> {
+    const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
+    const chunks: Key[][] = [];
+    for (let start = 0; start < unique.length; start += 100) chunks.push(unique.slice(start, start + 100));
+    const pages = await Promise.all(chunks.map((chunk) => this.batchGetChunk<T>(chunk)));
+    return pages.flat();
+  }
+
+  private async batchGetChunk<T extends object>(keys: Key[]): Promise<T[]> {
+    const found: T[] = [];
+    let pending: Key[] = keys;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      this.roundTrips += 1;
+      const result = await this.doc.send(
+        new BatchGetCommand({ RequestItems: { [this.name]: { Keys: pending } } }),
+      );
+      for (const item of result.Responses?.[this.name] ?? []) {
+        const kept = this.live(item as T);
+        if (kept) found.push(kept);
+      }
+      pending = (result.UnprocessedKeys?.[this.name]?.Keys ?? []) as Key[];
+    }
+    return found;
+  }
+
+  async put(item: Item | (Key & object), write: ConditionalWrite = {}): Promise<void> {
+    this.roundTrips += 1;
+    await this.doc.send(
+      new PutCommand({
+        TableName: this.name,
+        Item: item as Record<string, unknown>,
+        ConditionExpression: write.condition,
+        ExpressionAttributeNames: write.names,
+        ExpressionAttributeValues: write.values,
+      }),
+    );
+  }
+
+  /** Puts `item` only if no item has its key yet. Returns false when one exists. */
+  async putNew(item: Item | (Key & object)): Promise<boolean> {
+    try {
+      await this.put(item, { condition: 'attribute_not_exists(pk)' });
+      return true;
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  /** Applies an update expression; returns the item's attributes after the update. */
+  async update<T extends object = Item>(key: Key, input: UpdateInput): Promise<T> {
+    this.roundTrips += 1;
+    const result = await this.doc.send(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: key,
+        UpdateExpression: input.update,
+        ConditionExpression: input.condition,
+        ExpressionAttributeNames: input.names,
+        ExpressionAttributeValues: input.values,
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return result.Attributes as T;
+  }
+
+  async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {
+    this.roundTrips += 1;
+    await this.doc.send(
+      new DeleteCommand({
+        TableName: this.name,
+        Key: key,
+        ConditionExpression: write.condition,
+        ExpressionAttributeNames: write.names,
+        ExpressionAttributeValues: write.values,
+      }),
+    );
+  }
+
+  /** One page of a Query. */
+  async query<T extends object = Item>(input: QueryInput): Promise<QueryPage<T>> {
+    this.roundTrips += 1;
+    const result = await this.doc.send(new QueryCommand(this.queryCommandInput(input)));
+    const items = (result.Items ?? []).map((item) => this.live(item as T)).filter((item): item is T => !!item);
+    return { items, lastKey: result.LastEvaluatedKey };
+  }
+
+  /** Every item a Query matches, following pages (for partitions known to stay small). */
+  async queryAll<T extends object = Item>(input: Omit<QueryInput, 'startKey'>): Promise<T[]> {
+    const items: T[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.query<T>({ ...input, startKey });
+      items.push(...page.items);
+      startKey = page.lastKey;
+      if (input.limit !== undefined && items.length >= input.limit) return items.slice(0, input.limit);
+    } while (startKey);
+    return items;
+  }
+
+  /** Number of items a Query matches (Select COUNT, following pages). */
+  async count(input: Omit<QueryInput, 'startKey' | 'limit'>): Promise<number> {
+    let total = 0;
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      this.roundTrips += 1;
+      const result = await this.doc.send(new QueryCommand({ ...this.queryCommandInput({ ...input, startKey }), Select: 'COUNT' }));
+      total += result.Count ?? 0;
+      startKey = result.LastEvaluatedKey;
+    } while (startKey);
+    return total;
+  }
+
+  private queryCommandInput(input: QueryInput): QueryCommandInput {
+    const pkName = input.index ? `${input.index}pk` : 'pk';
+    const skName = input.index ? `${input.index}sk` : 'sk';
+    const names: Record<string, string> = { '#pk': pkName, ...input.names };
+    const values: Record<string, unknown> = { ':pk': input.pk, ...input.values };
+    let condition = '#pk = :pk';
+    const sk = input.sk;
+    if (sk) {
+      names['#sk'] = skName;
+      if ('beginsWith' in sk) {
+        condition += ' AND begins_with(#sk, :sk)';
+        values[':sk'] = sk.beginsWith;
+      } else if ('between' in sk) {
+        condition += ' AND #sk BETWEEN :skFrom AND :skTo';
+        values[':skFrom'] = sk.between[0];
+        values[':skTo'] = sk.between[1];
+      } else if ('gte' in sk) {
+        condition += ' AND #sk >= :sk';
+        values[':sk'] = sk.gte;
+      } else {
+        condition += ' AND #sk <= :sk';
+        values[':sk'] = sk.lte;
+      }
+    }
+    return {
+      TableName: this.name,
+      IndexName: input.index,
+      KeyConditionExpression: condition,
+      FilterExpression: input.filter,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      Limit: input.limit,
+      ScanIndexForward: !input.newestFirst,
+      ExclusiveStartKey: input.startKey,
+      ConsistentRead: input.index ? undefined : input.consistent,
+    };
+  }
+}
+
+/** Creates the table with its indexes unless it exists (local runtime and tests). */
+export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: name }));
+    return;
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+  const attribute = (AttributeName: string) => ({ AttributeName, AttributeType: 'S' as const });
+  await client.send(
+    new CreateTableCommand({
+      TableName: name,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions: [
+        attribute(TABLE_KEY_SCHEMA.partitionKey),
+        attribute(TABLE_KEY_SCHEMA.sortKey),
+        ...TABLE_KEY_SCHEMA.indexes.flatMap((index) => [attribute(index.partitionKey), attribute(index.sortKey)]),
+      ],
+      KeySchema: [
+        { AttributeName: TABLE_KEY_SCHEMA.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_KEY_SCHEMA.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE_KEY_SCHEMA.indexes.map((index) => ({
+        IndexName: index.name,
+        KeySchema: [
+          { AttributeName: index.partitionKey, KeyType: 'HASH' },
+          { AttributeName: index.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+    }),
+  );
+}

@@ -1,0 +1,28 @@
+import { keys } from './keys.js';
+import type { Item, Key, Table } from './table.js';
+
+/**
+ * Claims the first free identifier `base`, `base-2`, `base-3`… by conditional puts of `claim(id)`.
+ * After `base` is taken, an atomic counter per base hands out the next suffix, so creating the
+ * hundredth "Support" workspace costs a few round trips, not a hundred. A suffix can still be taken
+ * (a name whose own slug is `support-2`); the loop then asks the counter again.
+ */
+export async function claimUniqueId(
+  table: Table,
+  namespace: string,
+  base: string,
+  claim: (id: string) => Item,
+): Promise<string> {
+  if (await table.putNew(claim(base))) return base;
+  const counterKey: Key = keys.slugCounter(namespace, base);
+  for (let attempt = 0; attempt < 25; attempt += 1) {
+    const counter = await table.update<{ next: number }>(counterKey, {
+      update: 'ADD #next :one',
+      names: { '#next': 'next' },
+      values: { ':one': 1 },
+    });
+    const candidate = `${base}-${counter.next + 1}`;
+    if (await table.putNew(claim(candidate))) return candidate;
+  }
+  throw new Error(`could not find a free identifier for ${namespace} ${base}`);
+}

@@ -1,0 +1,198 @@
+import type { z } from '@hono/zod-openapi';
+import type { Deps } from '../deps.js';
+import type { Pagination } from '../http/schemas.js';
+import { keys } from '../platform/keys.js';
+import { readPage, type Page } from '../platform/pages.js';
+import type { Item } from '../platform/table.js';
+import type {
+  ActivityEntrySchema,
+  ConnectionSchema,
+  ConsumerSchema,
+  GuardrailSchema,
+  KnowledgeEntrySchema,
+  KnowledgeGapSchema,
+  PermissionSchema,
+  ToolSchema,
+  ViolationSchema,
+} from './schemas.js';
+import { getWorkspaceItem, type WorkspaceItem } from './workspaces.js';
+
+type Connection = z.infer<typeof ConnectionSchema>;
+type Tool = z.infer<typeof ToolSchema>;
+type KnowledgeEntry = z.infer<typeof KnowledgeEntrySchema>;
+type Guardrail = z.infer<typeof GuardrailSchema>;
+type Consumer = z.infer<typeof ConsumerSchema>;
+type Permission = z.infer<typeof PermissionSchema>;
+type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
+type KnowledgeGap = z.infer<typeof KnowledgeGapSchema>;
+type Violation = z.infer<typeof ViolationSchema>;
+
+const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
+const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Item → API shapes. Each picks its fields explicitly so nothing internal (hashes, tokens) leaks. */
+const toConnection = (item: Item): Connection => ({
+  id: str(item.id),
+  name: str(item.name),
+  type: str(item.type, 'mcp'),
+  status: str(item.status, 'connected'),
+  transport: item.transport === 'stdio' ? 'stdio' : 'http',
+  url: strOrNull(item.url),
+  command: strOrNull(item.command),
+  args: strings(item.args),
+  tool_count: num(item.tool_count),
+  created_at: str(item.created_at),
+});
+const toTool = (item: Item): Tool => ({
+  id: str(item.id),
+  name: str(item.name),
+  is_write: item.is_write !== false,
+  connection_id: str(item.connection_id),
+  description: str(item.description),
+});
+const toKnowledge = (item: Item): KnowledgeEntry => ({
+  id: str(item.id),
+  title: str(item.title),
+  content: str(item.content),
+  created_at: str(item.created_at),
+  updated_at: str(item.updated_at),
+});
+const toGuardrail = (item: Item): Guardrail => ({
+  id: str(item.id),
+  name: str(item.name),
+  type: str(item.type),
+  pattern: str(item.pattern),
+  action: str(item.action),
+  applies_to: str(item.applies_to),
+  enabled: item.enabled !== false,
+});
+const toConsumer = (item: Item): Consumer => ({
+  id: str(item.id),
+  type: str(item.type),
+  status: str(item.status, 'active'),
+  channels: Array.isArray(item.channels)
+    ? item.channels.map((channel: Record<string, unknown>) => ({
+        channel_id: str(channel.channel_id),
+        channel_name: strOrNull(channel.channel_name),
+      }))
+    : [],
+});
+const toActivity = (item: Item): ActivityEntry => ({
+  id: str(item.id),
+  user_name: str(item.user_name),
+  query: str(item.query),
+  tools_called: strings(item.tools_called),
+  connections_hit: strings(item.connections_hit),
+  tokens_input: num(item.tokens_input),
+  tokens_output: num(item.tokens_output),
+  cost_usd: num(item.cost_usd),
+  duration_ms: num(item.duration_ms),
+  error: strOrNull(item.error),
+  created_at: str(item.created_at),
+});
+const toGap = (item: Item): KnowledgeGap => ({
+  id: str(item.id),
+  question: str(item.question),
+  conversation_id: str(item.conversation_id),
+  created_at: str(item.created_at),
+});
+const toViolation = (item: Item): Violation => ({
+  id: str(item.id),
+  guardrail_id: str(item.guardrail_id),
+  guardrail_name: str(item.guardrail_name),
+  conversation_id: str(item.conversation_id),
+  direction: str(item.direction),
+  action: str(item.action),
+  excerpt: str(item.excerpt),
+  created_at: str(item.created_at),
+});
+
+export interface WorkspaceChildren {
+  connections: Connection[];
+  tools: Tool[];
+  knowledge: KnowledgeEntry[];
+  guardrails: Guardrail[];
+  consumers: Consumer[];
+}
+
+/**
+ * A workspace's configuration children live in one partition (`WS#<id>`), so the detail view reads
+ * them all with one Query. Conversations, activity, gaps and violations grow without bound and have
+ * partitions of their own.
+ */
+export async function readWorkspaceChildren(deps: Deps, workspaceId: string): Promise<WorkspaceChildren> {
+  const items = await deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) });
+  const children: WorkspaceChildren = { connections: [], tools: [], knowledge: [], guardrails: [], consumers: [] };
+  for (const item of items) {
+    const kind = item.sk.slice(0, item.sk.indexOf('#'));
+    if (kind === 'CONN') children.connections.push(toConnection(item));
+    else if (kind === 'TOOL') children.tools.push(toTool(item));
+    else if (kind === 'KNOW') children.knowledge.push(toKnowledge(item));
+    else if (kind === 'GUARD') children.guardrails.push(toGuardrail(item));
+    else if (kind === 'CONSUMER') children.consumers.push(toConsumer(item));
+  }
+  return children;
+}
+
+export function permissionsOf(workspace: WorkspaceItem): Permission[] {
+  return Object.entries(workspace.permissions ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([role, toolPatterns]) => ({ role, tool_patterns: toolPatterns }));
+}
+
+/** Tenancy check and child read in parallel: one round of two calls. */
+async function withWorkspace<T>(deps: Deps, orgId: string, workspaceId: string, read: () => Promise<T>): Promise<T> {
+  const [, result] = await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), read()]);
+  return result;
+}
+
+export async function listConnections(deps: Deps, orgId: string, workspaceId: string) {
+  const { connections, tools } = await withWorkspace(deps, orgId, workspaceId, () => readWorkspaceChildren(deps, workspaceId));
+  return { connections, tools };
+}
+
+export async function listConsumers(deps: Deps, orgId: string, workspaceId: string) {
+  const { consumers } = await withWorkspace(deps, orgId, workspaceId, () => readWorkspaceChildren(deps, workspaceId));
+  return { consumers };
+}
+
+/** Most recent gaps and violations shown with the knowledge and compliance lists. */
+const RECENT_LIMIT = 50;
+
+export async function listKnowledge(deps: Deps, orgId: string, workspaceId: string) {
+  const [{ knowledge }, gaps] = await withWorkspace(deps, orgId, workspaceId, () =>
+    Promise.all([
+      readWorkspaceChildren(deps, workspaceId),
+      deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT_LIMIT }),
+    ]),
+  );
+  return { knowledge, gaps: gaps.items.map(toGap) };
+}
+
+export async function listCompliance(deps: Deps, orgId: string, workspaceId: string, page: Pagination) {
+  const [{ guardrails }, violations] = await withWorkspace(deps, orgId, workspaceId, () =>
+    Promise.all([
+      readWorkspaceChildren(deps, workspaceId),
+      readPage<Item>(deps.table, { pk: keys.violationsPartition(workspaceId), newestFirst: true }, page),
+    ]),
+  );
+  return { guardrails, violations: violations.items.map(toViolation), next_cursor: violations.nextCursor };
+}
+
+/** `GET /api/workspaces/:id/activity`: newest first; `total` from the workspace's all-time counter. */
+export async function listActivity(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  page: Pagination,
+): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
+  const [entries, totals]: [Page<Item>, Item | undefined] = await withWorkspace(deps, orgId, workspaceId, () =>
+    Promise.all([
+      readPage<Item>(deps.table, { pk: keys.activityPartition(workspaceId), newestFirst: true }, page),
+      deps.table.get(keys.workspaceTotals(workspaceId)),
+    ]),
+  );
+  return { activity: entries.items.map(toActivity), total: num(totals?.queries), next_cursor: entries.nextCursor };
+}

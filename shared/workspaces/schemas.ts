@@ -1,0 +1,209 @@
+import { z } from '@hono/zod-openapi';
+import { displayName, isoTimestamp } from '../http/schemas.js';
+import { MODEL_TIER_IDS } from '../models/catalogue.js';
+
+export const WORKSPACE_DEFAULTS = {
+  model: 'balanced',
+  cold_timeout_minutes: 30,
+  close_timeout_minutes: 120,
+  max_tool_rounds: 10,
+} as const;
+
+/** A year: timeouts longer than this are almost certainly a unit mistake. */
+const MAX_TIMEOUT_MINUTES = 525_600;
+
+const timeoutMinutes = z
+  .number({ error: 'must be a number of minutes' })
+  .gt(0, 'must be greater than 0')
+  .max(MAX_TIMEOUT_MINUTES, `must be at most ${MAX_TIMEOUT_MINUTES} minutes`);
+
+const systemPrompt = z.string().max(100_000, 'must be at most 100000 characters');
+
+export const ModelTierSchema = z.enum(MODEL_TIER_IDS, {
+  error: `must be one of ${MODEL_TIER_IDS.join(', ')} (see GET /api/models)`,
+});
+
+export const WorkspaceSummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    status: z.string(),
+    team: z.string(),
+    team_id: z.string(),
+    model: z.string(),
+    system_prompt: z.string(),
+    cold_timeout_minutes: z.number(),
+    close_timeout_minutes: z.number(),
+    max_tool_rounds: z.number().int(),
+    created_at: isoTimestamp,
+  })
+  .openapi('WorkspaceSummary');
+export type WorkspaceSummary = z.infer<typeof WorkspaceSummarySchema>;
+
+export const WorkspaceListItemSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    team: z.string(),
+    team_id: z.string(),
+    status: z.string(),
+    model: z.string(),
+    connection_count: z.number().int(),
+    tool_count: z.number().int(),
+    knowledge_count: z.number().int(),
+    queries_today: z.number().int(),
+    cost_mtd: z.number(),
+    created_at: isoTimestamp,
+  })
+  .openapi('WorkspaceListItem');
+export type WorkspaceListItem = z.infer<typeof WorkspaceListItemSchema>;
+
+export const CreateWorkspaceBody = z
+  .object({
+    name: displayName(),
+    team_id: z.string().min(1).max(200).optional(),
+    team_name: displayName().optional(),
+    system_prompt: systemPrompt.optional(),
+  })
+  .refine((body) => !(body.team_id && body.team_name), {
+    message: 'give team_id or team_name, not both',
+    path: ['team_id'],
+  })
+  .openapi('CreateWorkspaceRequest');
+export type CreateWorkspaceInput = z.infer<typeof CreateWorkspaceBody>;
+
+export const CreateWorkspaceResponse = z
+  .object({ id: z.string(), name: z.string(), status: z.string() })
+  .openapi('CreateWorkspaceResponse');
+
+export const UpdateWorkspaceBody = z
+  .object({
+    name: displayName().optional(),
+    model: ModelTierSchema.optional(),
+    system_prompt: systemPrompt.optional(),
+    cold_timeout_minutes: timeoutMinutes.optional(),
+    close_timeout_minutes: timeoutMinutes.optional(),
+    max_tool_rounds: z
+      .number({ error: 'must be an integer' })
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(50, 'must be at most 50')
+      .optional(),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: 'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds',
+  })
+  .openapi('UpdateWorkspaceRequest');
+export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;
+
+export const WorkspaceStatsSchema = z
+  .object({
+    today: z.number().int(),
+    week: z.number().int(),
+    month: z.number().int(),
+    avg_ms: z.number(),
+    cost_mtd: z.number(),
+    error_rate: z.number(),
+  })
+  .openapi('WorkspaceStats');
+export type WorkspaceStats = z.infer<typeof WorkspaceStatsSchema>;
+
+export const ConnectionSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    status: z.string(),
+    transport: z.enum(['http', 'stdio']),
+    url: z.string().nullable(),
+    command: z.string().nullable(),
+    args: z.array(z.string()),
+    tool_count: z.number().int(),
+    created_at: isoTimestamp,
+  })
+  .openapi('Connection');
+
+export const ToolSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    is_write: z.boolean(),
+    connection_id: z.string(),
+    description: z.string(),
+  })
+  .openapi('Tool');
+
+export const KnowledgeEntrySchema = z
+  .object({ id: z.string(), title: z.string(), content: z.string(), created_at: isoTimestamp, updated_at: isoTimestamp })
+  .openapi('KnowledgeEntry');
+
+export const KnowledgeGapSchema = z
+  .object({ id: z.string(), question: z.string(), conversation_id: z.string(), created_at: isoTimestamp })
+  .openapi('KnowledgeGap');
+
+export const GuardrailSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    type: z.string(),
+    pattern: z.string(),
+    action: z.string(),
+    applies_to: z.string(),
+    enabled: z.boolean(),
+  })
+  .openapi('Guardrail');
+
+export const ViolationSchema = z
+  .object({
+    id: z.string(),
+    guardrail_id: z.string(),
+    guardrail_name: z.string(),
+    conversation_id: z.string(),
+    direction: z.string(),
+    action: z.string(),
+    excerpt: z.string(),
+    created_at: isoTimestamp,
+  })
+  .openapi('Violation');
+
+export const ConsumerSchema = z
+  .object({
+    id: z.string(),
+    type: z.string(),
+    status: z.string(),
+    channels: z.array(z.object({ channel_id: z.string(), channel_name: z.string().nullable() })),
+  })
+  .openapi('Consumer');
+
+export const PermissionSchema = z
+  .object({ role: z.string(), tool_patterns: z.string().openapi({ example: '["*"]' }) })
+  .openapi('Permission');
+
+export const WorkspaceDetailSchema = z
+  .object({
+    workspace: WorkspaceSummarySchema,
+    connections: z.array(ConnectionSchema),
+    tools: z.array(ToolSchema),
+    knowledge: z.array(KnowledgeEntrySchema),
+    guardrails: z.array(GuardrailSchema),
+    consumers: z.array(ConsumerSchema),
+    permissions: z.array(PermissionSchema),
+    stats: WorkspaceStatsSchema,
+  })
+  .openapi('WorkspaceDetail');
+
+export const ActivityEntrySchema = z
+  .object({
+    id: z.string(),
+    user_name: z.string(),
+    query: z.string(),
+    tools_called: z.array(z.string()),
+    connections_hit: z.array(z.string()),
+    tokens_input: z.number().int(),
+    tokens_output: z.number().int(),
+    cost_usd: z.number(),
+    duration_ms: z.number().int(),
+    error: z.string().nullable(),
+    created_at: isoTimestamp,
+  })
+  .openapi('ActivityEntry');

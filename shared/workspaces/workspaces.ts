@@ -1,0 +1,172 @@
+import type { Deps } from '../deps.js';
+import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { slugify } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { isConditionFailed } from '../platform/table.js';
+import { claimUniqueId } from '../platform/unique.js';
+import { getOrganisationItem } from '../org/organisations.js';
+import { findOrCreateTeam, getTeam } from '../org/teams.js';
+import type { Team } from '../org/schemas.js';
+import {
+  WORKSPACE_DEFAULTS,
+  type CreateWorkspaceInput,
+  type UpdateWorkspaceInput,
+  type WorkspaceListItem,
+  type WorkspaceSummary,
+} from './schemas.js';
+import { readListCounters } from './stats.js';
+
+/** The workspace item (`ORG#<org>` / `WS#<id>`): configuration plus counters kept by atomic ADDs. */
+export interface WorkspaceItem extends WorkspaceSummary {
+  pk: string;
+  sk: string;
+  org_id: string;
+  /** Role → JSON-encoded array of tool-name globs (CONTRACT.md, Permissions). */
+  permissions: Record<string, string>;
+  connection_count?: number;
+  tool_count?: number;
+  knowledge_count?: number;
+  guardrail_count?: number;
+  updated_at: string;
+}
+
+export const DEFAULT_PERMISSIONS: Record<string, string> = { admin: '["*"]', member: '["*"]' };
+
+export function toSummary(item: WorkspaceItem): WorkspaceSummary {
+  return {
+    id: item.id,
+    name: item.name,
+    status: item.status,
+    team: item.team,
+    team_id: item.team_id,
+    model: item.model,
+    system_prompt: item.system_prompt,
+    cold_timeout_minutes: item.cold_timeout_minutes,
+    close_timeout_minutes: item.close_timeout_minutes,
+    max_tool_rounds: item.max_tool_rounds,
+    created_at: item.created_at,
+  };
+}
+
+export const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
+
+/** The workspace if it belongs to `orgId`; another organisation's workspace is 404, like a missing one. */
+export async function getWorkspaceItem(deps: Deps, orgId: string, workspaceId: string): Promise<WorkspaceItem> {
+  const item = await deps.table.get<WorkspaceItem>(keys.workspace(orgId, workspaceId));
+  if (!item) throw workspaceNotFound(workspaceId);
+  return item;
+}
+
+async function resolveTeam(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<Team> {
+  if (input.team_id) {
+    const team = await getTeam(deps, orgId, input.team_id);
+    if (!team) throw new ValidationError('invalid request body', [{ path: 'team_id', message: 'no such team in your organisation' }]);
+    return team;
+  }
+  if (input.team_name) return findOrCreateTeam(deps, orgId, input.team_name);
+  const org = await getOrganisationItem(deps, orgId);
+  const team = await getTeam(deps, orgId, org.default_team_id);
+  if (!team) throw new Error(`organisation ${orgId} has lost its default team`);
+  return team;
+}
+
+/**
+ * `POST /api/workspaces`. The id `ws-<slug of name>` is global: it is claimed by a conditional put
+ * (`WSID#<id>`), with a suffix when taken (`ws-support-2`); the workspace item is written after.
+ */
+export async function createWorkspace(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<WorkspaceItem> {
+  const team = await resolveTeam(deps, orgId, input);
+  const now = deps.clock.now().toISOString();
+  const base = `ws-${slugify(input.name) || 'workspace'}`;
+  const id = await claimUniqueId(deps.table, 'ws', base, (candidate) => ({
+    ...keys.workspaceIdClaim(candidate),
+    org_id: orgId,
+    created_at: now,
+  }));
+  const item: WorkspaceItem = {
+    ...keys.workspace(orgId, id),
+    id,
+    org_id: orgId,
+    name: input.name,
+    status: 'active',
+    team: team.name,
+    team_id: team.id,
+    model: WORKSPACE_DEFAULTS.model,
+    system_prompt: input.system_prompt ?? '',
+    cold_timeout_minutes: WORKSPACE_DEFAULTS.cold_timeout_minutes,
+    close_timeout_minutes: WORKSPACE_DEFAULTS.close_timeout_minutes,
+    max_tool_rounds: WORKSPACE_DEFAULTS.max_tool_rounds,
+    permissions: { ...DEFAULT_PERMISSIONS },
+    connection_count: 0,
+    tool_count: 0,
+    knowledge_count: 0,
+    guardrail_count: 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await deps.table.put({ ...item });
+  return item;
+}
+
+/** `GET /api/workspaces`: one Query for the workspaces, one BatchGet (per 50) for today's and this month's counters. */
+export async function listWorkspaces(deps: Deps, orgId: string): Promise<WorkspaceListItem[]> {
+  const items = await deps.table.queryAll<WorkspaceItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'WS#' } });
+  const counters = await readListCounters(deps, items.map((item) => item.id));
+  return items.map((item) => {
+    const counter = counters.get(item.id);
+    return {
+      id: item.id,
+      name: item.name,
+      team: item.team,
+      team_id: item.team_id,
+      status: item.status,
+      model: item.model,
+      connection_count: item.connection_count ?? 0,
+      tool_count: item.tool_count ?? 0,
+      knowledge_count: item.knowledge_count ?? 0,
+      queries_today: counter?.queriesToday ?? 0,
+      cost_mtd: counter?.costMtd ?? 0,
+      created_at: item.created_at,
+    };
+  });
+}
+
+const UPDATABLE = [
+  'name',
+  'model',
+  'system_prompt',
+  'cold_timeout_minutes',
+  'close_timeout_minutes',
+  'max_tool_rounds',
+] as const satisfies readonly (keyof UpdateWorkspaceInput)[];
+
+/** `PUT /api/workspaces/:id`: one conditional UpdateItem (the workspace must exist in the caller's organisation). */
+export async function updateWorkspace(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  input: UpdateWorkspaceInput,
+): Promise<WorkspaceSummary> {
+  const names: Record<string, string> = { '#updated_at': 'updated_at' };
+  const values: Record<string, unknown> = { ':updated_at': deps.clock.now().toISOString() };
+  const assignments = ['#updated_at = :updated_at'];
+  for (const field of UPDATABLE) {
+    const value = input[field];
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    assignments.push(`#${field} = :${field}`);
+  }
+  try {
+    const item = await deps.table.update<WorkspaceItem>(keys.workspace(orgId, workspaceId), {
+      update: `SET ${assignments.join(', ')}`,
+      condition: 'attribute_exists(pk)',
+      names,
+      values,
+    });
+    return toSummary(item);
+  } catch (error) {
+    if (isConditionFailed(error)) throw workspaceNotFound(workspaceId);
+    throw error;
+  }
+}
