@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
@@ -61,20 +61,67 @@ export async function loadSessionSecret(config: Config): Promise<string> {
   return secret;
 }
 
+/** Data directories held by runtimes of this process. */
+const heldDirs = new Set<string>();
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error instanceof Error && 'code' in error && error.code === 'EPERM';
+  }
+}
+
+/**
+ * Takes `DATA_DIR/runtime.lock` (holding our pid). The embedded store cannot be shared: a second
+ * runtime on the same directory would hang on leveldb's own lock, so it is refused up front. A lock
+ * left by a process that no longer runs is taken over.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const file = join(dataDir, 'runtime.lock');
+  const inUse = () => new Error(`DATA_DIR ${dataDir} is in use by another running instance`);
+  if (heldDirs.has(dataDir)) throw inUse();
+  try {
+    await writeFile(file, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if (!(error instanceof Error && 'code' in error && error.code === 'EEXIST')) throw error;
+    const holder = Number((await readFile(file, 'utf8')).trim());
+    if (holder && holder !== process.pid && isRunning(holder)) throw inUse();
+    await writeFile(file, String(process.pid));
+  }
+  heldDirs.add(dataDir);
+  return async () => {
+    heldDirs.delete(dataDir);
+    await rm(file, { force: true });
+  };
+}
+
 /** Starts everything `npm start` runs, in this process: embedded store, table, HTTP server. */
 export async function startLocalRuntime(config: Config, options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const logger = options.logger ?? createLogger(config);
   const dataDir = config.dataDir ? resolve(config.dataDir) : null;
-  if (dataDir) await mkdir(dataDir, { recursive: true });
-  let store;
+  let unlock = async () => {};
+  if (dataDir) {
+    await mkdir(dataDir, { recursive: true });
+    unlock = await lockDataDir(dataDir);
+  }
   try {
-    store = await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
+    return await startServices(config, dataDir, unlock, options, logger);
   } catch (error) {
-    if (error instanceof Error && /lock/i.test(`${error.message} ${String(error.cause ?? '')}`)) {
-      throw new Error(`DATA_DIR ${dataDir} is in use by another running instance`, { cause: error });
-    }
+    await unlock();
     throw error;
   }
+}
+
+async function startServices(
+  config: Config,
+  dataDir: string | null,
+  unlock: () => Promise<void>,
+  options: LocalRuntimeOptions,
+  logger: AppLogger,
+): Promise<LocalRuntime> {
+  const store = await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
@@ -101,6 +148,7 @@ export async function startLocalRuntime(config: Config, options: LocalRuntimeOpt
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       client.destroy();
       await store.close();
+      await unlock();
     },
   };
 }

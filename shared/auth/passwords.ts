@@ -44,11 +44,17 @@ export class PasswordHasher {
 
   /** True when `password` matches `stored`; with `stored` undefined, spends the same time and answers false. */
   async verify(password: string, stored: string | undefined): Promise<boolean> {
+    // Made on the first login of either kind, so the first unknown-email login is not the slow one.
+    this.dummyHash ??= this.hash('a password nobody has');
+    const dummy = await this.dummyHash;
     if (stored === undefined) {
-      this.dummyHash ??= this.hash('a password nobody has');
-      await this.verify(password, await this.dummyHash);
+      await this.matches(password, dummy);
       return false;
     }
+    return this.matches(password, stored);
+  }
+
+  private async matches(password: string, stored: string): Promise<boolean> {
     const parts = stored.split('$');
     if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
     const [N, r, p] = parts.slice(1, 4).map(Number);

@@ -1,12 +1,20 @@
 import { randomBytes } from 'node:crypto';
 
+let lastTime = 0;
+let sequence = 0;
+
 /**
- * A new identifier `<prefix>_<time><random>`: the time part (milliseconds, base 36, fixed width)
- * makes ids sort by creation, so an id used as a sort key lists items oldest first.
+ * A new identifier `<prefix>_<time><sequence><random>`: milliseconds (base 36, fixed width), a
+ * sequence that orders ids made in the same millisecond by this process, then 8 random bytes.
+ * Ids therefore sort by creation, so an id used as a sort key lists items oldest first.
  */
 export function newId(prefix: string, now: Date = new Date()): string {
-  const time = now.getTime().toString(36).padStart(9, '0');
-  return `${prefix}_${time}${randomBytes(8).toString('hex')}`;
+  const time = Math.max(now.getTime(), lastTime);
+  sequence = time === lastTime ? sequence + 1 : 0;
+  lastTime = time;
+  const timePart = time.toString(36).padStart(9, '0');
+  const sequencePart = sequence.toString(36).padStart(4, '0');
+  return `${prefix}_${timePart}${sequencePart}${randomBytes(8).toString('hex')}`;
 }
 
 /**

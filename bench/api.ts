@@ -1,0 +1,104 @@
+import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { startLocalRuntime } from '../bin/local-runtime.js';
+import { parseConfig } from '../shared/platform/config.js';
+import { dayOf, monthOf } from '../shared/platform/clock.js';
+import { keys } from '../shared/platform/keys.js';
+import type { Table } from '../shared/platform/table.js';
+import { percentile, printTable, type Row } from './report.js';
+
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+
+async function timeRequests(url: string, cookie: string, count: number): Promise<number[]> {
+  const samples: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const started = performance.now();
+    const response = await fetch(url, { headers: { cookie } });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+async function seedActivity(table: Table, workspaceId: string, count: number, start: number): Promise<void> {
+  const items = Array.from({ length: count }, (_, index) => {
+    const created = new Date(Date.UTC(2026, 0, 1) + (start + index) * 1000).toISOString();
+    return {
+      pk: keys.activityPartition(workspaceId),
+      sk: `${created}#${start + index}`,
+      id: `act_${start + index}`,
+      user_name: 'Bench',
+      query: 'How do I reset my password?',
+      tools_called: ['search_docs'],
+      connections_hit: ['docs'],
+      tokens_input: 1200,
+      tokens_output: 300,
+      cost_usd: 0.0081,
+      duration_ms: 900,
+      created_at: created,
+    };
+  });
+  const batches: (typeof items)[] = [];
+  for (let index = 0; index < items.length; index += 25) batches.push(items.slice(index, index + 25));
+  for (let index = 0; index < batches.length; index += 8) {
+    await Promise.all(
+      batches.slice(index, index + 8).map((batch) =>
+        table.doc.send(new BatchWriteCommand({ RequestItems: { [table.name]: batch.map((Item) => ({ PutRequest: { Item } })) } })),
+      ),
+    );
+  }
+}
+
+/** API read latency on the local runtime (HTTP on loopback, dynalite in memory). */
+export async function benchApi(): Promise<Row[]> {
+  const config = parseConfig({ DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT' }, 'local');
+  const runtime = await startLocalRuntime(config, { logger: SILENT });
+  const rows: Row[] = [];
+  try {
+    const signup = await fetch(`${runtime.url}/api/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }),
+    });
+    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const ids: string[] = [];
+    for (let index = 0; index < 100; index += 1) {
+      const response = await fetch(`${runtime.url}/api/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ name: `Workspace ${index}` }),
+      });
+      ids.push(((await response.json()) as { id: string }).id);
+    }
+    const now = new Date();
+    for (const id of ids) {
+      await runtime.deps.table.put({ ...keys.workspaceDayStats(id, dayOf(now)), queries: 3, cost_usd: 0.02 });
+      await runtime.deps.table.put({ ...keys.workspaceMonthStats(id, monthOf(now)), queries: 30, cost_usd: 0.2 });
+    }
+    const measure = async (label: string, path: string, count = 300) => {
+      await timeRequests(`${runtime.url}${path}`, cookie, 30);
+      const before = runtime.deps.table.roundTrips;
+      const samples = await timeRequests(`${runtime.url}${path}`, cookie, count);
+      const trips = (runtime.deps.table.roundTrips - before) / count;
+      rows.push({
+        benchmark: label,
+        n: count,
+        p50_ms: percentile(samples, 50),
+        p99_ms: percentile(samples, 99),
+        store_round_trips: trips,
+      });
+    };
+    await measure('GET /api/workspaces (100 workspaces)', '/api/workspaces');
+    await measure('GET /api/workspaces/:id/summary', `/api/workspaces/${ids[0]}/summary`);
+    await measure('GET /api/workspaces/:id (detail)', `/api/workspaces/${ids[0]}`);
+
+    const target = ids[1] ?? '';
+    await seedActivity(runtime.deps.table, target, 100, 0);
+    await measure('GET activity?limit=50, 100 entries (1x)', `/api/workspaces/${target}/activity?limit=50`);
+    await seedActivity(runtime.deps.table, target, 9_900, 100);
+    await measure('GET activity?limit=50, 10 000 entries (100x)', `/api/workspaces/${target}/activity?limit=50`);
+  } finally {
+    await runtime.stop();
+  }
+  return rows;
+}

@@ -1,0 +1,20 @@
+export type Row = Record<string, string | number>;
+
+export function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return Math.round((sorted[index] ?? 0) * 100) / 100;
+}
+
+/** Prints rows as an aligned text table. */
+export function printTable(title: string, rows: Row[]): void {
+  if (rows.length === 0) return;
+  const columns = Object.keys(rows[0] ?? {});
+  const cell = (value: string | number | undefined) => (typeof value === 'number' ? String(Math.round(value * 100) / 100) : (value ?? ''));
+  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
+  const line = (values: string[]) => values.map((value, index) => value.padEnd(widths[index] ?? 0)).join('  ');
+  console.log(`\n${title}`);
+  console.log(line(columns));
+  console.log(line(widths.map((width) => '-'.repeat(width))));
+  for (const row of rows) console.log(line(columns.map((column) => cell(row[column]))));
+}

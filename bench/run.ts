@@ -1,0 +1,25 @@
+import { benchApi } from './api.js';
+import { printTable, type Row } from './report.js';
+
+/**
+ * `npm run bench [name…]`: runs the named benchmarks (all when none is named) and prints figures.
+ * Benchmarks are not tests: they measure, and the budget in DESIGN.md is checked by reading them.
+ */
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> = {
+  api: { title: 'API reads on the local runtime (HTTP on loopback, dynalite in memory)', run: benchApi },
+};
+
+const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
+const unknown = wanted.filter((name) => !(name in benchmarks));
+if (unknown.length) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(benchmarks).join(', ')}`);
+  process.exit(2);
+}
+for (const name of wanted.length ? wanted : Object.keys(benchmarks)) {
+  const benchmark = benchmarks[name];
+  if (!benchmark) continue;
+  console.log(`running ${name}…`);
+  printTable(benchmark.title, await benchmark.run());
+}

@@ -1,0 +1,24 @@
+import { handle } from 'hono/aws-lambda';
+import { PasswordHasher } from '../../shared/auth/passwords.js';
+import { sessionKey } from '../../shared/auth/tokens.js';
+import { createApp } from '../../shared/http/app.js';
+import { systemClock } from '../../shared/platform/clock.js';
+import { parseConfig } from '../../shared/platform/config.js';
+import { createDynamoClient } from '../../shared/platform/dynamo.js';
+import { createLogger } from '../../shared/platform/logger.js';
+import { Table } from '../../shared/platform/table.js';
+
+// Built once per container; SDK clients live outside the handler.
+const config = parseConfig(process.env, 'aws');
+if (!config.sessionSecret) throw new Error('SESSION_SECRET is required on AWS');
+
+export const handler = handle(
+  createApp({
+    config,
+    table: new Table(createDynamoClient(config), config.tableName, systemClock),
+    clock: systemClock,
+    logger: createLogger(config),
+    passwords: new PasswordHasher(),
+    sessionKey: sessionKey(config.sessionSecret),
+  }),
+);

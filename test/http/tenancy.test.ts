@@ -1,0 +1,168 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationKeys } from '../../shared/conversations/keys.js';
+import { keys } from '../../shared/platform/keys.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+
+/**
+ * A matrix generated from the OpenAPI document, so a route added later is covered without
+ * touching this file (or fails here until it gets a valid body below).
+ */
+
+interface Operation {
+  method: string;
+  path: string;
+  secured: boolean;
+  adminOnly: boolean;
+  hasBody: boolean;
+}
+
+/** A valid body for each operation that takes one, so the answer is decided by who asks, not by validation. */
+const VALID_BODIES: Record<string, unknown> = {
+  'POST /api/signup': { name: 'Body Test', email: 'body-test@example.com', password: 'long enough' },
+  'POST /api/auth/login': { email: 'nobody@example.com', password: 'whatever' },
+  'PUT /api/org': { name: 'Renamed' },
+  'PUT /api/org/settings/{key}': { value: 'anthropic' },
+  'POST /api/org/users': { name: 'New', email: 'matrix-new@example.com', password: 'long enough', org_role: 'member' },
+  'POST /api/teams': { name: 'Matrix team' },
+  'POST /api/workspaces': { name: 'Matrix workspace' },
+  'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },
+};
+
+let t: TestContext;
+let operations: Operation[];
+let victim: { cookie: string; workspaceId: string; conversationId: string };
+let attacker: { cookie: string };
+let member: { cookie: string; workspaceId: string };
+
+function fill(path: string, ids: { workspaceId: string; conversationId?: string }): string {
+  return path
+    .replace('{id}', ids.workspaceId)
+    .replace('{cid}', ids.conversationId ?? 'conv-none')
+    .replace('{key}', 'ai_provider');
+}
+
+beforeAll(async () => {
+  t = await createTestContext();
+  const document = (await t.request('GET', '/api/openapi.json')).body as {
+    paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown }>>;
+  };
+  operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      secured: (operation.security?.length ?? 0) > 0,
+      adminOnly: '403' in operation.responses,
+      hasBody: operation.requestBody !== undefined,
+    })),
+  );
+
+  const victimAdmin = await t.signUp({ org_name: 'Victim' });
+  const workspace = await t.createWorkspace(victimAdmin.cookie, { name: 'Victim workspace' });
+  const conversationId = 'conv-victim';
+  const now = t.clock.now().toISOString();
+  await t.deps.table.put({
+    ...conversationKeys.conversation(workspace.id, conversationId),
+    id: conversationId,
+    workspace_id: workspace.id,
+    status: 'open',
+    gsi1pk: keys.conversationsIndex(workspace.id),
+    gsi1sk: `${now}#${conversationId}`,
+    first_message_at: now,
+    last_activity_at: now,
+  });
+  victim = { cookie: victimAdmin.cookie, workspaceId: workspace.id, conversationId };
+  attacker = { cookie: (await t.signUp({ org_name: 'Attacker' })).cookie };
+  const memberAdmin = await t.signUp({ org_name: 'Members' });
+  const memberWorkspace = await t.createWorkspace(memberAdmin.cookie, { name: 'Member workspace' });
+  member = { cookie: (await t.addMember(memberAdmin.cookie)).cookie, workspaceId: memberWorkspace.id };
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+function bodyFor(operation: Operation): unknown {
+  if (!operation.hasBody) return undefined;
+  const key = `${operation.method} ${operation.path}`;
+  const body = VALID_BODIES[key];
+  if (body === undefined) throw new Error(`add a valid body for ${key} to VALID_BODIES`);
+  return body;
+}
+
+describe('tenant isolation', () => {
+  it('has routes with ids to check', () => {
+    expect(operations.filter((operation) => operation.path.includes('{id}')).length).toBeGreaterThanOrEqual(11);
+  });
+
+  it("answers 404 to another organisation's admin on every route that takes a workspace id", async () => {
+    for (const operation of operations.filter((candidate) => candidate.path.includes('{id}'))) {
+      const path = fill(operation.path, victim);
+      const response = await t.request(operation.method, path, { cookie: attacker.cookie, body: bodyFor(operation) });
+      expect(response.status, `${operation.method} ${path}`).toBe(404);
+      expect(response.body.error, `${operation.method} ${path}`).toBeTypeOf('string');
+      expect(response.text).not.toContain('Victim workspace');
+    }
+  });
+
+  it('still answers the owner on the same routes (the 404s above are about tenancy)', async () => {
+    for (const operation of operations.filter((candidate) => candidate.path.includes('{id}') && candidate.method === 'GET')) {
+      const path = fill(operation.path, victim);
+      const response = await t.request(operation.method, path, { cookie: victim.cookie });
+      expect(response.status, `${operation.method} ${path}`).toBe(200);
+    }
+  });
+
+  it('leaves the victim workspace unchanged after the attempts', async () => {
+    const summary = await t.request('GET', `/api/workspaces/${victim.workspaceId}/summary`, { cookie: victim.cookie });
+    expect(summary.body.workspace.name).toBe('Victim workspace');
+  });
+});
+
+describe('roles', () => {
+  it('answers 403 to a member on every admin-only route', async () => {
+    const adminOnly = operations.filter((operation) => operation.adminOnly);
+    expect(adminOnly.length).toBeGreaterThanOrEqual(8);
+    for (const operation of adminOnly) {
+      const path = fill(operation.path, { workspaceId: member.workspaceId });
+      const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
+      expect(response.status, `${operation.method} ${path}`).toBe(403);
+      expect(response.body).toEqual({ error: 'this action needs the admin role' });
+    }
+  });
+
+  it('lets a member use every route that is not admin-only', async () => {
+    const open = operations.filter((operation) => operation.secured && !operation.adminOnly);
+    for (const operation of open) {
+      const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
+      const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
+      const expected = operation.path.includes('{cid}') ? 404 : 200;
+      expect(response.status, `${operation.method} ${path}`).toBe(expected);
+    }
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 without a cookie on every secured route', async () => {
+    const secured = operations.filter((operation) => operation.secured);
+    expect(secured.length).toBeGreaterThan(20);
+    for (const operation of secured) {
+      const path = fill(operation.path, victim);
+      const response = await t.request(operation.method, path, { body: bodyFor(operation) });
+      expect(response.status, `${operation.method} ${path}`).toBe(401);
+    }
+  });
+
+  it('marks as public exactly the spec’s public endpoints', () => {
+    const publicOperations = operations.filter((operation) => !operation.secured).map((o) => `${o.method} ${o.path}`);
+    expect(publicOperations.sort()).toEqual(
+      [
+        'GET /health',
+        'POST /api/signup',
+        'POST /api/auth/login',
+        'GET /api/auth/session',
+        'GET /api/auth/logout',
+        'GET /api/models',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,128 @@
+import { startEmbeddedStore } from '../../bin/local-runtime.js';
+import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
+import { sessionKey } from '../../shared/auth/tokens.js';
+import type { Deps } from '../../shared/deps.js';
+import { createApp } from '../../shared/http/app.js';
+import { parseConfig } from '../../shared/platform/config.js';
+import { createDynamoClient } from '../../shared/platform/dynamo.js';
+import { Table, ensureTable } from '../../shared/platform/table.js';
+import { TestClock } from './clock.js';
+import { RecordingLogger } from './logger.js';
+
+/** Cheap scrypt for tests that sign up many users; the production parameters have their own test. */
+export const FAST_SCRYPT: ScryptParams = { N: 2 ** 10, r: 8, p: 1, keyLength: 64, saltLength: 16 };
+
+export const TEST_SESSION_SECRET = 'test-session-secret-of-at-least-32-characters';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+  /** Raw body (sent as is, without a JSON content type unless given in headers). */
+  raw?: string;
+}
+
+/**
+ * A test's service: dynalite in memory on loopback, the real app, a clock the test moves, a
+ * recording logger. One per test file; tests isolate by signing up their own organisations.
+ */
+export async function createTestContext() {
+  const store = await startEmbeddedStore(null);
+  const config = parseConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'SILENT', TABLE_NAME: 'service-test' }, 'local');
+  const client = createDynamoClient(config, store.endpoint);
+  await ensureTable(client, config.tableName);
+  const clock = new TestClock();
+  const logger = new RecordingLogger();
+  const deps: Deps = {
+    config,
+    table: new Table(client, config.tableName, clock),
+    clock,
+    logger,
+    passwords: new PasswordHasher(FAST_SCRYPT),
+    sessionKey: sessionKey(TEST_SESSION_SECRET),
+  };
+  const app = createApp(deps);
+  let counter = 0;
+
+  async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (options.cookie) headers.cookie = options.cookie;
+    const response = await app.request(path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers, text };
+  }
+
+  /** The `service_session=<jwt>` pair of a response's Set-Cookie. */
+  function cookieOf(response: ApiResponse): string {
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    const match = /service_session=([^;]*)/.exec(setCookie);
+    if (!match?.[1]) throw new Error(`no session cookie in response ${response.status}: ${response.text}`);
+    return `service_session=${match[1]}`;
+  }
+
+  function uniqueEmail(prefix = 'user'): string {
+    counter += 1;
+    return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+  }
+
+  /** Signs up a new organisation; returns its admin's cookie, user and org. */
+  async function signUp(overrides: Record<string, unknown> = {}) {
+    const body = { name: 'Ada Admin', email: uniqueEmail('admin'), password: 'correct horse battery', ...overrides };
+    const response = await request('POST', '/api/signup', { body });
+    if (response.status !== 201) throw new Error(`signup failed: ${response.status} ${response.text}`);
+    return { cookie: cookieOf(response), user: response.body.user, org: response.body.org, email: body.email as string };
+  }
+
+  /** Adds a member to the admin's organisation and logs them in. */
+  async function addMember(adminCookie: string, overrides: Record<string, unknown> = {}) {
+    const body = { name: 'Max Member', email: uniqueEmail('member'), password: 'member password', org_role: 'member', ...overrides };
+    const created = await request('POST', '/api/org/users', { body, cookie: adminCookie });
+    if (created.status !== 201) throw new Error(`adding a member failed: ${created.status} ${created.text}`);
+    const login = await request('POST', '/api/auth/login', { body: { email: body.email, password: body.password } });
+    return { cookie: cookieOf(login), user: created.body.user };
+  }
+
+  async function createWorkspace(cookie: string, body: Record<string, unknown> = { name: 'Support' }) {
+    const response = await request('POST', '/api/workspaces', { body, cookie });
+    if (response.status !== 201) throw new Error(`workspace create failed: ${response.status} ${response.text}`);
+    return response.body as { id: string; name: string; status: string };
+  }
+
+  return {
+    app,
+    deps,
+    clock,
+    logger,
+    request,
+    cookieOf,
+    uniqueEmail,
+    signUp,
+    addMember,
+    createWorkspace,
+    async close() {
+      client.destroy();
+      await store.close();
+    },
+  };
+}
+
+export type TestContext = Awaited<ReturnType<typeof createTestContext>>;
