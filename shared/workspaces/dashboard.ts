@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ConversationSchema } from '../conversations/schemas.js';
-import { categoriesOf, toConversation } from '../conversations/list.js';
+import { toConversation } from '../conversations/list.js';
 import { conversationKeys } from '../conversations/keys.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
@@ -125,7 +125,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
       })),
     },
     recent_conversations: recent.items.map(toConversation),
-    categories: categoriesOf(counters).map((category) => ({ category, count: count(counters, `category#${category}`) })),
+    categories: labelled(counters, 'category#').map(({ label, count: n }) => ({ category: label, count: n })),
     channels: labelled(counters, 'channel#').map(({ label, count: n }) => ({ channel: label, count: n })),
   };
 }
