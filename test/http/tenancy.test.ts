@@ -166,3 +166,31 @@ describe('authentication', () => {
     );
   });
 });
+
+describe('secrets', () => {
+  it('never appear in full in any GET answer or in the log, once set', async () => {
+    const secrets = {
+      ai_api_key: 'sk-ant-sweep-0123456789-abcdefghijklmnop',
+      chat_bot_token: 'xoxb-sweep-9876543210-zyxwvutsrq',
+      chat_app_token: 'xapp-sweep-1357924680-qwertyuiop',
+    };
+    for (const [key, value] of Object.entries(secrets)) {
+      const saved = await t.request('PUT', `/api/org/settings/${key}`, { cookie: victim.cookie, body: { value } });
+      expect(saved.status).toBe(200);
+      expect(saved.text).not.toContain(value);
+    }
+    const gets = operations.filter((operation) => operation.method === 'GET');
+    expect(gets.length).toBeGreaterThan(15);
+    for (const operation of gets) {
+      const response = await t.request('GET', fill(operation.path, victim), { cookie: victim.cookie });
+      for (const value of Object.values(secrets)) {
+        expect(response.text, `${operation.path}`).not.toContain(value);
+        // Not even a long fragment of it.
+        expect(response.text, `${operation.path}`).not.toContain(value.slice(0, 12));
+      }
+    }
+    const settings = await t.request('GET', '/api/org/settings', { cookie: victim.cookie });
+    expect(settings.body.settings.ai_api_key).toBe('••••••••mnop');
+    for (const value of Object.values(secrets)) expect(t.logger.text()).not.toContain(value);
+  });
+});
