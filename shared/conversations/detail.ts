@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { numOrNull, str } from '../platform/attributes.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
@@ -6,20 +7,19 @@ import { conversationKeys } from './keys.js';
 import { toConversation } from './list.js';
 import type { Message } from './schemas.js';
 
-const numOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 export function toMessage(item: Item): Message {
   return {
-    id: String(item.id ?? ''),
+    id: str(item.id),
     seq: numOrNull(item.seq) ?? 0,
     role: item.role === 'assistant' ? 'assistant' : 'user',
-    content: String(item.content ?? ''),
+    content: str(item.content),
     tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
     tokens_input: numOrNull(item.tokens_input),
     tokens_output: numOrNull(item.tokens_output),
     cost_usd: numOrNull(item.cost_usd),
     duration_ms: numOrNull(item.duration_ms),
-    created_at: String(item.created_at ?? ''),
+    created_at: str(item.created_at),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import { numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
@@ -12,9 +13,6 @@ import {
   type ConversationListFilters,
 } from './schemas.js';
 
-const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
-const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const numOrNull = (value: unknown): number | null => (typeof value === 'number' ? value : null);
 
 export function toConversation(item: Item): Conversation {
   const status = CONVERSATION_STATUSES.find((candidate) => candidate === item.status) ?? 'open';

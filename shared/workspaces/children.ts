@@ -1,6 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import type { Pagination } from '../http/schemas.js';
+import { num, str, strOrNull, strings } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
 import { readPage, type Page } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
@@ -27,10 +28,6 @@ type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 type KnowledgeGap = z.infer<typeof KnowledgeGapSchema>;
 type Violation = z.infer<typeof ViolationSchema>;
 
-const str = (value: unknown, fallback = ''): string => (typeof value === 'string' ? value : fallback);
-const strOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
 
 /** Item → API shapes. Each picks its fields explicitly so nothing internal (hashes, tokens) leaks. */
 const toConnection = (item: Item): Connection => ({
@@ -92,7 +89,7 @@ const toActivity = (item: Item): ActivityEntry => ({
   error: strOrNull(item.error),
   created_at: str(item.created_at),
 });
-const toGap = (item: Item): KnowledgeGap => ({
+export const toGap = (item: Item): KnowledgeGap => ({
   id: str(item.id),
   question: str(item.question),
   conversation_id: str(item.conversation_id),

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
+import { toGap } from './children.js';
 import { KnowledgeGapSchema } from './schemas.js';
 import { roundUsd } from './stats.js';
 import { getWorkspaceItem } from './workspaces.js';
@@ -101,12 +102,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     compliance: { violations: count(counters, 'violations'), guardrails: workspace.guardrail_count ?? 0 },
     knowledge_gaps: {
       count: count(counters, 'gaps'),
-      recent: gaps.items.map((item) => ({
-        id: String(item.id ?? ''),
-        question: String(item.question ?? ''),
-        conversation_id: String(item.conversation_id ?? ''),
-        created_at: String(item.created_at ?? ''),
-      })),
+      recent: gaps.items.map(toGap),
     },
     resolution: { resolved, unresolved, rate: resolved + unresolved ? resolved / (resolved + unresolved) : null },
     cost: {
