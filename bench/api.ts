@@ -1,9 +1,9 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
-import { dayOf, monthOf } from '../shared/platform/clock.js';
 import { keys } from '../shared/platform/keys.js';
 import type { Table } from '../shared/platform/table.js';
+import { recordUsage } from '../shared/workspaces/counters.js';
 import { percentile, printTable, type Row } from './report.js';
 
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
@@ -70,11 +70,7 @@ export async function benchApi(): Promise<Row[]> {
       });
       ids.push(((await response.json()) as { id: string }).id);
     }
-    const now = new Date();
-    for (const id of ids) {
-      await runtime.deps.table.put({ ...keys.workspaceDayStats(id, dayOf(now)), queries: 3, cost_usd: 0.02 });
-      await runtime.deps.table.put({ ...keys.workspaceMonthStats(id, monthOf(now)), queries: 30, cost_usd: 0.2 });
-    }
+    for (const id of ids) await recordUsage(runtime.deps, id, { queries: 3, cost_usd: 0.02, duration_ms: 2400 }, new Date());
     const measure = async (label: string, path: string, count = 300) => {
       await timeRequests(`${runtime.url}${path}`, cookie, 30);
       const before = runtime.deps.table.roundTrips;

@@ -1,4 +1,3 @@
-import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
 
 /**
@@ -16,10 +15,4 @@ export const conversationKeys = {
     pk: `CONV#${workspaceId}#${conversationId}`,
     sk: `MSG#${String(seq).padStart(6, '0')}`,
   }),
-  /** Counters of a workspace's conversations: totals per status, category, resolution, consumer, channel. */
-  counters: (workspaceId: string): Key => ({ pk: keys.workspaceStatsPartition(workspaceId), sk: 'CONVS' }),
 };
-
-/** Attribute names on the counters item (`status#open`, `category#support`, …). */
-export const counterName = (dimension: 'status' | 'category' | 'resolution' | 'consumer' | 'channel', value: string) =>
-  `${dimension}#${value}`;

@@ -4,7 +4,7 @@ import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { conversationKeys, counterName } from './keys.js';
+import { counterNames, counterOf, countsOf, type ConversationDimension } from '../workspaces/counters.js';
 import {
   CONSUMER_TYPES,
   CONVERSATION_STATUSES,
@@ -35,19 +35,10 @@ export function toConversation(item: Item): Conversation {
   };
 }
 
-/** Categories that have at least one conversation, from the counters item. */
-export function categoriesOf(counters: Item | undefined): string[] {
-  if (!counters) return [];
-  return Object.entries(counters)
-    .filter(([name, value]) => name.startsWith('category#') && typeof value === 'number' && value > 0)
-    .map(([name]) => name.slice('category#'.length))
-    .sort();
-}
-
 /**
  * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
- * by status). Totals come from the counters item when at most one filter is set; a combination of
- * filters is counted by a COUNT Query over the workspace's conversations.
+ * by status). Totals come from the workspace item's conversation counters when at most one filter
+ * is set; a combination of filters is counted by a COUNT Query over the workspace's conversations.
  */
 export async function listConversations(deps: Deps, orgId: string, workspaceId: string, query: ConversationListFilters) {
   const filterParts: string[] = [];
@@ -68,24 +59,21 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   const filter = filterParts.length
     ? { filter: filterParts.join(' AND '), names, values }
     : {};
-  const [, page, counters] = await Promise.all([
+  const [counters, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     readPage<Item>(deps.table, { ...source, newestFirst: true, ...filter }, query),
-    deps.table.get(conversationKeys.counters(workspaceId)),
   ]);
-  const chosen: [string, string | undefined][] = [
+  const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
     ['category', query.category],
     ['resolution', query.resolution],
     ['consumer', query.consumer],
   ];
-  const active = chosen.filter(([, value]) => value !== undefined) as [string, string][];
+  const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   let total: number;
-  if (active.length === 0) total = Number(counters?.total ?? 0);
-  else if (active.length === 1) {
-    const [dimension, value] = active[0] as [Parameters<typeof counterName>[0], string];
-    total = Number(counters?.[counterName(dimension, value)] ?? 0);
-  } else total = await deps.table.count({ ...source, ...filter });
+  if (active.length === 0) total = counterOf(counters, counterNames.conversations);
+  else if (active.length === 1 && active[0]) total = counterOf(counters, counterNames.dimension(...active[0]));
+  else total = await deps.table.count({ ...source, ...filter });
   return {
     conversations: page.items.map(toConversation),
     total,
@@ -93,7 +81,7 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     filters: {
       status: [...CONVERSATION_STATUSES],
       consumer: [...CONSUMER_TYPES],
-      category: categoriesOf(counters),
+      category: countsOf(counters, 'category').map(({ label }) => label).sort(),
       resolution: [...RESOLUTION_STATUSES],
     },
   };

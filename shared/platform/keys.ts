@@ -3,8 +3,9 @@ import type { Key } from './table.js';
 /**
  * Every key of the single table, in one place so `docs/data-model.md` can be checked against it.
  * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records),
- * WSID# (global workspace id claims), SLUG# (suffix counters), WS# (a workspace's child resources),
- * WSSTAT# (a workspace's counters), WSACT# (audit log), THROTTLE# (login throttling).
+ * SLUG# (suffix counters), WS# (a workspace with its configuration children), WSSTAT# (a
+ * workspace's day counters), WSACT# (audit log), CONV# (a conversation with its messages),
+ * THROTTLE# (login throttling).
  */
 export const keys = {
   org: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
@@ -14,16 +15,19 @@ export const keys = {
   team: (orgId: string, teamId: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
   teamName: (orgId: string, name: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAMNAME#${name.trim().toLowerCase()}` }),
   setting: (orgId: string, key: string): Key => ({ pk: `ORG#${orgId}`, sk: `SETTING#${key}` }),
-  workspace: (orgId: string, workspaceId: string): Key => ({ pk: `ORG#${orgId}`, sk: `WS#${workspaceId}` }),
-  workspaceIdClaim: (workspaceId: string): Key => ({ pk: `WSID#${workspaceId}`, sk: 'WSID' }),
+  /**
+   * The workspace item heads its own partition, so one Query reads it with its connections, tools,
+   * knowledge, guardrails and consumers; its conditional put claims the (global) id.
+   */
+  workspace: (workspaceId: string): Key => ({ pk: `WS#${workspaceId}`, sk: 'META' }),
+  /** GSI1 partition listing an organisation's workspaces, oldest first. */
+  workspacesIndex: (orgId: string) => `ORG#${orgId}#WS`,
   /** Counter handing out the next free suffix of a slug in a namespace (`ws`, `org`). */
   slugCounter: (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' }),
   orgSlugClaim: (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
   workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
   workspaceStatsPartition: (workspaceId: string) => `WSSTAT#${workspaceId}`,
   workspaceDayStats: (workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: `DAY#${day}` }),
-  workspaceMonthStats: (workspaceId: string, month: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: `MONTH#${month}` }),
-  workspaceTotals: (workspaceId: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: 'TOTAL' }),
   activityPartition: (workspaceId: string) => `WSACT#${workspaceId}`,
   gapsPartition: (workspaceId: string) => `WSGAP#${workspaceId}`,
   violationsPartition: (workspaceId: string) => `WSVIOL#${workspaceId}`,

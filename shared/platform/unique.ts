@@ -1,5 +1,5 @@
 import { keys } from './keys.js';
-import type { Item, Key, Table } from './table.js';
+import type { Key, Table } from './table.js';
 
 /**
  * Claims the first free identifier `base`, `base-2`, `base-3`… by conditional puts of `claim(id)`.
@@ -11,7 +11,7 @@ export async function claimUniqueId(
   table: Table,
   namespace: string,
   base: string,
-  claim: (id: string) => Item,
+  claim: (id: string) => Key & object,
 ): Promise<string> {
   if (await table.putNew(claim(base))) return base;
   const counterKey: Key = keys.slugCounter(namespace, base);

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import type { Pagination } from '../http/schemas.js';
 import { num, str, strOrNull, strings } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
-import { readPage, type Page } from '../platform/pages.js';
+import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
 import type {
   ActivityEntrySchema,
@@ -16,7 +16,8 @@ import type {
   ToolSchema,
   ViolationSchema,
 } from './schemas.js';
-import { getWorkspaceItem, type WorkspaceItem } from './workspaces.js';
+import { counterNames, counterOf } from './counters.js';
+import { getWorkspaceItem, ownedWorkspace, type WorkspaceItem } from './workspaces.js';
 
 type Connection = z.infer<typeof ConnectionSchema>;
 type Tool = z.infer<typeof ToolSchema>;
@@ -115,12 +116,17 @@ export interface WorkspaceChildren {
 }
 
 /**
- * A workspace's configuration children live in one partition (`WS#<id>`), so the detail view reads
- * them all with one Query. Conversations, activity, gaps and violations grow without bound and have
- * partitions of their own.
+ * A workspace heads its own partition (`WS#<id>`): `META`, then its configuration children. One
+ * Query reads them all and checks tenancy. Conversations, activity, gaps and violations grow
+ * without bound and have partitions of their own.
  */
-export async function readWorkspaceChildren(deps: Deps, workspaceId: string): Promise<WorkspaceChildren> {
+export async function readWorkspace(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+): Promise<{ workspace: WorkspaceItem; children: WorkspaceChildren }> {
   const items = await deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) });
+  const workspace = ownedWorkspace(items.find((item) => item.sk === 'META'), orgId, workspaceId);
   const children: WorkspaceChildren = { connections: [], tools: [], knowledge: [], guardrails: [], consumers: [] };
   for (const item of items) {
     const kind = item.sk.slice(0, item.sk.indexOf('#'));
@@ -130,7 +136,7 @@ export async function readWorkspaceChildren(deps: Deps, workspaceId: string): Pr
     else if (kind === 'GUARD') children.guardrails.push(toGuardrail(item));
     else if (kind === 'CONSUMER') children.consumers.push(toConsumer(item));
   }
-  return children;
+  return { workspace, children };
 }
 
 export function permissionsOf(workspace: WorkspaceItem): Permission[] {
@@ -139,57 +145,55 @@ export function permissionsOf(workspace: WorkspaceItem): Permission[] {
     .map(([role, toolPatterns]) => ({ role, tool_patterns: toolPatterns }));
 }
 
-/** Tenancy check and child read in parallel: one round of two calls. */
+/** Tenancy check and a read of another partition in parallel: one round. */
 async function withWorkspace<T>(deps: Deps, orgId: string, workspaceId: string, read: () => Promise<T>): Promise<T> {
   const [, result] = await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), read()]);
   return result;
 }
 
 export async function listConnections(deps: Deps, orgId: string, workspaceId: string) {
-  const { connections, tools } = await withWorkspace(deps, orgId, workspaceId, () => readWorkspaceChildren(deps, workspaceId));
+  const { connections, tools } = (await readWorkspace(deps, orgId, workspaceId)).children;
   return { connections, tools };
 }
 
 export async function listConsumers(deps: Deps, orgId: string, workspaceId: string) {
-  const { consumers } = await withWorkspace(deps, orgId, workspaceId, () => readWorkspaceChildren(deps, workspaceId));
+  const { consumers } = (await readWorkspace(deps, orgId, workspaceId)).children;
   return { consumers };
 }
 
-/** Most recent gaps and violations shown with the knowledge and compliance lists. */
+/** Most recent gaps shown with the knowledge list. */
 const RECENT_LIMIT = 50;
 
 export async function listKnowledge(deps: Deps, orgId: string, workspaceId: string) {
-  const [{ knowledge }, gaps] = await withWorkspace(deps, orgId, workspaceId, () =>
-    Promise.all([
-      readWorkspaceChildren(deps, workspaceId),
-      deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT_LIMIT }),
-    ]),
-  );
-  return { knowledge, gaps: gaps.items.map(toGap) };
+  const [{ children }, gaps] = await Promise.all([
+    readWorkspace(deps, orgId, workspaceId),
+    deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT_LIMIT }),
+  ]);
+  return { knowledge: children.knowledge, gaps: gaps.items.map(toGap) };
 }
 
 export async function listCompliance(deps: Deps, orgId: string, workspaceId: string, page: Pagination) {
-  const [{ guardrails }, violations] = await withWorkspace(deps, orgId, workspaceId, () =>
-    Promise.all([
-      readWorkspaceChildren(deps, workspaceId),
-      readPage<Item>(deps.table, { pk: keys.violationsPartition(workspaceId), newestFirst: true }, page),
-    ]),
-  );
-  return { guardrails, violations: violations.items.map(toViolation), next_cursor: violations.nextCursor };
+  const [{ children }, violations] = await Promise.all([
+    readWorkspace(deps, orgId, workspaceId),
+    readPage<Item>(deps.table, { pk: keys.violationsPartition(workspaceId), newestFirst: true }, page),
+  ]);
+  return { guardrails: children.guardrails, violations: violations.items.map(toViolation), next_cursor: violations.nextCursor };
 }
 
-/** `GET /api/workspaces/:id/activity`: newest first; `total` from the workspace's all-time counter. */
+/** `GET /api/workspaces/:id/activity`: newest first; `total` is the workspace's all-time query counter. */
 export async function listActivity(
   deps: Deps,
   orgId: string,
   workspaceId: string,
   page: Pagination,
 ): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
-  const [entries, totals]: [Page<Item>, Item | undefined] = await withWorkspace(deps, orgId, workspaceId, () =>
-    Promise.all([
-      readPage<Item>(deps.table, { pk: keys.activityPartition(workspaceId), newestFirst: true }, page),
-      deps.table.get(keys.workspaceTotals(workspaceId)),
-    ]),
-  );
-  return { activity: entries.items.map(toActivity), total: num(totals?.queries), next_cursor: entries.nextCursor };
+  const [workspace, entries] = await Promise.all([
+    getWorkspaceItem(deps, orgId, workspaceId),
+    readPage<Item>(deps.table, { pk: keys.activityPartition(workspaceId), newestFirst: true }, page),
+  ]);
+  return {
+    activity: entries.items.map(toActivity),
+    total: counterOf(workspace, counterNames.total('queries')),
+    next_cursor: entries.nextCursor,
+  };
 }

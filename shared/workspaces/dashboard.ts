@@ -1,12 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { ConversationSchema } from '../conversations/schemas.js';
 import { toConversation } from '../conversations/list.js';
-import { conversationKeys } from '../conversations/keys.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
-import type { Item } from '../platform/table.js';
 import { toGap } from './children.js';
+import { counterNames, counterOf, countsOf, type ConversationDimension } from './counters.js';
 import { KnowledgeGapSchema } from './schemas.js';
 import { roundUsd } from './stats.js';
 import { getWorkspaceItem } from './workspaces.js';
@@ -41,87 +40,65 @@ export type Dashboard = z.infer<typeof DashboardSchema>;
 export const DASHBOARD_DAYS = 30;
 const RECENT = 5;
 
-const count = (item: Item | undefined, name: string): number => {
-  const value = item?.[name];
-  return typeof value === 'number' ? value : 0;
-};
-
-function labelled(counters: Item | undefined, prefix: string): { label: string; count: number }[] {
-  if (!counters) return [];
-  return Object.entries(counters)
-    .filter(([name, value]) => name.startsWith(prefix) && typeof value === 'number' && value > 0)
-    .map(([name, value]) => ({ label: name.slice(prefix.length), count: value as number }))
-    .sort((a, b) => b.count - a.count || a.label.localeCompare(b.label));
-}
-
 /**
- * `GET /api/workspaces/:id/dashboard`, from counter and aggregate items only, in one round of
- * parallel reads: the workspace item, the last 30 day counters (one Query), the month, total and
- * conversation counters (one BatchGet), the latest conversations and gaps (one Query each).
+ * `GET /api/workspaces/:id/dashboard`, from counters only, in one round of parallel reads: the
+ * workspace item (month, all-time and conversation counters), the last 30 day items (one Query),
+ * the latest conversations and gaps (one Query each).
  */
 export async function readDashboard(deps: Deps, orgId: string, workspaceId: string): Promise<Dashboard> {
   const now = deps.clock.now();
   const days = daysEndingOn(now, DASHBOARD_DAYS);
   const today = dayOf(now);
-  const monthKey = keys.workspaceMonthStats(workspaceId, monthOf(now));
-  const totalsKey = keys.workspaceTotals(workspaceId);
-  const countersKey = conversationKeys.counters(workspaceId);
-  const [workspace, dayPage, aggregates, recent, gaps] = await Promise.all([
+  const month = monthOf(now);
+  const [workspace, dayPage, recent, gaps] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.query({
       pk: keys.workspaceStatsPartition(workspaceId),
       sk: { between: [`DAY#${days[0]}`, `DAY#${today}`] },
     }),
-    deps.table.batchGet([monthKey, totalsKey, countersKey]),
     deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(workspaceId), newestFirst: true, limit: RECENT }),
     deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT }),
   ]);
   const byDay = new Map(dayPage.items.map((item) => [item.sk.slice('DAY#'.length), item]));
-  const bySk = new Map(aggregates.map((item) => [item.sk, item]));
-  const month = bySk.get(monthKey.sk);
-  const totals = bySk.get(totalsKey.sk);
-  const counters = bySk.get(countersKey.sk);
-  const sentimentCount = count(counters, 'sentiment_count');
-  const resolved = count(counters, 'resolution#resolved');
-  const unresolved = count(counters, 'resolution#unresolved');
-  const conversations = count(counters, 'total');
-  const weekDays = new Set(days.slice(-7));
+  const count = (name: string) => counterOf(workspace, name);
+  const dimension = (name: ConversationDimension, value: string) => count(counterNames.dimension(name, value));
+  const sentimentCount = count('sentiment_count');
+  const resolved = dimension('resolution', 'resolved');
+  const unresolved = dimension('resolution', 'unresolved');
+  const conversations = count(counterNames.conversations);
   return {
     tickets: {
-      open: count(counters, 'status#open'),
-      cold: count(counters, 'status#cold'),
-      closed: count(counters, 'status#closed'),
+      open: dimension('status', 'open'),
+      cold: dimension('status', 'cold'),
+      closed: dimension('status', 'closed'),
       total: conversations,
     },
     sentiment: {
-      average: sentimentCount ? count(counters, 'sentiment_sum') / sentimentCount : null,
-      positive: count(counters, 'sentiment#positive'),
-      neutral: count(counters, 'sentiment#neutral'),
-      negative: count(counters, 'sentiment#negative'),
+      average: sentimentCount ? count('sentiment_sum') / sentimentCount : null,
+      positive: dimension('sentiment', 'positive'),
+      neutral: dimension('sentiment', 'neutral'),
+      negative: dimension('sentiment', 'negative'),
     },
-    compliance: { violations: count(counters, 'violations'), guardrails: workspace.guardrail_count ?? 0 },
-    knowledge_gaps: {
-      count: count(counters, 'gaps'),
-      recent: gaps.items.map(toGap),
-    },
+    compliance: { violations: count('violations'), guardrails: workspace.guardrail_count ?? 0 },
+    knowledge_gaps: { count: count('gaps'), recent: gaps.items.map(toGap) },
     resolution: { resolved, unresolved, rate: resolved + unresolved ? resolved / (resolved + unresolved) : null },
     cost: {
-      today: roundUsd(count(byDay.get(today), 'cost_usd')),
-      mtd: roundUsd(count(month, 'cost_usd')),
-      per_conversation: conversations ? roundUsd(count(totals, 'cost_usd') / conversations) : 0,
+      today: roundUsd(counterOf(byDay.get(today), 'cost_usd')),
+      mtd: roundUsd(count(counterNames.month(month, 'cost_usd'))),
+      per_conversation: conversations ? roundUsd(count(counterNames.total('cost_usd')) / conversations) : 0,
     },
     usage: {
-      queries_today: count(byDay.get(today), 'queries'),
-      week: days.filter((day) => weekDays.has(day)).reduce((sum, day) => sum + count(byDay.get(day), 'queries'), 0),
-      month: count(month, 'queries'),
+      queries_today: counterOf(byDay.get(today), 'queries'),
+      week: days.slice(-7).reduce((sum, day) => sum + counterOf(byDay.get(day), 'queries'), 0),
+      month: count(counterNames.month(month, 'queries')),
       by_day: days.map((date) => ({
         date,
-        queries: count(byDay.get(date), 'queries'),
-        cost: roundUsd(count(byDay.get(date), 'cost_usd')),
+        queries: counterOf(byDay.get(date), 'queries'),
+        cost: roundUsd(counterOf(byDay.get(date), 'cost_usd')),
       })),
     },
     recent_conversations: recent.items.map(toConversation),
-    categories: labelled(counters, 'category#').map(({ label, count: n }) => ({ category: label, count: n })),
-    channels: labelled(counters, 'channel#').map(({ label, count: n }) => ({ channel: label, count: n })),
+    categories: countsOf(workspace, 'category').map(({ label, count: n }) => ({ category: label, count: n })),
+    channels: countsOf(workspace, 'channel').map(({ label, count: n }) => ({ channel: label, count: n })),
   };
 }

@@ -19,7 +19,7 @@ import {
   listConsumers,
   listKnowledge,
   permissionsOf,
-  readWorkspaceChildren,
+  readWorkspace,
 } from './children.js';
 import { DashboardSchema, readDashboard } from './dashboard.js';
 import {
@@ -186,12 +186,9 @@ export function workspaceRoutes(deps: Deps) {
     })
     .openapi(routes.detail, async (c) => {
       const { id } = c.req.valid('param');
-      const [item, children, stats] = await Promise.all([
-        getWorkspaceItem(deps, c.get('principal').orgId, id),
-        readWorkspaceChildren(deps, id),
-        readWorkspaceStats(deps, id),
-      ]);
-      return c.json({ workspace: toSummary(item), ...children, permissions: permissionsOf(item), stats }, 200);
+      const { workspace, children } = await readWorkspace(deps, c.get('principal').orgId, id);
+      const stats = await readWorkspaceStats(deps, workspace, id);
+      return c.json({ workspace: toSummary(workspace), ...children, permissions: permissionsOf(workspace), stats }, 200);
     })
     .openapi(routes.update, async (c) => {
       const workspace = await updateWorkspace(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('json'));

@@ -14,12 +14,19 @@ import {
   type WorkspaceListItem,
   type WorkspaceSummary,
 } from './schemas.js';
-import { readListCounters } from './stats.js';
+import { monthOf } from '../platform/clock.js';
+import { counterNames, counterOf } from './counters.js';
+import { readQueriesToday, roundUsd } from './stats.js';
 
-/** The workspace item (`ORG#<org>` / `WS#<id>`): configuration plus counters kept by atomic ADDs. */
+/**
+ * The workspace item (`WS#<id>` / `META`, listed through GSI1 `ORG#<org>#WS`): configuration,
+ * child counts, and the counters of `counters.ts`, all kept by atomic ADDs.
+ */
 export interface WorkspaceItem extends WorkspaceSummary {
   pk: string;
   sk: string;
+  gsi1pk: string;
+  gsi1sk: string;
   org_id: string;
   /** Role → JSON-encoded array of tool-name globs (CONTRACT.md, Permissions). */
   permissions: Record<string, string>;
@@ -50,11 +57,15 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
 
 export const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
 
-/** The workspace if it belongs to `orgId`; another organisation's workspace is 404, like a missing one. */
+/** The item if it is a workspace of `orgId`; another organisation's workspace is 404, like a missing one. */
+export function ownedWorkspace(item: object | undefined, orgId: string, workspaceId: string): WorkspaceItem {
+  const workspace = item as WorkspaceItem | undefined;
+  if (!workspace || workspace.sk !== 'META' || workspace.org_id !== orgId) throw workspaceNotFound(workspaceId);
+  return workspace;
+}
+
 export async function getWorkspaceItem(deps: Deps, orgId: string, workspaceId: string): Promise<WorkspaceItem> {
-  const item = await deps.table.get<WorkspaceItem>(keys.workspace(orgId, workspaceId));
-  if (!item) throw workspaceNotFound(workspaceId);
-  return item;
+  return ownedWorkspace(await deps.table.get<WorkspaceItem>(keys.workspace(workspaceId)), orgId, workspaceId);
 }
 
 async function resolveTeam(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<Team> {
@@ -71,20 +82,17 @@ async function resolveTeam(deps: Deps, orgId: string, input: CreateWorkspaceInpu
 }
 
 /**
- * `POST /api/workspaces`. The id `ws-<slug of name>` is global: it is claimed by a conditional put
- * (`WSID#<id>`), with a suffix when taken (`ws-support-2`); the workspace item is written after.
+ * `POST /api/workspaces`. The id `ws-<slug of name>` is global: the workspace item itself is
+ * written by a conditional put, with a suffix when the id is taken (`ws-support-2`).
  */
 export async function createWorkspace(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<WorkspaceItem> {
   const team = await resolveTeam(deps, orgId, input);
   const now = deps.clock.now().toISOString();
   const base = `ws-${slugify(input.name) || 'workspace'}`;
-  const id = await claimUniqueId(deps.table, 'ws', base, (candidate) => ({
-    ...keys.workspaceIdClaim(candidate),
-    org_id: orgId,
-    created_at: now,
-  }));
-  const item: WorkspaceItem = {
-    ...keys.workspace(orgId, id),
+  const itemFor = (id: string): WorkspaceItem => ({
+    ...keys.workspace(id),
+    gsi1pk: keys.workspacesIndex(orgId),
+    gsi1sk: `${now}#${id}`,
     id,
     org_id: orgId,
     name: input.name,
@@ -103,17 +111,17 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
     guardrail_count: 0,
     created_at: now,
     updated_at: now,
-  };
-  await deps.table.put({ ...item });
-  return item;
+  });
+  const id = await claimUniqueId(deps.table, 'ws', base, itemFor);
+  return itemFor(id);
 }
 
-/** `GET /api/workspaces`: one Query for the workspaces, one BatchGet (per 50) for today's and this month's counters. */
+/** `GET /api/workspaces`: one Query on GSI1 for the workspaces, one BatchGet (per 100) of today's counters. */
 export async function listWorkspaces(deps: Deps, orgId: string): Promise<WorkspaceListItem[]> {
-  const items = await deps.table.queryAll<WorkspaceItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'WS#' } });
-  const counters = await readListCounters(deps, items.map((item) => item.id));
+  const items = await deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) });
+  const queriesToday = await readQueriesToday(deps, items.map((item) => item.id));
+  const month = monthOf(deps.clock.now());
   return items.map((item) => {
-    const counter = counters.get(item.id);
     return {
       id: item.id,
       name: item.name,
@@ -124,8 +132,8 @@ export async function listWorkspaces(deps: Deps, orgId: string): Promise<Workspa
       connection_count: item.connection_count ?? 0,
       tool_count: item.tool_count ?? 0,
       knowledge_count: item.knowledge_count ?? 0,
-      queries_today: counter?.queriesToday ?? 0,
-      cost_mtd: counter?.costMtd ?? 0,
+      queries_today: queriesToday.get(item.id) ?? 0,
+      cost_mtd: roundUsd(counterOf(item, counterNames.month(month, 'cost_usd'))),
       created_at: item.created_at,
     };
   });
@@ -158,9 +166,11 @@ export async function updateWorkspace(
     assignments.push(`#${field} = :${field}`);
   }
   try {
-    const item = await deps.table.update<WorkspaceItem>(keys.workspace(orgId, workspaceId), {
+    names['#org_id'] = 'org_id';
+    values[':org_id'] = orgId;
+    const item = await deps.table.update<WorkspaceItem>(keys.workspace(workspaceId), {
       update: `SET ${assignments.join(', ')}`,
-      condition: 'attribute_exists(pk)',
+      condition: 'attribute_exists(pk) AND #org_id = :org_id',
       names,
       values,
     });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { conversationKeys } from '../../shared/conversations/keys.js';
-import { dayOf, monthOf } from '../../shared/platform/clock.js';
+import { dayOf } from '../../shared/platform/clock.js';
 import { keys } from '../../shared/platform/keys.js';
+import { addWorkspaceCounters, recordUsage } from '../../shared/workspaces/counters.js';
 import { createTestContext, type ApiResponse, type TestContext } from '../support/context.js';
 
 let t: TestContext;
@@ -13,7 +14,8 @@ afterAll(async () => {
 });
 
 const DAY_MS = 86_400_000;
-const daysAgo = (n: number) => dayOf(new Date(t.clock.now().getTime() - n * DAY_MS));
+const dateDaysAgo = (n: number) => new Date(t.clock.now().getTime() - n * DAY_MS);
+const daysAgo = (n: number) => dayOf(dateDaysAgo(n));
 const pathsOf = (response: ApiResponse) => (response.body.details ?? []).map((detail: { path: string }) => detail.path);
 
 let names = 0;
@@ -67,7 +69,7 @@ async function seedActivity(workspaceId: string, count: number) {
   for (let start = 0; start < count; start += 25) {
     await Promise.all(Array.from({ length: Math.min(25, count - start) }, (_, i) => put(start + i)));
   }
-  await t.deps.table.put({ ...keys.workspaceTotals(workspaceId), queries: count });
+  await recordUsage(t.deps, workspaceId, { queries: count }, t.clock.now());
 }
 
 describe('POST /api/workspaces', () => {
@@ -189,11 +191,9 @@ describe('GET /api/workspaces', () => {
     const { cookie, orgId, id } = await orgWithWorkspace();
     const quiet = await t.createWorkspace(cookie, { name: uniqueName() });
     const now = t.clock.now();
-    await t.deps.table.put({ ...keys.workspaceDayStats(id, dayOf(now)), queries: 7, cost_usd: 0.1 });
-    await t.deps.table.put({ ...keys.workspaceDayStats(id, daysAgo(1)), queries: 40, cost_usd: 0.4 });
-    await t.deps.table.put({ ...keys.workspaceMonthStats(id, monthOf(now)), queries: 47, cost_usd: 0.5 });
-    const update = 'ADD connection_count :c, tool_count :t, knowledge_count :k';
-    await t.deps.table.update(keys.workspace(orgId, id), { update, values: { ':c': 2, ':t': 5, ':k': 3 } });
+    await recordUsage(t.deps, id, { queries: 7, cost_usd: 0.1 }, now);
+    await recordUsage(t.deps, id, { queries: 40, cost_usd: 0.4 }, new Date(now.getTime() - 86_400_000));
+    await addWorkspaceCounters(t.deps, id, { connection_count: 2, tool_count: 5, knowledge_count: 3 });
     const workspaces = (await t.request('GET', '/api/workspaces', { cookie })).body.workspaces;
     const busy = workspaces.find((w: { id: string }) => w.id === id);
     expect(busy).toMatchObject({ connection_count: 2, tool_count: 5, knowledge_count: 3, queries_today: 7, cost_mtd: 0.5 });
@@ -232,11 +232,9 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
 
   it('computes stats from the day and month counters (week = the last 7 days)', async () => {
     const { cookie, id } = await orgWithWorkspace();
-    await t.deps.table.put({ ...keys.workspaceDayStats(id, daysAgo(0)), queries: 3 });
-    await t.deps.table.put({ ...keys.workspaceDayStats(id, daysAgo(3)), queries: 4 });
-    await t.deps.table.put({ ...keys.workspaceDayStats(id, daysAgo(10)), queries: 5 });
-    const month = keys.workspaceMonthStats(id, monthOf(t.clock.now()));
-    await t.deps.table.put({ ...month, queries: 10, errors: 2, duration_ms: 5000, cost_usd: 1.25 });
+    await recordUsage(t.deps, id, { queries: 3 }, dateDaysAgo(0));
+    await recordUsage(t.deps, id, { queries: 4 }, dateDaysAgo(3));
+    await recordUsage(t.deps, id, { queries: 3, errors: 2, duration_ms: 5000, cost_usd: 1.25 }, dateDaysAgo(10));
     const response = await t.request('GET', `/api/workspaces/${id}`, { cookie });
     expect(response.body.stats).toEqual({ today: 3, week: 7, month: 10, avg_ms: 500, cost_mtd: 1.25, error_rate: 0.2 });
   });
@@ -447,9 +445,8 @@ describe('conversations of a workspace', () => {
       { id: 'c4', status: 'cold', consumer_type: 'messaging', category: 'query', at: '2026-11-22T09:10:00.000Z' },
     ];
     for (const seed of seeds) await seedConversation(id, seed);
-    await t.deps.table.put({
-      ...conversationKeys.counters(id),
-      total: 4, 'status#open': 1, 'status#cold': 1, 'status#closed': 2,
+    await addWorkspaceCounters(t.deps, id, {
+      conversations: 4, 'status#open': 1, 'status#cold': 1, 'status#closed': 2,
       'category#support': 2, 'category#issue': 1, 'category#query': 1, 'category#billing': 0,
       'resolution#resolved': 1, 'resolution#unresolved': 1,
       'consumer#api': 2, 'consumer#team-chat': 1, 'consumer#messaging': 1,
@@ -548,9 +545,8 @@ describe('GET /api/workspaces/:id/dashboard', () => {
     const { cookie, id } = await orgWithWorkspace();
     await seedConversation(id, { id: 'd1', status: 'closed', consumer_type: 'api', at: '2026-11-22T08:00:00.000Z' });
     await seedConversation(id, { id: 'd2', status: 'open', consumer_type: 'api', at: '2026-11-22T09:00:00.000Z' });
-    await t.deps.table.put({
-      ...conversationKeys.counters(id),
-      total: 8, 'status#open': 2, 'status#cold': 1, 'status#closed': 5,
+    await addWorkspaceCounters(t.deps, id, {
+      conversations: 8, 'status#open': 2, 'status#cold': 1, 'status#closed': 5,
       'resolution#resolved': 3, 'resolution#unresolved': 1,
       'category#billing': 1, 'category#support': 5, 'category#issue': 2, 'category#retired': 0,
       'channel#general': 3, 'channel#help': 5,
@@ -558,11 +554,7 @@ describe('GET /api/workspaces/:id/dashboard', () => {
       violations: 1, gaps: 2,
     });
     const days: [number, number, number][] = [[0, 4, 0.4], [2, 3, 0.3], [20, 6, 0.6], [40, 100, 9]];
-    for (const [ago, queries, cost] of days) {
-      await t.deps.table.put({ ...keys.workspaceDayStats(id, daysAgo(ago)), queries, cost_usd: cost });
-    }
-    await t.deps.table.put({ ...keys.workspaceMonthStats(id, monthOf(t.clock.now())), queries: 13, cost_usd: 1.5 });
-    await t.deps.table.put({ ...keys.workspaceTotals(id), queries: 113, cost_usd: 2 });
+    for (const [ago, queries, cost] of days) await recordUsage(t.deps, id, { queries, cost_usd: cost }, dateDaysAgo(ago));
 
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
     expect(dashboard.tickets).toEqual({ open: 2, cold: 1, closed: 5, total: 8 });
@@ -571,7 +563,8 @@ describe('GET /api/workspaces/:id/dashboard', () => {
     expect(dashboard.compliance).toEqual({ violations: 1, guardrails: 0 });
     expect(dashboard.knowledge_gaps.count).toBe(2);
     expect(dashboard.channels).toEqual([{ channel: 'help', count: 5 }, { channel: 'general', count: 3 }]);
-    expect(dashboard.cost).toEqual({ today: 0.4, mtd: 1.5, per_conversation: 0.25 });
+    // 40 days ago is last month: in the all-time cost (10.3 over 8 conversations), not in this month's.
+    expect(dashboard.cost).toEqual({ today: 0.4, mtd: 1.3, per_conversation: 1.2875 });
     expect(dashboard.usage).toMatchObject({ queries_today: 4, week: 7, month: 13 });
     const byDay = new Map(dashboard.usage.by_day.map((day: { date: string }) => [day.date, day]));
     expect(dashboard.usage.by_day).toHaveLength(30);
@@ -587,7 +580,7 @@ describe('GET /api/workspaces/:id/dashboard', () => {
   it('lists categories most frequent first, leaving out those at 0', async () => {
     const { cookie, id } = await orgWithWorkspace();
     const counters = { 'category#billing': 1, 'category#support': 5, 'category#issue': 2, 'category#retired': 0 };
-    await t.deps.table.put({ ...conversationKeys.counters(id), total: 8, ...counters });
+    await addWorkspaceCounters(t.deps, id, { conversations: 8, ...counters });
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
     expect(dashboard.categories).toEqual([
       { category: 'support', count: 5 },
