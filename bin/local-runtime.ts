@@ -5,8 +5,8 @@ import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
-import { sessionKey } from '../shared/auth/tokens.js';
-import type { Deps } from '../shared/deps.js';
+import type { ModelClients } from '../shared/agent/providers.js';
+import { createDeps, type Deps } from '../shared/deps.js';
 import { createApp } from '../shared/http/app.js';
 import { systemClock, type Clock } from '../shared/platform/clock.js';
 import type { Config } from '../shared/platform/config.js';
@@ -25,6 +25,8 @@ export interface LocalRuntimeOptions {
   clock?: Clock;
   logger?: AppLogger;
   scrypt?: ScryptParams;
+  /** Model clients (the benchmark's zero-latency fake); by default the configured providers. */
+  models?: ModelClients;
 }
 
 /** Starts dynalite on a free loopback port; persisted under `dir`, or in memory when `dir` is null. */
@@ -125,14 +127,15 @@ async function startServices(
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
-  const deps: Deps = {
+  const deps = createDeps({
     config: { ...config, dataDir },
     table: new Table(client, config.tableName, clock),
     clock,
     logger,
     passwords: new PasswordHasher(options.scrypt),
-    sessionKey: sessionKey(await loadSessionSecret({ ...config, dataDir })),
-  };
+    sessionSecret: await loadSessionSecret({ ...config, dataDir }),
+    models: options.models,
+  });
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolvePromise, reject) => {
     const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolvePromise(started));
@@ -146,6 +149,7 @@ async function startServices(
     deps,
     async stop() {
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+      await deps.mcp.closeAll();
       client.destroy();
       await store.close();
       await unlock();

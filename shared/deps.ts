@@ -1,4 +1,7 @@
-import type { PasswordHasher } from './auth/passwords.js';
+import { ModelClientCache, type ModelClients } from './agent/providers.js';
+import { PasswordHasher } from './auth/passwords.js';
+import { sessionKey } from './auth/tokens.js';
+import { McpHub } from './connections/mcp-hub.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
@@ -16,4 +19,41 @@ export interface Deps {
   passwords: PasswordHasher;
   /** HS256 key of session tokens. */
   sessionKey: Uint8Array;
+  /** MCP clients with the live sessions of the warm process. */
+  mcp: McpHub;
+  /** Model clients, chosen per organisation. */
+  models: ModelClients;
+}
+
+/** The parts a runtime provides; the rest is made from the configuration. */
+export interface DepsParts {
+  config: Config;
+  table: Table;
+  clock: Clock;
+  logger: AppLogger;
+  sessionSecret: string;
+  passwords?: PasswordHasher;
+  models?: ModelClients;
+  mcp?: McpHub;
+}
+
+/** Builds the core's dependencies once per process (local runtime, Lambda container, test file). */
+export function createDeps(parts: DepsParts): Deps {
+  return {
+    config: parts.config,
+    table: parts.table,
+    clock: parts.clock,
+    logger: parts.logger,
+    passwords: parts.passwords ?? new PasswordHasher(),
+    sessionKey: sessionKey(parts.sessionSecret),
+    models: parts.models ?? new ModelClientCache(parts.config),
+    mcp:
+      parts.mcp ??
+      new McpHub({
+        allowPrivateUrls: parts.config.mcpAllowPrivateUrls,
+        stdioCommands: parts.config.mcpStdioCommands,
+        timeoutMs: parts.config.mcpTimeoutMs,
+        logger: parts.logger,
+      }),
+  };
 }

@@ -1,6 +1,5 @@
 import { handle } from 'hono/aws-lambda';
-import { PasswordHasher } from '../../shared/auth/passwords.js';
-import { sessionKey } from '../../shared/auth/tokens.js';
+import { createDeps } from '../../shared/deps.js';
 import { createApp } from '../../shared/http/app.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { parseConfig } from '../../shared/platform/config.js';
@@ -13,12 +12,13 @@ const config = parseConfig(process.env, 'aws');
 if (!config.sessionSecret) throw new Error('SESSION_SECRET is required on AWS');
 
 export const handler = handle(
-  createApp({
-    config,
-    table: new Table(createDynamoClient(config), config.tableName, systemClock),
-    clock: systemClock,
-    logger: createLogger(config),
-    passwords: new PasswordHasher(),
-    sessionKey: sessionKey(config.sessionSecret),
-  }),
+  createApp(
+    createDeps({
+      config,
+      table: new Table(createDynamoClient(config), config.tableName, systemClock),
+      clock: systemClock,
+      logger: createLogger(config),
+      sessionSecret: config.sessionSecret,
+    }),
+  ),
 );

@@ -29,7 +29,7 @@ export async function getConversation(deps: Deps, orgId: string, workspaceId: st
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.queryAll({ pk: conversationKeys.partition(workspaceId, conversationId), consistent: true }),
   ]);
-  const conversationItem = items.find((item) => item.sk === 'CONV');
+  const conversationItem = items.find((item) => item.sk === 'STATE');
   if (!conversationItem) throw new NotFoundError(`conversation ${conversationId} not found`);
   const conversation = toConversation(conversationItem);
   const { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status } = conversation;

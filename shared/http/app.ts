@@ -2,7 +2,9 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
+import { queryRoutes } from '../agent/routes.js';
 import { authRoutes } from '../auth/routes.js';
+import { connectionRoutes } from '../connections/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { orgRoutes } from '../org/routes.js';
@@ -56,6 +58,8 @@ export function createApp(deps: Deps) {
   app.route('/api', orgRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', conversationRoutes(deps));
+  app.route('/api', queryRoutes(deps));
+  app.route('/api', connectionRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',

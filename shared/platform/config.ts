@@ -30,6 +30,9 @@ function configSchema(runtime: Runtime) {
     SLACK_API_URL: optionalUrl,
     MCP_STDIO_COMMANDS: commaList.default(local ? ['node', 'npx'] : []),
     MCP_ALLOW_PRIVATE_URLS: booleanFromString.default(local),
+    MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
+    MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
     TABLE_NAME: local ? z.string().min(1).default('workspace-agent-proxy') : z.string().min(1),
@@ -57,6 +60,11 @@ export interface Config {
   slackApiUrl: string | undefined;
   mcpStdioCommands: string[];
   mcpAllowPrivateUrls: boolean;
+  /** Timeout of MCP connects, tools/list and (by default) tool calls. */
+  mcpTimeoutMs: number;
+  modelTimeoutMs: number;
+  /** Retries of a model call on 408/409/429/5xx (the SDK's backoff, honouring retry-after). */
+  modelMaxRetries: number;
   jobMaxAttempts: number;
   jobRetryBaseMs: number;
   tableName: string;
@@ -104,6 +112,9 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     slackApiUrl: env.SLACK_API_URL,
     mcpStdioCommands: env.MCP_STDIO_COMMANDS,
     mcpAllowPrivateUrls: env.MCP_ALLOW_PRIVATE_URLS,
+    mcpTimeoutMs: env.MCP_TIMEOUT_MS,
+    modelTimeoutMs: env.MODEL_TIMEOUT_MS,
+    modelMaxRetries: env.MODEL_MAX_RETRIES,
     jobMaxAttempts: env.JOB_MAX_ATTEMPTS,
     jobRetryBaseMs: env.JOB_RETRY_BASE_MS,
     tableName: env.TABLE_NAME,

@@ -7,6 +7,7 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   DeleteCommand,
   DynamoDBDocumentClient,
   GetCommand,
@@ -162,6 +163,15 @@ export class Table {
 
   /** Applies an update expression; returns the item's attributes after the update. */
   async update<T extends object = Item>(key: Key, input: UpdateInput): Promise<T> {
+    return (await this.updateReturning<T>(key, input, 'ALL_NEW')) as T;
+  }
+
+  /** Applies an update expression; returns the item as it was before (undefined if it did not exist). */
+  async updateReturningOld<T extends object = Item>(key: Key, input: UpdateInput): Promise<T | undefined> {
+    return this.updateReturning<T>(key, input, 'ALL_OLD');
+  }
+
+  private async updateReturning<T extends object>(key: Key, input: UpdateInput, returnValues: 'ALL_NEW' | 'ALL_OLD'): Promise<T | undefined> {
     this.roundTrips += 1;
     const result = await this.doc.send(
       new UpdateCommand({
@@ -171,10 +181,30 @@ export class Table {
         ConditionExpression: input.condition,
         ExpressionAttributeNames: input.names,
         ExpressionAttributeValues: input.values,
-        ReturnValues: 'ALL_NEW',
+        ReturnValues: returnValues,
       }),
     );
-    return result.Attributes as T;
+    return result.Attributes as T | undefined;
+  }
+
+  /**
+   * Puts many items (BatchWriteItem: 25 per call, calls in parallel, unprocessed items retried
+   * with backoff). Unconditional: for items whose keys are new or owned by the caller.
+   */
+  async batchPut(items: (Key & object)[]): Promise<void> {
+    const chunks: (Key & object)[][] = [];
+    for (let start = 0; start < items.length; start += 25) chunks.push(items.slice(start, start + 25));
+    await Promise.all(chunks.map((chunk) => this.batchPutChunk(chunk)));
+  }
+
+  private async batchPutChunk(items: (Key & object)[]): Promise<void> {
+    let pending = items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } }));
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      this.roundTrips += 1;
+      const result = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.name]: pending } }));
+      pending = (result.UnprocessedItems?.[this.name] ?? []) as typeof pending;
+    }
   }
 
   async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {

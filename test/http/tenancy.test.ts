@@ -26,16 +26,20 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/teams': { name: 'Matrix team' },
   'POST /api/workspaces': { name: 'Matrix workspace' },
   'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },
+  'POST /api/workspaces/{id}/query': { query: 'hello?' },
+  'POST /api/connectors/mcp/test': { transport: 'stdio', command: 'node', args: ['--version'] },
+  'POST /api/connectors/mcp': { workspace_id: 'ws-filled-per-test', name: 'Matrix', transport: 'stdio', command: 'node' },
 };
 
 let t: TestContext;
 let operations: Operation[];
-let victim: { cookie: string; workspaceId: string; conversationId: string };
+let victim: { cookie: string; workspaceId: string; conversationId: string; connectionId: string };
 let attacker: { cookie: string };
 let member: { cookie: string; workspaceId: string };
 
-function fill(path: string, ids: { workspaceId: string; conversationId?: string }): string {
+function fill(path: string, ids: { workspaceId: string; conversationId?: string; connectionId?: string }): string {
   return path
+    .replace('/api/connections/{id}', `/api/connections/${ids.connectionId ?? 'conn_none'}`)
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
     .replace('{key}', 'ai_provider');
@@ -70,7 +74,12 @@ beforeAll(async () => {
     first_message_at: now,
     last_activity_at: now,
   });
-  victim = { cookie: victimAdmin.cookie, workspaceId: workspace.id, conversationId };
+  const connection = await t.request('POST', '/api/connectors/mcp', {
+    cookie: victimAdmin.cookie,
+    body: { workspace_id: workspace.id, name: 'Victim tools', transport: 'stdio', command: 'node', args: ['server.js'] },
+  });
+  expect(connection.status).toBe(201);
+  victim = { cookie: victimAdmin.cookie, workspaceId: workspace.id, conversationId, connectionId: connection.body.id };
   attacker = { cookie: (await t.signUp({ org_name: 'Attacker' })).cookie };
   const memberAdmin = await t.signUp({ org_name: 'Members' });
   const memberWorkspace = await t.createWorkspace(memberAdmin.cookie, { name: 'Member workspace' });
@@ -81,12 +90,13 @@ afterAll(async () => {
   await t.close();
 });
 
-function bodyFor(operation: Operation): unknown {
+function bodyFor(operation: Operation, workspaceId?: string): unknown {
   if (!operation.hasBody) return undefined;
   const key = `${operation.method} ${operation.path}`;
   const body = VALID_BODIES[key];
   if (body === undefined) throw new Error(`add a valid body for ${key} to VALID_BODIES`);
-  return body;
+  // Bodies that name a workspace name the one under test.
+  return workspaceId && typeof body === 'object' && body !== null && 'workspace_id' in body ? { ...body, workspace_id: workspaceId } : body;
 }
 
 describe('tenant isolation', () => {
@@ -94,10 +104,11 @@ describe('tenant isolation', () => {
     expect(operations.filter((operation) => operation.path.includes('{id}')).length).toBeGreaterThanOrEqual(11);
   });
 
-  it("answers 404 to another organisation's admin on every route that takes a workspace id", async () => {
-    for (const operation of operations.filter((candidate) => candidate.path.includes('{id}'))) {
+  it("answers 404 to another organisation's admin on every route that takes a workspace or connection id", async () => {
+    const withIds = operations.filter((candidate) => candidate.path.includes('{id}') || candidate.path === '/api/connectors/mcp');
+    for (const operation of withIds) {
       const path = fill(operation.path, victim);
-      const response = await t.request(operation.method, path, { cookie: attacker.cookie, body: bodyFor(operation) });
+      const response = await t.request(operation.method, path, { cookie: attacker.cookie, body: bodyFor(operation, victim.workspaceId) });
       expect(response.status, `${operation.method} ${path}`).toBe(404);
       expect(response.body.error, `${operation.method} ${path}`).toBeTypeOf('string');
       expect(response.text).not.toContain('Victim workspace');
@@ -115,6 +126,10 @@ describe('tenant isolation', () => {
   it('leaves the victim workspace unchanged after the attempts', async () => {
     const summary = await t.request('GET', `/api/workspaces/${victim.workspaceId}/summary`, { cookie: victim.cookie });
     expect(summary.body.workspace.name).toBe('Victim workspace');
+    const connections = await t.request('GET', `/api/workspaces/${victim.workspaceId}/connections`, { cookie: victim.cookie });
+    expect(connections.body.connections.map((c: { id: string }) => c.id)).toEqual([victim.connectionId]);
+    const activity = await t.request('GET', `/api/workspaces/${victim.workspaceId}/activity`, { cookie: victim.cookie });
+    expect(activity.body.total).toBe(0);
   });
 });
 
@@ -124,7 +139,7 @@ describe('roles', () => {
     expect(adminOnly.length).toBeGreaterThanOrEqual(8);
     for (const operation of adminOnly) {
       const path = fill(operation.path, { workspaceId: member.workspaceId });
-      const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
+      const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation, member.workspaceId) });
       expect(response.status, `${operation.method} ${path}`).toBe(403);
       expect(response.body).toEqual({ error: 'this action needs the admin role' });
     }

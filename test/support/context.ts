@@ -1,7 +1,6 @@
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
-import { sessionKey } from '../../shared/auth/tokens.js';
-import type { Deps } from '../../shared/deps.js';
+import { createDeps, type Deps } from '../../shared/deps.js';
 import { createApp } from '../../shared/http/app.js';
 import { parseConfig } from '../../shared/platform/config.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
@@ -40,14 +39,14 @@ export async function createTestContext() {
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
   const logger = new RecordingLogger();
-  const deps: Deps = {
+  const deps: Deps = createDeps({
     config,
     table: new Table(client, config.tableName, clock),
     clock,
     logger,
     passwords: new PasswordHasher(FAST_SCRYPT),
-    sessionKey: sessionKey(TEST_SESSION_SECRET),
-  };
+    sessionSecret: TEST_SESSION_SECRET,
+  });
   const app = createApp(deps);
   let counter = 0;
 
@@ -119,6 +118,7 @@ export async function createTestContext() {
     addMember,
     createWorkspace,
     async close() {
+      await deps.mcp.closeAll();
       client.destroy();
       await store.close();
     },

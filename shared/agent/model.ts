@@ -1,0 +1,87 @@
+import type { ModelTier } from '../models/catalogue.js';
+
+/** Our message model, independent of any provider's SDK types. */
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
+  | { type: 'tool_result'; toolUseId: string; content: string; isError: boolean };
+
+export interface ModelMessage {
+  role: 'user' | 'assistant';
+  content: ContentBlock[];
+}
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  model: string;
+  system: string;
+  tools: ToolSpec[];
+  messages: ModelMessage[];
+  maxTokens: number;
+}
+
+export interface TokenUsage {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+}
+
+export interface ModelResponse {
+  content: ContentBlock[];
+  stopReason: 'end_turn' | 'tool_use' | 'max_tokens' | 'stop_sequence' | 'refusal' | 'other';
+  usage: TokenUsage;
+}
+
+/** A language model behind one provider (Anthropic's API, Amazon Bedrock, a test fake). */
+export interface ModelClient {
+  /** The model id this client sends for a tier. */
+  modelFor(tier: ModelTier): string;
+  createMessage(request: ModelRequest): Promise<ModelResponse>;
+}
+
+/** Raised when a model call fails for good (after the SDK's own retries). */
+export class ModelError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'ModelError';
+  }
+}
+
+export const NO_USAGE: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+
+export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    input: a.input + b.input,
+    output: a.output + b.output,
+    cacheWrite: a.cacheWrite + b.cacheWrite,
+    cacheRead: a.cacheRead + b.cacheRead,
+  };
+}
+
+/**
+ * Cost in USD of `usage` at the tier's list prices: uncached input, output, cache writes and cache
+ * reads each at their own price per million tokens.
+ */
+export function costOf(usage: TokenUsage, tier: ModelTier): number {
+  const dollars =
+    usage.input * tier.inputCostPerMtok +
+    usage.output * tier.outputCostPerMtok +
+    usage.cacheWrite * tier.cacheWriteCostPerMtok +
+    usage.cacheRead * tier.cacheReadCostPerMtok;
+  return Math.round((dollars / 1_000_000) * 1e9) / 1e9;
+}
+
+/** All input tokens of a call, cached or not: what the API reports as `tokens.input`. */
+export function totalInput(usage: TokenUsage): number {
+  return usage.input + usage.cacheWrite + usage.cacheRead;
+}

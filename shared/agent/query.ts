@@ -1,0 +1,408 @@
+import { recordDiscoveredTools, refreshTools, type ConnectionItem, type ToolItem } from '../connections/connections.js';
+import type { ConnectionSpec } from '../connections/mcp-hub.js';
+import { conversationKeys } from '../conversations/keys.js';
+import type { Deps } from '../deps.js';
+import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
+import { ConflictError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { isConditionFailed, type Item } from '../platform/table.js';
+import { counterNames, recordUsage } from '../workspaces/counters.js';
+import { ownedWorkspace, type WorkspaceItem } from '../workspaces/workspaces.js';
+import { runAgentLoop, type LoopResult, type LoopTool } from './loop.js';
+import { costOf, totalInput, type ModelMessage } from './model.js';
+import { ModelConfigurationError } from './providers.js';
+import type { QueryInput } from './schemas.js';
+
+/** Who asks, and through which entry point. */
+export interface Caller {
+  orgId: string;
+  /** Organisation role, matched against the workspace's permissions. */
+  role: string;
+  userName: string;
+  consumerType: 'api' | 'team-chat' | 'messaging' | 'coding-agent';
+  /** Display name of the chat channel, or null. */
+  channel: string | null;
+}
+
+export interface QueryResponse {
+  answer: string;
+  tools_called: string[];
+  connections_hit: string[];
+  tokens: { input: number; output: number };
+  cost_usd: number;
+  duration_ms: number;
+  error: string | null;
+  conversation_id: string;
+  session_id: string;
+}
+
+/** Time spent in each part of a query, for the `Server-Timing` header and the benchmark. */
+export interface QueryTiming {
+  totalMs: number;
+  modelMs: number;
+  toolMs: number;
+  overheadMs: number;
+}
+
+/** Messages of the conversation sent to the model with a new query (the latest ones). */
+export const CONTEXT_MESSAGES = 40;
+const MAX_TOKENS = 4096;
+
+interface ConversationState {
+  status?: string;
+  message_count?: number;
+}
+
+/** How servers word a call to a tool they no longer have. */
+const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
+
+/** Tool-name globs: `*` matches any run of characters, everything else itself. */
+export function globToRegExp(pattern: string): RegExp {
+  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`^${escaped.join('.*')}$`);
+}
+
+/** The patterns of a role (`permissions[role]`, a JSON-encoded array); none when unset or unreadable. */
+export function patternsFor(workspace: WorkspaceItem, role: string): RegExp[] {
+  const raw = workspace.permissions?.[role];
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string').map(globToRegExp) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Tool names the model accepts: letters, digits, `_` and `-`, at most 64 characters. */
+function safeToolName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+}
+
+function specOf(connection: ConnectionItem): ConnectionSpec {
+  return { transport: connection.transport, url: connection.url, command: connection.command, args: connection.args };
+}
+
+/**
+ * The tools offered to the model: MCP tool names, prefixed with the connection name only where
+ * two connections of the workspace expose the same name; then only those the caller's role may use.
+ */
+export function offeredTools(
+  deps: Deps,
+  workspace: WorkspaceItem,
+  role: string,
+  connections: ConnectionItem[],
+  toolsByConnection: Map<string, ToolItem[]>,
+): LoopTool[] {
+  const counts = new Map<string, number>();
+  for (const connection of connections) {
+    for (const tool of toolsByConnection.get(connection.id) ?? []) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
+  }
+  const patterns = patternsFor(workspace, role);
+  const offered: LoopTool[] = [];
+  for (const connection of [...connections].sort((a, b) => a.name.localeCompare(b.name))) {
+    const tools = [...(toolsByConnection.get(connection.id) ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+    for (const tool of tools) {
+      const shared = (counts.get(tool.name) ?? 0) > 1;
+      const name = safeToolName(shared ? `${connection.name}__${tool.name}` : tool.name);
+      if (!patterns.some((pattern) => pattern.test(name))) continue;
+      offered.push({
+        spec: { name, description: tool.description, inputSchema: tool.input_schema },
+        connectionName: connection.name,
+        run: async (input) => {
+          const outcome = await deps.mcp.callTool(connection.id, specOf(connection), tool.name, input);
+          // The cached list may be stale (the server dropped or renamed the tool): list again.
+          if (outcome.isError && STALE_TOOL.test(outcome.text)) {
+            await refreshTools(deps, connection).catch((error: unknown) =>
+              deps.logger.warn('refreshing tools failed', { connection: connection.id, error: deps.mcp.reasonOf(error) }),
+            );
+          }
+          return outcome;
+        },
+      });
+    }
+  }
+  return offered;
+}
+
+function toModelMessages(history: { role: 'user' | 'assistant'; content: string }[]): ModelMessage[] {
+  return history
+    .filter((message) => message.content.trim().length > 0)
+    .map((message) => ({ role: message.role, content: [{ type: 'text', text: message.content }] }));
+}
+
+function defaultSystemPrompt(workspace: WorkspaceItem): string {
+  return `You are the assistant of the "${workspace.name}" workspace. Answer the user's questions, using the tools available when they help.`;
+}
+
+/** Everything a query reads, in one parallel round of three calls. */
+async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string) {
+  const [workspaceItems, conversationPage, settings] = await Promise.all([
+    deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
+    deps.table.query({
+      pk: conversationKeys.partition(workspaceId, conversationId),
+      newestFirst: true,
+      limit: CONTEXT_MESSAGES + 1,
+    }),
+    deps.table.batchGet([keys.setting(caller.orgId, 'ai_provider'), keys.setting(caller.orgId, 'ai_api_key')]),
+  ]);
+  const workspace = ownedWorkspace(workspaceItems.find((item) => item.sk === 'META'), caller.orgId, workspaceId);
+  const connections = workspaceItems.filter((item) => item.sk.startsWith('CONN#')) as unknown as ConnectionItem[];
+  const toolsByConnection = new Map<string, ToolItem[]>();
+  for (const item of workspaceItems) {
+    if (!item.sk.startsWith('TOOL#')) continue;
+    const tool = item as unknown as ToolItem;
+    toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
+  }
+  const state = conversationPage.items.find((item) => item.sk === 'STATE') as (Item & ConversationState) | undefined;
+  const messages = conversationPage.items
+    .filter((item) => item.sk.startsWith('MSG#'))
+    .reverse()
+    .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
+  const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
+  return { workspace, connections, toolsByConnection, state, messages, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+}
+
+/**
+ * Connects to every connection in parallel (live sessions are reused) and lists the tools of any
+ * stdio connection used for the first time. Returns the names of unreachable connections with why.
+ */
+async function connectAll(deps: Deps, connections: ConnectionItem[], toolsByConnection: Map<string, ToolItem[]>): Promise<string[]> {
+  const failures = await Promise.all(
+    connections.map(async (connection) => {
+      try {
+        await deps.mcp.session(connection.id, specOf(connection));
+        if (!connection.tools_discovered) {
+          const tools = await deps.mcp.listTools(connection.id, specOf(connection));
+          toolsByConnection.set(connection.id, await recordDiscoveredTools(deps, connection, tools));
+        }
+        return undefined;
+      } catch (error) {
+        return `MCP connection "${connection.name}" is unreachable: ${deps.mcp.reasonOf(error)}`;
+      }
+    }),
+  );
+  return failures.filter((failure): failure is string => failure !== undefined);
+}
+
+/**
+ * `POST /api/workspaces/:id/query`: the spec's eight steps. Reads (workspace with connections and
+ * cached tools, conversation with its latest messages, model settings) are one parallel round;
+ * writes are two (the conversation item, then messages + audit entry + counters in parallel).
+ */
+export async function runQuery(
+  deps: Deps,
+  caller: Caller,
+  workspaceId: string,
+  input: QueryInput,
+): Promise<{ response: QueryResponse; timing: QueryTiming }> {
+  const started = performance.now();
+  const conversationId = input.session_id ?? newId('conv', deps.clock.now());
+  const context = await loadQueryContext(deps, caller, workspaceId, conversationId);
+  const { workspace, connections, toolsByConnection, state } = context;
+  if (state?.status === 'closed') {
+    throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
+  }
+  const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
+
+  let loop: LoopResult;
+  let failedBeforeModel = false;
+  const failure = (error: string): LoopResult => {
+    failedBeforeModel = true;
+    return { answer: '', toolsCalled: [], connectionsHit: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, modelMs: 0, toolMs: 0, rounds: 0, error };
+  };
+  let client;
+  try {
+    client = deps.models.clientFor({ provider: context.provider, apiKey: context.apiKey });
+  } catch (error) {
+    if (!(error instanceof ModelConfigurationError)) throw error;
+  }
+  if (!client) {
+    loop = failure('no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service');
+  } else {
+    const unreachable = await connectAll(deps, connections, toolsByConnection);
+    if (unreachable.length) loop = failure(unreachable.join('; '));
+    else {
+      const history = toModelMessages(state ? context.messages : (input.history ?? []));
+      loop = await runAgentLoop({
+        client,
+        model: client.modelFor(tier),
+        system: workspace.system_prompt || defaultSystemPrompt(workspace),
+        tools: offeredTools(deps, workspace, caller.role, connections, toolsByConnection),
+        messages: [...history, { role: 'user', content: [{ type: 'text', text: input.query }] }],
+        maxToolRounds: workspace.max_tool_rounds,
+        maxTokens: MAX_TOKENS,
+      });
+    }
+  }
+
+  const costUsd = costOf(loop.usage, tier);
+  const durationMs = Math.round(performance.now() - started);
+  await persistQuery(deps, caller, workspace, conversationId, input.query, loop, costUsd, durationMs, !failedBeforeModel);
+  const totalMs = performance.now() - started;
+  return {
+    response: {
+      answer: loop.answer,
+      tools_called: loop.toolsCalled,
+      connections_hit: loop.connectionsHit,
+      tokens: { input: totalInput(loop.usage), output: loop.usage.output },
+      cost_usd: costUsd,
+      duration_ms: durationMs,
+      error: loop.error,
+      conversation_id: conversationId,
+      session_id: conversationId,
+    },
+    timing: { totalMs, modelMs: loop.modelMs, toolMs: loop.toolMs, overheadMs: Math.max(0, totalMs - loop.modelMs - loop.toolMs) },
+  };
+}
+
+/**
+ * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
+ * which also hands out the message sequence numbers atomically), then in parallel the messages
+ * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
+ */
+async function persistQuery(
+  deps: Deps,
+  caller: Caller,
+  workspace: WorkspaceItem,
+  conversationId: string,
+  query: string,
+  loop: LoopResult,
+  costUsd: number,
+  durationMs: number,
+  answered: boolean,
+): Promise<void> {
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const messageCount = answered ? 2 : 1;
+  const indexKey = `${at}#${conversationId}`;
+  let previous: ConversationState | undefined;
+  try {
+    previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(workspace.id, conversationId), {
+      update: [
+        'SET #status = :open, #last = :now, #g1pk = :g1pk, #g1sk = :gsk, #g2pk = :g2pk, #g2sk = :gsk',
+        '#id = if_not_exists(#id, :id), #ws = if_not_exists(#ws, :ws), #org = if_not_exists(#org, :org)',
+        '#consumer = if_not_exists(#consumer, :consumer), #user = if_not_exists(#user, :user)',
+        '#channel = if_not_exists(#channel, :channel), #first = if_not_exists(#first, :now)',
+        '#stats = if_not_exists(#stats, :pending)',
+      ].join(', ') + ' ADD #count :count, #cost :cost',
+      condition: 'attribute_not_exists(pk) OR #status <> :closed',
+      names: {
+        '#status': 'status',
+        '#last': 'last_activity_at',
+        '#g1pk': 'gsi1pk',
+        '#g1sk': 'gsi1sk',
+        '#g2pk': 'gsi2pk',
+        '#g2sk': 'gsi2sk',
+        '#id': 'id',
+        '#ws': 'workspace_id',
+        '#org': 'org_id',
+        '#consumer': 'consumer_type',
+        '#user': 'user_name',
+        '#channel': 'channel',
+        '#first': 'first_message_at',
+        '#stats': 'stats_status',
+        '#count': 'message_count',
+        '#cost': 'total_cost_usd',
+      },
+      values: {
+        ':open': 'open',
+        ':closed': 'closed',
+        ':now': at,
+        ':g1pk': keys.conversationsIndex(workspace.id),
+        ':g2pk': keys.conversationsByStatusIndex(workspace.id, 'open'),
+        ':gsk': indexKey,
+        ':id': conversationId,
+        ':ws': workspace.id,
+        ':org': caller.orgId,
+        ':consumer': caller.consumerType,
+        ':user': caller.userName,
+        ':channel': caller.channel,
+        ':pending': 'pending',
+        ':count': messageCount,
+        ':cost': costUsd,
+      },
+    });
+  } catch (error) {
+    if (isConditionFailed(error)) throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
+    throw error;
+  }
+  const firstSeq = (previous?.message_count ?? 0) + 1;
+  const messageKey = (seq: number) => conversationKeys.message(workspace.id, conversationId, seq);
+  const items: Item[] = [
+    {
+      ...messageKey(firstSeq),
+      id: newId('msg', now),
+      seq: firstSeq,
+      role: 'user',
+      content: query,
+      tools_called: null,
+      tokens_input: null,
+      tokens_output: null,
+      cost_usd: null,
+      duration_ms: null,
+      created_at: at,
+    },
+  ];
+  if (answered) {
+    items.push({
+      ...messageKey(firstSeq + 1),
+      id: newId('msg', now),
+      seq: firstSeq + 1,
+      role: 'assistant',
+      content: loop.answer,
+      tools_called: JSON.stringify(loop.toolsCalled),
+      tokens_input: totalInput(loop.usage),
+      tokens_output: loop.usage.output,
+      cost_usd: costUsd,
+      duration_ms: durationMs,
+      created_at: at,
+    });
+  }
+  const activityId = newId('act', now);
+  items.push({
+    pk: keys.activityPartition(workspace.id),
+    sk: `${at}#${activityId}`,
+    id: activityId,
+    conversation_id: conversationId,
+    user_name: caller.userName,
+    query,
+    tools_called: loop.toolsCalled,
+    connections_hit: loop.connectionsHit,
+    tokens_input: totalInput(loop.usage),
+    tokens_output: loop.usage.output,
+    cost_usd: costUsd,
+    duration_ms: durationMs,
+    error: loop.error,
+    created_at: at,
+  });
+  const conversationDeltas: Record<string, number> = {};
+  if (!previous) {
+    conversationDeltas[counterNames.conversations] = 1;
+    conversationDeltas[counterNames.dimension('status', 'open')] = 1;
+    conversationDeltas[counterNames.dimension('consumer', caller.consumerType)] = 1;
+    if (caller.channel) conversationDeltas[counterNames.dimension('channel', caller.channel)] = 1;
+  } else if (previous.status === 'cold') {
+    conversationDeltas[counterNames.dimension('status', 'cold')] = -1;
+    conversationDeltas[counterNames.dimension('status', 'open')] = 1;
+  }
+  await Promise.all([
+    deps.table.batchPut(items),
+    recordUsage(
+      deps,
+      workspace.id,
+      {
+        queries: 1,
+        errors: loop.error ? 1 : 0,
+        duration_ms: durationMs,
+        cost_usd: costUsd,
+        tokens_input: totalInput(loop.usage),
+        tokens_output: loop.usage.output,
+      },
+      now,
+      conversationDeltas,
+    ),
+  ]);
+}
+

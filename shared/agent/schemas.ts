@@ -1,0 +1,39 @@
+import { z } from '@hono/zod-openapi';
+
+const MAX_TEXT = 32_000;
+
+export const QueryBody = z
+  .object({
+    query: z.string().trim().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+    session_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._:@-]{1,128}$/, 'must be 1–128 characters of letters, digits and . _ : @ -')
+      .optional()
+      .openapi({ description: 'continues the conversation of this id; a new id starts a conversation under it' }),
+    history: z
+      .array(
+        z.object({
+          role: z.enum(['user', 'assistant'], { error: 'must be user or assistant' }),
+          content: z.string().max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+        }),
+      )
+      .max(100, 'at most 100 messages')
+      .optional()
+      .openapi({ description: 'prior messages; used only when the conversation is new' }),
+  })
+  .openapi('QueryRequest');
+export type QueryInput = z.infer<typeof QueryBody>;
+
+export const QueryResponseSchema = z
+  .object({
+    answer: z.string(),
+    tools_called: z.array(z.string()),
+    connections_hit: z.array(z.string()),
+    tokens: z.object({ input: z.number().int(), output: z.number().int() }),
+    cost_usd: z.number(),
+    duration_ms: z.number().int(),
+    error: z.string().nullable(),
+    conversation_id: z.string(),
+    session_id: z.string(),
+  })
+  .openapi('QueryResponse');

@@ -1,0 +1,212 @@
+import type { Deps } from '../deps.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { isConditionFailed, type Item } from '../platform/table.js';
+import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
+import type { CreateMcpInput } from './schemas.js';
+import { UrlRefusedError } from './url-policy.js';
+
+/** A saved MCP connection (`WS#<workspace>` / `CONN#<id>`; found by id through GSI2 `CONNID#<id>`). */
+export interface ConnectionItem extends ConnectionSpec {
+  pk: string;
+  sk: string;
+  gsi2pk: string;
+  gsi2sk: string;
+  id: string;
+  workspace_id: string;
+  org_id: string;
+  name: string;
+  type: 'mcp';
+  status: 'connected';
+  transport: 'http' | 'stdio';
+  url: string | null;
+  command: string | null;
+  args: string[];
+  tool_count: number;
+  /** False for a stdio connection until its first query lists its tools. */
+  tools_discovered: boolean;
+  server: string | null;
+  created_at: string;
+}
+
+/** A tool as cached with its connection (`WS#<workspace>` / `TOOL#<connection>#<name>`). */
+export interface ToolItem {
+  pk: string;
+  sk: string;
+  id: string;
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  is_write: boolean;
+  connection_id: string;
+}
+
+export const connectionKeys = {
+  connection: (workspaceId: string, connectionId: string) => ({ pk: keys.workspacePartition(workspaceId), sk: `CONN#${connectionId}` }),
+  name: (workspaceId: string, name: string) => ({ pk: keys.workspacePartition(workspaceId), sk: `CONNNAME#${name.trim().toLowerCase()}` }),
+  tool: (workspaceId: string, connectionId: string, toolName: string) => ({
+    pk: keys.workspacePartition(workspaceId),
+    sk: `TOOL#${connectionId}#${toolName}`,
+  }),
+  byId: (connectionId: string) => `CONNID#${connectionId}`,
+};
+
+export function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
+  return tools.map((tool) => ({
+    ...connectionKeys.tool(workspaceId, connectionId, tool.name),
+    id: `${connectionId}:${tool.name}`,
+    name: tool.name,
+    description: tool.description,
+    input_schema: tool.inputSchema,
+    is_write: tool.isWrite,
+    connection_id: connectionId,
+  }));
+}
+
+function specOf(input: { transport: 'http' | 'stdio'; url?: string | null; command?: string | null; args?: string[] }): ConnectionSpec {
+  return input.transport === 'http'
+    ? { transport: 'http', url: input.url ?? null, args: [] }
+    : { transport: 'stdio', command: input.command ?? null, args: input.args ?? [] };
+}
+
+/** Refusals (URL policy, stdio allowlist) as a 400 naming the field. */
+function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | undefined {
+  if (!(error instanceof UrlRefusedError || error instanceof McpConnectionError)) return undefined;
+  const path = spec.transport === 'http' ? 'url' : 'command';
+  return new ValidationError('connection refused', [{ path, message: error.message }], { cause: error });
+}
+
+/** `POST /api/connectors/mcp/test`: connects, lists tools, disconnects. Unreachable is an answer, not an error. */
+export async function testConnection(deps: Deps, input: { transport: 'http' | 'stdio'; url?: string; command?: string; args?: string[] }) {
+  const spec = specOf(input);
+  try {
+    await deps.mcp.assertAllowed(spec);
+  } catch (error) {
+    throw refusedField(spec, error) ?? error;
+  }
+  try {
+    const { server, tools } = await deps.mcp.probe(spec);
+    return { ok: true, tools: tools.length, server, toolNames: tools.map((tool) => tool.name) };
+  } catch (error) {
+    if (!(error instanceof McpConnectionError)) throw error;
+    return { ok: false, tools: 0, server: '', toolNames: [], error: error.message };
+  }
+}
+
+/** Writes items in batches of 25 (BatchWriteItem), retrying unprocessed ones. */
+export async function putAll(deps: Deps, items: (Item | ToolItem)[]): Promise<void> {
+  await deps.table.batchPut(items as Item[]);
+}
+
+/**
+ * `POST /api/connectors/mcp`: saves a connection. An http server is reached now and its tools
+ * are cached with it; a stdio server is started on the first query, which lists its tools then.
+ * The connection name is unique in its workspace (a conditional put of a name claim).
+ */
+export async function saveConnection(deps: Deps, orgId: string, input: CreateMcpInput) {
+  const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
+  const spec = specOf(input);
+  try {
+    await deps.mcp.assertAllowed(spec);
+  } catch (error) {
+    throw refusedField(spec, error) ?? error;
+  }
+  let discovered: { server: string; tools: DiscoveredTool[] } | undefined;
+  if (spec.transport === 'http') {
+    try {
+      discovered = await deps.mcp.probe(spec);
+    } catch (error) {
+      if (!(error instanceof McpConnectionError)) throw error;
+      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
+    }
+  }
+  const now = deps.clock.now();
+  const id = newId('conn', now);
+  const claimed = await deps.table.putNew({ ...connectionKeys.name(workspace.id, input.name), connection_id: id });
+  if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
+  const tools = discovered?.tools ?? [];
+  const item: ConnectionItem = {
+    ...connectionKeys.connection(workspace.id, id),
+    gsi2pk: connectionKeys.byId(id),
+    gsi2sk: 'CONN',
+    id,
+    workspace_id: workspace.id,
+    org_id: orgId,
+    name: input.name,
+    type: 'mcp',
+    status: 'connected',
+    transport: spec.transport,
+    url: spec.url ?? null,
+    command: spec.command ?? null,
+    args: spec.args ?? [],
+    tool_count: tools.length,
+    tools_discovered: spec.transport === 'http',
+    server: discovered?.server ?? null,
+    created_at: now.toISOString(),
+  };
+  // Tools first, the connection last: readers only use tools of connections that exist.
+  await putAll(deps, toolItemsOf(workspace.id, id, tools));
+  await deps.table.put({ ...item });
+  await addWorkspaceCounters(deps, workspace.id, { connection_count: 1, tool_count: tools.length });
+  const message =
+    spec.transport === 'http'
+      ? `Connected "${input.name}" with ${tools.length} tool${tools.length === 1 ? '' : 's'}`
+      : `Saved "${input.name}"; its tools are discovered on the first query`;
+  return { status: 'saved' as const, message, tools: tools.length, id };
+}
+
+/** Records the tools of a stdio connection listed on its first query. */
+export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
+  const items = toolItemsOf(connection.workspace_id, connection.id, tools);
+  await putAll(deps, items);
+  const updated = await deps.table.update<ConnectionItem>(connectionKeys.connection(connection.workspace_id, connection.id), {
+    update: 'SET tools_discovered = :yes, tool_count = :count',
+    condition: 'attribute_exists(pk) AND tools_discovered = :no',
+    values: { ':yes': true, ':no': false, ':count': tools.length },
+  }).catch((error: unknown) => {
+    // Another query discovered them first: its count stands.
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  });
+  if (updated) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length });
+  return items;
+}
+
+/** Lists a connection's tools again and replaces its cached list (a tool call found it stale). */
+export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
+  const tools = await deps.mcp.listTools(connection.id, { transport: connection.transport, url: connection.url, command: connection.command, args: connection.args });
+  const fresh = new Set(tools.map((tool) => tool.name));
+  const cached = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: `TOOL#${connection.id}#` } });
+  const stale = cached.filter((item) => !fresh.has(String(item.name)));
+  await putAll(deps, toolItemsOf(connection.workspace_id, connection.id, tools));
+  await Promise.all(stale.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
+  const delta = tools.length - connection.tool_count;
+  await deps.table.update(connectionKeys.connection(connection.workspace_id, connection.id), {
+    update: 'SET tool_count = :count',
+    condition: 'attribute_exists(pk)',
+    values: { ':count': tools.length },
+  });
+  if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
+}
+
+/** `DELETE /api/connections/:id`: the connection, its name claim and all its tools; its live session is closed. */
+export async function deleteConnection(deps: Deps, orgId: string, connectionId: string): Promise<void> {
+  const found = await deps.table.query<ConnectionItem>({ index: 'gsi2', pk: connectionKeys.byId(connectionId), limit: 1 });
+  const connection = found.items[0];
+  if (!connection || connection.org_id !== orgId) throw new NotFoundError(`connection ${connectionId} not found`);
+  const tools = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: `TOOL#${connectionId}#` } });
+  // Tools first, the connection last, so a failed delete can simply be repeated.
+  await Promise.all(tools.map((tool) => deps.table.delete({ pk: tool.pk, sk: tool.sk })));
+  await deps.table.delete(connectionKeys.name(connection.workspace_id, connection.name));
+  try {
+    await deps.table.delete(connectionKeys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' });
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFoundError(`connection ${connectionId} not found`);
+    throw error;
+  }
+  await addWorkspaceCounters(deps, connection.workspace_id, { connection_count: -1, tool_count: -connection.tool_count });
+  await deps.mcp.drop(connectionId);
+}

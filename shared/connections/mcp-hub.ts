@@ -1,0 +1,286 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AppLogger } from '../platform/logger.js';
+import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
+
+/** Where an MCP server is and how to reach it. */
+export interface ConnectionSpec {
+  transport: 'http' | 'stdio';
+  url?: string | null;
+  command?: string | null;
+  args?: string[];
+}
+
+/** A tool as the server describes it, with `is_write` derived from its annotations. */
+export interface DiscoveredTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  isWrite: boolean;
+}
+
+/** The result of a tool call, reduced to what goes back to the model. */
+export interface ToolCallOutcome {
+  text: string;
+  isError: boolean;
+}
+
+/** Why a connection could not be made or used; the message is shown to admins and in query errors. */
+export class McpConnectionError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'McpConnectionError';
+  }
+}
+
+export interface McpHubOptions {
+  allowPrivateUrls: boolean;
+  stdioCommands: string[];
+  /** Connect and tools/list timeout, and the default tool call timeout. */
+  timeoutMs: number;
+  logger: AppLogger;
+}
+
+/** Counters the benchmark reads to show a warm query opens no session and lists no tools. */
+export interface McpHubStats {
+  sessionsOpened: number;
+  toolLists: number;
+  toolCalls: number;
+}
+
+const CLIENT_INFO = { name: 'workspace-agent-proxy', version: '0.1.0' };
+/** Tool results longer than this are cut before they go to the model. */
+const MAX_RESULT_CHARS = 100_000;
+
+/** Tools without annotations are treated as writes: the safe assumption for permissions. */
+export function isWriteTool(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined): boolean {
+  return annotations?.readOnlyHint !== true;
+}
+
+function describe(spec: ConnectionSpec): string {
+  return spec.transport === 'http' ? String(spec.url) : [spec.command, ...(spec.args ?? [])].join(' ');
+}
+
+/** Identity of a live session: an edited connection (new URL or command) gets a new one. */
+function sessionKey(connectionId: string, spec: ConnectionSpec): string {
+  return `${connectionId}\u0000${spec.transport}\u0000${describe(spec)}`;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new McpConnectionError(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * MCP clients of the service. Live sessions are kept per connection and reused by every query
+ * of the warm process; a session that closes or fails is dropped and made again on next use.
+ * `closeAll` ends them all on shutdown.
+ */
+export class McpHub {
+  readonly stats: McpHubStats = { sessionsOpened: 0, toolLists: 0, toolCalls: 0 };
+  private readonly sessions = new Map<string, Promise<Client>>();
+  private readonly guarded: { fetch: FetchLike; close(): Promise<void> };
+
+  constructor(private readonly options: McpHubOptions) {
+    this.guarded = createGuardedFetch(options.allowPrivateUrls);
+  }
+
+  /** Refuses a spec the policy does not allow (URL ranges, stdio allowlist) before any request. */
+  async assertAllowed(spec: ConnectionSpec): Promise<void> {
+    if (spec.transport === 'http') {
+      if (!spec.url) throw new UrlRefusedError('an http connection needs a url');
+      await assertUrlAllowed(spec.url, this.options.allowPrivateUrls);
+      return;
+    }
+    if (!spec.command) throw new McpConnectionError('a stdio connection needs a command');
+    if (!this.options.stdioCommands.includes(spec.command)) {
+      const allowed = this.options.stdioCommands.length ? this.options.stdioCommands.join(', ') : 'none';
+      throw new McpConnectionError(`command "${spec.command}" is not allowed for stdio connections (MCP_STDIO_COMMANDS: ${allowed})`);
+    }
+  }
+
+  private stdioTransport(spec: ConnectionSpec): Transport {
+    // A minimal environment: PATH, HOME, USER and the like, never the service's own credentials.
+    return new StdioClientTransport({
+      command: spec.command ?? '',
+      args: spec.args ?? [],
+      env: getDefaultEnvironment(),
+      stderr: 'ignore',
+    });
+  }
+
+  /** Opens a session: streamable HTTP first, then the older SSE transport for servers that only speak it. */
+  private async open(spec: ConnectionSpec): Promise<Client> {
+    await this.assertAllowed(spec);
+    const connect = async (transport: Transport) => {
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      try {
+        await withTimeout(client.connect(transport), this.options.timeoutMs, 'connecting');
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        throw error;
+      }
+      this.stats.sessionsOpened += 1;
+      return client;
+    };
+    if (spec.transport === 'stdio') return connect(this.stdioTransport(spec));
+    const url = new URL(spec.url ?? '');
+    try {
+      return await connect(new StreamableHTTPClientTransport(url, { fetch: this.guarded.fetch }));
+    } catch (streamableError) {
+      if (streamableError instanceof UrlRefusedError || this.isRefusal(streamableError)) throw streamableError;
+      try {
+        return await connect(new SSEClientTransport(url, { fetch: this.guarded.fetch }));
+      } catch {
+        throw streamableError;
+      }
+    }
+  }
+
+  private isRefusal(error: unknown): boolean {
+    for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+      if (cause instanceof UrlRefusedError) return true;
+    }
+    return false;
+  }
+
+  /** The reason a connection failed, as one line for an admin (refusals named as such). */
+  reasonOf(error: unknown): string {
+    for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+      if (cause instanceof UrlRefusedError) return cause.message;
+    }
+    const message = messageOf(error);
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return `${message}${cause}`.slice(0, 500);
+  }
+
+  /** The live session of a connection, opened if there is none. Concurrent callers share one open. */
+  session(connectionId: string, spec: ConnectionSpec): Promise<Client> {
+    const key = sessionKey(connectionId, spec);
+    const existing = this.sessions.get(key);
+    if (existing) return existing;
+    const opening = this.open(spec).then(
+      (client) => {
+        client.onclose = () => {
+          if (this.sessions.get(key) === opening) this.sessions.delete(key);
+        };
+        return client;
+      },
+      (error: unknown) => {
+        this.sessions.delete(key);
+        throw new McpConnectionError(this.reasonOf(error), { cause: error });
+      },
+    );
+    this.sessions.set(key, opening);
+    return opening;
+  }
+
+  /** Drops a connection's sessions (after it is deleted or edited, or when one breaks). */
+  async drop(connectionId: string): Promise<void> {
+    const closing: Promise<unknown>[] = [];
+    for (const [key, session] of this.sessions) {
+      if (!key.startsWith(`${connectionId}\u0000`)) continue;
+      this.sessions.delete(key);
+      closing.push(session.then((client) => client.close()).catch(() => undefined));
+    }
+    await Promise.all(closing);
+  }
+
+  private async discover(client: Client): Promise<DiscoveredTool[]> {
+    const tools: DiscoveredTool[] = [];
+    let cursor: string | undefined;
+    do {
+      this.stats.toolLists += 1;
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.timeoutMs });
+      for (const tool of page.tools) {
+        tools.push({
+          name: tool.name,
+          description: tool.description ?? '',
+          inputSchema: tool.inputSchema as Record<string, unknown>,
+          isWrite: isWriteTool(tool.annotations),
+        });
+      }
+      cursor = page.nextCursor;
+    } while (cursor);
+    return tools;
+  }
+
+  /** Lists a connection's tools over its live session. */
+  async listTools(connectionId: string, spec: ConnectionSpec): Promise<DiscoveredTool[]> {
+    const client = await this.session(connectionId, spec);
+    try {
+      return await this.discover(client);
+    } catch (error) {
+      await this.drop(connectionId);
+      throw new McpConnectionError(`listing tools failed: ${this.reasonOf(error)}`, { cause: error });
+    }
+  }
+
+  /**
+   * One-off check of a server (the test endpoint, and discovery at save): its own session,
+   * closed afterwards, so an unsaved server never holds a live session.
+   */
+  async probe(spec: ConnectionSpec): Promise<{ server: string; tools: DiscoveredTool[] }> {
+    let client: Client | undefined;
+    try {
+      client = await this.open(spec);
+      const tools = await this.discover(client);
+      const version = client.getServerVersion();
+      return { server: version ? `${version.name} ${version.version}`.trim() : 'unknown', tools };
+    } catch (error) {
+      throw new McpConnectionError(this.reasonOf(error), { cause: error });
+    } finally {
+      await client?.close().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Calls a tool. Errors (the tool's own, a timeout, a broken session) come back as an error
+   * outcome for the model, never as an exception; a broken session is dropped so the next call
+   * reconnects.
+   */
+  async callTool(
+    connectionId: string,
+    spec: ConnectionSpec,
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<ToolCallOutcome> {
+    this.stats.toolCalls += 1;
+    try {
+      const client = await this.session(connectionId, spec);
+      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
+      const content = Array.isArray(result.content) ? result.content : [];
+      const parts = content.map((part: { type?: string; text?: unknown }) =>
+        part.type === 'text' && typeof part.text === 'string' ? part.text : `[${part.type ?? 'unknown'} content]`,
+      );
+      if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
+      let text = parts.join('\n');
+      if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS)}\n[result cut at ${MAX_RESULT_CHARS} characters]`;
+      return { text, isError: result.isError === true };
+    } catch (error) {
+      const reason = this.reasonOf(error);
+      if (/timed out|timeout/i.test(reason)) return { text: `tool ${name} timed out after ${timeoutMs} ms`, isError: true };
+      if (!(error instanceof Error && 'code' in error && typeof error.code === 'number')) await this.drop(connectionId);
+      return { text: `tool ${name} failed: ${reason}`, isError: true };
+    }
+  }
+
+  /** Closes every live session (shutdown). */
+  async closeAll(): Promise<void> {
+    const sessions = [...this.sessions.values()];
+    this.sessions.clear();
+    await Promise.all(sessions.map((session) => session.then((client) => client.close()).catch(() => undefined)));
+    await this.guarded.close();
+  }
+}
