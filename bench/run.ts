@@ -1,4 +1,5 @@
 import { benchApi } from './api.js';
+import { benchQuery } from './query.js';
 import { printTable, type Row } from './report.js';
 
 /**
@@ -9,6 +10,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   api: { title: 'API reads on the local runtime (HTTP on loopback, dynalite in memory)', run: benchApi },
+  query: {
+    title: 'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
+    run: benchQuery,
+  },
 };
 
 const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));

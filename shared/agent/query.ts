@@ -239,7 +239,9 @@ export async function runQuery(
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);
-  await persistQuery(deps, caller, workspace, conversationId, input.query, loop, costUsd, durationMs, !failedBeforeModel);
+  // A new conversation keeps the history it was started with, so follow-ups see what the model saw.
+  const history = state ? [] : (input.history ?? []).filter((message) => message.content.trim().length > 0);
+  await persistQuery(deps, caller, workspace, conversationId, { query: input.query, history }, loop, costUsd, durationMs, !failedBeforeModel);
   const totalMs = performance.now() - started;
   return {
     response: {
@@ -267,15 +269,16 @@ async function persistQuery(
   caller: Caller,
   workspace: WorkspaceItem,
   conversationId: string,
-  query: string,
+  asked: { query: string; history: { role: 'user' | 'assistant'; content: string }[] },
   loop: LoopResult,
   costUsd: number,
   durationMs: number,
   answered: boolean,
 ): Promise<void> {
+  const { query, history } = asked;
   const now = deps.clock.now();
   const at = now.toISOString();
-  const messageCount = answered ? 2 : 1;
+  const messageCount = history.length + (answered ? 2 : 1);
   const indexKey = `${at}#${conversationId}`;
   let previous: ConversationState | undefined;
   try {
@@ -328,9 +331,23 @@ async function persistQuery(
     if (isConditionFailed(error)) throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
     throw error;
   }
-  const firstSeq = (previous?.message_count ?? 0) + 1;
+  const historySeq = (previous?.message_count ?? 0) + 1;
+  const firstSeq = historySeq + history.length;
   const messageKey = (seq: number) => conversationKeys.message(workspace.id, conversationId, seq);
-  const items: Item[] = [
+  const items: Item[] = history.map((message, index) => ({
+    ...messageKey(historySeq + index),
+    id: newId('msg', now),
+    seq: historySeq + index,
+    role: message.role,
+    content: message.content,
+    tools_called: null,
+    tokens_input: null,
+    tokens_output: null,
+    cost_usd: null,
+    duration_ms: null,
+    created_at: at,
+  }));
+  items.push(
     {
       ...messageKey(firstSeq),
       id: newId('msg', now),
@@ -344,7 +361,7 @@ async function persistQuery(
       duration_ms: null,
       created_at: at,
     },
-  ];
+  );
   if (answered) {
     items.push({
       ...messageKey(firstSeq + 1),

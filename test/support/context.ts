@@ -32,9 +32,9 @@ export interface RequestOptions {
  * A test's service: dynalite in memory on loopback, the real app, a clock the test moves, a
  * recording logger. One per test file; tests isolate by signing up their own organisations.
  */
-export async function createTestContext() {
+export async function createTestContext(options: { env?: Record<string, string> } = {}) {
   const store = await startEmbeddedStore(null);
-  const config = parseConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'SILENT', TABLE_NAME: 'service-test' }, 'local');
+  const config = parseConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'SILENT', TABLE_NAME: 'service-test', ...options.env }, 'local');
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = new TestClock();

@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+
+export interface TestTool {
+  name: string;
+  description?: string;
+  annotations?: ToolAnnotations;
+  run(args: Record<string, unknown>): Promise<string> | string;
+}
+
+/** Read tools, write tools, one without annotations, one that hangs and one that fails. */
+export function standardTools(options: { hangMs?: number; tag?: string } = {}): TestTool[] {
+  const tag = options.tag ? ` (${options.tag})` : '';
+  return [
+    {
+      name: 'search_docs',
+      description: 'Search the documentation',
+      annotations: { readOnlyHint: true },
+      run: (args) => `results for ${String(args.query ?? '')}${tag}`,
+    },
+    {
+      name: 'create_ticket',
+      description: 'Open a support ticket',
+      annotations: { readOnlyHint: false, destructiveHint: true },
+      run: (args) => `ticket created: ${String(args.title ?? '')}${tag}`,
+    },
+    { name: 'plain_tool', description: 'A tool without annotations', run: () => `plain${tag}` },
+    {
+      name: 'slow_tool',
+      description: 'Takes its time',
+      annotations: { readOnlyHint: true },
+      run: () => new Promise((resolve) => setTimeout(() => resolve('finally'), options.hangMs ?? 60_000)),
+    },
+    {
+      name: 'fail_tool',
+      description: 'Always fails',
+      annotations: { readOnlyHint: true },
+      run: () => {
+        throw new Error('the tool broke');
+      },
+    },
+  ];
+}
+
+function buildServer(name: string, tools: TestTool[]): McpServer {
+  const server = new McpServer({ name, version: '1.0.0' });
+  for (const tool of tools) {
+    server.registerTool(
+      tool.name,
+      {
+        description: tool.description,
+        inputSchema: { query: z.string().optional(), title: z.string().optional(), text: z.string().optional() },
+        annotations: tool.annotations,
+      },
+      async (args) => ({ content: [{ type: 'text', text: await tool.run(args as Record<string, unknown>) }] }),
+    );
+  }
+  return server;
+}
+
+export interface ServerStats {
+  sessions: number;
+  toolLists: number;
+  toolCalls: number;
+}
+
+function readBody(req: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      try {
+        resolve(text ? JSON.parse(text) : undefined);
+      } catch {
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+function countMethods(body: unknown, stats: ServerStats) {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const method = (message as { method?: string } | undefined)?.method;
+    if (method === 'initialize') stats.sessions += 1;
+    if (method === 'tools/list') stats.toolLists += 1;
+    if (method === 'tools/call') stats.toolCalls += 1;
+  }
+}
+
+/**
+ * A real MCP server (MCP SDK, streamable HTTP, one session per client) on 127.0.0.1. Counts the
+ * sessions, tools/list and tools/call it serves. `redirectTo` makes it answer every request with a
+ * 307 to that URL instead.
+ */
+export async function startHttpMcpServer(options: { name?: string; tools?: TestTool[]; redirectTo?: string } = {}) {
+  const name = options.name ?? 'test-server';
+  const tools = options.tools ?? standardTools();
+  const stats: ServerStats = { sessions: 0, toolLists: 0, toolCalls: 0 };
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+
+  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (options.redirectTo) {
+      res.writeHead(307, { location: options.redirectTo }).end();
+      return;
+    }
+    const body = req.method === 'POST' ? await readBody(req) : undefined;
+    countMethods(body, stats);
+    const sessionId = req.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (!transport) {
+      if (req.method !== 'POST' || (body as { method?: string } | undefined)?.method !== 'initialize') {
+        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        return;
+      }
+      const created = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => {
+          transports.set(id, created);
+        },
+      });
+      created.onclose = () => {
+        if (created.sessionId) transports.delete(created.sessionId);
+      };
+      await buildServer(name, tools).connect(created);
+      transport = created;
+    }
+    await transport.handleRequest(req, res, body);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    port,
+    stats,
+    /** Stops the server, cutting live connections (a server that dies). */
+    async stop() {
+      for (const transport of transports.values()) await transport.close().catch(() => undefined);
+      transports.clear();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** A server that speaks only the older HTTP+SSE transport (GET /sse, POST /messages). */
+export async function startSseMcpServer(options: { name?: string; tools?: TestTool[] } = {}) {
+  const name = options.name ?? 'sse-server';
+  const tools = options.tools ?? standardTools({ tag: 'sse' });
+  const transports = new Map<string, SSEServerTransport>();
+  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (req.method === 'GET' && url.pathname === '/sse') {
+      const transport = new SSEServerTransport('/messages', res);
+      transports.set(transport.sessionId, transport);
+      res.on('close', () => transports.delete(transport.sessionId));
+      await buildServer(name, tools).connect(transport);
+      return;
+    }
+    if (req.method === 'POST' && url.pathname === '/messages') {
+      const transport = transports.get(url.searchParams.get('sessionId') ?? '');
+      if (!transport) {
+        res.writeHead(404).end('unknown session');
+        return;
+      }
+      await transport.handlePostMessage(req, res, await readBody(req));
+      return;
+    }
+    res.writeHead(405, { allow: 'GET' }).end('method not allowed');
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/sse`,
+    async stop() {
+      for (const transport of transports.values()) await transport.close().catch(() => undefined);
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Arguments that start the stdio fixture server with the `node` command. */
+export const STDIO_SERVER_ARGS = ['test/fixtures/stdio-mcp-server.mjs'];
