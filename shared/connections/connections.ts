@@ -7,7 +7,7 @@ import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
 import type { CreateMcpInput } from './schemas.js';
-import { UrlRefusedError } from './url-policy.js';
+import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
 /** A saved MCP connection (`WS#<workspace>` / `CONN#<id>`; found by id through GSI2 `CONNID#<id>`). */
 export interface ConnectionItem extends ConnectionSpec {
@@ -85,6 +85,7 @@ export async function testConnection(deps: Deps, input: { transport: 'http' | 's
   try {
     await deps.mcp.assertAllowed(spec);
   } catch (error) {
+    if (error instanceof UnresolvableHostError) return { ok: false, tools: 0, server: '', toolNames: [], error: error.message };
     throw refusedField(spec, error) ?? error;
   }
   try {
@@ -112,6 +113,9 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
   try {
     await deps.mcp.assertAllowed(spec);
   } catch (error) {
+    if (error instanceof UnresolvableHostError) {
+      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
+    }
     throw refusedField(spec, error) ?? error;
   }
   let discovered: { server: string; tools: DiscoveredTool[] } | undefined;

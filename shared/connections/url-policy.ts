@@ -10,6 +10,14 @@ export class UrlRefusedError extends Error {
   }
 }
 
+/** A host name that does not resolve: the server is unreachable (not refused by the policy). */
+export class UnresolvableHostError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'UnresolvableHostError';
+  }
+}
+
 /** Metadata endpoints that are refused by name whatever their range (ECS task metadata, EC2 IPv6 IMDS). */
 const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec2::254']);
 
@@ -84,7 +92,8 @@ function resolveAll(hostname: string): Promise<LookupAddress[]> {
 
 /**
  * Checks an MCP URL before any request: http(s) only, no credentials in it, and every address its
- * host is or resolves to allowed. Throws `UrlRefusedError` with the reason.
+ * host is or resolves to allowed. Throws `UrlRefusedError` with the reason, or
+ * `UnresolvableHostError` when the host name does not resolve.
  */
 export async function assertUrlAllowed(raw: string | URL, allowPrivate: boolean): Promise<URL> {
   let url: URL;
@@ -98,7 +107,7 @@ export async function assertUrlAllowed(raw: string | URL, allowPrivate: boolean)
   // The URL parser already turned decimal, octal and hex IPv4 forms into dotted quads.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   const addresses = ipaddr.isValid(host) ? [host] : await resolveAll(host).then((list) => list.map((entry) => entry.address), (error: Error) => {
-    throw new UrlRefusedError(`cannot resolve ${host}: ${error.message}`, { cause: error });
+    throw new UnresolvableHostError(`cannot resolve ${host}: ${error.message}`, { cause: error });
   });
   for (const address of addresses) {
     const refusal = refusalOf(address, allowPrivate);
