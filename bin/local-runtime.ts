@@ -7,7 +7,11 @@ import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
 import type { ModelClients } from '../shared/agent/providers.js';
 import { createDeps, type Deps } from '../shared/deps.js';
+import { sweepOverdue } from '../shared/conversations/lifecycle.js';
 import { createApp } from '../shared/http/app.js';
+import { jobHandlers } from '../shared/jobs/handlers.js';
+import { LocalJobRunner } from '../shared/jobs/local-runner.js';
+import { LocalScheduler } from '../shared/jobs/scheduler.js';
 import { systemClock, type Clock } from '../shared/platform/clock.js';
 import type { Config } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
@@ -18,6 +22,7 @@ import { Table, ensureTable } from '../shared/platform/table.js';
 export interface LocalRuntime {
   url: string;
   deps: Deps;
+  runner: LocalJobRunner;
   stop(): Promise<void>;
 }
 
@@ -127,6 +132,10 @@ async function startServices(
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
+  const runner = new LocalJobRunner({ concurrency: 4, maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs });
+  const scheduler = new LocalScheduler(runner, clock, (error) =>
+    logger.error('scheduled job could not be sent', { error: error instanceof Error ? error.message : String(error) }),
+  );
   const deps = createDeps({
     config: { ...config, dataDir },
     table: new Table(client, config.tableName, clock),
@@ -135,7 +144,23 @@ async function startServices(
     passwords: new PasswordHasher(options.scrypt),
     sessionSecret: await loadSessionSecret({ ...config, dataDir }),
     models: options.models,
+    jobs: runner,
+    scheduler,
   });
+  runner.attach(deps, jobHandlers);
+  const resumed = await runner.start();
+  if (resumed) logger.info(`resumed ${resumed} pending job${resumed === 1 ? '' : 's'}`);
+  // The backstop for lost timers (a restart loses them all): overdue moves are found and sent.
+  const sweep = async () => {
+    try {
+      await sweepOverdue(deps);
+    } catch (error) {
+      logger.error('sweep failed', { error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  await sweep();
+  const sweeper = setInterval(() => void sweep(), config.sweepIntervalMs);
+  sweeper.unref();
   const app = createApp(deps);
   const server: ServerType = await new Promise((resolvePromise, reject) => {
     const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolvePromise(started));
@@ -147,8 +172,12 @@ async function startServices(
   return {
     url,
     deps,
+    runner,
     async stop() {
+      clearInterval(sweeper);
+      scheduler.stop();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
+      await runner.stop();
       await deps.mcp.closeAll();
       client.destroy();
       await store.close();

@@ -1,6 +1,9 @@
 import { ModelClientCache, type ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { sessionKey } from './auth/tokens.js';
+import { UnconnectedChat, type ChatNotifier } from './chat/notifier.js';
+import type { JobQueue } from './jobs/queue.js';
+import type { Scheduler } from './jobs/scheduler.js';
 import { McpHub } from './connections/mcp-hub.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
@@ -23,6 +26,12 @@ export interface Deps {
   mcp: McpHub;
   /** Model clients, chosen per organisation. */
   models: ModelClients;
+  /** Background jobs: SQS on AWS, the in-process runner locally. */
+  jobs: JobQueue;
+  /** Timed sends of jobs: EventBridge Scheduler on AWS, timers locally. */
+  scheduler: Scheduler;
+  /** Posts into team-chat threads. */
+  chat: ChatNotifier;
 }
 
 /** The parts a runtime provides; the rest is made from the configuration. */
@@ -35,6 +44,9 @@ export interface DepsParts {
   passwords?: PasswordHasher;
   models?: ModelClients;
   mcp?: McpHub;
+  jobs: JobQueue;
+  scheduler: Scheduler;
+  chat?: ChatNotifier;
 }
 
 /** Builds the core's dependencies once per process (local runtime, Lambda container, test file). */
@@ -47,6 +59,9 @@ export function createDeps(parts: DepsParts): Deps {
     passwords: parts.passwords ?? new PasswordHasher(),
     sessionKey: sessionKey(parts.sessionSecret),
     models: parts.models ?? new ModelClientCache(parts.config),
+    jobs: parts.jobs,
+    scheduler: parts.scheduler,
+    chat: parts.chat ?? new UnconnectedChat(),
     mcp:
       parts.mcp ??
       new McpHub({

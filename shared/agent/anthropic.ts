@@ -52,6 +52,7 @@ export function toAnthropicRequest(request: ModelRequest): Anthropic.MessageCrea
     max_tokens: request.maxTokens,
     ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: cache }] } : {}),
     ...(tools.length ? { tools } : {}),
+    ...(request.toolChoice ? { tool_choice: { type: 'tool' as const, name: request.toolChoice } } : {}),
     messages: toAnthropicMessages(request.messages),
   };
 }

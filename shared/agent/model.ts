@@ -23,6 +23,8 @@ export interface ModelRequest {
   tools: ToolSpec[];
   messages: ModelMessage[];
   maxTokens: number;
+  /** Forces the model to call this tool (structured output). */
+  toolChoice?: string;
 }
 
 export interface TokenUsage {

@@ -1,6 +1,7 @@
 import { recordDiscoveredTools, refreshTools, type ConnectionItem, type ToolItem } from '../connections/connections.js';
 import type { ConnectionSpec } from '../connections/mcp-hub.js';
 import { conversationKeys } from '../conversations/keys.js';
+import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle.js';
 import type { Deps } from '../deps.js';
 import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
 import { ConflictError } from '../platform/errors.js';
@@ -280,6 +281,8 @@ async function persistQuery(
   const at = now.toISOString();
   const messageCount = history.length + (answered ? 2 : 1);
   const indexKey = `${at}#${conversationId}`;
+  const coldAt = minutesAfter(now, workspace.cold_timeout_minutes);
+  const due = dueIndex('open', workspace.id, conversationId, coldAt);
   let previous: ConversationState | undefined;
   try {
     previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(workspace.id, conversationId), {
@@ -288,8 +291,8 @@ async function persistQuery(
         '#id = if_not_exists(#id, :id), #ws = if_not_exists(#ws, :ws), #org = if_not_exists(#org, :org)',
         '#consumer = if_not_exists(#consumer, :consumer), #user = if_not_exists(#user, :user)',
         '#channel = if_not_exists(#channel, :channel), #first = if_not_exists(#first, :now)',
-        '#stats = if_not_exists(#stats, :pending)',
-      ].join(', ') + ' ADD #count :count, #cost :cost',
+        '#stats = if_not_exists(#stats, :pending), #due = :due, #g3pk = :g3pk, #g3sk = :g3sk',
+      ].join(', ') + ' ADD #count :count, #cost :cost REMOVE #moved, #coldAt',
       condition: 'attribute_not_exists(pk) OR #status <> :closed',
       names: {
         '#status': 'status',
@@ -308,6 +311,11 @@ async function persistQuery(
         '#stats': 'stats_status',
         '#count': 'message_count',
         '#cost': 'total_cost_usd',
+        '#due': 'due_at',
+        '#g3pk': 'gsi3pk',
+        '#g3sk': 'gsi3sk',
+        '#moved': 'moved_by',
+        '#coldAt': 'cold_at',
       },
       values: {
         ':open': 'open',
@@ -325,6 +333,9 @@ async function persistQuery(
         ':pending': 'pending',
         ':count': messageCount,
         ':cost': costUsd,
+        ':due': coldAt.toISOString(),
+        ':g3pk': due.gsi3pk,
+        ':g3sk': due.gsi3sk,
       },
     });
   } catch (error) {
@@ -406,6 +417,8 @@ async function persistQuery(
   }
   await Promise.all([
     deps.table.batchPut(items),
+    // The next move: cold after cold_timeout_minutes without activity (replaces the pending one).
+    scheduleMove(deps, caller.orgId, { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at }, coldAt),
     recordUsage(
       deps,
       workspace.id,

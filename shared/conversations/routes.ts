@@ -1,8 +1,9 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
-import { WorkspaceParams, authErrors, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import { WorkspaceParams, authErrors, conflictError, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { getConversation } from './detail.js';
+import { closeConversation } from './lifecycle.js';
 import { listConversations } from './list.js';
 import { ConversationDetailSchema, ConversationListQuery, ConversationListResponse, ConversationParams } from './schemas.js';
 
@@ -29,6 +30,19 @@ const routes = {
     request: { params: ConversationParams },
     responses: { 200: jsonResponse(ConversationDetailSchema, 'the conversation'), ...readErrors },
   }),
+  close: createRoute({
+    method: 'post',
+    path: '/workspaces/{id}/conversations/{cid}/close',
+    tags,
+    summary: 'Close an open or cold conversation; queues its statistics',
+    security,
+    request: { params: ConversationParams },
+    responses: {
+      200: jsonResponse(z.object({ status: z.literal('closed'), message: z.string() }), 'closed'),
+      ...readErrors,
+      ...conflictError,
+    },
+  }),
 };
 
 export function conversationRoutes(deps: Deps) {
@@ -39,5 +53,10 @@ export function conversationRoutes(deps: Deps) {
     .openapi(routes.detail, async (c) => {
       const { id, cid } = c.req.valid('param');
       return c.json(await getConversation(deps, c.get('principal').orgId, id, cid), 200);
+    })
+    .openapi(routes.close, async (c) => {
+      const { id, cid } = c.req.valid('param');
+      await closeConversation(deps, c.get('principal').orgId, id, cid);
+      return c.json({ status: 'closed' as const, message: `Conversation ${cid} is closed; its statistics are being generated` }, 200);
     });
 }

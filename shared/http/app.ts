@@ -7,6 +7,7 @@ import { authRoutes } from '../auth/routes.js';
 import { connectionRoutes } from '../connections/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
+import { queueRoutes } from '../jobs/routes.js';
 import { orgRoutes } from '../org/routes.js';
 import { DomainError, TooManyRequestsError, ValidationError } from '../platform/errors.js';
 import type { AppLogger } from '../platform/logger.js';
@@ -60,6 +61,7 @@ export function createApp(deps: Deps) {
   app.route('/api', conversationRoutes(deps));
   app.route('/api', queryRoutes(deps));
   app.route('/api', connectionRoutes(deps));
+  app.route('/api', queueRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',

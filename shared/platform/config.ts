@@ -35,6 +35,13 @@ function configSchema(runtime: Runtime) {
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(local ? 5_000 : 60_000),
+    LIFECYCLE_QUEUE_URL: optionalUrl,
+    COLD_MESSAGES_QUEUE_URL: optionalUrl,
+    STATS_QUEUE_URL: optionalUrl,
+    LIFECYCLE_QUEUE_ARN: z.string().min(1).optional(),
+    SCHEDULER_GROUP_NAME: z.string().min(1).optional(),
+    SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
     TABLE_NAME: local ? z.string().min(1).default('workspace-agent-proxy') : z.string().min(1),
     AWS_REGION: z.string().min(1).default(local ? 'local' : 'us-east-1'),
     LOG_LEVEL: z
@@ -67,6 +74,17 @@ export interface Config {
   modelMaxRetries: number;
   jobMaxAttempts: number;
   jobRetryBaseMs: number;
+  /** How often the local runtime sweeps for overdue conversation moves. */
+  sweepIntervalMs: number;
+  /** AWS only: the SQS queues and the EventBridge Scheduler group, set by the CDK stack. */
+  queues: {
+    lifecycleUrl: string | undefined;
+    coldMessagesUrl: string | undefined;
+    statsUrl: string | undefined;
+    lifecycleArn: string | undefined;
+    schedulerGroup: string | undefined;
+    schedulerRoleArn: string | undefined;
+  };
   tableName: string;
   awsRegion: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
@@ -117,6 +135,15 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     modelMaxRetries: env.MODEL_MAX_RETRIES,
     jobMaxAttempts: env.JOB_MAX_ATTEMPTS,
     jobRetryBaseMs: env.JOB_RETRY_BASE_MS,
+    sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+    queues: {
+      lifecycleUrl: env.LIFECYCLE_QUEUE_URL,
+      coldMessagesUrl: env.COLD_MESSAGES_QUEUE_URL,
+      statsUrl: env.STATS_QUEUE_URL,
+      lifecycleArn: env.LIFECYCLE_QUEUE_ARN,
+      schedulerGroup: env.SCHEDULER_GROUP_NAME,
+      schedulerRoleArn: env.SCHEDULER_ROLE_ARN,
+    },
     tableName: env.TABLE_NAME,
     awsRegion: env.AWS_REGION,
     logLevel: env.LOG_LEVEL,

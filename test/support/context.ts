@@ -2,11 +2,15 @@ import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
 import { createDeps, type Deps } from '../../shared/deps.js';
 import { createApp } from '../../shared/http/app.js';
+import { jobHandlers } from '../../shared/jobs/handlers.js';
+import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { parseConfig } from '../../shared/platform/config.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { Table, ensureTable } from '../../shared/platform/table.js';
 import { TestClock } from './clock.js';
 import { RecordingLogger } from './logger.js';
+import { RecordingChat } from './chat.js';
+import { ManualScheduler } from './scheduler.js';
 
 /** Cheap scrypt for tests that sign up many users; the production parameters have their own test. */
 export const FAST_SCRYPT: ScryptParams = { N: 2 ** 10, r: 8, p: 1, keyLength: 64, saltLength: 16 };
@@ -39,6 +43,10 @@ export async function createTestContext(options: { env?: Record<string, string> 
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
   const logger = new RecordingLogger();
+  const runner = new LocalJobRunner({ concurrency: 4, maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs });
+  const scheduler = new ManualScheduler();
+  scheduler.queue = runner;
+  const chat = new RecordingChat();
   const deps: Deps = createDeps({
     config,
     table: new Table(client, config.tableName, clock),
@@ -46,7 +54,11 @@ export async function createTestContext(options: { env?: Record<string, string> 
     logger,
     passwords: new PasswordHasher(FAST_SCRYPT),
     sessionSecret: TEST_SESSION_SECRET,
+    jobs: runner,
+    scheduler,
+    chat,
   });
+  runner.attach(deps, jobHandlers);
   const app = createApp(deps);
   let counter = 0;
 
@@ -109,6 +121,9 @@ export async function createTestContext(options: { env?: Record<string, string> 
   return {
     app,
     deps,
+    runner,
+    scheduler,
+    chat,
     clock,
     logger,
     request,
@@ -118,6 +133,7 @@ export async function createTestContext(options: { env?: Record<string, string> 
     addMember,
     createWorkspace,
     async close() {
+      await runner.stop(1000);
       await deps.mcp.closeAll();
       client.destroy();
       await store.close();

@@ -1,0 +1,232 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { isConditionFailed, type Item } from '../platform/table.js';
+import type { JobMessage } from '../jobs/ledger.js';
+import { scheduleName } from '../jobs/scheduler.js';
+import type { JobHandler } from '../jobs/worker.js';
+import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
+import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.js';
+import { conversationKeys } from './keys.js';
+
+/**
+ * Conversation lifecycle: open → cold after `cold_timeout_minutes` without activity, cold →
+ * closed after `close_timeout_minutes` more, back to open on a new message, closed by hand from
+ * open or cold. Each timed move is a job (`lifecycle` queue) sent by a one-time schedule; every
+ * move is a conditional write on the expected status and last activity, so a stale or repeated
+ * job does nothing. Open and cold conversations also carry their due time in GSI3, where a
+ * periodic sweep finds any move that is overdue because a schedule was lost.
+ */
+
+export type Move = 'cold' | 'close';
+
+/** Shards of the due index, so no single partition takes every conversation's writes. */
+export const DUE_SHARDS = 4;
+
+function shardOf(workspaceId: string, conversationId: string): number {
+  return createHash('sha1').update(`${workspaceId}#${conversationId}`).digest()[0]! % DUE_SHARDS;
+}
+
+/** GSI3 attributes of a conversation waiting for its next move. */
+export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date) {
+  return {
+    gsi3pk: `DUE#${status}#${shardOf(workspaceId, conversationId)}`,
+    gsi3sk: `${dueAt.toISOString()}#${workspaceId}#${conversationId}`,
+  };
+}
+
+export function minutesAfter(at: Date | string, minutes: number): Date {
+  return new Date(new Date(at).getTime() + minutes * 60_000);
+}
+
+export const LifecycleJobSchema = z.object({
+  workspaceId: z.string().min(1),
+  conversationId: z.string().min(1),
+  move: z.enum(['cold', 'close']),
+  /** The last activity the move was planned from: a newer message makes the job stale. */
+  lastActivityAt: z.string().min(1),
+});
+export type LifecycleJob = z.infer<typeof LifecycleJobSchema>;
+
+/** The job of a move; its id is deterministic, so the schedule, the sweep and retries name the same job. */
+export function lifecycleMessage(orgId: string, data: LifecycleJob): JobMessage {
+  return {
+    jobId: `lifecycle-${data.move}-${data.workspaceId}-${data.conversationId}-${data.lastActivityAt}`,
+    queue: 'lifecycle',
+    orgId,
+    data,
+  };
+}
+
+/** Plans a conversation's next move (replacing the pending schedule of that move). */
+export async function scheduleMove(deps: Deps, orgId: string, data: LifecycleJob, at: Date): Promise<void> {
+  await deps.scheduler.schedule(scheduleName(data.move, data.workspaceId, data.conversationId), at, lifecycleMessage(orgId, data));
+}
+
+export function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {
+  return { jobId: `stats-${workspaceId}-${conversationId}`, queue: 'conversation-stats', orgId, data: { workspaceId, conversationId } };
+}
+
+interface ConversationState extends Item {
+  status: 'open' | 'cold' | 'closed';
+  org_id: string;
+  last_activity_at: string;
+  consumer_type?: string;
+  moved_by?: string;
+}
+
+const statusNames = { '#status': 'status', '#last': 'last_activity_at', '#g2pk': 'gsi2pk', '#moved': 'moved_by' };
+
+/**
+ * Closes a conversation that is in one of `from` (and, for a timed move, still at the expected
+ * last activity): status closed, out of the due index, stats queued. Returns the status it left,
+ * or undefined when the condition did not hold.
+ */
+async function close(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  conversationId: string,
+  from: ('open' | 'cold')[],
+  expected?: { lastActivityAt: string; jobId: string },
+): Promise<'open' | 'cold' | undefined> {
+  const at = deps.clock.now().toISOString();
+  const values: Record<string, unknown> = {
+    ':closed': 'closed',
+    ':at': at,
+    ':g2pk': keys.conversationsByStatusIndex(workspaceId, 'closed'),
+    ':pending': 'pending',
+    ':moved': expected?.jobId ?? `manual-${at}`,
+  };
+  from.forEach((status, index) => (values[`:from${index}`] = status));
+  let condition = `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
+  if (expected) {
+    // A retry of the job that already made this move passes too, to finish the follow-ups.
+    values[':expected'] = expected.lastActivityAt;
+    condition = `(${condition} AND #last = :expected) OR #moved = :moved`;
+  }
+  let previous: ConversationState | undefined;
+  try {
+    previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), {
+      update: 'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = :pending, #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
+      condition: `attribute_exists(pk) AND (${condition})`,
+      // DynamoDB refuses names an expression does not use: #last only when the move is timed.
+      names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },
+      values,
+    });
+  } catch (error) {
+    if (isConditionFailed(error)) return undefined;
+    throw error;
+  }
+  const left = previous?.status === 'cold' ? 'cold' : 'open';
+  // Counters move only when this attempt made the move (not on a retry that finds it made).
+  const moved = previous?.status !== 'closed';
+  await Promise.all([
+    moved &&
+      addWorkspaceCounters(deps, workspaceId, {
+        [counterNames.dimension('status', left)]: -1,
+        [counterNames.dimension('status', 'closed')]: 1,
+      }),
+    deps.jobs.enqueue(statsMessage(orgId, workspaceId, conversationId)),
+    deps.scheduler.cancel(scheduleName('cold', workspaceId, conversationId)),
+    deps.scheduler.cancel(scheduleName('close', workspaceId, conversationId)),
+  ]);
+  return left;
+}
+
+/** `POST /api/workspaces/:id/conversations/:cid/close`: from open or cold; closed → 409. */
+export async function closeConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string): Promise<void> {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const left = await close(deps, orgId, workspaceId, conversationId, ['open', 'cold']);
+  if (left) return;
+  const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), true);
+  if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
+  throw new ConflictError(`conversation ${conversationId} is already closed`);
+}
+
+/** open → cold: a conditional write, then the counters, the close schedule and the cold notice. */
+async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: string, workspace: WorkspaceItem): Promise<void> {
+  const now = deps.clock.now();
+  const closeAt = minutesAfter(now, workspace.close_timeout_minutes);
+  const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt);
+  let previous: ConversationState | undefined;
+  try {
+    previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(data.workspaceId, data.conversationId), {
+      update: 'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi3pk = :g3pk, gsi3sk = :g3sk, #moved = :moved',
+      condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
+      names: statusNames,
+      values: {
+        ':cold': 'cold',
+        ':open': 'open',
+        ':at': now.toISOString(),
+        ':due': closeAt.toISOString(),
+        ':expected': data.lastActivityAt,
+        ':g2pk': keys.conversationsByStatusIndex(data.workspaceId, 'cold'),
+        ':g3pk': due.gsi3pk,
+        ':g3sk': due.gsi3sk,
+        ':moved': jobId,
+      },
+    });
+  } catch (error) {
+    if (isConditionFailed(error)) return; // stale: the conversation moved on (a new message, a close)
+    throw error;
+  }
+  if (!previous) return;
+  // Counters move only when this attempt made the move (a retry finds it made: status cold, moved_by this job).
+  if (previous.status === 'open') {
+    await addWorkspaceCounters(deps, data.workspaceId, {
+      [counterNames.dimension('status', 'open')]: -1,
+      [counterNames.dimension('status', 'cold')]: 1,
+    });
+  }
+  await scheduleMove(deps, orgId, { ...data, move: 'close' }, closeAt);
+  if (previous.consumer_type === 'team-chat') {
+    await deps.jobs.enqueue({
+      jobId: `cold-notice-${data.workspaceId}-${data.conversationId}-${data.lastActivityAt}`,
+      queue: 'cold-messages',
+      orgId,
+      data: { workspaceId: data.workspaceId, conversationId: data.conversationId },
+    });
+  }
+}
+
+/** The `lifecycle` queue's handler. */
+export const lifecycleHandler: JobHandler<LifecycleJob> = {
+  schema: LifecycleJobSchema,
+  async run(deps, data, job) {
+    if (data.move === 'cold') {
+      const workspace = await deps.table.get<WorkspaceItem>(keys.workspace(data.workspaceId));
+      if (!workspace || workspace.org_id !== job.org_id) return; // the workspace is gone
+      await goCold(deps, job.org_id, data, job.id, workspace);
+      return;
+    }
+    await close(deps, job.org_id, data.workspaceId, data.conversationId, ['cold'], { lastActivityAt: data.lastActivityAt, jobId: job.id });
+  },
+};
+
+/**
+ * Finds conversations whose move is overdue (a lost schedule, a restart of the local runtime) and
+ * sends their move. One Query per status and shard on the due index; job ids make it harmless to
+ * send a move that is already on its way.
+ */
+export async function sweepOverdue(deps: Deps): Promise<number> {
+  const now = deps.clock.now().toISOString();
+  let sent = 0;
+  for (const status of ['open', 'cold'] as const) {
+    for (let shard = 0; shard < DUE_SHARDS; shard += 1) {
+      const due = await deps.table.queryAll<ConversationState>({ index: 'gsi3', pk: `DUE#${status}#${shard}`, sk: { lte: `${now}~` } });
+      for (const conversation of due) {
+        const data: LifecycleJob = {
+          workspaceId: String(conversation.workspace_id),
+          conversationId: String(conversation.id),
+          move: status === 'open' ? 'cold' : 'close',
+          lastActivityAt: conversation.last_activity_at,
+        };
+        if (await deps.jobs.enqueue(lifecycleMessage(conversation.org_id, data))) sent += 1;
+      }
+    }
+  }
+  return sent;
+}

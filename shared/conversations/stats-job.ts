@@ -1,0 +1,143 @@
+import { z } from 'zod';
+import { costOf, type ContentBlock } from '../agent/model.js';
+import type { Deps } from '../deps.js';
+import type { JobHandler } from '../jobs/worker.js';
+import { modelTier, type ModelTier } from '../models/catalogue.js';
+import { keys } from '../platform/keys.js';
+import { isConditionFailed, type Item } from '../platform/table.js';
+import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/counters.js';
+import { conversationKeys } from './keys.js';
+
+/** The statistics of a closed conversation, as the model must give them. */
+export const ConversationStatsOutput = z.object({
+  sentiment_score: z.number().min(-1).max(1),
+  resolution_status: z.enum(['resolved', 'unresolved']),
+  category: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .transform((label) => label.replace(/\s+/g, '-').replace(/[^a-z0-9-]/g, '').slice(0, 40))
+    .pipe(z.string().min(1, 'category must be a short label')),
+  summary: z.string().trim().min(1).max(2000),
+});
+export type ConversationStatsOutput = z.infer<typeof ConversationStatsOutput>;
+
+const STATS_TOOL = {
+  name: 'record_conversation_stats',
+  description: 'Record the statistics of a support conversation that has ended.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      sentiment_score: { type: 'number', minimum: -1, maximum: 1, description: "The user's sentiment, from -1 (negative) to 1 (positive)" },
+      resolution_status: { type: 'string', enum: ['resolved', 'unresolved'], description: "Whether the user's need was met" },
+      category: { type: 'string', description: 'One short label: query, support, issue, or another one-word label' },
+      summary: { type: 'string', description: 'Two or three sentences on what was asked and how it ended' },
+    },
+    required: ['sentiment_score', 'resolution_status', 'category', 'summary'],
+  },
+};
+
+const STATS_PROMPT =
+  'You review conversations between users and an assistant after they have ended. ' +
+  'Call record_conversation_stats once with your assessment of the conversation you are given.';
+
+/** Statistics are made with the cheapest tier: a short classification, not an answer. */
+const STATS_TIER = 'fast';
+const MAX_TRANSCRIPT_CHARS = 60_000;
+
+const StatsJobSchema = z.object({ workspaceId: z.string().min(1), conversationId: z.string().min(1) });
+
+export function sentimentBucket(score: number): 'positive' | 'neutral' | 'negative' {
+  if (score > 0.25) return 'positive';
+  if (score < -0.25) return 'negative';
+  return 'neutral';
+}
+
+function transcriptOf(messages: Item[]): string {
+  const lines = messages.map((message) => `${message.role === 'assistant' ? 'Assistant' : 'User'}: ${String(message.content ?? '')}`);
+  let transcript = lines.join('\n\n');
+  // Keep the end of very long conversations: how they ended matters most.
+  if (transcript.length > MAX_TRANSCRIPT_CHARS) transcript = `[…]\n${transcript.slice(-MAX_TRANSCRIPT_CHARS)}`;
+  return transcript || '(no messages)';
+}
+
+/**
+ * The `conversation-stats` queue's handler: one model call with a forced tool whose input is the
+ * statistics, validated with zod, written to the conversation with its cost added to
+ * `total_cost_usd`, and counted in the workspace's aggregates. A model failure or invalid output
+ * throws, so the job is retried and can fail for good (then `stats_status` is `failed`). Writing
+ * is conditional on the stats not being complete yet, so a duplicate delivery has no effect.
+ */
+export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>> = {
+  schema: StatsJobSchema,
+  async run(deps, data, job) {
+    const [items, settings] = await Promise.all([
+      deps.table.queryAll({ pk: conversationKeys.partition(data.workspaceId, data.conversationId), consistent: true }),
+      deps.table.batchGet([keys.setting(job.org_id, 'ai_provider'), keys.setting(job.org_id, 'ai_api_key')]),
+    ]);
+    const conversation = items.find((item) => item.sk === 'STATE');
+    if (!conversation || conversation.stats_status === 'complete') return;
+    const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
+    const client = deps.models.clientFor({ provider: setting('ai_provider'), apiKey: setting('ai_api_key') });
+    const tier = modelTier(STATS_TIER) as ModelTier;
+    const response = await client.createMessage({
+      model: client.modelFor(tier),
+      system: STATS_PROMPT,
+      tools: [STATS_TOOL],
+      toolChoice: STATS_TOOL.name,
+      messages: [{ role: 'user', content: [{ type: 'text', text: transcriptOf(items.filter((item) => item.sk.startsWith('MSG#'))) }] }],
+      maxTokens: 1024,
+    });
+    const call = response.content.find(
+      (block): block is Extract<ContentBlock, { type: 'tool_use' }> => block.type === 'tool_use' && block.name === STATS_TOOL.name,
+    );
+    if (!call) throw new Error('the model did not record the conversation stats');
+    const parsed = ConversationStatsOutput.safeParse(call.input);
+    if (!parsed.success) {
+      throw new Error(`the model returned invalid stats: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+    }
+    const stats = parsed.data;
+    const cost = costOf(response.usage, tier);
+    try {
+      await deps.table.update(conversationKeys.conversation(data.workspaceId, data.conversationId), {
+        update:
+          'SET sentiment_score = :sentiment, resolution_status = :resolution, category = :category, summary = :summary, ' +
+          'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost',
+        condition: 'attribute_exists(pk) AND stats_status <> :complete',
+        values: {
+          ':sentiment': stats.sentiment_score,
+          ':resolution': stats.resolution_status,
+          ':category': stats.category,
+          ':summary': stats.summary,
+          ':complete': 'complete',
+          ':at': deps.clock.now().toISOString(),
+          ':cost': cost,
+        },
+      });
+    } catch (error) {
+      if (isConditionFailed(error)) return; // another delivery finished first
+      throw error;
+    }
+    await Promise.all([
+      addWorkspaceCounters(deps, data.workspaceId, {
+        [counterNames.dimension('category', stats.category)]: 1,
+        [counterNames.dimension('resolution', stats.resolution_status)]: 1,
+        [counterNames.dimension('sentiment', sentimentBucket(stats.sentiment_score))]: 1,
+        sentiment_sum: stats.sentiment_score,
+        sentiment_count: 1,
+      }),
+      recordUsage(deps, data.workspaceId, { cost_usd: cost }, deps.clock.now()),
+    ]);
+  },
+  async onFailed(deps, data) {
+    await deps.table
+      .update(conversationKeys.conversation(data.workspaceId, data.conversationId), {
+        update: 'SET stats_status = :failed',
+        condition: 'attribute_exists(pk) AND stats_status <> :complete',
+        values: { ':failed': 'failed', ':complete': 'complete' },
+      })
+      .catch((error: unknown) => {
+        if (!isConditionFailed(error)) throw error;
+      });
+  },
+};

@@ -1,0 +1,144 @@
+import type { Deps } from '../deps.js';
+import { QUEUE_NAMES, getJob, jobKeys, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+import type { JobQueue } from './queue.js';
+import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
+
+export interface LocalRunnerOptions extends WorkerSettings {
+  /** Jobs of one queue run at most this many at a time. */
+  concurrency: number;
+}
+
+/** setTimeout's longest delay; longer waits are taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The in-process job runner of the local runtime, with the semantics of the SQS adapter: the
+ * same ledger, attempts, exponential backoff from `JOB_RETRY_BASE_MS`, delays, and a concurrency
+ * limit per queue. On start it picks up the jobs the ledger still holds as pending, so a restart
+ * loses none: a job that was active when the process stopped runs again (its attempt counted).
+ */
+export class LocalJobRunner implements JobQueue {
+  private deps: Deps | undefined;
+  private handlers: JobHandlers | undefined;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly ready = new Map<QueueName, JobMessage[]>(QUEUE_NAMES.map((queue) => [queue, []]));
+  private readonly running = new Map<QueueName, number>(QUEUE_NAMES.map((queue) => [queue, 0]));
+  private readonly inFlight = new Set<Promise<void>>();
+  private stopped = false;
+
+  constructor(private readonly options: LocalRunnerOptions) {}
+
+  /** Connects the runner to the core (the deps hold the runner, so this comes after both exist). */
+  attach(deps: Deps, handlers: JobHandlers): void {
+    this.deps = deps;
+    this.handlers = handlers;
+  }
+
+  private requireDeps(): { deps: Deps; handlers: JobHandlers } {
+    if (!this.deps || !this.handlers) throw new Error('LocalJobRunner used before attach()');
+    return { deps: this.deps, handlers: this.handlers };
+  }
+
+  async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
+    const { deps } = this.requireDeps();
+    const created = await recordJob(deps, message, delayMs);
+    if (created) this.schedule(message, delayMs);
+    return created;
+  }
+
+  async redeliver(message: JobMessage): Promise<void> {
+    this.schedule(message, 0);
+  }
+
+  cancel(jobId: string): void {
+    const timer = this.timers.get(jobId);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(jobId);
+    for (const list of this.ready.values()) {
+      const index = list.findIndex((message) => message.jobId === jobId);
+      if (index >= 0) list.splice(index, 1);
+    }
+  }
+
+  private schedule(message: JobMessage, delayMs: number): void {
+    if (this.stopped) return;
+    this.cancel(message.jobId);
+    if (delayMs <= 0) {
+      this.ready.get(message.queue)?.push(message);
+      this.pump(message.queue);
+      return;
+    }
+    const step = Math.min(delayMs, MAX_TIMER_MS);
+    const timer = setTimeout(() => {
+      this.timers.delete(message.jobId);
+      this.schedule(message, delayMs - step);
+    }, step);
+    timer.unref();
+    this.timers.set(message.jobId, timer);
+  }
+
+  private pump(queue: QueueName): void {
+    const ready = this.ready.get(queue) ?? [];
+    while (!this.stopped && ready.length > 0 && (this.running.get(queue) ?? 0) < this.options.concurrency) {
+      const message = ready.shift() as JobMessage;
+      this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
+      const work = this.runOne(message).finally(() => {
+        this.running.set(queue, (this.running.get(queue) ?? 1) - 1);
+        this.inFlight.delete(work);
+        this.pump(queue);
+      });
+      this.inFlight.add(work);
+    }
+  }
+
+  private async runOne(message: JobMessage): Promise<void> {
+    const { deps, handlers } = this.requireDeps();
+    try {
+      const outcome = await processJob(deps, handlers, this.options, message);
+      if (outcome.kind === 'retry') this.schedule(message, outcome.delayMs);
+    } catch (error) {
+      // The ledger could not be written (the store is down): try the delivery again later.
+      deps.logger.error('job delivery failed', { job: message.jobId, error: error instanceof Error ? error.message : String(error) });
+      this.schedule(message, Math.max(this.options.retryBaseMs, 1000));
+    }
+  }
+
+  /** Resumes the jobs the ledger holds as pending (waiting, delayed, or active when the process stopped). */
+  async start(): Promise<number> {
+    const { deps } = this.requireDeps();
+    let resumed = 0;
+    for (const queue of QUEUE_NAMES) {
+      const pending = await deps.table.queryAll<JobItem>({ index: 'gsi2', pk: jobKeys.pending(queue) });
+      for (const item of pending) {
+        let job: JobItem | undefined = item;
+        if (item.state === 'active') {
+          // Its worker was this process before it stopped: nobody else holds it.
+          const current = await getJob(deps, item.id);
+          job = current && (await transitionJob(deps, current, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' }));
+        }
+        if (!job) continue;
+        const delay = Math.max(0, new Date(job.run_at).getTime() - deps.clock.now().getTime());
+        this.schedule({ jobId: job.id, queue: job.queue, orgId: job.org_id, data: job.data }, delay);
+        resumed += 1;
+      }
+    }
+    return resumed;
+  }
+
+  /** Stops taking jobs and waits (up to `graceMs`) for the running ones. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    const grace = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.allSettled([...this.inFlight]), grace]);
+  }
+
+  /** Resolves when no job is running or ready (tests and benchmarks). */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0 || [...this.ready.values()].some((list) => list.length > 0)) {
+      await Promise.allSettled([...this.inFlight]);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import type { Deps } from '../deps.js';
+import { NotFoundError } from '../platform/errors.js';
+import type { Pagination } from '../http/schemas.js';
+import { readPage } from '../platform/pages.js';
+import { QUEUE_NAMES, countJobs, isQueueName, jobKeys, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
+
+function queueOf(name: string): QueueName {
+  if (!isQueueName(name)) throw new NotFoundError(`no queue named ${name}; the queues are ${QUEUE_NAMES.join(', ')}`);
+  return name;
+}
+
+const count = (item: object | undefined, name: string) => {
+  const value = item ? (item as Record<string, unknown>)[name] : undefined;
+  return typeof value === 'number' ? Math.max(0, value) : 0;
+};
+
+/** `GET /api/org/queues`: one GetItem of the organisation's queue counters. */
+export async function listQueues(deps: Deps, orgId: string) {
+  const counters = await deps.table.get(jobKeys.counters(orgId), true);
+  return {
+    queues: QUEUE_NAMES.map((name) => ({
+      name,
+      waiting: count(counters, `${name}#waiting`),
+      active: count(counters, `${name}#active`),
+      completed: count(counters, `${name}#completed`),
+      failed: count(counters, `${name}#failed`),
+      delayed: count(counters, `${name}#delayed`),
+    })),
+  };
+}
+
+export function toFailedJob(job: JobItem) {
+  return {
+    id: job.id,
+    failedReason: job.last_error ?? '',
+    attemptsMade: job.attempts,
+    data: { ...job.data, conversationId: String(job.data.conversationId ?? '') },
+    failed_at: job.updated_at,
+  };
+}
+
+/** `GET /api/org/queues/:name/failed`: newest failures first, one Query on the state index. */
+export async function listFailedJobs(deps: Deps, orgId: string, name: string, page: Pagination) {
+  const queue = queueOf(name);
+  const result = await readPage<JobItem & Record<string, unknown>>(
+    deps.table,
+    { index: 'gsi1', pk: jobKeys.byState(orgId, queue, 'failed'), newestFirst: true },
+    page,
+  );
+  return { jobs: result.items.map(toFailedJob), next_cursor: result.nextCursor };
+}
+
+async function jobsIn(deps: Deps, orgId: string, queue: QueueName, state: JobState): Promise<JobItem[]> {
+  return deps.table.queryAll<JobItem>({ index: 'gsi1', pk: jobKeys.byState(orgId, queue, state) });
+}
+
+/**
+ * `POST /api/org/queues/:name/retry-all`: every failed job goes back to waiting with its attempts
+ * reset, and is delivered again. Each move is conditional, so a job retried twice at once runs once.
+ */
+export async function retryAllFailed(deps: Deps, orgId: string, name: string): Promise<number> {
+  const queue = queueOf(name);
+  let retried = 0;
+  for (const job of await jobsIn(deps, orgId, queue, 'failed')) {
+    const moved = await transitionJob(deps, job, {
+      from: ['failed'],
+      to: 'waiting',
+      attempts: 'reset',
+      runAt: deps.clock.now().toISOString(),
+    });
+    if (!moved) continue;
+    await deps.jobs.redeliver(messageOf(moved));
+    retried += 1;
+  }
+  return retried;
+}
+
+/**
+ * `POST /api/org/queues/:name/drain`: removes the waiting and delayed jobs (not the active ones);
+ * a removed job's pending delivery is dropped when it arrives. The `completed` total starts again.
+ */
+export async function drainQueue(deps: Deps, orgId: string, name: string): Promise<number> {
+  const queue = queueOf(name);
+  let removed = 0;
+  for (const state of ['waiting', 'delayed'] as const) {
+    for (const job of await jobsIn(deps, orgId, queue, state)) {
+      const moved = await transitionJob(deps, job, { from: ['waiting', 'delayed'], to: 'removed' });
+      if (!moved) continue;
+      deps.jobs.cancel(job.id);
+      removed += 1;
+    }
+  }
+  const counters = await deps.table.get(jobKeys.counters(orgId), true);
+  await countJobs(deps, orgId, { [`${queue}#completed`]: -count(counters, `${queue}#completed`) });
+  return removed;
+}

@@ -1,0 +1,126 @@
+import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { QUEUE_NAMES, recordJob, type JobMessage, type QueueName } from './ledger.js';
+import type { JobQueue } from './queue.js';
+import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
+
+/** SQS caps a message's delay at 15 minutes; longer retries wait in the ledger's run_at and a shorter delay. */
+const MAX_DELAY_SECONDS = 900;
+
+export type QueueUrls = Record<QueueName, string>;
+
+/**
+ * The job queue on AWS: one SQS queue per job kind (each with a dead-letter queue, set up by the
+ * CDK stack). Sending records the job in the ledger first, then sends a message that points at it.
+ */
+export class SqsJobQueue implements JobQueue {
+  constructor(
+    private readonly sqs: SQSClient,
+    private readonly urls: QueueUrls,
+    private readonly deps: () => Deps,
+  ) {}
+
+  private async send(message: JobMessage, delayMs: number): Promise<void> {
+    await this.sqs.send(
+      new SendMessageCommand({
+        QueueUrl: this.urls[message.queue],
+        MessageBody: JSON.stringify(message),
+        DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000)),
+      }),
+    );
+  }
+
+  async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
+    const created = await recordJob(this.deps(), message, delayMs);
+    if (created) await this.send(message, delayMs);
+    return created;
+  }
+
+  async redeliver(message: JobMessage): Promise<void> {
+    await this.send(message, 0);
+  }
+
+  cancel(): void {
+    // Nothing to do: a drained job's message is dropped when it arrives (its ledger entry says removed).
+  }
+}
+
+/** The shape of the SQS event the consumer Lambda receives (the fields it reads). */
+export interface SqsEvent {
+  Records: { messageId: string; receiptHandle: string; body: string; eventSourceARN?: string }[];
+}
+
+export interface SqsBatchResponse {
+  batchItemFailures: { itemIdentifier: string }[];
+}
+
+const JobMessageSchema = z.object({
+  jobId: z.string().min(1).max(512),
+  queue: z.enum(QUEUE_NAMES),
+  orgId: z.string().min(1),
+  data: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The jobs Lambda's work: each record is one job delivery. A job to retry gets its visibility
+ * timeout set to the backoff and is reported as a batch item failure, so SQS delivers it again
+ * then; everything else (done, failed for good, skipped duplicates, unreadable messages) is
+ * acknowledged. An error of the service itself (the store unreachable) is a failure too, and after
+ * `maxReceiveCount` receives SQS moves the message to the dead-letter queue.
+ */
+export async function handleSqsBatch(
+  deps: Deps,
+  handlers: JobHandlers,
+  settings: WorkerSettings,
+  sqs: SQSClient,
+  queueUrlOf: (eventSourceArn: string | undefined) => string | undefined,
+  event: SqsEvent,
+  extra: { onOtherMessage?: (body: unknown) => Promise<void> } = {},
+): Promise<SqsBatchResponse> {
+  const failures: { itemIdentifier: string }[] = [];
+  await Promise.all(
+    event.Records.map(async (record) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(record.body);
+      } catch {
+        deps.logger.error('dropping a job message that is not JSON', { messageId: record.messageId });
+        return;
+      }
+      const parsed = JobMessageSchema.safeParse(body);
+      if (!parsed.success) {
+        if (extra.onOtherMessage) {
+          try {
+            await extra.onOtherMessage(body);
+          } catch (error) {
+            deps.logger.error('message handling failed', { messageId: record.messageId, error: String(error) });
+            failures.push({ itemIdentifier: record.messageId });
+          }
+          return;
+        }
+        deps.logger.error('dropping a message that is not a job', { messageId: record.messageId });
+        return;
+      }
+      try {
+        const outcome = await processJob(deps, handlers, settings, parsed.data);
+        if (outcome.kind !== 'retry') return;
+        const queueUrl = queueUrlOf(record.eventSourceARN);
+        if (queueUrl) {
+          await sqs.send(
+            new ChangeMessageVisibilityCommand({
+              QueueUrl: queueUrl,
+              ReceiptHandle: record.receiptHandle,
+              VisibilityTimeout: Math.min(43_200, Math.ceil(outcome.delayMs / 1000)),
+            }),
+          );
+        }
+        failures.push({ itemIdentifier: record.messageId });
+      } catch (error) {
+        deps.logger.error('job delivery failed', { messageId: record.messageId, error: error instanceof Error ? error.message : String(error) });
+        failures.push({ itemIdentifier: record.messageId });
+      }
+    }),
+  );
+  return { batchItemFailures: failures };
+}

@@ -1,0 +1,87 @@
+import type { z } from 'zod';
+import type { Deps } from '../deps.js';
+import { getJob, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+
+/** How a queue's jobs are done. `run` must be idempotent: a job delivered twice has one effect. */
+export interface JobHandler<T> {
+  schema: z.ZodType<T>;
+  run(deps: Deps, data: T, job: JobItem): Promise<void>;
+  /** Called once when the job fails for good (after its last attempt). */
+  onFailed?(deps: Deps, data: T, job: JobItem, error: string): Promise<void>;
+}
+
+// Each queue's handler has its own payload type; the registry only needs them to agree with their schema.
+export type JobHandlers = Record<QueueName, JobHandler<any>>;
+
+export type JobOutcome =
+  | { kind: 'completed' }
+  | { kind: 'retry'; delayMs: number; error: string }
+  | { kind: 'failed'; error: string }
+  | { kind: 'skipped'; reason: string };
+
+/** A claimed job is the worker's for this long; after it, the job may be claimed again. */
+export const JOB_LEASE_MS = 15 * 60 * 1000;
+
+export interface WorkerSettings {
+  maxAttempts: number;
+  retryBaseMs: number;
+}
+
+function messageOfError(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 1000) || 'failed';
+}
+
+/**
+ * Does one delivery of a job, the same for the local runner and the SQS consumer: claims it in the
+ * ledger (a conditional write, so a duplicate delivery or a drained job is skipped), validates its
+ * payload, runs the handler, and records the outcome: completed; delayed for a retry with
+ * exponential backoff; or failed with the last error after `maxAttempts` attempts.
+ */
+export async function processJob(deps: Deps, handlers: JobHandlers, settings: WorkerSettings, message: JobMessage): Promise<JobOutcome> {
+  let job = await getJob(deps, message.jobId);
+  if (!job) {
+    // A message that came without a ledger entry (an EventBridge schedule firing): record it first.
+    await recordJob(deps, message);
+    job = await getJob(deps, message.jobId);
+    if (!job) return { kind: 'skipped', reason: 'job not recorded' };
+  }
+  const now = deps.clock.now();
+  const claimed = await transitionJob(deps, job, {
+    from: ['waiting', 'delayed'],
+    to: 'active',
+    lapsedLeaseBefore: now.toISOString(),
+    attempts: 'increment',
+    leaseUntil: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
+  });
+  if (!claimed) return { kind: 'skipped', reason: `job is ${job.state}` };
+
+  const handler = handlers[claimed.queue];
+  const parsed = handler.schema.safeParse(claimed.data);
+  if (!parsed.success) {
+    // A payload that does not validate will not validate next time either: fail it now.
+    const error = `invalid job data: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`;
+    await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
+    return { kind: 'failed', error };
+  }
+  try {
+    await handler.run(deps, parsed.data, claimed);
+  } catch (caught) {
+    const error = messageOfError(caught);
+    if (claimed.attempts < settings.maxAttempts) {
+      const delayMs = settings.retryBaseMs * 2 ** (claimed.attempts - 1);
+      const runAt = new Date(deps.clock.now().getTime() + delayMs).toISOString();
+      await transitionJob(deps, claimed, { from: ['active'], to: delayMs > 0 ? 'delayed' : 'waiting', lastError: error, runAt });
+      return { kind: 'retry', delayMs, error };
+    }
+    const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
+    if (failed) {
+      await handler.onFailed?.(deps, parsed.data, failed, error).catch((hookError: unknown) =>
+        deps.logger.error('job failure hook failed', { job: claimed.id, error: messageOfError(hookError) }),
+      );
+    }
+    deps.logger.warn('job failed for good', { job: claimed.id, queue: claimed.queue, attempts: claimed.attempts, error });
+    return { kind: 'failed', error };
+  }
+  await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
+  return { kind: 'completed' };
+}
