@@ -1,4 +1,5 @@
 import { benchApi } from './api.js';
+import { benchJobs } from './jobs.js';
 import { benchQuery } from './query.js';
 import { printTable, type Row } from './report.js';
 
@@ -10,6 +11,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   api: { title: 'API reads on the local runtime (HTTP on loopback, dynalite in memory)', run: benchApi },
+  jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
   query: {
     title: 'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
     run: benchQuery,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ModelClientCache, type ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { sessionKey } from './auth/tokens.js';
@@ -40,7 +41,8 @@ export interface DepsParts {
   table: Table;
   clock: Clock;
   logger: AppLogger;
-  sessionSecret: string;
+  /** Absent in processes that serve no HTTP (the jobs Lambda): sessions are then never accepted. */
+  sessionSecret?: string;
   passwords?: PasswordHasher;
   models?: ModelClients;
   mcp?: McpHub;
@@ -57,7 +59,7 @@ export function createDeps(parts: DepsParts): Deps {
     clock: parts.clock,
     logger: parts.logger,
     passwords: parts.passwords ?? new PasswordHasher(),
-    sessionKey: sessionKey(parts.sessionSecret),
+    sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
     models: parts.models ?? new ModelClientCache(parts.config),
     jobs: parts.jobs,
     scheduler: parts.scheduler,

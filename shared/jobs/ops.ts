@@ -94,3 +94,26 @@ export async function drainQueue(deps: Deps, orgId: string, name: string): Promi
   await countJobs(deps, orgId, { [`${queue}#completed`]: -count(counters, `${queue}#completed`) });
   return removed;
 }
+
+/** A pending job whose run time passed this long ago has lost its message (or its worker). */
+const STUCK_AFTER_MS = 5 * 60 * 1000;
+
+/**
+ * Sends again the jobs that should have run long ago: waiting or delayed past their run time
+ * (a message lost between the ledger write and the queue), or active with a lapsed lease (a
+ * worker that died). Part of the periodic sweep on AWS; the claim's conditional write makes a
+ * redundant delivery harmless.
+ */
+export async function redeliverStuckJobs(deps: Deps): Promise<number> {
+  const before = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
+  let sent = 0;
+  for (const queue of QUEUE_NAMES) {
+    const stuck = await deps.table.queryAll<JobItem>({ index: 'gsi2', pk: jobKeys.pending(queue), sk: { lte: `${before}~` } });
+    for (const job of stuck) {
+      if (job.state === 'active' && job.lease_until && job.lease_until > deps.clock.now().toISOString()) continue;
+      await deps.jobs.redeliver(messageOf(job));
+      sent += 1;
+    }
+  }
+  return sent;
+}

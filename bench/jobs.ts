@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { startEmbeddedStore } from '../bin/local-runtime.js';
+import { createDeps } from '../shared/deps.js';
+import { jobHandlers } from '../shared/jobs/handlers.js';
+import { LocalJobRunner } from '../shared/jobs/local-runner.js';
+import { LocalScheduler } from '../shared/jobs/scheduler.js';
+import type { JobHandlers } from '../shared/jobs/worker.js';
+import { systemClock } from '../shared/platform/clock.js';
+import { parseConfig } from '../shared/platform/config.js';
+import { createDynamoClient } from '../shared/platform/dynamo.js';
+import { Table, ensureTable } from '../shared/platform/table.js';
+import type { Row } from './report.js';
+
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Throughput of the local runner for a no-op job: each job is recorded in the ledger, claimed,
+ * run and completed (with the queue counters), against dynalite in memory.
+ */
+export async function benchJobs(): Promise<Row[]> {
+  const store = await startEmbeddedStore(null);
+  const config = parseConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'SILENT' }, 'local');
+  const client = createDynamoClient(config, store.endpoint);
+  await ensureTable(client, config.tableName);
+  const rows: Row[] = [];
+  try {
+    for (const concurrency of [1, 4, 16]) {
+      const runner = new LocalJobRunner({ concurrency, maxAttempts: 3, retryBaseMs: 1000 });
+      const table = new Table(client, config.tableName, systemClock);
+      const deps = createDeps({
+        config,
+        table,
+        clock: systemClock,
+        logger: SILENT,
+        jobs: runner,
+        scheduler: new LocalScheduler(runner, systemClock, () => undefined),
+      });
+      let done = 0;
+      const handlers: JobHandlers = {
+        ...jobHandlers,
+        'conversation-stats': { schema: z.object({ n: z.number() }), run: async () => void (done += 1) },
+      };
+      runner.attach(deps, handlers);
+      const count = 1000;
+      const started = performance.now();
+      const trips = table.roundTrips;
+      await Promise.all(
+        Array.from({ length: count }, (_, n) =>
+          runner.enqueue({ jobId: `bench-${concurrency}-${n}`, queue: 'conversation-stats', orgId: 'org_bench', data: { n } }),
+        ),
+      );
+      await runner.idle();
+      const seconds = (performance.now() - started) / 1000;
+      if (done !== count) throw new Error(`ran ${done} of ${count} jobs`);
+      rows.push({
+        benchmark: `no-op jobs, concurrency ${concurrency}`,
+        jobs: count,
+        seconds: Math.round(seconds * 100) / 100,
+        jobs_per_second: Math.round(count / seconds),
+        store_calls_per_job: Math.round(((table.roundTrips - trips) / count) * 10) / 10,
+      });
+      await runner.stop();
+    }
+  } finally {
+    client.destroy();
+    await store.close();
+  }
+  return rows;
+}

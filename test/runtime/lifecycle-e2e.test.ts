@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
+import { parseConfig } from '../../shared/platform/config.js';
+import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
+import { RecordingLogger } from '../support/logger.js';
+import { FAST_SCRYPT } from '../support/context.js';
+
+let model: FakeModel;
+let runtime: LocalRuntime;
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  model.handle((request) =>
+    (request.body as { tool_choice?: unknown }).tool_choice
+      ? toolUseReply([
+          {
+            name: 'record_conversation_stats',
+            input: { sentiment_score: 0.5, resolution_status: 'resolved', category: 'query', summary: 'Asked for the time; got it.' },
+          },
+        ])
+      : textReply('It is noon.'),
+  );
+  const config = parseConfig(
+    { DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' },
+    'local',
+  );
+  runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
+});
+afterAll(async () => {
+  await runtime.stop();
+  await model.stop();
+});
+
+async function call(method: string, path: string, cookie: string, body?: unknown) {
+  const response = await fetch(`${runtime.url}${path}`, {
+    method,
+    headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, body: (await response.json()) as any, headers: response.headers };
+}
+
+describe('conversation lifecycle on the local runtime, in real time', () => {
+  it('goes open → cold → closed → stats complete with 0.05-minute timeouts, each move within 2 s of its due time', async () => {
+    const signup = await fetch(`${runtime.url}/api/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Timer', email: 'timer@example.com', password: 'real time please' }),
+    });
+    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const workspace = await call('POST', '/api/workspaces', cookie, { name: 'Fast lifecycle' });
+    await call('PUT', `/api/workspaces/${workspace.body.id}`, cookie, { cold_timeout_minutes: 0.05, close_timeout_minutes: 0.05 });
+    const asked = await call('POST', `/api/workspaces/${workspace.body.id}/query`, cookie, { query: 'What time is it?' });
+    expect(asked.body.error).toBeNull();
+    const askedAt = Date.now();
+    const path = `/api/workspaces/${workspace.body.id}/conversations/${asked.body.conversation_id}`;
+
+    const seen: Record<string, number> = {};
+    const deadline = askedAt + 20_000;
+    while (Date.now() < deadline) {
+      const detail = await call('GET', path, cookie);
+      const { status, stats_status } = detail.body.conversation;
+      seen[status] ??= Date.now();
+      if (stats_status === 'complete') {
+        seen.stats ??= Date.now();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(Object.keys(seen)).toEqual(expect.arrayContaining(['open', 'cold', 'closed', 'stats']));
+    // Cold is due 3 s after the last activity, closed 3 s after going cold.
+    expect(seen.cold! - askedAt).toBeGreaterThanOrEqual(2_900);
+    expect(seen.cold! - askedAt).toBeLessThanOrEqual(5_000);
+    expect(seen.closed! - seen.cold!).toBeGreaterThanOrEqual(2_800);
+    expect(seen.closed! - seen.cold!).toBeLessThanOrEqual(5_000);
+
+    const detail = await call('GET', path, cookie);
+    expect(detail.body.stats).toMatchObject({ stats_status: 'complete', category: 'query', resolution_status: 'resolved', sentiment_score: 0.5 });
+    const queues = await call('GET', '/api/org/queues', cookie);
+    const byName = Object.fromEntries(queues.body.queues.map((queue: { name: string }) => [queue.name, queue]));
+    expect(byName.lifecycle).toMatchObject({ completed: 2, failed: 0, waiting: 0, active: 0 });
+    expect(byName['conversation-stats']).toMatchObject({ completed: 1, failed: 0 });
+  }, 30_000);
+});
