@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
-import { QUEUE_NAMES, countJobs, isQueueName, jobKeys, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
+import { QUEUE_NAMES, isQueueName, jobKeys, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
   if (!isQueueName(name)) throw new NotFoundError(`no queue named ${name}; the queues are ${QUEUE_NAMES.join(', ')}`);
@@ -90,8 +90,12 @@ export async function drainQueue(deps: Deps, orgId: string, name: string): Promi
       removed += 1;
     }
   }
-  const counters = await deps.table.get(jobKeys.counters(orgId), true);
-  await countJobs(deps, orgId, { [`${queue}#completed`]: -count(counters, `${queue}#completed`) });
+  // One SET, not read-then-subtract: two drains at once cannot push the total below zero.
+  await deps.table.update(jobKeys.counters(orgId), {
+    update: 'SET #completed = :zero',
+    names: { '#completed': `${queue}#completed` },
+    values: { ':zero': 0 },
+  });
   return removed;
 }
 

@@ -19,6 +19,9 @@ export type JobOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'skipped'; reason: string };
 
+/** A delayed job delivered less than this before its run time runs now. */
+const EARLY_TOLERANCE_MS = 1000;
+
 /** A claimed job is the worker's for this long; after it, the job may be claimed again. */
 export const JOB_LEASE_MS = 15 * 60 * 1000;
 
@@ -46,6 +49,9 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
     if (!job) return { kind: 'skipped', reason: 'job not recorded' };
   }
   const now = deps.clock.now();
+  // Delivered before its time (SQS delays stop at 15 minutes): send it back for the rest of the wait.
+  const early = new Date(job.run_at).getTime() - now.getTime();
+  if (job.state === 'delayed' && early > EARLY_TOLERANCE_MS) return { kind: 'retry', delayMs: early, error: 'not due yet' };
   const claimed = await transitionJob(deps, job, {
     from: ['waiting', 'delayed'],
     to: 'active',
