@@ -110,7 +110,8 @@ async function close(
   let previous: ConversationState | undefined;
   try {
     previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), {
-      update: 'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = :pending, #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
+      // if_not_exists: a retry of this close must not set finished stats back to pending.
+      update: 'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },

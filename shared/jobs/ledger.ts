@@ -89,7 +89,8 @@ function counterDeltas(queue: QueueName, from: JobState | undefined, to: JobStat
 
 /**
  * Records a new job (waiting, or delayed until `runAt`). The id is the idempotency key: a job
- * already in the ledger is not recorded again, and `false` says so.
+ * already in the ledger is not recorded again, and `false` says so — unless it was drained
+ * (`removed`), which a new send replaces.
  */
 export async function recordJob(deps: Deps, message: JobMessage, delayMs = 0): Promise<boolean> {
   const now = deps.clock.now();
@@ -110,7 +111,15 @@ export async function recordJob(deps: Deps, message: JobMessage, delayMs = 0): P
     updated_at: at,
     ...indexAttributes(message.orgId, message.queue, message.jobId, state, at, runAt),
   };
-  if (!(await deps.table.putNew(item))) return false;
+  if (!(await deps.table.putNew(item))) {
+    // A drained job may be sent again (the sweep re-sends an overdue move): it replaces the removed one.
+    try {
+      await deps.table.put(item, { condition: '#state = :removed', names: { '#state': 'state' }, values: { ':removed': 'removed' } });
+    } catch (error) {
+      if (isConditionFailed(error)) return false;
+      throw error;
+    }
+  }
   await countJobs(deps, message.orgId, counterDeltas(message.queue, undefined, state));
   return true;
 }
