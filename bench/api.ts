@@ -4,7 +4,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { keys } from '../shared/platform/keys.js';
 import type { Table } from '../shared/platform/table.js';
 import { recordUsage } from '../shared/workspaces/counters.js';
-import { percentile, printTable, type Row } from './report.js';
+import { percentile, signUpForBench, type Row } from './report.js';
 
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -55,12 +55,7 @@ export async function benchApi(): Promise<Row[]> {
   const runtime = await startLocalRuntime(config, { logger: SILENT });
   const rows: Row[] = [];
   try {
-    const signup = await fetch(`${runtime.url}/api/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', email: 'bench@example.com', password: 'benchmark password' }),
-    });
-    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const cookie = await signUpForBench(runtime.url, 'bench@example.com');
     const ids: string[] = [];
     for (let index = 0; index < 100; index += 1) {
       const response = await fetch(`${runtime.url}/api/workspaces`, {

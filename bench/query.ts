@@ -2,7 +2,7 @@ import { startLocalRuntime, type LocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startHttpMcpServer } from '../test/support/mcp-servers.js';
-import { percentile, type Row } from './report.js';
+import { percentile, signUpForBench, type Row } from './report.js';
 
 const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -57,12 +57,7 @@ export async function benchQuery(): Promise<Row[]> {
   const runtime = await startLocalRuntime(config, { logger: SILENT });
   const rows: Row[] = [];
   try {
-    const signup = await fetch(`${runtime.url}/api/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench', email: 'bench-query@example.com', password: 'benchmark password' }),
-    });
-    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const cookie = await signUpForBench(runtime.url, 'bench-query@example.com');
 
     const workspaceWith = async (count: number) => {
       const { json } = await post(runtime, '/api/workspaces', cookie, { name: `Bench ${count} connections` });

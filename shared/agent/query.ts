@@ -344,48 +344,29 @@ async function persistQuery(
   }
   const historySeq = (previous?.message_count ?? 0) + 1;
   const firstSeq = historySeq + history.length;
-  const messageKey = (seq: number) => conversationKeys.message(workspace.id, conversationId, seq);
-  const items: Item[] = history.map((message, index) => ({
-    ...messageKey(historySeq + index),
+  const message = (seq: number, role: 'user' | 'assistant', content: string): Item => ({
+    ...conversationKeys.message(workspace.id, conversationId, seq),
     id: newId('msg', now),
-    seq: historySeq + index,
-    role: message.role,
-    content: message.content,
+    seq,
+    role,
+    content,
     tools_called: null,
     tokens_input: null,
     tokens_output: null,
     cost_usd: null,
     duration_ms: null,
     created_at: at,
-  }));
-  items.push(
-    {
-      ...messageKey(firstSeq),
-      id: newId('msg', now),
-      seq: firstSeq,
-      role: 'user',
-      content: query,
-      tools_called: null,
-      tokens_input: null,
-      tokens_output: null,
-      cost_usd: null,
-      duration_ms: null,
-      created_at: at,
-    },
-  );
+  });
+  const items: Item[] = history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
+  items.push(message(firstSeq, 'user', query));
   if (answered) {
     items.push({
-      ...messageKey(firstSeq + 1),
-      id: newId('msg', now),
-      seq: firstSeq + 1,
-      role: 'assistant',
-      content: loop.answer,
+      ...message(firstSeq + 1, 'assistant', loop.answer),
       tools_called: JSON.stringify(loop.toolsCalled),
       tokens_input: totalInput(loop.usage),
       tokens_output: loop.usage.output,
       cost_usd: costUsd,
       duration_ms: durationMs,
-      created_at: at,
     });
   }
   const activityId = newId('act', now);
