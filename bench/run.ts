@@ -1,4 +1,5 @@
 import { benchApi } from './api.js';
+import { benchBundle } from './bundle.js';
 import { benchJobs } from './jobs.js';
 import { benchQuery } from './query.js';
 import { printTable, type Row } from './report.js';
@@ -11,6 +12,10 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   api: { title: 'API reads on the local runtime (HTTP on loopback, dynalite in memory)', run: benchApi },
+  bundle: {
+    title: 'Lambda bundles as deployed (budget: API bundle ≤ 1 MB minified, module load ≤ 150 ms)',
+    run: benchBundle,
+  },
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
   query: {
     title: 'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',

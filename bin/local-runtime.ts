@@ -6,8 +6,10 @@ import { serve, type ServerType } from '@hono/node-server';
 import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
 import type { ModelClients } from '../shared/agent/providers.js';
-import { createDeps, type Deps } from '../shared/deps.js';
+import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
+import { createAgentParts } from '../shared/agent/wiring.js';
 import { sweepOverdue } from '../shared/conversations/lifecycle.js';
+import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
@@ -21,7 +23,7 @@ import { Table, ensureTable } from '../shared/platform/table.js';
 /** A running local runtime: the embedded store and the HTTP server. */
 export interface LocalRuntime {
   url: string;
-  deps: Deps;
+  deps: AgentDeps;
   runner: LocalJobRunner;
   stop(): Promise<void>;
 }
@@ -136,14 +138,15 @@ async function startServices(
   const scheduler = new LocalScheduler(runner, clock, (error) =>
     logger.error('scheduled job could not be sent', { error: error instanceof Error ? error.message : String(error) }),
   );
-  const deps = createDeps({
+  const deps = createAgentDeps({
+    ...createAgentParts(config, logger),
     config: { ...config, dataDir },
     table: new Table(client, config.tableName, clock),
     clock,
     logger,
     passwords: new PasswordHasher(options.scrypt),
     sessionSecret: await loadSessionSecret({ ...config, dataDir }),
-    models: options.models,
+    ...(options.models ? { models: options.models } : {}),
     jobs: runner,
     scheduler,
   });
@@ -161,7 +164,7 @@ async function startServices(
   await sweep();
   const sweeper = setInterval(() => void sweep(), config.sweepIntervalMs);
   sweeper.unref();
-  const app = createApp(deps);
+  const app = createApp(deps, { agentRoutes });
   const server: ServerType = await new Promise((resolvePromise, reject) => {
     const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolvePromise(started));
     started.once('error', reject);

@@ -1,14 +1,52 @@
-import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
+import { Api } from './api.js';
+import { ChatBridge } from './chat-bridge.js';
 import { Data } from './data.js';
+import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
 
-/** The whole service in one stack. Constructs model the parts; later issues add api, jobs and the chat bridge. */
+export interface ServiceStackProps extends StackProps {
+  /** Origins allowed by CORS; empty: CORS off. */
+  corsOrigins?: string[];
+  /** Attempts per background job. */
+  jobMaxAttempts?: number;
+}
+
+/** The whole service in one stack; constructs model its parts. */
 export class ServiceStack extends Stack {
   readonly data: Data;
+  readonly jobs: Jobs;
+  readonly api: Api;
+  readonly chatBridge: ChatBridge;
 
-  constructor(scope: Construct, id: string, props?: StackProps) {
+  constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     this.data = new Data(this, 'Data');
+    this.jobs = new Jobs(this, 'Jobs', { table: this.data.table, maxAttempts: props.jobMaxAttempts ?? 3 });
+    this.api = new Api(this, 'Api', {
+      table: this.data.table,
+      jobs: this.jobs,
+      corsOrigins: props.corsOrigins ?? [],
+      throttle: { rateLimit: 50, burstLimit: 100 },
+    });
+    this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table });
+
+    Validations.of(this).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.data.table.node.defaultChild as CfnElement)}.Arn>/index/*]`,
+      reason: 'Reads use the table\'s global secondary indexes (docs/data-model.md); the grant covers this table\'s indexes only.',
+    });
+    Validations.of(this).acknowledge({
+      id: 'AwsSolutions-L1',
+      reason: 'The service targets nodejs22.x (the runtime it is built and tested for); moving to a newer runtime is a deliberate upgrade.',
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    for (const { name } of JOB_QUEUES) {
+      new CfnOutput(this, `${pascalCase(name)}QueueUrl`, {
+        value: this.jobs.queues[name].queueUrl,
+        description: `The ${name} job queue`,
+      });
+    }
   }
 }

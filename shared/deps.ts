@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { ModelClientCache, type ModelClients } from './agent/providers.js';
+import type { ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { sessionKey } from './auth/tokens.js';
 import { UnconnectedChat, type ChatNotifier } from './chat/notifier.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Scheduler } from './jobs/scheduler.js';
-import { McpHub } from './connections/mcp-hub.js';
+import type { McpHub } from './connections/mcp-hub.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
@@ -23,10 +23,13 @@ export interface Deps {
   passwords: PasswordHasher;
   /** HS256 key of session tokens. */
   sessionKey: Uint8Array;
-  /** MCP clients with the live sessions of the warm process. */
-  mcp: McpHub;
-  /** Model clients, chosen per organisation. */
-  models: ModelClients;
+  /**
+   * MCP clients with the live sessions of the warm process, and the model clients. Wired only in
+   * the processes that run the agent (the local runtime, the agent and jobs functions on AWS), so
+   * the API function's bundle stays small; `mcpOf` / `modelsOf` give them or say they are absent.
+   */
+  mcp?: McpHub;
+  models?: ModelClients;
   /** Background jobs: SQS on AWS, the in-process runner locally. */
   jobs: JobQueue;
   /** Timed sends of jobs: EventBridge Scheduler on AWS, timers locally. */
@@ -60,17 +63,39 @@ export function createDeps(parts: DepsParts): Deps {
     logger: parts.logger,
     passwords: parts.passwords ?? new PasswordHasher(),
     sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
-    models: parts.models ?? new ModelClientCache(parts.config),
+    models: parts.models,
     jobs: parts.jobs,
     scheduler: parts.scheduler,
     chat: parts.chat ?? new UnconnectedChat(),
-    mcp:
-      parts.mcp ??
-      new McpHub({
-        allowPrivateUrls: parts.config.mcpAllowPrivateUrls,
-        stdioCommands: parts.config.mcpStdioCommands,
-        timeoutMs: parts.config.mcpTimeoutMs,
-        logger: parts.logger,
-      }),
+    mcp: parts.mcp,
   };
+}
+
+/** Deps of a process that runs the agent. */
+export interface AgentDeps extends Deps {
+  mcp: McpHub;
+  models: ModelClients;
+}
+
+/** Builds the deps of a process that runs the agent loop. */
+export function createAgentDeps(parts: DepsParts & { mcp: McpHub; models: ModelClients }): AgentDeps {
+  return { ...createDeps(parts), mcp: parts.mcp, models: parts.models };
+}
+
+/** Raised when agent code runs in a process that was not wired for it (a routing mistake). */
+export class AgentNotWiredError extends Error {
+  constructor(what: string) {
+    super(`${what} is not wired into this process`);
+    this.name = 'AgentNotWiredError';
+  }
+}
+
+export function modelsOf(deps: Deps): ModelClients {
+  if (!deps.models) throw new AgentNotWiredError('the model client');
+  return deps.models;
+}
+
+export function mcpOf(deps: Deps): McpHub {
+  if (!deps.mcp) throw new AgentNotWiredError('the MCP hub');
+  return deps.mcp;
 }

@@ -2,7 +2,7 @@ import { recordDiscoveredTools, refreshTools, type ConnectionItem, type ToolItem
 import type { ConnectionSpec } from '../connections/mcp-hub.js';
 import { conversationKeys } from '../conversations/keys.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle.js';
-import type { Deps } from '../deps.js';
+import { mcpOf, modelsOf, type Deps } from '../deps.js';
 import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
 import { ConflictError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -112,11 +112,11 @@ export function offeredTools(
         spec: { name, description: tool.description, inputSchema: tool.input_schema },
         connectionName: connection.name,
         run: async (input) => {
-          const outcome = await deps.mcp.callTool(connection.id, specOf(connection), tool.name, input);
+          const outcome = await mcpOf(deps).callTool(connection.id, specOf(connection), tool.name, input);
           // The cached list may be stale (the server dropped or renamed the tool): list again.
           if (outcome.isError && STALE_TOOL.test(outcome.text)) {
             await refreshTools(deps, connection).catch((error: unknown) =>
-              deps.logger.warn('refreshing tools failed', { connection: connection.id, error: deps.mcp.reasonOf(error) }),
+              deps.logger.warn('refreshing tools failed', { connection: connection.id, error: mcpOf(deps).reasonOf(error) }),
             );
           }
           return outcome;
@@ -173,14 +173,14 @@ async function connectAll(deps: Deps, connections: ConnectionItem[], toolsByConn
   const failures = await Promise.all(
     connections.map(async (connection) => {
       try {
-        await deps.mcp.session(connection.id, specOf(connection));
+        await mcpOf(deps).session(connection.id, specOf(connection));
         if (!connection.tools_discovered) {
-          const tools = await deps.mcp.listTools(connection.id, specOf(connection));
+          const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
           toolsByConnection.set(connection.id, await recordDiscoveredTools(deps, connection, tools));
         }
         return undefined;
       } catch (error) {
-        return `MCP connection "${connection.name}" is unreachable: ${deps.mcp.reasonOf(error)}`;
+        return `MCP connection "${connection.name}" is unreachable: ${mcpOf(deps).reasonOf(error)}`;
       }
     }),
   );
@@ -215,7 +215,7 @@ export async function runQuery(
   };
   let client;
   try {
-    client = deps.models.clientFor({ provider: context.provider, apiKey: context.apiKey });
+    client = modelsOf(deps).clientFor({ provider: context.provider, apiKey: context.apiKey });
   } catch (error) {
     if (!(error instanceof ModelConfigurationError)) throw error;
   }

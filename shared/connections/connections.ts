@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
@@ -83,13 +83,13 @@ function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | u
 export async function testConnection(deps: Deps, input: { transport: 'http' | 'stdio'; url?: string; command?: string; args?: string[] }) {
   const spec = specOf(input);
   try {
-    await deps.mcp.assertAllowed(spec);
+    await mcpOf(deps).assertAllowed(spec);
   } catch (error) {
     if (error instanceof UnresolvableHostError) return { ok: false, tools: 0, server: '', toolNames: [], error: error.message };
     throw refusedField(spec, error) ?? error;
   }
   try {
-    const { server, tools } = await deps.mcp.probe(spec);
+    const { server, tools } = await mcpOf(deps).probe(spec);
     return { ok: true, tools: tools.length, server, toolNames: tools.map((tool) => tool.name) };
   } catch (error) {
     if (!(error instanceof McpConnectionError)) throw error;
@@ -111,7 +111,7 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const spec = specOf(input);
   try {
-    await deps.mcp.assertAllowed(spec);
+    await mcpOf(deps).assertAllowed(spec);
   } catch (error) {
     if (error instanceof UnresolvableHostError) {
       throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
@@ -121,7 +121,7 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
   let discovered: { server: string; tools: DiscoveredTool[] } | undefined;
   if (spec.transport === 'http') {
     try {
-      discovered = await deps.mcp.probe(spec);
+      discovered = await mcpOf(deps).probe(spec);
     } catch (error) {
       if (!(error instanceof McpConnectionError)) throw error;
       throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
@@ -181,7 +181,7 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
 
 /** Lists a connection's tools again and replaces its cached list (a tool call found it stale). */
 export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
-  const tools = await deps.mcp.listTools(connection.id, { transport: connection.transport, url: connection.url, command: connection.command, args: connection.args });
+  const tools = await mcpOf(deps).listTools(connection.id, { transport: connection.transport, url: connection.url, command: connection.command, args: connection.args });
   const fresh = new Set(tools.map((tool) => tool.name));
   const cached = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: `TOOL#${connection.id}#` } });
   const stale = cached.filter((item) => !fresh.has(String(item.name)));
@@ -212,5 +212,5 @@ export async function deleteConnection(deps: Deps, orgId: string, connectionId: 
     throw error;
   }
   await addWorkspaceCounters(deps, connection.workspace_id, { connection_count: -1, tool_count: -connection.tool_count });
-  await deps.mcp.drop(connectionId);
+  await mcpOf(deps).drop(connectionId);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { costOf, type ContentBlock } from '../agent/model.js';
-import type { Deps } from '../deps.js';
+import { modelsOf, type Deps } from '../deps.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { modelTier, type ModelTier } from '../models/catalogue.js';
 import { keys } from '../platform/keys.js';
@@ -78,7 +78,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     const conversation = items.find((item) => item.sk === 'STATE');
     if (!conversation || conversation.stats_status === 'complete') return;
     const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
-    const client = deps.models.clientFor({ provider: setting('ai_provider'), apiKey: setting('ai_api_key') });
+    const client = modelsOf(deps).clientFor({ provider: setting('ai_provider'), apiKey: setting('ai_api_key') });
     const tier = modelTier(STATS_TIER) as ModelTier;
     const response = await client.createMessage({
       model: client.modelFor(tier),

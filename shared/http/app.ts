@@ -1,10 +1,10 @@
-import { createRoute, z } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
-import { queryRoutes } from '../agent/routes.js';
+import { queryRoute } from '../agent/route-definitions.js';
 import { authRoutes } from '../auth/routes.js';
-import { connectionRoutes } from '../connections/routes.js';
+import { connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { queueRoutes } from '../jobs/routes.js';
@@ -43,8 +43,17 @@ export function handleError(logger: AppLogger) {
   };
 }
 
-/** The whole HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
-export function createApp(deps: Deps) {
+export interface AppOptions {
+  /**
+   * The routes that run the agent (query, MCP connectors), given by the processes that carry it
+   * (`agentRoutes` of `shared/agent/http.ts`). Without them the app still documents those routes,
+   * for a function that API Gateway never sends them to (see docs/architecture.md).
+   */
+  agentRoutes?: (deps: Deps) => OpenAPIHono<AppEnv>[];
+}
+
+/** The HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
+export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = createRouter();
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   app.use('/api/*', async (c, next) => {
@@ -59,8 +68,14 @@ export function createApp(deps: Deps) {
   app.route('/api', orgRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', conversationRoutes(deps));
-  app.route('/api', queryRoutes(deps));
-  app.route('/api', connectionRoutes(deps));
+  if (options.agentRoutes) {
+    for (const router of options.agentRoutes(deps)) app.route('/api', router);
+  } else {
+    const documented: RouteConfig[] = [queryRoute, ...Object.values(connectionRouteDefinitions)];
+    for (const { middleware: _servedByTheAgentFunction, ...route } of documented) {
+      app.openAPIRegistry.registerPath({ ...route, path: `/api${route.path}` });
+    }
+  }
   app.route('/api', queueRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {

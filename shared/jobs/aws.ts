@@ -1,5 +1,5 @@
-import { SchedulerClient } from '@aws-sdk/client-scheduler';
-import { SQSClient } from '@aws-sdk/client-sqs';
+import type { SchedulerClient } from '@aws-sdk/client-scheduler';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Deps } from '../deps.js';
 import type { Config } from '../platform/config.js';
 import { EventBridgeScheduler } from './scheduler.js';
@@ -18,11 +18,23 @@ export function queueUrlsOf(config: Config): QueueUrls {
   };
 }
 
-/** The AWS job adapters (SQS queues, EventBridge Scheduler), made once per Lambda container. */
+/** Makes a value on first use, once. */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+/**
+ * The AWS job adapters (SQS queues, EventBridge Scheduler), made once per Lambda container. Their
+ * SDK clients are loaded on first use: most API requests send no job.
+ */
 export function createAwsJobs(config: Config, deps: () => Deps) {
-  const sqs = new SQSClient({ region: config.awsRegion });
+  const sqs = once(async (): Promise<SQSClient> => new (await import('@aws-sdk/client-sqs')).SQSClient({ region: config.awsRegion }));
+  const schedulerClient = once(
+    async (): Promise<SchedulerClient> => new (await import('@aws-sdk/client-scheduler')).SchedulerClient({ region: config.awsRegion }),
+  );
   const jobs = new SqsJobQueue(sqs, queueUrlsOf(config), deps);
-  const scheduler = new EventBridgeScheduler(new SchedulerClient({ region: config.awsRegion }), {
+  const scheduler = new EventBridgeScheduler(schedulerClient, {
     groupName: required(config.queues.schedulerGroup, 'SCHEDULER_GROUP_NAME'),
     targetArn: required(config.queues.lifecycleArn, 'LIFECYCLE_QUEUE_ARN'),
     roleArn: required(config.queues.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),

@@ -1,13 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  ConflictException,
-  CreateScheduleCommand,
-  DeleteScheduleCommand,
-  ResourceNotFoundException,
-  UpdateScheduleCommand,
-  type CreateScheduleCommandInput,
-  type SchedulerClient,
-} from '@aws-sdk/client-scheduler';
+import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Clock } from '../platform/clock.js';
 import type { JobMessage } from './ledger.js';
 import type { JobQueue } from './queue.js';
@@ -50,11 +42,18 @@ export interface EventBridgeSchedulerOptions {
  */
 export class EventBridgeScheduler implements Scheduler {
   constructor(
-    private readonly client: SchedulerClient,
+    /** The client, or how to make it (loaded on first use, like the SQS client). */
+    private readonly client: SchedulerClient | (() => Promise<SchedulerClient>),
     private readonly options: EventBridgeSchedulerOptions,
   ) {}
 
+  private async sdk() {
+    const client = typeof this.client === 'function' ? await this.client() : this.client;
+    return { client, ...(await import('@aws-sdk/client-scheduler')) };
+  }
+
   async schedule(name: string, at: Date, message: JobMessage): Promise<void> {
+    const { client, ConflictException, CreateScheduleCommand, UpdateScheduleCommand } = await this.sdk();
     const input: CreateScheduleCommandInput = {
       Name: name,
       GroupName: this.options.groupName,
@@ -70,16 +69,17 @@ export class EventBridgeScheduler implements Scheduler {
       },
     };
     try {
-      await this.client.send(new CreateScheduleCommand(input));
+      await client.send(new CreateScheduleCommand(input));
     } catch (error) {
       if (!(error instanceof ConflictException)) throw error;
-      await this.client.send(new UpdateScheduleCommand(input));
+      await client.send(new UpdateScheduleCommand(input));
     }
   }
 
   async cancel(name: string): Promise<void> {
+    const { client, DeleteScheduleCommand, ResourceNotFoundException } = await this.sdk();
     try {
-      await this.client.send(new DeleteScheduleCommand({ Name: name, GroupName: this.options.groupName }));
+      await client.send(new DeleteScheduleCommand({ Name: name, GroupName: this.options.groupName }));
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
     }

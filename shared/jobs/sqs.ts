@@ -1,4 +1,4 @@
-import { ChangeMessageVisibilityCommand, SendMessageCommand, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SQSClient } from '@aws-sdk/client-sqs';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { QUEUE_NAMES, recordJob, type JobMessage, type QueueName } from './ledger.js';
@@ -11,18 +11,29 @@ const MAX_DELAY_SECONDS = 900;
 export type QueueUrls = Record<QueueName, string>;
 
 /**
+ * The SQS client, or how to make it. The API function only sends a job now and then, so it loads
+ * the SQS SDK on the first send rather than at cold start (docs/architecture.md, bundle budget).
+ */
+export type SqsClientSource = SQSClient | (() => Promise<SQSClient>);
+
+function clientOf(source: SqsClientSource): Promise<SQSClient> {
+  return typeof source === 'function' ? source() : Promise.resolve(source);
+}
+
+/**
  * The job queue on AWS: one SQS queue per job kind (each with a dead-letter queue, set up by the
  * CDK stack). Sending records the job in the ledger first, then sends a message that points at it.
  */
 export class SqsJobQueue implements JobQueue {
   constructor(
-    private readonly sqs: SQSClient,
+    private readonly sqs: SqsClientSource,
     private readonly urls: QueueUrls,
     private readonly deps: () => Deps,
   ) {}
 
   private async send(message: JobMessage, delayMs: number): Promise<void> {
-    await this.sqs.send(
+    const [client, { SendMessageCommand }] = await Promise.all([clientOf(this.sqs), import('@aws-sdk/client-sqs')]);
+    await client.send(
       new SendMessageCommand({
         QueueUrl: this.urls[message.queue],
         MessageBody: JSON.stringify(message),
@@ -73,7 +84,7 @@ export async function handleSqsBatch(
   deps: Deps,
   handlers: JobHandlers,
   settings: WorkerSettings,
-  sqs: SQSClient,
+  sqs: SqsClientSource,
   queueUrlOf: (eventSourceArn: string | undefined) => string | undefined,
   event: SqsEvent,
   extra: { onOtherMessage?: (body: unknown) => Promise<void> } = {},
@@ -107,7 +118,8 @@ export async function handleSqsBatch(
         if (outcome.kind !== 'retry') return;
         const queueUrl = queueUrlOf(record.eventSourceARN);
         if (queueUrl) {
-          await sqs.send(
+          const [client, { ChangeMessageVisibilityCommand }] = await Promise.all([clientOf(sqs), import('@aws-sdk/client-sqs')]);
+          await client.send(
             new ChangeMessageVisibilityCommand({
               QueueUrl: queueUrl,
               ReceiptHandle: record.receiptHandle,

@@ -25,6 +25,8 @@ function configSchema(runtime: Runtime) {
     HOST: z.string().min(1).default('127.0.0.1'),
     DATA_DIR: z.string().min(1).default('./.data'),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+    SESSION_SECRET_ARN: z.string().min(1).optional(),
+    DYNAMODB_ENDPOINT: optionalUrl,
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: optionalUrl,
     SLACK_API_URL: optionalUrl,
@@ -62,6 +64,10 @@ export interface Config {
   /** Local data directory, or `null` when `DATA_DIR=memory` (nothing is kept). */
   dataDir: string | null;
   sessionSecret: string | undefined;
+  /** AWS: the Secrets Manager secret holding the session secret (read once per container). */
+  sessionSecretArn: string | undefined;
+  /** A DynamoDB endpoint other than AWS's (DynamoDB Local, dynalite in tests). */
+  dynamoEndpoint: string | undefined;
   anthropicApiKey: string | undefined;
   anthropicBaseUrl: string | undefined;
   slackApiUrl: string | undefined;
@@ -88,7 +94,7 @@ export interface Config {
   tableName: string;
   awsRegion: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
-  /** Cookies carry `Secure` in production. */
+  /** Cookies carry `Secure` in production (always on AWS). */
   production: boolean;
 }
 
@@ -125,6 +131,8 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     host: env.HOST,
     dataDir: env.DATA_DIR === 'memory' ? null : env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,
+    sessionSecretArn: env.SESSION_SECRET_ARN,
+    dynamoEndpoint: env.DYNAMODB_ENDPOINT,
     anthropicApiKey: env.ANTHROPIC_API_KEY,
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
     slackApiUrl: env.SLACK_API_URL,
@@ -147,6 +155,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     tableName: env.TABLE_NAME,
     awsRegion: env.AWS_REGION,
     logLevel: env.LOG_LEVEL,
-    production: env.NODE_ENV === 'production',
+    // API Gateway serves only HTTPS: on AWS the session cookie is always Secure.
+    production: runtime === 'aws' || env.NODE_ENV === 'production',
   };
 }

@@ -181,3 +181,26 @@ describe('GET /api/openapi.json', () => {
     expect(document.components.schemas.CreateWorkspaceRequest.required).toContain('name');
   });
 });
+
+describe('createApp without the agent routes (the API function on AWS)', () => {
+  it('documents the same operations, and answers 404 to the routes it leaves to the agent function', async () => {
+    const { createApp } = await import('../../shared/http/app.js');
+    const core = createApp(t.deps);
+    const documented = async (app: { request: (path: string) => Response | Promise<Response> }) => {
+      const document = (await (await app.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
+      return Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)).sort();
+    };
+    const coreOperations = await documented(core);
+    expect(coreOperations).toEqual(await documented(t.app));
+    expect(coreOperations).toContain('post /api/workspaces/{id}/query');
+    expect(coreOperations).toContain('post /api/connectors/mcp');
+    const query = await core.request('/api/workspaces/ws-x/query', {
+      method: 'POST',
+      headers: { cookie: admin.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'hi' }),
+    });
+    expect(query.status).toBe(404);
+    const org = await core.request('/api/org', { headers: { cookie: admin.cookie } });
+    expect(org.status).toBe(200);
+  });
+});

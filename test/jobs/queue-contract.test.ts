@@ -179,7 +179,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await localRunner?.stop(1000);
-  for (const deps of extraDeps) await deps.mcp.closeAll();
+  for (const deps of extraDeps) await deps.mcp?.closeAll();
   await t?.close();
 });
 

@@ -1,6 +1,8 @@
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
-import { createDeps, type Deps } from '../../shared/deps.js';
+import { createAgentParts } from '../../shared/agent/wiring.js';
+import { createAgentDeps, type AgentDeps } from '../../shared/deps.js';
+import { agentRoutes } from '../../shared/agent/http.js';
 import { createApp } from '../../shared/http/app.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
@@ -47,7 +49,8 @@ export async function createTestContext(options: { env?: Record<string, string> 
   const scheduler = new ManualScheduler();
   scheduler.queue = runner;
   const chat = new RecordingChat();
-  const deps: Deps = createDeps({
+  const deps: AgentDeps = createAgentDeps({
+    ...createAgentParts(config, logger),
     config,
     table: new Table(client, config.tableName, clock),
     clock,
@@ -59,7 +62,7 @@ export async function createTestContext(options: { env?: Record<string, string> 
     chat,
   });
   runner.attach(deps, jobHandlers);
-  const app = createApp(deps);
+  const app = createApp(deps, { agentRoutes });
   let counter = 0;
 
   async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {

@@ -1,0 +1,85 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import { FlowLogDestination, FlowLogTrafficType, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
+import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { Cluster, ContainerImage, CpuArchitecture, FargateService, FargateTaskDefinition, LogDrivers, OperatingSystemFamily } from 'aws-cdk-lib/aws-ecs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+export const BRIDGE_PORT = 8080;
+
+export interface ChatBridgeProps {
+  table: ITableV2;
+}
+
+/**
+ * The always-on team-chat bridge: one Fargate task (arm64) holding the socket-mode connections.
+ * It needs no inbound traffic, so it runs in public subnets with a public address and no NAT
+ * gateway (a NAT would cost more at rest than the task itself).
+ */
+export class ChatBridge extends Construct {
+  readonly service: FargateService;
+  readonly taskDefinition: FargateTaskDefinition;
+
+  constructor(scope: Construct, id: string, props: ChatBridgeProps) {
+    super(scope, id);
+    const vpc = new Vpc(this, 'Network', {
+      maxAzs: 2,
+      natGateways: 0,
+      subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 24 }],
+    });
+    vpc.addFlowLog('RejectedTraffic', {
+      trafficType: FlowLogTrafficType.REJECT,
+      destination: FlowLogDestination.toCloudWatchLogs(new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY })),
+    });
+    const cluster = new Cluster(this, 'Cluster', { vpc });
+    Validations.of(cluster).acknowledge({
+      id: 'AwsSolutions-ECS4',
+      reason: 'One task: Container Insights would cost more than the task; its logs and the service\'s CPU and memory metrics are kept.',
+    });
+    this.taskDefinition = new FargateTaskDefinition(this, 'Task', {
+      cpu: 256,
+      memoryLimitMiB: 512,
+      runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
+    });
+    const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    this.taskDefinition.addContainer('Bridge', {
+      image: ContainerImage.fromAsset(root, {
+        file: 'functions/chat-bridge/Dockerfile',
+        platform: Platform.LINUX_ARM64,
+        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs'],
+      }),
+      environment: { TABLE_NAME: props.table.tableName, PORT: String(BRIDGE_PORT), NODE_ENV: 'production' },
+      portMappings: [{ containerPort: BRIDGE_PORT }],
+      logging: LogDrivers.awsLogs({ streamPrefix: 'bridge', logGroup: logs }),
+      healthCheck: {
+        command: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${BRIDGE_PORT}/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`],
+        interval: Duration.seconds(30),
+        timeout: Duration.seconds(5),
+        retries: 3,
+        startPeriod: Duration.seconds(20),
+      },
+    });
+    props.table.grantReadWriteData(this.taskDefinition.taskRole);
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'AwsSolutions-ECS2',
+      reason: 'The environment holds configuration only (table name, port); the chat tokens are organisation settings in the table, never in the environment.',
+    });
+    Validations.of(this.taskDefinition).acknowledge({
+      id: 'AwsSolutions-IAM5[Resource::*]',
+      reason: 'The execution role\'s ecr:GetAuthorizationToken has no resource-level scope; pulling is limited to the asset repository.',
+    });
+    this.service = new FargateService(this, 'Service', {
+      cluster,
+      taskDefinition: this.taskDefinition,
+      desiredCount: 1,
+      assignPublicIp: true,
+      vpcSubnets: { subnetType: SubnetType.PUBLIC },
+      circuitBreaker: { enable: true, rollback: true },
+      minHealthyPercent: 100,
+      maxHealthyPercent: 200,
+    });
+  }
+}

@@ -1,0 +1,11 @@
+import { connectionRoutes } from '../connections/routes.js';
+import type { Deps } from '../deps.js';
+import { queryRoutes } from './routes.js';
+
+/**
+ * The routes that run the agent (the query) or reach MCP servers (the connectors): mounted by the
+ * processes that carry the agent — the local runtime and the agent function on AWS.
+ */
+export function agentRoutes(deps: Deps) {
+  return [queryRoutes(deps), connectionRoutes(deps)];
+}

@@ -1,0 +1,23 @@
+import { createRoute } from '@hono/zod-openapi';
+import { WorkspaceParams, authErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import { QueryBody, QueryResponseSchema } from './schemas.js';
+
+/** The query route's definition: light, so the API function can document it without the agent's code. */
+export const queryRoute = createRoute({
+  method: 'post',
+  path: '/workspaces/{id}/query',
+  tags: ['query'],
+  summary: 'Ask the workspace: runs the agent loop over its MCP tools',
+  description:
+    'A failed query (an unreachable connection, a model error, the tool round limit) still answers 200, with `error` set. ' +
+    'The `Server-Timing` header gives the time spent in the model, in tools, and in the service itself (overhead).',
+  security: [{ cookieAuth: [] }],
+  request: { params: WorkspaceParams, body: jsonBody(QueryBody) },
+  responses: {
+    200: jsonResponse(QueryResponseSchema, 'the answer, or the error that stopped the query'),
+    ...authErrors,
+    ...notFoundError,
+    ...validationErrors,
+    ...conflictError,
+  },
+});

@@ -1,0 +1,46 @@
+import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import { createDeps, type DepsParts } from '../deps.js';
+import { createAwsJobs } from '../jobs/aws.js';
+import { systemClock } from './clock.js';
+import { parseConfig, type Config } from './config.js';
+import { createDynamoClient } from './dynamo.js';
+import { createLogger } from './logger.js';
+import { Table } from './table.js';
+import type { Deps } from '../deps.js';
+
+/** The session secret: `SESSION_SECRET`, else the Secrets Manager secret the stack generated. */
+async function sessionSecretOf(config: Config): Promise<string | undefined> {
+  if (config.sessionSecret) return config.sessionSecret;
+  if (!config.sessionSecretArn) return undefined;
+  const secret = await getSecret(config.sessionSecretArn, { maxAge: 3600 });
+  if (typeof secret !== 'string' || secret.length < 32) throw new Error('the session secret in Secrets Manager is missing or shorter than 32 characters');
+  return secret;
+}
+
+/**
+ * The deps of a Lambda container, built once at module load: configuration from the environment,
+ * the table, the SQS job queues and EventBridge schedules. `extra` adds what a function needs
+ * beyond the core (the agent's clients).
+ */
+export async function createAwsDeps(
+  env: Record<string, string | undefined>,
+  options: { needsSession: boolean; extra?: (config: Config, logger: ReturnType<typeof createLogger>) => Partial<DepsParts> } = { needsSession: true },
+) {
+  const config = parseConfig(env, 'aws');
+  const logger = createLogger(config);
+  const sessionSecret = await sessionSecretOf(config);
+  if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
+  let deps: Deps | undefined;
+  const { sqs, jobs, scheduler } = createAwsJobs(config, () => deps as Deps);
+  deps = createDeps({
+    config,
+    table: new Table(createDynamoClient(config, config.dynamoEndpoint), config.tableName, systemClock),
+    clock: systemClock,
+    logger,
+    sessionSecret,
+    jobs,
+    scheduler,
+    ...options.extra?.(config, logger),
+  });
+  return { config, deps, sqs };
+}

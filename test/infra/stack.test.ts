@@ -1,0 +1,230 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Queue } from 'aws-cdk-lib/aws-sqs';
+import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Jobs } from '../../lib/jobs.js';
+import { ServiceStack } from '../../lib/service-stack.js';
+
+let template: Template;
+const outdirs: string[] = [];
+
+function newApp(): App {
+  const outdir = mkdtempSync(join(tmpdir(), 'wap-cdk-'));
+  outdirs.push(outdir);
+  return new App({ outdir });
+}
+
+beforeAll(() => {
+  template = Template.fromStack(new ServiceStack(newApp(), 'Service', { jobMaxAttempts: 3 }));
+}, 120_000);
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
+const resourcesOf = (type: string) => template.findResources(type) as Resources;
+
+describe('ServiceStack', () => {
+  it('keeps the table under its stable logical id, retained and protected', () => {
+    expect(Object.keys(resourcesOf('AWS::DynamoDB::GlobalTable'))).toEqual(['DataTableFDBAD0F2']);
+    template.hasResource('AWS::DynamoDB::GlobalTable', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({
+        BillingMode: 'PAY_PER_REQUEST',
+        TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
+        Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+      }),
+    });
+  });
+
+  it('runs every function on nodejs22.x, arm64, from minified ESM bundles without source maps', () => {
+    const functions = resourcesOf('AWS::Lambda::Function');
+    expect(Object.keys(functions)).toHaveLength(3);
+    for (const fn of Object.values(functions)) {
+      expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
+      const environment = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+      expect(environment.NODE_OPTIONS).toBeUndefined();
+      expect(environment.NODE_ENV).toBe('production');
+    }
+  });
+
+  it('gives each job kind a queue with a dead-letter queue, maxReceiveCount = JOB_MAX_ATTEMPTS, visibility ≥ 6× the consumer timeout', () => {
+    const consumer = Object.values(resourcesOf('AWS::Lambda::Function')).find((fn) =>
+      String(fn.Properties?.Description).startsWith('Background jobs'),
+    );
+    const timeout = Number(consumer?.Properties?.Timeout);
+    expect(timeout).toBe(Jobs.CONSUMER_TIMEOUT.toSeconds());
+    const queues = Object.values(resourcesOf('AWS::SQS::Queue'));
+    const main = queues.filter((queue) => queue.Properties?.RedrivePolicy);
+    const deadLetters = queues.filter((queue) => !queue.Properties?.RedrivePolicy);
+    expect(main).toHaveLength(3);
+    expect(deadLetters).toHaveLength(3);
+    for (const queue of main) {
+      expect(queue.Properties).toMatchObject({
+        RedrivePolicy: { maxReceiveCount: 3 },
+        SqsManagedSseEnabled: true,
+        MessageRetentionPeriod: 4 * 24 * 3600,
+      });
+      expect(Number(queue.Properties?.VisibilityTimeout)).toBeGreaterThanOrEqual(6 * timeout);
+    }
+    for (const queue of deadLetters) {
+      // Dead letters outlive the queue's own messages.
+      expect(Number(queue.Properties?.MessageRetentionPeriod)).toBe(14 * 24 * 3600);
+    }
+  });
+
+  it('consumes every queue with partial batch failure reporting', () => {
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(3);
+    for (const mapping of mappings) expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
+  });
+
+  it('alarms on each dead-letter queue holding a message', () => {
+    const alarms = Object.values(resourcesOf('AWS::CloudWatch::Alarm'));
+    expect(alarms).toHaveLength(3);
+    for (const alarm of alarms) {
+      expect(alarm.Properties).toMatchObject({
+        MetricName: 'ApproximateNumberOfMessagesVisible',
+        Namespace: 'AWS/SQS',
+        Threshold: 1,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+      });
+    }
+  });
+
+  it('has a scheduler group, a role that may only send to the lifecycle queue, and the one-minute sweep', () => {
+    template.resourceCountIs('AWS::Scheduler::ScheduleGroup', 1);
+    template.hasResourceProperties('AWS::Scheduler::Schedule', {
+      ScheduleExpression: 'rate(1 minute)',
+      FlexibleTimeWindow: { Mode: 'OFF' },
+      Target: Match.objectLike({ Input: '{"kind":"sweep"}' }),
+    });
+    template.hasResourceProperties('AWS::IAM::Role', {
+      AssumeRolePolicyDocument: Match.objectLike({
+        Statement: [Match.objectLike({ Principal: { Service: 'scheduler.amazonaws.com' } })],
+      }),
+    });
+  });
+
+  it('serves the API through an HTTP API with throttling and access logs, the agent routes on the agent function', () => {
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') }),
+    });
+    const routes = Object.values(resourcesOf('AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
+    expect(routes.sort()).toEqual(
+      ['$default', 'DELETE /api/connections/{id}', 'POST /api/connectors/mcp', 'POST /api/connectors/mcp/test', 'POST /api/workspaces/{id}/query'].sort(),
+    );
+    // No CORS unless origins are configured.
+    template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
+  });
+
+  it('turns CORS on for the configured origins only', () => {
+    const withCors = Template.fromStack(new ServiceStack(newApp(), 'Cors', { corsOrigins: ['https://app.example.com'] }));
+    withCors.hasResourceProperties('AWS::ApiGatewayV2::Api', {
+      CorsConfiguration: Match.objectLike({ AllowOrigins: ['https://app.example.com'], AllowCredentials: true }),
+    });
+  }, 120_000);
+
+  it('generates the session secret in Secrets Manager and gives it to the API and agent functions only', () => {
+    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+    const secretReaders = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties).includes('secretsmanager:GetSecretValue'),
+    );
+    expect(secretReaders).toHaveLength(2);
+  });
+
+  it('runs the chat bridge as one arm64 Fargate task with a health check, circuit breaker with rollback, and logs', () => {
+    template.hasResourceProperties('AWS::ECS::Service', {
+      LaunchType: 'FARGATE',
+      DesiredCount: 1,
+      DeploymentConfiguration: Match.objectLike({ DeploymentCircuitBreaker: { Enable: true, Rollback: true } }),
+    });
+    const image = new Capture();
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      RuntimePlatform: { CpuArchitecture: 'ARM64', OperatingSystemFamily: 'LINUX' },
+      ContainerDefinitions: [
+        Match.objectLike({
+          Image: image,
+          HealthCheck: Match.objectLike({ Command: Match.arrayWith(['CMD', 'node']) }),
+          LogConfiguration: Match.objectLike({ LogDriver: 'awslogs' }),
+          PortMappings: [Match.objectLike({ ContainerPort: 8080 })],
+        }),
+      ],
+    });
+    expect(JSON.stringify(image.asObject())).toContain('cdk-hnb659fds-container-assets');
+  });
+
+  it('grants no wildcard IAM actions', () => {
+    const actions = Object.values(resourcesOf('AWS::IAM::Policy')).flatMap((policy) =>
+      ((policy.Properties?.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement ?? []).flatMap((statement) =>
+        Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+      ),
+    );
+    expect(actions.length).toBeGreaterThan(10);
+    expect(actions.filter((action) => action === '*' || action.endsWith(':*'))).toEqual([]);
+    // Functions use their own roles, not the AWS-managed basic execution policy.
+    for (const role of Object.values(resourcesOf('AWS::IAM::Role'))) {
+      expect(JSON.stringify(role.Properties?.ManagedPolicyArns ?? [])).not.toContain('AWSLambdaBasicExecutionRole');
+    }
+  });
+
+  it('outputs the API URL, the table name and the queue URLs', () => {
+    const outputs = Object.keys(template.findOutputs('*')).sort();
+    expect(outputs).toEqual(['ApiUrl', 'ColdMessagesQueueUrl', 'ConversationStatsQueueUrl', 'LifecycleQueueUrl', 'TableName']);
+  });
+
+  it('has this resource list (review changes to it deliberately)', () => {
+    const resources = (template.toJSON() as { Resources: Resources }).Resources;
+    const list = Object.entries(resources)
+      .map(([logicalId, resource]) => `${resource.Type} ${logicalId}`)
+      .sort();
+    expect(list).toMatchSnapshot();
+  });
+});
+
+describe('cdk-nag (AwsSolutions)', () => {
+  it('reports no finding that is neither fixed nor acknowledged with a reason', () => {
+    const app = newApp();
+    new ServiceStack(app, 'Nag');
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    let threw: unknown;
+    try {
+      app.synth();
+    } catch (error) {
+      threw = error;
+    }
+    const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { conclusion: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
+    };
+    const violations = report.pluginReports.flatMap((plugin) =>
+      plugin.violations.map((violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(', ')}`),
+    );
+    expect(violations).toEqual([]);
+    expect(threw).toBeUndefined();
+  }, 120_000);
+
+  it('does run: a queue without a dead-letter queue or TLS enforcement is reported', () => {
+    const app = newApp();
+    const stack = new Stack(app, 'Control');
+    new Queue(stack, 'Careless', { enforceSSL: false });
+    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
+    try {
+      app.synth();
+    } catch {
+      // A failing validation may stop the synthesis; the report is written first.
+    }
+    const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { violations: { ruleName: string }[] }[];
+    };
+    const rules = report.pluginReports.flatMap((plugin) => plugin.violations.map((violation) => violation.ruleName));
+    expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-SQS3', 'AwsSolutions-SQS4']));
+  });
+});
