@@ -8,7 +8,10 @@ import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
 import type { ModelClients } from '../shared/agent/providers.js';
 import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
 import { createAgentParts } from '../shared/agent/wiring.js';
+import { ChatBridge } from '../shared/chat/bridge.js';
+import { teamChatNotifier } from '../shared/chat/notifier.js';
 import { sweepOverdue } from '../shared/conversations/lifecycle.js';
+import { readSetting } from '../shared/org/settings.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
@@ -25,6 +28,7 @@ export interface LocalRuntime {
   url: string;
   deps: AgentDeps;
   runner: LocalJobRunner;
+  bridge: ChatBridge;
   stop(): Promise<void>;
 }
 
@@ -149,6 +153,8 @@ async function startServices(
     ...(options.models ? { models: options.models } : {}),
     jobs: runner,
     scheduler,
+    // Called at job time, once deps exist.
+    chat: teamChatNotifier((orgId) => readSetting(deps, orgId, 'chat_bot_token'), config.slackApiUrl),
   });
   runner.attach(deps, jobHandlers);
   const resumed = await runner.start();
@@ -165,6 +171,8 @@ async function startServices(
   const sweeper = setInterval(() => void sweep(), config.sweepIntervalMs);
   sweeper.unref();
   const app = createApp(deps, { agentRoutes });
+  const bridge = new ChatBridge(deps, { pollMs: config.chatBridgePollMs });
+  await bridge.start();
   const server: ServerType = await new Promise((resolvePromise, reject) => {
     const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolvePromise(started));
     started.once('error', reject);
@@ -176,8 +184,10 @@ async function startServices(
     url,
     deps,
     runner,
+    bridge,
     async stop() {
       clearInterval(sweeper);
+      await bridge.stop();
       scheduler.stop();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       await runner.stop();

@@ -7,7 +7,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { grantBedrockClaude, serviceFunction } from './functions.js';
+import { grantBedrockClaude, roleOf, serviceFunction } from './functions.js';
 import type { Jobs } from './jobs.js';
 
 export interface ApiProps {
@@ -58,7 +58,7 @@ export class Api extends Construct {
     for (const fn of [this.apiFunction, this.agentFunction]) {
       props.table.grantReadWriteData(fn);
       this.sessionSecret.grantRead(fn);
-      props.jobs.wireJobs(fn);
+      props.jobs.wireJobs(roleOf(fn), (key, value) => fn.addEnvironment(key, value));
     }
     grantBedrockClaude(this, this.agentFunction);
     Validations.of(this.sessionSecret).acknowledge({
@@ -89,6 +89,8 @@ export class Api extends Construct {
     this.httpApi.addRoutes({ path: '/api/connectors/mcp', methods: [HttpMethod.POST], integration: agent });
     this.httpApi.addRoutes({ path: '/api/connectors/mcp/test', methods: [HttpMethod.POST], integration: agent });
     this.httpApi.addRoutes({ path: '/api/connections/{id}', methods: [HttpMethod.DELETE], integration: agent });
+    this.httpApi.addRoutes({ path: '/api/connectors/consumer', methods: [HttpMethod.POST], integration: agent });
+    this.httpApi.addRoutes({ path: '/api/org/integrations/test', methods: [HttpMethod.POST], integration: agent });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.httpApi.addStage('DefaultStage', {

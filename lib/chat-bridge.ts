@@ -6,12 +6,15 @@ import { Cluster, ContainerImage, CpuArchitecture, FargateService, FargateTaskDe
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
+import { grantBedrockClaude } from './functions.js';
+import type { Jobs } from './jobs.js';
 
 const root = join(import.meta.dirname, '..');
 export const BRIDGE_PORT = 8080;
 
 export interface ChatBridgeProps {
   table: ITableV2;
+  jobs: Jobs;
 }
 
 /**
@@ -45,13 +48,13 @@ export class ChatBridge extends Construct {
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
     const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
-    this.taskDefinition.addContainer('Bridge', {
+    const container = this.taskDefinition.addContainer('Bridge', {
       image: ContainerImage.fromAsset(root, {
         file: 'functions/chat-bridge/Dockerfile',
         platform: Platform.LINUX_ARM64,
         exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs'],
       }),
-      environment: { TABLE_NAME: props.table.tableName, PORT: String(BRIDGE_PORT), NODE_ENV: 'production' },
+      environment: { TABLE_NAME: props.table.tableName, PORT: String(BRIDGE_PORT), NODE_ENV: 'production', MCP_ALLOW_PRIVATE_URLS: 'false' },
       portMappings: [{ containerPort: BRIDGE_PORT }],
       logging: LogDrivers.awsLogs({ streamPrefix: 'bridge', logGroup: logs }),
       healthCheck: {
@@ -62,7 +65,10 @@ export class ChatBridge extends Construct {
         startPeriod: Duration.seconds(20),
       },
     });
+    // It runs the agent loop for chat messages: the table, the job queues and schedules, Bedrock.
     props.table.grantReadWriteData(this.taskDefinition.taskRole);
+    props.jobs.wireJobs(this.taskDefinition.taskRole, (key, value) => container.addEnvironment(key, value));
+    grantBedrockClaude(this, this.taskDefinition.taskRole);
     Validations.of(this.taskDefinition).acknowledge({
       id: 'AwsSolutions-ECS2',
       reason: 'The environment holds configuration only (table name, port); the chat tokens are organisation settings in the table, never in the environment.',

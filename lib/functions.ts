@@ -1,5 +1,5 @@
 import { RemovalPolicy, Stack, Validations, type Duration } from 'aws-cdk-lib';
-import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
+import { PolicyStatement, Role, ServicePrincipal, type IGrantable, type IRole } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -44,6 +44,12 @@ export function serviceFunction(scope: Construct, id: string, props: { entry: st
     depsLockFilePath: join(root, 'package-lock.json'),
     projectRoot: root,
   });
+}
+
+/** The role of a function made by `serviceFunction` (which always gives it one). */
+export function roleOf(fn: NodejsFunction): IRole {
+  if (!fn.role) throw new Error(`function ${fn.node.path} has no role`);
+  return fn.role;
 }
 
 /**

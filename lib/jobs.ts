@@ -2,13 +2,12 @@ import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
-import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { CfnSchedule, CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { Construct } from 'constructs';
-import { serviceFunction } from './functions.js';
+import { Construct, type IConstruct } from 'constructs';
+import { grantBedrockClaude, roleOf, serviceFunction } from './functions.js';
 
 /** The job kinds of shared/jobs/ledger.ts, each with its own queue. */
 export const JOB_QUEUES = [
@@ -86,8 +85,10 @@ export class Jobs extends Construct {
       description: 'Background jobs: conversation moves, cold notices, conversation statistics',
       environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts) },
     });
-    this.wireJobs(this.consumer);
+    this.wireJobs(roleOf(this.consumer), (key, value) => this.consumer.addEnvironment(key, value));
     props.table.grantReadWriteData(this.consumer);
+    // Statistics call the model, on Bedrock for organisations that chose it.
+    grantBedrockClaude(this, this.consumer);
     for (const queue of Object.values(queues)) {
       this.consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
     }
@@ -106,14 +107,14 @@ export class Jobs extends Construct {
    * Gives a function what it needs to send jobs: the queue URLs and send rights, and the right to
    * create, update and delete one-time schedules in this group (passing the scheduler role).
    */
-  wireJobs(fn: IFunction & IGrantable & { addEnvironment(key: string, value: string): unknown }): void {
+  wireJobs(fn: IGrantable & IConstruct, addEnvironment: (key: string, value: string) => unknown): void {
     for (const { name, env } of JOB_QUEUES) {
       this.queues[name].grantSendMessages(fn);
-      fn.addEnvironment(env, this.queues[name].queueUrl);
+      addEnvironment(env, this.queues[name].queueUrl);
     }
-    fn.addEnvironment('LIFECYCLE_QUEUE_ARN', this.queues.lifecycle.queueArn);
-    fn.addEnvironment('SCHEDULER_GROUP_NAME', this.scheduleGroup.ref);
-    fn.addEnvironment('SCHEDULER_ROLE_ARN', this.schedulerRole.roleArn);
+    addEnvironment('LIFECYCLE_QUEUE_ARN', this.queues.lifecycle.queueArn);
+    addEnvironment('SCHEDULER_GROUP_NAME', this.scheduleGroup.ref);
+    addEnvironment('SCHEDULER_ROLE_ARN', this.schedulerRole.roleArn);
     const stack = Stack.of(this);
     fn.grantPrincipal.addToPrincipalPolicy(
       new PolicyStatement({
@@ -122,7 +123,7 @@ export class Jobs extends Construct {
       }),
     );
     this.schedulerRole.grantPassRole(fn.grantPrincipal);
-    Validations.of(fn.role ?? fn).acknowledge({
+    Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<${stack.getLogicalId(this.scheduleGroup)}>/*]`,
       reason: 'One-time schedules are created per conversation and move at run time, with names not known in advance; the grant is limited to this stack\'s schedule group.',
     });

@@ -29,7 +29,7 @@ export class ServiceStack extends Stack {
       corsOrigins: props.corsOrigins ?? [],
       throttle: { rateLimit: 50, burstLimit: 100 },
     });
-    this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table });
+    this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
 
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.data.table.node.defaultChild as CfnElement)}.Arn>/index/*]`,

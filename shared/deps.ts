@@ -82,6 +82,11 @@ export function createAgentDeps(parts: DepsParts & { mcp: McpHub; models: ModelC
   return { ...createDeps(parts), mcp: parts.mcp, models: parts.models };
 }
 
+/** The deps of a process wired with the agent's clients (checked, not assumed). */
+export function requireAgentDeps(deps: Deps): AgentDeps {
+  return Object.assign(deps, { mcp: mcpOf(deps), models: modelsOf(deps) });
+}
+
 /** Raised when agent code runs in a process that was not wired for it (a routing mistake). */
 export class AgentNotWiredError extends Error {
   constructor(what: string) {

@@ -1,24 +1,34 @@
 import { createServer } from 'node:http';
-import { parseConfig } from '../../shared/platform/config.js';
-import { createLogger } from '../../shared/platform/logger.js';
+import { createAgentParts } from '../../shared/agent/wiring.js';
+import { ChatBridge } from '../../shared/chat/bridge.js';
+import { teamChatNotifier } from '../../shared/chat/notifier.js';
+import { requireAgentDeps } from '../../shared/deps.js';
+import { readSetting } from '../../shared/org/settings.js';
+import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 
-// The team-chat bridge process (Fargate). It serves a health check on PORT; the socket-mode
-// bridge itself arrives with the team-chat work.
-const config = parseConfig(process.env, 'aws');
-const logger = createLogger(config);
+// The team-chat bridge on Fargate: the socket-mode connections of every organisation with chat
+// tokens, running the agent loop for their messages, and a health check on PORT.
+const { config, deps: core } = await createAwsDeps(process.env, {
+  needsSession: false,
+  extra: (configuration, logger) => ({
+    ...createAgentParts(configuration, logger),
+    chat: teamChatNotifier((orgId) => readSetting(core, orgId, 'chat_bot_token'), configuration.slackApiUrl),
+  }),
+});
+const deps = requireAgentDeps(core);
+const bridge = new ChatBridge(deps, { pollMs: config.chatBridgePollMs });
+await bridge.start();
 
 const server = createServer((request, response) => {
   const healthy = request.url === '/health';
   response.writeHead(healthy ? 200 : 404, { 'content-type': 'application/json' });
-  response.end(JSON.stringify(healthy ? { status: 'ok', bridge: 'not configured' } : { error: 'not found' }));
+  response.end(JSON.stringify(healthy ? { status: 'ok', organisations: bridge.connectedOrganisations.length } : { error: 'not found' }));
 });
-server.listen(config.port, '0.0.0.0', () => {
-  logger.info(`chat bridge health check on port ${config.port}; no team-chat bridge is configured yet`);
-});
+server.listen(config.port, '0.0.0.0', () => deps.logger.info(`chat bridge running; health check on port ${config.port}`));
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
-    logger.info(`${signal} received, stopping`);
-    server.close(() => process.exit(0));
+    deps.logger.info(`${signal} received, stopping`);
+    void bridge.stop().finally(() => server.close(() => process.exit(0)));
   });
 }

@@ -1,11 +1,13 @@
+import { chatAgentRoutes } from '../chat/agent-routes.js';
 import { connectionRoutes } from '../connections/routes.js';
 import type { Deps } from '../deps.js';
 import { queryRoutes } from './routes.js';
 
 /**
- * The routes that run the agent (the query) or reach MCP servers (the connectors): mounted by the
+ * The routes that run the agent (the query) or reach outside services (MCP servers, the team-chat
+ * API): mounted by the
  * processes that carry the agent — the local runtime and the agent function on AWS.
  */
 export function agentRoutes(deps: Deps) {
-  return [queryRoutes(deps), connectionRoutes(deps)];
+  return [queryRoutes(deps), connectionRoutes(deps), chatAgentRoutes(deps)];
 }

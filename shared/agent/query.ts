@@ -24,6 +24,8 @@ export interface Caller {
   consumerType: 'api' | 'team-chat' | 'messaging' | 'coding-agent';
   /** Display name of the chat channel, or null. */
   channel: string | null;
+  /** Team chat: the channel and thread the conversation lives in (for the cold notice). */
+  chat?: { channelId: string; threadTs: string };
 }
 
 export interface QueryResponse {
@@ -292,6 +294,7 @@ async function persistQuery(
         '#consumer = if_not_exists(#consumer, :consumer), #user = if_not_exists(#user, :user)',
         '#channel = if_not_exists(#channel, :channel), #first = if_not_exists(#first, :now)',
         '#stats = if_not_exists(#stats, :pending), #due = :due, #g3pk = :g3pk, #g3sk = :g3sk',
+        ...(caller.chat ? ['#chatChannel = if_not_exists(#chatChannel, :chatChannel), #chatThread = if_not_exists(#chatThread, :chatThread)'] : []),
       ].join(', ') + ' ADD #count :count, #cost :cost REMOVE #moved, #coldAt',
       condition: 'attribute_not_exists(pk) OR #status <> :closed',
       names: {
@@ -316,6 +319,7 @@ async function persistQuery(
         '#g3sk': 'gsi3sk',
         '#moved': 'moved_by',
         '#coldAt': 'cold_at',
+        ...(caller.chat ? { '#chatChannel': 'chat_channel_id', '#chatThread': 'chat_thread_ts' } : {}),
       },
       values: {
         ':open': 'open',
@@ -336,6 +340,7 @@ async function persistQuery(
         ':due': coldAt.toISOString(),
         ':g3pk': due.gsi3pk,
         ':g3sk': due.gsi3sk,
+        ...(caller.chat ? { ':chatChannel': caller.chat.channelId, ':chatThread': caller.chat.threadTs } : {}),
       },
     });
   } catch (error) {

@@ -5,6 +5,8 @@ import { secureHeaders } from 'hono/secure-headers';
 import { queryRoute } from '../agent/route-definitions.js';
 import { authRoutes } from '../auth/routes.js';
 import { connectionRouteDefinitions } from '../connections/route-definitions.js';
+import { chatAgentRouteDefinitions } from '../chat/route-definitions.js';
+import { chatRoutes } from '../chat/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { queueRoutes } from '../jobs/routes.js';
@@ -71,12 +73,13 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   if (options.agentRoutes) {
     for (const router of options.agentRoutes(deps)) app.route('/api', router);
   } else {
-    const documented: RouteConfig[] = [queryRoute, ...Object.values(connectionRouteDefinitions)];
+    const documented: RouteConfig[] = [queryRoute, ...Object.values(connectionRouteDefinitions), ...Object.values(chatAgentRouteDefinitions)];
     for (const { middleware: _servedByTheAgentFunction, ...route } of documented) {
       app.openAPIRegistry.registerPath({ ...route, path: `/api${route.path}` });
     }
   }
   app.route('/api', queueRoutes(deps));
+  app.route('/api', chatRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',

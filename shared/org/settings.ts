@@ -46,11 +46,28 @@ export async function listSettings(
   return { settings, configured };
 }
 
+/** GSI1 partition listing the organisations with a chat app token: what the bridge connects. */
+export const CHAT_ORGS_INDEX = 'CHATORGS';
+
 export async function putSetting(deps: Deps, orgId: string, key: string, value: string): Promise<void> {
   const problem = VALUE_RULES[key]?.(value);
   if (problem) throw new ValidationError('invalid setting value', [{ path: 'value', message: problem }]);
   const item: SettingItem = { ...keys.setting(orgId, key), key, value, updated_at: deps.clock.now().toISOString() };
-  await deps.table.put({ ...item });
+  // The app token's item is also the organisation's entry in the index the chat bridge polls.
+  const indexed = key === 'chat_app_token' ? { gsi1pk: CHAT_ORGS_INDEX, gsi1sk: orgId } : {};
+  await deps.table.put({ ...item, ...indexed });
+}
+
+/** Organisations with both chat tokens: one Query of the index, one BatchGet of their tokens. */
+export async function listChatOrganisations(deps: Deps): Promise<{ orgId: string; botToken: string; appToken: string }[]> {
+  const indexed = await deps.table.queryAll<SettingItem & { gsi1sk: string }>({ index: 'gsi1', pk: CHAT_ORGS_INDEX });
+  if (!indexed.length) return [];
+  const bots = await deps.table.batchGet<SettingItem>(indexed.map((item) => keys.setting(item.gsi1sk, 'chat_bot_token')));
+  const botTokens = new Map(bots.map((item) => [item.pk.slice('ORG#'.length), item.value]));
+  return indexed.flatMap((item) => {
+    const botToken = botTokens.get(item.gsi1sk);
+    return botToken ? [{ orgId: item.gsi1sk, botToken, appToken: item.value }] : [];
+  });
 }
 
 export async function deleteSetting(deps: Deps, orgId: string, key: string): Promise<void> {

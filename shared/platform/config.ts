@@ -37,6 +37,7 @@ function configSchema(runtime: Runtime) {
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
+    CHAT_BRIDGE_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(local ? 2_000 : 30_000),
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(local ? 5_000 : 60_000),
     LIFECYCLE_QUEUE_URL: optionalUrl,
     COLD_MESSAGES_QUEUE_URL: optionalUrl,
@@ -80,6 +81,8 @@ export interface Config {
   modelMaxRetries: number;
   jobMaxAttempts: number;
   jobRetryBaseMs: number;
+  /** How often the chat bridge reads which organisations have chat tokens. */
+  chatBridgePollMs: number;
   /** How often the local runtime sweeps for overdue conversation moves. */
   sweepIntervalMs: number;
   /** AWS only: the SQS queues and the EventBridge Scheduler group, set by the CDK stack. */
@@ -143,6 +146,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     modelMaxRetries: env.MODEL_MAX_RETRIES,
     jobMaxAttempts: env.JOB_MAX_ATTEMPTS,
     jobRetryBaseMs: env.JOB_RETRY_BASE_MS,
+    chatBridgePollMs: env.CHAT_BRIDGE_POLL_MS,
     sweepIntervalMs: env.SWEEP_INTERVAL_MS,
     queues: {
       lifecycleUrl: env.LIFECYCLE_QUEUE_URL,

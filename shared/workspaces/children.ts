@@ -16,6 +16,7 @@ import type {
   ToolSchema,
   ViolationSchema,
 } from './schemas.js';
+import { channelsOf } from '../chat/consumers.js';
 import { counterNames, counterOf } from './counters.js';
 import { getWorkspaceItem, ownedWorkspace, type WorkspaceItem } from './workspaces.js';
 
@@ -156,9 +157,12 @@ export async function listConnections(deps: Deps, orgId: string, workspaceId: st
   return { connections, tools };
 }
 
+/** Consumers of the workspace; the team-chat consumer lists the channels bound to the workspace. */
 export async function listConsumers(deps: Deps, orgId: string, workspaceId: string) {
-  const { consumers } = (await readWorkspace(deps, orgId, workspaceId)).children;
-  return { consumers };
+  const [{ children }, channels] = await Promise.all([readWorkspace(deps, orgId, workspaceId), channelsOf(deps, workspaceId)]);
+  return {
+    consumers: children.consumers.map((consumer) => (consumer.type === 'team-chat' ? { ...consumer, channels } : consumer)),
+  };
 }
 
 /** Most recent gaps shown with the knowledge list. */

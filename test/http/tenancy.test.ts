@@ -29,6 +29,9 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/query': { query: 'hello?' },
   'POST /api/connectors/mcp/test': { transport: 'stdio', command: 'node', args: ['--version'] },
   'POST /api/connectors/mcp': { workspace_id: 'ws-filled-per-test', name: 'Matrix', transport: 'stdio', command: 'node' },
+  'POST /api/org/integrations/test': { type: 'team-chat', credentials: { bot_token: 'xoxb-matrix' } },
+  'POST /api/connectors/consumer': { type: 'team-chat', workspace_id: 'ws-filled-per-test', credentials: { bot_token: 'xoxb-m', app_token: 'xapp-m' } },
+  'POST /api/connectors/consumer/channel': { type: 'team-chat', workspace_id: 'ws-filled-per-test', channel_id: 'CMATRIX1' },
 };
 
 let t: TestContext;
@@ -42,7 +45,8 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('/api/connections/{id}', `/api/connections/${ids.connectionId ?? 'conn_none'}`)
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
-    .replace('{key}', 'ai_provider');
+    .replace('{key}', 'ai_provider')
+    .replace('{channel_id}', 'CMATRIX1');
 }
 
 beforeAll(async () => {

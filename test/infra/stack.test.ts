@@ -120,7 +120,15 @@ describe('ServiceStack', () => {
     });
     const routes = Object.values(resourcesOf('AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
     expect(routes.sort()).toEqual(
-      ['$default', 'DELETE /api/connections/{id}', 'POST /api/connectors/mcp', 'POST /api/connectors/mcp/test', 'POST /api/workspaces/{id}/query'].sort(),
+      [
+        '$default',
+        'DELETE /api/connections/{id}',
+        'POST /api/connectors/consumer',
+        'POST /api/connectors/mcp',
+        'POST /api/connectors/mcp/test',
+        'POST /api/org/integrations/test',
+        'POST /api/workspaces/{id}/query',
+      ].sort(),
     );
     // No CORS unless origins are configured.
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });

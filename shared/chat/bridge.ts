@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import bolt from '@slack/bolt';
+import type { AgentDeps } from '../deps.js';
+import { listChatOrganisations } from '../org/settings.js';
+import { handleChatMessage, type ChatMessageEvent } from './messages.js';
+import { chatClientOptions } from './web.js';
+
+const { App, LogLevel } = bolt;
+type BoltApp = InstanceType<typeof App>;
+
+interface RunningBridge {
+  app: BoltApp;
+  fingerprint: string;
+}
+
+export interface ChatBridgeOptions {
+  /** How often the index of configured organisations is read (5 s locally, 30 s on AWS). */
+  pollMs: number;
+}
+
+/** A Bolt logger that goes to ours, quietly. */
+function boltLogger(deps: AgentDeps) {
+  return {
+    debug: () => undefined,
+    info: () => undefined,
+    warn: (...message: unknown[]) => deps.logger.warn('chat bridge', { detail: message.map(String).join(' ') }),
+    error: (...message: unknown[]) => deps.logger.error('chat bridge', { detail: message.map(String).join(' ') }),
+    setLevel: () => undefined,
+    getLevel: () => LogLevel.WARN,
+    setName: () => undefined,
+  };
+}
+
+/**
+ * Registers the bridge's listeners, one named callback each (the Bolt starter template's shape).
+ * Bolt acknowledges each event envelope before the listener runs; the work is `handleChatMessage`.
+ */
+export function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
+  const onMessage = async ({ event, body, context, client }: { event: unknown; body: unknown; context: { botUserId?: string }; client: BoltApp['client'] }) => {
+    const eventId = (body as { event_id?: string }).event_id;
+    try {
+      await handleChatMessage(deps, { orgId, botUserId: context.botUserId ?? '', client }, event as ChatMessageEvent, eventId);
+    } catch (error) {
+      deps.logger.error('chat message failed', { orgId, eventId, error: error instanceof Error ? error.message : String(error) });
+    }
+  };
+  app.event('app_mention', onMessage);
+  app.message(onMessage);
+}
+
+/**
+ * The team-chat bridge: one socket-mode connection per organisation that has both chat tokens.
+ * It polls the index of configured organisations, starts a connection for a new one, restarts it
+ * when its tokens change and stops it when they are removed.
+ */
+export class ChatBridge {
+  private readonly running = new Map<string, RunningBridge>();
+  private readonly failed = new Map<string, { fingerprint: string; until: number }>();
+  private timer: NodeJS.Timeout | undefined;
+  private refreshing: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: AgentDeps,
+    private readonly options: ChatBridgeOptions,
+  ) {}
+
+  /** Organisations with a live connection. */
+  get connectedOrganisations(): string[] {
+    return [...this.running.keys()];
+  }
+
+  async start(): Promise<void> {
+    await this.refresh();
+    this.timer = setInterval(() => void this.refresh(), this.options.pollMs);
+    this.timer.unref();
+  }
+
+  /** Reads the configured organisations and brings the connections in line (one refresh at a time). */
+  refresh(): Promise<void> {
+    this.refreshing ??= this.reconcile().finally(() => {
+      this.refreshing = undefined;
+    });
+    return this.refreshing;
+  }
+
+  private async reconcile(): Promise<void> {
+    if (this.stopped) return;
+    let configured;
+    try {
+      configured = await listChatOrganisations(this.deps);
+    } catch (error) {
+      this.deps.logger.error('chat bridge could not read its organisations', { error: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    const wanted = new Map(
+      configured.map(({ orgId, botToken, appToken }) => [
+        orgId,
+        { botToken, appToken, fingerprint: createHash('sha256').update(`${botToken}\u0000${appToken}`).digest('hex') },
+      ]),
+    );
+    for (const [orgId, bridge] of this.running) {
+      if (wanted.get(orgId)?.fingerprint !== bridge.fingerprint) await this.stopOrganisation(orgId, 'tokens changed or removed');
+    }
+    for (const [orgId, tokens] of wanted) {
+      if (this.running.has(orgId) || this.stopped) continue;
+      const failure = this.failed.get(orgId);
+      if (failure && failure.fingerprint === tokens.fingerprint && failure.until > Date.now()) continue;
+      await this.startOrganisation(orgId, tokens);
+    }
+  }
+
+  private async startOrganisation(orgId: string, tokens: { botToken: string; appToken: string; fingerprint: string }): Promise<void> {
+    const clientOptions = chatClientOptions(this.deps.config.slackApiUrl);
+    const app = new App({
+      token: tokens.botToken,
+      appToken: tokens.appToken,
+      socketMode: true,
+      // SLACK_API_URL for the app's Web API client and for the socket-mode receiver's own client.
+      clientOptions,
+      installerOptions: { clientOptions },
+      logger: boltLogger(this.deps),
+      logLevel: LogLevel.WARN,
+    });
+    registerListeners(app, this.deps, orgId);
+    try {
+      await app.start();
+      this.running.set(orgId, { app, fingerprint: tokens.fingerprint });
+      this.failed.delete(orgId);
+      this.deps.logger.info('team-chat bridge connected', { orgId });
+    } catch (error) {
+      // Bad tokens or the platform unreachable: try again after a minute, or at once if the tokens change.
+      this.failed.set(orgId, { fingerprint: tokens.fingerprint, until: Date.now() + 60_000 });
+      this.deps.logger.warn('team-chat bridge could not connect', { orgId, error: error instanceof Error ? error.message : String(error) });
+      await app.stop().catch(() => undefined);
+    }
+  }
+
+  private async stopOrganisation(orgId: string, reason: string): Promise<void> {
+    const bridge = this.running.get(orgId);
+    this.running.delete(orgId);
+    await bridge?.app.stop().catch(() => undefined);
+    this.deps.logger.info('team-chat bridge disconnected', { orgId, reason });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.refreshing;
+    for (const orgId of [...this.running.keys()]) await this.stopOrganisation(orgId, 'shutting down');
+  }
+}

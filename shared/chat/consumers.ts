@@ -1,0 +1,102 @@
+import type { Deps } from '../deps.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { isConditionFailed, type Key } from '../platform/table.js';
+import { keys } from '../platform/keys.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import type { BindChannelInput } from './schemas.js';
+
+/**
+ * A channel binding: one item per organisation and channel, so a channel belongs to one
+ * workspace; claimed with a conditional put (a rebind to the same workspace passes, another
+ * workspace gets 409). Listed per workspace through GSI1.
+ */
+export interface ChannelBinding extends Key {
+  org_id: string;
+  channel_id: string;
+  channel_name: string | null;
+  workspace_id: string;
+  workspace_name: string;
+  gsi1pk: string;
+  gsi1sk: string;
+  created_at: string;
+}
+
+export const chatKeys = {
+  binding: (orgId: string, channelId: string): Key => ({ pk: `CHANNEL#${orgId}#${channelId}`, sk: 'CHANNEL' }),
+  channelsOf: (workspaceId: string) => `WSCHANNELS#${workspaceId}`,
+  consumer: (workspaceId: string, consumerId: string): Key => ({ pk: keys.workspacePartition(workspaceId), sk: `CONSUMER#${consumerId}` }),
+  /** The team-chat consumer of a workspace has a fixed id: connecting twice is the same consumer. */
+  teamChatConsumerId: (workspaceId: string) => `tc-${workspaceId}`,
+};
+
+export async function getBinding(deps: Deps, orgId: string, channelId: string): Promise<ChannelBinding | undefined> {
+  return deps.table.get<ChannelBinding>(chatKeys.binding(orgId, channelId));
+}
+
+/** Creates the workspace's team-chat consumer (idempotent). */
+export async function ensureTeamChatConsumer(deps: Deps, workspaceId: string): Promise<string> {
+  const id = chatKeys.teamChatConsumerId(workspaceId);
+  await deps.table.putNew({
+    ...chatKeys.consumer(workspaceId, id),
+    id,
+    type: 'team-chat',
+    status: 'active',
+    created_at: deps.clock.now().toISOString(),
+  });
+  return id;
+}
+
+/**
+ * `POST /api/connectors/consumer/channel`: binds a channel to a workspace. One conditional put
+ * decides: twenty parallel binds of one channel to different workspaces give one winner.
+ */
+export async function bindChannel(deps: Deps, orgId: string, input: BindChannelInput): Promise<{ status: 'saved'; message: string }> {
+  const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
+  const consumer = await deps.table.get(chatKeys.consumer(workspace.id, chatKeys.teamChatConsumerId(workspace.id)));
+  if (!consumer) {
+    throw new ValidationError('invalid request body', [
+      { path: 'workspace_id', message: 'connect the team-chat consumer to this workspace first (POST /api/connectors/consumer)' },
+    ]);
+  }
+  const binding: ChannelBinding = {
+    ...chatKeys.binding(orgId, input.channel_id),
+    org_id: orgId,
+    channel_id: input.channel_id,
+    channel_name: input.channel_name ?? null,
+    workspace_id: workspace.id,
+    workspace_name: workspace.name,
+    gsi1pk: chatKeys.channelsOf(workspace.id),
+    gsi1sk: input.channel_id,
+    created_at: deps.clock.now().toISOString(),
+  };
+  try {
+    await deps.table.put(binding, {
+      condition: 'attribute_not_exists(pk) OR workspace_id = :workspace',
+      values: { ':workspace': workspace.id },
+    });
+  } catch (error) {
+    if (!isConditionFailed(error)) throw error;
+    const holder = await getBinding(deps, orgId, input.channel_id);
+    throw new ConflictError(
+      `channel ${input.channel_id} is already bound to workspace "${holder?.workspace_name ?? 'another workspace'}" (${holder?.workspace_id ?? 'unknown'})`,
+    );
+  }
+  const name = input.channel_name ? `#${input.channel_name} (${input.channel_id})` : input.channel_id;
+  return { status: 'saved', message: `Channel ${name} is bound to ${workspace.name}` };
+}
+
+/** `DELETE /api/connectors/consumer/channel/:channel_id`. */
+export async function unbindChannel(deps: Deps, orgId: string, channelId: string): Promise<void> {
+  try {
+    await deps.table.delete(chatKeys.binding(orgId, channelId), { condition: 'attribute_exists(pk)' });
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFoundError(`channel ${channelId} is not bound`);
+    throw error;
+  }
+}
+
+/** The channels bound to a workspace (GSI1). */
+export async function channelsOf(deps: Deps, workspaceId: string): Promise<{ channel_id: string; channel_name: string | null }[]> {
+  const bindings = await deps.table.queryAll<ChannelBinding>({ index: 'gsi1', pk: chatKeys.channelsOf(workspaceId) });
+  return bindings.map((binding) => ({ channel_id: binding.channel_id, channel_name: binding.channel_name }));
+}

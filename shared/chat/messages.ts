@@ -1,0 +1,142 @@
+import type { WebClient } from '@slack/web-api';
+import { runQuery } from '../agent/query.js';
+import { conversationKeys } from '../conversations/keys.js';
+import type { AgentDeps } from '../deps.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { getBinding } from './consumers.js';
+
+/** The fields of a team-chat message event the bridge reads. */
+export interface ChatMessageEvent {
+  type?: string;
+  subtype?: string;
+  channel?: string;
+  user?: string;
+  bot_id?: string;
+  text?: string;
+  ts?: string;
+  thread_ts?: string;
+}
+
+export interface ChatContext {
+  orgId: string;
+  botUserId: string;
+  client: WebClient;
+}
+
+/** The platform's limit is 40 000 characters; answers are split into readable posts well below it. */
+export const MAX_POST_CHARS = 3_900;
+const DEDUPE_TTL_SECONDS = 2 * 24 * 3600;
+const WORKING_REACTION = 'eyes';
+
+export const UNBOUND_REPLY =
+  'This channel is not connected to a workspace yet. An admin can bind it with POST /api/connectors/consumer/channel.';
+export const CLOSED_REPLY = 'This conversation is closed. Mention me in a new thread to start another one.';
+
+/** Splits an answer into posts of at most `max` characters, at paragraph, line or word boundaries. */
+export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
+  const parts: string[] = [];
+  let rest = text.trim();
+  while (rest.length > max) {
+    const window = rest.slice(0, max);
+    const cut = Math.max(window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf(' '));
+    const at = cut > max / 2 ? cut : max;
+    parts.push(rest.slice(0, at).trimEnd());
+    rest = rest.slice(at).trimStart();
+  }
+  if (rest) parts.push(rest);
+  return parts.length ? parts : [''];
+}
+
+/** The question without the bot's mention. */
+export function stripMention(text: string, botUserId: string): string {
+  return text.replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g'), '').replace(/\s+/g, ' ').trim();
+}
+
+/** A conditional write with a TTL: true the first time a key is seen. Survives restarts, so a redelivery is dropped too. */
+async function firstTime(deps: AgentDeps, pk: string): Promise<boolean> {
+  const ttl = Math.floor(deps.clock.now().getTime() / 1000) + DEDUPE_TTL_SECONDS;
+  return deps.table.putNew({ pk, sk: 'SEEN', ttl });
+}
+
+const names = new Map<string, { value: string; until: number }>();
+
+/** A user's real name or a channel's name, cached for ten minutes. */
+async function cachedName(key: string, lookup: () => Promise<string | undefined>, fallback: string): Promise<string> {
+  const cached = names.get(key);
+  if (cached && cached.until > Date.now()) return cached.value;
+  const value = (await lookup().catch(() => undefined)) || fallback;
+  names.set(key, { value, until: Date.now() + 10 * 60_000 });
+  return value;
+}
+
+async function postInThread(context: ChatContext, channel: string, threadTs: string, text: string): Promise<void> {
+  for (const part of splitForPosting(text)) {
+    await context.client.chat.postMessage({ channel, thread_ts: threadTs, text: part });
+  }
+}
+
+/**
+ * One message from a bound channel (or not). Duplicates are dropped by event id and by message
+ * (the same message arrives as `app_mention` and as `message`); the bot's own messages are
+ * ignored. A mention starts or continues the conversation of its thread; a later message in a
+ * thread that has a conversation continues it without a mention. The answer is posted in the
+ * thread, with a reaction on the question while the agent works.
+ */
+export async function handleChatMessage(deps: AgentDeps, context: ChatContext, event: ChatMessageEvent, eventId: string | undefined): Promise<void> {
+  const { channel, user, ts } = event;
+  if (!channel || !user || !ts) return;
+  if (event.bot_id || user === context.botUserId) return;
+  if (event.subtype && event.subtype !== 'thread_broadcast' && event.subtype !== 'file_share') return;
+  if (eventId && !(await firstTime(deps, `CHATEVENT#${context.orgId}#${eventId}`))) return;
+  if (!(await firstTime(deps, `CHATMSG#${context.orgId}#${channel}#${ts}`))) return;
+
+  const text = event.text ?? '';
+  const mentioned = text.includes(`<@${context.botUserId}`);
+  const threadTs = event.thread_ts ?? ts;
+  const binding = await getBinding(deps, context.orgId, channel);
+  if (!binding) {
+    if (mentioned) await postInThread(context, channel, threadTs, UNBOUND_REPLY);
+    return;
+  }
+  const conversationId = `${channel}-${threadTs}`;
+  if (!mentioned) {
+    // Plain chatter is not for the bot, unless it continues a thread the bot is in.
+    const conversation = await deps.table.get(conversationKeys.conversation(binding.workspace_id, conversationId));
+    if (!conversation) return;
+  }
+  const query = stripMention(text, context.botUserId);
+  if (!query) {
+    await postInThread(context, channel, threadTs, 'Ask me a question after the mention.');
+    return;
+  }
+
+  await context.client.reactions.add({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);
+  try {
+    const [userName, channelName] = await Promise.all([
+      cachedName(`user:${context.orgId}:${user}`, async () => {
+        const info = await context.client.users.info({ user });
+        return info.user?.real_name || info.user?.profile?.real_name || info.user?.name;
+      }, user),
+      cachedName(`channel:${context.orgId}:${channel}`, async () => (await context.client.conversations.info({ channel })).channel?.name, binding.channel_name ?? channel),
+    ]);
+    let reply: string;
+    try {
+      const { response } = await runQuery(
+        deps,
+        { orgId: context.orgId, role: 'member', userName, consumerType: 'team-chat', channel: channelName, chat: { channelId: channel, threadTs } },
+        binding.workspace_id,
+        { query, session_id: conversationId },
+      );
+      reply = response.error
+        ? `${response.answer ? `${response.answer}\n\n` : ''}Sorry, I could not finish: ${response.error}`
+        : response.answer || '(no answer)';
+    } catch (error) {
+      if (error instanceof ConflictError) reply = CLOSED_REPLY;
+      else if (error instanceof NotFoundError) reply = 'The workspace of this channel no longer exists.';
+      else throw error;
+    }
+    await postInThread(context, channel, threadTs, reply);
+  } finally {
+    await context.client.reactions.remove({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);
+  }
+}

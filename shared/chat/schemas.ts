@@ -1,0 +1,61 @@
+import { z } from '@hono/zod-openapi';
+import { CONSUMER_TYPES } from '../conversations/schemas.js';
+
+const channelId = z
+  .string()
+  .regex(/^[A-Z0-9]{2,32}$/, 'must be a channel id such as C0123ABCD')
+  .openapi({ example: 'C0123ABCD' });
+
+export const TeamChatCredentials = z.object({
+  bot_token: z.string().min(1, 'required').max(512),
+  app_token: z.string().min(1, 'required').max(512),
+});
+
+export const ConnectConsumerBody = z
+  .object({
+    type: z.enum(CONSUMER_TYPES, { error: `must be one of ${CONSUMER_TYPES.join(', ')}` }),
+    workspace_id: z.string().min(1).max(200),
+    credentials: z.record(z.string(), z.unknown()).openapi({ description: 'team-chat: { bot_token, app_token }; other types: {}' }),
+    channel_id: channelId.optional(),
+    channel_name: z.string().trim().min(1).max(200).optional(),
+  })
+  .openapi('ConnectConsumerRequest');
+export type ConnectConsumerInput = z.infer<typeof ConnectConsumerBody>;
+
+export const ConnectConsumerResponse = z
+  .object({
+    status: z.literal('connected'),
+    message: z.string(),
+    id: z.string(),
+    api_key: z.string().optional().openapi({ description: 'api, messaging, coding-agent: the key, shown once' }),
+  })
+  .openapi('ConnectConsumerResponse');
+
+export const BindChannelBody = z
+  .object({
+    type: z.literal('team-chat', { error: 'channels belong to team-chat consumers: type must be team-chat' }),
+    workspace_id: z.string().min(1).max(200),
+    channel_id: channelId,
+    channel_name: z.string().trim().min(1).max(200).optional(),
+  })
+  .openapi('BindChannelRequest');
+export type BindChannelInput = z.infer<typeof BindChannelBody>;
+
+export const ChannelParams = z.object({
+  channel_id: channelId.openapi({ param: { name: 'channel_id', in: 'path' } }),
+});
+
+export const IntegrationTestBody = z
+  .object({
+    type: z.literal('team-chat', { error: 'only team-chat integrations can be tested' }),
+    credentials: z.object({ bot_token: z.string().min(1, 'required').max(512) }),
+  })
+  .openapi('IntegrationTestRequest');
+
+export const IntegrationTestResponse = z
+  .object({
+    ok: z.boolean(),
+    detail: z.object({ bot_name: z.string(), team: z.string() }).optional(),
+    error: z.string().optional(),
+  })
+  .openapi('IntegrationTestResponse');
