@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import bolt from '@slack/bolt';
+import { App, LogLevel } from '@slack/bolt';
 import type { AgentDeps } from '../deps.js';
 import { listChatOrganisations } from '../org/settings.js';
 import { handleChatMessage, type ChatMessageEvent } from './messages.js';
 import { chatClientOptions } from './web.js';
 
-const { App, LogLevel } = bolt;
 type BoltApp = InstanceType<typeof App>;
 
 interface RunningBridge {

@@ -38,8 +38,9 @@ export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
   let rest = text.trim();
   while (rest.length > max) {
     const window = rest.slice(0, max);
-    const cut = Math.max(window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf(' '));
-    const at = cut > max / 2 ? cut : max;
+    // The last paragraph break in the second half of the window, else a line break, else a space.
+    const cut = ['\n\n', '\n', ' '].map((separator) => window.lastIndexOf(separator)).find((index) => index > max / 2);
+    const at = cut ?? max;
     parts.push(rest.slice(0, at).trimEnd());
     rest = rest.slice(at).trimStart();
   }
