@@ -4,8 +4,8 @@ import { ModelError, NO_USAGE, addUsage, type ContentBlock, type ModelClient, ty
 /** A tool the loop may offer: its spec for the model and how to run it. */
 export interface LoopTool {
   spec: ToolSpec;
-  /** Display name of the connection that serves it (for `connections_hit`). */
-  connectionName: string;
+  /** Display name of the connection that serves it (for `connections_hit`); none for built-in tools. */
+  connectionName?: string;
   run(input: Record<string, unknown>): Promise<ToolCallOutcome>;
 }
 
@@ -96,7 +96,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
         toolsCalled.push(call.name);
         const tool = byName.get(call.name);
         if (!tool) return { type: 'tool_result', toolUseId: call.id, content: `unknown tool: ${call.name}`, isError: true };
-        connectionsHit.add(tool.connectionName);
+        if (tool.connectionName) connectionsHit.add(tool.connectionName);
         const outcome = await tool.run(call.input);
         return { type: 'tool_result', toolUseId: call.id, content: outcome.text || '(no output)', isError: outcome.isError };
       }),

@@ -1,6 +1,8 @@
 import { recordDiscoveredTools, refreshTools, type ConnectionItem, type ToolItem } from '../connections/connections.js';
 import type { ConnectionSpec } from '../connections/mcp-hub.js';
 import { conversationKeys } from '../conversations/keys.js';
+import { applyGuardrails, blockingGuardrail, toGuardrail, violationItems, type GuardrailHit, type GuardrailItem } from '../guardrails/guardrails.js';
+import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../knowledge/knowledge.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle.js';
 import { mcpOf, modelsOf, type Deps } from '../deps.js';
 import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
@@ -164,7 +166,31 @@ async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string,
     .reverse()
     .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
   const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
-  return { workspace, connections, toolsByConnection, state, messages, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+  const knowledge = workspaceItems.filter((item) => item.sk.startsWith('KNOW#')) as unknown as KnowledgeItem[];
+  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith('GUARD#')) as unknown as GuardrailItem[]).map(toGuardrail);
+  return { workspace, connections, toolsByConnection, knowledge, guardrails, state, messages, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+}
+
+/**
+ * Knowledge reaches the model in the cached system prefix while it fits the budget; beyond, the
+ * model gets the built-in `search_knowledge` tool instead.
+ */
+function knowledgeFor(knowledge: KnowledgeItem[]): { prompt: string; tool: LoopTool | undefined } {
+  if (!knowledge.length) return { prompt: '', tool: undefined };
+  const sorted = [...knowledge].sort((a, b) => a.title.localeCompare(b.title));
+  if (fitsPrompt(sorted)) return { prompt: `\n\n${knowledgeSection(sorted)}`, tool: undefined };
+  return {
+    prompt: '\n\nThis workspace has a knowledge base: search it with search_knowledge.',
+    tool: {
+      spec: SEARCH_KNOWLEDGE_TOOL,
+      run: async (input) => {
+        const found = searchKnowledge(sorted, String(input.query ?? ''));
+        return found.length
+          ? { text: knowledgeSection(found), isError: false }
+          : { text: 'Nothing in the knowledge base matches these keywords.', isError: false };
+      },
+    },
+  };
 }
 
 /**
@@ -203,11 +229,14 @@ export async function runQuery(
   const started = performance.now();
   const conversationId = input.session_id ?? newId('conv', deps.clock.now());
   const context = await loadQueryContext(deps, caller, workspaceId, conversationId);
-  const { workspace, connections, toolsByConnection, state } = context;
+  const { workspace, connections, toolsByConnection, guardrails, state } = context;
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
+  // Guardrails on the way in: a blocked question never reaches the model; redacted parts never leave.
+  const screened = applyGuardrails(guardrails, input.query, 'input');
+  const hits: GuardrailHit[] = [...screened.hits];
 
   let loop: LoopResult;
   let failedBeforeModel = false;
@@ -221,22 +250,37 @@ export async function runQuery(
   } catch (error) {
     if (!(error instanceof ModelConfigurationError)) throw error;
   }
-  if (!client) {
+  if (screened.blockedBy) {
+    const name = screened.blockedBy.name;
+    loop = { ...failure(`blocked by guardrail "${name}"`), answer: `Your message was not sent: it matches the workspace's guardrail "${name}".` };
+    failedBeforeModel = false; // the refusal is the answer, and is kept with the question
+  } else if (!client) {
     loop = failure('no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service');
   } else {
     const unreachable = await connectAll(deps, connections, toolsByConnection);
     if (unreachable.length) loop = failure(unreachable.join('; '));
     else {
       const history = toModelMessages(state ? context.messages : (input.history ?? []));
+      const knowledge = knowledgeFor(context.knowledge);
+      // Tools a block_tool guardrail names are never offered, whatever the role may use.
+      const tools = [...offeredTools(deps, workspace, caller.role, connections, toolsByConnection), ...(knowledge.tool ? [knowledge.tool] : [])].filter(
+        (tool) => !blockingGuardrail(guardrails, tool.spec.name),
+      );
       loop = await runAgentLoop({
         client,
         model: client.modelFor(tier),
-        system: workspace.system_prompt || defaultSystemPrompt(workspace),
-        tools: offeredTools(deps, workspace, caller.role, connections, toolsByConnection),
-        messages: [...history, { role: 'user', content: [{ type: 'text', text: input.query }] }],
+        system: (workspace.system_prompt || defaultSystemPrompt(workspace)) + knowledge.prompt,
+        tools,
+        messages: [...history, { role: 'user', content: [{ type: 'text', text: screened.text }] }],
         maxToolRounds: workspace.max_tool_rounds,
         maxTokens: MAX_TOKENS,
       });
+      // Guardrails on the way out: the answer returned and stored.
+      const answer = applyGuardrails(guardrails, loop.answer, 'output');
+      hits.push(...answer.hits);
+      if (answer.blockedBy) {
+        loop = { ...loop, answer: `The answer was withheld: it matches the workspace's guardrail "${answer.blockedBy.name}".`, error: loop.error ?? `answer withheld by guardrail "${answer.blockedBy.name}"` };
+      } else loop = { ...loop, answer: answer.text };
     }
   }
 
@@ -244,7 +288,7 @@ export async function runQuery(
   const durationMs = Math.round(performance.now() - started);
   // A new conversation keeps the history it was started with, so follow-ups see what the model saw.
   const history = state ? [] : (input.history ?? []).filter((message) => message.content.trim().length > 0);
-  await persistQuery(deps, caller, workspace, conversationId, { query: input.query, history }, loop, costUsd, durationMs, !failedBeforeModel);
+  await persistQuery(deps, caller, workspace, conversationId, { query: screened.text, history, hits }, loop, costUsd, durationMs, !failedBeforeModel);
   const totalMs = performance.now() - started;
   return {
     response: {
@@ -272,13 +316,13 @@ async function persistQuery(
   caller: Caller,
   workspace: WorkspaceItem,
   conversationId: string,
-  asked: { query: string; history: { role: 'user' | 'assistant'; content: string }[] },
+  asked: { query: string; history: { role: 'user' | 'assistant'; content: string }[]; hits: GuardrailHit[] },
   loop: LoopResult,
   costUsd: number,
   durationMs: number,
   answered: boolean,
 ): Promise<void> {
-  const { query, history } = asked;
+  const { query, history, hits } = asked;
   const now = deps.clock.now();
   const at = now.toISOString();
   const messageCount = history.length + (answered ? 2 : 1);
@@ -391,7 +435,8 @@ async function persistQuery(
     error: loop.error,
     created_at: at,
   });
-  const conversationDeltas: Record<string, number> = {};
+  items.push(...violationItems(deps, workspace.id, conversationId, hits));
+  const conversationDeltas: Record<string, number> = hits.length ? { violations: hits.length } : {};
   if (!previous) {
     conversationDeltas[counterNames.conversations] = 1;
     conversationDeltas[counterNames.dimension('status', 'open')] = 1;

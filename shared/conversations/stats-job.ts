@@ -3,6 +3,7 @@ import { costOf, type ContentBlock } from '../agent/model.js';
 import { modelsOf, type Deps } from '../deps.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { modelTier, type ModelTier } from '../models/catalogue.js';
+import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Item } from '../platform/table.js';
 import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/counters.js';
@@ -118,6 +119,21 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
       if (isConditionFailed(error)) return; // another delivery finished first
       throw error;
     }
+    // An unresolved conversation is a knowledge gap: its first question is what the knowledge lacked.
+    const unresolved = stats.resolution_status === 'unresolved';
+    if (unresolved) {
+      const firstQuestion = items.find((item) => item.sk.startsWith('MSG#') && item.role === 'user');
+      const now = deps.clock.now();
+      const id = newId('gap', now);
+      await deps.table.put({
+        pk: keys.gapsPartition(data.workspaceId),
+        sk: `${now.toISOString()}#${id}`,
+        id,
+        question: String(firstQuestion?.content ?? stats.summary).slice(0, 1000),
+        conversation_id: data.conversationId,
+        created_at: now.toISOString(),
+      });
+    }
     await Promise.all([
       addWorkspaceCounters(deps, data.workspaceId, {
         [counterNames.dimension('category', stats.category)]: 1,
@@ -125,6 +141,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
         [counterNames.dimension('sentiment', sentimentBucket(stats.sentiment_score))]: 1,
         sentiment_sum: stats.sentiment_score,
         sentiment_count: 1,
+        gaps: unresolved ? 1 : 0,
       }),
       recordUsage(deps, data.workspaceId, { cost_usd: cost }, deps.clock.now()),
     ]);

@@ -10,6 +10,8 @@ import { chatRoutes } from '../chat/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { queueRoutes } from '../jobs/routes.js';
+import { guardrailRoutes } from '../guardrails/routes.js';
+import { knowledgeRoutes } from '../knowledge/routes.js';
 import { orgRoutes } from '../org/routes.js';
 import { DomainError, TooManyRequestsError, ValidationError } from '../platform/errors.js';
 import type { AppLogger } from '../platform/logger.js';
@@ -80,6 +82,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   }
   app.route('/api', queueRoutes(deps));
   app.route('/api', chatRoutes(deps));
+  app.route('/api', knowledgeRoutes(deps));
+  app.route('/api', guardrailRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',

@@ -157,12 +157,14 @@ export async function listConnections(deps: Deps, orgId: string, workspaceId: st
   return { connections, tools };
 }
 
-/** Consumers of the workspace; the team-chat consumer lists the channels bound to the workspace. */
+/** The team-chat consumer lists the channels bound to the workspace. */
+export function withChannels(consumers: Consumer[], channels: Consumer['channels']): Consumer[] {
+  return consumers.map((consumer) => (consumer.type === 'team-chat' ? { ...consumer, channels } : consumer));
+}
+
 export async function listConsumers(deps: Deps, orgId: string, workspaceId: string) {
   const [{ children }, channels] = await Promise.all([readWorkspace(deps, orgId, workspaceId), channelsOf(deps, workspaceId)]);
-  return {
-    consumers: children.consumers.map((consumer) => (consumer.type === 'team-chat' ? { ...consumer, channels } : consumer)),
-  };
+  return { consumers: withChannels(children.consumers, channels) };
 }
 
 /** Most recent gaps shown with the knowledge list. */

@@ -1,4 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
+import { channelsOf } from '../chat/consumers.js';
 import type { Deps } from '../deps.js';
 import { requireAdmin } from '../http/middleware.js';
 import { createRouter } from '../http/router.js';
@@ -20,6 +21,7 @@ import {
   listKnowledge,
   permissionsOf,
   readWorkspace,
+  withChannels,
 } from './children.js';
 import { DashboardSchema, readDashboard } from './dashboard.js';
 import {
@@ -31,6 +33,7 @@ import {
   GuardrailSchema,
   KnowledgeEntrySchema,
   KnowledgeGapSchema,
+  PermissionSchema,
   ToolSchema,
   UpdateWorkspaceBody,
   ViolationSchema,
@@ -39,7 +42,7 @@ import {
   WorkspaceSummarySchema,
 } from './schemas.js';
 import { readWorkspaceStats } from './stats.js';
-import { createWorkspace, getWorkspaceItem, listWorkspaces, toSummary, updateWorkspace } from './workspaces.js';
+import { PERMISSION_ROLES, createWorkspace, getWorkspaceItem, listWorkspaces, setPermission, toSummary, updateWorkspace } from './workspaces.js';
 
 const security = [{ cookieAuth: [] }];
 const tags = ['workspaces'];
@@ -171,6 +174,34 @@ const routes = {
       ...readErrors,
     },
   }),
+  permission: createRoute({
+    method: 'put',
+    path: '/workspaces/{id}/permissions/{role}',
+    tags,
+    summary: "Set the tool-name patterns a role may use (admin); '*' matches any run of characters",
+    security,
+    middleware: [requireAdmin] as const,
+    request: {
+      params: WorkspaceParams.extend({
+        role: z.enum(PERMISSION_ROLES, { error: 'must be admin or member' }).openapi({ param: { name: 'role', in: 'path' } }),
+      }),
+      body: jsonBody(
+        z
+          .object({
+            tool_patterns: z
+              .array(z.string().regex(/^[A-Za-z0-9_*.-]{1,200}$/, 'a tool-name pattern: letters, digits, _ . - and *'))
+              .max(100, 'at most 100 patterns'),
+          })
+          .openapi('PermissionRequest'),
+      ),
+    },
+    responses: {
+      200: jsonResponse(z.object({ permission: PermissionSchema }), 'the role\'s patterns'),
+      ...adminErrors,
+      ...notFoundError,
+      ...validationErrors,
+    },
+  }),
 };
 
 export function workspaceRoutes(deps: Deps) {
@@ -186,9 +217,10 @@ export function workspaceRoutes(deps: Deps) {
     })
     .openapi(routes.detail, async (c) => {
       const { id } = c.req.valid('param');
-      const { workspace, children } = await readWorkspace(deps, c.get('principal').orgId, id);
+      const [{ workspace, children }, channels] = await Promise.all([readWorkspace(deps, c.get('principal').orgId, id), channelsOf(deps, id)]);
       const stats = await readWorkspaceStats(deps, workspace, id);
-      return c.json({ workspace: toSummary(workspace), ...children, permissions: permissionsOf(workspace), stats }, 200);
+      const consumers = withChannels(children.consumers, channels);
+      return c.json({ workspace: toSummary(workspace), ...children, consumers, permissions: permissionsOf(workspace), stats }, 200);
     })
     .openapi(routes.update, async (c) => {
       const workspace = await updateWorkspace(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('json'));
@@ -209,6 +241,11 @@ export function workspaceRoutes(deps: Deps) {
     .openapi(routes.knowledge, async (c) =>
       c.json(await listKnowledge(deps, c.get('principal').orgId, c.req.valid('param').id), 200),
     )
+    .openapi(routes.permission, async (c) => {
+      const { id, role } = c.req.valid('param');
+      const permission = await setPermission(deps, c.get('principal').orgId, id, role, c.req.valid('json').tool_patterns);
+      return c.json({ permission }, 200);
+    })
     .openapi(routes.compliance, async (c) =>
       c.json(await listCompliance(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('query')), 200),
     );

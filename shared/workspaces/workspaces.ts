@@ -180,3 +180,22 @@ export async function updateWorkspace(
     throw error;
   }
 }
+
+export const PERMISSION_ROLES = ['admin', 'member'] as const;
+
+/** `PUT /api/workspaces/:id/permissions/:role`: the tool-name globs a role may use, stored JSON-encoded. */
+export async function setPermission(deps: Deps, orgId: string, workspaceId: string, role: string, toolPatterns: string[]) {
+  const encoded = JSON.stringify(toolPatterns);
+  try {
+    await deps.table.update(keys.workspace(workspaceId), {
+      update: 'SET #permissions.#role = :patterns, updated_at = :at',
+      condition: 'attribute_exists(pk) AND org_id = :org',
+      names: { '#permissions': 'permissions', '#role': role },
+      values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId },
+    });
+  } catch (error) {
+    if (isConditionFailed(error)) throw workspaceNotFound(workspaceId);
+    throw error;
+  }
+  return { role, tool_patterns: encoded };
+}

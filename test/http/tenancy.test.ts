@@ -32,6 +32,11 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/org/integrations/test': { type: 'team-chat', credentials: { bot_token: 'xoxb-matrix' } },
   'POST /api/connectors/consumer': { type: 'team-chat', workspace_id: 'ws-filled-per-test', credentials: { bot_token: 'xoxb-m', app_token: 'xapp-m' } },
   'POST /api/connectors/consumer/channel': { type: 'team-chat', workspace_id: 'ws-filled-per-test', channel_id: 'CMATRIX1' },
+  'POST /api/workspaces/{id}/knowledge': { title: 'Matrix', content: 'entry' },
+  'PUT /api/workspaces/{id}/knowledge/{kid}': { title: 'Matrix 2' },
+  'POST /api/workspaces/{id}/guardrails': { preset: 'email' },
+  'PUT /api/workspaces/{id}/guardrails/{gid}': { enabled: false },
+  'PUT /api/workspaces/{id}/permissions/{role}': { tool_patterns: ['search_*'] },
 };
 
 let t: TestContext;
@@ -46,7 +51,10 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
     .replace('{key}', 'ai_provider')
-    .replace('{channel_id}', 'CMATRIX1');
+    .replace('{channel_id}', 'CMATRIX1')
+    .replace('{kid}', 'kn_none')
+    .replace('{gid}', 'gr_none')
+    .replace('{role}', 'member');
 }
 
 beforeAll(async () => {

@@ -1,0 +1,118 @@
+import { z } from '@hono/zod-openapi';
+import type { Deps } from '../deps.js';
+import { NotFoundError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { isConditionFailed, type Key } from '../platform/table.js';
+import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+
+export const KnowledgeBody = z
+  .object({
+    title: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    content: z.string().trim().min(1, 'must not be empty').max(100_000, 'must be at most 100000 characters'),
+  })
+  .openapi('KnowledgeRequest');
+export type KnowledgeInput = z.infer<typeof KnowledgeBody>;
+
+export const KnowledgeUpdateBody = KnowledgeBody.partial()
+  .refine((body) => body.title !== undefined || body.content !== undefined, { message: 'give title or content' })
+  .openapi('KnowledgeUpdateRequest');
+
+export interface KnowledgeItem extends Key {
+  id: string;
+  title: string;
+  content: string;
+  created_at: string;
+  updated_at: string;
+}
+
+const knowledgeKey = (workspaceId: string, id: string): Key => ({ pk: keys.workspacePartition(workspaceId), sk: `KNOW#${id}` });
+
+export function toKnowledge(item: KnowledgeItem) {
+  return { id: item.id, title: item.title, content: item.content, created_at: item.created_at, updated_at: item.updated_at };
+}
+
+export async function createKnowledge(deps: Deps, orgId: string, workspaceId: string, input: KnowledgeInput) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const now = deps.clock.now();
+  const id = newId('kn', now);
+  const item: KnowledgeItem = { ...knowledgeKey(workspaceId, id), id, title: input.title, content: input.content, created_at: now.toISOString(), updated_at: now.toISOString() };
+  await deps.table.put(item);
+  await addWorkspaceCounters(deps, workspaceId, { knowledge_count: 1 });
+  return toKnowledge(item);
+}
+
+export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string, input: Partial<KnowledgeInput>) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const sets = ['updated_at = :at'];
+  const values: Record<string, unknown> = { ':at': deps.clock.now().toISOString() };
+  if (input.title !== undefined) sets.push('title = :title'), (values[':title'] = input.title);
+  if (input.content !== undefined) sets.push('content = :content'), (values[':content'] = input.content);
+  try {
+    const item = await deps.table.update<KnowledgeItem>(knowledgeKey(workspaceId, id), {
+      update: `SET ${sets.join(', ')}`,
+      condition: 'attribute_exists(pk)',
+      values,
+    });
+    return toKnowledge(item);
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFoundError(`knowledge entry ${id} not found`);
+    throw error;
+  }
+}
+
+export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  try {
+    await deps.table.delete(knowledgeKey(workspaceId, id), { condition: 'attribute_exists(pk)' });
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFoundError(`knowledge entry ${id} not found`);
+    throw error;
+  }
+  await addWorkspaceCounters(deps, workspaceId, { knowledge_count: -1 });
+}
+
+/** A rough token count (about four characters a token), enough to keep the prompt in budget. */
+export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+
+/** Knowledge goes into the system prompt while it fits this many tokens; beyond, it is searched. */
+export const KNOWLEDGE_PROMPT_BUDGET = 8_000;
+
+export function knowledgeSection(entries: { title: string; content: string }[]): string {
+  return ['## Workspace knowledge', ...entries.map((entry) => `### ${entry.title}\n${entry.content}`)].join('\n\n');
+}
+
+/** Whether all of a workspace's knowledge fits the cached system prefix. */
+export function fitsPrompt(entries: { title: string; content: string }[]): boolean {
+  return entries.length > 0 && estimateTokens(knowledgeSection(entries)) <= KNOWLEDGE_PROMPT_BUDGET;
+}
+
+const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+
+/**
+ * Keyword ranking for `search_knowledge`: each query word found in an entry scores by how often it
+ * appears, a title hit counts three times; the best `limit` entries with a score are returned.
+ */
+export function searchKnowledge<T extends { title: string; content: string }>(entries: T[], query: string, limit = 5): T[] {
+  const terms = [...new Set(words(query).filter((word) => word.length > 1))];
+  if (!terms.length) return [];
+  const scored = entries.map((entry) => {
+    const title = words(entry.title);
+    const body = words(entry.content);
+    const score = terms.reduce((sum, term) => sum + 3 * title.filter((word) => word === term).length + body.filter((word) => word === term).length, 0);
+    return { entry, score };
+  });
+  return scored
+    .filter(({ score }) => score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map(({ entry }) => entry);
+}
+
+/** The built-in tool the model gets when the knowledge is too large for the prompt. */
+export const SEARCH_KNOWLEDGE_TOOL = {
+  name: 'search_knowledge',
+  description: "Search the workspace's knowledge base (its own documentation and answers). Use it before saying you do not know.",
+  inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'keywords to look for' } }, required: ['query'] },
+};
