@@ -91,6 +91,8 @@ export class Api extends Construct {
     this.httpApi.addRoutes({ path: '/api/connections/{id}', methods: [HttpMethod.DELETE], integration: agent });
     this.httpApi.addRoutes({ path: '/api/connectors/consumer', methods: [HttpMethod.POST], integration: agent });
     this.httpApi.addRoutes({ path: '/api/org/integrations/test', methods: [HttpMethod.POST], integration: agent });
+    this.httpApi.addRoutes({ path: '/api/consumers/{id}/messages', methods: [HttpMethod.POST], integration: agent });
+    this.httpApi.addRoutes({ path: '/api/workspaces/{id}/mcp', methods: [HttpMethod.ANY], integration: agent });
 
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
     this.stage = this.httpApi.addStage('DefaultStage', {

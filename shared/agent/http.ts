@@ -1,5 +1,6 @@
 import { chatAgentRoutes } from '../chat/agent-routes.js';
 import { connectionRoutes } from '../connections/routes.js';
+import { consumerAgentRoutes } from '../consumers/agent-routes.js';
 import type { Deps } from '../deps.js';
 import { queryRoutes } from './routes.js';
 
@@ -9,5 +10,5 @@ import { queryRoutes } from './routes.js';
  * processes that carry the agent — the local runtime and the agent function on AWS.
  */
 export function agentRoutes(deps: Deps) {
-  return [queryRoutes(deps), connectionRoutes(deps), chatAgentRoutes(deps)];
+  return [queryRoutes(deps), connectionRoutes(deps), chatAgentRoutes(deps), consumerAgentRoutes(deps)];
 }

@@ -18,6 +18,8 @@ export interface Principal {
   name: string;
   role: OrgRole;
   expiresAt: Date;
+  /** Set when the caller is a consumer's API key rather than a user's session. */
+  apiKey?: { consumerId: string; workspaceId: string; type: 'api' | 'messaging' | 'coding-agent' };
 }
 
 export function sessionKey(secret: string): Uint8Array {

@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { ValidationError } from '../platform/errors.js';
+import { connectKeyConsumer } from '../consumers/keys.js';
 import { connectTeamChat, testTeamChatIntegration } from './connect.js';
 import { chatAgentRouteDefinitions } from './route-definitions.js';
 
@@ -12,9 +13,11 @@ export function chatAgentRoutes(deps: Deps) {
     )
     .openapi(chatAgentRouteDefinitions.connectConsumer, async (c) => {
       const input = c.req.valid('json');
-      if (input.type !== 'team-chat') {
-        throw new ValidationError('invalid request body', [{ path: 'type', message: `${input.type} consumers are not available yet` }]);
+      const orgId = c.get('principal').orgId;
+      if (input.type === 'team-chat') return c.json(await connectTeamChat(deps, orgId, input), 201);
+      if (Object.keys(input.credentials).length) {
+        throw new ValidationError('invalid request body', [{ path: 'credentials', message: `a ${input.type} consumer takes no credentials: {}` }]);
       }
-      return c.json(await connectTeamChat(deps, c.get('principal').orgId, input), 201);
+      return c.json(await connectKeyConsumer(deps, orgId, input.workspace_id, input.type), 201);
     });
 }

@@ -34,15 +34,23 @@ export async function getBinding(deps: Deps, orgId: string, channelId: string): 
 }
 
 /** Creates the workspace's team-chat consumer (idempotent). */
-export async function ensureTeamChatConsumer(deps: Deps, workspaceId: string): Promise<string> {
+export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string): Promise<string> {
   const id = chatKeys.teamChatConsumerId(workspaceId);
-  await deps.table.putNew({
+  const created = await deps.table.putNew({
     ...chatKeys.consumer(workspaceId, id),
+    gsi2pk: `CONSUMERID#${id}`,
+    gsi2sk: 'CONSUMER',
     id,
     type: 'team-chat',
     status: 'active',
+    org_id: orgId,
+    workspace_id: workspaceId,
     created_at: deps.clock.now().toISOString(),
   });
+  if (!created) {
+    // Connecting again reactivates a revoked team-chat consumer.
+    await deps.table.update(chatKeys.consumer(workspaceId, id), { update: 'SET #status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } });
+  }
   return id;
 }
 
@@ -53,7 +61,7 @@ export async function ensureTeamChatConsumer(deps: Deps, workspaceId: string): P
 export async function bindChannel(deps: Deps, orgId: string, input: BindChannelInput): Promise<{ status: 'saved'; message: string }> {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const consumer = await deps.table.get(chatKeys.consumer(workspace.id, chatKeys.teamChatConsumerId(workspace.id)));
-  if (!consumer) {
+  if (!consumer || consumer.status !== 'active') {
     throw new ValidationError('invalid request body', [
       { path: 'workspace_id', message: 'connect the team-chat consumer to this workspace first (POST /api/connectors/consumer)' },
     ]);

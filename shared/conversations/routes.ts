@@ -2,12 +2,14 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { WorkspaceParams, authErrors, conflictError, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import { SESSION_OR_KEY } from '../http/schemas.js';
 import { getConversation } from './detail.js';
 import { closeConversation } from './lifecycle.js';
 import { listConversations } from './list.js';
 import { ConversationDetailSchema, ConversationListQuery, ConversationListResponse, ConversationParams } from './schemas.js';
 
-const security = [{ cookieAuth: [] }];
+// A session, or the Bearer key of the workspace's api consumer.
+const security = SESSION_OR_KEY;
 const tags = ['conversations'];
 const readErrors = { ...authErrors, ...notFoundError, ...validationErrors };
 

@@ -7,6 +7,8 @@ import { authRoutes } from '../auth/routes.js';
 import { connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { chatAgentRouteDefinitions } from '../chat/route-definitions.js';
 import { chatRoutes } from '../chat/routes.js';
+import { consumerAgentRouteDefinitions } from '../consumers/route-definitions.js';
+import { consumerRoutes } from '../consumers/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { queueRoutes } from '../jobs/routes.js';
@@ -75,16 +77,37 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   if (options.agentRoutes) {
     for (const router of options.agentRoutes(deps)) app.route('/api', router);
   } else {
-    const documented: RouteConfig[] = [queryRoute, ...Object.values(connectionRouteDefinitions), ...Object.values(chatAgentRouteDefinitions)];
+    const documented: RouteConfig[] = [
+      queryRoute,
+      ...Object.values(connectionRouteDefinitions),
+      ...Object.values(chatAgentRouteDefinitions),
+      ...Object.values(consumerAgentRouteDefinitions),
+    ];
     for (const { middleware: _servedByTheAgentFunction, ...route } of documented) {
       app.openAPIRegistry.registerPath({ ...route, path: `/api${route.path}` });
     }
   }
   app.route('/api', queueRoutes(deps));
   app.route('/api', chatRoutes(deps));
+  app.route('/api', consumerRoutes(deps));
   app.route('/api', knowledgeRoutes(deps));
   app.route('/api', guardrailRoutes(deps));
 
+  app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: "A consumer's API key (api, messaging, coding-agent), shown once when the consumer is connected",
+  });
+  // The coding agent's MCP endpoint speaks JSON-RPC (MCP streamable HTTP), documented here by hand.
+  app.openAPIRegistry.registerPath({
+    method: 'post',
+    path: '/api/workspaces/{id}/mcp',
+    tags: ['consumers'],
+    summary: 'The workspace as an MCP server (streamable HTTP, stateless) with one tool, ask { question, session_id? }',
+    security: [{ apiKey: [] }],
+    request: { params: z.object({ id: z.string() }) },
+    responses: { 200: { description: 'a JSON-RPC response (MCP)' }, 401: { description: 'no valid coding-agent key' } },
+  });
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',
     in: 'cookie',

@@ -3,8 +3,10 @@ import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { SESSION_COOKIE, verifySessionToken, type Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
+import { findKey } from '../consumers/keys.js';
 import {
   ForbiddenError,
+  NotFoundError,
   PayloadTooLargeError,
   UnauthorizedError,
   UnsupportedMediaTypeError,
@@ -38,10 +40,51 @@ export async function readSession(deps: Deps, cookie: string | undefined): Promi
   }
 }
 
-/** Requires a valid session on every `/api` route that is not public; default deny. */
+/** The routes a consumer key may use: its workspace's query and conversations, its MCP endpoint, or its messages. */
+const KEY_ROUTES = {
+  api: { pattern: /^\/api\/workspaces\/([^/]+)\/(?:query|conversations(?:\/[^/]+(?:\/close)?)?)$/, scope: 'workspace' },
+  'coding-agent': { pattern: /^\/api\/workspaces\/([^/]+)\/mcp$/, scope: 'workspace' },
+  messaging: { pattern: /^\/api\/consumers\/([^/]+)\/messages$/, scope: 'consumer' },
+} as const;
+
+const KEY_USE = {
+  api: "its workspace's query and conversation endpoints",
+  'coding-agent': "its workspace's MCP endpoint",
+  messaging: 'its consumer\'s messages endpoint',
+};
+
+/** A consumer's API key: valid only on its type's routes, and only for its own workspace (another is 404). */
+async function keyPrincipal(deps: Deps, presented: string, path: string): Promise<Principal> {
+  const record = await findKey(deps, presented);
+  if (!record) throw new UnauthorizedError('invalid or revoked API key');
+  const route = KEY_ROUTES[record.type];
+  const match = route.pattern.exec(path);
+  if (!match) throw new ForbiddenError(`this ${record.type} key can only use ${KEY_USE[record.type]}`);
+  const target = decodeURIComponent(match[1] ?? '');
+  const own = route.scope === 'workspace' ? record.workspace_id : record.consumer_id;
+  if (target !== own) throw new NotFoundError(`${route.scope} ${target} not found`);
+  return {
+    userId: record.consumer_id,
+    orgId: record.org_id,
+    email: '',
+    name: `${record.type} consumer ${record.consumer_id}`,
+    role: 'member',
+    expiresAt: new Date(8.64e15),
+    apiKey: { consumerId: record.consumer_id, workspaceId: record.workspace_id, type: record.type },
+  };
+}
+
+/** Requires a valid session (or a consumer's Bearer key) on every `/api` route that is not public; default deny. */
 export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (isPublicPath(c.req.path)) return next();
+    const authorization = c.req.header('authorization');
+    if (authorization !== undefined) {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+      if (!bearer?.[1]) throw new UnauthorizedError('the Authorization header must be "Bearer <API key>"');
+      c.set('principal', await keyPrincipal(deps, bearer[1], c.req.path));
+      return next();
+    }
     const principal = await readSession(deps, getCookie(c, SESSION_COOKIE));
     if (!principal) throw new UnauthorizedError();
     c.set('principal', principal);

@@ -76,3 +76,6 @@ export const validationErrors = {
 } as const;
 export const notFoundError = { 404: errorResponse('not found in your organisation') } as const;
 export const conflictError = { 409: errorResponse('conflicts with an existing resource') } as const;
+
+/** Routes open to a session or to the Bearer key of the workspace's api consumer. */
+export const SESSION_OR_KEY: Record<string, string[]>[] = [{ cookieAuth: [] }, { apiKey: [] }];

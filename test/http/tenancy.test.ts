@@ -14,6 +14,8 @@ interface Operation {
   secured: boolean;
   adminOnly: boolean;
   hasBody: boolean;
+  /** Only a consumer's Bearer key can use it (no session): covered by the consumer tests. */
+  keyOnly: boolean;
 }
 
 /** A valid body for each operation that takes one, so the answer is decided by who asks, not by validation. */
@@ -37,6 +39,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/guardrails': { preset: 'email' },
   'PUT /api/workspaces/{id}/guardrails/{gid}': { enabled: false },
   'PUT /api/workspaces/{id}/permissions/{role}': { tool_patterns: ['search_*'] },
+  'POST /api/consumers/{id}/messages': { user: 'Matrix', text: 'hello', thread_id: 't-1' },
 };
 
 let t: TestContext;
@@ -60,7 +63,7 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
 beforeAll(async () => {
   t = await createTestContext();
   const document = (await t.request('GET', '/api/openapi.json')).body as {
-    paths: Record<string, Record<string, { security?: unknown[]; responses: Record<string, unknown>; requestBody?: unknown }>>;
+    paths: Record<string, Record<string, { security?: object[]; responses: Record<string, unknown>; requestBody?: unknown }>>;
   };
   operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
@@ -69,6 +72,7 @@ beforeAll(async () => {
       secured: (operation.security?.length ?? 0) > 0,
       adminOnly: '403' in operation.responses,
       hasBody: operation.requestBody !== undefined,
+      keyOnly: (operation.security ?? []).length > 0 && (operation.security ?? []).every((scheme) => 'apiKey' in (scheme as object) && !('cookieAuth' in (scheme as object))),
     })),
   );
 
@@ -117,7 +121,7 @@ describe('tenant isolation', () => {
   });
 
   it("answers 404 to another organisation's admin on every route that takes a workspace or connection id", async () => {
-    const withIds = operations.filter((candidate) => candidate.path.includes('{id}') || candidate.path === '/api/connectors/mcp');
+    const withIds = operations.filter((candidate) => !candidate.keyOnly && (candidate.path.includes('{id}') || candidate.path === '/api/connectors/mcp'));
     for (const operation of withIds) {
       const path = fill(operation.path, victim);
       const response = await t.request(operation.method, path, { cookie: attacker.cookie, body: bodyFor(operation, victim.workspaceId) });
@@ -128,7 +132,7 @@ describe('tenant isolation', () => {
   });
 
   it('still answers the owner on the same routes (the 404s above are about tenancy)', async () => {
-    for (const operation of operations.filter((candidate) => candidate.path.includes('{id}') && candidate.method === 'GET')) {
+    for (const operation of operations.filter((candidate) => !candidate.keyOnly && candidate.path.includes('{id}') && candidate.method === 'GET')) {
       const path = fill(operation.path, victim);
       const response = await t.request(operation.method, path, { cookie: victim.cookie });
       expect(response.status, `${operation.method} ${path}`).toBe(200);
@@ -147,7 +151,7 @@ describe('tenant isolation', () => {
 
 describe('roles', () => {
   it('answers 403 to a member on every admin-only route', async () => {
-    const adminOnly = operations.filter((operation) => operation.adminOnly);
+    const adminOnly = operations.filter((operation) => operation.adminOnly && !operation.keyOnly);
     expect(adminOnly.length).toBeGreaterThanOrEqual(8);
     for (const operation of adminOnly) {
       const path = fill(operation.path, { workspaceId: member.workspaceId });
@@ -158,7 +162,7 @@ describe('roles', () => {
   });
 
   it('lets a member use every route that is not admin-only', async () => {
-    const open = operations.filter((operation) => operation.secured && !operation.adminOnly);
+    const open = operations.filter((operation) => operation.secured && !operation.adminOnly && !operation.keyOnly);
     for (const operation of open) {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });

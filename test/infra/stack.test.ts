@@ -123,6 +123,8 @@ describe('ServiceStack', () => {
       [
         '$default',
         'DELETE /api/connections/{id}',
+        'ANY /api/workspaces/{id}/mcp',
+        'POST /api/consumers/{id}/messages',
         'POST /api/connectors/consumer',
         'POST /api/connectors/mcp',
         'POST /api/connectors/mcp/test',

@@ -1,0 +1,78 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { z } from 'zod';
+import { runQuery } from '../agent/query.js';
+import type { Principal } from '../auth/tokens.js';
+import type { Deps } from '../deps.js';
+import { createRouter } from '../http/router.js';
+import { ForbiddenError } from '../platform/errors.js';
+import { consumerAgentRouteDefinitions } from './route-definitions.js';
+
+function keyOf(principal: Principal, type: 'messaging' | 'coding-agent') {
+  if (principal.apiKey?.type !== type) throw new ForbiddenError(`this endpoint takes the Bearer key of a ${type} consumer`);
+  return principal.apiKey;
+}
+
+/**
+ * The workspace as an MCP server for a coding agent: one tool, `ask`, that runs the agent loop.
+ * Stateless (a server per request, JSON responses): any function instance can answer, and the
+ * conversation continues through the tool's `session_id`.
+ */
+function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: string): McpServer {
+  const server = new McpServer({ name: `workspace ${workspaceId}`, version: '1.0.0' });
+  server.registerTool(
+    'ask',
+    {
+      description: "Ask the workspace's assistant a question; it answers using the workspace's tools and knowledge. Pass session_id back to continue the conversation.",
+      inputSchema: {
+        question: z.string().min(1).max(32_000).describe('the question'),
+        session_id: z.string().regex(/^[A-Za-z0-9._:@-]{1,128}$/).optional().describe('the session_id of an earlier answer, to continue it'),
+      },
+      annotations: { readOnlyHint: false, openWorldHint: true },
+    },
+    async ({ question, session_id }) => {
+      const { response } = await runQuery(
+        deps,
+        { orgId: principal.orgId, role: 'member', userName: principal.name, consumerType: 'coding-agent', channel: null },
+        workspaceId,
+        { query: question, session_id },
+      );
+      const text = response.error ? `${response.answer ? `${response.answer}\n\n` : ''}Error: ${response.error}` : response.answer;
+      return {
+        content: [{ type: 'text' as const, text: text || '(no answer)' }],
+        structuredContent: { ...response },
+        isError: response.error !== null,
+      };
+    },
+  );
+  return server;
+}
+
+/** The consumer routes that run the agent: the messaging webhook and the coding agent's MCP endpoint. */
+export function consumerAgentRoutes(deps: Deps) {
+  const router = createRouter().openapi(consumerAgentRouteDefinitions.message, async (c) => {
+    const key = keyOf(c.get('principal'), 'messaging');
+    const { user, text, thread_id } = c.req.valid('json');
+    const { response } = await runQuery(
+      deps,
+      { orgId: c.get('principal').orgId, role: 'member', userName: user, consumerType: 'messaging', channel: null },
+      key.workspaceId,
+      // Each thread of this consumer is one conversation.
+      { query: text, session_id: `${key.consumerId}:${thread_id}` },
+    );
+    return c.json({ ...response, thread_id }, 200);
+  });
+  router.all('/workspaces/:id/mcp', async (c) => {
+    const principal = c.get('principal');
+    keyOf(principal, 'coding-agent');
+    const server = workspaceMcpServer(deps, principal, c.req.param('id'));
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await server.close();
+    }
+  });
+  return router;
+}

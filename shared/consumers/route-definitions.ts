@@ -1,0 +1,52 @@
+import { createRoute, z } from '@hono/zod-openapi';
+import { QueryResponseSchema } from '../agent/schemas.js';
+import { requireAdmin } from '../http/middleware.js';
+import { StatusOkSchema, adminErrors, authErrors, jsonBody, jsonResponse, notFoundError, validationErrors, conflictError } from '../http/schemas.js';
+
+export const MessageBody = z
+  .object({
+    user: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    text: z.string().trim().min(1, 'must not be empty').max(32_000, 'must be at most 32000 characters'),
+    thread_id: z
+      .string()
+      .regex(/^[A-Za-z0-9._:@-]{1,90}$/, 'must be 1–90 characters of letters, digits and . _ : @ -')
+      .openapi({ description: 'the conversation: messages with the same thread_id continue it' }),
+  })
+  .openapi('MessagingRequest');
+
+const ConsumerParams = z.object({
+  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }),
+});
+
+/** Routes that run the agent (messaging webhook): served by the agent function on AWS. */
+export const consumerAgentRouteDefinitions = {
+  message: createRoute({
+    method: 'post',
+    path: '/consumers/{id}/messages',
+    tags: ['consumers'],
+    summary: 'Messaging consumer: a message of a thread in, the answer out (Bearer key of this consumer)',
+    security: [{ apiKey: [] }],
+    request: { params: ConsumerParams, body: jsonBody(MessageBody) },
+    responses: {
+      200: jsonResponse(QueryResponseSchema.extend({ thread_id: z.string() }), 'the answer, or the error that stopped it'),
+      ...authErrors,
+      403: jsonResponse(z.object({ error: z.string() }), 'not a messaging key'),
+      ...notFoundError,
+      ...validationErrors,
+      ...conflictError,
+    },
+  }),
+};
+
+export const consumerRouteDefinitions = {
+  revoke: createRoute({
+    method: 'delete',
+    path: '/connectors/consumer/{id}',
+    tags: ['consumers'],
+    summary: 'Revoke a consumer (admin): its key stops working at once; a team-chat consumer\'s channels are unbound',
+    security: [{ cookieAuth: [] }],
+    middleware: [requireAdmin] as const,
+    request: { params: ConsumerParams },
+    responses: { 200: jsonResponse(StatusOkSchema, 'revoked'), ...adminErrors, ...notFoundError, ...validationErrors },
+  }),
+};
