@@ -234,9 +234,18 @@ export async function runQuery(
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
-  // Guardrails on the way in: a blocked question never reaches the model; redacted parts never leave.
+  // Guardrails on the way in: a blocked question never reaches the model; redacted parts never
+  // leave. The history a new conversation starts with is screened like the question.
+  const hits: GuardrailHit[] = [];
+  const newHistory = state ? [] : (input.history ?? []).filter((message) => message.content.trim().length > 0);
+  const screenedHistory = newHistory.map((message) => {
+    const result = applyGuardrails(guardrails, message.content, message.role === 'user' ? 'input' : 'output');
+    hits.push(...result.hits);
+    return { message: { role: message.role, content: result.text }, blockedBy: result.blockedBy };
+  });
   const screened = applyGuardrails(guardrails, input.query, 'input');
-  const hits: GuardrailHit[] = [...screened.hits];
+  hits.push(...screened.hits);
+  const blockedBy = screened.blockedBy ?? screenedHistory.find((entry) => entry.blockedBy)?.blockedBy;
 
   let loop: LoopResult;
   let failedBeforeModel = false;
@@ -250,8 +259,8 @@ export async function runQuery(
   } catch (error) {
     if (!(error instanceof ModelConfigurationError)) throw error;
   }
-  if (screened.blockedBy) {
-    const name = screened.blockedBy.name;
+  if (blockedBy) {
+    const name = blockedBy.name;
     loop = { ...failure(`blocked by guardrail "${name}"`), answer: `Your message was not sent: it matches the workspace's guardrail "${name}".` };
     failedBeforeModel = false; // the refusal is the answer, and is kept with the question
   } else if (!client) {
@@ -260,7 +269,7 @@ export async function runQuery(
     const unreachable = await connectAll(deps, connections, toolsByConnection);
     if (unreachable.length) loop = failure(unreachable.join('; '));
     else {
-      const history = toModelMessages(state ? context.messages : (input.history ?? []));
+      const history = toModelMessages(state ? context.messages : screenedHistory.map((entry) => entry.message));
       const knowledge = knowledgeFor(context.knowledge);
       // Tools a block_tool guardrail names are never offered, whatever the role may use.
       const tools = [...offeredTools(deps, workspace, caller.role, connections, toolsByConnection), ...(knowledge.tool ? [knowledge.tool] : [])].filter(
@@ -275,6 +284,11 @@ export async function runQuery(
         maxToolRounds: workspace.max_tool_rounds,
         maxTokens: MAX_TOKENS,
       });
+      // A call to a tool a guardrail keeps from the model was refused as unknown: record the attempt.
+      for (const name of new Set(loop.toolsCalled)) {
+        const guardrail = blockingGuardrail(guardrails, name);
+        if (guardrail) hits.push({ guardrail, direction: 'tools', action: 'block', excerpt: `call to tool ${name}` });
+      }
       // Guardrails on the way out: the answer returned and stored.
       const answer = applyGuardrails(guardrails, loop.answer, 'output');
       hits.push(...answer.hits);
@@ -286,8 +300,8 @@ export async function runQuery(
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);
-  // A new conversation keeps the history it was started with, so follow-ups see what the model saw.
-  const history = state ? [] : (input.history ?? []).filter((message) => message.content.trim().length > 0);
+  // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
+  const history = screenedHistory.map((entry) => entry.message);
   await persistQuery(deps, caller, workspace, conversationId, { query: screened.text, history, hits }, loop, costUsd, durationMs, !failedBeforeModel);
   const totalMs = performance.now() - started;
   return {
