@@ -6,6 +6,7 @@ import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { ForbiddenError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
 import { consumerAgentRouteDefinitions } from './route-definitions.js';
 
 function keyOf(principal: Principal, type: 'messaging' | 'coding-agent') {
@@ -18,7 +19,7 @@ function keyOf(principal: Principal, type: 'messaging' | 'coding-agent') {
  * Stateless (a server per request, JSON responses): any function instance can answer, and the
  * conversation continues through the tool's `session_id`.
  */
-function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: string): McpServer {
+function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: string, consumerId: string): McpServer {
   const server = new McpServer({ name: `workspace ${workspaceId}`, version: '1.0.0' });
   server.registerTool(
     'ask',
@@ -31,11 +32,15 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async ({ question, session_id }) => {
+      // The agent's conversations are its own (prefixed by its consumer id, like messaging
+      // threads): it cannot continue a conversation of another consumer of the workspace.
+      const own = `${consumerId}:`;
+      const sessionId = session_id === undefined ? `${own}${newId('conv', deps.clock.now())}` : session_id.startsWith(own) ? session_id : `${own}${session_id}`;
       const { response } = await runQuery(
         deps,
         { orgId: principal.orgId, role: 'member', userName: principal.name, consumerType: 'coding-agent', channel: null },
         workspaceId,
-        { query: question, session_id },
+        { query: question, session_id: sessionId.slice(0, 128) },
       );
       const text = response.error ? `${response.answer ? `${response.answer}\n\n` : ''}Error: ${response.error}` : response.answer;
       return {
@@ -64,8 +69,8 @@ export function consumerAgentRoutes(deps: Deps) {
   });
   router.all('/workspaces/:id/mcp', async (c) => {
     const principal = c.get('principal');
-    keyOf(principal, 'coding-agent');
-    const server = workspaceMcpServer(deps, principal, c.req.param('id'));
+    const key = keyOf(principal, 'coding-agent');
+    const server = workspaceMcpServer(deps, principal, c.req.param('id'), key.consumerId);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {

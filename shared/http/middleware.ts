@@ -60,7 +60,12 @@ async function keyPrincipal(deps: Deps, presented: string, path: string): Promis
   const route = KEY_ROUTES[record.type];
   const match = route.pattern.exec(path);
   if (!match) throw new ForbiddenError(`this ${record.type} key can only use ${KEY_USE[record.type]}`);
-  const target = decodeURIComponent(match[1] ?? '');
+  let target: string;
+  try {
+    target = decodeURIComponent(match[1] ?? '');
+  } catch {
+    throw new NotFoundError(`${route.scope} not found`); // not percent-decodable: not an id of this key
+  }
   const own = route.scope === 'workspace' ? record.workspace_id : record.consumer_id;
   if (target !== own) throw new NotFoundError(`${route.scope} ${target} not found`);
   return {
