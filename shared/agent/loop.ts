@@ -17,6 +17,8 @@ export interface LoopInput {
   messages: ModelMessage[];
   maxToolRounds: number;
   maxTokens: number;
+  /** Tokens (input and output, all calls) the query may spend; it stops once they are spent. */
+  tokenBudget?: number;
 }
 
 export interface LoopResult {
@@ -88,6 +90,8 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
     if (calls.length === 0 || response.stopReason !== 'tool_use') return result(null);
     // A model that keeps calling tools forever is a bug: stop at max_tool_rounds.
     if (rounds >= input.maxToolRounds) return result(`max tool rounds reached (${input.maxToolRounds})`);
+    const spent = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
+    if (input.tokenBudget !== undefined && spent >= input.tokenBudget) return result(`token budget reached (${input.tokenBudget})`);
 
     rounds += 1;
     const toolsStarted = performance.now();

@@ -6,7 +6,7 @@ import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, t
 import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle.js';
 import { mcpOf, modelsOf, type Deps } from '../deps.js';
 import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
-import { ConflictError } from '../platform/errors.js';
+import { ConflictError, TooManyRequestsError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Item } from '../platform/table.js';
@@ -116,7 +116,8 @@ export function offeredTools(
         spec: { name, description: tool.description, inputSchema: tool.input_schema },
         connectionName: connection.name,
         run: async (input) => {
-          const outcome = await mcpOf(deps).callTool(connection.id, specOf(connection), tool.name, input);
+          const timeoutMs = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : undefined;
+          const outcome = await mcpOf(deps).callTool(connection.id, specOf(connection), tool.name, input, timeoutMs);
           // The cached list may be stale (the server dropped or renamed the tool): list again.
           if (outcome.isError && STALE_TOOL.test(outcome.text)) {
             await refreshTools(deps, connection).catch((error: unknown) =>
@@ -142,6 +143,26 @@ function defaultSystemPrompt(workspace: WorkspaceItem): string {
 }
 
 /** Everything a query reads, in one parallel round of three calls. */
+/**
+ * Counts the organisation's query in a per-minute window (one ADD, in the query's first round of
+ * store calls) and refuses it with 429 once the window holds more than the limit.
+ */
+async function countQuery(deps: Deps, orgId: string): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const minute = Math.floor(now / 60_000);
+  const counted = await deps.table.update<{ queries: number }>(
+    { pk: `RATE#${orgId}`, sk: `Q#${minute}` },
+    { update: 'ADD queries :one SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':one': 1, ':ttl': (minute + 2) * 60 } },
+  );
+  const limit = deps.config.queryRateLimitPerMinute;
+  if (counted.queries > limit) {
+    throw new TooManyRequestsError(
+      `too many queries: this organisation may run ${limit} a minute`,
+      Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),
+    );
+  }
+}
+
 async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string) {
   const [workspaceItems, conversationPage, settings] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
@@ -228,7 +249,7 @@ export async function runQuery(
 ): Promise<{ response: QueryResponse; timing: QueryTiming }> {
   const started = performance.now();
   const conversationId = input.session_id ?? newId('conv', deps.clock.now());
-  const context = await loadQueryContext(deps, caller, workspaceId, conversationId);
+  const [context] = await Promise.all([loadQueryContext(deps, caller, workspaceId, conversationId), countQuery(deps, caller.orgId)]);
   const { workspace, connections, toolsByConnection, guardrails, state } = context;
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
@@ -283,6 +304,7 @@ export async function runQuery(
         messages: [...history, { role: 'user', content: [{ type: 'text', text: screened.text }] }],
         maxToolRounds: workspace.max_tool_rounds,
         maxTokens: MAX_TOKENS,
+        tokenBudget: workspace.max_tokens_per_query ?? undefined,
       });
       // A call to a tool a guardrail keeps from the model was refused as unknown: record the attempt.
       for (const name of new Set(loop.toolsCalled)) {

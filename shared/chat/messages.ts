@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { runQuery } from '../agent/query.js';
 import { conversationKeys } from '../conversations/keys.js';
 import type { AgentDeps } from '../deps.js';
-import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
 import { getBinding } from './consumers.js';
 
 /** The fields of a team-chat message event the bridge reads. */
@@ -133,6 +133,7 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
         : response.answer || '(no answer)';
     } catch (error) {
       if (error instanceof ConflictError) reply = CLOSED_REPLY;
+      else if (error instanceof TooManyRequestsError) reply = `I am answering too many questions right now; ask again in ${error.retryAfterSeconds} seconds.`;
       else if (error instanceof NotFoundError) reply = 'The workspace of this channel no longer exists.';
       else throw error;
     }

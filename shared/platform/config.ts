@@ -33,6 +33,7 @@ function configSchema(runtime: Runtime) {
     MCP_STDIO_COMMANDS: commaList.default(local ? ['node', 'npx'] : []),
     MCP_ALLOW_PRIVATE_URLS: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
@@ -76,6 +77,8 @@ export interface Config {
   mcpAllowPrivateUrls: boolean;
   /** Timeout of MCP connects, tools/list and (by default) tool calls. */
   mcpTimeoutMs: number;
+  /** Queries an organisation may run per minute, all entry points together. */
+  queryRateLimitPerMinute: number;
   modelTimeoutMs: number;
   /** Retries of a model call on 408/409/429/5xx (the SDK's backoff, honouring retry-after). */
   modelMaxRetries: number;
@@ -142,6 +145,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     mcpStdioCommands: env.MCP_STDIO_COMMANDS,
     mcpAllowPrivateUrls: env.MCP_ALLOW_PRIVATE_URLS,
     mcpTimeoutMs: env.MCP_TIMEOUT_MS,
+    queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     modelMaxRetries: env.MODEL_MAX_RETRIES,
     jobMaxAttempts: env.JOB_MAX_ATTEMPTS,

@@ -9,6 +9,17 @@ export const WORKSPACE_DEFAULTS = {
   max_tool_rounds: 10,
 } as const;
 
+/** Optional per-workspace limits: absent means no token budget, and the service's MCP timeout. */
+const tokenBudget = z
+  .number({ error: 'must be a number of tokens' })
+  .int('must be an integer')
+  .min(1_000, 'must be at least 1000')
+  .max(10_000_000, 'must be at most 10000000');
+const toolTimeout = z
+  .number({ error: 'must be a number of seconds' })
+  .gt(0, 'must be greater than 0')
+  .max(600, 'must be at most 600 seconds');
+
 /** A year: timeouts longer than this are almost certainly a unit mistake. */
 const MAX_TIMEOUT_MINUTES = 525_600;
 
@@ -35,6 +46,8 @@ export const WorkspaceSummarySchema = z
     cold_timeout_minutes: z.number(),
     close_timeout_minutes: z.number(),
     max_tool_rounds: z.number().int(),
+    max_tokens_per_query: z.number().int().nullable().openapi({ description: 'token budget of one query (input + output, all model calls); null: none' }),
+    tool_timeout_seconds: z.number().nullable().openapi({ description: 'timeout of one tool call; null: the service default (MCP_TIMEOUT_MS)' }),
     created_at: isoTimestamp,
   })
   .openapi('WorkspaceSummary');
@@ -89,9 +102,12 @@ export const UpdateWorkspaceBody = z
       .min(1, 'must be at least 1')
       .max(50, 'must be at most 50')
       .optional(),
+    max_tokens_per_query: tokenBudget.nullable().optional(),
+    tool_timeout_seconds: toolTimeout.nullable().optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
-    message: 'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds',
+    message:
+      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds',
   })
   .openapi('UpdateWorkspaceRequest');
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;

@@ -22,7 +22,7 @@ import { readQueriesToday, roundUsd } from './stats.js';
  * The workspace item (`WS#<id>` / `META`, listed through GSI1 `ORG#<org>#WS`): configuration,
  * child counts, and the counters of `counters.ts`, all kept by atomic ADDs.
  */
-export interface WorkspaceItem extends WorkspaceSummary {
+export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds'> {
   pk: string;
   sk: string;
   gsi1pk: string;
@@ -34,6 +34,9 @@ export interface WorkspaceItem extends WorkspaceSummary {
   tool_count?: number;
   knowledge_count?: number;
   guardrail_count?: number;
+  /** Absent on workspaces made before these limits existed: read as null. */
+  max_tokens_per_query?: number | null;
+  tool_timeout_seconds?: number | null;
   updated_at: string;
 }
 
@@ -51,6 +54,8 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
     cold_timeout_minutes: item.cold_timeout_minutes,
     close_timeout_minutes: item.close_timeout_minutes,
     max_tool_rounds: item.max_tool_rounds,
+    max_tokens_per_query: item.max_tokens_per_query ?? null,
+    tool_timeout_seconds: item.tool_timeout_seconds ?? null,
     created_at: item.created_at,
   };
 }
@@ -104,6 +109,8 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
     cold_timeout_minutes: WORKSPACE_DEFAULTS.cold_timeout_minutes,
     close_timeout_minutes: WORKSPACE_DEFAULTS.close_timeout_minutes,
     max_tool_rounds: WORKSPACE_DEFAULTS.max_tool_rounds,
+    max_tokens_per_query: null,
+    tool_timeout_seconds: null,
     permissions: { ...DEFAULT_PERMISSIONS },
     connection_count: 0,
     tool_count: 0,
@@ -146,6 +153,8 @@ const UPDATABLE = [
   'cold_timeout_minutes',
   'close_timeout_minutes',
   'max_tool_rounds',
+  'max_tokens_per_query',
+  'tool_timeout_seconds',
 ] as const satisfies readonly (keyof UpdateWorkspaceInput)[];
 
 /** `PUT /api/workspaces/:id`: one conditional UpdateItem (the workspace must exist in the caller's organisation). */
