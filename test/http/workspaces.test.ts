@@ -213,6 +213,7 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
       workspace: {
         id, name: expect.any(String), status: 'active', team: 'General', team_id: general!.id, model: 'balanced',
         system_prompt: '', cold_timeout_minutes: 30, close_timeout_minutes: 120, max_tool_rounds: 10,
+        max_tokens_per_query: null, tool_timeout_seconds: null,
         created_at: t.clock.now().toISOString(),
       },
     });
