@@ -1,6 +1,7 @@
 import { benchApi } from './api.js';
 import { benchBundle } from './bundle.js';
 import { benchJobs } from './jobs.js';
+import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
 import { printTable, type Row } from './report.js';
 
@@ -17,6 +18,11 @@ const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> =
     run: benchBundle,
   },
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
+  load: {
+    title:
+      'Load on the local runtime: 64 clients on loopback, 3 x 30 s (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call); memory after forced GC, whole process',
+    run: benchLoad,
+  },
   query: {
     title: 'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
     run: benchQuery,

@@ -1,0 +1,231 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { startLocalRuntime } from '../bin/local-runtime.js';
+import { parseConfig } from '../shared/platform/config.js';
+import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
+import { startHttpMcpServer } from '../test/support/mcp-servers.js';
+import { percentile, signUpForBench, type Row } from './report.js';
+
+const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
+
+const CLIENTS = 64;
+const RUN_MS = 30_000;
+const RUNS = 3;
+const WARMUP_MS = 5_000;
+const WORKSPACES = 20;
+const REQUEST_TIMEOUT_MS = 10_000;
+const ERRORS_SHOWN = 5;
+
+type Route = 'list' | 'detail' | 'query';
+const ROUTES: { route: Route; label: string; share: number }[] = [
+  { route: 'list', label: 'GET /api/workspaces', share: 0.4 },
+  { route: 'detail', label: 'GET /api/workspaces/:id', share: 0.3 },
+  { route: 'query', label: 'POST /api/workspaces/:id/query', share: 0.3 },
+];
+
+interface RunResult {
+  latencies: Record<Route, number[]>;
+  errors: Record<Route, number>;
+  elapsedMs: number;
+}
+
+interface ErrorSample {
+  route: Route;
+  status: string;
+  body: string;
+}
+
+/** A forced full GC: `gc` when node runs with --expose-gc, otherwise exposed at run time through V8's flags. */
+function collector(): (() => void) | undefined {
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (exposed) return exposed;
+  try {
+    setFlagsFromString('--expose-gc');
+    return runInNewContext('gc') as () => void;
+  } catch {
+    return undefined;
+  }
+}
+
+function pickRoute(): Route {
+  const roll = Math.random();
+  let sum = 0;
+  for (const { route, share } of ROUTES) {
+    sum += share;
+    if (roll < sum) return route;
+  }
+  return 'query';
+}
+
+/**
+ * Load on the local runtime: 64 concurrent clients on loopback for three consecutive 30 s runs, on a
+ * mix of workspace list (40%), workspace detail (30%) and queries through the agent loop (30%:
+ * zero-latency fake model, one tool call to an MCP server in process). Everything shares this
+ * process (store, model, MCP server, clients), so memory is the whole process's.
+ */
+export async function benchLoad(): Promise<Row[]> {
+  const gc = collector();
+  const model = await startFakeModel();
+  // Every query: one call of the MCP server's read tool, then an answer once its result is back.
+  model.handle((request: ModelRequestRecord) => {
+    // The fake model keeps every request it saw; under load that would be the biggest heap of all.
+    model.requests.length = 0;
+    const last = request.body.messages.at(-1)?.content;
+    const hasResult = Array.isArray(last) && last.some((block: { type?: string }) => block.type === 'tool_result');
+    return hasResult ? textReply('Here is what I found.') : toolUseReply([{ name: 'search_docs', input: { query: 'reset' } }]);
+  });
+  const server = await startHttpMcpServer({
+    name: 'bench-load',
+    tools: [{ name: 'search_docs', description: 'Search the documentation', annotations: { readOnlyHint: true }, run: (args) => `results for ${String(args.query)}` }],
+  });
+  const config = parseConfig(
+    {
+      DATA_DIR: 'memory',
+      PORT: '0',
+      LOG_LEVEL: 'SILENT',
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'bench',
+      SWEEP_INTERVAL_MS: '3600000',
+      CHAT_BRIDGE_POLL_MS: '600000',
+      // The organisation's query limit (300 a minute by default) would refuse most of ~40 queries a
+      // second with 429: the load is on the service, not on its limiter.
+      QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+    'local',
+  );
+  const runtime = await startLocalRuntime(config, { logger: SILENT });
+  const rows: Row[] = [];
+  const errorSamples: ErrorSample[] = [];
+  try {
+    const cookie = await signUpForBench(runtime.url, 'bench-load@example.com');
+    const ids: string[] = [];
+    for (let index = 0; index < WORKSPACES; index += 1) {
+      const response = await fetch(`${runtime.url}/api/workspaces`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ name: `Load ${index}` }),
+      });
+      const json = (await response.json()) as { id?: string };
+      if (response.status !== 201 || !json.id) throw new Error(`create workspace answered ${response.status}: ${JSON.stringify(json)}`);
+      ids.push(json.id);
+    }
+    const queried = ids[0] ?? '';
+    const connect = await fetch(`${runtime.url}/api/connectors/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ workspace_id: queried, name: 'docs', url: server.url }),
+    });
+    if (connect.status >= 300) throw new Error(`connect MCP server answered ${connect.status}: ${await connect.text()}`);
+    await connect.arrayBuffer();
+
+    let sequence = 0;
+    // Each query starts a new conversation (no session_id): a reused one would grow its history,
+    // and with it each query's work, from run to run.
+    const request = async (route: Route): Promise<void> => {
+      sequence += 1;
+      const n = sequence;
+      let url: string;
+      let init: RequestInit;
+      if (route === 'list') {
+        url = `${runtime.url}/api/workspaces`;
+        init = { headers: { cookie } };
+      } else if (route === 'detail') {
+        url = `${runtime.url}/api/workspaces/${ids[Math.floor(Math.random() * ids.length)]}`;
+        init = { headers: { cookie } };
+      } else {
+        url = `${runtime.url}/api/workspaces/${queried}/query`;
+        init = {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', cookie },
+          body: JSON.stringify({ query: `How do I reset my password? (${n})` }),
+        };
+      }
+      const response = await fetch(url, { ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      const body = await response.text();
+      if (response.status !== 200) throw Object.assign(new Error(body), { status: String(response.status) });
+      if (route === 'query') {
+        const json = JSON.parse(body) as { error?: string | null };
+        if (json.error !== null) throw Object.assign(new Error(body), { status: '200 (error in answer)' });
+      }
+    };
+
+    /** 64 clients, each looping until the deadline; a request in flight at the deadline is still counted. */
+    const run = async (durationMs: number): Promise<RunResult> => {
+      const result: RunResult = { latencies: { list: [], detail: [], query: [] }, errors: { list: 0, detail: 0, query: 0 }, elapsedMs: 0 };
+      const started = performance.now();
+      const deadline = started + durationMs;
+      await Promise.all(
+        Array.from({ length: CLIENTS }, async () => {
+          while (performance.now() < deadline) {
+            const route = pickRoute();
+            const begun = performance.now();
+            try {
+              await request(route);
+              result.latencies[route].push(performance.now() - begun);
+            } catch (error) {
+              result.errors[route] += 1;
+              if (errorSamples.length < ERRORS_SHOWN) {
+                const status = (error as { status?: string }).status ?? (error instanceof Error ? `${error.name}${'cause' in error && error.cause ? ` (${String(error.cause)})` : ''}` : 'error');
+                errorSamples.push({ route, status, body: (error instanceof Error ? error.message : String(error)).slice(0, 500) });
+              }
+            }
+          }
+        }),
+      );
+      result.elapsedMs = performance.now() - started;
+      return result;
+    };
+
+    const memory = () => {
+      gc?.();
+      const usage = process.memoryUsage();
+      return { heap_mb: usage.heapUsed / 2 ** 20, rss_mb: usage.rss / 2 ** 20 };
+    };
+    const blank = { requests: '', req_per_s: '', p50_ms: '', p99_ms: '', errors: '' };
+
+    rows.push({ run: 'setup', route: 'after setup (no load yet)', ...blank, ...memory() });
+    const warmup = await run(WARMUP_MS);
+    const warmupErrors = Object.values(warmup.errors).reduce((sum, count) => sum + count, 0);
+    rows.push({ run: 'warm-up', route: `${WARMUP_MS / 1000} s, before run 1`, ...blank, errors: warmupErrors, ...memory() });
+
+    for (let index = 1; index <= RUNS; index += 1) {
+      const result = await run(RUN_MS);
+      const seconds = result.elapsedMs / 1000;
+      for (const { route, label } of ROUTES) {
+        const samples = result.latencies[route];
+        rows.push({
+          run: index,
+          route: label,
+          requests: samples.length + result.errors[route],
+          req_per_s: (samples.length + result.errors[route]) / seconds,
+          p50_ms: percentile(samples, 50),
+          p99_ms: percentile(samples, 99),
+          errors: result.errors[route],
+          heap_mb: '',
+          rss_mb: '',
+        });
+      }
+      const all = ROUTES.flatMap(({ route }) => result.latencies[route]);
+      const errors = ROUTES.reduce((sum, { route }) => sum + result.errors[route], 0);
+      rows.push({
+        run: index,
+        route: `all (${CLIENTS} clients, ${Math.round(seconds)} s)`,
+        requests: all.length + errors,
+        req_per_s: (all.length + errors) / seconds,
+        p50_ms: percentile(all, 50),
+        p99_ms: percentile(all, 99),
+        errors,
+        ...memory(),
+      });
+    }
+    if (!gc) console.log('note: no forced GC available; heap_mb and rss_mb are as measured');
+  } finally {
+    await runtime.stop();
+    await Promise.all([model.stop(), server.stop()]);
+  }
+  if (errorSamples.length) {
+    console.log(`\nfirst ${errorSamples.length} error(s) under load:`);
+    for (const sample of errorSamples) console.log(`  ${sample.route}: ${sample.status}: ${sample.body}`);
+  }
+  return rows;
+}
