@@ -31,7 +31,12 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
   if (typeof key !== 'object' || key === null || Array.isArray(key)) throw invalid();
   const record = key as Record<string, unknown>;
   const names = keyNames(input.index);
-  if (Object.keys(record).length !== names.length || !names.every((name) => typeof record[name] === 'string')) throw invalid();
+  // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
+  const valid = (name: string) => {
+    const value = record[name];
+    return typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= (name.endsWith('sk') ? 1024 : 2048);
+  };
+  if (Object.keys(record).length !== names.length || !names.every(valid)) throw invalid();
   const partitionName = input.index ? `${input.index}pk` : 'pk';
   if (record[partitionName] !== input.pk) throw invalid();
   return record;

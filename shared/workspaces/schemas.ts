@@ -17,15 +17,16 @@ const tokenBudget = z
   .max(10_000_000, 'must be at most 10000000');
 const toolTimeout = z
   .number({ error: 'must be a number of seconds' })
-  .gt(0, 'must be greater than 0')
+  .min(0.01, 'must be greater than 0 (at least 0.01 seconds)')
   .max(600, 'must be at most 600 seconds');
 
 /** A year: timeouts longer than this are almost certainly a unit mistake. */
 const MAX_TIMEOUT_MINUTES = 525_600;
 
+// DynamoDB numbers stop at 1e-130: a timeout is at least a thousandth of a minute (60 ms).
 const timeoutMinutes = z
   .number({ error: 'must be a number of minutes' })
-  .gt(0, 'must be greater than 0')
+  .min(0.001, 'must be greater than 0 (at least 0.001 minutes)')
   .max(MAX_TIMEOUT_MINUTES, `must be at most ${MAX_TIMEOUT_MINUTES} minutes`);
 
 const systemPrompt = z.string().max(100_000, 'must be at most 100000 characters');
