@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CONSUMER_TYPES } from '../conversations/schemas.js';
+import { displayName } from '../http/schemas.js';
 
 const channelId = z
   .string()
@@ -17,7 +18,7 @@ export const ConnectConsumerBody = z
     workspace_id: z.string().min(1).max(200),
     credentials: z.record(z.string(), z.unknown()).openapi({ description: 'team-chat: { bot_token, app_token }; other types: {}' }),
     channel_id: channelId.optional(),
-    channel_name: z.string().trim().min(1).max(200).optional(),
+    channel_name: displayName(200).optional(),
   })
   .openapi('ConnectConsumerRequest');
 export type ConnectConsumerInput = z.infer<typeof ConnectConsumerBody>;
@@ -36,7 +37,7 @@ export const BindChannelBody = z
     type: z.literal('team-chat', { error: 'channels belong to team-chat consumers: type must be team-chat' }),
     workspace_id: z.string().min(1).max(200),
     channel_id: channelId,
-    channel_name: z.string().trim().min(1).max(200).optional(),
+    channel_name: displayName(200).optional(),
   })
   .openapi('BindChannelRequest');
 export type BindChannelInput = z.infer<typeof BindChannelBody>;

@@ -17,7 +17,8 @@ export const displayName = (max = 100) =>
     .trim()
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
-    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters');
+    .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
 
 export const emailAddress = z
   .string()

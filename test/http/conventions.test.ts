@@ -204,3 +204,11 @@ describe('createApp without the agent routes (the API function on AWS)', () => {
     expect(org.status).toBe(200);
   });
 });
+
+describe('display names', () => {
+  it('refuse lone surrogates', async () => {
+    const response = await t.request('POST', '/api/workspaces', { cookie: admin.cookie, body: { name: 'broken \uD800 name' } });
+    expect(response.status).toBe(400);
+    expect(response.body.details[0]).toMatchObject({ path: 'name', message: expect.stringContaining('well-formed') });
+  });
+});
