@@ -4,9 +4,8 @@ import { parseConfig } from '../shared/platform/config.js';
 import { keys } from '../shared/platform/keys.js';
 import type { Table } from '../shared/platform/table.js';
 import { recordUsage } from '../shared/workspaces/counters.js';
-import { percentile, signUpForBench, type Row } from './report.js';
+import { QUIET_LOGGER, percentile, signUpForBench, type Row } from './report.js';
 
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
 async function timeRequests(url: string, cookie: string, count: number): Promise<number[]> {
   const samples: number[] = [];
@@ -52,7 +51,7 @@ async function seedActivity(table: Table, workspaceId: string, count: number, st
 /** API read latency on the local runtime (HTTP on loopback, dynalite in memory). */
 export async function benchApi(): Promise<Row[]> {
   const config = parseConfig({ DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT' }, 'local');
-  const runtime = await startLocalRuntime(config, { logger: SILENT });
+  const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
   const rows: Row[] = [];
   try {
     const cookie = await signUpForBench(runtime.url, 'bench@example.com');

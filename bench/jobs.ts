@@ -9,9 +9,8 @@ import { systemClock } from '../shared/platform/clock.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { Table, ensureTable } from '../shared/platform/table.js';
-import type { Row } from './report.js';
+import { QUIET_LOGGER, type Row } from './report.js';
 
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * Throughput of the local runner for a no-op job: each job is recorded in the ledger, claimed,
@@ -31,7 +30,7 @@ export async function benchJobs(): Promise<Row[]> {
         config,
         table,
         clock: systemClock,
-        logger: SILENT,
+        logger: QUIET_LOGGER,
         jobs: runner,
         scheduler: new LocalScheduler(runner, systemClock, () => undefined),
       });

@@ -4,9 +4,8 @@ import { startLocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startHttpMcpServer } from '../test/support/mcp-servers.js';
-import { percentile, signUpForBench, type Row } from './report.js';
+import { QUIET_LOGGER, benchEnv, percentile, signUpForBench, type Row } from './report.js';
 
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
 const CLIENTS = 64;
 const RUN_MS = 30_000;
@@ -79,21 +78,10 @@ export async function benchLoad(): Promise<Row[]> {
     tools: [{ name: 'search_docs', description: 'Search the documentation', annotations: { readOnlyHint: true }, run: (args) => `results for ${String(args.query)}` }],
   });
   const config = parseConfig(
-    {
-      DATA_DIR: 'memory',
-      PORT: '0',
-      LOG_LEVEL: 'SILENT',
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'bench',
-      SWEEP_INTERVAL_MS: '3600000',
-      CHAT_BRIDGE_POLL_MS: '600000',
-      // The organisation's query limit (300 a minute by default) would refuse most of ~40 queries a
-      // second with 429: the load is on the service, not on its limiter.
-      QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
-    },
+    benchEnv(model.url),
     'local',
   );
-  const runtime = await startLocalRuntime(config, { logger: SILENT });
+  const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
   const rows: Row[] = [];
   const errorSamples: ErrorSample[] = [];
   try {

@@ -2,9 +2,8 @@ import { startLocalRuntime, type LocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startHttpMcpServer } from '../test/support/mcp-servers.js';
-import { percentile, signUpForBench, type Row } from './report.js';
+import { QUIET_LOGGER, benchEnv, percentile, signUpForBench, type Row } from './report.js';
 
-const SILENT = { debug() {}, info() {}, warn() {}, error() {} };
 
 interface Sample {
   overheadMs: number;
@@ -51,19 +50,10 @@ export async function benchQuery(): Promise<Row[]> {
     ),
   );
   const config = parseConfig(
-    {
-      DATA_DIR: 'memory',
-      PORT: '0',
-      LOG_LEVEL: 'SILENT',
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'bench',
-      // Background work (the lifecycle sweep, the chat bridge's poll) would land in the counts: keep it out.
-      SWEEP_INTERVAL_MS: '3600000',
-      CHAT_BRIDGE_POLL_MS: '600000',
-    },
+    benchEnv(model.url),
     'local',
   );
-  const runtime = await startLocalRuntime(config, { logger: SILENT });
+  const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
   const rows: Row[] = [];
   try {
     const cookie = await signUpForBench(runtime.url, 'bench-query@example.com');

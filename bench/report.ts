@@ -29,3 +29,25 @@ export async function signUpForBench(baseUrl: string, email: string): Promise<st
   if (signup.status !== 201) throw new Error(`signup answered ${signup.status}`);
   return (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
 }
+
+/** A logger that drops everything: benchmarks print their own tables. */
+export const QUIET_LOGGER = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * The local runtime's configuration for a benchmark: in memory, a free port, the fake model, the
+ * background work (lifecycle sweep, chat bridge poll) kept out of the measurements, and the
+ * organisation's query limit (300 a minute) raised: the load is on the service, not its limiter.
+ */
+export function benchEnv(modelUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATA_DIR: 'memory',
+    PORT: '0',
+    LOG_LEVEL: 'SILENT',
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: 'bench',
+    SWEEP_INTERVAL_MS: '3600000',
+    CHAT_BRIDGE_POLL_MS: '600000',
+    QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
+    ...extra,
+  };
+}
