@@ -9,9 +9,8 @@ import type { ModelClients } from '../shared/agent/providers.js';
 import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
 import { createAgentParts } from '../shared/agent/wiring.js';
 import { ChatBridge } from '../shared/chat/bridge.js';
-import { teamChatNotifier } from '../shared/chat/notifier.js';
+import { TeamChatNotifier } from '../shared/chat/notifier.js';
 import { sweepOverdue } from '../shared/conversations/lifecycle.js';
-import { readSetting } from '../shared/org/settings.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
@@ -153,8 +152,7 @@ async function startServices(
     ...(options.models ? { models: options.models } : {}),
     jobs: runner,
     scheduler,
-    // Called at job time, once deps exist.
-    chat: teamChatNotifier((orgId) => readSetting(deps, orgId, 'chat_bot_token'), config.slackApiUrl),
+    chat: new TeamChatNotifier(() => deps, config.slackApiUrl),
   });
   runner.attach(deps, jobHandlers);
   const resumed = await runner.start();

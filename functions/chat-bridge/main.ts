@@ -1,9 +1,8 @@
 import { createServer } from 'node:http';
 import { createAgentParts } from '../../shared/agent/wiring.js';
 import { ChatBridge } from '../../shared/chat/bridge.js';
-import { teamChatNotifier } from '../../shared/chat/notifier.js';
+import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { requireAgentDeps } from '../../shared/deps.js';
-import { readSetting } from '../../shared/org/settings.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 
 // The team-chat bridge on Fargate: the socket-mode connections of every organisation with chat
@@ -12,7 +11,7 @@ const { config, deps: core } = await createAwsDeps(process.env, {
   needsSession: false,
   extra: (configuration, logger) => ({
     ...createAgentParts(configuration, logger),
-    chat: teamChatNotifier((orgId) => readSetting(core, orgId, 'chat_bot_token'), configuration.slackApiUrl),
+    chat: new TeamChatNotifier(() => core, configuration.slackApiUrl),
   }),
 });
 const deps = requireAgentDeps(core);

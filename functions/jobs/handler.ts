@@ -1,7 +1,6 @@
 import { ModelClientCache } from '../../shared/agent/providers.js';
-import { teamChatNotifier } from '../../shared/chat/notifier.js';
+import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { sweepOverdue } from '../../shared/conversations/lifecycle.js';
-import { readSetting } from '../../shared/org/settings.js';
 import { queueUrlsOf } from '../../shared/jobs/aws.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
@@ -9,13 +8,13 @@ import { handleSqsBatch, type SqsEvent } from '../../shared/jobs/sqs.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 
 // Built once per container. The statistics job calls the model, so the model clients are wired.
-// (`deps` in the notifier's closure is read at job time, once it exists.)
+// (the notifier reads `deps` at job time, once it exists.)
 const { config, deps, sqs } = await createAwsDeps(process.env, {
   needsSession: false,
   extra: (configuration) => ({
     models: new ModelClientCache(configuration),
     // Cold notices post with the organisation's bot token.
-    chat: teamChatNotifier((orgId) => readSetting(deps, orgId, 'chat_bot_token'), configuration.slackApiUrl),
+    chat: new TeamChatNotifier(() => deps, configuration.slackApiUrl),
   }),
 });
 const urls = Object.values(queueUrlsOf(config));

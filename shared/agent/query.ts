@@ -1,5 +1,4 @@
-import { recordDiscoveredTools, refreshTools, type ConnectionItem, type ToolItem } from '../connections/connections.js';
-import type { ConnectionSpec } from '../connections/mcp-hub.js';
+import { recordDiscoveredTools, refreshTools, specOf, type ConnectionItem, type ToolItem } from '../connections/connections.js';
 import { conversationKeys } from '../conversations/keys.js';
 import { applyGuardrails, blockingGuardrail, toGuardrail, violationItems, type GuardrailHit, type GuardrailItem } from '../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../knowledge/knowledge.js';
@@ -7,13 +6,14 @@ import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle
 import { mcpOf, modelsOf, type Deps } from '../deps.js';
 import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
 import { ConflictError, TooManyRequestsError } from '../platform/errors.js';
+import { globToRegExp } from '../platform/globs.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Item } from '../platform/table.js';
 import { counterNames, recordUsage } from '../workspaces/counters.js';
 import { ownedWorkspace, type WorkspaceItem } from '../workspaces/workspaces.js';
 import { runAgentLoop, type LoopResult, type LoopTool } from './loop.js';
-import { costOf, totalInput, type ModelMessage } from './model.js';
+import { NO_USAGE, costOf, totalInput, type ModelMessage } from './model.js';
 import { ModelConfigurationError } from './providers.js';
 import type { QueryInput } from './schemas.js';
 
@@ -62,11 +62,6 @@ interface ConversationState {
 /** How servers word a call to a tool they no longer have. */
 const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
 
-/** Tool-name globs: `*` matches any run of characters, everything else itself. */
-export function globToRegExp(pattern: string): RegExp {
-  const escaped = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('.*')}$`);
-}
 
 /** The patterns of a role (`permissions[role]`, a JSON-encoded array); none when unset or unreadable. */
 export function patternsFor(workspace: WorkspaceItem, role: string): RegExp[] {
@@ -83,10 +78,6 @@ export function patternsFor(workspace: WorkspaceItem, role: string): RegExp[] {
 /** Tool names the model accepts: letters, digits, `_` and `-`, at most 64 characters. */
 function safeToolName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
-}
-
-function specOf(connection: ConnectionItem): ConnectionSpec {
-  return { transport: connection.transport, url: connection.url, command: connection.command, args: connection.args };
 }
 
 /**
@@ -269,11 +260,18 @@ export async function runQuery(
   const blockedBy = screened.blockedBy ?? screenedHistory.find((entry) => entry.blockedBy)?.blockedBy;
 
   let loop: LoopResult;
-  let failedBeforeModel = false;
-  const failure = (error: string): LoopResult => {
-    failedBeforeModel = true;
-    return { answer: '', toolsCalled: [], connectionsHit: [], usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, modelMs: 0, toolMs: 0, rounds: 0, error };
-  };
+  // False when the query stops before the model runs: then only the question is stored.
+  let answered = true;
+  const nothingRan = (error: string, answer = ''): LoopResult => ({
+    answer,
+    toolsCalled: [],
+    connectionsHit: [],
+    usage: NO_USAGE,
+    modelMs: 0,
+    toolMs: 0,
+    rounds: 0,
+    error,
+  });
   let client;
   try {
     client = modelsOf(deps).clientFor({ provider: context.provider, apiKey: context.apiKey });
@@ -282,13 +280,17 @@ export async function runQuery(
   }
   if (blockedBy) {
     const name = blockedBy.name;
-    loop = { ...failure(`blocked by guardrail "${name}"`), answer: `Your message was not sent: it matches the workspace's guardrail "${name}".` };
-    failedBeforeModel = false; // the refusal is the answer, and is kept with the question
+    // The refusal is the answer, and is kept with the question.
+    loop = nothingRan(`blocked by guardrail "${name}"`, `Your message was not sent: it matches the workspace's guardrail "${name}".`);
   } else if (!client) {
-    loop = failure('no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service');
+    answered = false;
+    loop = nothingRan('no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service');
   } else {
     const unreachable = await connectAll(deps, connections, toolsByConnection);
-    if (unreachable.length) loop = failure(unreachable.join('; '));
+    if (unreachable.length) {
+      answered = false;
+      loop = nothingRan(unreachable.join('; '));
+    }
     else {
       const history = toModelMessages(state ? context.messages : screenedHistory.map((entry) => entry.message));
       const knowledge = knowledgeFor(context.knowledge);
@@ -324,7 +326,7 @@ export async function runQuery(
   const durationMs = Math.round(performance.now() - started);
   // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
   const history = screenedHistory.map((entry) => entry.message);
-  await persistQuery(deps, caller, workspace, conversationId, { query: screened.text, history, hits }, loop, costUsd, durationMs, !failedBeforeModel);
+  await persistQuery(deps, caller, workspace, conversationId, { query: screened.text, history, hits }, loop, costUsd, durationMs, answered);
   const totalMs = performance.now() - started;
   return {
     response: {

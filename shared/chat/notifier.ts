@@ -1,4 +1,7 @@
-/** Posts into team-chat threads (the cold notice). The team-chat issue plugs in the real client. */
+import type { Deps } from '../deps.js';
+import { readSetting } from '../org/settings.js';
+
+/** Posts into team-chat threads (the cold notice). */
 export interface ChatNotifier {
   postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void>;
 }
@@ -10,25 +13,21 @@ export class UnconnectedChat implements ChatNotifier {
   }
 }
 
-/** The organisations' bot tokens, as the notifier reads them. */
-export type BotTokenOf = (orgId: string) => Promise<string | undefined>;
-
-/** Posts with the organisation's own bot token (`chat_bot_token`), through the team-chat Web API. */
+/**
+ * Posts with the organisation's own bot token (`chat_bot_token`), through the team-chat Web API.
+ * It gets the deps lazily (they hold it), like the SQS job queue.
+ */
 export class TeamChatNotifier implements ChatNotifier {
   constructor(
-    private readonly botTokenOf: BotTokenOf,
+    private readonly deps: () => Deps,
     private readonly slackApiUrl: string | undefined,
   ) {}
 
   async postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void> {
-    const token = await this.botTokenOf(orgId);
+    const token = await readSetting(this.deps(), orgId, 'chat_bot_token');
     if (!token) throw new Error('team-chat is not connected for this organisation (no chat_bot_token)');
+    // Loaded on use: the API function's bundle carries this module (for UnconnectedChat) but never posts.
     const { chatWebClient } = await import('./web.js');
     await chatWebClient(token, this.slackApiUrl).chat.postMessage({ channel: channelId, thread_ts: threadTs, text });
   }
-}
-
-/** The notifier of a runtime: the organisation's bot token read from its settings. */
-export function teamChatNotifier(readBotToken: BotTokenOf, slackApiUrl: string | undefined): ChatNotifier {
-  return new TeamChatNotifier(readBotToken, slackApiUrl);
 }

@@ -66,7 +66,8 @@ export function toolItemsOf(workspaceId: string, connectionId: string, tools: Di
   }));
 }
 
-function specOf(input: { transport: 'http' | 'stdio'; url?: string | null; command?: string | null; args?: string[] }): ConnectionSpec {
+/** How to reach a connection (saved or about to be): the URL for http, the command and arguments for stdio. */
+export function specOf(input: { transport: 'http' | 'stdio'; url?: string | null; command?: string | null; args?: string[] }): ConnectionSpec {
   return input.transport === 'http'
     ? { transport: 'http', url: input.url ?? null, args: [] }
     : { transport: 'stdio', command: input.command ?? null, args: input.args ?? [] };
@@ -95,11 +96,6 @@ export async function testConnection(deps: Deps, input: { transport: 'http' | 's
     if (!(error instanceof McpConnectionError)) throw error;
     return { ok: false, tools: 0, server: '', toolNames: [], error: error.message };
   }
-}
-
-/** Writes items in batches of 25 (BatchWriteItem), retrying unprocessed ones. */
-export async function putAll(deps: Deps, items: (Item | ToolItem)[]): Promise<void> {
-  await deps.table.batchPut(items as Item[]);
 }
 
 /**
@@ -152,7 +148,7 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
     created_at: now.toISOString(),
   };
   // Tools first, the connection last: readers only use tools of connections that exist.
-  await putAll(deps, toolItemsOf(workspace.id, id, tools));
+  await deps.table.batchPut(toolItemsOf(workspace.id, id, tools));
   await deps.table.put({ ...item });
   await addWorkspaceCounters(deps, workspace.id, { connection_count: 1, tool_count: tools.length });
   const message =
@@ -165,7 +161,7 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
 /** Records the tools of a stdio connection listed on its first query. */
 export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
   const items = toolItemsOf(connection.workspace_id, connection.id, tools);
-  await putAll(deps, items);
+  await deps.table.batchPut(items);
   const updated = await deps.table.update<ConnectionItem>(connectionKeys.connection(connection.workspace_id, connection.id), {
     update: 'SET tools_discovered = :yes, tool_count = :count',
     condition: 'attribute_exists(pk) AND tools_discovered = :no',
@@ -181,11 +177,11 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
 
 /** Lists a connection's tools again and replaces its cached list (a tool call found it stale). */
 export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
-  const tools = await mcpOf(deps).listTools(connection.id, { transport: connection.transport, url: connection.url, command: connection.command, args: connection.args });
+  const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
   const fresh = new Set(tools.map((tool) => tool.name));
   const cached = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: `TOOL#${connection.id}#` } });
   const stale = cached.filter((item) => !fresh.has(String(item.name)));
-  await putAll(deps, toolItemsOf(connection.workspace_id, connection.id, tools));
+  await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
   await Promise.all(stale.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
   const delta = tools.length - connection.tool_count;
   await deps.table.update(connectionKeys.connection(connection.workspace_id, connection.id), {

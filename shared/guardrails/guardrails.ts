@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { displayName } from '../http/schemas.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { globToRegExp } from '../platform/globs.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Key } from '../platform/table.js';
@@ -184,9 +185,7 @@ export function applyGuardrails(
 /** Whether a `block_tool` guardrail keeps a tool from the model. */
 export function blockingGuardrail(guardrails: Guardrail[], toolName: string): Guardrail | undefined {
   return guardrails.find((guardrail) => {
-    if (!guardrail.enabled || guardrail.type !== 'block_tool') return false;
-    const glob = guardrail.pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'));
-    return new RegExp(`^${glob.join('.*')}$`).test(toolName);
+    return guardrail.enabled && guardrail.type === 'block_tool' && globToRegExp(guardrail.pattern).test(toolName);
   });
 }
 

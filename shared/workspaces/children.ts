@@ -146,12 +146,6 @@ export function permissionsOf(workspace: WorkspaceItem): Permission[] {
     .map(([role, toolPatterns]) => ({ role, tool_patterns: toolPatterns }));
 }
 
-/** Tenancy check and a read of another partition in parallel: one round. */
-async function withWorkspace<T>(deps: Deps, orgId: string, workspaceId: string, read: () => Promise<T>): Promise<T> {
-  const [, result] = await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), read()]);
-  return result;
-}
-
 export async function listConnections(deps: Deps, orgId: string, workspaceId: string) {
   const { connections, tools } = (await readWorkspace(deps, orgId, workspaceId)).children;
   return { connections, tools };

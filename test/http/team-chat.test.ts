@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatBridge } from '../../shared/chat/bridge.js';
 import { UNBOUND_REPLY, splitForPosting } from '../../shared/chat/messages.js';
-import { teamChatNotifier } from '../../shared/chat/notifier.js';
+import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
-import { readSetting } from '../../shared/org/settings.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat } from '../support/fake-chat.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
@@ -26,7 +25,7 @@ beforeAll(async () => {
     return textReply(`Answer to: ${last?.[0]?.text ?? ''}`);
   });
   t = await createTestContext({ env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
-  t.deps.chat = teamChatNotifier((orgId) => readSetting(t.deps, orgId, 'chat_bot_token'), chat.apiUrl);
+  t.deps.chat = new TeamChatNotifier(() => t.deps, chat.apiUrl);
   admin = await t.signUp();
   workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Chat support' })).id;
   bridge = new ChatBridge(t.deps, { pollMs: 100 });

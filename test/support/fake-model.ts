@@ -39,8 +39,8 @@ const usageOf = (usage: Usage = {}) => ({
   cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
 });
 
-/** A final text answer. */
-export function textReply(text: string, usage?: Usage): FakeReply {
+/** A Messages API response with these content blocks. */
+function messageReply(content: unknown[], stopReason: 'end_turn' | 'tool_use', usage?: Usage): FakeReply {
   counter += 1;
   return {
     body: {
@@ -48,32 +48,30 @@ export function textReply(text: string, usage?: Usage): FakeReply {
       type: 'message',
       role: 'assistant',
       model: 'fake',
-      content: [{ type: 'text', text }],
-      stop_reason: 'end_turn',
+      content,
+      stop_reason: stopReason,
       stop_sequence: null,
       usage: usageOf(usage),
     },
   };
 }
 
+/** A final text answer. */
+export function textReply(text: string, usage?: Usage): FakeReply {
+  return messageReply([{ type: 'text', text }], 'end_turn', usage);
+}
+
 /** A turn that asks for tool calls (optionally with some text first). */
 export function toolUseReply(calls: { name: string; input?: Record<string, unknown> }[], usage?: Usage, text?: string): FakeReply {
-  counter += 1;
-  return {
-    body: {
-      id: `msg_fake_${counter}`,
-      type: 'message',
-      role: 'assistant',
-      model: 'fake',
-      content: [
-        ...(text ? [{ type: 'text', text }] : []),
-        ...calls.map((call, index) => ({ type: 'tool_use', id: `toolu_${counter}_${index}`, name: call.name, input: call.input ?? {} })),
-      ],
-      stop_reason: 'tool_use',
-      stop_sequence: null,
-      usage: usageOf(usage),
-    },
-  };
+  const id = counter + 1;
+  return messageReply(
+    [
+      ...(text ? [{ type: 'text', text }] : []),
+      ...calls.map((call, index) => ({ type: 'tool_use', id: `toolu_${id}_${index}`, name: call.name, input: call.input ?? {} })),
+    ],
+    'tool_use',
+    usage,
+  );
 }
 
 export function errorReply(status: number, message: string, headers: Record<string, string> = {}): FakeReply {
