@@ -3,7 +3,7 @@ import { startEmbeddedStore } from '../bin/local-runtime.js';
 import { createDeps } from '../shared/deps.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
-import { LocalScheduler } from '../shared/jobs/scheduler.js';
+import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
 import type { JobHandlers } from '../shared/jobs/worker.js';
 import { systemClock } from '../shared/platform/clock.js';
 import { parseConfig } from '../shared/platform/config.js';
@@ -32,7 +32,7 @@ export async function benchJobs(): Promise<Row[]> {
         clock: systemClock,
         logger: QUIET_LOGGER,
         jobs: runner,
-        scheduler: new LocalScheduler(runner, systemClock, () => undefined),
+        scheduler: new DueIndexScheduler(systemClock, async () => undefined, () => undefined),
       });
       let done = 0;
       const handlers: JobHandlers = {

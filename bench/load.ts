@@ -1,11 +1,5 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-import { startLocalRuntime } from '../bin/local-runtime.js';
-import { parseConfig } from '../shared/platform/config.js';
-import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
-import { startHttpMcpServer } from '../test/support/mcp-servers.js';
-import { QUIET_LOGGER, benchEnv, percentile, signUpForBench, type Row } from './report.js';
-
+import { startChild, type BenchChild } from './child.js';
+import { benchEnv, percentile, signUpForBench, type Row } from './report.js';
 
 const CLIENTS = 64;
 const RUN_MS = 30_000;
@@ -34,18 +28,6 @@ interface ErrorSample {
   body: string;
 }
 
-/** A forced full GC: `gc` when node runs with --expose-gc, otherwise exposed at run time through V8's flags. */
-function collector(): (() => void) | undefined {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  try {
-    setFlagsFromString('--expose-gc');
-    return runInNewContext('gc') as () => void;
-  } catch {
-    return undefined;
-  }
-}
-
 function pickRoute(): Route {
   const roll = Math.random();
   let sum = 0;
@@ -59,32 +41,21 @@ function pickRoute(): Route {
 /**
  * Load on the local runtime: 64 concurrent clients on loopback for three consecutive 30 s runs, on a
  * mix of workspace list (40%), workspace detail (30%) and queries through the agent loop (30%:
- * zero-latency fake model, one tool call to an MCP server in process). Everything shares this
- * process (store, model, MCP server, clients), so memory is the whole process's.
+ * zero-latency fake model, one tool call to an MCP server). Three processes: the service (the local
+ * runtime, measured), its dependencies (store, fake model, MCP server) and this one (the clients).
  */
 export async function benchLoad(): Promise<Row[]> {
-  const gc = collector();
-  const model = await startFakeModel();
-  // Every query: one call of the MCP server's read tool, then an answer once its result is back.
-  model.handle((request: ModelRequestRecord) => {
-    // The fake model keeps every request it saw; under load that would be the biggest heap of all.
-    model.requests.length = 0;
-    const last = request.body.messages.at(-1)?.content;
-    const hasResult = Array.isArray(last) && last.some((block: { type?: string }) => block.type === 'tool_result');
-    return hasResult ? textReply('Here is what I found.') : toolUseReply([{ name: 'search_docs', input: { query: 'reset' } }]);
-  });
-  const server = await startHttpMcpServer({
-    name: 'bench-load',
-    tools: [{ name: 'search_docs', description: 'Search the documentation', annotations: { readOnlyHint: true }, run: (args) => `results for ${String(args.query)}` }],
-  });
-  const config = parseConfig(
-    benchEnv(model.url),
-    'local',
-  );
-  const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
+  const children: BenchChild[] = [];
   const rows: Row[] = [];
   const errorSamples: ErrorSample[] = [];
   try {
+    const fixtures = await startChild('bench/load-fixtures.ts', {});
+    children.push(fixtures);
+    const { store, model, mcp } = fixtures.ready as { store: string; model: string; mcp: string };
+    const service = await startChild('bench/load-service.ts', benchEnv(model, { DYNAMODB_ENDPOINT: store }));
+    children.push(service);
+    const runtime = { url: String(service.ready.url) };
+
     const cookie = await signUpForBench(runtime.url, 'bench-load@example.com');
     const ids: string[] = [];
     for (let index = 0; index < WORKSPACES; index += 1) {
@@ -101,7 +72,7 @@ export async function benchLoad(): Promise<Row[]> {
     const connect = await fetch(`${runtime.url}/api/connectors/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
-      body: JSON.stringify({ workspace_id: queried, name: 'docs', url: server.url }),
+      body: JSON.stringify({ workspace_id: queried, name: 'docs', url: mcp }),
     });
     if (connect.status >= 300) throw new Error(`connect MCP server answered ${connect.status}: ${await connect.text()}`);
     await connect.arrayBuffer();
@@ -164,17 +135,18 @@ export async function benchLoad(): Promise<Row[]> {
       return result;
     };
 
-    const memory = () => {
-      gc?.();
-      const usage = process.memoryUsage();
-      return { heap_mb: usage.heapUsed / 2 ** 20, rss_mb: usage.rss / 2 ** 20 };
+    /** The service process's memory after a forced full GC there. */
+    const memory = async () => {
+      const reply = await service.ask('memory');
+      if (process.env.BENCH_HEAP_SNAPSHOTS) console.log('heap snapshot:', (await service.ask('snapshot')).file);
+      return { heap_mb: Number(reply.heap_mb), rss_mb: Number(reply.rss_mb) };
     };
     const blank = { requests: '', req_per_s: '', p50_ms: '', p99_ms: '', errors: '' };
 
-    rows.push({ run: 'setup', route: 'after setup (no load yet)', ...blank, ...memory() });
+    rows.push({ run: 'setup', route: 'after setup (no load yet)', ...blank, ...(await memory()) });
     const warmup = await run(WARMUP_MS);
     const warmupErrors = Object.values(warmup.errors).reduce((sum, count) => sum + count, 0);
-    rows.push({ run: 'warm-up', route: `${WARMUP_MS / 1000} s, before run 1`, ...blank, errors: warmupErrors, ...memory() });
+    rows.push({ run: 'warm-up', route: `${WARMUP_MS / 1000} s, before run 1`, ...blank, errors: warmupErrors, ...(await memory()) });
 
     for (let index = 1; index <= RUNS; index += 1) {
       const result = await run(RUN_MS);
@@ -203,13 +175,12 @@ export async function benchLoad(): Promise<Row[]> {
         p50_ms: percentile(all, 50),
         p99_ms: percentile(all, 99),
         errors,
-        ...memory(),
+        ...(await memory()),
       });
     }
-    if (!gc) console.log('note: no forced GC available; heap_mb and rss_mb are as measured');
   } finally {
-    await runtime.stop();
-    await Promise.all([model.stop(), server.stop()]);
+    // The service first: it stops its MCP sessions and store client before their servers go.
+    for (const child of children.reverse()) await child.stop();
   }
   if (errorSamples.length) {
     console.log(`\nfirst ${errorSamples.length} error(s) under load:`);

@@ -10,12 +10,12 @@ import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
 import { createAgentParts } from '../shared/agent/wiring.js';
 import { ChatBridge } from '../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../shared/chat/notifier.js';
-import { sweepOverdue } from '../shared/conversations/lifecycle.js';
+import { sendDueMoves } from '../shared/conversations/lifecycle.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
-import { LocalScheduler } from '../shared/jobs/scheduler.js';
+import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
 import { systemClock, type Clock } from '../shared/platform/clock.js';
 import type { Config } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
@@ -109,7 +109,10 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   };
 }
 
-/** Starts everything `npm start` runs, in this process: embedded store, table, HTTP server. */
+/**
+ * Starts everything `npm start` runs, in this process: embedded store (or the one at
+ * `DYNAMODB_ENDPOINT`), table, job runner, scheduler, chat bridge, HTTP server.
+ */
 export async function startLocalRuntime(config: Config, options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const logger = options.logger ?? createLogger(config);
   const dataDir = config.dataDir ? resolve(config.dataDir) : null;
@@ -133,13 +136,20 @@ async function startServices(
   options: LocalRuntimeOptions,
   logger: AppLogger,
 ): Promise<LocalRuntime> {
-  const store = await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
+  // DYNAMODB_ENDPOINT: a store run elsewhere (DynamoDB Local, dynalite in its own process) instead
+  // of the embedded one; the table is created there if missing, and the store is left running.
+  const store = config.dynamoEndpoint
+    ? { endpoint: config.dynamoEndpoint, close: async () => {} }
+    : await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
   const runner = new LocalJobRunner({ concurrency: 4, maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs });
-  const scheduler = new LocalScheduler(runner, clock, (error) =>
-    logger.error('scheduled job could not be sent', { error: error instanceof Error ? error.message : String(error) }),
+  // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.
+  const scheduler = new DueIndexScheduler(
+    clock,
+    (now) => sendDueMoves(deps, now),
+    (error) => logger.error('due conversation moves could not be sent', { error: error instanceof Error ? error.message : String(error) }),
   );
   const deps = createAgentDeps({
     ...createAgentParts(config, logger),
@@ -157,16 +167,10 @@ async function startServices(
   runner.attach(deps, jobHandlers);
   const resumed = await runner.start();
   if (resumed) logger.info(`resumed ${resumed} pending job${resumed === 1 ? '' : 's'}`);
-  // The backstop for lost timers (a restart loses them all): overdue moves are found and sent.
-  const sweep = async () => {
-    try {
-      await sweepOverdue(deps);
-    } catch (error) {
-      logger.error('sweep failed', { error: error instanceof Error ? error.message : String(error) });
-    }
-  };
-  await sweep();
-  const sweeper = setInterval(() => void sweep(), config.sweepIntervalMs);
+  // What fell due while the runtime was stopped is sent now; the periodic wake-up is a backstop
+  // (a schedule written by another runtime sharing DYNAMODB_ENDPOINT, say).
+  scheduler.wakeNow();
+  const sweeper = setInterval(() => scheduler.wakeNow(), config.sweepIntervalMs);
   sweeper.unref();
   const app = createApp(deps, { agentRoutes });
   const bridge = new ChatBridge(deps, { pollMs: config.chatBridgePollMs });
@@ -186,7 +190,7 @@ async function startServices(
     async stop() {
       clearInterval(sweeper);
       await bridge.stop();
-      scheduler.stop();
+      await scheduler.stop();
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       await runner.stop();
       await deps.mcp.closeAll();

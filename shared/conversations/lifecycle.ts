@@ -212,8 +212,8 @@ export const lifecycleHandler: JobHandler<LifecycleJob> = {
  * sends their move. One Query per status and shard on the due index; job ids make it harmless to
  * send a move that is already on its way.
  */
-export async function sweepOverdue(deps: Deps): Promise<number> {
-  const now = deps.clock.now().toISOString();
+export async function sweepOverdue(deps: Deps, at: Date = deps.clock.now()): Promise<number> {
+  const now = at.toISOString();
   let sent = 0;
   for (const status of ['open', 'cold'] as const) {
     for (let shard = 0; shard < DUE_SHARDS; shard += 1) {
@@ -230,4 +230,29 @@ export async function sweepOverdue(deps: Deps): Promise<number> {
     }
   }
   return sent;
+}
+
+/**
+ * The earliest due time after `after` among open and cold conversations (one Query of one item
+ * per status and shard), or undefined when none is waiting: where the local scheduler sleeps to.
+ */
+export async function nextDueAt(deps: Deps, after: Date): Promise<Date | undefined> {
+  // Sort keys are `<due ISO time>#…`; '~' sorts after '#', so this skips everything due at `after`.
+  const from = `${after.toISOString()}~`;
+  const firsts = await Promise.all(
+    (['open', 'cold'] as const).flatMap((status) =>
+      Array.from({ length: DUE_SHARDS }, (_, shard) =>
+        deps.table.query<{ gsi3sk: string }>({ index: 'gsi3', pk: `DUE#${status}#${shard}`, sk: { gte: from }, limit: 1 }),
+      ),
+    ),
+  );
+  const times = firsts.flatMap((page) => page.items.map((item) => Date.parse(item.gsi3sk.slice(0, item.gsi3sk.indexOf('#')))));
+  const earliest = Math.min(...times.filter((time) => !Number.isNaN(time)));
+  return Number.isFinite(earliest) ? new Date(earliest) : undefined;
+}
+
+/** The local scheduler's wake-up: sends every move due at `now`, answers when the next one is due. */
+export async function sendDueMoves(deps: Deps, now: Date): Promise<Date | undefined> {
+  await sweepOverdue(deps, now);
+  return nextDueAt(deps, now);
 }

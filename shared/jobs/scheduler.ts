@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { CreateScheduleCommandInput, SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { Clock } from '../platform/clock.js';
 import type { JobMessage } from './ledger.js';
-import type { JobQueue } from './queue.js';
 
 /** Sends a job at a given time: the timed conversation moves. */
 export interface Scheduler {
@@ -87,43 +86,82 @@ export class EventBridgeScheduler implements Scheduler {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long after a failed wake-up (the store unreachable) the next one is tried. */
+const RETRY_MS = 5_000;
 
 /**
- * Local schedules: in-process timers that enqueue the job when due. They do not survive a
- * restart; the periodic sweep finds the conversations whose move is overdue and enqueues them.
+ * The local runtime's scheduler, kept in the store rather than in memory: every scheduled move is
+ * already written to the due index (GSI3) with its due time, so the scheduler holds one timer, for
+ * the earliest due time it knows of. When it fires, `wake` sends every move that is due (the
+ * sweep) and answers the next due time in the index, for which the timer is armed again. Memory
+ * stays the same however many conversations are open, and nothing is lost on a restart: `wakeNow`
+ * at start sends what fell due meanwhile. A schedule replaced or cancelled needs nothing here, since the index holds each
+ * conversation's current due time only; an early wake-up finds nothing due and re-arms.
  */
-export class LocalScheduler implements Scheduler {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+export class DueIndexScheduler implements Scheduler {
+  private timer: NodeJS.Timeout | undefined;
+  /** When the timer fires (epoch ms), while one is armed. */
+  private armedAt: number | undefined;
+  private stopped = false;
+  /** The wake-up under way, if any. */
+  private waking: Promise<void> | undefined;
 
   constructor(
-    private readonly queue: JobQueue,
     private readonly clock: Clock,
+    /** Sends what is due at `now`, answers the next due time after it (undefined: nothing pending). */
+    private readonly wake: (now: Date) => Promise<Date | undefined>,
     private readonly onError: (error: unknown) => void,
   ) {}
 
-  async schedule(name: string, at: Date, message: JobMessage): Promise<void> {
-    await this.cancel(name);
-    const arm = () => {
-      const wait = at.getTime() - this.clock.now().getTime();
-      const timer = setTimeout(() => {
-        if (wait > MAX_TIMER_MS) return arm();
-        this.timers.delete(name);
-        this.queue.enqueue(message).catch(this.onError);
-      }, Math.max(0, Math.min(wait, MAX_TIMER_MS)));
-      timer.unref();
-      this.timers.set(name, timer);
-    };
-    arm();
+  /** Wakes at once: sends whatever is due (fell due while the runtime was stopped) and arms for the next. */
+  wakeNow(): void {
+    this.arm(this.clock.now().getTime());
   }
 
-  async cancel(name: string): Promise<void> {
-    const timer = this.timers.get(name);
-    if (timer) clearTimeout(timer);
-    this.timers.delete(name);
+  async schedule(_name: string, at: Date, _message: JobMessage): Promise<void> {
+    this.arm(at.getTime());
   }
 
-  stop(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+  async cancel(): Promise<void> {}
+
+  /** Disarms, and waits for a wake-up under way (it reads the store, which closes next). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedAt = undefined;
+    await this.waking;
+  }
+
+  /** Arms the timer for `at` unless it is already armed for an earlier time. */
+  private arm(at: number): void {
+    if (this.stopped || (this.armedAt !== undefined && this.armedAt <= at)) return;
+    clearTimeout(this.timer);
+    this.armedAt = at;
+    const wait = Math.max(0, Math.min(at - this.clock.now().getTime(), MAX_TIMER_MS));
+    this.timer = setTimeout(() => {
+      const waking = this.fire().finally(() => {
+        if (this.waking === waking) this.waking = undefined;
+      });
+      this.waking = waking;
+    }, wait);
+    this.timer.unref();
+  }
+
+  private async fire(): Promise<void> {
+    const at = this.armedAt ?? 0;
+    this.timer = undefined;
+    this.armedAt = undefined;
+    const now = this.clock.now();
+    // A timer capped at ~24.8 days fires early: arm again for the real time.
+    if (at > now.getTime()) return this.arm(at);
+    try {
+      const next = await this.wake(now);
+      // A schedule made during the wake-up armed its own time; this only arms an earlier one.
+      if (next) this.arm(next.getTime());
+    } catch (error) {
+      this.onError(error);
+      this.arm(now.getTime() + RETRY_MS);
+    }
   }
 }

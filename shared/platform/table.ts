@@ -3,6 +3,7 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  waitUntilTableExists,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import {
@@ -295,8 +296,11 @@ export class Table {
 
 /** Creates the table with its indexes unless it exists (local runtime and tests). */
 export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
+  const waitForActive = () => waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: name });
   try {
-    await client.send(new DescribeTableCommand({ TableName: name }));
+    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: name }));
+    // Created by another process a moment ago: still CREATING.
+    if (table?.TableStatus !== 'ACTIVE') await waitForActive();
     return;
   } catch (error) {
     if (!(error instanceof ResourceNotFoundException)) throw error;
@@ -325,4 +329,7 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
       })),
     }),
   );
+  // The embedded store creates tables at once; another store (DynamoDB Local, a dynalite of its
+  // own) may answer CREATING for a while.
+  await waitForActive();
 }

@@ -1,7 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
 import { conversationKeys } from '../../shared/conversations/keys.js';
-import { lifecycleHandler, lifecycleMessage, sweepOverdue, type LifecycleJob } from '../../shared/conversations/lifecycle.js';
+import {
+  lifecycleHandler,
+  lifecycleMessage,
+  nextDueAt,
+  sendDueMoves,
+  sweepOverdue,
+  type LifecycleJob,
+} from '../../shared/conversations/lifecycle.js';
 import { conversationStatsHandler } from '../../shared/conversations/stats-job.js';
 import { getJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';
@@ -747,5 +754,60 @@ describe('cold-messages', () => {
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
     expect(t.scheduler.pending.has(closeName(workspaceId, cid))).toBe(true);
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
+  });
+});
+
+describe("the local scheduler's wake-up (sendDueMoves, nextDueAt on the due index)", () => {
+  it('answers the earliest due time among open and cold conversations, moves what is due, and nothing once all are closed', async () => {
+    const { admin, workspaceId } = await setup({ cold_timeout_minutes: 30, close_timeout_minutes: 120 });
+    const t0 = t.clock.now().getTime();
+    expect(await nextDueAt(t.deps, t.clock.now())).toBeUndefined();
+    const first = (await ask(admin.cookie, workspaceId, 'first')).conversation_id;
+    t.clock.advance(10 * MINUTE);
+    const second = (await ask(admin.cookie, workspaceId, 'second')).conversation_id;
+    t.scheduler.pending.clear(); // only the due index is consulted
+
+    // Both open: the first goes cold first.
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
+    // Nothing due yet: nothing sent, the answer is the same.
+    expect((await sendDueMoves(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, first)).toBe('open');
+
+    // At the first one's due time it goes cold; next comes the second's cold move (at 40 min).
+    t.clock.set(new Date(t0 + 30 * MINUTE));
+    expect((await sendDueMoves(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 40 * MINUTE);
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, first)).toBe('cold');
+    expect(await statusOf(admin.cookie, workspaceId, second)).toBe('open');
+
+    // After the second goes cold, the next is the first one's close (30 + 120 min).
+    t.clock.set(new Date(t0 + 40 * MINUTE));
+    await sendDueMoves(t.deps, t.clock.now());
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, second)).toBe('cold');
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 150 * MINUTE);
+
+    t.clock.set(new Date(t0 + 160 * MINUTE));
+    expect(await sendDueMoves(t.deps, t.clock.now())).toBeUndefined();
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, first)).toBe('closed');
+    expect(await statusOf(admin.cookie, workspaceId, second)).toBe('closed');
+    expect(await nextDueAt(t.deps, t.clock.now())).toBeUndefined();
+    expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 0, closed: 2, total: 2 });
+  });
+
+  it('follows a new message: the due time moves later with the last activity', async () => {
+    const { admin, workspaceId } = await setup({ cold_timeout_minutes: 30 });
+    const t0 = t.clock.now().getTime();
+    const cid = (await ask(admin.cookie, workspaceId, 'first')).conversation_id;
+    t.clock.advance(20 * MINUTE);
+    await ask(admin.cookie, workspaceId, 'again', cid);
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 50 * MINUTE);
+    // The old due time passes with nothing to do.
+    t.clock.set(new Date(t0 + 30 * MINUTE));
+    expect((await sendDueMoves(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 50 * MINUTE);
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
   });
 });

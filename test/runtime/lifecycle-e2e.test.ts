@@ -21,7 +21,8 @@ beforeAll(async () => {
       : textReply('It is noon.'),
   );
   const config = parseConfig(
-    { DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' },
+    // The periodic sweep out of the way: the moves must come from the scheduler's own timer.
+    { DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', SWEEP_INTERVAL_MS: '3600000' },
     'local',
   );
   runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });

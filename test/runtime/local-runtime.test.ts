@@ -3,7 +3,8 @@ import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
+import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startEmbeddedStore, startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
 import { parseConfig } from '../../shared/platform/config.js';
 import { RecordingLogger } from '../support/logger.js';
 import { FAST_SCRYPT } from '../support/context.js';
@@ -19,8 +20,8 @@ async function tempDir(): Promise<string> {
   return dir;
 }
 
-async function start(dataDir: string): Promise<LocalRuntime> {
-  const config = parseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'SILENT' }, 'local');
+async function start(dataDir: string, env: Record<string, string> = {}): Promise<LocalRuntime> {
+  const config = parseConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'SILENT', ...env }, 'local');
   return startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
 }
 
@@ -70,6 +71,31 @@ describe('local runtime', () => {
     expect(login.status).toBe(401);
   });
 
+  it('uses the store at DYNAMODB_ENDPOINT instead of the embedded one, creating its table, and leaves it running', async () => {
+    const store = await startEmbeddedStore(null);
+    cleanups.push(() => store.close());
+    const env = { DYNAMODB_ENDPOINT: store.endpoint, SESSION_SECRET: 'a session secret of at least thirty-two characters' };
+    const first = await start('memory', env);
+    const signup = await call(first, 'POST', '/api/signup', { name: 'Shared', email: 'shared@example.com', password: 'kept elsewhere' });
+    expect(signup.status).toBe(201);
+    const cookie = (signup.setCookie ?? '').split(';')[0] ?? '';
+    expect((await call(first, 'POST', '/api/workspaces', { name: 'Outside' }, cookie)).status).toBe(201);
+    await first.stop();
+
+    // The table is in the outside store, which is still up after the runtime stopped.
+    const client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    cleanups.push(async () => client.destroy());
+    const described = await client.send(new DescribeTableCommand({ TableName: parseConfig({}, 'local').tableName }));
+    expect(described.Table?.TableStatus).toBe('ACTIVE');
+
+    // DATA_DIR=memory, yet a second runtime on the same store finds everything.
+    const second = await start('memory', env);
+    cleanups.push(() => second.stop());
+    const list = await call(second, 'GET', '/api/workspaces', undefined, cookie);
+    expect(list.status).toBe(200);
+    expect(list.body.workspaces.map((workspace: { id: string }) => workspace.id)).toEqual(['ws-outside']);
+  });
+
   it('refuses a second instance on a DATA_DIR in use, with a clear message', async () => {
     const dataDir = await tempDir();
     const first = await start(dataDir);
@@ -108,7 +134,7 @@ describe('npm start (bin/local.ts)', () => {
     expect(await health.json()).toEqual({ status: 'ok' });
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
-    expect(await exit).toBe(0);
+    expect(await exit, output).toBe(0);
     const lines = output.trim().split('\n');
     expect(lines.filter((line) => line.includes('listening on'))).toHaveLength(1);
     expect(output).not.toMatch(/Warning/);
