@@ -22,9 +22,9 @@ export interface BenchChild {
  * Starts `file` (TypeScript, through tsx) in a process of its own with `--expose-gc`, and waits for
  * its `ready` message. A child that exits or fails before it is ready rejects with its stderr.
  */
-export async function startChild(file: string, env: Record<string, string>): Promise<BenchChild> {
+export async function startChild(file: string, env: Record<string, string>, execArgv: string[] = []): Promise<BenchChild> {
   const child: ChildProcess = fork(file, [], {
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });

@@ -52,7 +52,10 @@ export async function benchLoad(): Promise<Row[]> {
     const fixtures = await startChild('bench/load-fixtures.ts', {});
     children.push(fixtures);
     const { store, model, mcp } = fixtures.ready as { store: string; model: string; mcp: string };
-    const service = await startChild('bench/load-service.ts', benchEnv(model, { DYNAMODB_ENDPOINT: store }));
+    // Diagnostics: BENCH_CPU_PROFILE=<dir> profiles the service process (written when it stops);
+    // BENCH_HEAP_SNAPSHOTS=1 writes a heap snapshot of it at each memory reading.
+    const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
+    const service = await startChild('bench/load-service.ts', benchEnv(model, { DYNAMODB_ENDPOINT: store }), profile);
     children.push(service);
     const runtime = { url: String(service.ready.url) };
 

@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
 import { parseConfig } from '../../shared/platform/config.js';
@@ -32,8 +35,12 @@ afterAll(async () => {
   await model.stop();
 });
 
-async function call(method: string, path: string, cookie: string, body?: unknown) {
-  const response = await fetch(`${runtime.url}${path}`, {
+function call(method: string, path: string, cookie: string, body?: unknown) {
+  return callAt(runtime.url, method, path, cookie, body);
+}
+
+async function callAt(base: string, method: string, path: string, cookie: string, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
     method,
     headers: { cookie, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
@@ -83,5 +90,49 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
     const byName = Object.fromEntries(queues.body.queues.map((queue: { name: string }) => [queue.name, queue]));
     expect(byName.lifecycle).toMatchObject({ completed: 2, failed: 0, waiting: 0, active: 0 });
     expect(byName['conversation-stats']).toMatchObject({ completed: 1, failed: 0 });
+  }, 30_000);
+
+  it('sends, right after a restart, a move that fell due while the runtime was stopped', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'wap-lifecycle-'));
+    const env = {
+      DATA_DIR: dataDir,
+      PORT: '0',
+      LOG_LEVEL: 'SILENT',
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'k',
+      SWEEP_INTERVAL_MS: '3600000',
+    };
+    const first = await startLocalRuntime(parseConfig(env, 'local'), { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
+    let second: LocalRuntime | undefined;
+    try {
+      const signup = await fetch(`${first.url}/api/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Restart', email: 'restart@example.com', password: 'across a restart' }),
+      });
+      const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const workspace = await callAt(first.url, 'POST', '/api/workspaces', cookie, { name: 'Restarted' });
+      await callAt(first.url, 'PUT', `/api/workspaces/${workspace.body.id}`, cookie, { cold_timeout_minutes: 0.05, close_timeout_minutes: 60 });
+      const asked = await callAt(first.url, 'POST', `/api/workspaces/${workspace.body.id}/query`, cookie, { query: 'Still there?' });
+      expect(asked.body.error).toBeNull();
+      await first.stop();
+      // Stopped past the cold move's due time (3 s).
+      await new Promise((resolve) => setTimeout(resolve, 3_500));
+
+      second = await startLocalRuntime(parseConfig(env, 'local'), { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
+      const started = Date.now();
+      const path = `/api/workspaces/${workspace.body.id}/conversations/${asked.body.conversation_id}`;
+      let status = '';
+      while (Date.now() - started < 5_000) {
+        status = (await callAt(second.url, 'GET', path, cookie)).body.conversation.status;
+        if (status === 'cold') break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(status).toBe('cold');
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      await second?.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }, 30_000);
 });
