@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { displayName } from '../http/schemas.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { globToRegExp } from '../platform/globs.js';
+import { backtracksCatastrophically } from './backtracking.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Key } from '../platform/table.js';
@@ -90,9 +91,26 @@ export function resolveGuardrail(input: GuardrailInput, current?: Guardrail): Om
   return { name, type, pattern, action, applies_to: appliesTo, enabled: input.enabled ?? current?.enabled ?? true };
 }
 
+const PRESET_PATTERNS = new Set<string>(Object.values(PRESETS).map((preset) => preset.pattern));
+
+/** Refuses a new pattern that backtracks catastrophically (400), before anything is written. */
+async function refuseSlowPattern(definition: Omit<Guardrail, 'id'>, current?: Guardrail): Promise<void> {
+  if (definition.type === 'block_tool' || PRESET_PATTERNS.has(definition.pattern) || definition.pattern === current?.pattern) return;
+  if (await backtracksCatastrophically(definition.pattern)) {
+    throw new ValidationError('invalid request body', [
+      {
+        path: 'pattern',
+        message:
+          'takes too long on some texts (catastrophic backtracking): a repeated group can match the same text in more than one way, as in (a+)+ or (\\w+\\s?)*; rewrite it so each character can be matched one way only',
+      },
+    ]);
+  }
+}
+
 export async function createGuardrail(deps: Deps, orgId: string, workspaceId: string, input: GuardrailInput): Promise<Guardrail> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   const definition = resolveGuardrail(input);
+  await refuseSlowPattern(definition);
   const now = deps.clock.now();
   const id = newId('gr', now);
   const item: GuardrailItem = { ...guardrailKey(workspaceId, id), id, ...definition, created_at: now.toISOString(), updated_at: now.toISOString() };
@@ -106,6 +124,7 @@ export async function updateGuardrail(deps: Deps, orgId: string, workspaceId: st
   const current = await deps.table.get<GuardrailItem>(guardrailKey(workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);
   const definition = resolveGuardrail(input, current);
+  await refuseSlowPattern(definition, current);
   const item: GuardrailItem = { ...current, ...definition, updated_at: deps.clock.now().toISOString() };
   try {
     await deps.table.put(item, { condition: 'attribute_exists(pk)' });

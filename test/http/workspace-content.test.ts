@@ -415,6 +415,26 @@ describe('guardrails', () => {
     expect((await dashboardOf(admin.cookie, workspaceId)).compliance.guardrails).toBe(0);
   });
 
+  it('refuses a pattern that backtracks catastrophically (it would hold the service on a crafted question), on create and on change', async () => {
+    const { admin, workspaceId } = await setup();
+    const base = `/api/workspaces/${workspaceId}/guardrails`;
+    for (const pattern of ['(a+)+$', '(\\w+\\s?)*$', '(x+x+)+y', '^(([a-z])+.)+[A-Z]([a-z])+$']) {
+      const response = await t.request('POST', base, { cookie: admin.cookie, body: { name: 'Slow', type: 'block_pattern', pattern } });
+      expect(response.status, pattern).toBe(400);
+      expect(response.body.details, pattern).toEqual([{ path: 'pattern', message: expect.stringMatching(/catastrophic backtracking/) }]);
+    }
+    const fine = await addGuardrail(admin.cookie, workspaceId, { name: 'Tickets', type: 'redact_pattern', pattern: 'TICKET-\\d+' });
+    const changed = await t.request('PUT', `${base}/${fine.id}`, { cookie: admin.cookie, body: { pattern: '(TICKET-\\d+)+$|(a|aa)+$' } });
+    expect(changed.status).toBe(400);
+    expect(changed.body.details).toEqual([{ path: 'pattern', message: expect.stringMatching(/catastrophic backtracking/) }]);
+    // Nothing was written: the guardrail kept its pattern, and it still works (in well under a second).
+    expect((await complianceOf(admin.cookie, workspaceId)).guardrails).toEqual([fine]);
+    const started = performance.now();
+    const answer = await askOk(admin.cookie, workspaceId, { query: `About TICKET-42 and ${'a'.repeat(40)}!` });
+    expect(answer.error).toBeNull();
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('changes, disables and deletes a guardrail; a disabled or deleted one is not enforced', async () => {
     const { admin, workspaceId } = await setup();
     const base = `/api/workspaces/${workspaceId}/guardrails`;
