@@ -1,23 +1,10 @@
-import {
-  ConditionalCheckFailedException,
-  CreateTableCommand,
-  DescribeTableCommand,
-  ResourceNotFoundException,
-  waitUntilTableExists,
-  type DynamoDBClient,
-} from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient as DocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { documents, dynamodb } from './aws-sdk.js';
 import type { Clock } from './clock.js';
+
+const { ConditionalCheckFailedException, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, waitUntilTableExists } = dynamodb;
+const { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } = documents;
 
 /** Primary key of every item in the single table. */
 export interface Key {
@@ -84,7 +71,7 @@ export function isConditionFailed(error: unknown): boolean {
  * so benchmarks can report them.
  */
 export class Table {
-  readonly doc: DynamoDBDocumentClient;
+  readonly doc: DocumentClient;
   roundTrips = 0;
 
   constructor(
