@@ -1,30 +1,16 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { startEmbeddedStore } from '../../bin/local-runtime.js';
-import { agentRoutes } from '../../shared/agent/http.js';
-import { createAgentParts } from '../../shared/agent/wiring.js';
-import { PasswordHasher } from '../../shared/auth/passwords.js';
 import { ChatBridge } from '../../shared/chat/bridge.js';
-import { createAgentDeps } from '../../shared/deps.js';
-import { createApp } from '../../shared/http/app.js';
-import { jobHandlers } from '../../shared/jobs/handlers.js';
-import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
-import { parseConfig } from '../../shared/platform/config.js';
-import { createDynamoClient } from '../../shared/platform/dynamo.js';
-import { Table, ensureTable } from '../../shared/platform/table.js';
-import { RecordingChat } from '../support/chat.js';
-import { TestClock } from '../support/clock.js';
-import { FAST_SCRYPT, TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startRuntimeProcess } from '../support/runtime-process.js';
 import { startFakeChat } from '../support/fake-chat.js';
 import { errorReply, startFakeModel, textReply, toolUseReply, type FakeReply, type ModelRequestRecord } from '../support/fake-model.js';
-import { RecordingLogger } from '../support/logger.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
-import { ManualScheduler } from '../support/scheduler.js';
 
 /**
  * Fault injection: parts of the system fail while the service works — an MCP server dies mid
@@ -287,45 +273,18 @@ describe('a store that fails some requests', () => {
   it('absorbs the failures with the SDK retries: no 500, and messages, counters, conversations and jobs match the successful queries', async () => {
     const model = await startFakeModel();
     model.handle((request) => (isStatsRequest(request) ? statsReply() : textReply('stored answer')));
-    const store = await startEmbeddedStore(null);
-    const proxy = await startFaultyStoreProxy(store.endpoint, 4);
-    const config = parseConfig(
-      { DATA_DIR: 'memory', LOG_LEVEL: 'SILENT', TABLE_NAME: 'faults-test', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' },
-      'local',
-    );
-    const client = createDynamoClient(config, proxy.url);
-    const logger = new RecordingLogger();
-    const runner = new LocalJobRunner({ concurrency: 4, maxAttempts: config.jobMaxAttempts, retryBaseMs: 10 });
-    const scheduler = new ManualScheduler();
-    scheduler.queue = runner;
-    const clock = new TestClock();
-    const deps = createAgentDeps({
-      ...createAgentParts(config, logger),
-      config,
-      table: new Table(client, config.tableName, clock),
-      clock,
-      logger,
-      passwords: new PasswordHasher(FAST_SCRYPT),
-      sessionSecret: TEST_SESSION_SECRET,
-      jobs: runner,
-      scheduler,
-      chat: new RecordingChat(),
+    let proxy: Awaited<ReturnType<typeof startFaultyStoreProxy>> | undefined;
+    const t = await createTestContext({
+      env: { TABLE_NAME: 'faults-test', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0', JOB_RETRY_BASE_MS: '10' },
+      storeProxy: async (endpoint) => (proxy = await startFaultyStoreProxy(endpoint, 4)),
     });
-    runner.attach(deps, jobHandlers);
-    const app = createApp(deps, { agentRoutes });
     const statuses: number[] = [];
     async function call(method: string, path: string, cookie?: string, body?: unknown) {
-      const response = await app.request(path, {
-        method,
-        headers: { ...(cookie ? { cookie } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
+      const response = await t.request(method, path, { cookie, body });
       statuses.push(response.status);
-      const text = await response.text();
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as any, text, headers: response.headers };
+      return response;
     }
     try {
-      await ensureTable(client, config.tableName);
       const signup = await call('POST', '/api/signup', undefined, { name: 'Store Faults', email: 'store-faults@example.com', password: 'a long password' });
       expect(signup.status, signup.text).toBe(201);
       const cookie = /service_session=[^;]*/.exec(signup.headers.get('set-cookie') ?? '')?.[0] ?? '';
@@ -386,7 +345,7 @@ describe('a store that fails some requests', () => {
         const closed = await call('POST', `/api/workspaces/${workspaceId}/conversations/${session}/close`, cookie);
         expect(closed.status, closed.text).toBe(200);
       }
-      await runner.idle();
+      await t.runner.idle();
       const queues = await call('GET', '/api/org/queues', cookie);
       expect(queues.body.queues.find((q: { name: string }) => q.name === 'conversation-stats')).toMatchObject({
         waiting: 0,
@@ -411,48 +370,16 @@ describe('a store that fails some requests', () => {
       expect((await call('GET', `/api/workspaces/${workspaceId}/conversations?status=open`, cookie)).body.total).toBe(7);
 
       // The faults happened, and were all retried; nothing answered 500.
-      expect(proxy.stats.injected).toBeGreaterThanOrEqual(20);
-      expect(proxy.stats.retries).toBeGreaterThanOrEqual(proxy.stats.injected);
+      expect(proxy?.stats.injected).toBeGreaterThanOrEqual(20);
+      expect(proxy?.stats.retries).toBeGreaterThanOrEqual(proxy?.stats.injected ?? Infinity);
       expect(statuses.filter((status) => status >= 500)).toEqual([]);
-      expect(logger.records.filter((record) => record.level === 'error')).toEqual([]);
+      expect(t.logger.records.filter((record) => record.level === 'error')).toEqual([]);
     } finally {
-      await runner.stop(1000);
-      await deps.mcp.closeAll();
-      client.destroy();
-      await proxy.stop();
-      await store.close();
+      await t.close();
       await model.stop();
     }
   });
 });
-
-/** A local runtime (`bin/local.ts`) in a child process; resolves with its URL once it listens. */
-function startRuntimeProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'INFO', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL logged; output so far:\n${output}`)), 20_000);
-    const check = () => {
-      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    };
-    child.stdout.on('data', check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited early with ${code}:\n${output}`));
-    });
-  });
-  return { child, url, exited, output: () => output };
-}
 
 async function killed(child: ChildProcess, exited: Promise<number | null>, signal: NodeJS.Signals): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;

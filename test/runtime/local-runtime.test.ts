@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { startEmbeddedStore, startLocalRuntime, type LocalRuntime } from '../../
 import { parseConfig } from '../../shared/platform/config.js';
 import { RecordingLogger } from '../support/logger.js';
 import { FAST_SCRYPT } from '../support/context.js';
+import { startRuntimeProcess } from '../support/runtime-process.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -107,36 +107,14 @@ describe('local runtime', () => {
 describe('npm start (bin/local.ts)', () => {
   it('logs one line with the URL, serves the API, and exits 0 on SIGTERM', async () => {
     const dataDir = await tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
-      env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'INFO' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no URL logged; output so far:\n${output}`)), 20_000);
-      const check = () => {
-        const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      };
-      child.stdout.on('data', check);
-      child.once('exit', (code) => reject(new Error(`exited early with ${code}:\n${output}`)));
-    });
+    const started = startRuntimeProcess({ DATA_DIR: dataDir });
+    const url = await started.url;
     const health = await fetch(`${url}/health`);
     expect(await health.json()).toEqual({ status: 'ok' });
-    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exit, output).toBe(0);
-    const lines = output.trim().split('\n');
+    started.child.kill('SIGTERM');
+    expect(await started.exited, started.output()).toBe(0);
+    const lines = started.output().trim().split('\n');
     expect(lines.filter((line) => line.includes('listening on'))).toHaveLength(1);
-    expect(output).not.toMatch(/Warning/);
+    expect(started.output()).not.toMatch(/Warning/);
   });
 });

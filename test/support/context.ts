@@ -38,10 +38,17 @@ export interface RequestOptions {
  * A test's service: dynalite in memory on loopback, the real app, a clock the test moves, a
  * recording logger. One per test file; tests isolate by signing up their own organisations.
  */
-export async function createTestContext(options: { env?: Record<string, string> } = {}) {
+export async function createTestContext(
+  options: {
+    env?: Record<string, string>;
+    /** Puts something between the service and its store (the fault tests' failing proxy): given the store's endpoint, answers the one to use. */
+    storeProxy?: (endpoint: string) => Promise<{ url: string; stop(): Promise<void> }>;
+  } = {},
+) {
   const store = await startEmbeddedStore(null);
+  const proxy = options.storeProxy ? await options.storeProxy(store.endpoint) : undefined;
   const config = parseConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'SILENT', TABLE_NAME: 'service-test', ...options.env }, 'local');
-  const client = createDynamoClient(config, store.endpoint);
+  const client = createDynamoClient(config, proxy?.url ?? store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
   const logger = new RecordingLogger();
@@ -139,6 +146,7 @@ export async function createTestContext(options: { env?: Record<string, string> 
       await runner.stop(1000);
       await deps.mcp.closeAll();
       client.destroy();
+      await proxy?.stop();
       await store.close();
     },
   };
