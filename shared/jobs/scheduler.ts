@@ -88,6 +88,12 @@ export class EventBridgeScheduler implements Scheduler {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long after a failed wake-up (the store unreachable) the next one is tried. */
 const RETRY_MS = 5_000;
+/**
+ * The least time between a wake-up and the next one it arms: moves falling due a few
+ * milliseconds apart (many conversations going cold under load) are sent together, by one
+ * sweep, instead of one sweep each.
+ */
+const MIN_WAKE_GAP_MS = 1_000;
 
 /**
  * The local runtime's scheduler, kept in the store rather than in memory: every scheduled move is
@@ -158,7 +164,7 @@ export class DueIndexScheduler implements Scheduler {
     try {
       const next = await this.wake(now);
       // A schedule made during the wake-up armed its own time; this only arms an earlier one.
-      if (next) this.arm(next.getTime());
+      if (next) this.arm(Math.max(next.getTime(), now.getTime() + MIN_WAKE_GAP_MS));
     } catch (error) {
       this.onError(error);
       this.arm(now.getTime() + RETRY_MS);

@@ -57,6 +57,23 @@ describe('DueIndexScheduler', () => {
     expect(wakes).toEqual([10, 45, 90]);
   });
 
+  it('sends moves falling due milliseconds apart together: at most one wake-up a second', async () => {
+    // Under load, conversations go cold a few milliseconds apart: each wake-up answers a next due time 5 ms on.
+    const wakes: number[] = [];
+    const due = new DueIndexScheduler(
+      clock,
+      async (now) => {
+        wakes.push(now.getTime() - START);
+        return new Date(now.getTime() + 5);
+      },
+      () => {},
+    );
+    await due.schedule('a', at(1), message);
+    await vi.advanceTimersByTimeAsync(1_000 + 10_000);
+    expect(wakes).toEqual([1_000, 2_000, 3_000, 4_000, 5_000, 6_000, 7_000, 8_000, 9_000, 10_000, 11_000]);
+    await due.stop();
+  });
+
   it('keeps an earlier schedule made while a wake-up is running', async () => {
     let release: (next: Date) => void = () => {};
     const wakes: number[] = [];
