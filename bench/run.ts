@@ -20,7 +20,7 @@ const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> =
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
   load: {
     title:
-      'Load on the local runtime: 64 clients on loopback, 3 x 30 s (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call; store, model and MCP server in a process of their own); memory of the service process alone, after a forced GC',
+      'Load on the local runtime: 64 clients on loopback, 3 x 30 s by default (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call; store, model and MCP server in a process of their own); memory of the service process alone, after a forced GC',
     run: benchLoad,
   },
   query: {
