@@ -32,16 +32,21 @@ export async function startChild(file: string, env: Record<string, string>, exec
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
-  const pending = new Map<number, (message: ChildMessage) => void>();
+  const pending = new Map<number, { resolve: (message: ChildMessage) => void; reject: (error: Error) => void }>();
   let nextId = 1;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A child gone mid-benchmark fails what is waiting for it, with its last words.
+  child.once('exit', (code, signal) => {
+    for (const { reject } of pending.values()) reject(new Error(`${file} exited (${code ?? signal}):\n${stderr}`));
+    pending.clear();
+  });
   const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
     child.once('exit', (code, signal) => reject(new Error(`${file} exited (${code ?? signal}) before it was ready:\n${stderr}`)));
     child.once('error', reject);
     child.on('message', (message: ChildMessage) => {
       if (message.type === 'ready') return resolve(message);
       if (message.type === 'failed') return reject(new Error(`${file} failed to start: ${String(message.error)}`));
-      if (message.id !== undefined) pending.get(message.id)?.(message);
+      if (message.id !== undefined) pending.get(message.id)?.resolve(message);
       pending.delete(message.id ?? 0);
     });
   });
@@ -50,7 +55,8 @@ export async function startChild(file: string, env: Record<string, string>, exec
     ask(type) {
       const id = nextId++;
       return new Promise((resolve, reject) => {
-        pending.set(id, resolve);
+        if (!child.connected) return reject(new Error(`${file} is no longer running:\n${stderr}`));
+        pending.set(id, { resolve, reject });
         child.send({ id, type }, (error) => error && reject(error));
       });
     },
