@@ -4,7 +4,8 @@ import { parseConfig } from '../shared/platform/config.js';
 import { keys } from '../shared/platform/keys.js';
 import type { Table } from '../shared/platform/table.js';
 import { recordUsage } from '../shared/workspaces/counters.js';
-import { QUIET_LOGGER, percentile, signUpForBench, type Row } from './report.js';
+import { signUpOver } from '../test/support/signup.js';
+import { QUIET_LOGGER, percentile, type Row } from './report.js';
 
 
 async function timeRequests(url: string, cookie: string, count: number): Promise<number[]> {
@@ -54,7 +55,7 @@ export async function benchApi(): Promise<Row[]> {
   const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
   const rows: Row[] = [];
   try {
-    const cookie = await signUpForBench(runtime.url, 'bench@example.com');
+    const cookie = await signUpOver(runtime.url, 'bench@example.com');
     const ids: string[] = [];
     for (let index = 0; index < 100; index += 1) {
       const response = await fetch(`${runtime.url}/api/workspaces`, {

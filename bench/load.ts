@@ -1,5 +1,6 @@
 import { startChild, type BenchChild } from './child.js';
-import { benchEnv, percentile, signUpForBench, type Row } from './report.js';
+import { signUpOver } from '../test/support/signup.js';
+import { benchEnv, percentile, type Row } from './report.js';
 
 const CLIENTS = 64;
 const RUN_MS = 30_000;
@@ -58,12 +59,12 @@ export async function benchLoad(): Promise<Row[]> {
     const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE}`] : [];
     const service = await startChild('bench/load-service.ts', benchEnv(model, { DYNAMODB_ENDPOINT: store }), profile);
     children.push(service);
-    const runtime = { url: String(service.ready.url) };
+    const base = String(service.ready.url);
 
-    const cookie = await signUpForBench(runtime.url, 'bench-load@example.com');
+    const cookie = await signUpOver(base, 'bench-load@example.com');
     const ids: string[] = [];
     for (let index = 0; index < WORKSPACES; index += 1) {
-      const response = await fetch(`${runtime.url}/api/workspaces`, {
+      const response = await fetch(`${base}/api/workspaces`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', cookie },
         body: JSON.stringify({ name: `Load ${index}` }),
@@ -73,7 +74,7 @@ export async function benchLoad(): Promise<Row[]> {
       ids.push(json.id);
     }
     const queried = ids[0] ?? '';
-    const connect = await fetch(`${runtime.url}/api/connectors/mcp`, {
+    const connect = await fetch(`${base}/api/connectors/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },
       body: JSON.stringify({ workspace_id: queried, name: 'docs', url: mcp }),
@@ -90,13 +91,13 @@ export async function benchLoad(): Promise<Row[]> {
       let url: string;
       let init: RequestInit;
       if (route === 'list') {
-        url = `${runtime.url}/api/workspaces`;
+        url = `${base}/api/workspaces`;
         init = { headers: { cookie } };
       } else if (route === 'detail') {
-        url = `${runtime.url}/api/workspaces/${ids[Math.floor(Math.random() * ids.length)]}`;
+        url = `${base}/api/workspaces/${ids[Math.floor(Math.random() * ids.length)]}`;
         init = { headers: { cookie } };
       } else {
-        url = `${runtime.url}/api/workspaces/${queried}/query`;
+        url = `${base}/api/workspaces/${queried}/query`;
         init = {
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie },

@@ -2,7 +2,8 @@ import { startLocalRuntime, type LocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startHttpMcpServer } from '../test/support/mcp-servers.js';
-import { QUIET_LOGGER, benchEnv, percentile, signUpForBench, type Row } from './report.js';
+import { signUpOver } from '../test/support/signup.js';
+import { QUIET_LOGGER, benchEnv, percentile, type Row } from './report.js';
 
 
 interface Sample {
@@ -56,7 +57,7 @@ export async function benchQuery(): Promise<Row[]> {
   const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
   const rows: Row[] = [];
   try {
-    const cookie = await signUpForBench(runtime.url, 'bench-query@example.com');
+    const cookie = await signUpOver(runtime.url, 'bench-query@example.com');
 
     const workspaceWith = async (count: number) => {
       const { json } = await post(runtime, '/api/workspaces', cookie, { name: `Bench ${count} connections` });

@@ -19,17 +19,6 @@ export function printTable(title: string, rows: Row[]): void {
   for (const row of rows) console.log(line(columns.map((column) => cell(row[column]))));
 }
 
-/** Signs up an account on a running service and answers its session cookie. */
-export async function signUpForBench(baseUrl: string, email: string): Promise<string> {
-  const signup = await fetch(`${baseUrl}/api/signup`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Bench', email, password: 'benchmark password' }),
-  });
-  if (signup.status !== 201) throw new Error(`signup answered ${signup.status}`);
-  return (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-}
-
 /** A logger that drops everything: benchmarks print their own tables. */
 export const QUIET_LOGGER = { debug() {}, info() {}, warn() {}, error() {} };
 

@@ -87,17 +87,16 @@ export interface ModelCallOptions {
   maxRetries: number;
 }
 
-/** Anthropic's Messages API through the official SDK. */
-export class AnthropicModelClient implements ModelClient {
-  private readonly client: Anthropic;
+/**
+ * A model client over the Messages API of one of Anthropic's SDKs (the direct API and Bedrock
+ * take the same requests and answer the same messages; they differ in auth and model ids).
+ */
+abstract class MessagesApiClient implements ModelClient {
+  protected abstract readonly client: {
+    messages: { create(body: Anthropic.MessageCreateParamsNonStreaming): PromiseLike<Anthropic.Message> };
+  };
 
-  constructor(apiKey: string, baseURL: string | undefined, options: ModelCallOptions) {
-    this.client = new Anthropic({ apiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries });
-  }
-
-  modelFor(tier: ModelTier): string {
-    return tier.model;
-  }
+  abstract modelFor(tier: ModelTier): string;
 
   async createMessage(request: ModelRequest): Promise<ModelResponse> {
     try {
@@ -108,23 +107,30 @@ export class AnthropicModelClient implements ModelClient {
   }
 }
 
+/** Anthropic's Messages API through the official SDK. */
+export class AnthropicModelClient extends MessagesApiClient {
+  protected readonly client: Anthropic;
+
+  constructor(apiKey: string, baseURL: string | undefined, options: ModelCallOptions) {
+    super();
+    this.client = new Anthropic({ apiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries });
+  }
+
+  modelFor(tier: ModelTier): string {
+    return tier.model;
+  }
+}
+
 /** Claude on Amazon Bedrock (credentials and region from the AWS default chain). */
-export class BedrockModelClient implements ModelClient {
-  private readonly client: AnthropicBedrock;
+export class BedrockModelClient extends MessagesApiClient {
+  protected readonly client: AnthropicBedrock;
 
   constructor(awsRegion: string, options: ModelCallOptions) {
+    super();
     this.client = new AnthropicBedrock({ awsRegion, timeout: options.timeoutMs, maxRetries: options.maxRetries });
   }
 
   modelFor(tier: ModelTier): string {
     return tier.bedrockModel;
-  }
-
-  async createMessage(request: ModelRequest): Promise<ModelResponse> {
-    try {
-      return fromAnthropicMessage(await this.client.messages.create(toAnthropicRequest(request)));
-    } catch (error) {
-      throw toModelError(error);
-    }
   }
 }

@@ -242,12 +242,12 @@ export async function nextDueAt(deps: Deps, after: Date): Promise<Date | undefin
   const firsts = await Promise.all(
     (['open', 'cold'] as const).flatMap((status) =>
       Array.from({ length: DUE_SHARDS }, (_, shard) =>
-        deps.table.query<{ gsi3sk: string }>({ index: 'gsi3', pk: `DUE#${status}#${shard}`, sk: { gte: from }, limit: 1 }),
+        deps.table.query<{ due_at: string }>({ index: 'gsi3', pk: `DUE#${status}#${shard}`, sk: { gte: from }, limit: 1 }),
       ),
     ),
   );
-  const times = firsts.flatMap((page) => page.items.map((item) => Date.parse(item.gsi3sk.slice(0, item.gsi3sk.indexOf('#')))));
-  const earliest = Math.min(...times.filter((time) => !Number.isNaN(time)));
+  // due_at is written with the index attributes, and holds the same time.
+  const earliest = Math.min(...firsts.flatMap((page) => page.items.map((item) => Date.parse(item.due_at))));
   return Number.isFinite(earliest) ? new Date(earliest) : undefined;
 }
 

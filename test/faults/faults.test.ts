@@ -49,13 +49,7 @@ const isStatsRequest = (request: ModelRequestRecord) => Boolean((request.body as
 async function workspaceOn(t: TestContext, connections: { name: string; url: string }[] = []) {
   const admin = await t.signUp();
   const workspace = await t.createWorkspace(admin.cookie, { name: `Faults ${t.uniqueEmail('ws')}` });
-  for (const connection of connections) {
-    const saved = await t.request('POST', '/api/connectors/mcp', {
-      cookie: admin.cookie,
-      body: { workspace_id: workspace.id, transport: 'http', ...connection },
-    });
-    expect(saved.status, saved.text).toBe(201);
-  }
+  for (const connection of connections) await t.connectMcp(admin.cookie, workspace.id, connection);
   return { admin, workspaceId: workspace.id };
 }
 

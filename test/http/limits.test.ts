@@ -74,7 +74,7 @@ describe('per-workspace limits', () => {
   it('stops a query once its token budget is spent', async () => {
     const admin = await t.signUp();
     const workspace = await t.createWorkspace(admin.cookie, { name: `Budget ${t.uniqueEmail('w')}` });
-    await t.request('POST', '/api/connectors/mcp', { cookie: admin.cookie, body: { workspace_id: workspace.id, name: 'docs', url: server.url } });
+    await t.connectMcp(admin.cookie, workspace.id, { name: 'docs', url: server.url });
     await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { max_tokens_per_query: 2_500 } });
     model.handle(() => toolUseReply([{ name: 'search_docs', input: { query: 'more' } }], { input_tokens: 1_000, output_tokens: 100 }));
     const response = await ask(admin.cookie, workspace.id, 'dig deep');
@@ -88,7 +88,7 @@ describe('per-workspace limits', () => {
   it('times a tool call out after the workspace’s tool_timeout_seconds', async () => {
     const admin = await t.signUp();
     const workspace = await t.createWorkspace(admin.cookie, { name: `Timeout ${t.uniqueEmail('w')}` });
-    await t.request('POST', '/api/connectors/mcp', { cookie: admin.cookie, body: { workspace_id: workspace.id, name: 'docs', url: server.url } });
+    await t.connectMcp(admin.cookie, workspace.id, { name: 'docs', url: server.url });
     await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { tool_timeout_seconds: 0.3 } });
     model.reply(toolUseReply([{ name: 'slow_tool' }]), textReply('it was slow'));
     const started = Date.now();

@@ -30,13 +30,7 @@ beforeEach(() => model.reset());
 async function workspaceWith(connections: { name: string; url?: string; transport?: 'http' | 'stdio'; command?: string; args?: string[] }[]) {
   const admin = await t.signUp();
   const workspace = await t.createWorkspace(admin.cookie, { name: `Query ${t.uniqueEmail('ws')}`, system_prompt: 'You answer support questions.' });
-  for (const connection of connections) {
-    const saved = await t.request('POST', '/api/connectors/mcp', {
-      cookie: admin.cookie,
-      body: { workspace_id: workspace.id, transport: 'http', ...connection },
-    });
-    expect(saved.status, saved.text).toBe(201);
-  }
+  for (const connection of connections) await t.connectMcp(admin.cookie, workspace.id, connection);
   return { admin, workspaceId: workspace.id };
 }
 

@@ -64,11 +64,7 @@ async function setup(body: Record<string, unknown> = {}) {
 }
 
 async function connectHelpdesk(cookie: string, workspaceId: string) {
-  const saved = await t.request('POST', '/api/connectors/mcp', {
-    cookie,
-    body: { workspace_id: workspaceId, transport: 'http', name: 'helpdesk', url: mcp.url },
-  });
-  expect(saved.status, saved.text).toBe(201);
+  await t.connectMcp(cookie, workspaceId, { name: 'helpdesk', url: mcp.url });
 }
 
 function ask(cookie: string, workspaceId: string, body: Record<string, unknown>) {

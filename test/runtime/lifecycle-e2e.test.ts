@@ -7,6 +7,7 @@ import { parseConfig } from '../../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 import { RecordingLogger } from '../support/logger.js';
 import { FAST_SCRYPT } from '../support/context.js';
+import { signUpOver } from '../support/signup.js';
 
 let model: FakeModel;
 let runtime: LocalRuntime;
@@ -50,12 +51,7 @@ async function callAt(base: string, method: string, path: string, cookie: string
 
 describe('conversation lifecycle on the local runtime, in real time', () => {
   it('goes open → cold → closed → stats complete with 0.05-minute timeouts, each move within 2 s of its due time', async () => {
-    const signup = await fetch(`${runtime.url}/api/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Timer', email: 'timer@example.com', password: 'real time please' }),
-    });
-    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const cookie = await signUpOver(runtime.url, 'timer@example.com');
     const workspace = await call('POST', '/api/workspaces', cookie, { name: 'Fast lifecycle' });
     await call('PUT', `/api/workspaces/${workspace.body.id}`, cookie, { cold_timeout_minutes: 0.05, close_timeout_minutes: 0.05 });
     const asked = await call('POST', `/api/workspaces/${workspace.body.id}/query`, cookie, { query: 'What time is it?' });
@@ -105,12 +101,7 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
     const first = await startLocalRuntime(parseConfig(env, 'local'), { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
     let second: LocalRuntime | undefined;
     try {
-      const signup = await fetch(`${first.url}/api/signup`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'Restart', email: 'restart@example.com', password: 'across a restart' }),
-      });
-      const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+      const cookie = await signUpOver(first.url, 'restart@example.com');
       const workspace = await callAt(first.url, 'POST', '/api/workspaces', cookie, { name: 'Restarted' });
       await callAt(first.url, 'PUT', `/api/workspaces/${workspace.body.id}`, cookie, { cold_timeout_minutes: 0.05, close_timeout_minutes: 60 });
       const asked = await callAt(first.url, 'POST', `/api/workspaces/${workspace.body.id}/query`, cookie, { query: 'Still there?' });

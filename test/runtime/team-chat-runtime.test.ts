@@ -5,6 +5,7 @@ import { FAST_SCRYPT } from '../support/context.js';
 import { startFakeChat, type FakeChat } from '../support/fake-chat.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 import { RecordingLogger } from '../support/logger.js';
+import { signUpOver } from '../support/signup.js';
 
 let chat: FakeChat;
 let model: FakeModel;
@@ -36,12 +37,7 @@ async function call(method: string, path: string, cookie: string, body?: unknown
 
 describe('team chat under the local runtime', () => {
   it('connects the bridge within 5 s of connecting the consumer, and answers a mention in its thread', async () => {
-    const signup = await fetch(`${runtime.url}/api/signup`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Chat admin', email: 'chat-admin@example.com', password: 'socket mode' }),
-    });
-    const cookie = (signup.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    const cookie = await signUpOver(runtime.url, 'chat-admin@example.com', 'Chat admin');
     const workspace = await call('POST', '/api/workspaces', cookie, { name: 'Orders' });
     const connected = await call('POST', '/api/connectors/consumer', cookie, {
       type: 'team-chat',

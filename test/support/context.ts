@@ -128,6 +128,13 @@ export async function createTestContext(
     return response.body as { id: string; name: string; status: string };
   }
 
+  /** Connects an MCP server (HTTP unless `transport` says otherwise) to a workspace; answers the saved connection. */
+  async function connectMcp(cookie: string, workspaceId: string, connection: Record<string, unknown>) {
+    const response = await request('POST', '/api/connectors/mcp', { cookie, body: { workspace_id: workspaceId, transport: 'http', ...connection } });
+    if (response.status !== 201) throw new Error(`MCP connect failed: ${response.status} ${response.text}`);
+    return response.body as { status: string; id: string; tools: number };
+  }
+
   return {
     app,
     deps,
@@ -142,6 +149,7 @@ export async function createTestContext(
     signUp,
     addMember,
     createWorkspace,
+    connectMcp,
     async close() {
       await runner.stop(1000);
       await deps.mcp.closeAll();
