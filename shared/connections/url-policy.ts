@@ -24,38 +24,93 @@ const METADATA_ADDRESSES = new Set(['169.254.169.254', '169.254.170.2', 'fd00:ec
 /** Ranges that are private to a network: allowed only with MCP_ALLOW_PRIVATE_URLS. */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
 
-/** Ranges that are never a server: always refused. */
-const NEVER_RANGES = new Set(['unspecified', 'broadcast', 'multicast', 'linkLocal', 'reserved']);
+/**
+ * The one range that is public. The policy is an allow-list: an address is reached only when it is
+ * public (`unicast`, ipaddr.js's name for "no special range") or private and allowed, so every
+ * other range ipaddr.js knows or comes to know (reserved, benchmarking, site-local, ORCHID, AMT,
+ * AS112, Teredo, link-local, multicast…) is refused without being listed here.
+ */
+const PUBLIC_RANGE = 'unicast';
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped, NAT64, 6to4), if any. */
-function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address();
-  const range = address.range();
+/** Why some refused ranges are refused, where the range's name does not say it. */
+const RANGE_NOTES: Record<string, string> = {
+  teredo: ' (a Teredo tunnel reaches an IPv4 address that cannot be checked)',
+};
+
+/** The four bytes at `offsets` as an IPv4 address. */
+function ipv4At(bytes: number[], offsets: readonly number[]): ipaddr.IPv4 {
+  return new ipaddr.IPv4(offsets.map((offset) => bytes[offset] ?? 0));
+}
+
+/** Where RFC 6052 puts the IPv4 address for each prefix length of a NAT64 prefix (bit 64-71 is always zero). */
+const NAT64_LAYOUTS = {
+  48: [6, 7, 9, 10],
+  56: [7, 9, 10, 11],
+  64: [9, 10, 11, 12],
+  96: [12, 13, 14, 15],
+} as const;
+
+/** The NAT64 prefix lengths a local-use prefix (64:ff9b:1::/48) may be cut at. */
+const LOCAL_NAT64_LENGTHS = [48, 56, 64, 96] as const;
+
+const WELL_KNOWN_NAT64 = ipaddr.IPv6.parse('64:ff9b::');
+
+/**
+ * The IPv4 addresses an IPv6 address delivers to when it embeds one, or undefined when it does
+ * not. Such an address reaches its IPv4 address (through the host's own stack, a NAT64 or a 6to4
+ * relay), so judging it by its IPv6 range would let `::ffff:127.0.0.1`, `::127.0.0.1` or
+ * `64:ff9b::127.0.0.1` through as if public. The local-use NAT64 prefix (64:ff9b:1::/48) may be
+ * cut at any RFC 6052 length, so every layout it allows is a candidate and all must pass.
+ */
+function embeddedIpv4s(address: ipaddr.IPv6): ipaddr.IPv4[] | undefined {
   const bytes = address.toByteArray();
-  if (range === 'rfc6052' || range === 'rfc6145') return ipaddr.fromByteArray(bytes.slice(12, 16)) as ipaddr.IPv4;
-  if (range === '6to4') return ipaddr.fromByteArray(bytes.slice(2, 6)) as ipaddr.IPv4;
+  const range: string = address.range();
+  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-translated (::ffff:0:a.b.c.d, RFC 6145).
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return [ipv4At(bytes, NAT64_LAYOUTS[96])];
+  // IPv4-compatible (::a.b.c.d, deprecated but still routed by some stacks): the first 96 bits zero,
+  // other than :: and ::1, which are IPv6's own unspecified and loopback addresses.
+  if (bytes.slice(0, 12).every((byte) => byte === 0) && range !== 'unspecified' && range !== 'loopback') {
+    return [ipv4At(bytes, NAT64_LAYOUTS[96])];
+  }
+  if (range === 'rfc6052') {
+    if (address.match(WELL_KNOWN_NAT64, 96)) return [ipv4At(bytes, NAT64_LAYOUTS[96])];
+    return LOCAL_NAT64_LENGTHS.map((length) => ipv4At(bytes, NAT64_LAYOUTS[length]));
+  }
+  if (range === '6to4') return [ipv4At(bytes, [2, 3, 4, 5])];
   return undefined;
 }
 
+/** The address as the policy names it: RFC 5952 for IPv6, without a zone (which would hide a metadata address). */
+function canonicalOf(address: ipaddr.IPv4 | ipaddr.IPv6): string {
+  return address instanceof ipaddr.IPv6 ? new ipaddr.IPv6(address.parts).toRFC5952String() : address.toString();
+}
+
+/** Why one address (IPv4, or IPv6 that embeds none) may not be reached, by name and by range. */
+function refusalOfAddress(address: ipaddr.IPv4 | ipaddr.IPv6, allowPrivate: boolean): string | undefined {
+  const canonical = canonicalOf(address);
+  if (METADATA_ADDRESSES.has(canonical)) return `${canonical} is a cloud metadata address`;
+  const range: string = address.range();
+  if (range === PUBLIC_RANGE) return undefined;
+  if (PRIVATE_RANGES.has(range)) {
+    return allowPrivate ? undefined : `${canonical} is a ${range} address (set MCP_ALLOW_PRIVATE_URLS=true to allow private addresses)`;
+  }
+  return `${canonical} is a ${range} address${RANGE_NOTES[range] ?? ''}`;
+}
+
 /**
- * Why an address may not be reached, or undefined when it may. Link-local and metadata addresses
- * are always refused (they reach the cloud's credential endpoints); loopback and private ranges
- * unless `allowPrivate`. IPv6 forms that embed an IPv4 address are judged by that address.
+ * Why an address may not be reached, or undefined when it may. Only public addresses are allowed,
+ * and loopback and private ranges with `allowPrivate`; metadata addresses are refused by name, and
+ * every other range (link-local, reserved, Teredo, …) always. IPv6 forms that embed an IPv4
+ * address (mapped, compatible, NAT64, 6to4) are judged by that address.
  */
 export function refusalOf(address: string, allowPrivate: boolean): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6') {
-    const inner = embeddedIpv4(parsed as ipaddr.IPv6);
-    if (inner) parsed = inner;
-  }
-  const normalized = parsed.toNormalizedString();
-  const canonical = parsed.kind() === 'ipv6' ? (parsed as ipaddr.IPv6).toRFC5952String() : normalized;
-  if (METADATA_ADDRESSES.has(canonical)) return `${canonical} is a cloud metadata address`;
-  const range = parsed.range();
-  if (NEVER_RANGES.has(range)) return `${canonical} is a ${range} address`;
-  if (PRIVATE_RANGES.has(range) && !allowPrivate) {
-    return `${canonical} is a ${range} address (set MCP_ALLOW_PRIVATE_URLS=true to allow private addresses)`;
+  const parsed = ipaddr.parse(address);
+  const embedded = parsed instanceof ipaddr.IPv6 ? embeddedIpv4s(parsed) : undefined;
+  if (!embedded) return refusalOfAddress(parsed, allowPrivate);
+  for (const inner of embedded) {
+    const refusal = refusalOfAddress(inner, allowPrivate);
+    if (refusal) return `${canonicalOf(parsed)} embeds an IPv4 address: ${refusal}`;
   }
   return undefined;
 }

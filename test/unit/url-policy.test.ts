@@ -64,6 +64,92 @@ describe('refusalOf', () => {
     expect(refusalOf(address, true)).toBeUndefined();
   });
 
+  // IPv6 forms that reach an IPv4 address are judged by it, and ranges that are neither public nor
+  // private are refused: none of these may reach loopback or a private network when private
+  // addresses are not allowed.
+  const attacks: [string, RegExp][] = [
+    ['::7f00:1', /::7f00:1 embeds an IPv4 address: 127\.0\.0\.1 is a loopback address/],
+    ['::127.0.0.1', /127\.0\.0\.1 is a loopback address/],
+    ['::10.0.0.1', /10\.0\.0\.1 is a private address/],
+    ['::a00:1', /::a00:1 embeds an IPv4 address: 10\.0\.0\.1 is a private address/],
+    ['64:ff9b::7f00:1', /64:ff9b::7f00:1 embeds an IPv4 address: 127\.0\.0\.1 is a loopback address/],
+    ['64:ff9b::10.1.2.3', /10\.1\.2\.3 is a private address/],
+    ['2002:7f00:1::', /2002:7f00:1:: embeds an IPv4 address: 127\.0\.0\.1 is a loopback address/],
+    ['2002:a00:1::1', /10\.0\.0\.1 is a private address/],
+    ['::ffff:0:7f00:1', /127\.0\.0\.1 is a loopback address/],
+  ];
+
+  it.each(attacks)('refuses %s, an IPv6 form of a private IPv4 address, unless private addresses are allowed', (address, reason) => {
+    const refusal = refusalOf(address, false);
+    expect(refusal).toMatch(reason);
+    expect(refusal).toContain('MCP_ALLOW_PRIVATE_URLS');
+  });
+
+  const neverAllowed: [string, string][] = [
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'teredo'],
+    ['2001::1', 'teredo'],
+    ['fec0::1', 'deprecatedSiteLocal'],
+    ['2001:db8::1', 'reserved'],
+    ['3fff::1', 'reserved'],
+    ['2001:2::1', 'benchmarking'],
+    ['2001:3::1', 'amt'],
+    ['2001:4:112::1', 'as112v6'],
+    ['2001:20::1', 'orchid2'],
+    ['100::1', 'discard'],
+    ['5f00::1', 'segmentRouting'],
+    ['192.0.2.1', 'reserved'],
+    ['198.18.0.1', 'reserved'],
+    ['240.0.0.1', 'reserved'],
+    ['192.175.48.1', 'as112'],
+    ['192.52.193.1', 'amt'],
+    ['fe80::1', 'linkLocal'],
+    ['::ffff:169.254.1.1', 'linkLocal'],
+    ['0.0.0.1', 'unspecified'],
+    ['::2', 'unspecified'],
+  ];
+
+  it.each(neverAllowed)('always refuses %s (%s), which is neither public nor private', (address, range) => {
+    for (const allowPrivate of [false, true]) {
+      const refusal = refusalOf(address, allowPrivate);
+      expect(refusal, `${address} with allowPrivate=${allowPrivate}`).toContain(`is a ${range} address`);
+      expect(refusal).not.toMatch(/MCP_ALLOW_PRIVATE_URLS/);
+    }
+  });
+
+  it('says why Teredo is refused', () => {
+    expect(refusalOf('2001:0:4136:e378:8000:63bf:3fff:fdd2', true)).toBe(
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2 is a teredo address (a Teredo tunnel reaches an IPv4 address that cannot be checked)',
+    );
+  });
+
+  it('judges a local-use NAT64 address by every place its IPv4 address may be', () => {
+    // 64:ff9b:1::/48 may be cut at /48, /56, /64 or /96. This is 127.0.0.1 in the /64 layout and
+    // 1.1.1.1 (public) in the /96 one, so every layout must pass.
+    expect(refusalOf('64:ff9b:1:0:7f:0:101:101', false)).toMatch(/embeds an IPv4 address: /);
+    expect(refusalOf('64:ff9b:1:0:7f:0:101:101', true)).toMatch(/embeds an IPv4 address: /);
+    expect(refusalOf('64:ff9b:1::7f00:1', false)).toMatch(/embeds an IPv4 address/);
+    expect(refusalOf('64:ff9b:1::7f00:1', true)).toMatch(/embeds an IPv4 address/);
+  });
+
+  it.each(['64:ff9b::808:808', '64:ff9b::8.8.8.8', '2002:808:808::1', '::808:808', '::ffff:0:808:808'])(
+    'allows %s, an IPv6 form of a public IPv4 address',
+    (address) => {
+      expect(refusalOf(address, false)).toBeUndefined();
+      expect(refusalOf(address, true)).toBeUndefined();
+    },
+  );
+
+  it.each(['10.0.0.1', '::a00:1', '::7f00:1', '64:ff9b::7f00:1', '2002:c0a8:101::', 'fd00::1', '100.64.1.1'])(
+    'allows the private address %s when private addresses are allowed',
+    (address) => {
+      expect(refusalOf(address, true)).toBeUndefined();
+    },
+  );
+
+  it('refuses a metadata address whatever zone it carries', () => {
+    expect(refusalOf('fd00:ec2::254%eth0', true)).toBe('fd00:ec2::254 is a cloud metadata address');
+  });
+
   it('refuses what is not an IP address', () => {
     expect(refusalOf('metadata.google.internal', true)).toBe('metadata.google.internal is not an IP address');
     expect(refusalOf('', true)).toMatch(/not an IP address/);
@@ -129,6 +215,29 @@ describe('assertUrlAllowed', () => {
     const allowed = await assertUrlAllowed(url, true);
     expect(allowed).toBeInstanceOf(URL);
     expect(allowed.href).toBe(new URL(url).href);
+  });
+
+  it.each([
+    ['http://[::7f00:1]:8080/mcp', '127.0.0.1 is a loopback address'],
+    ['http://[::127.0.0.1]:8080/mcp', '127.0.0.1 is a loopback address'],
+    ['http://[::10.0.0.1]/mcp', '10.0.0.1 is a private address'],
+    ['http://[64:ff9b::7f00:1]/mcp', '127.0.0.1 is a loopback address'],
+    ['http://[2002:7f00:1::]/mcp', '127.0.0.1 is a loopback address'],
+  ])('refuses %s, an IPv6 form of a private IPv4 address, unless private addresses are allowed', async (url, reason) => {
+    const error = await refusal(url, false);
+    expect(error.message).toContain(reason);
+    expect(error.message).toContain('MCP_ALLOW_PRIVATE_URLS');
+  });
+
+  it.each([
+    ['http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/mcp', 'is a teredo address'],
+    ['http://[fec0::1]/mcp', 'fec0::1 is a deprecatedSiteLocal address'],
+    ['http://[::ffff:169.254.169.254]:80/', '169.254.169.254 is a cloud metadata address'],
+    ['http://192.0.2.10/mcp', '192.0.2.10 is a reserved address'],
+  ])('always refuses %s', async (url, reason) => {
+    for (const allowPrivate of [true, false]) {
+      expect((await refusal(url, allowPrivate)).message).toContain(reason);
+    }
   });
 
   it('allows public addresses and answers the parsed URL', async () => {
