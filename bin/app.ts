@@ -3,6 +3,12 @@ import { ServiceStack } from '../lib/service-stack.js';
 
 // The CDK app: the only place that reads the deployment environment.
 const app = new App();
+
+function signupModeOf(value: string | undefined): 'open' | 'invite' | 'closed' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'open' || value === 'invite' || value === 'closed') return value;
+  throw new Error(`SIGNUP_MODE must be open, invite or closed, not "${value}"`);
+}
 const corsOrigins = (process.env.CORS_ALLOWED_ORIGINS ?? '')
   .split(',')
   .map((origin) => origin.trim())
@@ -11,4 +17,8 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   corsOrigins,
   jobMaxAttempts: process.env.JOB_MAX_ATTEMPTS ? Number(process.env.JOB_MAX_ATTEMPTS) : undefined,
+  access: {
+    signupMode: signupModeOf(process.env.SIGNUP_MODE),
+    allowServiceModelKey: process.env.ALLOW_SERVICE_MODEL_KEY ? process.env.ALLOW_SERVICE_MODEL_KEY === 'true' : undefined,
+  },
 });

@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
 import type { ModelClients } from '../shared/agent/providers.js';
@@ -172,7 +173,7 @@ async function startServices(
   scheduler.wakeNow();
   const sweeper = setInterval(() => scheduler.wakeNow(), config.sweepIntervalMs);
   sweeper.unref();
-  const app = createApp(deps, { agentRoutes });
+  const app = createApp(deps, { agentRoutes, clientAddress: (c) => getConnInfo(c).remote.address });
   const bridge = new ChatBridge(deps, { pollMs: config.chatBridgePollMs });
   await bridge.start();
   const server: ServerType = await new Promise((resolvePromise, reject) => {

@@ -5,7 +5,9 @@ import { startLocalRuntime } from './local-runtime.js';
 // The AWS SDK warns on Node 20 about a Node 22 requirement to come; Lambda runs nodejs22.x.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const config = parseConfig(process.env, 'local');
+// A laptop's MCP servers live on loopback and the local network: `npm start` allows private
+// addresses unless told otherwise (everywhere else the default is false).
+const config = parseConfig({ MCP_ALLOW_PRIVATE_URLS: 'true', ...process.env }, 'local');
 const logger = createLogger(config);
 
 try {

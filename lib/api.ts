@@ -17,6 +17,8 @@ export interface ApiProps {
   corsOrigins: string[];
   /** Steady-state requests per second, and burst, for the whole API. */
   throttle: { rateLimit: number; burstLimit: number };
+  /** More environment of both functions (the operator's access settings). */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -38,7 +40,7 @@ export class Api extends Construct {
       description: 'Signs the service_session JWTs (HS256). Rotating it signs everyone out.',
       generateSecretString: { passwordLength: 64, excludePunctuation: true },
     });
-    const environment = { TABLE_NAME: props.table.tableName, SESSION_SECRET_ARN: this.sessionSecret.secretArn };
+    const environment = { TABLE_NAME: props.table.tableName, SESSION_SECRET_ARN: this.sessionSecret.secretArn, ...props.environment };
     this.apiFunction = serviceFunction(this, 'ApiFunction', {
       entry: 'functions/api/handler.ts',
       // scrypt (N=2^17, r=8) needs 128 MiB per password check.

@@ -74,3 +74,17 @@ export function grantBedrockClaude(scope: Construct, fn: IGrantable): void {
     Validations.of(scope).acknowledge({ id: `AwsSolutions-IAM5[Resource::${resource}]`, reason });
   }
 }
+
+/** The operator's access settings of a deployment (docs/security.md). */
+export interface AccessSettings {
+  signupMode?: 'open' | 'invite' | 'closed';
+  allowServiceModelKey?: boolean;
+}
+
+/** The environment variables of the settings given; none for those left to the service's AWS defaults. */
+export function accessEnvironment(access: AccessSettings = {}): Record<string, string> {
+  return {
+    ...(access.signupMode ? { SIGNUP_MODE: access.signupMode } : {}),
+    ...(access.allowServiceModelKey !== undefined ? { ALLOW_SERVICE_MODEL_KEY: String(access.allowServiceModelKey) } : {}),
+  };
+}

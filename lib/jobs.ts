@@ -25,6 +25,8 @@ export interface JobsProps {
   table: ITableV2;
   /** Attempts per job (`JOB_MAX_ATTEMPTS`): also the queues' `maxReceiveCount`. */
   maxAttempts: number;
+  /** More environment of the consumer (the operator's access settings). */
+  environment?: Record<string, string>;
 }
 
 /**
@@ -83,7 +85,7 @@ export class Jobs extends Construct {
       memorySize: 512,
       timeout: Jobs.CONSUMER_TIMEOUT,
       description: 'Background jobs: conversation moves, cold notices, conversation statistics',
-      environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts) },
+      environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts), ...props.environment },
     });
     this.wireJobs(roleOf(this.consumer), (key, value) => this.consumer.addEnvironment(key, value));
     props.table.grantReadWriteData(this.consumer);

@@ -1,6 +1,7 @@
 import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type { Construct } from 'constructs';
 import { Api } from './api.js';
+import { accessEnvironment, type AccessSettings } from './functions.js';
 import { ChatBridge } from './chat-bridge.js';
 import { Data } from './data.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
@@ -10,6 +11,11 @@ export interface ServiceStackProps extends StackProps {
   corsOrigins?: string[];
   /** Attempts per background job. */
   jobMaxAttempts?: number;
+  /**
+   * Who may sign up and whose model account organisations may use (`SIGNUP_MODE`,
+   * `ALLOW_SERVICE_MODEL_KEY`; docs/security.md). Unset: the service's AWS defaults, invite and false.
+   */
+  access?: AccessSettings;
 }
 
 /** The whole service in one stack; constructs model its parts. */
@@ -22,10 +28,12 @@ export class ServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     this.data = new Data(this, 'Data');
-    this.jobs = new Jobs(this, 'Jobs', { table: this.data.table, maxAttempts: props.jobMaxAttempts ?? 3 });
+    const access = accessEnvironment(props.access);
+    this.jobs = new Jobs(this, 'Jobs', { table: this.data.table, maxAttempts: props.jobMaxAttempts ?? 3, environment: access });
     this.api = new Api(this, 'Api', {
       table: this.data.table,
       jobs: this.jobs,
+      environment: access,
       corsOrigins: props.corsOrigins ?? [],
       throttle: { rateLimit: 50, burstLimit: 100 },
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
+import { SessionCache } from './auth/sessions.js';
 import { sessionKey } from './auth/tokens.js';
 import { UnconnectedChat, type ChatNotifier } from './chat/notifier.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -23,6 +24,8 @@ export interface Deps {
   passwords: PasswordHasher;
   /** HS256 key of session tokens. */
   sessionKey: Uint8Array;
+  /** What this process read of sessions, for a few seconds. */
+  sessions: SessionCache;
   /**
    * MCP clients with the live sessions of the warm process, and the model clients. Wired only in
    * the processes that run the agent (the local runtime, the agent and jobs functions on AWS), so
@@ -63,6 +66,7 @@ export function createDeps(parts: DepsParts): Deps {
     logger: parts.logger,
     passwords: parts.passwords ?? new PasswordHasher(),
     sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
+    sessions: new SessionCache(),
     models: parts.models,
     jobs: parts.jobs,
     scheduler: parts.scheduler,

@@ -24,23 +24,33 @@ export interface ModelClients {
 /**
  * Model clients kept per API key (so connections are reused across queries), chosen by the
  * organisation's `ai_provider`: Anthropic with its `ai_api_key` (else `ANTHROPIC_API_KEY`), or
- * Bedrock with the AWS credentials of the runtime.
+ * Bedrock with the AWS credentials of the runtime. Both fallbacks spend the operator's account, so
+ * they are open to organisations only with `ALLOW_SERVICE_MODEL_KEY=true`: where anyone can sign
+ * up, each organisation brings its own key.
  */
 export class ModelClientCache implements ModelClients {
   private readonly anthropic = new Map<string, ModelClient>();
   private bedrock: ModelClient | undefined;
 
-  constructor(private readonly config: Pick<Config, 'anthropicApiKey' | 'anthropicBaseUrl' | 'awsRegion' | 'modelTimeoutMs' | 'modelMaxRetries'>) {}
+  constructor(private readonly config: Pick<Config, 'anthropicApiKey' | 'anthropicBaseUrl' | 'awsRegion' | 'modelTimeoutMs' | 'modelMaxRetries' | 'allowServiceModelKey'>) {}
 
   clientFor(settings: ModelSettings): ModelClient {
     const options = { timeoutMs: this.config.modelTimeoutMs, maxRetries: this.config.modelMaxRetries };
+    const serviceAccount = this.config.allowServiceModelKey;
     if (settings.provider === 'bedrock') {
+      if (!serviceAccount) {
+        throw new ModelConfigurationError("Bedrock runs on the service's AWS account, which this service does not lend to organisations (ALLOW_SERVICE_MODEL_KEY)");
+      }
       this.bedrock ??= new BedrockModelClient(this.config.awsRegion, options);
       return this.bedrock;
     }
-    const apiKey = settings.apiKey ?? this.config.anthropicApiKey;
+    const apiKey = settings.apiKey ?? (serviceAccount ? this.config.anthropicApiKey : undefined);
     if (!apiKey) {
-      throw new ModelConfigurationError('no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service');
+      throw new ModelConfigurationError(
+        serviceAccount
+          ? 'no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service'
+          : 'no model API key: set the organisation setting ai_api_key (this service does not lend its own key to organisations)',
+      );
     }
     let client = this.anthropic.get(apiKey);
     if (!client) {

@@ -1,11 +1,24 @@
 import { recordDiscoveredTools, refreshTools, specOf, type ConnectionItem, type ToolItem } from '../connections/connections.js';
 import { conversationKeys } from '../conversations/keys.js';
-import { applyGuardrails, blockingGuardrail, toGuardrail, violationItems, type GuardrailHit, type GuardrailItem } from '../guardrails/guardrails.js';
+import { ownConversationId } from '../conversations/owners.js';
+import {
+  REDACTED,
+  SCREENING_BUDGET,
+  applyGuardrails,
+  blockingGuardrail,
+  toGuardrail,
+  screeningCost,
+  unusableGuardrail,
+  violationItems,
+  type Guardrail,
+  type GuardrailHit,
+  type GuardrailItem,
+} from '../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../knowledge/knowledge.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle.js';
 import { mcpOf, modelsOf, type Deps } from '../deps.js';
 import { modelTier, DEFAULT_MODEL_TIER, type ModelTier } from '../models/catalogue.js';
-import { ConflictError, TooManyRequestsError } from '../platform/errors.js';
+import { ConflictError, TooManyRequestsError, ValidationError } from '../platform/errors.js';
 import { globToRegExp } from '../platform/globs.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
@@ -28,6 +41,8 @@ export interface Caller {
   channel: string | null;
   /** Team chat: the channel and thread the conversation lives in (for the cold notice). */
   chat?: { channelId: string; threadTs: string };
+  /** Who may continue the conversations this caller starts (`conversations/owners.ts`). */
+  owner: string;
 }
 
 export interface QueryResponse {
@@ -57,6 +72,7 @@ const MAX_TOKENS = 4096;
 interface ConversationState {
   status?: string;
   message_count?: number;
+  owner?: string;
 }
 
 /** How servers word a call to a tool they no longer have. */
@@ -81,8 +97,18 @@ function safeToolName(name: string): string {
 }
 
 /**
+ * The names a tool answers to in permissions and `block_tool` guardrails: its MCP name, the name
+ * offered to the model, and `<connection>__<tool>`. Rules match any of them, so a rule written for
+ * one spelling still holds when a second connection renames the tool.
+ */
+export function namesOf(connectionName: string, toolName: string, offeredName: string): string[] {
+  return [...new Set([toolName, offeredName, `${connectionName}__${toolName}`])];
+}
+
+/**
  * The tools offered to the model: MCP tool names, prefixed with the connection name only where
- * two connections of the workspace expose the same name; then only those the caller's role may use.
+ * two connections of the workspace expose the same name; then only those the caller's role may use
+ * and no `block_tool` guardrail names (each matched on every name of the tool).
  */
 export function offeredTools(
   deps: Deps,
@@ -90,6 +116,7 @@ export function offeredTools(
   role: string,
   connections: ConnectionItem[],
   toolsByConnection: Map<string, ToolItem[]>,
+  guardrails: Guardrail[] = [],
 ): LoopTool[] {
   const counts = new Map<string, number>();
   for (const connection of connections) {
@@ -102,7 +129,9 @@ export function offeredTools(
     for (const tool of tools) {
       const shared = (counts.get(tool.name) ?? 0) > 1;
       const name = safeToolName(shared ? `${connection.name}__${tool.name}` : tool.name);
-      if (!patterns.some((pattern) => pattern.test(name))) continue;
+      const names = namesOf(connection.name, tool.name, name);
+      if (!patterns.some((pattern) => names.some((candidate) => pattern.test(candidate)))) continue;
+      if (blockingGuardrail(guardrails, names)) continue;
       offered.push({
         spec: { name, description: tool.description, inputSchema: tool.input_schema },
         connectionName: connection.name,
@@ -154,14 +183,25 @@ async function countQuery(deps: Deps, orgId: string): Promise<void> {
   }
 }
 
+/** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
+async function loadConversation(deps: Deps, workspaceId: string, conversationId: string) {
+  const page = await deps.table.query({
+    pk: conversationKeys.partition(workspaceId, conversationId),
+    newestFirst: true,
+    limit: CONTEXT_MESSAGES + 1,
+  });
+  const state = page.items.find((item) => item.sk === 'STATE') as (Item & ConversationState) | undefined;
+  const messages = page.items
+    .filter((item) => item.sk.startsWith('MSG#'))
+    .reverse()
+    .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
+  return { state, messages };
+}
+
 async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string) {
-  const [workspaceItems, conversationPage, settings] = await Promise.all([
+  const [workspaceItems, conversation, settings] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
-    deps.table.query({
-      pk: conversationKeys.partition(workspaceId, conversationId),
-      newestFirst: true,
-      limit: CONTEXT_MESSAGES + 1,
-    }),
+    loadConversation(deps, workspaceId, conversationId),
     deps.table.batchGet([keys.setting(caller.orgId, 'ai_provider'), keys.setting(caller.orgId, 'ai_api_key')]),
   ]);
   const workspace = ownedWorkspace(workspaceItems.find((item) => item.sk === 'META'), caller.orgId, workspaceId);
@@ -172,15 +212,21 @@ async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string,
     const tool = item as unknown as ToolItem;
     toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
   }
-  const state = conversationPage.items.find((item) => item.sk === 'STATE') as (Item & ConversationState) | undefined;
-  const messages = conversationPage.items
-    .filter((item) => item.sk.startsWith('MSG#'))
-    .reverse()
-    .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
   const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
   const knowledge = workspaceItems.filter((item) => item.sk.startsWith('KNOW#')) as unknown as KnowledgeItem[];
   const guardrails = (workspaceItems.filter((item) => item.sk.startsWith('GUARD#')) as unknown as GuardrailItem[]).map(toGuardrail);
-  return { workspace, connections, toolsByConnection, knowledge, guardrails, state, messages, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+  return { workspace, connections, toolsByConnection, knowledge, guardrails, ...conversation, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+}
+
+/**
+ * The conversation a query continues: the one its `session_id` names when the caller owns it (or
+ * it is new), else the caller's own conversation for that `session_id` (`ownConversationId`), so
+ * nobody can add a turn to, or read the history of, a conversation they may not continue.
+ */
+async function conversationFor(deps: Deps, caller: Caller, workspaceId: string, requestedId: string, loaded: Awaited<ReturnType<typeof loadConversation>>) {
+  if (!loaded.state?.owner || loaded.state.owner === caller.owner) return { conversationId: requestedId, ...loaded };
+  const conversationId = ownConversationId(requestedId, caller.owner);
+  return { conversationId, ...(await loadConversation(deps, workspaceId, conversationId)) };
 }
 
 /**
@@ -228,6 +274,20 @@ async function connectAll(deps: Deps, connections: ConnectionItem[], toolsByConn
 }
 
 /**
+ * Screening runs in the shared process: a question with a long starting history, under a workspace
+ * whose patterns are at their size limit, is refused (400) rather than screened for seconds.
+ */
+function refuseOverlongScreening(guardrails: Guardrail[], query: string, history: { role: 'user' | 'assistant'; content: string }[]): void {
+  const asked = [query, ...history.filter((message) => message.role === 'user').map((message) => message.content)];
+  const answered = history.filter((message) => message.role === 'assistant').map((message) => message.content);
+  const cost = screeningCost(guardrails, asked, 'input') + screeningCost(guardrails, answered, 'output');
+  if (cost <= SCREENING_BUDGET) return;
+  throw new ValidationError('invalid request body', [
+    { path: 'history', message: "too long to screen with this workspace's guardrails: send fewer or shorter messages" },
+  ]);
+}
+
+/**
  * `POST /api/workspaces/:id/query`: the spec's eight steps. Reads (workspace with connections and
  * cached tools, conversation with its latest messages, model settings) are one parallel round;
  * writes are two (the conversation item, then messages + audit entry + counters in parallel).
@@ -239,9 +299,11 @@ export async function runQuery(
   input: QueryInput,
 ): Promise<{ response: QueryResponse; timing: QueryTiming }> {
   const started = performance.now();
-  const conversationId = input.session_id ?? newId('conv', deps.clock.now());
-  const [context] = await Promise.all([loadQueryContext(deps, caller, workspaceId, conversationId), countQuery(deps, caller.orgId)]);
-  const { workspace, connections, toolsByConnection, guardrails, state } = context;
+  const requestedId = input.session_id ?? newId('conv', deps.clock.now());
+  const [loaded] = await Promise.all([loadQueryContext(deps, caller, workspaceId, requestedId), countQuery(deps, caller.orgId)]);
+  const { workspace, connections, toolsByConnection, guardrails } = loaded;
+  const { conversationId, state, messages } = await conversationFor(deps, caller, workspaceId, requestedId, loaded);
+  const context = { ...loaded, state, messages };
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
@@ -250,12 +312,15 @@ export async function runQuery(
   // leave. The history a new conversation starts with is screened like the question.
   const hits: GuardrailHit[] = [];
   const newHistory = state ? [] : (input.history ?? []).filter((message) => message.content.trim().length > 0);
-  const screenedHistory = newHistory.map((message) => {
+  // A guardrail that cannot run stops the query before anything is screened, sent or kept in clear.
+  const unusable = unusableGuardrail(guardrails);
+  refuseOverlongScreening(guardrails, input.query, newHistory);
+  const screenedHistory = (unusable ? [] : newHistory).map((message) => {
     const result = applyGuardrails(guardrails, message.content, message.role === 'user' ? 'input' : 'output');
     hits.push(...result.hits);
     return { message: { role: message.role, content: result.text }, blockedBy: result.blockedBy };
   });
-  const screened = applyGuardrails(guardrails, input.query, 'input');
+  const screened = unusable ? { text: REDACTED, hits: [], blockedBy: undefined } : applyGuardrails(guardrails, input.query, 'input');
   hits.push(...screened.hits);
   const blockedBy = screened.blockedBy ?? screenedHistory.find((entry) => entry.blockedBy)?.blockedBy;
 
@@ -273,18 +338,23 @@ export async function runQuery(
     error,
   });
   let client;
+  let unconfigured = '';
   try {
     client = modelsOf(deps).clientFor({ provider: context.provider, apiKey: context.apiKey });
   } catch (error) {
     if (!(error instanceof ModelConfigurationError)) throw error;
+    unconfigured = error.message;
   }
-  if (blockedBy) {
+  if (unusable) {
+    answered = false;
+    loop = nothingRan(unusable);
+  } else if (blockedBy) {
     const name = blockedBy.name;
     // The refusal is the answer, and is kept with the question.
     loop = nothingRan(`blocked by guardrail "${name}"`, `Your message was not sent: it matches the workspace's guardrail "${name}".`);
   } else if (!client) {
     answered = false;
-    loop = nothingRan('no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service');
+    loop = nothingRan(unconfigured);
   } else {
     const unreachable = await connectAll(deps, connections, toolsByConnection);
     if (unreachable.length) {
@@ -295,9 +365,10 @@ export async function runQuery(
       const history = toModelMessages(state ? context.messages : screenedHistory.map((entry) => entry.message));
       const knowledge = knowledgeFor(context.knowledge);
       // Tools a block_tool guardrail names are never offered, whatever the role may use.
-      const tools = [...offeredTools(deps, workspace, caller.role, connections, toolsByConnection), ...(knowledge.tool ? [knowledge.tool] : [])].filter(
-        (tool) => !blockingGuardrail(guardrails, tool.spec.name),
-      );
+      const tools = [
+        ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails),
+        ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
+      ];
       loop = await runAgentLoop({
         client,
         model: client.modelFor(tier),
@@ -326,7 +397,7 @@ export async function runQuery(
   const durationMs = Math.round(performance.now() - started);
   // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
   const history = screenedHistory.map((entry) => entry.message);
-  await persistQuery(deps, caller, workspace, conversationId, { query: screened.text, history, hits }, loop, costUsd, durationMs, answered);
+  const savedId = await persistQuery(deps, caller, workspace, conversationId, { query: screened.text, history, hits }, loop, costUsd, durationMs, answered);
   const totalMs = performance.now() - started;
   return {
     response: {
@@ -337,8 +408,8 @@ export async function runQuery(
       cost_usd: costUsd,
       duration_ms: durationMs,
       error: loop.error,
-      conversation_id: conversationId,
-      session_id: conversationId,
+      conversation_id: savedId,
+      session_id: savedId,
     },
     timing: { totalMs, modelMs: loop.modelMs, toolMs: loop.toolMs, overheadMs: Math.max(0, totalMs - loop.modelMs - loop.toolMs) },
   };
@@ -359,7 +430,7 @@ async function persistQuery(
   costUsd: number,
   durationMs: number,
   answered: boolean,
-): Promise<void> {
+): Promise<string> {
   const { query, history, hits } = asked;
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -375,10 +446,11 @@ async function persistQuery(
         '#id = if_not_exists(#id, :id), #ws = if_not_exists(#ws, :ws), #org = if_not_exists(#org, :org)',
         '#consumer = if_not_exists(#consumer, :consumer), #user = if_not_exists(#user, :user)',
         '#channel = if_not_exists(#channel, :channel), #first = if_not_exists(#first, :now)',
-        '#stats = if_not_exists(#stats, :pending), #due = :due, #g3pk = :g3pk, #g3sk = :g3sk',
+        '#stats = if_not_exists(#stats, :pending), #due = :due, #g3pk = :g3pk, #g3sk = :g3sk, #owner = if_not_exists(#owner, :owner)',
         ...(caller.chat ? ['#chatChannel = if_not_exists(#chatChannel, :chatChannel), #chatThread = if_not_exists(#chatThread, :chatThread)'] : []),
       ].join(', ') + ' ADD #count :count, #cost :cost REMOVE #moved, #coldAt',
-      condition: 'attribute_not_exists(pk) OR #status <> :closed',
+      // Not closed, and the caller's own (a conversation older than owners is claimed by its next query).
+      condition: '(attribute_not_exists(pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :owner)',
       names: {
         '#status': 'status',
         '#last': 'last_activity_at',
@@ -401,6 +473,7 @@ async function persistQuery(
         '#g3sk': 'gsi3sk',
         '#moved': 'moved_by',
         '#coldAt': 'cold_at',
+        '#owner': 'owner',
         ...(caller.chat ? { '#chatChannel': 'chat_channel_id', '#chatThread': 'chat_thread_ts' } : {}),
       },
       values: {
@@ -416,6 +489,7 @@ async function persistQuery(
         ':consumer': caller.consumerType,
         ':user': caller.userName,
         ':channel': caller.channel,
+        ':owner': caller.owner,
         ':pending': 'pending',
         ':count': messageCount,
         ':cost': costUsd,
@@ -426,8 +500,13 @@ async function persistQuery(
       },
     });
   } catch (error) {
-    if (isConditionFailed(error)) throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
-    throw error;
+    if (!isConditionFailed(error)) throw error;
+    const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspace.id, conversationId), true);
+    if (current?.owner && current.owner !== caller.owner && !conversationId.endsWith(ownConversationId('', caller.owner))) {
+      // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
+      return persistQuery(deps, caller, workspace, ownConversationId(conversationId, caller.owner), asked, loop, costUsd, durationMs, answered);
+    }
+    throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
   }
   const historySeq = (previous?.message_count ?? 0) + 1;
   const firstSeq = historySeq + history.length;
@@ -503,5 +582,6 @@ async function persistQuery(
       conversationDeltas,
     ),
   ]);
+  return conversationId;
 }
 

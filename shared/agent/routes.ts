@@ -1,3 +1,4 @@
+import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { runQuery, type QueryTiming } from './query.js';
@@ -13,7 +14,7 @@ export function queryRoutes(deps: Deps) {
     const principal = c.get('principal');
     const { response, timing } = await runQuery(
       deps,
-      { orgId: principal.orgId, role: principal.role, userName: principal.name, consumerType: 'api', channel: null },
+      { orgId: principal.orgId, role: principal.role, userName: principal.name, consumerType: 'api', channel: null, owner: ownerOf(principal) },
       c.req.valid('param').id,
       c.req.valid('json'),
     );

@@ -9,7 +9,7 @@ export function createAgentParts(config: Config, logger: AppLogger) {
     models: new ModelClientCache(config),
     mcp: new McpHub({
       allowPrivateUrls: config.mcpAllowPrivateUrls,
-      stdioCommands: config.mcpStdioCommands,
+      stdioServers: config.mcpStdioServers,
       timeoutMs: config.mcpTimeoutMs,
       logger,
     }),

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
-import { ConflictError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
+import { ConflictError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
 import { newId, slugify } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
+import type { Key } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { toOrganisation, type OrganisationItem } from '../org/organisations.js';
 import type { Organisation, User } from '../org/schemas.js';
@@ -10,12 +11,54 @@ import type { SignupInput } from './schemas.js';
 
 export const DEFAULT_TEAM_NAME = 'General';
 
+/** Sign-ups allowed from one client address per hour (each makes an organisation). */
+export const SIGNUP_LIMIT_PER_HOUR = 10;
+
+/**
+ * Whether this sign-up may go ahead: at most `SIGNUP_LIMIT_PER_HOUR` per client address (counted
+ * before anything else, atomically), then `SIGNUP_MODE`: `closed` refuses, `invite` lets only the
+ * deployment's first sign-up through (a conditional put claims it). Returns how to give the first
+ * sign-up claim back if the sign-up then fails.
+ */
+async function admitSignup(deps: Deps, address: string): Promise<{ release(): Promise<void> }> {
+  const nowMs = deps.clock.now().getTime();
+  const hour = Math.floor(nowMs / 3_600_000);
+  const counted = await deps.table.update<{ attempts: number }>(keys.signupThrottle(address, hour), {
+    update: 'ADD attempts :one SET #ttl = :ttl',
+    names: { '#ttl': 'ttl' },
+    values: { ':one': 1, ':ttl': (hour + 1) * 3600 },
+  });
+  if (counted.attempts > SIGNUP_LIMIT_PER_HOUR) {
+    throw new TooManyRequestsError('too many sign-ups from your address; try again later', Math.max(1, Math.ceil(((hour + 1) * 3_600_000 - nowMs) / 1000)));
+  }
+  const mode = deps.config.signupMode;
+  if (mode === 'closed') throw new ForbiddenError('sign-up is closed on this service: ask an admin of your organisation to add you');
+  if (mode === 'open') return { release: async () => undefined };
+  if (!(await deps.table.putNew({ ...keys.firstSignup(), claimed_at: deps.clock.now().toISOString() }))) {
+    throw new ForbiddenError('sign-up is by invitation on this service: an admin of your organisation adds you (POST /api/org/users)');
+  }
+  return { release: () => deps.table.delete(keys.firstSignup()) };
+}
+
 /**
  * `POST /api/signup`: a new organisation (with its default team "General") and its first user,
  * an admin. The email claim inside `writeUser` is the commit point: if it loses a race, the
  * organisation's items are removed again and the caller gets 409.
  */
-export async function signUp(deps: Deps, input: SignupInput): Promise<{ user: User; org: Organisation }> {
+export async function signUp(deps: Deps, input: SignupInput, address: string): Promise<{ user: User; org: Organisation }> {
+  const admitted = await admitSignup(deps, address);
+  try {
+    const result = await createOrganisationWithAdmin(deps, input);
+    // Recorded in every mode, so switching to invite later does not open a "first" sign-up again.
+    await deps.table.putNew({ ...keys.firstSignup(), claimed_at: deps.clock.now().toISOString() });
+    return result;
+  } catch (error) {
+    await admitted.release();
+    throw error;
+  }
+}
+
+async function createOrganisationWithAdmin(deps: Deps, input: SignupInput): Promise<{ user: User; org: Organisation }> {
   if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
   const now = deps.clock.now();
   const orgId = newId('org', now);
@@ -56,43 +99,53 @@ export async function signUp(deps: Deps, input: SignupInput): Promise<{ user: Us
   }
 }
 
-/** Failed logins allowed per email in one window before 429. */
-export const LOGIN_FAILURE_LIMIT = 5;
+/** Failed logins allowed in one window: per account from one address, per account, per address. */
+export const LOGIN_LIMITS = { accountFromAddress: 5, account: 50, address: 50 } as const;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const INVALID_LOGIN = 'invalid email or password';
 
 interface ThrottleItem {
-  failures: number;
+  attempts: number;
 }
 
 /**
  * `POST /api/auth/login`. Unknown email and wrong password take the same path: one password
- * verification (against a dummy hash for an unknown email), one failure counted, the same 401.
- * Failures are counted per email in fixed windows stored in the table, so the limit holds across
- * Lambda containers.
+ * verification (against a dummy hash for an unknown email), the same 401.
+ *
+ * Every attempt is counted before its password is checked, by atomic ADDs on three counters of a
+ * fixed window (kept in the table, so the limits hold across Lambda containers): this account from
+ * this address, this account from anywhere, and this address to any account. Parallel guesses
+ * therefore cannot all pass a count read before any was raised. Past a limit the answer is 429
+ * without hashing. A success takes its own count back, so only failures add up. The per-address
+ * pair is what a guesser elsewhere fills: the owner, from their own address, still signs in (up to
+ * the much higher per-account limit, which bounds guessing from many addresses).
  */
-export async function logIn(deps: Deps, email: string, password: string): Promise<UserItem> {
+export async function logIn(deps: Deps, email: string, password: string, address: string): Promise<UserItem> {
   const nowMs = deps.clock.now().getTime();
   const window = Math.floor(nowMs / 1000 / LOGIN_WINDOW_SECONDS);
   const windowEnds = (window + 1) * LOGIN_WINDOW_SECONDS;
-  const throttleKey = keys.loginThrottle(email, window);
-  const [record, throttle] = await Promise.all([
+  const counters = [
+    { key: keys.loginFromThrottle(email, address, window), limit: LOGIN_LIMITS.accountFromAddress, what: 'this account from your address' },
+    { key: keys.loginThrottle(email, window), limit: LOGIN_LIMITS.account, what: 'this account' },
+    { key: keys.addressLoginThrottle(address, window), limit: LOGIN_LIMITS.address, what: 'your address' },
+  ];
+  const count = (key: Key, delta: number) =>
+    deps.table.update<ThrottleItem>(key, {
+      update: 'ADD attempts :delta SET #ttl = :ttl',
+      names: { '#ttl': 'ttl' },
+      values: { ':delta': delta, ':ttl': windowEnds },
+    });
+  const [record, ...counted] = await Promise.all([
     deps.table.get<EmailItem & Record<string, unknown>>(keys.email(email), true),
-    deps.table.get<ThrottleItem & Record<string, unknown>>(throttleKey, true),
+    ...counters.map((counter) => count(counter.key, 1)),
   ]);
-  if (throttle && throttle.failures >= LOGIN_FAILURE_LIMIT) {
-    throw new TooManyRequestsError('too many failed logins for this email; try again later', Math.max(1, Math.ceil(windowEnds - nowMs / 1000)));
+  const exceeded = counters.find((counter, index) => (counted[index]?.attempts ?? 0) > counter.limit);
+  if (exceeded) {
+    throw new TooManyRequestsError(`too many failed logins for ${exceeded.what}; try again later`, Math.max(1, Math.ceil(windowEnds - nowMs / 1000)));
   }
   const valid = await deps.passwords.verify(password, record?.password_hash);
   const user = valid && record ? await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id)) : undefined;
-  if (!user) {
-    await deps.table.update(throttleKey, {
-      update: 'ADD failures :one SET #ttl = :ttl',
-      names: { '#ttl': 'ttl' },
-      values: { ':one': 1, ':ttl': windowEnds },
-    });
-    throw new UnauthorizedError(INVALID_LOGIN);
-  }
-  if (throttle) await deps.table.delete(throttleKey);
+  if (!user) throw new UnauthorizedError(INVALID_LOGIN);
+  await Promise.all(counters.map((counter) => count(counter.key, -1)));
   return user;
 }

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { TooManyRequestsError } from '../platform/errors.js';
 
 /** scrypt cost parameters; stored with each hash so they can be raised later. */
 export interface ScryptParams {
@@ -25,19 +26,67 @@ function derive(password: string, salt: Buffer, params: Pick<ScryptParams, 'N' |
   });
 }
 
+/** How many hashes run at once, and how many may wait for a turn before the next is refused. */
+export interface HashingLimits {
+  concurrency: number;
+  waiting: number;
+}
+
+/**
+ * scrypt runs on libuv's thread pool (4 threads), which also serves the session checks (WebCrypto
+ * HMAC), DNS look-ups and file reads of every signed-in request. Unbounded, a burst of sign-ins
+ * fills the pool and every other request waits behind it (100 parallel logins held a signed-in
+ * request for 25 s). Two hashes at a time leave half the pool to everyone else.
+ */
+export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrency: 2, waiting: 16 };
+
+/** A counting semaphore with a bounded queue: past it, callers are refused rather than queued. */
+class HashingSlots {
+  private running = 0;
+  private readonly queue: (() => void)[] = [];
+
+  constructor(private readonly limits: HashingLimits) {}
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.running >= this.limits.concurrency) {
+      if (this.queue.length >= this.limits.waiting) {
+        throw new TooManyRequestsError('too many sign-ins at once; try again in a moment', 1);
+      }
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    } else {
+      this.running += 1;
+    }
+    try {
+      return await work();
+    } finally {
+      // The slot passes straight to the next waiter, so `running` stays counted for it.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
+}
+
 /**
  * Hashes and verifies passwords. Hash format: `scrypt$N$r$p$<salt b64>$<key b64>`.
  * `verify` against an unknown account runs the same work on a dummy hash, so a login's timing does
- * not tell whether the email exists.
+ * not tell whether the email exists. At most `limits.concurrency` hashes run at once (see
+ * `DEFAULT_HASHING_LIMITS`); a caller past the waiting line gets a 429.
  */
 export class PasswordHasher {
   private dummyHash: Promise<string> | undefined;
+  private readonly slots: HashingSlots;
 
-  constructor(readonly params: ScryptParams = DEFAULT_SCRYPT_PARAMS) {}
+  constructor(
+    readonly params: ScryptParams = DEFAULT_SCRYPT_PARAMS,
+    limits: HashingLimits = DEFAULT_HASHING_LIMITS,
+  ) {
+    this.slots = new HashingSlots(limits);
+  }
 
   async hash(password: string): Promise<string> {
     const salt = randomBytes(this.params.saltLength);
-    const key = await derive(password, salt, this.params);
+    const key = await this.slots.run(() => derive(password, salt, this.params));
     const { N, r, p } = this.params;
     return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
   }
@@ -46,6 +95,8 @@ export class PasswordHasher {
   async verify(password: string, stored: string | undefined): Promise<boolean> {
     // Made on the first login of either kind, so the first unknown-email login is not the slow one.
     this.dummyHash ??= this.hash('a password nobody has');
+    // A refused dummy (too busy) is made again next time rather than kept as a rejection.
+    this.dummyHash.catch(() => (this.dummyHash = undefined));
     const dummy = await this.dummyHash;
     if (stored === undefined) {
       await this.matches(password, dummy);
@@ -61,7 +112,7 @@ export class PasswordHasher {
     const salt = Buffer.from(parts[4] ?? '', 'base64');
     const expected = Buffer.from(parts[5] ?? '', 'base64');
     if (!N || !r || !p || expected.length === 0) return false;
-    const key = await derive(password, salt, { N, r, p, keyLength: expected.length });
+    const key = await this.slots.run(() => derive(password, salt, { N, r, p, keyLength: expected.length }));
     return timingSafeEqual(key, expected);
   }
 }

@@ -9,7 +9,8 @@ import { ErrorSchema } from '../http/schemas.js';
 import { toUser } from '../org/users.js';
 import { logIn, signUp } from './accounts.js';
 import { LoginBody, LoginResponse, SessionSchema, SignupBody, SignupResponse } from './schemas.js';
-import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, signSessionToken, type SessionUser } from './tokens.js';
+import { createSession, revokeSession } from './sessions.js';
+import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, type SessionUser } from './tokens.js';
 
 const tags = ['auth'];
 
@@ -49,15 +50,25 @@ const sessionRoute = createRoute({
 });
 
 const logoutRoute = createRoute({
+  method: 'post',
+  path: '/auth/logout',
+  tags,
+  summary: 'Sign out: revokes the session everywhere and expires its cookie',
+  responses: { 200: jsonResponse(StatusOkSchema, 'signed out') },
+});
+
+const logoutGetRoute = createRoute({
   method: 'get',
   path: '/auth/logout',
   tags,
-  summary: 'Sign out: expires the session cookie',
+  summary: 'Sign out in this browser: expires the session cookie (use POST to also revoke the session)',
+  description:
+    'Kept for clients of the GET form. A GET changes nothing on the server (a link on another site could call it), so a copy of the cookie keeps working until it expires or POST revokes it.',
   responses: { 200: jsonResponse(StatusOkSchema, 'signed out') },
 });
 
 async function startSession(deps: Deps, c: Context<AppEnv>, user: SessionUser): Promise<void> {
-  const { token, expiresAt } = await signSessionToken(deps.sessionKey, deps.clock, user);
+  const { token, expiresAt } = await createSession(deps, user);
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -71,13 +82,13 @@ async function startSession(deps: Deps, c: Context<AppEnv>, user: SessionUser): 
 export function authRoutes(deps: Deps) {
   return createRouter()
     .openapi(signupRoute, async (c) => {
-      const { user, org } = await signUp(deps, c.req.valid('json'));
+      const { user, org } = await signUp(deps, c.req.valid('json'), c.get('clientAddress'));
       await startSession(deps, c, { ...user, org_id: org.id });
       return c.json({ user, org }, 201);
     })
     .openapi(loginRoute, async (c) => {
       const { email, password } = c.req.valid('json');
-      const user = await logIn(deps, email, password);
+      const user = await logIn(deps, email, password, c.get('clientAddress'));
       await startSession(deps, c, user);
       return c.json({ user: toUser(user) }, 200);
     })
@@ -87,8 +98,15 @@ export function authRoutes(deps: Deps) {
       const { userId, email, name, role, orgId, expiresAt } = principal;
       return c.json({ user: { id: userId, email, name, role, org_id: orgId }, expires_at: expiresAt.toISOString() }, 200);
     })
-    .openapi(logoutRoute, (c) => {
-      deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.config.production });
-      return c.json({ status: 'ok' as const }, 200);
-    });
+    .openapi(logoutRoute, async (c) => {
+      const principal = await readSession(deps, getCookie(c, SESSION_COOKIE));
+      if (principal?.sessionId) await revokeSession(deps, principal.sessionId);
+      return expireCookie(deps, c);
+    })
+    .openapi(logoutGetRoute, (c) => expireCookie(deps, c));
+}
+
+function expireCookie(deps: Deps, c: Context<AppEnv>) {
+  deleteCookie(c, SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'Lax', secure: deps.config.production });
+  return c.json({ status: 'ok' as const }, 200);
 }

@@ -10,7 +10,7 @@ const ALGORITHM = 'HS256';
 
 export type OrgRole = 'admin' | 'member';
 
-/** Who is calling: the claims of a verified session token. */
+/** Who is calling: a user of a live session (role and name as stored now), or a consumer's API key. */
 export interface Principal {
   userId: string;
   orgId: string;
@@ -18,6 +18,8 @@ export interface Principal {
   name: string;
   role: OrgRole;
   expiresAt: Date;
+  /** The session a cookie names (what logout revokes); absent for API keys. */
+  sessionId?: string;
   /** Set when the caller is a consumer's API key rather than a user's session. */
   apiKey?: { consumerId: string; workspaceId: string; type: 'api' | 'messaging' | 'coding-agent' };
 }
@@ -35,14 +37,23 @@ export interface SessionUser {
   org_role: OrgRole;
 }
 
+/** The claims of a verified session token. The role in it is informative: the stored user's role decides. */
+export interface SessionClaims {
+  userId: string;
+  orgId: string;
+  sessionId: string;
+  expiresAt: Date;
+}
+
 export async function signSessionToken(
   key: Uint8Array,
   clock: Clock,
   user: SessionUser,
+  sessionId: string,
+  expiresAt: number,
 ): Promise<{ token: string; expiresAt: Date }> {
   const issuedAt = Math.floor(clock.now().getTime() / 1000);
-  const expiresAt = issuedAt + SESSION_LIFETIME_SECONDS;
-  const token = await new SignJWT({ email: user.email, name: user.name, role: user.org_role, org: user.org_id })
+  const token = await new SignJWT({ email: user.email, name: user.name, role: user.org_role, org: user.org_id, sid: sessionId })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.id)
     .setIssuer(ISSUER)
@@ -55,9 +66,10 @@ export async function signSessionToken(
 
 /**
  * Verifies a session token: algorithm pinned to HS256 (so `none` and key-confusion tokens fail),
- * issuer, audience and expiry checked against the injected clock.
+ * issuer, audience and expiry checked against the injected clock. A valid token is not yet a
+ * session: its `sid` must still be in the store (`resolveSession`).
  */
-export async function verifySessionToken(key: Uint8Array, clock: Clock, token: string): Promise<Principal> {
+export async function verifySessionToken(key: Uint8Array, clock: Clock, token: string): Promise<SessionClaims> {
   try {
     const { payload } = await jwtVerify(token, key, {
       algorithms: [ALGORITHM],
@@ -66,18 +78,12 @@ export async function verifySessionToken(key: Uint8Array, clock: Clock, token: s
       currentDate: clock.now(),
       requiredClaims: ['sub', 'exp', 'iat'],
     });
-    const { sub, email, name, role, org, exp } = payload;
-    if (
-      typeof sub !== 'string' ||
-      typeof email !== 'string' ||
-      typeof name !== 'string' ||
-      typeof org !== 'string' ||
-      (role !== 'admin' && role !== 'member') ||
-      typeof exp !== 'number'
-    ) {
+    const { sub, org, sid, exp } = payload;
+    // A token without a session id predates revocable sessions: its holder signs in again.
+    if (typeof sub !== 'string' || typeof org !== 'string' || typeof sid !== 'string' || typeof exp !== 'number') {
       throw new UnauthorizedError('invalid session');
     }
-    return { userId: sub, orgId: org, email, name, role, expiresAt: new Date(exp * 1000) };
+    return { userId: sub, orgId: org, sessionId: sid, expiresAt: new Date(exp * 1000) };
   } catch (error) {
     if (error instanceof UnauthorizedError) throw error;
     if (error instanceof joseErrors.JOSEError) throw new UnauthorizedError('invalid or expired session', { cause: error });

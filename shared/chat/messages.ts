@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { runQuery } from '../agent/query.js';
 import { conversationKeys } from '../conversations/keys.js';
+import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
 import { getBinding } from './consumers.js';
@@ -103,7 +104,7 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
   if (!mentioned) {
     // Plain chatter is not for the bot, unless it continues a thread the bot is in.
     const conversation = await deps.table.get(conversationKeys.conversation(binding.workspace_id, conversationId));
-    if (!conversation) return;
+    if (!conversation || (conversation.owner !== undefined && conversation.owner !== teamChatOwner(binding.workspace_id))) return;
   }
   const query = stripMention(text, context.botUserId);
   if (!query) {
@@ -124,7 +125,15 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
     try {
       const { response } = await runQuery(
         deps,
-        { orgId: context.orgId, role: 'member', userName, consumerType: 'team-chat', channel: channelName, chat: { channelId: channel, threadTs } },
+        {
+          orgId: context.orgId,
+          role: 'member',
+          userName,
+          consumerType: 'team-chat',
+          channel: channelName,
+          chat: { channelId: channel, threadTs },
+          owner: teamChatOwner(binding.workspace_id),
+        },
         binding.workspace_id,
         { query, session_id: conversationId },
       );

@@ -3,7 +3,10 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { StdioServerEntry } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
+import { mcpFailureReason } from './mcp-errors.js';
 import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
 
 /** Where an MCP server is and how to reach it. */
@@ -38,10 +41,27 @@ export class McpConnectionError extends Error {
 
 export interface McpHubOptions {
   allowPrivateUrls: boolean;
-  stdioCommands: string[];
+  /** The stdio catalogue (`MCP_STDIO_SERVERS`): the only command lines a stdio connection may run. */
+  stdioServers: Record<string, StdioServerEntry>;
   /** Connect and tools/list timeout, and the default tool call timeout. */
   timeoutMs: number;
   logger: AppLogger;
+}
+
+/** A stdio command line that is not an entry of the operator's catalogue. */
+export class StdioNotListedError extends McpConnectionError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StdioNotListedError';
+  }
+}
+
+/** The catalogue entry whose command and arguments equal the spec's exactly, if any. */
+export function stdioCatalogueEntry(servers: Record<string, StdioServerEntry>, spec: ConnectionSpec): StdioServerEntry | undefined {
+  const args = spec.args ?? [];
+  return Object.values(servers).find(
+    (entry) => entry.command === spec.command && entry.args.length === args.length && entry.args.every((arg, index) => arg === args[index]),
+  );
 }
 
 /** Counters the benchmark reads to show a warm query opens no session and lists no tools. */
@@ -77,10 +97,6 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /**
  * MCP clients of the service. Live sessions are kept per connection and reused by every query
  * of the warm process; a session that closes or fails is dropped and made again on next use.
@@ -95,7 +111,7 @@ export class McpHub {
     this.guarded = createGuardedFetch(options.allowPrivateUrls);
   }
 
-  /** Refuses a spec the policy does not allow (URL ranges, stdio allowlist) before any request. */
+  /** Refuses a spec the policy does not allow (URL ranges, the stdio catalogue) before any request. */
   async assertAllowed(spec: ConnectionSpec): Promise<void> {
     if (spec.transport === 'http') {
       if (!spec.url) throw new UrlRefusedError('an http connection needs a url');
@@ -103,9 +119,11 @@ export class McpHub {
       return;
     }
     if (!spec.command) throw new McpConnectionError('a stdio connection needs a command');
-    if (!this.options.stdioCommands.includes(spec.command)) {
-      const allowed = this.options.stdioCommands.length ? this.options.stdioCommands.join(', ') : 'none';
-      throw new McpConnectionError(`command "${spec.command}" is not allowed for stdio connections (MCP_STDIO_COMMANDS: ${allowed})`);
+    if (!stdioCatalogueEntry(this.options.stdioServers, spec)) {
+      const names = Object.keys(this.options.stdioServers);
+      throw new StdioNotListedError(
+        `only the stdio servers the operator lists in MCP_STDIO_SERVERS may run, with exactly their command and args (${names.length ? `listed: ${names.join(', ')}` : 'none are listed'}; GET /api/connectors/mcp/catalogue shows them)`,
+      );
     }
   }
 
@@ -154,14 +172,13 @@ export class McpHub {
     return false;
   }
 
-  /** The reason a connection failed, as one line for an admin (refusals named as such). */
-  reasonOf(error: unknown): string {
-    for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
-      if (cause instanceof UrlRefusedError) return cause.message;
-    }
-    const message = messageOf(error);
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return `${message}${cause}`.slice(0, 500);
+  /**
+   * The reason a connection failed, as one line for an admin (refusals named as such). Never the
+   * server's own text (see `mcpFailureReason`); the hub's own errors already carry such a reason.
+   */
+  reasonOf(error: unknown, spec?: ConnectionSpec): string {
+    if (error instanceof McpConnectionError) return error.message.slice(0, 500);
+    return mcpFailureReason(error, { transport: spec?.transport });
   }
 
   /** The live session of a connection, opened if there is none. Concurrent callers share one open. */
@@ -178,7 +195,7 @@ export class McpHub {
       },
       (error: unknown) => {
         this.sessions.delete(key);
-        throw new McpConnectionError(this.reasonOf(error), { cause: error });
+        throw new McpConnectionError(this.reasonOf(error, spec), { cause: error });
       },
     );
     this.sessions.set(key, opening);
@@ -222,7 +239,7 @@ export class McpHub {
       return await this.discover(client);
     } catch (error) {
       await this.drop(connectionId);
-      throw new McpConnectionError(`listing tools failed: ${this.reasonOf(error)}`, { cause: error });
+      throw new McpConnectionError(`listing tools failed: ${this.reasonOf(error, spec)}`, { cause: error });
     }
   }
 
@@ -238,7 +255,7 @@ export class McpHub {
       const version = client.getServerVersion();
       return { server: version ? `${version.name} ${version.version}`.trim() : 'unknown', tools };
     } catch (error) {
-      throw new McpConnectionError(this.reasonOf(error), { cause: error });
+      throw new McpConnectionError(this.reasonOf(error, spec), { cause: error });
     } finally {
       await client?.close().catch(() => undefined);
     }
@@ -269,7 +286,8 @@ export class McpHub {
       if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS)}\n[result cut at ${MAX_RESULT_CHARS} characters]`;
       return { text, isError: result.isError === true };
     } catch (error) {
-      const reason = this.reasonOf(error);
+      // The call's own JSON-RPC error is the tool's output for the model; any other failure is the connection's.
+      const reason = error instanceof McpError ? error.message : this.reasonOf(error, spec);
       if (/timed out|timeout/i.test(reason)) return { text: `tool ${name} timed out after ${timeoutMs} ms`, isError: true };
       if (!(error instanceof Error && 'code' in error && typeof error.code === 'number')) await this.drop(connectionId);
       return { text: `tool ${name} failed: ${reason}`, isError: true };

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { requireAdmin } from '../http/middleware.js';
 import { StatusOkSchema, adminErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
-import { ConnectionParams, CreateMcpBody, CreateMcpResponse, TestMcpBody, TestMcpResponse } from './schemas.js';
+import { ConnectionParams, CreateMcpBody, StdioCatalogueResponse, CreateMcpResponse, TestMcpBody, TestMcpResponse } from './schemas.js';
 
 const security = [{ cookieAuth: [] }];
 const tags = ['connections'];
@@ -47,3 +47,15 @@ export const connectionRouteDefinitions = {
     responses: { 200: jsonResponse(StatusOkSchema, 'deleted'), ...adminErrors, ...notFoundError, ...validationErrors },
   }),
 };
+
+/** Served by every process (it reads only the configuration), so not one of the agent routes above. */
+export const catalogueRoute = createRoute({
+  method: 'get',
+  path: '/connectors/mcp/catalogue',
+  tags,
+  summary: 'The stdio MCP servers the operator allows (admin)',
+  description: 'A stdio connection is accepted only when its command and args equal one of these entries exactly (MCP_STDIO_SERVERS).',
+  security,
+  middleware: [requireAdmin] as const,
+  responses: { 200: jsonResponse(StdioCatalogueResponse, 'the catalogue'), ...adminErrors },
+});

@@ -46,3 +46,16 @@ export const CreateMcpResponse = z
 export const ConnectionParams = z.object({
   id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'conn_0mwr8k9x0000a1b2c3d4e5f60718' }),
 });
+
+export const StdioCatalogueResponse = z
+  .object({
+    servers: z.array(
+      z.object({
+        name: z.string(),
+        command: z.string(),
+        args: z.array(z.string()),
+        env: z.array(z.string()).openapi({ description: 'names of the environment variables a connection may set' }),
+      }),
+    ),
+  })
+  .openapi('StdioCatalogueResponse');

@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import { runQuery } from '../agent/query.js';
 import type { Principal } from '../auth/tokens.js';
+import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { ForbiddenError } from '../platform/errors.js';
@@ -38,7 +39,7 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
       const sessionId = session_id === undefined ? `${own}${newId('conv', deps.clock.now())}` : session_id.startsWith(own) ? session_id : `${own}${session_id}`;
       const { response } = await runQuery(
         deps,
-        { orgId: principal.orgId, role: 'member', userName: principal.name, consumerType: 'coding-agent', channel: null },
+        { orgId: principal.orgId, role: 'member', userName: principal.name, consumerType: 'coding-agent', channel: null, owner: ownerOf(principal) },
         workspaceId,
         { query: question, session_id: sessionId.slice(0, 128) },
       );
@@ -60,7 +61,7 @@ export function consumerAgentRoutes(deps: Deps) {
     const { user, text, thread_id } = c.req.valid('json');
     const { response } = await runQuery(
       deps,
-      { orgId: c.get('principal').orgId, role: 'member', userName: user, consumerType: 'messaging', channel: null },
+      { orgId: c.get('principal').orgId, role: 'member', userName: user, consumerType: 'messaging', channel: null, owner: ownerOf(c.get('principal')) },
       key.workspaceId,
       // Each thread of this consumer is one conversation.
       { query: text, session_id: `${key.consumerId}:${thread_id}` },

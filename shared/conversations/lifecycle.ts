@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Item } from '../platform/table.js';
 import type { JobMessage } from '../jobs/ledger.js';
@@ -75,6 +75,7 @@ interface ConversationState extends Item {
   last_activity_at: string;
   consumer_type?: string;
   moved_by?: string;
+  owner?: string;
 }
 
 const statusNames = { '#status': 'status', '#last': 'last_activity_at', '#g2pk': 'gsi2pk', '#moved': 'moved_by' };
@@ -138,8 +139,20 @@ async function close(
 }
 
 /** `POST /api/workspaces/:id/conversations/:cid/close`: from open or cold; closed → 409. */
-export async function closeConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string): Promise<void> {
+export async function closeConversation(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  conversationId: string,
+  /** Set for a caller who may close only their own conversations (members, api keys); admins pass none. */
+  requiredOwner?: string,
+): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
+  if (requiredOwner) {
+    const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), true);
+    if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
+    if (current.owner !== requiredOwner) throw new ForbiddenError('only the person who started this conversation, or an admin, may close it');
+  }
   const left = await close(deps, orgId, workspaceId, conversationId, ['open', 'cold']);
   if (left) return;
   const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), true);

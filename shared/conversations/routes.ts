@@ -1,10 +1,11 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
-import { WorkspaceParams, authErrors, conflictError, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import { WorkspaceParams, authErrors, conflictError, errorResponse, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { SESSION_OR_KEY } from '../http/schemas.js';
 import { getConversation } from './detail.js';
 import { closeConversation } from './lifecycle.js';
+import { ownerOf } from './owners.js';
 import { listConversations } from './list.js';
 import { ConversationDetailSchema, ConversationListQuery, ConversationListResponse, ConversationParams } from './schemas.js';
 
@@ -37,11 +38,13 @@ const routes = {
     path: '/workspaces/{id}/conversations/{cid}/close',
     tags,
     summary: 'Close an open or cold conversation; queues its statistics',
+    description: 'Admins close any conversation; members and api keys only those they started (403 otherwise).',
     security,
     request: { params: ConversationParams },
     responses: {
       200: jsonResponse(z.object({ status: z.literal('closed'), message: z.string() }), 'closed'),
       ...readErrors,
+      403: errorResponse('a member or api key closing a conversation it did not start'),
       ...conflictError,
     },
   }),
@@ -58,7 +61,10 @@ export function conversationRoutes(deps: Deps) {
     })
     .openapi(routes.close, async (c) => {
       const { id, cid } = c.req.valid('param');
-      await closeConversation(deps, c.get('principal').orgId, id, cid);
+      const principal = c.get('principal');
+      // Members and api keys close only their own conversations; admins any.
+      const requiredOwner = principal.role === 'admin' && !principal.apiKey ? undefined : ownerOf(principal);
+      await closeConversation(deps, principal.orgId, id, cid, requiredOwner);
       return c.json({ status: 'closed' as const, message: `Conversation ${cid} is closed; its statistics are being generated` }, 200);
     });
 }

@@ -5,6 +5,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import { queryRoute } from '../agent/route-definitions.js';
 import { authRoutes } from '../auth/routes.js';
 import { connectionRouteDefinitions } from '../connections/route-definitions.js';
+import { catalogueRoutes } from '../connections/catalogue-routes.js';
 import { chatAgentRouteDefinitions } from '../chat/route-definitions.js';
 import { chatRoutes } from '../chat/routes.js';
 import { consumerAgentRouteDefinitions } from '../consumers/route-definitions.js';
@@ -18,6 +19,7 @@ import { orgRoutes } from '../org/routes.js';
 import { DomainError, TooManyRequestsError, ValidationError } from '../platform/errors.js';
 import type { AppLogger } from '../platform/logger.js';
 import { workspaceRoutes } from '../workspaces/routes.js';
+import { recordClientAddress, type ClientAddressOf } from './client-address.js';
 import { authenticate, limitBodies } from './middleware.js';
 import { createRouter, type AppEnv } from './router.js';
 import { jsonResponse } from './schemas.js';
@@ -56,6 +58,8 @@ export interface AppOptions {
    * for a function that API Gateway never sends them to (see docs/architecture.md).
    */
   agentRoutes?: (deps: Deps) => OpenAPIHono<AppEnv>[];
+  /** The request's source address, from the runtime (socket peer locally, API Gateway's source IP on AWS). */
+  clientAddress?: ClientAddressOf;
 }
 
 /** The HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
@@ -67,13 +71,14 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     // Answers depend on who asks: never let a cache keep them.
     c.header('Cache-Control', 'no-store');
   });
-  app.use('/api/*', authenticate(deps), limitBodies());
+  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitBodies());
 
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.route('/api', authRoutes(deps));
   app.route('/api', orgRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', conversationRoutes(deps));
+  app.route('/api', catalogueRoutes(deps));
   if (options.agentRoutes) {
     for (const router of options.agentRoutes(deps)) app.route('/api', router);
   } else {

@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { SESSION_COOKIE, verifySessionToken, type Principal } from '../auth/tokens.js';
+import { resolveSession } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 import { findKey } from '../consumers/keys.js';
 import {
@@ -15,7 +16,7 @@ import type { AppEnv } from './router.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Routes reachable without a session (spec, Authentication point 5, plus the OpenAPI document). */
+/** Routes reachable without a session (the spec's public endpoints, plus the OpenAPI document); logout in both its forms. */
 const PUBLIC_PATHS = new Set([
   '/api/signup',
   '/api/auth/login',
@@ -29,15 +30,20 @@ export function isPublicPath(path: string): boolean {
   return PUBLIC_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
-/** The principal of the request's session cookie, or null when there is none or it does not verify. */
+/**
+ * The principal of the request's session cookie, or null when there is none, it does not verify,
+ * or its session was revoked or its user removed. Role and name are the stored user's.
+ */
 export async function readSession(deps: Deps, cookie: string | undefined): Promise<Principal | null> {
   if (!cookie) return null;
+  let claims;
   try {
-    return await verifySessionToken(deps.sessionKey, deps.clock, cookie);
+    claims = await verifySessionToken(deps.sessionKey, deps.clock, cookie);
   } catch (error) {
     if (error instanceof UnauthorizedError) return null;
     throw error;
   }
+  return resolveSession(deps, claims);
 }
 
 /** The routes a consumer key may use: its workspace's query and conversations, its MCP endpoint, or its messages. */

@@ -8,6 +8,8 @@ export interface AppEnv {
   Variables: {
     /** Set by `authenticate` on every non-public `/api` route. */
     principal: Principal;
+    /** Where the request came from, as per-address limits count it (`recordClientAddress`). */
+    clientAddress: string;
   };
 }
 

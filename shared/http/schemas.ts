@@ -10,7 +10,20 @@ export const ErrorSchema = z
 
 export const StatusOkSchema = z.object({ status: z.literal('ok') }).openapi('StatusOk');
 
-/** A display name: trimmed, 1–100 characters, no control characters. */
+/** A zero-width joiner between two emoji (👩‍💻): part of one visible glyph, so not refused. */
+const EMOJI_JOINER = /(?<=\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/gu;
+
+/** Whether a text has an invisible format character (`\p{Cf}`) other than the joiner inside an emoji sequence. */
+export function hasFormatCharacter(value: string): boolean {
+  return /\p{Cf}/u.test(value.replace(EMOJI_JOINER, ''));
+}
+
+/**
+ * A display name: trimmed, 1–100 characters, no control characters and no invisible format
+ * characters (`\p{Cf}`: right-to-left overrides that make `exe.txt` read as `txt.exe`, zero-width
+ * spaces that make two names look the same). The joiner inside an emoji sequence is the one
+ * exception: it draws one visible emoji.
+ */
 export const displayName = (max = 100) =>
   z
     .string()
@@ -18,6 +31,7 @@ export const displayName = (max = 100) =>
     .min(1, 'must not be empty')
     .max(max, `must be at most ${max} characters`)
     .regex(/^[^\p{Cc}]*$/u, 'must not contain control characters')
+    .refine((value) => !hasFormatCharacter(value), 'must not contain invisible format characters (such as U+202E or U+200B)')
     .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
 
 export const emailAddress = z
@@ -62,7 +76,7 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
   return { content: { 'application/json': { schema } }, description };
 }
 
-const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
+export const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
 
 /** The error answers every authenticated route can give. */
 export const authErrors = {

@@ -24,11 +24,13 @@ import {
   SettingsSchema,
   TeamSchema,
   UpdateOrgBody,
+  UpdateUserBody,
+  UserParams,
   UserSchema,
 } from './schemas.js';
 import { deleteSetting, listSettings, putSetting } from './settings.js';
 import { createTeam, listTeams } from './teams.js';
-import { createUser, listUsers } from './users.js';
+import { changeUserRole, createUser, listUsers, removeUser } from './users.js';
 
 const security = [{ cookieAuth: [] }];
 const OrgResponse = z.object({ org: OrganisationSchema });
@@ -104,6 +106,28 @@ const routes = {
       ...conflictError,
     },
   }),
+  updateUser: createRoute({
+    method: 'put',
+    path: '/org/users/{id}',
+    tags: ['organisation'],
+    summary: "Change a user's role (admin; not your own)",
+    description: "Takes effect on the user's next request: sessions read the stored role.",
+    security,
+    middleware: [requireAdmin] as const,
+    request: { params: UserParams, body: jsonBody(UpdateUserBody) },
+    responses: { 200: jsonResponse(z.object({ user: UserSchema }), 'the updated user'), ...adminErrors, ...validationErrors, ...notFoundError },
+  }),
+  deleteUser: createRoute({
+    method: 'delete',
+    path: '/org/users/{id}',
+    tags: ['organisation'],
+    summary: 'Remove a user (admin; not yourself)',
+    description: "Their sessions stop working on the next request and their email can sign up or be added again; their conversations stay.",
+    security,
+    middleware: [requireAdmin] as const,
+    request: { params: UserParams },
+    responses: { 200: jsonResponse(StatusOkSchema, 'removed'), ...adminErrors, ...validationErrors, ...notFoundError },
+  }),
   listTeams: createRoute({
     method: 'get',
     path: '/teams',
@@ -156,6 +180,14 @@ export function orgRoutes(deps: Deps) {
     .openapi(routes.createUser, async (c) => {
       const user = await createUser(deps, c.get('principal').orgId, c.req.valid('json'));
       return c.json({ user }, 201);
+    })
+    .openapi(routes.updateUser, async (c) => {
+      const user = await changeUserRole(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('json').org_role);
+      return c.json({ user }, 200);
+    })
+    .openapi(routes.deleteUser, async (c) => {
+      await removeUser(deps, c.get('principal'), c.req.valid('param').id);
+      return c.json({ status: 'ok' as const }, 200);
     })
     .openapi(routes.listTeams, async (c) => c.json({ teams: await listTeams(deps, c.get('principal').orgId) }, 200))
     .openapi(routes.createTeam, async (c) => {

@@ -1,6 +1,7 @@
-import type { OrgRole } from '../auth/tokens.js';
+import type { OrgRole, Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
-import { ConflictError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { isConditionFailed } from '../platform/table.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import type { CreateUserInput, User } from './schemas.js';
@@ -76,4 +77,42 @@ export async function createUser(deps: Deps, orgId: string, input: CreateUserInp
   if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
   const passwordHash = await deps.passwords.hash(input.password);
   return toUser(await writeUser(deps, orgId, { ...input, passwordHash }));
+}
+
+/** An admin may not change or remove themselves: the organisation always keeps the admin acting. */
+function refuseSelf(admin: Principal, userId: string, what: string): void {
+  if (admin.userId === userId) throw new ValidationError(`you cannot ${what} yourself`, [{ path: 'id', message: `is your own user: another admin must ${what} it` }]);
+}
+
+/** `PUT /api/org/users/:id`: the role a user's next request is served with. */
+export async function changeUserRole(deps: Deps, admin: Principal, userId: string, role: OrgRole): Promise<User> {
+  refuseSelf(admin, userId, 'change the role of');
+  try {
+    const user = await deps.table.update<UserItem>(keys.user(admin.orgId, userId), {
+      update: 'SET org_role = :role',
+      condition: 'attribute_exists(pk)',
+      values: { ':role': role },
+    });
+    deps.sessions.forgetUser(userId);
+    return toUser(user);
+  } catch (error) {
+    if (isConditionFailed(error)) throw new NotFoundError(`user ${userId} not found`);
+    throw error;
+  }
+}
+
+/**
+ * `DELETE /api/org/users/:id`: the user and their login record. Sessions check the user item, so
+ * theirs stop working; their conversations and audit entries stay, under the name they had.
+ */
+export async function removeUser(deps: Deps, admin: Principal, userId: string): Promise<void> {
+  refuseSelf(admin, userId, 'remove');
+  const user = await deps.table.get<UserItem>(keys.user(admin.orgId, userId), true);
+  if (!user) throw new NotFoundError(`user ${userId} not found`);
+  await deps.table.delete(keys.user(admin.orgId, userId));
+  deps.sessions.forgetUser(userId);
+  // The login record goes last, and only if it is still this user's (the email may be reused).
+  await deps.table.delete(keys.email(user.email), { condition: 'user_id = :id', values: { ':id': userId } }).catch((error: unknown) => {
+    if (!isConditionFailed(error)) throw error;
+  });
 }

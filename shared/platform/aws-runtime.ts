@@ -1,4 +1,6 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { Context } from 'hono';
+import { getConnInfo } from 'hono/aws-lambda';
 import { createDeps, type DepsParts } from '../deps.js';
 import { createAwsJobs } from '../jobs/aws.js';
 import { systemClock } from './clock.js';
@@ -43,4 +45,13 @@ export async function createAwsDeps(
     ...options.extra?.(config, logger),
   });
   return { config, deps, sqs };
+}
+
+/** API Gateway's source IP of the request (never a header the client sets), or undefined outside a Lambda event. */
+export function lambdaClientAddress(c: Context): string | undefined {
+  try {
+    return getConnInfo(c).remote.address;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /** Where the process runs: the defaults of a few variables differ (CONTRACT.md, Configuration). */
@@ -7,16 +8,51 @@ const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
-const commaList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((item) => item.trim())
-      .filter((item) => item.length > 0),
-  );
-
 const optionalUrl = z.string().url().optional();
+
+/** One stdio MCP server the operator allows: the exact command line, and the variables a connection may set. */
+export interface StdioServerEntry {
+  command: string;
+  args: string[];
+  env: string[];
+}
+
+const StdioServerEntrySchema = z.object({
+  command: z.string().min(1),
+  args: z.array(z.string()).default([]),
+  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
+});
+
+/** The order-lookup MCP server that ships with the repository: the one stdio server `npm start` allows. */
+export const BUNDLED_STDIO_SERVERS: Record<string, StdioServerEntry> = {
+  orders: { command: 'node', args: ['servers/orders-mcp-server.mjs'], env: [] },
+};
+
+/**
+ * `MCP_STDIO_SERVERS`: JSON, or `@<path>` to a JSON file, mapping a name to `{ command, args, env }`.
+ * A stdio connection runs only a command line listed here, matched exactly (never a command name
+ * with arguments of a tenant's choosing: `node -e <script>` would run anything).
+ */
+const stdioServers = z
+  .string()
+  .transform((raw, context) => {
+    let text = raw;
+    if (raw.startsWith('@')) {
+      try {
+        text = readFileSync(raw.slice(1), 'utf8');
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: `cannot read ${raw.slice(1)}: ${error instanceof Error ? error.message : String(error)}` });
+        return z.NEVER;
+      }
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be JSON (or @<path> to a JSON file)' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string().min(1).max(64), StdioServerEntrySchema));
 
 function configSchema(runtime: Runtime) {
   const local = runtime === 'local';
@@ -30,8 +66,11 @@ function configSchema(runtime: Runtime) {
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: optionalUrl,
     SLACK_API_URL: optionalUrl,
-    MCP_STDIO_COMMANDS: commaList.default(local ? ['node', 'npx'] : []),
-    MCP_ALLOW_PRIVATE_URLS: booleanFromString.default(local),
+    MCP_STDIO_SERVERS: stdioServers.default(local ? BUNDLED_STDIO_SERVERS : {}),
+    // Off by default even locally: `npm start` (bin/local.ts) turns it on for a laptop.
+    MCP_ALLOW_PRIVATE_URLS: booleanFromString.default(false),
+    SIGNUP_MODE: z.enum(['open', 'invite', 'closed']).default(local ? 'open' : 'invite'),
+    ALLOW_SERVICE_MODEL_KEY: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
@@ -73,8 +112,13 @@ export interface Config {
   anthropicApiKey: string | undefined;
   anthropicBaseUrl: string | undefined;
   slackApiUrl: string | undefined;
-  mcpStdioCommands: string[];
+  /** The stdio MCP servers the operator allows, by name (`MCP_STDIO_SERVERS`). */
+  mcpStdioServers: Record<string, StdioServerEntry>;
   mcpAllowPrivateUrls: boolean;
+  /** Who may sign up: anyone, only the first user of an empty deployment (`invite`), or nobody. */
+  signupMode: 'open' | 'invite' | 'closed';
+  /** Whether an organisation without its own `ai_api_key` may use the service's model key (and Bedrock account). */
+  allowServiceModelKey: boolean;
   /** Timeout of MCP connects, tools/list and (by default) tool calls. */
   mcpTimeoutMs: number;
   /** Queries an organisation may run per minute, all entry points together. */
@@ -142,8 +186,10 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     anthropicApiKey: env.ANTHROPIC_API_KEY,
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL,
     slackApiUrl: env.SLACK_API_URL,
-    mcpStdioCommands: env.MCP_STDIO_COMMANDS,
+    mcpStdioServers: env.MCP_STDIO_SERVERS,
     mcpAllowPrivateUrls: env.MCP_ALLOW_PRIVATE_URLS,
+    signupMode: env.SIGNUP_MODE,
+    allowServiceModelKey: env.ALLOW_SERVICE_MODEL_KEY,
     mcpTimeoutMs: env.MCP_TIMEOUT_MS,
     queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,

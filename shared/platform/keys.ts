@@ -5,7 +5,8 @@ import type { Key } from './table.js';
  * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records),
  * SLUG# (suffix counters), WS# (a workspace with its configuration children), WSSTAT# (a
  * workspace's day counters), WSACT# (audit log), CONV# (a conversation with its messages),
- * THROTTLE# (login throttling).
+ * THROTTLE# (login and sign-up throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the
+ * whole deployment).
  */
 export const keys = {
   org: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
@@ -35,5 +36,19 @@ export const keys = {
   conversationsIndex: (workspaceId: string) => `WSCONV#${workspaceId}`,
   /** GSI2 partition listing a workspace's conversations of one status by last activity. */
   conversationsByStatusIndex: (workspaceId: string, status: string) => `WSCONV#${workspaceId}#${status}`,
+  /** Failed logins of one account, from anywhere, in one window. */
   loginThrottle: (email: string, window: number): Key => ({ pk: `THROTTLE#${email.toLowerCase()}`, sk: `LOGIN#${window}` }),
+  /** Failed logins of one account from one client address, in one window. */
+  loginFromThrottle: (email: string, address: string, window: number): Key => ({
+    pk: `THROTTLE#${email.toLowerCase()}`,
+    sk: `LOGIN#${window}#${address}`,
+  }),
+  /** Failed logins from one client address, to any account, in one window. */
+  addressLoginThrottle: (address: string, window: number): Key => ({ pk: `THROTTLE#ADDR#${address}`, sk: `LOGIN#${window}` }),
+  /** Sign-ups from one client address in one window. */
+  signupThrottle: (address: string, window: number): Key => ({ pk: `THROTTLE#ADDR#${address}`, sk: `SIGNUP#${window}` }),
+  /** A signed-in session: while it exists (and its user does), its cookie works. */
+  session: (sessionId: string): Key => ({ pk: `SESSION#${sessionId}`, sk: 'SESSION' }),
+  /** Claimed by the deployment's first sign-up: under `SIGNUP_MODE=invite` only that one is open. */
+  firstSignup: (): Key => ({ pk: 'DEPLOYMENT', sk: 'FIRST_SIGNUP' }),
 };

@@ -146,9 +146,17 @@ export function permissionsOf(workspace: WorkspaceItem): Permission[] {
     .map(([role, toolPatterns]) => ({ role, tool_patterns: toolPatterns }));
 }
 
-export async function listConnections(deps: Deps, orgId: string, workspaceId: string) {
-  const { connections, tools } = (await readWorkspace(deps, orgId, workspaceId)).children;
-  return { connections, tools };
+/**
+ * Connections as a viewer of `role` may see them: where they point (`url`, `args`) is for admins
+ * only, since a URL or an argument can carry an internal host name or a token.
+ */
+export function connectionsFor(role: string, connections: Connection[]): Connection[] {
+  return role === 'admin' ? connections : connections.map((connection) => ({ ...connection, url: null, args: [] }));
+}
+
+export async function listConnections(deps: Deps, viewer: { orgId: string; role: string }, workspaceId: string) {
+  const { connections, tools } = (await readWorkspace(deps, viewer.orgId, workspaceId)).children;
+  return { connections: connectionsFor(viewer.role, connections), tools };
 }
 
 /** The team-chat consumer lists the channels bound to the workspace. */

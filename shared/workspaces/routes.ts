@@ -16,6 +16,7 @@ import {
 import {
   listActivity,
   listCompliance,
+  connectionsFor,
   listConnections,
   listConsumers,
   listKnowledge,
@@ -220,7 +221,8 @@ export function workspaceRoutes(deps: Deps) {
       const [{ workspace, children }, channels] = await Promise.all([readWorkspace(deps, c.get('principal').orgId, id), channelsOf(deps, id)]);
       const stats = await readWorkspaceStats(deps, workspace, id);
       const consumers = withChannels(children.consumers, channels);
-      return c.json({ workspace: toSummary(workspace), ...children, consumers, permissions: permissionsOf(workspace), stats }, 200);
+      const connections = connectionsFor(c.get('principal').role, children.connections);
+      return c.json({ workspace: toSummary(workspace), ...children, connections, consumers, permissions: permissionsOf(workspace), stats }, 200);
     })
     .openapi(routes.update, async (c) => {
       const workspace = await updateWorkspace(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('json'));
@@ -233,7 +235,7 @@ export function workspaceRoutes(deps: Deps) {
       c.json(await listActivity(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('query')), 200),
     )
     .openapi(routes.connections, async (c) =>
-      c.json(await listConnections(deps, c.get('principal').orgId, c.req.valid('param').id), 200),
+      c.json(await listConnections(deps, c.get('principal'), c.req.valid('param').id), 200),
     )
     .openapi(routes.consumers, async (c) =>
       c.json(await listConsumers(deps, c.get('principal').orgId, c.req.valid('param').id), 200),

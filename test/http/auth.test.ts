@@ -1,7 +1,11 @@
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LOGIN_FAILURE_LIMIT, LOGIN_WINDOW_SECONDS } from '../../shared/auth/accounts.js';
-import { createTestContext, TEST_SESSION_SECRET, type TestContext } from '../support/context.js';
+import { LOGIN_LIMITS, LOGIN_WINDOW_SECONDS } from '../../shared/auth/accounts.js';
+import { createTestContext, TEST_ADDRESS_HEADER, TEST_SESSION_SECRET, type TestContext } from '../support/context.js';
+
+const LOGIN_FAILURE_LIMIT = LOGIN_LIMITS.accountFromAddress;
+/** One client's address, so the per-address limits see the same client each time. */
+const fromOneClient = { [TEST_ADDRESS_HEADER]: '203.0.113.7' };
 
 let t: TestContext;
 beforeAll(async () => {
@@ -141,10 +145,10 @@ describe('POST /api/auth/login', () => {
     const windowMs = LOGIN_WINDOW_SECONDS * 1000;
     t.clock.set(new Date(Math.ceil(t.clock.now().getTime() / windowMs) * windowMs + 1000));
     for (let attempt = 0; attempt < LOGIN_FAILURE_LIMIT; attempt += 1) {
-      const failed = await t.request('POST', '/api/auth/login', { body: { email, password: 'guess' } });
+      const failed = await t.request('POST', '/api/auth/login', { body: { email, password: 'guess' }, headers: fromOneClient });
       expect(failed.status).toBe(401);
     }
-    const throttled = await t.request('POST', '/api/auth/login', { body: { email, password: 'the right one' } });
+    const throttled = await t.request('POST', '/api/auth/login', { body: { email, password: 'the right one' }, headers: fromOneClient });
     expect(throttled.status).toBe(429);
     expect(throttled.body.error).toMatch(/too many failed logins/);
     const retryAfter = Number(throttled.headers.get('retry-after'));
@@ -157,7 +161,7 @@ describe('POST /api/auth/login', () => {
     expect(otherLogin.status).toBe(200);
 
     t.clock.advance(retryAfter * 1000);
-    const later = await t.request('POST', '/api/auth/login', { body: { email, password: 'the right one' } });
+    const later = await t.request('POST', '/api/auth/login', { body: { email, password: 'the right one' }, headers: fromOneClient });
     expect(later.status).toBe(200);
   });
 
@@ -165,7 +169,7 @@ describe('POST /api/auth/login', () => {
     const email = t.uniqueEmail('ghost');
     const statuses: number[] = [];
     for (let attempt = 0; attempt <= LOGIN_FAILURE_LIMIT; attempt += 1) {
-      statuses.push((await t.request('POST', '/api/auth/login', { body: { email, password: 'guess' } })).status);
+      statuses.push((await t.request('POST', '/api/auth/login', { body: { email, password: 'guess' }, headers: fromOneClient })).status);
     }
     expect(statuses.at(-1)).toBe(429);
   });

@@ -53,6 +53,12 @@ async function startOpenRequestCounter(target: string) {
   };
 }
 
+/** Every process started by this test process (the service runs in it). */
+function stdioChildren(): string[] {
+  const lines = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' }).split('\n');
+  return lines.filter((line) => Number(line.trim().split(/\s+/)[1]) === process.pid && !line.includes(' ps -A'));
+}
+
 /** Processes started by this test process (the service runs in it) whose command line names the stdio fixture. */
 function stdioFixtureChildren(): string[] {
   const lines = execFileSync('ps', ['-A', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' }).split('\n');
@@ -216,7 +222,7 @@ describe('POST /api/connectors/mcp/test', () => {
     const response = await testServer(admin.cookie, { transport: 'http', url: unreachableUrl });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ ok: false, tools: 0, server: '', toolNames: [] });
-    expect(response.body.error).toBe(`fetch failed: connect ECONNREFUSED 127.0.0.1:${new URL(unreachableUrl).port}`);
+    expect(response.body.error).toBe('connection refused (ECONNREFUSED)');
     expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore);
   });
 
@@ -224,7 +230,7 @@ describe('POST /api/connectors/mcp/test', () => {
     const response = await testServer(admin.cookie, { transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] });
     expect(response.status, response.text).toBe(200);
     expect(response.body).toMatchObject({ ok: false, tools: 0, server: '', toolNames: [] });
-    expect(response.body.error).toMatch(/Connection closed/);
+    expect(response.body.error).toBe('the server process exited');
   });
 
   it.each(['http://169.254.169.254/mcp', 'http://2852039166/mcp', 'http://[::ffff:169.254.169.254]/mcp', 'http://0xa9fea9fe/mcp', 'http://[fd00:ec2::254]/mcp'])(
@@ -261,24 +267,51 @@ describe('POST /api/connectors/mcp/test', () => {
     const response = await testServer(admin.cookie, { transport: 'http', url: redirecting.url });
     expect(response.status, response.text).toBe(200);
     // The MCP SDK asks for manual redirects and follows only same-origin ones itself, so the
-    // refusal is the SDK's (the SSE fallback meets the same redirect and fails the same way).
+    // refusal is the SDK's (the SSE fallback meets the same redirect and fails the same way). The
+    // reason names the status only, not the redirect's target: nothing the server sent is echoed.
     expect(response.body).toEqual({
       ok: false,
       tools: 0,
       server: '',
       toolNames: [],
-      error: `Streamable HTTP error: Error POSTing to endpoint: Redirect to ${METADATA_REDIRECT} not followed (redirectPolicy: 'same-origin')`,
+      error: 'the server answered HTTP 307 (a redirect, not followed)',
     });
     expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore);
     // The redirecting server was reached (so the connect log works); the metadata address never was.
     expect(connects).toContain(`127.0.0.1:${redirecting.port}`);
   });
 
-  it.each(['bash', '/usr/bin/node', 'python3', 'Node', 'node '])('refuses the stdio command %j with a 400 naming the allowlist', async (command) => {
-    const response = await testServer(admin.cookie, { transport: 'stdio', command, args: ['-c', 'echo hi'] });
+  it.each([
+    ['node -e <script> (ran any script as the service)', 'node', ['-e', "require('fs').readFileSync('/proc/' + process.ppid + '/environ')"]],
+    ['npx -c <command>', 'npx', ['-c', 'id']],
+    ['a shell', 'bash', ['-c', 'echo hi']],
+    ['the catalogue server with an extra argument', 'node', [...STDIO_SERVER_ARGS, '--inspect']],
+    ['the catalogue server with an option before it', 'node', ['--require=/tmp/x.js', ...STDIO_SERVER_ARGS]],
+    ['the catalogue command spelled differently', '/usr/bin/node', STDIO_SERVER_ARGS],
+    ['the catalogue command with a trailing space', 'node ', STDIO_SERVER_ARGS],
+  ])('refuses %s with a 400 naming the catalogue, and starts nothing', async (_, command, args) => {
+    const before = stdioChildren().length;
+    const response = await testServer(admin.cookie, { transport: 'stdio', command, args });
     expect(response.status, response.text).toBe(400);
     expect(pathsOf(response)).toEqual(['command']);
-    expect(detailOf(response, 'command')).toBe(`command "${command}" is not allowed for stdio connections (MCP_STDIO_COMMANDS: node, npx)`);
+    expect(detailOf(response, 'command')).toMatch(/^only the stdio servers the operator lists in MCP_STDIO_SERVERS may run, with exactly their command and args/);
+    expect(stdioChildren().length).toBe(before);
+  });
+
+  it('lists the stdio catalogue to admins only', async () => {
+    const listed = await t.request('GET', '/api/connectors/mcp/catalogue', { cookie: admin.cookie });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.servers).toEqual([
+      { name: 'orders', command: 'node', args: ['servers/orders-mcp-server.mjs'], env: [] },
+      { name: 'fixture', command: 'node', args: STDIO_SERVER_ARGS, env: [] },
+      { name: 'broken', command: 'node', args: ['test/fixtures/no-such-server.mjs'], env: [] },
+    ]);
+    expect((await t.request('GET', '/api/connectors/mcp/catalogue', { cookie: member.cookie })).status).toBe(403);
+  });
+
+  it('runs the bundled order-lookup server, the local default catalogue entry', async () => {
+    const response = await testServer(admin.cookie, { transport: 'stdio', command: 'node', args: ['servers/orders-mcp-server.mjs'] });
+    expect(response.body).toEqual({ ok: true, tools: 2, server: 'orders 1.0.0', toolNames: ['lookup_order', 'refund_order'] });
   });
 
   it('validates the body', async () => {
@@ -404,12 +437,12 @@ describe('POST /api/connectors/mcp', () => {
     expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 0 });
   });
 
-  it('refuses a stdio command outside the allowlist', async () => {
+  it('refuses a stdio command line outside the catalogue', async () => {
     const { cookie, workspaceId } = await orgWithWorkspace();
-    const response = await save(cookie, { workspace_id: workspaceId, name: 'Shell', transport: 'stdio', command: 'bash', args: ['-c', 'id'] });
+    const response = await save(cookie, { workspace_id: workspaceId, name: 'Shell', transport: 'stdio', command: 'node', args: ['-e', 'process.exit(0)'] });
     expect(response.status, response.text).toBe(400);
     expect(pathsOf(response)).toEqual(['command']);
-    expect(detailOf(response, 'command')).toContain('MCP_STDIO_COMMANDS: node, npx');
+    expect(detailOf(response, 'command')).toContain('MCP_STDIO_SERVERS');
     expect((await connectionsOf(cookie, workspaceId)).connections).toEqual([]);
   });
 
@@ -422,7 +455,7 @@ describe('POST /api/connectors/mcp', () => {
     const response = await save(cookie, { workspace_id: workspaceId, name: 'Gone', url: unreachableUrl });
     expect(response.status, response.text).toBe(400);
     expect(pathsOf(response)).toEqual(['url']);
-    expect(detailOf(response, 'url')).toBe(`fetch failed: connect ECONNREFUSED 127.0.0.1:${new URL(unreachableUrl).port}`);
+    expect(detailOf(response, 'url')).toBe('connection refused (ECONNREFUSED)');
 
     expect(await connectionsOf(cookie, workspaceId)).toEqual(before);
     expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 5 });
@@ -442,9 +475,7 @@ describe('POST /api/connectors/mcp', () => {
     const redirected = await save(cookie, { workspace_id: workspaceId, name: 'Redirected', url: redirecting.url });
     expect(redirected.status, redirected.text).toBe(400);
     expect(pathsOf(redirected)).toEqual(['url']);
-    expect(detailOf(redirected, 'url')).toBe(
-      `Streamable HTTP error: Error POSTing to endpoint: Redirect to ${METADATA_REDIRECT} not followed (redirectPolicy: 'same-origin')`,
-    );
+    expect(detailOf(redirected, 'url')).toBe('the server answered HTTP 307 (a redirect, not followed)');
     expect(await connectionsOf(cookie, workspaceId)).toEqual({ connections: [], tools: [] });
     expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 0, tool_count: 0 });
   });
@@ -583,5 +614,61 @@ describe('DELETE /api/connections/:id', () => {
     expect(connections.map((connection) => connection.id)).toEqual([saved.body.id]);
     expect(tools).toHaveLength(5);
     expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 5 });
+  });
+});
+
+describe('MCP errors never echo an upstream response body', () => {
+  const SECRET = 'SECRET-LOOPBACK-PAGE';
+  // Loopback services that are not MCP servers: what a tenant would point the proxy at to read them.
+  const pages: Server[] = [];
+  const urls: Record<'notFound' | 'failing' | 'html', string> = { notFound: '', failing: '', html: '' };
+  let admin: { cookie: string };
+
+  async function startPage(status: number, contentType: string): Promise<string> {
+    const server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(status, { 'content-type': contentType }).end(`<html><body>${SECRET} admin console, token=${SECRET}-token</body></html>`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    pages.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+  }
+
+  beforeAll(async () => {
+    urls.notFound = await startPage(404, 'text/html');
+    urls.failing = await startPage(500, 'text/plain');
+    urls.html = await startPage(200, 'text/html');
+    admin = await t.signUp();
+  });
+  afterAll(async () => {
+    for (const server of pages) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it.each([
+    ['notFound', 'the server answered HTTP 404'],
+    ['failing', 'the server answered HTTP 500'],
+    ['html', 'the server answered with a content type that is not MCP'],
+  ] as const)('POST /api/connectors/mcp/test to a loopback page (%s) names the status, never the page', async (page, reason) => {
+    const response = await testServer(admin.cookie, { transport: 'http', url: urls[page] });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toEqual({ ok: false, tools: 0, server: '', toolNames: [], error: reason });
+    expect(response.text).not.toContain(SECRET);
+    expect(response.text).not.toContain('admin console');
+  });
+
+  it.each([
+    ['notFound', 'the server answered HTTP 404'],
+    ['failing', 'the server answered HTTP 500'],
+    ['html', 'the server answered with a content type that is not MCP'],
+  ] as const)('POST /api/connectors/mcp to a loopback page (%s) answers 400 naming the status, never the page', async (page, reason) => {
+    const workspace = await t.createWorkspace(admin.cookie, { name: uniqueName('Probe') });
+    const response = await save(admin.cookie, { workspace_id: workspace.id, name: 'Loopback page', url: urls[page] });
+    expect(response.status, response.text).toBe(400);
+    expect(response.body).toEqual({ error: 'could not reach the MCP server', details: [{ path: 'url', message: reason }] });
+    expect(response.text).not.toContain(SECRET);
+    expect((await connectionsOf(admin.cookie, workspace.id)).connections).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { hasFormatCharacter } from '../../shared/http/schemas.js';
 import { TEST_SESSION_SECRET, createTestContext, type ApiResponse } from '../support/context.js';
 import { startFakeChat } from '../support/fake-chat.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../support/fake-model.js';
@@ -50,7 +51,7 @@ const t = await createTestContext({
     MCP_TIMEOUT_MS: '1000',
     MODEL_MAX_RETRIES: '0',
     SLACK_API_URL: chat.apiUrl,
-    MCP_STDIO_COMMANDS: NO_SUCH_COMMAND,
+    MCP_STDIO_SERVERS: JSON.stringify({ missing: { command: NO_SUCH_COMMAND, args: [] } }),
   },
 });
 afterAll(async () => {
@@ -104,6 +105,7 @@ interface Fixture {
   messagingConsumerId: string;
   codingKey: string;
   chatConsumerId: string;
+  memberId: string;
 }
 
 async function ok(response: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
@@ -131,6 +133,7 @@ async function makeFixture(): Promise<Fixture> {
     channel_id: 'C1',
   });
   const query = await post(`/api/workspaces/${workspaceId}/query`, { query: 'a first question' }, 200);
+  const member = await t.addMember(cookie);
   return {
     cookie,
     email: admin.email,
@@ -146,6 +149,7 @@ async function makeFixture(): Promise<Fixture> {
     messagingConsumerId: messaging.body.id,
     codingKey: coding.body.api_key,
     chatConsumerId: teamChat.body.id,
+    memberId: member.user.id,
   };
 }
 
@@ -156,6 +160,7 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       if (operation.path.startsWith('/api/connections/')) return [f.connectionId];
       if (operation.path.startsWith('/api/connectors/consumer/')) return [f.apiConsumerId, f.chatConsumerId];
       if (operation.path.startsWith('/api/consumers/')) return [f.messagingConsumerId];
+      if (operation.path.startsWith('/api/org/users/')) return [f.memberId];
       return [f.workspaceId];
     case 'cid':
       return [f.conversationId];
@@ -185,6 +190,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/org': [{ name: 'Renamed' }],
     'PUT /api/org/settings/{key}': [{ value: 'anthropic' }, { value: 'sk-ant-hostile-0123456789' }],
     'POST /api/org/users': [{ name: 'New', email: 'hostile-new@example.com', password: 'long enough', org_role: 'member' }],
+    'PUT /api/org/users/{id}': [{ org_role: 'admin' }, { org_role: 'member' }],
     'POST /api/teams': [{ name: 'Hostile team' }],
     'POST /api/workspaces': [{ name: 'Hostile workspace', system_prompt: 'be brief', team_name: 'Hostile team' }],
     'PUT /api/workspaces/{id}': [
@@ -771,7 +777,9 @@ describe('forged or tampered session cookies', () => {
     const sign = (body: Record<string, unknown>, key: Uint8Array, alg = 'HS256') => new SignJWT(body).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
     // Correctly signed tokens that still must not pass (claims, issuer, audience, expiry), and forged ones.
     const signed = await Promise.all([
-      sign({ ...claims, role: 'owner' }, right),
+      sign({ ...claims, sid: 'a-session-nobody-started' }, right),
+      sign({ ...claims, sid: undefined }, right),
+      sign({ ...claims, sub: 'usr_0000000000000000000000000000' }, right),
       sign({ ...claims, org: 42 }, right),
       sign({ ...claims, sub: undefined }, right),
       sign({ ...claims, exp: now - 10 }, right),
@@ -961,8 +969,31 @@ describe('unicode in names and slugs', () => {
   const nameArb = fc
     .array(fragment, { minLength: 1, maxLength: 6 })
     .chain((parts) => fc.constantFrom(' ', '', '-', '·').map((separator) => parts.join(separator)))
-    .filter((name) => name.trim() === name && name.length > 0 && name.length <= 100 && /[^\s]/u.test(name));
-  const allNonLatin = fc.array(fc.constantFrom(...nonLatin), { minLength: 1, maxLength: 5 }).map((parts) => parts.join(' ')).filter((name) => name.trim() === name);
+    .filter((name) => name.trim() === name && name.length > 0 && name.length <= 100 && /[^\s]/u.test(name))
+    // Invisible format characters are refused (their own property below); a joiner inside an emoji is not one.
+    .filter((name) => !hasFormatCharacter(name));
+  const allNonLatin = fc
+    .array(fc.constantFrom(...nonLatin), { minLength: 1, maxLength: 5 })
+    .map((parts) => parts.join(' '))
+    .filter((name) => name.trim() === name && !hasFormatCharacter(name));
+
+  it('refuses invisible format characters in names (right-to-left overrides, zero-width spaces), naming the field', async () => {
+    const admin = await t.signUp();
+    const hidden = fc.constantFrom('\u202e', '\u202b', '\u200b', '\u200c', '\u200f', '\u2060', '\ufeff', '\u00ad', '\u061c');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom('invoice', 'exe.txt', 'Support', 'مرحبا'), hidden, fc.nat({ max: 3 }), async (visible, format, at) => {
+        const name = `${visible.slice(0, at)}${format}${visible.slice(at)}x`;
+        const created = await t.request('POST', '/api/workspaces', { cookie: admin.cookie, body: { name } });
+        expect(created.status, JSON.stringify(name)).toBe(400);
+        expect(created.body.details).toEqual([{ path: 'name', message: expect.stringMatching(/invisible format characters/) }]);
+      }),
+      { seed: SEED + 3001, numRuns: 30 },
+    );
+    // The joiner inside an emoji sequence draws one emoji: kept.
+    const emoji = await t.request('POST', '/api/workspaces', { cookie: admin.cookie, body: { name: '👩‍💻 Dev help' } });
+    expect(emoji.status, emoji.text).toBe(201);
+    expect(emoji.body.name).toBe('👩‍💻 Dev help');
+  });
 
   it('creates workspaces with ids ws-<slug> and keeps the name exactly', async () => {
     const admin = await t.signUp();

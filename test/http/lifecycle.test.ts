@@ -319,7 +319,7 @@ describe('reopening a cold conversation', () => {
 });
 
 describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
-  it('closes open and cold conversations (any member), 409 when closed, 404 unknown or foreign; cancels schedules', async () => {
+  it('closes open and cold conversations (a member only their own), 409 when closed, 404 unknown or foreign; cancels schedules', async () => {
     const { admin, workspaceId } = await setup();
     const cold = (await ask(admin.cookie, workspaceId, 'will go cold')).conversation_id;
     await goCold(admin.cookie, workspaceId, cold);
@@ -355,10 +355,14 @@ describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
     expect(foreign.status).toBe(404);
     expect(await statusOf(admin.cookie, workspaceId, other)).toBe('open');
 
+    // A member closes only their own conversations (the admin started this one); an admin any.
     const member = await t.addMember(admin.cookie);
     const byMember = await t.request('POST', path(other), { cookie: member.cookie });
-    expect(byMember.status, byMember.text).toBe(200);
-    expect(byMember.body.status).toBe('closed');
+    expect(byMember.status, byMember.text).toBe(403);
+    expect(await statusOf(admin.cookie, workspaceId, other)).toBe('open');
+    const byAdmin = await t.request('POST', path(other), { cookie: admin.cookie });
+    expect(byAdmin.status, byAdmin.text).toBe(200);
+    expect(byAdmin.body.status).toBe('closed');
 
     await t.runner.idle();
     for (const cid of [open, cold, other]) {

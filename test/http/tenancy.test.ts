@@ -25,12 +25,14 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/org': { name: 'Renamed' },
   'PUT /api/org/settings/{key}': { value: 'anthropic' },
   'POST /api/org/users': { name: 'New', email: 'matrix-new@example.com', password: 'long enough', org_role: 'member' },
+  'PUT /api/org/users/{id}': { org_role: 'member' },
   'POST /api/teams': { name: 'Matrix team' },
   'POST /api/workspaces': { name: 'Matrix workspace' },
   'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },
   'POST /api/workspaces/{id}/query': { query: 'hello?' },
-  'POST /api/connectors/mcp/test': { transport: 'stdio', command: 'node', args: ['--version'] },
-  'POST /api/connectors/mcp': { workspace_id: 'ws-filled-per-test', name: 'Matrix', transport: 'stdio', command: 'node' },
+  // The test environment's catalogue entry whose script is missing: fails fast, starts nothing lasting.
+  'POST /api/connectors/mcp/test': { transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
+  'POST /api/connectors/mcp': { workspace_id: 'ws-filled-per-test', name: 'Matrix', transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
   'POST /api/org/integrations/test': { type: 'team-chat', credentials: { bot_token: 'xoxb-matrix' } },
   'POST /api/connectors/consumer': { type: 'team-chat', workspace_id: 'ws-filled-per-test', credentials: { bot_token: 'xoxb-m', app_token: 'xapp-m' } },
   'POST /api/connectors/consumer/channel': { type: 'team-chat', workspace_id: 'ws-filled-per-test', channel_id: 'CMATRIX1' },
@@ -63,14 +65,15 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
 beforeAll(async () => {
   t = await createTestContext();
   const document = (await t.request('GET', '/api/openapi.json')).body as {
-    paths: Record<string, Record<string, { security?: object[]; responses: Record<string, unknown>; requestBody?: unknown }>>;
+    paths: Record<string, Record<string, { security?: object[]; responses: Record<string, { description?: string }>; requestBody?: unknown }>>;
   };
   operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
       method: method.toUpperCase(),
       path,
       secured: (operation.security?.length ?? 0) > 0,
-      adminOnly: '403' in operation.responses,
+      // The admin routes' 403 says so; a route may also answer 403 for other reasons (closing another's conversation).
+      adminOnly: operation.responses['403']?.description === 'needs the admin role',
       hasBody: operation.requestBody !== undefined,
       keyOnly: (operation.security ?? []).length > 0 && (operation.security ?? []).every((scheme) => 'apiKey' in (scheme as object) && !('cookieAuth' in (scheme as object))),
     })),
@@ -92,7 +95,7 @@ beforeAll(async () => {
   });
   const connection = await t.request('POST', '/api/connectors/mcp', {
     cookie: victimAdmin.cookie,
-    body: { workspace_id: workspace.id, name: 'Victim tools', transport: 'stdio', command: 'node', args: ['server.js'] },
+    body: { workspace_id: workspace.id, name: 'Victim tools', transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
   });
   expect(connection.status).toBe(201);
   victim = { cookie: victimAdmin.cookie, workspaceId: workspace.id, conversationId, connectionId: connection.body.id };
@@ -192,6 +195,7 @@ describe('authentication', () => {
         'POST /api/auth/login',
         'GET /api/auth/session',
         'GET /api/auth/logout',
+        'POST /api/auth/logout',
         'GET /api/models',
       ].sort(),
     );

@@ -143,6 +143,19 @@ describe('ServiceStack', () => {
     });
   }, 120_000);
 
+  it("leaves sign-up and the model account to the service's AWS defaults unless the operator sets them, then gives them to every function", () => {
+    const variablesOf = (stack: Template) =>
+      Object.values(stack.findResources('AWS::Lambda::Function') as Resources).map((fn) => {
+        const variables = ((fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
+        return { signup: variables.SIGNUP_MODE, serviceKey: variables.ALLOW_SERVICE_MODEL_KEY, table: variables.TABLE_NAME };
+      }).filter((fn) => fn.table !== undefined);
+    expect(variablesOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined)).toBe(true);
+    const open = Template.fromStack(new ServiceStack(newApp(), 'Access', { access: { signupMode: 'open', allowServiceModelKey: true } }));
+    const functions = variablesOf(open);
+    expect(functions).toHaveLength(3);
+    expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true')).toBe(true);
+  }, 120_000);
+
   it('generates the session secret in Secrets Manager and gives it to the API and agent functions only', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     const secretReaders = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>

@@ -6,7 +6,8 @@ import { agentRoutes } from '../../shared/agent/http.js';
 import { createApp } from '../../shared/http/app.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
-import { parseConfig } from '../../shared/platform/config.js';
+import { BUNDLED_STDIO_SERVERS, parseConfig } from '../../shared/platform/config.js';
+import { STDIO_SERVER_ARGS } from './mcp-servers.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { Table, ensureTable } from '../../shared/platform/table.js';
 import { TestClock } from './clock.js';
@@ -34,6 +35,26 @@ export interface RequestOptions {
   raw?: string;
 }
 
+/** A test request's client address (the runtime's socket peer, in production). */
+export const TEST_ADDRESS_HEADER = 'x-test-client-address';
+
+/**
+ * The environment of a test's service: a laptop's (loopback MCP servers allowed, as `npm start`
+ * allows them) with the stdio fixture server in the catalogue beside the bundled one.
+ */
+export const TEST_ENV: Record<string, string> = {
+  DATA_DIR: 'memory',
+  LOG_LEVEL: 'SILENT',
+  TABLE_NAME: 'service-test',
+  MCP_ALLOW_PRIVATE_URLS: 'true',
+  MCP_STDIO_SERVERS: JSON.stringify({
+    ...BUNDLED_STDIO_SERVERS,
+    fixture: { command: 'node', args: STDIO_SERVER_ARGS, env: [] },
+    // Listed, but its script does not exist: a server that cannot start.
+    broken: { command: 'node', args: ['test/fixtures/no-such-server.mjs'], env: [] },
+  }),
+};
+
 /**
  * A test's service: dynalite in memory on loopback, the real app, a clock the test moves, a
  * recording logger. One per test file; tests isolate by signing up their own organisations.
@@ -43,11 +64,13 @@ export async function createTestContext(
     env?: Record<string, string>;
     /** Puts something between the service and its store (the fault tests' failing proxy): given the store's endpoint, answers the one to use. */
     storeProxy?: (endpoint: string) => Promise<{ url: string; stop(): Promise<void> }>;
+    /** The password hasher (default: cheap scrypt parameters, since tests sign up many users). */
+    passwords?: PasswordHasher;
   } = {},
 ) {
   const store = await startEmbeddedStore(null);
   const proxy = options.storeProxy ? await options.storeProxy(store.endpoint) : undefined;
-  const config = parseConfig({ DATA_DIR: 'memory', LOG_LEVEL: 'SILENT', TABLE_NAME: 'service-test', ...options.env }, 'local');
+  const config = parseConfig({ ...TEST_ENV, ...options.env }, 'local');
   const client = createDynamoClient(config, proxy?.url ?? store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
@@ -62,14 +85,20 @@ export async function createTestContext(
     table: new Table(client, config.tableName, clock),
     clock,
     logger,
-    passwords: new PasswordHasher(FAST_SCRYPT),
+    passwords: options.passwords ?? new PasswordHasher(FAST_SCRYPT),
     sessionSecret: TEST_SESSION_SECRET,
     jobs: runner,
     scheduler,
     chat,
   });
   runner.attach(deps, jobHandlers);
-  const app = createApp(deps, { agentRoutes });
+  // Each request comes from an address of its own unless it names one in TEST_ADDRESS_HEADER, so
+  // per-address limits stay out of the way of tests that do not test them.
+  let addresses = 0;
+  const app = createApp(deps, {
+    agentRoutes,
+    clientAddress: (c) => c.req.header(TEST_ADDRESS_HEADER) ?? `198.51.100.${(addresses = (addresses % 250) + 1)}`,
+  });
   let counter = 0;
 
   async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {

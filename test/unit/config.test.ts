@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../shared/platform/config.js';
 
@@ -9,18 +12,41 @@ describe('parseConfig', () => {
       host: '127.0.0.1',
       dataDir: './.data',
       sessionSecret: undefined,
-      mcpStdioCommands: ['node', 'npx'],
-      mcpAllowPrivateUrls: true,
+      mcpStdioServers: { orders: { command: 'node', args: ['servers/orders-mcp-server.mjs'], env: [] } },
+      // Off unless `npm start` (bin/local.ts) turns it on.
+      mcpAllowPrivateUrls: false,
+      signupMode: 'open',
+      allowServiceModelKey: true,
       jobMaxAttempts: 3,
       jobRetryBaseMs: 1000,
       production: false,
     });
   });
 
-  it('gives the AWS defaults: no stdio commands, no private URLs, production cookies, a required table name', () => {
+  it('gives the AWS defaults: no stdio servers, no private URLs, sign-up by invitation, no service model key, production cookies, a required table name', () => {
     expect(() => parseConfig({}, 'aws')).toThrow(ConfigError);
     const config = parseConfig({ TABLE_NAME: 'service' }, 'aws');
-    expect(config).toMatchObject({ mcpStdioCommands: [], mcpAllowPrivateUrls: false, production: true, tableName: 'service' });
+    expect(config).toMatchObject({
+      mcpStdioServers: {},
+      mcpAllowPrivateUrls: false,
+      signupMode: 'invite',
+      allowServiceModelKey: false,
+      production: true,
+      tableName: 'service',
+    });
+  });
+
+  it('reads the stdio catalogue from JSON or from @<file>, with defaults for args and env', () => {
+    const inline = parseConfig({ TABLE_NAME: 't', MCP_STDIO_SERVERS: '{"git":{"command":"uvx","args":["mcp-server-git"],"env":["GIT_TOKEN"]},"bare":{"command":"srv"}}' }, 'aws');
+    expect(inline.mcpStdioServers).toEqual({
+      git: { command: 'uvx', args: ['mcp-server-git'], env: ['GIT_TOKEN'] },
+      bare: { command: 'srv', args: [], env: [] },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
+    const file = join(dir, 'servers.json');
+    writeFileSync(file, JSON.stringify({ orders: { command: 'node', args: ['orders.mjs'] } }));
+    expect(parseConfig({ MCP_STDIO_SERVERS: `@${file}` }, 'local').mcpStdioServers).toEqual({ orders: { command: 'node', args: ['orders.mjs'], env: [] } });
+    rmSync(dir, { recursive: true });
   });
 
   it('reads every variable of the contract', () => {
@@ -33,8 +59,10 @@ describe('parseConfig', () => {
         ANTHROPIC_API_KEY: 'sk-test',
         ANTHROPIC_BASE_URL: 'http://127.0.0.1:9999',
         SLACK_API_URL: 'http://127.0.0.1:9998/api/',
-        MCP_STDIO_COMMANDS: ' node , python3 ,',
-        MCP_ALLOW_PRIVATE_URLS: 'false',
+        MCP_STDIO_SERVERS: '{"py":{"command":"python3","args":["server.py"]}}',
+        MCP_ALLOW_PRIVATE_URLS: 'true',
+        SIGNUP_MODE: 'closed',
+        ALLOW_SERVICE_MODEL_KEY: 'false',
         JOB_MAX_ATTEMPTS: '5',
         JOB_RETRY_BASE_MS: '250',
       },
@@ -48,8 +76,10 @@ describe('parseConfig', () => {
       anthropicApiKey: 'sk-test',
       anthropicBaseUrl: 'http://127.0.0.1:9999',
       slackApiUrl: 'http://127.0.0.1:9998/api/',
-      mcpStdioCommands: ['node', 'python3'],
-      mcpAllowPrivateUrls: false,
+      mcpStdioServers: { py: { command: 'python3', args: ['server.py'], env: [] } },
+      mcpAllowPrivateUrls: true,
+      signupMode: 'closed',
+      allowServiceModelKey: false,
       jobMaxAttempts: 5,
       jobRetryBaseMs: 250,
     });
@@ -64,6 +94,10 @@ describe('parseConfig', () => {
     [{ PORT: '70000' }, 'PORT'],
     [{ SESSION_SECRET: 'too short' }, 'SESSION_SECRET'],
     [{ MCP_ALLOW_PRIVATE_URLS: 'maybe' }, 'MCP_ALLOW_PRIVATE_URLS'],
+    [{ MCP_STDIO_SERVERS: 'node,npx' }, 'MCP_STDIO_SERVERS'],
+    [{ MCP_STDIO_SERVERS: '{"x":{"args":["a"]}}' }, 'MCP_STDIO_SERVERS'],
+    [{ MCP_STDIO_SERVERS: '@/no/such/catalogue.json' }, 'MCP_STDIO_SERVERS'],
+    [{ SIGNUP_MODE: 'maybe' }, 'SIGNUP_MODE'],
     [{ JOB_MAX_ATTEMPTS: '0' }, 'JOB_MAX_ATTEMPTS'],
     [{ ANTHROPIC_BASE_URL: 'not a url' }, 'ANTHROPIC_BASE_URL'],
   ])('refuses %j, naming the variable', (env, name) => {

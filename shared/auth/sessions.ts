@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Deps } from '../deps.js';
+import { keys } from '../platform/keys.js';
+import type { UserItem } from '../org/users.js';
+import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
+
+/**
+ * How long a process trusts what it read of a session and its user. A revocation, a role change or
+ * a removed user reaches every other process (Lambda container) within this time; in the process
+ * that made the change it takes effect on the next request, because that process forgets at once.
+ */
+export const SESSION_CACHE_MS = 5_000;
+
+/** A signed-in session (`SESSION#<id>` / `SESSION`). Its TTL removes it on AWS once it has expired. */
+interface SessionItem {
+  pk: string;
+  sk: string;
+  user_id: string;
+  org_id: string;
+  created_at: string;
+  expires_at: string;
+  ttl: number;
+}
+
+interface CachedSession {
+  principal: Principal | null;
+  userId: string;
+}
+
+/**
+ * What this process read of sessions, briefly. Bounded (the least recently used go first), so a
+ * flood of forged or expired tokens cannot grow it.
+ */
+export class SessionCache {
+  private readonly entries = new LRUCache<string, CachedSession>({ max: 10_000, ttl: SESSION_CACHE_MS });
+
+  get(sessionId: string): CachedSession | undefined {
+    return this.entries.get(sessionId);
+  }
+
+  set(sessionId: string, entry: CachedSession): void {
+    this.entries.set(sessionId, entry);
+  }
+
+  forgetSession(sessionId: string): void {
+    this.entries.delete(sessionId);
+  }
+
+  /** After a user's role changed or the user was removed: every session of theirs is read again. */
+  forgetUser(userId: string): void {
+    for (const [sessionId, entry] of this.entries.entries()) {
+      if (entry.userId === userId) this.entries.delete(sessionId);
+    }
+  }
+}
+
+/** Starts a session for a user who just signed in or up: the session item, then the token naming it. */
+export async function createSession(deps: Deps, user: SessionUser): Promise<{ token: string; expiresAt: Date }> {
+  const sessionId = randomBytes(24).toString('base64url');
+  const now = deps.clock.now();
+  const expiresAt = Math.floor(now.getTime() / 1000) + SESSION_LIFETIME_SECONDS;
+  const item: SessionItem = {
+    ...keys.session(sessionId),
+    user_id: user.id,
+    org_id: user.org_id,
+    created_at: now.toISOString(),
+    expires_at: new Date(expiresAt * 1000).toISOString(),
+    ttl: expiresAt,
+  };
+  await deps.table.put({ ...item });
+  return signSessionToken(deps.sessionKey, deps.clock, user, sessionId, expiresAt);
+}
+
+/**
+ * The principal of verified token claims, or null when the session was revoked or its user is gone
+ * (or moved to another organisation). The role, name and email are the stored user's, not the
+ * token's. One BatchGetItem, cached for `SESSION_CACHE_MS`.
+ */
+export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
+  const cached = deps.sessions.get(claims.sessionId);
+  if (cached && cached.userId === claims.userId) return cached.principal;
+  const found = await deps.table.batchGet<Record<string, unknown>>([keys.session(claims.sessionId), keys.user(claims.orgId, claims.userId)]);
+  const session = found.find((item) => item.sk === 'SESSION') as SessionItem | undefined;
+  const user = found.find((item) => item.sk !== 'SESSION') as UserItem | undefined;
+  const live = session && user && session.user_id === claims.userId && session.org_id === claims.orgId;
+  const principal: Principal | null = live
+    ? {
+        userId: user.id,
+        orgId: claims.orgId,
+        email: user.email,
+        name: user.name,
+        role: user.org_role,
+        expiresAt: claims.expiresAt,
+        sessionId: claims.sessionId,
+      }
+    : null;
+  deps.sessions.set(claims.sessionId, { principal, userId: claims.userId });
+  return principal;
+}
+
+/** Logout: the session item goes, so its cookie stops working everywhere (here at once). */
+export async function revokeSession(deps: Deps, sessionId: string): Promise<void> {
+  await deps.table.delete(keys.session(sessionId));
+  deps.sessions.forgetSession(sessionId);
+}
