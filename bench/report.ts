@@ -37,6 +37,8 @@ export function benchEnv(modelUrl: string, extra: Record<string, string> = {}): 
     SWEEP_INTERVAL_MS: '3600000',
     CHAT_BRIDGE_POLL_MS: '600000',
     QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
+    // As `npm start` runs: the benchmark's MCP servers are on loopback.
+    MCP_ALLOW_PRIVATE_URLS: 'true',
     ...extra,
   };
 }
