@@ -22,6 +22,7 @@ import type { Config } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { createLogger, type AppLogger } from '../shared/platform/logger.js';
 import { Table, ensureTable } from '../shared/platform/table.js';
+import { errorMessage } from '../shared/platform/errors.js';
 
 /** A running local runtime: the embedded store and the HTTP server. */
 export interface LocalRuntime {
@@ -150,7 +151,7 @@ async function startServices(
   const scheduler = new DueIndexScheduler(
     clock,
     (now) => sendDueMoves(deps, now),
-    (error) => logger.error('due conversation moves could not be sent', { error: error instanceof Error ? error.message : String(error) }),
+    (error) => logger.error('due conversation moves could not be sent', { error: errorMessage(error) }),
   );
   const deps = createAgentDeps({
     ...createAgentParts(config, logger),

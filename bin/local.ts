@@ -1,6 +1,7 @@
 import { parseConfig } from '../shared/platform/config.js';
 import { createLogger } from '../shared/platform/logger.js';
 import { startLocalRuntime } from './local-runtime.js';
+import { errorMessage } from '../shared/platform/errors.js';
 
 // The AWS SDK warns on Node 20 about a Node 22 requirement to come; Lambda runs nodejs22.x.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -24,6 +25,6 @@ try {
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 } catch (error) {
-  logger.error('could not start', { error: error instanceof Error ? error.message : String(error) });
+  logger.error('could not start', { error: errorMessage(error) });
   process.exit(1);
 }

@@ -2,6 +2,7 @@ import AnthropicBedrock from '@anthropic-ai/bedrock-sdk';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelTier } from '../models/catalogue.js';
 import { ModelError, type ContentBlock, type ModelClient, type ModelMessage, type ModelRequest, type ModelResponse } from './model.js';
+import { errorMessage } from '../platform/errors.js';
 
 type AnthropicMessageParam = Anthropic.MessageParam;
 type AnthropicContent = Anthropic.ContentBlockParam;
@@ -78,7 +79,7 @@ function toModelError(error: unknown): ModelError {
     const detail = error.status ? `model API answered ${error.status}` : 'model API unreachable';
     return new ModelError(`${detail}: ${error.message}`.slice(0, 500), error.status, { cause: error });
   }
-  return new ModelError(error instanceof Error ? error.message : String(error), undefined, { cause: error });
+  return new ModelError(errorMessage(error), undefined, { cause: error });
 }
 
 /** Timeouts and retries of model calls: the SDK retries 408/409/429/5xx with backoff, honouring retry-after. */

@@ -4,6 +4,7 @@ import type { AgentDeps } from '../deps.js';
 import { listChatOrganisations } from '../org/settings.js';
 import { handleChatMessage, type ChatMessageEvent } from './messages.js';
 import { chatClientOptions } from './web.js';
+import { errorMessage } from '../platform/errors.js';
 
 type BoltApp = InstanceType<typeof App>;
 
@@ -40,7 +41,7 @@ export function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string):
     try {
       await handleChatMessage(deps, { orgId, botUserId: context.botUserId ?? '', client }, event as ChatMessageEvent, eventId);
     } catch (error) {
-      deps.logger.error('chat message failed', { orgId, eventId, error: error instanceof Error ? error.message : String(error) });
+      deps.logger.error('chat message failed', { orgId, eventId, error: errorMessage(error) });
     }
   };
   app.event('app_mention', onMessage);
@@ -89,7 +90,7 @@ export class ChatBridge {
     try {
       configured = await listChatOrganisations(this.deps);
     } catch (error) {
-      this.deps.logger.error('chat bridge could not read its organisations', { error: error instanceof Error ? error.message : String(error) });
+      this.deps.logger.error('chat bridge could not read its organisations', { error: errorMessage(error) });
       return;
     }
     const wanted = new Map(
@@ -104,7 +105,7 @@ export class ChatBridge {
     for (const [orgId, tokens] of wanted) {
       if (this.running.has(orgId) || this.stopped) continue;
       const failure = this.failed.get(orgId);
-      if (failure && failure.fingerprint === tokens.fingerprint && failure.until > Date.now()) continue;
+      if (failure && failure.fingerprint === tokens.fingerprint && failure.until > this.deps.clock.now().getTime()) continue;
       await this.startOrganisation(orgId, tokens);
     }
   }
@@ -129,8 +130,8 @@ export class ChatBridge {
       this.deps.logger.info('team-chat bridge connected', { orgId });
     } catch (error) {
       // Bad tokens or the platform unreachable: try again after a minute, or at once if the tokens change.
-      this.failed.set(orgId, { fingerprint: tokens.fingerprint, until: Date.now() + 60_000 });
-      this.deps.logger.warn('team-chat bridge could not connect', { orgId, error: error instanceof Error ? error.message : String(error) });
+      this.failed.set(orgId, { fingerprint: tokens.fingerprint, until: this.deps.clock.now().getTime() + 60_000 });
+      this.deps.logger.warn('team-chat bridge could not connect', { orgId, error: errorMessage(error) });
       await app.stop().catch(() => undefined);
     }
   }

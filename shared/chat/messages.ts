@@ -1,8 +1,10 @@
 import type { WebClient } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
 import { runQuery } from '../agent/query.js';
 import { conversationKeys } from '../conversations/keys.js';
 import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
+import type { Clock } from '../platform/clock.js';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
 import { getBinding } from './consumers.js';
 
@@ -60,14 +62,16 @@ async function firstTime(deps: AgentDeps, pk: string): Promise<boolean> {
   return deps.table.putNew({ pk, sk: 'SEEN', ttl });
 }
 
-const names = new Map<string, { value: string; until: number }>();
+/** Real names of users and channels, bounded (the bridge runs for months; the least recently used go first). */
+const names = new LRUCache<string, { value: string; until: number }>({ max: 10_000 });
 
 /** A user's real name or a channel's name, cached for ten minutes. */
-async function cachedName(key: string, lookup: () => Promise<string | undefined>, fallback: string): Promise<string> {
+async function cachedName(clock: Clock, key: string, lookup: () => Promise<string | undefined>, fallback: string): Promise<string> {
+  const now = clock.now().getTime();
   const cached = names.get(key);
-  if (cached && cached.until > Date.now()) return cached.value;
+  if (cached && cached.until > now) return cached.value;
   const value = (await lookup().catch(() => undefined)) || fallback;
-  names.set(key, { value, until: Date.now() + 10 * 60_000 });
+  names.set(key, { value, until: now + 10 * 60_000 });
   return value;
 }
 
@@ -115,11 +119,11 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
   await context.client.reactions.add({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);
   try {
     const [userName, channelName] = await Promise.all([
-      cachedName(`user:${context.orgId}:${user}`, async () => {
+      cachedName(deps.clock, `user:${context.orgId}:${user}`, async () => {
         const info = await context.client.users.info({ user });
         return info.user?.real_name || info.user?.profile?.real_name || info.user?.name;
       }, user),
-      cachedName(`channel:${context.orgId}:${channel}`, async () => (await context.client.conversations.info({ channel })).channel?.name, binding.channel_name ?? channel),
+      cachedName(deps.clock, `channel:${context.orgId}:${channel}`, async () => (await context.client.conversations.info({ channel })).channel?.name, binding.channel_name ?? channel),
     ]);
     let reply: string;
     try {

@@ -1,4 +1,6 @@
 import { LogLevel, WebClient, type WebClientOptions } from '@slack/web-api';
+import { LRUCache } from 'lru-cache';
+import { errorMessage } from '../platform/errors.js';
 
 /** Where the team-chat Web API is (`SLACK_API_URL`), for every client: the Web API's and socket mode's. */
 export function chatClientOptions(slackApiUrl: string | undefined): WebClientOptions {
@@ -11,7 +13,8 @@ export function chatClientOptions(slackApiUrl: string | undefined): WebClientOpt
   };
 }
 
-const clients = new Map<string, WebClient>();
+/** Bounded: tokens come and go over the life of the always-on bridge; the least recently used goes first. */
+const clients = new LRUCache<string, WebClient>({ max: 1_000 });
 
 /** One Web API client per token and URL, reused (keep-alive) across calls of the process. */
 export function chatWebClient(token: string, slackApiUrl: string | undefined): WebClient {
@@ -30,5 +33,5 @@ export function chatErrorOf(error: unknown): string {
     const data = (error as { data?: { error?: unknown } }).data;
     if (typeof data?.error === 'string') return data.error;
   }
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 import type { Deps } from '../deps.js';
 import { displayName } from '../http/schemas.js';
-import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { errorMessage, NotFoundError, ValidationError } from '../platform/errors.js';
 import { globToRegExp } from '../platform/globs.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
@@ -192,7 +192,7 @@ const UNSUPPORTED: { says: string; matches: (error: string, at: string, pattern:
  * sequence"), since patterns written for JavaScript are the likely ones to meet them.
  */
 function describeCompileError(error: unknown, pattern: string): string {
-  if (!(error instanceof RE2JSSyntaxException)) return error instanceof Error ? error.message : String(error);
+  if (!(error instanceof RE2JSSyntaxException)) return errorMessage(error);
   // RE2JS reads the case-insensitive flag as a `(?i)` written before the pattern.
   const at = error.input === null ? '' : error.input === `(?i)${pattern}` ? pattern : error.input;
   const unsupported = UNSUPPORTED.find((candidate) => candidate.matches(error.error, at, pattern));

@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { QUEUE_NAMES, getJob, jobKeys, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
 import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
+import { errorMessage } from '../platform/errors.js';
 
 export interface LocalRunnerOptions extends WorkerSettings {
   /** Jobs of one queue run at most this many at a time. */
@@ -98,7 +99,7 @@ export class LocalJobRunner implements JobQueue {
       if (outcome.kind === 'retry') this.schedule(message, outcome.delayMs);
     } catch (error) {
       // The ledger could not be written (the store is down): try the delivery again later.
-      deps.logger.error('job delivery failed', { job: message.jobId, error: error instanceof Error ? error.message : String(error) });
+      deps.logger.error('job delivery failed', { job: message.jobId, error: errorMessage(error) });
       this.schedule(message, Math.max(this.options.retryBaseMs, 1000));
     }
   }

@@ -4,6 +4,7 @@ import type { Deps } from '../deps.js';
 import { QUEUE_NAMES, recordJob, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
 import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
+import { errorMessage } from '../platform/errors.js';
 
 /** SQS caps a message's delay at 15 minutes; longer retries wait in the ledger's run_at and a shorter delay. */
 const MAX_DELAY_SECONDS = 900;
@@ -129,7 +130,7 @@ export async function handleSqsBatch(
         }
         failures.push({ itemIdentifier: record.messageId });
       } catch (error) {
-        deps.logger.error('job delivery failed', { messageId: record.messageId, error: error instanceof Error ? error.message : String(error) });
+        deps.logger.error('job delivery failed', { messageId: record.messageId, error: errorMessage(error) });
         failures.push({ itemIdentifier: record.messageId });
       }
     }),

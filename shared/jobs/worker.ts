@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { getJob, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+import { errorMessage } from '../platform/errors.js';
 
 /** How a queue's jobs are done. `run` must be idempotent: a job delivered twice has one effect. */
 export interface JobHandler<T> {
@@ -31,7 +32,7 @@ export interface WorkerSettings {
 }
 
 function messageOfError(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 1000) || 'failed';
+  return errorMessage(error).slice(0, 1000) || 'failed';
 }
 
 /**

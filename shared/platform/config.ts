@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
+import { errorMessage } from './errors.js';
 
 /** Where the process runs: the defaults of a few variables differ (CONTRACT.md, Configuration). */
 export type Runtime = 'local' | 'aws';
@@ -41,7 +42,7 @@ const stdioServers = z
       try {
         text = readFileSync(raw.slice(1), 'utf8');
       } catch (error) {
-        context.addIssue({ code: 'custom', message: `cannot read ${raw.slice(1)}: ${error instanceof Error ? error.message : String(error)}` });
+        context.addIssue({ code: 'custom', message: `cannot read ${raw.slice(1)}: ${errorMessage(error)}` });
         return z.NEVER;
       }
     }

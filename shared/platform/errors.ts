@@ -81,3 +81,8 @@ export class TooManyRequestsError extends DomainError {
     this.name = 'TooManyRequestsError';
   }
 }
+
+/** The message of anything thrown: an Error's message, else the value as text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -70,6 +70,29 @@ export function isConditionFailed(error: unknown): boolean {
  * DeleteItem exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB
  * so benchmarks can report them.
  */
+/** Retries of the unprocessed part of a batch call, after the first call, before giving up. */
+export const MAX_BATCH_RETRIES = 8;
+
+/** Raised when a batch call still leaves items unprocessed after `MAX_BATCH_RETRIES` retries (sustained throttling). */
+export class BatchIncompleteError extends Error {
+  constructor(what: 'read' | 'write', left: number) {
+    super(`the store left ${left} item${left === 1 ? '' : 's'} of a batch ${what} unprocessed after ${MAX_BATCH_RETRIES} retries`);
+    this.name = 'BatchIncompleteError';
+  }
+}
+
+/**
+ * Waits before retry `attempt` of a batch call's unprocessed items: exponential backoff with full
+ * jitter (so parallel callers throttled together do not retry together), capped at 1 s, and at
+ * most `MAX_BATCH_RETRIES` retries.
+ */
+async function backOffBeforeRetry(attempt: number, left: number, what: 'read' | 'write'): Promise<void> {
+  if (attempt === 0) return;
+  if (attempt > MAX_BATCH_RETRIES) throw new BatchIncompleteError(what, left);
+  const ceiling = Math.min(1000, 25 * 2 ** attempt);
+  await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+}
+
 export class Table {
   readonly doc: DocumentClient;
   roundTrips = 0;
@@ -111,7 +134,7 @@ export class Table {
     const found: T[] = [];
     let pending: Key[] = keys;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      await backOffBeforeRetry(attempt, pending.length, 'read');
       this.roundTrips += 1;
       const result = await this.doc.send(
         new BatchGetCommand({ RequestItems: { [this.name]: { Keys: pending } } }),
@@ -188,7 +211,7 @@ export class Table {
   private async batchPutChunk(items: (Key & object)[]): Promise<void> {
     let pending = items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } }));
     for (let attempt = 0; pending.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
+      await backOffBeforeRetry(attempt, pending.length, 'write');
       this.roundTrips += 1;
       const result = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.name]: pending } }));
       pending = (result.UnprocessedItems?.[this.name] ?? []) as typeof pending;
