@@ -5,6 +5,7 @@ import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { bindChannel, ensureTeamChatConsumer } from './consumers.js';
 import { TeamChatCredentials, type ConnectConsumerInput } from './schemas.js';
 import { chatErrorOf, chatWebClient } from './web.js';
+import { issueDetails } from '../platform/validation.js';
 
 /** `POST /api/org/integrations/test`: `auth.test` with the bot token. A refusal is an answer, not an error. */
 export async function testTeamChatIntegration(deps: Deps, botToken: string) {
@@ -28,7 +29,7 @@ export async function connectTeamChat(deps: Deps, orgId: string, input: ConnectC
   if (!parsed.success) {
     throw new ValidationError(
       'invalid request body',
-      parsed.error.issues.map((issue) => ({ path: ['credentials', ...issue.path.map(String)].join('.'), message: issue.message })),
+      issueDetails(parsed.error, ['credentials']),
     );
   }
   const { bot_token: botToken, app_token: appToken } = parsed.data;

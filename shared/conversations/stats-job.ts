@@ -8,6 +8,7 @@ import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Item } from '../platform/table.js';
 import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/counters.js';
 import { conversationKeys } from './keys.js';
+import { issueLines } from '../platform/validation.js';
 
 /** The statistics of a closed conversation, as the model must give them. */
 export const ConversationStatsOutput = z.object({
@@ -95,7 +96,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     if (!call) throw new Error('the model did not record the conversation stats');
     const parsed = ConversationStatsOutput.safeParse(call.input);
     if (!parsed.success) {
-      throw new Error(`the model returned invalid stats: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`);
+      throw new Error(`the model returned invalid stats: ${issueLines(parsed.error).join('; ')}`);
     }
     const stats = parsed.data;
     const cost = costOf(response.usage, tier);

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
-import type { ZodError } from 'zod';
 import type { Principal } from '../auth/tokens.js';
-import { ValidationError, type ErrorDetail } from '../platform/errors.js';
+import { ValidationError } from '../platform/errors.js';
+import { issueDetails } from '../platform/validation.js';
 
 /** Variables set by middleware on the request context. */
 export interface AppEnv {
@@ -21,13 +21,6 @@ const TARGET_NAMES: Record<string, string> = {
   cookie: 'cookie',
 };
 
-export function detailsOf(error: ZodError): ErrorDetail[] {
-  return error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-}
-
 /**
  * A sub-app for one resource. Validation failures of body, query or params all become one
  * `ValidationError`, which the app's error handler answers as 400 `{ error, details }`.
@@ -37,7 +30,7 @@ export function createRouter() {
     defaultHook: (result) => {
       if (!result.success) {
         const where = TARGET_NAMES[result.target] ?? result.target;
-        throw new ValidationError(`invalid ${where}`, detailsOf(result.error));
+        throw new ValidationError(`invalid ${where}`, issueDetails(result.error));
       }
     },
   });

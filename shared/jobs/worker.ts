@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { getJob, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
 import { errorMessage } from '../platform/errors.js';
+import { issueLines } from '../platform/validation.js';
 
 /** How a queue's jobs are done. `run` must be idempotent: a job delivered twice has one effect. */
 export interface JobHandler<T> {
@@ -66,7 +67,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   const parsed = handler.schema.safeParse(claimed.data);
   if (!parsed.success) {
     // A payload that does not validate will not validate next time either: fail it now.
-    const error = `invalid job data: ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ')}`;
+    const error = `invalid job data: ${issueLines(parsed.error).join('; ')}`;
     await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
     return { kind: 'failed', error };
   }

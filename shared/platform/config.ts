@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { errorMessage } from './errors.js';
+import { issueLines } from './validation.js';
 
 /** Where the process runs: the defaults of a few variables differ (CONTRACT.md, Configuration). */
 export type Runtime = 'local' | 'aws';
@@ -169,7 +170,7 @@ export function parseConfig(env: Record<string, string | undefined>, runtime: Ru
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
   const parsed = configSchema(runtime).safeParse(present);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    const issues = issueLines(parsed.error);
     throw new ConfigError(`invalid configuration: ${issues.join('; ')}`, issues);
   }
   return toConfig(parsed.data, runtime);
