@@ -1,19 +1,9 @@
 import { recordDiscoveredTools, refreshTools, specOf, type ConnectionItem, type ToolItem } from '../connections/connections.js';
 import { conversationKeys } from '../conversations/keys.js';
 import { ownConversationId } from '../conversations/owners.js';
-import {
-  REDACTED,
-  SCREENING_BUDGET,
-  applyGuardrails,
-  blockingGuardrail,
-  toGuardrail,
-  screeningCost,
-  unusableGuardrail,
-  violationItems,
-  type Guardrail,
-  type GuardrailHit,
-  type GuardrailItem,
-} from '../guardrails/guardrails.js';
+import { applyGuardrails, blockingGuardrail, screeningCost, unusableGuardrail, violationItems, type GuardrailHit } from '../guardrails/enforcement.js';
+import { toGuardrail, type Guardrail, type GuardrailItem } from '../guardrails/guardrails.js';
+import { REDACTED, SCREENING_BUDGET } from '../guardrails/patterns.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../knowledge/knowledge.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../conversations/lifecycle.js';
 import { mcpOf, modelsOf, type Deps } from '../deps.js';

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyGuardrails,
-  currentPattern,
-  MAX_PROGRAM_SIZE,
-  PRESETS,
-  REDACTED,
-  redactAll,
-  resolveGuardrail,
-  type Guardrail,
-  type GuardrailInput,
-  type GuardrailType,
-} from '../../shared/guardrails/guardrails.js';
+import { applyGuardrails, redactAll } from '../../shared/guardrails/enforcement.js';
+import { resolveGuardrail, type Guardrail, type GuardrailInput, type GuardrailType } from '../../shared/guardrails/guardrails.js';
+import { MAX_PROGRAM_SIZE, PRESETS, REDACTED, currentPattern } from '../../shared/guardrails/patterns.js';
 import { ValidationError } from '../../shared/platform/errors.js';
 
 /** The phone preset as it was written for JavaScript's RegExp (lookbehind and lookahead). */
