@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { ValidationError } from '../platform/errors.js';
 import { connectKeyConsumer } from '../consumers/keys.js';
 import { connectTeamChat, testTeamChatIntegration } from './connect.js';
@@ -13,7 +13,7 @@ export function chatAgentRoutes(deps: Deps) {
     )
     .openapi(chatAgentRouteDefinitions.connectConsumer, async (c) => {
       const input = c.req.valid('json');
-      const orgId = c.get('principal').orgId;
+      const orgId = orgIdOf(c);
       if (input.type === 'team-chat') return c.json(await connectTeamChat(deps, orgId, input), 201);
       if (Object.keys(input.credentials).length) {
         throw new ValidationError('invalid request body', [{ path: 'credentials', message: `a ${input.type} consumer takes no credentials: {}` }]);

@@ -1,14 +1,14 @@
 import type { Deps } from '../deps.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { deleteConnection, saveConnection, testConnection } from './connections.js';
 import { connectionRouteDefinitions } from './route-definitions.js';
 
 export function connectionRoutes(deps: Deps) {
   return createRouter()
     .openapi(connectionRouteDefinitions.test, async (c) => c.json(await testConnection(deps, c.req.valid('json')), 200))
-    .openapi(connectionRouteDefinitions.save, async (c) => c.json(await saveConnection(deps, c.get('principal').orgId, c.req.valid('json')), 201))
+    .openapi(connectionRouteDefinitions.save, async (c) => c.json(await saveConnection(deps, orgIdOf(c), c.req.valid('json')), 201))
     .openapi(connectionRouteDefinitions.remove, async (c) => {
-      await deleteConnection(deps, c.get('principal').orgId, c.req.valid('param').id);
+      await deleteConnection(deps, orgIdOf(c), c.req.valid('param').id);
       return c.json({ status: 'ok' as const }, 200);
     });
 }

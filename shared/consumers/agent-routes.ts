@@ -5,7 +5,7 @@ import { runQuery } from '../agent/query.js';
 import type { Principal } from '../auth/tokens.js';
 import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { consumerAgentRouteDefinitions } from './route-definitions.js';
@@ -61,7 +61,7 @@ export function consumerAgentRoutes(deps: Deps) {
     const { user, text, thread_id } = c.req.valid('json');
     const { response } = await runQuery(
       deps,
-      { orgId: c.get('principal').orgId, role: 'member', userName: user, consumerType: 'messaging', channel: null, owner: ownerOf(c.get('principal')) },
+      { orgId: orgIdOf(c), role: 'member', userName: user, consumerType: 'messaging', channel: null, owner: ownerOf(c.get('principal')) },
       key.workspaceId,
       // Each thread of this consumer is one conversation.
       { query: text, session_id: `${key.consumerId}:${thread_id}` },

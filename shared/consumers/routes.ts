@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { revokeConsumer } from './keys.js';
 import { consumerRouteDefinitions } from './route-definitions.js';
 
 export function consumerRoutes(deps: Deps) {
   return createRouter().openapi(consumerRouteDefinitions.revoke, async (c) => {
-    await revokeConsumer(deps, c.get('principal').orgId, c.req.valid('param').id);
+    await revokeConsumer(deps, orgIdOf(c), c.req.valid('param').id);
     return c.json({ status: 'ok' as const }, 200);
   });
 }

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { WorkspaceParams, authErrors, conflictError, errorResponse, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { SESSION_OR_KEY } from '../http/schemas.js';
 import { getConversation } from './detail.js';
@@ -53,11 +53,11 @@ const routes = {
 export function conversationRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.list, async (c) =>
-      c.json(await listConversations(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('query')), 200),
+      c.json(await listConversations(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
     )
     .openapi(routes.detail, async (c) => {
       const { id, cid } = c.req.valid('param');
-      return c.json(await getConversation(deps, c.get('principal').orgId, id, cid), 200);
+      return c.json(await getConversation(deps, orgIdOf(c), id, cid), 200);
     })
     .openapi(routes.close, async (c) => {
       const { id, cid } = c.req.valid('param');

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { requireAdmin } from '../http/middleware.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { StatusOkSchema, WorkspaceParams, adminErrors, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { GuardrailSchema } from '../workspaces/schemas.js';
 import { GuardrailBody, createGuardrail, deleteGuardrail, updateGuardrail } from './guardrails.js';
@@ -50,16 +50,16 @@ const routes = {
 export function guardrailRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.create, async (c) => {
-      const guardrail = await createGuardrail(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('json'));
+      const guardrail = await createGuardrail(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'));
       return c.json({ guardrail }, 201);
     })
     .openapi(routes.update, async (c) => {
       const { id, gid } = c.req.valid('param');
-      return c.json({ guardrail: await updateGuardrail(deps, c.get('principal').orgId, id, gid, c.req.valid('json')) }, 200);
+      return c.json({ guardrail: await updateGuardrail(deps, orgIdOf(c), id, gid, c.req.valid('json')) }, 200);
     })
     .openapi(routes.remove, async (c) => {
       const { id, gid } = c.req.valid('param');
-      await deleteGuardrail(deps, c.get('principal').orgId, id, gid);
+      await deleteGuardrail(deps, orgIdOf(c), id, gid);
       return c.json({ status: 'ok' as const }, 200);
     });
 }

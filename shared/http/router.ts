@@ -1,4 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import type { Principal } from '../auth/tokens.js';
 import { ValidationError } from '../platform/errors.js';
 import { issueDetails } from '../platform/validation.js';
@@ -34,4 +35,9 @@ export function createRouter() {
       }
     },
   });
+}
+
+/** The organisation a request acts in: its principal's (a signed-in user's, or a consumer key's). */
+export function orgIdOf(c: Context<AppEnv>): string {
+  return c.get('principal').orgId;
 }

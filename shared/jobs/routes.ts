@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { requireAdmin } from '../http/middleware.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { PaginationQuery, adminErrors, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { drainQueue, listFailedJobs, listQueues, retryAllFailed } from './ops.js';
 
@@ -89,16 +89,16 @@ const routes = {
 
 export function queueRoutes(deps: Deps) {
   return createRouter()
-    .openapi(routes.list, async (c) => c.json(await listQueues(deps, c.get('principal').orgId), 200))
+    .openapi(routes.list, async (c) => c.json(await listQueues(deps, orgIdOf(c)), 200))
     .openapi(routes.failed, async (c) =>
-      c.json(await listFailedJobs(deps, c.get('principal').orgId, c.req.valid('param').name, c.req.valid('query')), 200),
+      c.json(await listFailedJobs(deps, orgIdOf(c), c.req.valid('param').name, c.req.valid('query')), 200),
     )
     .openapi(routes.retryAll, async (c) => {
-      const retried = await retryAllFailed(deps, c.get('principal').orgId, c.req.valid('param').name);
+      const retried = await retryAllFailed(deps, orgIdOf(c), c.req.valid('param').name);
       return c.json({ status: 'ok' as const, retried }, 200);
     })
     .openapi(routes.drain, async (c) => {
-      const removed = await drainQueue(deps, c.get('principal').orgId, c.req.valid('param').name);
+      const removed = await drainQueue(deps, orgIdOf(c), c.req.valid('param').name);
       return c.json({ status: 'ok' as const, removed }, 200);
     });
 }

@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { requireAdmin } from '../http/middleware.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import { StatusOkSchema, WorkspaceParams, adminErrors, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { KnowledgeEntrySchema } from '../workspaces/schemas.js';
 import { KnowledgeBody, KnowledgeUpdateBody, createKnowledge, deleteKnowledge, updateKnowledge } from './knowledge.js';
@@ -50,16 +50,16 @@ const routes = {
 export function knowledgeRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.create, async (c) => {
-      const knowledge = await createKnowledge(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('json'));
+      const knowledge = await createKnowledge(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'));
       return c.json({ knowledge }, 201);
     })
     .openapi(routes.update, async (c) => {
       const { id, kid } = c.req.valid('param');
-      return c.json({ knowledge: await updateKnowledge(deps, c.get('principal').orgId, id, kid, c.req.valid('json')) }, 200);
+      return c.json({ knowledge: await updateKnowledge(deps, orgIdOf(c), id, kid, c.req.valid('json')) }, 200);
     })
     .openapi(routes.remove, async (c) => {
       const { id, kid } = c.req.valid('param');
-      await deleteKnowledge(deps, c.get('principal').orgId, id, kid);
+      await deleteKnowledge(deps, orgIdOf(c), id, kid);
       return c.json({ status: 'ok' as const }, 200);
     });
 }

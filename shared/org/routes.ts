@@ -1,7 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { requireAdmin } from '../http/middleware.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import {
   StatusOkSchema,
   adminErrors,
@@ -162,23 +162,23 @@ const routes = {
 
 export function orgRoutes(deps: Deps) {
   return createRouter()
-    .openapi(routes.getOrg, async (c) => c.json({ org: await getOrganisation(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.getOrg, async (c) => c.json({ org: await getOrganisation(deps, orgIdOf(c)) }, 200))
     .openapi(routes.putOrg, async (c) => {
-      const org = await renameOrganisation(deps, c.get('principal').orgId, c.req.valid('json').name);
+      const org = await renameOrganisation(deps, orgIdOf(c), c.req.valid('json').name);
       return c.json({ org }, 200);
     })
-    .openapi(routes.listSettings, async (c) => c.json(await listSettings(deps, c.get('principal').orgId), 200))
+    .openapi(routes.listSettings, async (c) => c.json(await listSettings(deps, orgIdOf(c)), 200))
     .openapi(routes.putSetting, async (c) => {
-      await putSetting(deps, c.get('principal').orgId, c.req.valid('param').key, c.req.valid('json').value);
+      await putSetting(deps, orgIdOf(c), c.req.valid('param').key, c.req.valid('json').value);
       return c.json({ status: 'ok' as const }, 200);
     })
     .openapi(routes.deleteSetting, async (c) => {
-      await deleteSetting(deps, c.get('principal').orgId, c.req.valid('param').key);
+      await deleteSetting(deps, orgIdOf(c), c.req.valid('param').key);
       return c.json({ status: 'ok' as const }, 200);
     })
-    .openapi(routes.listUsers, async (c) => c.json({ users: await listUsers(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.listUsers, async (c) => c.json({ users: await listUsers(deps, orgIdOf(c)) }, 200))
     .openapi(routes.createUser, async (c) => {
-      const user = await createUser(deps, c.get('principal').orgId, c.req.valid('json'));
+      const user = await createUser(deps, orgIdOf(c), c.req.valid('json'));
       return c.json({ user }, 201);
     })
     .openapi(routes.updateUser, async (c) => {
@@ -189,9 +189,9 @@ export function orgRoutes(deps: Deps) {
       await removeUser(deps, c.get('principal'), c.req.valid('param').id);
       return c.json({ status: 'ok' as const }, 200);
     })
-    .openapi(routes.listTeams, async (c) => c.json({ teams: await listTeams(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.listTeams, async (c) => c.json({ teams: await listTeams(deps, orgIdOf(c)) }, 200))
     .openapi(routes.createTeam, async (c) => {
-      const team = await createTeam(deps, c.get('principal').orgId, c.req.valid('json').name);
+      const team = await createTeam(deps, orgIdOf(c), c.req.valid('json').name);
       return c.json({ team }, 201);
     })
     .openapi(routes.listModels, (c) => c.json({ models: listModels() }, 200));

@@ -2,7 +2,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import { channelsOf } from '../chat/consumers.js';
 import type { Deps } from '../deps.js';
 import { requireAdmin } from '../http/middleware.js';
-import { createRouter } from '../http/router.js';
+import { createRouter, orgIdOf } from '../http/router.js';
 import {
   PaginationQuery,
   WorkspaceParams,
@@ -207,48 +207,48 @@ const routes = {
 
 export function workspaceRoutes(deps: Deps) {
   return createRouter()
-    .openapi(routes.list, async (c) => c.json({ workspaces: await listWorkspaces(deps, c.get('principal').orgId) }, 200))
+    .openapi(routes.list, async (c) => c.json({ workspaces: await listWorkspaces(deps, orgIdOf(c)) }, 200))
     .openapi(routes.create, async (c) => {
-      const workspace = await createWorkspace(deps, c.get('principal').orgId, c.req.valid('json'));
+      const workspace = await createWorkspace(deps, orgIdOf(c), c.req.valid('json'));
       return c.json({ id: workspace.id, name: workspace.name, status: workspace.status }, 201);
     })
     .openapi(routes.summary, async (c) => {
-      const item = await getWorkspaceItem(deps, c.get('principal').orgId, c.req.valid('param').id);
+      const item = await getWorkspaceItem(deps, orgIdOf(c), c.req.valid('param').id);
       return c.json({ workspace: toSummary(item) }, 200);
     })
     .openapi(routes.detail, async (c) => {
       const { id } = c.req.valid('param');
-      const [{ workspace, children }, channels] = await Promise.all([readWorkspace(deps, c.get('principal').orgId, id), channelsOf(deps, id)]);
+      const [{ workspace, children }, channels] = await Promise.all([readWorkspace(deps, orgIdOf(c), id), channelsOf(deps, id)]);
       const stats = await readWorkspaceStats(deps, workspace, id);
       const consumers = withChannels(children.consumers, channels);
       const connections = connectionsFor(c.get('principal').role, children.connections);
       return c.json({ workspace: toSummary(workspace), ...children, connections, consumers, permissions: permissionsOf(workspace), stats }, 200);
     })
     .openapi(routes.update, async (c) => {
-      const workspace = await updateWorkspace(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('json'));
+      const workspace = await updateWorkspace(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'));
       return c.json({ workspace }, 200);
     })
     .openapi(routes.dashboard, async (c) =>
-      c.json(await readDashboard(deps, c.get('principal').orgId, c.req.valid('param').id), 200),
+      c.json(await readDashboard(deps, orgIdOf(c), c.req.valid('param').id), 200),
     )
     .openapi(routes.activity, async (c) =>
-      c.json(await listActivity(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('query')), 200),
+      c.json(await listActivity(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
     )
     .openapi(routes.connections, async (c) =>
       c.json(await listConnections(deps, c.get('principal'), c.req.valid('param').id), 200),
     )
     .openapi(routes.consumers, async (c) =>
-      c.json(await listConsumers(deps, c.get('principal').orgId, c.req.valid('param').id), 200),
+      c.json(await listConsumers(deps, orgIdOf(c), c.req.valid('param').id), 200),
     )
     .openapi(routes.knowledge, async (c) =>
-      c.json(await listKnowledge(deps, c.get('principal').orgId, c.req.valid('param').id), 200),
+      c.json(await listKnowledge(deps, orgIdOf(c), c.req.valid('param').id), 200),
     )
     .openapi(routes.permission, async (c) => {
       const { id, role } = c.req.valid('param');
-      const permission = await setPermission(deps, c.get('principal').orgId, id, role, c.req.valid('json').tool_patterns);
+      const permission = await setPermission(deps, orgIdOf(c), id, role, c.req.valid('json').tool_patterns);
       return c.json({ permission }, 200);
     })
     .openapi(routes.compliance, async (c) =>
-      c.json(await listCompliance(deps, c.get('principal').orgId, c.req.valid('param').id, c.req.valid('query')), 200),
+      c.json(await listCompliance(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
     );
 }
