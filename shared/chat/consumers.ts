@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { isConditionFailed, type Key } from '../platform/table.js';
+import { isConditionFailed, onConditionFailed, type Key } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import type { BindChannelInput } from './schemas.js';
@@ -95,12 +95,10 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
 
 /** `DELETE /api/connectors/consumer/channel/:channel_id`. */
 export async function unbindChannel(deps: Deps, orgId: string, channelId: string): Promise<void> {
-  try {
-    await deps.table.delete(chatKeys.binding(orgId, channelId), { condition: 'attribute_exists(pk)' });
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(`channel ${channelId} is not bound`);
-    throw error;
-  }
+  await onConditionFailed(
+    deps.table.delete(chatKeys.binding(orgId, channelId), { condition: 'attribute_exists(pk)' }),
+    () => new NotFoundError(`channel ${channelId} is not bound`),
+  );
 }
 
 /** The channels bound to a workspace (GSI1). */

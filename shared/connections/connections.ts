@@ -2,7 +2,7 @@ import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, type Item } from '../platform/table.js';
+import { isConditionFailed, onConditionFailed, type Item } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
@@ -201,12 +201,10 @@ export async function deleteConnection(deps: Deps, orgId: string, connectionId: 
   // Tools first, the connection last, so a failed delete can simply be repeated.
   await Promise.all(tools.map((tool) => deps.table.delete({ pk: tool.pk, sk: tool.sk })));
   await deps.table.delete(connectionKeys.name(connection.workspace_id, connection.name));
-  try {
-    await deps.table.delete(connectionKeys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' });
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(`connection ${connectionId} not found`);
-    throw error;
-  }
+  await onConditionFailed(
+    deps.table.delete(connectionKeys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),
+    () => new NotFoundError(`connection ${connectionId} not found`),
+  );
   await addWorkspaceCounters(deps, connection.workspace_id, { connection_count: -1, tool_count: -connection.tool_count });
   await mcpOf(deps).drop(connectionId);
 }

@@ -4,7 +4,7 @@ import { displayName } from '../http/schemas.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, type Key } from '../platform/table.js';
+import { isConditionFailed, onConditionFailed, type Key } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, currentPattern, patternSteps } from './patterns.js';
@@ -141,12 +141,10 @@ export async function updateGuardrail(deps: Deps, orgId: string, workspaceId: st
 export async function deleteGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   const current = await deps.table.get<GuardrailItem>(guardrailKey(workspaceId, id), true);
-  try {
-    await deps.table.delete(guardrailKey(workspaceId, id), { condition: 'attribute_exists(pk)' });
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(`guardrail ${id} not found`);
-    throw error;
-  }
+  await onConditionFailed(
+    deps.table.delete(guardrailKey(workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    () => new NotFoundError(`guardrail ${id} not found`),
+  );
   await addWorkspaceCounters(deps, workspaceId, { guardrail_count: -1 });
   if (current) await reserveSteps(deps, workspaceId, -stepsOf(current));
 }

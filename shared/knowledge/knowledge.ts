@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, type Key } from '../platform/table.js';
+import { isConditionFailed, onConditionFailed, type Key } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 
@@ -64,12 +64,10 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
 
 export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
-  try {
-    await deps.table.delete(knowledgeKey(workspaceId, id), { condition: 'attribute_exists(pk)' });
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(`knowledge entry ${id} not found`);
-    throw error;
-  }
+  await onConditionFailed(
+    deps.table.delete(knowledgeKey(workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    () => new NotFoundError(`knowledge entry ${id} not found`),
+  );
   await addWorkspaceCounters(deps, workspaceId, { knowledge_count: -1 });
 }
 

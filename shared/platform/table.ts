@@ -93,6 +93,19 @@ async function backOffBeforeRetry(attempt: number, left: number, what: 'read' | 
   await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
 }
 
+/**
+ * A conditional write whose failed condition means something to the caller (usually "not found"):
+ * that error instead of the store's. Any other error passes through.
+ */
+export async function onConditionFailed<T>(write: Promise<T>, failed: () => Error): Promise<T> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailed(error)) throw failed();
+    throw error;
+  }
+}
+
 export class Table {
   readonly doc: DocumentClient;
   roundTrips = 0;

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { slugify } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed } from '../platform/table.js';
+import { isConditionFailed, onConditionFailed } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { getOrganisationItem } from '../org/organisations.js';
 import { findOrCreateTeam, getTeam } from '../org/teams.js';
@@ -195,16 +195,11 @@ export const PERMISSION_ROLES = ['admin', 'member'] as const;
 /** `PUT /api/workspaces/:id/permissions/:role`: the tool-name globs a role may use, stored JSON-encoded. */
 export async function setPermission(deps: Deps, orgId: string, workspaceId: string, role: string, toolPatterns: string[]) {
   const encoded = JSON.stringify(toolPatterns);
-  try {
-    await deps.table.update(keys.workspace(workspaceId), {
-      update: 'SET #permissions.#role = :patterns, updated_at = :at',
-      condition: 'attribute_exists(pk) AND org_id = :org',
-      names: { '#permissions': 'permissions', '#role': role },
-      values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId },
-    });
-  } catch (error) {
-    if (isConditionFailed(error)) throw workspaceNotFound(workspaceId);
-    throw error;
-  }
+  await onConditionFailed(deps.table.update(keys.workspace(workspaceId), {
+    update: 'SET #permissions.#role = :patterns, updated_at = :at',
+    condition: 'attribute_exists(pk) AND org_id = :org',
+    names: { '#permissions': 'permissions', '#role': role },
+    values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId },
+  }), () => workspaceNotFound(workspaceId));
   return { role, tool_patterns: encoded };
 }
