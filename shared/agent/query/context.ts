@@ -1,0 +1,82 @@
+import type { ConnectionItem, ToolItem } from '../../connections/connections.js';
+import { conversationKeys } from '../../conversations/keys.js';
+import { ownConversationId } from '../../conversations/owners.js';
+import { toGuardrail, type GuardrailItem } from '../../guardrails/guardrails.js';
+import type { KnowledgeItem } from '../../knowledge/knowledge.js';
+import type { Deps } from '../../deps.js';
+import { TooManyRequestsError } from '../../platform/errors.js';
+import { keys } from '../../platform/keys.js';
+import type { Item } from '../../platform/table.js';
+import { ownedWorkspace } from '../../workspaces/workspaces.js';
+import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.js';
+
+/*
+ * What a query reads before it runs, in one parallel round: the workspace with its connections and
+ * tools, the conversation with its latest messages, the model settings, and the rate count.
+ */
+
+/**
+ * Counts the organisation's query in a per-minute window (one ADD, in the query's first round of
+ * store calls) and refuses it with 429 once the window holds more than the limit.
+ */
+export async function countQuery(deps: Deps, orgId: string): Promise<void> {
+  const now = deps.clock.now().getTime();
+  const minute = Math.floor(now / 60_000);
+  const counted = await deps.table.update<{ queries: number }>(
+    { pk: `RATE#${orgId}`, sk: `Q#${minute}` },
+    { update: 'ADD queries :one SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':one': 1, ':ttl': (minute + 2) * 60 } },
+  );
+  const limit = deps.config.queryRateLimitPerMinute;
+  if (counted.queries > limit) {
+    throw new TooManyRequestsError(
+      `too many queries: this organisation may run ${limit} a minute`,
+      Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),
+    );
+  }
+}
+
+/** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
+export async function loadConversation(deps: Deps, workspaceId: string, conversationId: string) {
+  const page = await deps.table.query({
+    pk: conversationKeys.partition(workspaceId, conversationId),
+    newestFirst: true,
+    limit: CONTEXT_MESSAGES + 1,
+  });
+  const state = page.items.find((item) => item.sk === 'STATE') as (Item & ConversationState) | undefined;
+  const messages = page.items
+    .filter((item) => item.sk.startsWith('MSG#'))
+    .reverse()
+    .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
+  return { state, messages };
+}
+
+export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string) {
+  const [workspaceItems, conversation, settings] = await Promise.all([
+    deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
+    loadConversation(deps, workspaceId, conversationId),
+    deps.table.batchGet([keys.setting(caller.orgId, 'ai_provider'), keys.setting(caller.orgId, 'ai_api_key')]),
+  ]);
+  const workspace = ownedWorkspace(workspaceItems.find((item) => item.sk === 'META'), caller.orgId, workspaceId);
+  const connections = workspaceItems.filter((item) => item.sk.startsWith('CONN#')) as unknown as ConnectionItem[];
+  const toolsByConnection = new Map<string, ToolItem[]>();
+  for (const item of workspaceItems) {
+    if (!item.sk.startsWith('TOOL#')) continue;
+    const tool = item as unknown as ToolItem;
+    toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
+  }
+  const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
+  const knowledge = workspaceItems.filter((item) => item.sk.startsWith('KNOW#')) as unknown as KnowledgeItem[];
+  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith('GUARD#')) as unknown as GuardrailItem[]).map(toGuardrail);
+  return { workspace, connections, toolsByConnection, knowledge, guardrails, ...conversation, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+}
+
+/**
+ * The conversation a query continues: the one its `session_id` names when the caller owns it (or
+ * it is new), else the caller's own conversation for that `session_id` (`ownConversationId`), so
+ * nobody can add a turn to, or read the history of, a conversation they may not continue.
+ */
+export async function conversationFor(deps: Deps, caller: Caller, workspaceId: string, requestedId: string, loaded: Awaited<ReturnType<typeof loadConversation>>) {
+  if (!loaded.state?.owner || loaded.state.owner === caller.owner) return { conversationId: requestedId, ...loaded };
+  const conversationId = ownConversationId(requestedId, caller.owner);
+  return { conversationId, ...(await loadConversation(deps, workspaceId, conversationId)) };
+}

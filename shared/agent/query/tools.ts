@@ -1,0 +1,134 @@
+import { recordDiscoveredTools, refreshTools, specOf, type ConnectionItem, type ToolItem } from '../../connections/connections.js';
+import { blockingGuardrail } from '../../guardrails/enforcement.js';
+import type { Guardrail } from '../../guardrails/guardrails.js';
+import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
+import { mcpOf, type Deps } from '../../deps.js';
+import { globToRegExp } from '../../platform/globs.js';
+import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import type { LoopTool } from '../loop.js';
+
+/*
+ * Which tools a query offers the model, and reaching their servers: names, permissions, block_tool
+ * guardrails, the knowledge tool, connecting every connection.
+ */
+
+/** How servers word a call to a tool they no longer have. */
+const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
+
+
+/** The patterns of a role (`permissions[role]`, a JSON-encoded array); none when unset or unreadable. */
+export function patternsFor(workspace: WorkspaceItem, role: string): RegExp[] {
+  const raw = workspace.permissions?.[role];
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string').map(globToRegExp) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Tool names the model accepts: letters, digits, `_` and `-`, at most 64 characters. */
+export function safeToolName(name: string): string {
+  return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
+}
+
+/**
+ * The names a tool answers to in permissions and `block_tool` guardrails: its MCP name, the name
+ * offered to the model, and `<connection>__<tool>`. Rules match any of them, so a rule written for
+ * one spelling still holds when a second connection renames the tool.
+ */
+export function namesOf(connectionName: string, toolName: string, offeredName: string): string[] {
+  return [...new Set([toolName, offeredName, `${connectionName}__${toolName}`])];
+}
+
+/**
+ * The tools offered to the model: MCP tool names, prefixed with the connection name only where
+ * two connections of the workspace expose the same name; then only those the caller's role may use
+ * and no `block_tool` guardrail names (each matched on every name of the tool).
+ */
+export function offeredTools(
+  deps: Deps,
+  workspace: WorkspaceItem,
+  role: string,
+  connections: ConnectionItem[],
+  toolsByConnection: Map<string, ToolItem[]>,
+  guardrails: Guardrail[] = [],
+): LoopTool[] {
+  const counts = new Map<string, number>();
+  for (const connection of connections) {
+    for (const tool of toolsByConnection.get(connection.id) ?? []) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
+  }
+  const patterns = patternsFor(workspace, role);
+  const offered: LoopTool[] = [];
+  for (const connection of [...connections].sort((a, b) => a.name.localeCompare(b.name))) {
+    const tools = [...(toolsByConnection.get(connection.id) ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+    for (const tool of tools) {
+      const shared = (counts.get(tool.name) ?? 0) > 1;
+      const name = safeToolName(shared ? `${connection.name}__${tool.name}` : tool.name);
+      const names = namesOf(connection.name, tool.name, name);
+      if (!patterns.some((pattern) => names.some((candidate) => pattern.test(candidate)))) continue;
+      if (blockingGuardrail(guardrails, names)) continue;
+      offered.push({
+        spec: { name, description: tool.description, inputSchema: tool.input_schema },
+        connectionName: connection.name,
+        run: async (input) => {
+          const timeoutMs = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : undefined;
+          const outcome = await mcpOf(deps).callTool(connection.id, specOf(connection), tool.name, input, timeoutMs);
+          // The cached list may be stale (the server dropped or renamed the tool): list again.
+          if (outcome.isError && STALE_TOOL.test(outcome.text)) {
+            await refreshTools(deps, connection).catch((error: unknown) =>
+              deps.logger.warn('refreshing tools failed', { connection: connection.id, error: mcpOf(deps).reasonOf(error) }),
+            );
+          }
+          return outcome;
+        },
+      });
+    }
+  }
+  return offered;
+}
+
+/**
+ * Knowledge reaches the model in the cached system prefix while it fits the budget; beyond, the
+ * model gets the built-in `search_knowledge` tool instead.
+ */
+export function knowledgeFor(knowledge: KnowledgeItem[]): { prompt: string; tool: LoopTool | undefined } {
+  if (!knowledge.length) return { prompt: '', tool: undefined };
+  const sorted = [...knowledge].sort((a, b) => a.title.localeCompare(b.title));
+  if (fitsPrompt(sorted)) return { prompt: `\n\n${knowledgeSection(sorted)}`, tool: undefined };
+  return {
+    prompt: '\n\nThis workspace has a knowledge base: search it with search_knowledge.',
+    tool: {
+      spec: SEARCH_KNOWLEDGE_TOOL,
+      run: async (input) => {
+        const found = searchKnowledge(sorted, String(input.query ?? ''));
+        return found.length
+          ? { text: knowledgeSection(found), isError: false }
+          : { text: 'Nothing in the knowledge base matches these keywords.', isError: false };
+      },
+    },
+  };
+}
+
+/**
+ * Connects to every connection in parallel (live sessions are reused) and lists the tools of any
+ * stdio connection used for the first time. Returns the names of unreachable connections with why.
+ */
+export async function connectAll(deps: Deps, connections: ConnectionItem[], toolsByConnection: Map<string, ToolItem[]>): Promise<string[]> {
+  const failures = await Promise.all(
+    connections.map(async (connection) => {
+      try {
+        await mcpOf(deps).session(connection.id, specOf(connection));
+        if (!connection.tools_discovered) {
+          const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
+          toolsByConnection.set(connection.id, await recordDiscoveredTools(deps, connection, tools));
+        }
+        return undefined;
+      } catch (error) {
+        return `MCP connection "${connection.name}" is unreachable: ${mcpOf(deps).reasonOf(error)}`;
+      }
+    }),
+  );
+  return failures.filter((failure): failure is string => failure !== undefined);
+}

@@ -1,0 +1,49 @@
+/*
+ * The shapes a query passes between its rooms: who asks, what they get back, and what is read of
+ * the conversation.
+ */
+
+/** Who asks, and through which entry point. */
+export interface Caller {
+  orgId: string;
+  /** Organisation role, matched against the workspace's permissions. */
+  role: string;
+  userName: string;
+  consumerType: 'api' | 'team-chat' | 'messaging' | 'coding-agent';
+  /** Display name of the chat channel, or null. */
+  channel: string | null;
+  /** Team chat: the channel and thread the conversation lives in (for the cold notice). */
+  chat?: { channelId: string; threadTs: string };
+  /** Who may continue the conversations this caller starts (`conversations/owners.ts`). */
+  owner: string;
+}
+
+export interface QueryResponse {
+  answer: string;
+  tools_called: string[];
+  connections_hit: string[];
+  tokens: { input: number; output: number };
+  cost_usd: number;
+  duration_ms: number;
+  error: string | null;
+  conversation_id: string;
+  session_id: string;
+}
+
+/** Time spent in each part of a query, for the `Server-Timing` header and the benchmark. */
+export interface QueryTiming {
+  totalMs: number;
+  modelMs: number;
+  toolMs: number;
+  overheadMs: number;
+}
+
+/** Messages of the conversation sent to the model with a new query (the latest ones). */
+export const CONTEXT_MESSAGES = 40;
+export const MAX_TOKENS = 4096;
+
+export interface ConversationState {
+  status?: string;
+  message_count?: number;
+  owner?: string;
+}
