@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
-import { SessionCache } from './auth/sessions.js';
+import { SessionCache } from './auth/session-cache.js';
 import { sessionKey } from './auth/tokens.js';
 import { UnconnectedChat, type ChatNotifier } from './chat/notifier.js';
 import type { JobQueue } from './jobs/queue.js';
