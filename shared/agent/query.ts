@@ -47,9 +47,10 @@ function refuseOverlongScreening(guardrails: Guardrail[], query: string, history
 }
 
 /**
- * `POST /api/workspaces/:id/query`: the spec's eight steps. Reads (workspace with connections and
- * cached tools, conversation with its latest messages, model settings) are one parallel round;
- * writes are two (the conversation item, then messages + audit entry + counters in parallel).
+ * `POST /api/workspaces/:id/query`: the eight steps of docs/agent-loop.md. Reads (workspace with
+ * connections and cached tools, conversation with its latest messages, model settings) are one
+ * parallel round; writes are two (the conversation item, then messages + audit entry + counters in
+ * parallel).
  */
 export async function runQuery(
   deps: Deps,

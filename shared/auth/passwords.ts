@@ -10,7 +10,7 @@ export interface ScryptParams {
   saltLength: number;
 }
 
-/** CONTRACT.md: N=2^17, r=8, p=1, 16-byte salt, 64-byte key. */
+/** docs/api-decisions.md (Authentication, sessions and roles): N=2^17, r=8, p=1, 16-byte salt, 64-byte key. */
 export const DEFAULT_SCRYPT_PARAMS: ScryptParams = { N: 2 ** 17, r: 8, p: 1, keyLength: 64, saltLength: 16 };
 
 function derive(password: string, salt: Buffer, params: Pick<ScryptParams, 'N' | 'r' | 'p' | 'keyLength'>): Promise<Buffer> {

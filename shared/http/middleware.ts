@@ -16,7 +16,7 @@ import type { AppEnv } from './router.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Routes reachable without a session (the spec's public endpoints, plus the OpenAPI document); logout in both its forms. */
+/** Routes reachable without a session (the public endpoints of docs/api-decisions.md, the OpenAPI document among them); logout in both its forms. */
 const PUBLIC_PATHS = new Set([
   '/api/signup',
   '/api/auth/login',
@@ -103,7 +103,7 @@ export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Admin-only routes (CONTRACT.md, Roles) put this in their route's `middleware`. */
+/** Admin-only routes (docs/api-decisions.md, Authentication, sessions and roles) put this in their route's `middleware`. */
 export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.get('principal').role !== 'admin') throw new ForbiddenError();
   return next();

@@ -45,7 +45,7 @@ export const password = z.string().min(8, 'must be at least 8 characters').max(2
 
 export const isoTimestamp = z.string().openapi({ format: 'date-time', example: '2026-11-22T10:00:00.000Z' });
 
-/** Workspace path parameter (`:id` in the spec's notation). */
+/** Workspace path parameter (`:id` in the route notation of README.md and docs/). */
 export const WorkspaceParams = z.object({
   id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'ws-support' }),
 });
@@ -56,7 +56,7 @@ const nonNegativeInteger = (name: string) =>
     .regex(/^\d+$/, `${name} must be a non-negative integer`)
     .transform(Number);
 
-/** CONTRACT.md pagination: limit default 50 (clamped to 200), offset default 0, or an opaque cursor. */
+/** Pagination (docs/api-decisions.md, Conventions and errors): limit default 50 (clamped to 200), offset default 0, or an opaque cursor. */
 export const PaginationQuery = z.object({
   limit: nonNegativeInteger('limit')
     .pipe(z.number().int().min(1, 'limit must be at least 1'))

@@ -15,7 +15,7 @@ export const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token'
 
 export const MASK = '••••••••';
 
-/** A key ending in `_key`, `_token`, `_secret` or `_password` holds a secret (CONTRACT.md). */
+/** A key ending in `_key`, `_token`, `_secret` or `_password` holds a secret (docs/api-decisions.md, Organisation, users, settings and secrets). */
 export function isSecretKey(key: string): boolean {
   return /_(key|token|secret|password)$/.test(key);
 }

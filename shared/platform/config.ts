@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { errorMessage } from './errors.js';
 import { issueLines } from './validation.js';
 
-/** Where the process runs: the defaults of a few variables differ (CONTRACT.md, Configuration). */
+/** Where the process runs: the defaults of a few variables differ (docs/api-decisions.md, Configuration). */
 export type Runtime = 'local' | 'aws';
 
 const booleanFromString = z

@@ -43,9 +43,10 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
 }
 
 /**
- * One page of a Query, by `offset` or by `cursor` (CONTRACT.md pagination). Reads one item more
- * than asked to know whether a next page exists. Offsets are skipped by reading past them, so deep
- * pages should use the cursor, which costs the same at any depth.
+ * One page of a Query, by `offset` or by `cursor` (pagination: docs/api-decisions.md, Conventions
+ * and errors). Reads one item more than asked to know whether a next page exists. Offsets are
+ * skipped by reading past them, so deep pages should use the cursor, which costs the same at any
+ * depth.
  */
 export async function readPage<T extends Record<string, unknown>>(
   table: Table,

@@ -28,7 +28,7 @@ export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_qu
   gsi1pk: string;
   gsi1sk: string;
   org_id: string;
-  /** Role → JSON-encoded array of tool-name globs (CONTRACT.md, Permissions). */
+  /** Role → JSON-encoded array of tool-name globs (docs/api-decisions.md, Query and conversations: Permissions). */
   permissions: Record<string, string>;
   connection_count?: number;
   tool_count?: number;

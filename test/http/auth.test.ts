@@ -54,7 +54,7 @@ describe('POST /api/signup', () => {
     expect(second.org.id).not.toBe(first.org.id);
   });
 
-  it('signs tokens with the contract claims: HS256, sub, email, name, role, org, iss, aud, 7-day exp', async () => {
+  it('signs tokens with the claims of docs/api-decisions.md: HS256, sub, email, name, role, org, iss, aud, 7-day exp', async () => {
     const { cookie, user, org } = await t.signUp();
     const header = JSON.parse(Buffer.from((cookie.split('=')[1] ?? '').split('.')[0] ?? '', 'base64url').toString('utf8'));
     expect(header.alg).toBe('HS256');

@@ -186,7 +186,7 @@ describe('authentication', () => {
     }
   });
 
-  it('marks as public exactly the spec’s public endpoints', () => {
+  it('marks as public exactly the public endpoints of docs/api-decisions.md', () => {
     const publicOperations = operations.filter((operation) => !operation.secured).map((o) => `${o.method} ${o.path}`);
     expect(publicOperations.sort()).toEqual(
       [

@@ -203,7 +203,7 @@ describe('GET /api/workspaces', () => {
 });
 
 describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
-  it('answers the summary view with the contract defaults, to members too', async () => {
+  it('answers the summary view with the defaults of docs/api-decisions.md, to members too', async () => {
     const { cookie, id } = await orgWithWorkspace();
     const member = await t.addMember(cookie);
     const [general] = await teamsOf(cookie);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, parseConfig } from '../../shared/platform/config.js';
 
 describe('parseConfig', () => {
-  it('gives the local defaults of CONTRACT.md', () => {
+  it('gives the local defaults of README.md (Configuration)', () => {
     const config = parseConfig({}, 'local');
     expect(config).toMatchObject({
       port: 3000,
@@ -49,7 +49,7 @@ describe('parseConfig', () => {
     rmSync(dir, { recursive: true });
   });
 
-  it('reads every variable of the contract', () => {
+  it('reads every variable of README.md (Configuration)', () => {
     const config = parseConfig(
       {
         PORT: '8080',

@@ -3,7 +3,7 @@ import { DEFAULT_SCRYPT_PARAMS, PasswordHasher } from '../../shared/auth/passwor
 import { FAST_SCRYPT } from '../support/context.js';
 
 describe('PasswordHasher', () => {
-  it('hashes with the contract parameters by default (N=2^17, r=8, p=1, 16-byte salt, 64-byte key), stored with the hash', async () => {
+  it('hashes with the parameters of docs/api-decisions.md by default (N=2^17, r=8, p=1, 16-byte salt, 64-byte key), stored with the hash', async () => {
     const hasher = new PasswordHasher();
     expect(DEFAULT_SCRYPT_PARAMS).toEqual({ N: 131072, r: 8, p: 1, keyLength: 64, saltLength: 16 });
     const hash = await hasher.hash('correct horse');
