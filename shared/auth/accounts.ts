@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
 import { newId, slugify } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
+import { addToWindow } from '../platform/windows.js';
 import type { Key } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { toOrganisation, type OrganisationItem } from '../org/organisations.js';
@@ -23,12 +24,8 @@ export const SIGNUP_LIMIT_PER_HOUR = 10;
 async function admitSignup(deps: Deps, address: string): Promise<{ release(): Promise<void> }> {
   const nowMs = deps.clock.now().getTime();
   const hour = Math.floor(nowMs / 3_600_000);
-  const counted = await deps.table.update<{ attempts: number }>(keys.signupThrottle(address, hour), {
-    update: 'ADD attempts :one SET #ttl = :ttl',
-    names: { '#ttl': 'ttl' },
-    values: { ':one': 1, ':ttl': (hour + 1) * 3600 },
-  });
-  if (counted.attempts > SIGNUP_LIMIT_PER_HOUR) {
+  const counted = await addToWindow(deps.table, keys.signupThrottle(address, hour), 1, (hour + 1) * 3600);
+  if (counted > SIGNUP_LIMIT_PER_HOUR) {
     throw new TooManyRequestsError('too many sign-ups from your address; try again later', Math.max(1, Math.ceil(((hour + 1) * 3_600_000 - nowMs) / 1000)));
   }
   const mode = deps.config.signupMode;
@@ -104,10 +101,6 @@ export const LOGIN_LIMITS = { accountFromAddress: 5, account: 50, address: 50 } 
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
 export const INVALID_LOGIN = 'invalid email or password';
 
-interface ThrottleItem {
-  attempts: number;
-}
-
 /**
  * `POST /api/auth/login`. Unknown email and wrong password take the same path: one password
  * verification (against a dummy hash for an unknown email), the same 401.
@@ -129,23 +122,23 @@ export async function logIn(deps: Deps, email: string, password: string, address
     { key: keys.loginThrottle(email, window), limit: LOGIN_LIMITS.account, what: 'this account' },
     { key: keys.addressLoginThrottle(address, window), limit: LOGIN_LIMITS.address, what: 'your address' },
   ];
-  const count = (key: Key, delta: number) =>
-    deps.table.update<ThrottleItem>(key, {
-      update: 'ADD attempts :delta SET #ttl = :ttl',
-      names: { '#ttl': 'ttl' },
-      values: { ':delta': delta, ':ttl': windowEnds },
-    });
+  const count = (key: Key, delta: number) => addToWindow(deps.table, key, delta, windowEnds);
   const [record, ...counted] = await Promise.all([
     deps.table.get<EmailItem & Record<string, unknown>>(keys.email(email), true),
     ...counters.map((counter) => count(counter.key, 1)),
   ]);
-  const exceeded = counters.find((counter, index) => (counted[index]?.attempts ?? 0) > counter.limit);
+  const exceeded = counters.find((counter, index) => (counted[index] ?? 0) > counter.limit);
   if (exceeded) {
     throw new TooManyRequestsError(`too many failed logins for ${exceeded.what}; try again later`, Math.max(1, Math.ceil(windowEnds - nowMs / 1000)));
   }
-  const valid = await deps.passwords.verify(password, record?.password_hash);
+  const refund = () => Promise.all(counters.map((counter) => count(counter.key, -1)));
+  // An attempt the service was too busy to check (429 from the hashing limit) is not a failure.
+  const valid = await deps.passwords.verify(password, record?.password_hash).catch(async (error: unknown) => {
+    await refund();
+    throw error;
+  });
   const user = valid && record ? await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id)) : undefined;
   if (!user) throw new UnauthorizedError(INVALID_LOGIN);
-  await Promise.all(counters.map((counter) => count(counter.key, -1)));
+  await refund();
   return user;
 }

@@ -94,9 +94,14 @@ export class PasswordHasher {
   /** True when `password` matches `stored`; with `stored` undefined, spends the same time and answers false. */
   async verify(password: string, stored: string | undefined): Promise<boolean> {
     // Made on the first login of either kind, so the first unknown-email login is not the slow one.
-    this.dummyHash ??= this.hash('a password nobody has');
-    // A refused dummy (too busy) is made again next time rather than kept as a rejection.
-    this.dummyHash.catch(() => (this.dummyHash = undefined));
+    if (!this.dummyHash) {
+      const made = this.hash('a password nobody has');
+      // A refused dummy (too busy) is made again next time rather than kept as a rejection.
+      made.catch(() => {
+        if (this.dummyHash === made) this.dummyHash = undefined;
+      });
+      this.dummyHash = made;
+    }
     const dummy = await this.dummyHash;
     if (stored === undefined) {
       await this.matches(password, dummy);

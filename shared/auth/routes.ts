@@ -49,22 +49,16 @@ const sessionRoute = createRoute({
   responses: { 200: jsonResponse(SessionSchema, 'the session, or null when not signed in') },
 });
 
-const logoutRoute = createRoute({
-  method: 'post',
-  path: '/auth/logout',
-  tags,
-  summary: 'Sign out: revokes the session everywhere and expires its cookie',
-  responses: { 200: jsonResponse(StatusOkSchema, 'signed out') },
-});
+const logout = { path: '/auth/logout', tags, responses: { 200: jsonResponse(StatusOkSchema, 'signed out') } } as const;
+
+const logoutRoute = createRoute({ ...logout, method: 'post', summary: 'Sign out: revokes the session everywhere and expires its cookie' });
 
 const logoutGetRoute = createRoute({
+  ...logout,
   method: 'get',
-  path: '/auth/logout',
-  tags,
   summary: 'Sign out in this browser: expires the session cookie (use POST to also revoke the session)',
   description:
     'Kept for clients of the GET form. A GET changes nothing on the server (a link on another site could call it), so a copy of the cookie keeps working until it expires or POST revokes it.',
-  responses: { 200: jsonResponse(StatusOkSchema, 'signed out') },
 });
 
 async function startSession(deps: Deps, c: Context<AppEnv>, user: SessionUser): Promise<void> {

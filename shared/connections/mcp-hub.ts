@@ -48,14 +48,6 @@ export interface McpHubOptions {
   logger: AppLogger;
 }
 
-/** A stdio command line that is not an entry of the operator's catalogue. */
-export class StdioNotListedError extends McpConnectionError {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StdioNotListedError';
-  }
-}
-
 /** The catalogue entry whose command and arguments equal the spec's exactly, if any. */
 export function stdioCatalogueEntry(servers: Record<string, StdioServerEntry>, spec: ConnectionSpec): StdioServerEntry | undefined {
   const args = spec.args ?? [];
@@ -121,7 +113,7 @@ export class McpHub {
     if (!spec.command) throw new McpConnectionError('a stdio connection needs a command');
     if (!stdioCatalogueEntry(this.options.stdioServers, spec)) {
       const names = Object.keys(this.options.stdioServers);
-      throw new StdioNotListedError(
+      throw new McpConnectionError(
         `only the stdio servers the operator lists in MCP_STDIO_SERVERS may run, with exactly their command and args (${names.length ? `listed: ${names.join(', ')}` : 'none are listed'}; GET /api/connectors/mcp/catalogue shows them)`,
       );
     }

@@ -24,3 +24,8 @@ export function ownConversationId(sessionId: string, owner: string): string {
   const tag = createHash('sha256').update(owner).digest('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 10);
   return `${sessionId}@${tag}`;
 }
+
+/** Whether an id is already the caller's own conversation for some `session_id` (so it is not derived again). */
+export function isOwnConversationId(conversationId: string, owner: string): boolean {
+  return conversationId.endsWith(ownConversationId('', owner));
+}

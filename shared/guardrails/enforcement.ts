@@ -1,6 +1,6 @@
 import type { RE2JS } from 're2js';
 import type { Deps } from '../deps.js';
-import { globToRegExp } from '../platform/globs.js';
+import { globMatcher } from '../platform/globs.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { stepsOf, type Guardrail } from './guardrails.js';
@@ -107,8 +107,8 @@ export function blockingGuardrail(guardrails: Guardrail[], toolNames: string | s
   const names = typeof toolNames === 'string' ? [toolNames] : toolNames;
   return guardrails.find((guardrail) => {
     if (!guardrail.enabled || guardrail.type !== 'block_tool') return false;
-    const glob = globToRegExp(guardrail.pattern);
-    return names.some((name) => glob.test(name));
+    const matches = globMatcher(guardrail.pattern);
+    return names.some((name) => matches(name));
   });
 }
 

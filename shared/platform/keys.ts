@@ -36,6 +36,8 @@ export const keys = {
   conversationsIndex: (workspaceId: string) => `WSCONV#${workspaceId}`,
   /** GSI2 partition listing a workspace's conversations of one status by last activity. */
   conversationsByStatusIndex: (workspaceId: string, status: string) => `WSCONV#${workspaceId}#${status}`,
+  /** Queries of an organisation in one minute (the per-organisation rate limit). */
+  queryRate: (orgId: string, minute: number): Key => ({ pk: `RATE#${orgId}`, sk: `Q#${minute}` }),
   /** Failed logins of one account, from anywhere, in one window. */
   loginThrottle: (email: string, window: number): Key => ({ pk: `THROTTLE#${email.toLowerCase()}`, sk: `LOGIN#${window}` }),
   /** Failed logins of one account from one client address, in one window. */

@@ -6,6 +6,7 @@ import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import type { Deps } from '../../deps.js';
 import { TooManyRequestsError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
+import { addToWindow } from '../../platform/windows.js';
 import type { Item } from '../../platform/table.js';
 import { ownedWorkspace } from '../../workspaces/workspaces.js';
 import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.js';
@@ -22,12 +23,9 @@ import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.j
 export async function countQuery(deps: Deps, orgId: string): Promise<void> {
   const now = deps.clock.now().getTime();
   const minute = Math.floor(now / 60_000);
-  const counted = await deps.table.update<{ queries: number }>(
-    { pk: `RATE#${orgId}`, sk: `Q#${minute}` },
-    { update: 'ADD queries :one SET #ttl = :ttl', names: { '#ttl': 'ttl' }, values: { ':one': 1, ':ttl': (minute + 2) * 60 } },
-  );
+  const counted = await addToWindow(deps.table, keys.queryRate(orgId, minute), 1, (minute + 2) * 60);
   const limit = deps.config.queryRateLimitPerMinute;
-  if (counted.queries > limit) {
+  if (counted > limit) {
     throw new TooManyRequestsError(
       `too many queries: this organisation may run ${limit} a minute`,
       Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),

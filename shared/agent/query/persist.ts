@@ -1,5 +1,5 @@
 import { conversationKeys } from '../../conversations/keys.js';
-import { ownConversationId } from '../../conversations/owners.js';
+import { isOwnConversationId, ownConversationId } from '../../conversations/owners.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
@@ -105,7 +105,7 @@ export async function persistQuery(
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
     const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspace.id, conversationId), true);
-    if (current?.owner && current.owner !== caller.owner && !conversationId.endsWith(ownConversationId('', caller.owner))) {
+    if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) {
       // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
       return persistQuery(deps, caller, workspace, ownConversationId(conversationId, caller.owner), asked, loop, costUsd, durationMs, answered);
     }

@@ -3,7 +3,7 @@ import { blockingGuardrail } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
 import { mcpOf, type Deps } from '../../deps.js';
-import { globToRegExp } from '../../platform/globs.js';
+import { globMatcher, type GlobMatcher } from '../../platform/globs.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopTool } from '../loop.js';
 
@@ -17,12 +17,12 @@ const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
 
 
 /** The patterns of a role (`permissions[role]`, a JSON-encoded array); none when unset or unreadable. */
-export function patternsFor(workspace: WorkspaceItem, role: string): RegExp[] {
+export function patternsFor(workspace: WorkspaceItem, role: string): GlobMatcher[] {
   const raw = workspace.permissions?.[role];
   if (!raw) return [];
   try {
     const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string').map(globToRegExp) : [];
+    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string').map(globMatcher) : [];
   } catch {
     return [];
   }
@@ -67,7 +67,7 @@ export function offeredTools(
       const shared = (counts.get(tool.name) ?? 0) > 1;
       const name = safeToolName(shared ? `${connection.name}__${tool.name}` : tool.name);
       const names = namesOf(connection.name, tool.name, name);
-      if (!patterns.some((pattern) => names.some((candidate) => pattern.test(candidate)))) continue;
+      if (!patterns.some((matches) => names.some((candidate) => matches(candidate)))) continue;
       if (blockingGuardrail(guardrails, names)) continue;
       offered.push({
         spec: { name, description: tool.description, inputSchema: tool.input_schema },
