@@ -7,6 +7,7 @@ import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ROUTE_TABLE, fullPath } from '../shared/http/route-table.js';
 import { grantBedrockClaude, roleOf, serviceFunction } from './functions.js';
 import type { Jobs } from './jobs.js';
 
@@ -86,21 +87,25 @@ export class Api extends Construct {
       id: 'AwsSolutions-APIG4',
       reason: 'Authentication is the application\'s: a session cookie (JWT) or an API key, checked on every route but the public ones of the spec.',
     });
-    const agent = new HttpLambdaIntegration('Agent', this.agentFunction);
-    this.httpApi.addRoutes({ path: '/api/workspaces/{id}/query', methods: [HttpMethod.POST], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/connectors/mcp', methods: [HttpMethod.POST], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/connectors/mcp/test', methods: [HttpMethod.POST], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/connections/{id}', methods: [HttpMethod.DELETE], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/connectors/consumer', methods: [HttpMethod.POST], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/org/integrations/test', methods: [HttpMethod.POST], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/consumers/{id}/messages', methods: [HttpMethod.POST], integration: agent });
-    this.httpApi.addRoutes({ path: '/api/workspaces/{id}/mcp', methods: [HttpMethod.ANY], integration: agent });
+    this.routeAgentPaths();
+    this.stage = this.addDefaultStage(props.throttle);
+  }
 
+  /** The agent function's routes, from the route table (shared/http/route-table.ts); every other path goes to the API function. */
+  private routeAgentPaths() {
+    const agent = new HttpLambdaIntegration('Agent', this.agentFunction);
+    for (const entry of ROUTE_TABLE.filter((candidate) => candidate.runs === 'agent')) {
+      const method = entry.byHand === 'all-methods' ? HttpMethod.ANY : (entry.route.method.toUpperCase() as HttpMethod);
+      this.httpApi.addRoutes({ path: fullPath(entry), methods: [method], integration: agent });
+    }
+  }
+
+  private addDefaultStage(throttle: ApiProps['throttle']): HttpStage {
     const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy: RemovalPolicy.DESTROY });
-    this.stage = this.httpApi.addStage('DefaultStage', {
+    return this.httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle,
+      throttle,
       accessLogSettings: {
         destination: new LogGroupLogDestination(accessLogs),
         format: AccessLogFormat.jsonWithStandardFields({

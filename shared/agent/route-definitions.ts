@@ -1,10 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
 import { WorkspaceParams, authErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
-import { SESSION_OR_KEY } from '../http/schemas.js';
+import { MEMBERS_OR_API_KEY, onAgent } from '../http/placement.js';
 import { QueryBody, QueryResponseSchema } from './schemas.js';
 
 /** The query route's definition: light, so the API function can document it without the agent's code. */
-export const queryRoute = createRoute({
+export const queryRouteDefinitions = {
+  query: onAgent(
+    MEMBERS_OR_API_KEY,
+    createRoute({
   method: 'post',
   path: '/workspaces/{id}/query',
   tags: ['query'],
@@ -12,8 +15,6 @@ export const queryRoute = createRoute({
   description:
     'A failed query (an unreachable connection, a model error, the tool round limit) still answers 200, with `error` set. ' +
     'The `Server-Timing` header gives the time spent in the model, in tools, and in the service itself (overhead).',
-  // A session, or the Bearer key of the workspace's api consumer.
-  security: SESSION_OR_KEY,
   request: { params: WorkspaceParams, body: jsonBody(QueryBody) },
   responses: {
     200: jsonResponse(QueryResponseSchema, 'the answer, or the error that stopped the query'),
@@ -22,4 +23,6 @@ export const queryRoute = createRoute({
     ...validationErrors,
     ...conflictError,
   },
-});
+}),
+  ),
+};

@@ -2,7 +2,7 @@ import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { runQuery, type QueryTiming } from './query.js';
-import { queryRoute } from './route-definitions.js';
+import { queryRouteDefinitions } from './route-definitions.js';
 
 export function serverTiming(timing: QueryTiming): string {
   const ms = (value: number) => value.toFixed(1);
@@ -10,7 +10,7 @@ export function serverTiming(timing: QueryTiming): string {
 }
 
 export function queryRoutes(deps: Deps) {
-  return createRouter().openapi(queryRoute, async (c) => {
+  return createRouter().openapi(queryRouteDefinitions.query.route, async (c) => {
     const principal = c.get('principal');
     const { response, timing } = await runQuery(
       deps,

@@ -8,10 +8,10 @@ import { chatAgentRouteDefinitions } from './route-definitions.js';
 /** The consumer routes that call the team-chat API. */
 export function chatAgentRoutes(deps: Deps) {
   return createRouter()
-    .openapi(chatAgentRouteDefinitions.testIntegration, async (c) =>
+    .openapi(chatAgentRouteDefinitions.testIntegration.route, async (c) =>
       c.json(await testTeamChatIntegration(deps, c.req.valid('json').credentials.bot_token), 200),
     )
-    .openapi(chatAgentRouteDefinitions.connectConsumer, async (c) => {
+    .openapi(chatAgentRouteDefinitions.connectConsumer.route, async (c) => {
       const input = c.req.valid('json');
       const orgId = orgIdOf(c);
       if (input.type === 'team-chat') return c.json(await connectTeamChat(deps, orgId, input), 201);

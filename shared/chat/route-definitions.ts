@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { requireAdmin } from '../http/middleware.js';
+import { ADMINS, onAgent, onApi } from '../http/placement.js';
 import { StatusOkSchema, adminErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import { z } from '@hono/zod-openapi';
 import {
@@ -11,23 +11,20 @@ import {
   IntegrationTestResponse,
 } from './schemas.js';
 
-const security = [{ cookieAuth: [] }];
 const tags = ['consumers'];
 
 /** Routes that call the team-chat API: served by the agent function on AWS. */
 export const chatAgentRouteDefinitions = {
-  testIntegration: createRoute({
+  testIntegration: onAgent(ADMINS, createRoute({
     method: 'post',
     path: '/org/integrations/test',
     tags: ['organisation'],
     summary: 'Test team-chat credentials with auth.test (admin)',
     description: 'A refused token answers `{ ok: false, error }`, not an error status.',
-    security,
-    middleware: [requireAdmin] as const,
     request: { body: jsonBody(IntegrationTestBody) },
     responses: { 200: jsonResponse(IntegrationTestResponse, 'the bot and team, or why the token was refused'), ...adminErrors, ...validationErrors },
-  }),
-  connectConsumer: createRoute({
+  })),
+  connectConsumer: onAgent(ADMINS, createRoute({
     method: 'post',
     path: '/connectors/consumer',
     tags,
@@ -35,23 +32,19 @@ export const chatAgentRouteDefinitions = {
     description:
       'team-chat: checks and stores the bot and app tokens as organisation settings, creates the consumer, binds channel_id if given; ' +
       'the bridge connects within a minute. A refused token is a 400 naming it.',
-    security,
-    middleware: [requireAdmin] as const,
     request: { body: jsonBody(ConnectConsumerBody) },
     responses: { 201: jsonResponse(ConnectConsumerResponse, 'connected'), ...adminErrors, ...validationErrors, ...notFoundError, ...conflictError },
-  }),
+  })),
 };
 
 /** Channel bindings: served by the API function. */
 export const chatRouteDefinitions = {
-  bindChannel: createRoute({
+  bindChannel: onApi(ADMINS, createRoute({
     method: 'post',
     path: '/connectors/consumer/channel',
     tags,
     summary: 'Bind a team-chat channel to a workspace (admin)',
     description: 'A channel belongs to one workspace: binding it to another is 409 naming the holder; binding it again to the same one is a no-op.',
-    security,
-    middleware: [requireAdmin] as const,
     request: { body: jsonBody(BindChannelBody) },
     responses: {
       200: jsonResponse(z.object({ status: z.literal('saved'), message: z.string() }), 'bound'),
@@ -60,15 +53,13 @@ export const chatRouteDefinitions = {
       ...notFoundError,
       ...conflictError,
     },
-  }),
-  unbindChannel: createRoute({
+  })),
+  unbindChannel: onApi(ADMINS, createRoute({
     method: 'delete',
     path: '/connectors/consumer/channel/{channel_id}',
     tags,
     summary: 'Unbind a team-chat channel (admin)',
-    security,
-    middleware: [requireAdmin] as const,
     request: { params: ChannelParams },
     responses: { 200: jsonResponse(StatusOkSchema, 'unbound'), ...adminErrors, ...notFoundError, ...validationErrors },
-  }),
+  })),
 };

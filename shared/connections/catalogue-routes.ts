@@ -7,7 +7,7 @@ import { catalogueRoute } from './route-definitions.js';
  * configuration, so every process serves it (apart from the agent routes, and without the MCP code).
  */
 export function catalogueRoutes(deps: Deps) {
-  return createRouter().openapi(catalogueRoute, (c) => {
+  return createRouter().openapi(catalogueRoute.route, (c) => {
     const servers = Object.entries(deps.config.mcpStdioServers).map(([name, entry]) => ({ name, ...entry }));
     return c.json({ servers }, 200);
   });

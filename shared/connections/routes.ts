@@ -5,9 +5,9 @@ import { connectionRouteDefinitions } from './route-definitions.js';
 
 export function connectionRoutes(deps: Deps) {
   return createRouter()
-    .openapi(connectionRouteDefinitions.test, async (c) => c.json(await testConnection(deps, c.req.valid('json')), 200))
-    .openapi(connectionRouteDefinitions.save, async (c) => c.json(await saveConnection(deps, orgIdOf(c), c.req.valid('json')), 201))
-    .openapi(connectionRouteDefinitions.remove, async (c) => {
+    .openapi(connectionRouteDefinitions.test.route, async (c) => c.json(await testConnection(deps, c.req.valid('json')), 200))
+    .openapi(connectionRouteDefinitions.save.route, async (c) => c.json(await saveConnection(deps, orgIdOf(c), c.req.valid('json')), 201))
+    .openapi(connectionRouteDefinitions.remove.route, async (c) => {
       await deleteConnection(deps, orgIdOf(c), c.req.valid('param').id);
       return c.json({ status: 'ok' as const }, 200);
     });

@@ -56,7 +56,7 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
 
 /** The consumer routes that run the agent: the messaging webhook and the coding agent's MCP endpoint. */
 export function consumerAgentRoutes(deps: Deps) {
-  const router = createRouter().openapi(consumerAgentRouteDefinitions.message, async (c) => {
+  const router = createRouter().openapi(consumerAgentRouteDefinitions.message.route, async (c) => {
     const key = keyOf(c.get('principal'), 'messaging');
     const { user, text, thread_id } = c.req.valid('json');
     const { response } = await runQuery(

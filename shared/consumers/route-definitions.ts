@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { QueryResponseSchema } from '../agent/schemas.js';
-import { requireAdmin } from '../http/middleware.js';
+import { ADMINS, CODING_AGENT_KEY, MESSAGING_KEY, onAgent, onApi } from '../http/placement.js';
 import { StatusOkSchema, adminErrors, authErrors, jsonBody, jsonResponse, notFoundError, validationErrors, conflictError } from '../http/schemas.js';
 
 export const MessageBody = z
@@ -20,12 +20,13 @@ const ConsumerParams = z.object({
 
 /** Routes that run the agent (messaging webhook): served by the agent function on AWS. */
 export const consumerAgentRouteDefinitions = {
-  message: createRoute({
+  message: onAgent(
+    MESSAGING_KEY,
+    createRoute({
     method: 'post',
     path: '/consumers/{id}/messages',
     tags: ['consumers'],
     summary: 'Messaging consumer: a message of a thread in, the answer out (Bearer key of this consumer)',
-    security: [{ apiKey: [] }],
     request: { params: ConsumerParams, body: jsonBody(MessageBody) },
     responses: {
       200: jsonResponse(QueryResponseSchema.extend({ thread_id: z.string() }), 'the answer, or the error that stopped it'),
@@ -36,17 +37,32 @@ export const consumerAgentRouteDefinitions = {
       ...conflictError,
     },
   }),
+  ),
+  // The coding agent's MCP endpoint speaks JSON-RPC (MCP streamable HTTP) on every method; documented by hand.
+  mcp: onAgent(
+    CODING_AGENT_KEY,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/mcp',
+      tags: ['consumers'],
+      summary: 'The workspace as an MCP server (streamable HTTP, stateless) with one tool, ask { question, session_id? }',
+      request: { params: z.object({ id: z.string() }) },
+      responses: { 200: { description: 'a JSON-RPC response (MCP)' }, 401: { description: 'no valid coding-agent key' } },
+    }),
+    'all-methods',
+  ),
 };
 
 export const consumerRouteDefinitions = {
-  revoke: createRoute({
+  revoke: onApi(
+    ADMINS,
+    createRoute({
     method: 'delete',
     path: '/connectors/consumer/{id}',
     tags: ['consumers'],
     summary: 'Revoke a consumer (admin): its key stops working at once; a team-chat consumer\'s channels are unbound',
-    security: [{ cookieAuth: [] }],
-    middleware: [requireAdmin] as const,
     request: { params: ConsumerParams },
     responses: { 200: jsonResponse(StatusOkSchema, 'revoked'), ...adminErrors, ...notFoundError, ...validationErrors },
   }),
+  ),
 };

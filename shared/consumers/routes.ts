@@ -4,7 +4,7 @@ import { revokeConsumer } from './keys.js';
 import { consumerRouteDefinitions } from './route-definitions.js';
 
 export function consumerRoutes(deps: Deps) {
-  return createRouter().openapi(consumerRouteDefinitions.revoke, async (c) => {
+  return createRouter().openapi(consumerRouteDefinitions.revoke.route, async (c) => {
     await revokeConsumer(deps, orgIdOf(c), c.req.valid('param').id);
     return c.json({ status: 'ok' as const }, 200);
   });

@@ -1,14 +1,10 @@
-import { createRoute, z, type OpenAPIHono, type RouteConfig } from '@hono/zod-openapi';
+import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
-import { queryRoute } from '../agent/route-definitions.js';
 import { authRoutes } from '../auth/routes.js';
-import { connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { catalogueRoutes } from '../connections/catalogue-routes.js';
-import { chatAgentRouteDefinitions } from '../chat/route-definitions.js';
 import { chatRoutes } from '../chat/routes.js';
-import { consumerAgentRouteDefinitions } from '../consumers/route-definitions.js';
 import { consumerRoutes } from '../consumers/routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
@@ -21,6 +17,8 @@ import type { AppLogger } from '../platform/logger.js';
 import { workspaceRoutes } from '../workspaces/routes.js';
 import { recordClientAddress, type ClientAddressOf } from './client-address.js';
 import { authenticate, limitBodies } from './middleware.js';
+import type { PlacedRoute } from './placement.js';
+import { API_PREFIX, ROUTE_TABLE, fullPath } from './route-table.js';
 import { createRouter, type AppEnv } from './router.js';
 import { jsonResponse } from './schemas.js';
 
@@ -51,6 +49,39 @@ export function handleError(logger: AppLogger) {
   };
 }
 
+/**
+ * Documents the routes this app does not serve through `openapi()`: the agent's, in a process
+ * without them (the API function, which API Gateway never sends them to), and those served by hand.
+ */
+function documentUnmounted(app: OpenAPIHono<AppEnv>, carriesAgent: boolean) {
+  const servedElsewhere = (entry: PlacedRoute) => entry.runs === 'agent' && !carriesAgent && entry.byHand === undefined;
+  for (const entry of ROUTE_TABLE) {
+    if (!servedElsewhere(entry) && entry.byHand !== 'all-methods') continue;
+    const { middleware: _checks, ...route } = entry.route;
+    app.openAPIRegistry.registerPath({ ...route, path: fullPath(entry) });
+  }
+}
+
+/**
+ * The routes this app serves must be the table's routes for its processes, no more and no fewer:
+ * a route without a placement (or in the wrong domain's router) stops the process at start, in
+ * every test, rather than 404ing on AWS.
+ */
+function checkPlacement(app: OpenAPIHono<AppEnv>, carriesAgent: boolean) {
+  const honoKey = (method: string, path: string) => `${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
+  const expected = new Set(
+    ROUTE_TABLE.filter((entry) => entry.runs === 'api' || carriesAgent).map((entry) =>
+      honoKey(entry.byHand === 'all-methods' ? 'ALL' : entry.route.method.toUpperCase(), fullPath(entry)),
+    ),
+  );
+  const served = new Set(app.routes.filter((route) => route.path.startsWith(`${API_PREFIX}/`) && !route.path.endsWith('*')).map((route) => honoKey(route.method, route.path)));
+  const unplaced = [...served].filter((key) => !expected.has(key));
+  const unserved = [...expected].filter((key) => !served.has(key));
+  if (unplaced.length + unserved.length > 0) {
+    throw new Error(`the route table and the app disagree: served without a placement [${unplaced.join(', ')}]; placed but not served [${unserved.join(', ')}]`);
+  }
+}
+
 export interface AppOptions {
   /**
    * The routes that run the agent (query, MCP connectors), given by the processes that carry it
@@ -79,19 +110,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', conversationRoutes(deps));
   app.route('/api', catalogueRoutes(deps));
-  if (options.agentRoutes) {
-    for (const router of options.agentRoutes(deps)) app.route('/api', router);
-  } else {
-    const documented: RouteConfig[] = [
-      queryRoute,
-      ...Object.values(connectionRouteDefinitions),
-      ...Object.values(chatAgentRouteDefinitions),
-      ...Object.values(consumerAgentRouteDefinitions),
-    ];
-    for (const { middleware: _servedByTheAgentFunction, ...route } of documented) {
-      app.openAPIRegistry.registerPath({ ...route, path: `/api${route.path}` });
-    }
-  }
+  for (const router of options.agentRoutes?.(deps) ?? []) app.route('/api', router);
   app.route('/api', queueRoutes(deps));
   app.route('/api', chatRoutes(deps));
   app.route('/api', consumerRoutes(deps));
@@ -102,16 +121,6 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     type: 'http',
     scheme: 'bearer',
     description: "A consumer's API key (api, messaging, coding-agent), shown once when the consumer is connected",
-  });
-  // The coding agent's MCP endpoint speaks JSON-RPC (MCP streamable HTTP), documented here by hand.
-  app.openAPIRegistry.registerPath({
-    method: 'post',
-    path: '/api/workspaces/{id}/mcp',
-    tags: ['consumers'],
-    summary: 'The workspace as an MCP server (streamable HTTP, stateless) with one tool, ask { question, session_id? }',
-    security: [{ apiKey: [] }],
-    request: { params: z.object({ id: z.string() }) },
-    responses: { 200: { description: 'a JSON-RPC response (MCP)' }, 401: { description: 'no valid coding-agent key' } },
   });
   app.openAPIRegistry.registerComponent('securitySchemes', 'cookieAuth', {
     type: 'apiKey',
@@ -127,6 +136,9 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       description: 'Organisations define workspaces that answer questions by running a model over MCP tool servers.',
     },
   });
+
+  documentUnmounted(app, options.agentRoutes !== undefined);
+  checkPlacement(app, options.agentRoutes !== undefined);
 
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError(handleError(deps.logger));

@@ -12,19 +12,13 @@ import {
   UnauthorizedError,
   UnsupportedMediaTypeError,
 } from '../platform/errors.js';
+import { keyMatchers, publicPaths } from './route-table.js';
 import type { AppEnv } from './router.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** Routes reachable without a session (the public endpoints of docs/api-decisions.md, the OpenAPI document among them); logout in both its forms. */
-const PUBLIC_PATHS = new Set([
-  '/api/signup',
-  '/api/auth/login',
-  '/api/auth/session',
-  '/api/auth/logout',
-  '/api/models',
-  '/api/openapi.json',
-]);
+/** Routes reachable without a session (the table's public routes, the OpenAPI document among them); logout in both its forms. */
+const PUBLIC_PATHS = publicPaths();
 
 export function isPublicPath(path: string): boolean {
   return PUBLIC_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
@@ -46,12 +40,11 @@ export async function readSession(deps: Deps, cookie: string | undefined): Promi
   return resolveSession(deps, claims);
 }
 
-/** The routes a consumer key may use: its workspace's query and conversations, its MCP endpoint, or its messages. */
-const KEY_ROUTES = {
-  api: { pattern: /^\/api\/workspaces\/([^/]+)\/(?:query|conversations(?:\/[^/]+(?:\/close)?)?)$/, scope: 'workspace' },
-  'coding-agent': { pattern: /^\/api\/workspaces\/([^/]+)\/mcp$/, scope: 'workspace' },
-  messaging: { pattern: /^\/api\/consumers\/([^/]+)\/messages$/, scope: 'consumer' },
-} as const;
+/** The routes a consumer key may use (the table's, for its type): its workspace's query and conversations, its MCP endpoint, or its messages. */
+const KEY_MATCHERS = keyMatchers();
+
+/** Whose id the first parameter of a key's route is: an api or coding-agent key's workspace, a messaging key's consumer. */
+const KEY_SCOPE = { api: 'workspace', 'coding-agent': 'workspace', messaging: 'consumer' } as const;
 
 const KEY_USE = {
   api: "its workspace's query and conversation endpoints",
@@ -63,17 +56,17 @@ const KEY_USE = {
 async function keyPrincipal(deps: Deps, presented: string, path: string): Promise<Principal> {
   const record = await findKey(deps, presented);
   if (!record) throw new UnauthorizedError('invalid or revoked API key');
-  const route = KEY_ROUTES[record.type];
-  const match = route.pattern.exec(path);
+  const scope = KEY_SCOPE[record.type];
+  const match = KEY_MATCHERS[record.type].map((matcher) => matcher.exec(path)).find((found) => found !== null);
   if (!match) throw new ForbiddenError(`this ${record.type} key can only use ${KEY_USE[record.type]}`);
   let target: string;
   try {
     target = decodeURIComponent(match[1] ?? '');
   } catch {
-    throw new NotFoundError(`${route.scope} not found`); // not percent-decodable: not an id of this key
+    throw new NotFoundError(`${scope} not found`); // not percent-decodable: not an id of this key
   }
-  const own = route.scope === 'workspace' ? record.workspace_id : record.consumer_id;
-  if (target !== own) throw new NotFoundError(`${route.scope} ${target} not found`);
+  const own = scope === 'workspace' ? record.workspace_id : record.consumer_id;
+  if (target !== own) throw new NotFoundError(`${scope} ${target} not found`);
   return {
     userId: record.consumer_id,
     orgId: record.org_id,
@@ -102,12 +95,6 @@ export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
     return next();
   };
 }
-
-/** Admin-only routes (docs/api-decisions.md, Authentication, sessions and roles) put this in their route's `middleware`. */
-export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get('principal').role !== 'admin') throw new ForbiddenError();
-  return next();
-};
 
 function isJsonMediaType(contentType: string): boolean {
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';

@@ -92,5 +92,3 @@ export const validationErrors = {
 export const notFoundError = { 404: errorResponse('not found in your organisation') } as const;
 export const conflictError = { 409: errorResponse('conflicts with an existing resource') } as const;
 
-/** Routes open to a session or to the Bearer key of the workspace's api consumer. */
-export const SESSION_OR_KEY: Record<string, string[]>[] = [{ cookieAuth: [] }, { apiKey: [] }];

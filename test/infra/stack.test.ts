@@ -8,6 +8,7 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jobs } from '../../lib/jobs.js';
 import { ServiceStack } from '../../lib/service-stack.js';
+import { ROUTE_TABLE, routeKeyOf } from '../../shared/http/route-table.js';
 
 let template: Template;
 const outdirs: string[] = [];
@@ -119,19 +120,10 @@ describe('ServiceStack', () => {
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') }),
     });
     const routes = Object.values(resourcesOf('AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
-    expect(routes.sort()).toEqual(
-      [
-        '$default',
-        'DELETE /api/connections/{id}',
-        'ANY /api/workspaces/{id}/mcp',
-        'POST /api/consumers/{id}/messages',
-        'POST /api/connectors/consumer',
-        'POST /api/connectors/mcp',
-        'POST /api/connectors/mcp/test',
-        'POST /api/org/integrations/test',
-        'POST /api/workspaces/{id}/query',
-      ].sort(),
-    );
+    // The agent function's routes are the route table's (every other path goes to $default, the API function).
+    const agentRoutes = ROUTE_TABLE.filter((entry) => entry.runs === 'agent').map(routeKeyOf);
+    expect(routes.sort()).toEqual(['$default', ...agentRoutes].sort());
+    expect(agentRoutes).toEqual(expect.arrayContaining(['POST /api/workspaces/{id}/query', 'ANY /api/workspaces/{id}/mcp', 'POST /api/consumers/{id}/messages']));
     // No CORS unless origins are configured.
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
   });

@@ -1,0 +1,81 @@
+import { createRoute } from '@hono/zod-openapi';
+import { queryRouteDefinitions } from '../agent/route-definitions.js';
+import { authRouteDefinitions } from '../auth/route-definitions.js';
+import { chatAgentRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
+import { catalogueRoute, connectionRouteDefinitions } from '../connections/route-definitions.js';
+import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
+import { conversationRouteDefinitions } from '../conversations/route-definitions.js';
+import { guardrailRouteDefinitions } from '../guardrails/route-definitions.js';
+import { queueRouteDefinitions } from '../jobs/route-definitions.js';
+import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
+import { orgRouteDefinitions } from '../org/route-definitions.js';
+import { workspaceRouteDefinitions } from '../workspaces/route-definitions.js';
+import { PUBLIC, onApi, type KeyType, type PlacedRoute } from './placement.js';
+
+/**
+ * The route table: every `/api` route with where it runs and who may call it, gathered from the
+ * domains' `route-definitions.ts` (docs/architecture.md, "The route table"). The app's split
+ * (`createApp`), the key scopes of `authenticate`, the public paths, the API Gateway routes of the
+ * CDK stack (`lib/api.ts`) and the stack test are all derived from it.
+ */
+
+export const API_PREFIX = '/api';
+
+/** The OpenAPI document, served by `doc31` and public. */
+const documentRoute = onApi(
+  PUBLIC,
+  createRoute({ method: 'get', path: '/openapi.json', responses: { 200: { description: 'the OpenAPI document' } } }),
+  'document',
+);
+
+export const ROUTE_TABLE: readonly PlacedRoute[] = [
+  authRouteDefinitions,
+  orgRouteDefinitions,
+  workspaceRouteDefinitions,
+  conversationRouteDefinitions,
+  // The query first among the agent's routes: API Gateway names the agent's integration after the first.
+  queryRouteDefinitions,
+  { catalogueRoute },
+  connectionRouteDefinitions,
+  chatRouteDefinitions,
+  chatAgentRouteDefinitions,
+  consumerRouteDefinitions,
+  consumerAgentRouteDefinitions,
+  queueRouteDefinitions,
+  knowledgeRouteDefinitions,
+  guardrailRouteDefinitions,
+  { documentRoute },
+].flatMap((domain): PlacedRoute[] => Object.values(domain));
+
+/** `/workspaces/{id}/query` → `/api/workspaces/{id}/query`. */
+export function fullPath(entry: PlacedRoute): string {
+  return `${API_PREFIX}${entry.route.path}`;
+}
+
+/** The API Gateway route key of an entry: `POST /api/workspaces/{id}/query`, `ANY …` for a route served on every method. */
+export function routeKeyOf(entry: PlacedRoute): string {
+  return `${entry.byHand === 'all-methods' ? 'ANY' : entry.route.method.toUpperCase()} ${fullPath(entry)}`;
+}
+
+/** The paths that need no session (none of them has a parameter). */
+export function publicPaths(table: readonly PlacedRoute[] = ROUTE_TABLE): Set<string> {
+  return new Set(table.filter((entry) => entry.callers.session === 'public').map(fullPath));
+}
+
+/** A matcher of a route template: the first parameter captured (the workspace or consumer the key must own), the others any segment. */
+function matcherOf(path: string): RegExp {
+  let first = true;
+  const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, () => {
+    const group = first ? '([^/]+)' : '[^/]+';
+    first = false;
+    return group;
+  });
+  return new RegExp(`^${source}$`);
+}
+
+/** For each key type, the matchers of the paths it may call (whatever the method: a wrong method is the router's 404). */
+export function keyMatchers(table: readonly PlacedRoute[] = ROUTE_TABLE): Record<KeyType, RegExp[]> {
+  const matchers: Record<KeyType, RegExp[]> = { api: [], 'coding-agent': [], messaging: [] };
+  for (const entry of table) for (const type of entry.callers.keys) matchers[type].push(matcherOf(fullPath(entry)));
+  return matchers;
+}
