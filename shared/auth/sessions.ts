@@ -40,9 +40,10 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
 export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
   const cached = deps.sessions.get(claims.sessionId);
   if (cached && cached.userId === claims.userId) return cached.principal;
-  const found = await deps.table.batchGet<Record<string, unknown>>([keys.session(claims.sessionId), keys.user(claims.orgId, claims.userId)]);
-  const session = found.find((item) => item.sk === 'SESSION') as SessionItem | undefined;
-  const user = found.find((item) => item.sk !== 'SESSION') as UserItem | undefined;
+  const sessionKey = keys.session(claims.sessionId);
+  const found = await deps.table.batchGet<Record<string, unknown>>([sessionKey, keys.user(claims.orgId, claims.userId)]);
+  const session = found.find((item) => item.sk === sessionKey.sk) as SessionItem | undefined;
+  const user = found.find((item) => item.sk !== sessionKey.sk) as UserItem | undefined;
   const live = session && user && session.user_id === claims.userId && session.org_id === claims.orgId;
   const principal: Principal | null = live
     ? {

@@ -21,25 +21,19 @@ export interface ChannelBinding extends Key {
   created_at: string;
 }
 
-export const chatKeys = {
-  binding: (orgId: string, channelId: string): Key => ({ pk: `CHANNEL#${orgId}#${channelId}`, sk: 'CHANNEL' }),
-  channelsOf: (workspaceId: string) => `WSCHANNELS#${workspaceId}`,
-  consumer: (workspaceId: string, consumerId: string): Key => ({ pk: keys.workspacePartition(workspaceId), sk: `CONSUMER#${consumerId}` }),
-  /** The team-chat consumer of a workspace has a fixed id: connecting twice is the same consumer. */
-  teamChatConsumerId: (workspaceId: string) => `tc-${workspaceId}`,
-};
+/** The team-chat consumer of a workspace has a fixed id: connecting twice is the same consumer. */
+export const teamChatConsumerId = (workspaceId: string) => `tc-${workspaceId}`;
 
 export async function getBinding(deps: Deps, orgId: string, channelId: string): Promise<ChannelBinding | undefined> {
-  return deps.table.get<ChannelBinding>(chatKeys.binding(orgId, channelId));
+  return deps.table.get<ChannelBinding>(keys.channelBinding(orgId, channelId));
 }
 
 /** Creates the workspace's team-chat consumer (idempotent). */
 export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string): Promise<string> {
-  const id = chatKeys.teamChatConsumerId(workspaceId);
+  const id = teamChatConsumerId(workspaceId);
   const created = await deps.table.putNew({
-    ...chatKeys.consumer(workspaceId, id),
-    gsi2pk: `CONSUMERID#${id}`,
-    gsi2sk: 'CONSUMER',
+    ...keys.consumer(workspaceId, id),
+    ...keys.consumerIdEntry(id),
     id,
     type: 'team-chat',
     status: 'active',
@@ -49,7 +43,7 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
   });
   if (!created) {
     // Connecting again reactivates a revoked team-chat consumer.
-    await deps.table.update(chatKeys.consumer(workspaceId, id), { update: 'SET #status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } });
+    await deps.table.update(keys.consumer(workspaceId, id), { update: 'SET #status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } });
   }
   return id;
 }
@@ -60,21 +54,20 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
  */
 export async function bindChannel(deps: Deps, orgId: string, input: BindChannelInput): Promise<{ status: 'saved'; message: string }> {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
-  const consumer = await deps.table.get(chatKeys.consumer(workspace.id, chatKeys.teamChatConsumerId(workspace.id)));
+  const consumer = await deps.table.get(keys.consumer(workspace.id, teamChatConsumerId(workspace.id)));
   if (!consumer || consumer.status !== 'active') {
     throw new ValidationError('invalid request body', [
       { path: 'workspace_id', message: 'connect the team-chat consumer to this workspace first (POST /api/connectors/consumer)' },
     ]);
   }
   const binding: ChannelBinding = {
-    ...chatKeys.binding(orgId, input.channel_id),
+    ...keys.channelBinding(orgId, input.channel_id),
     org_id: orgId,
     channel_id: input.channel_id,
     channel_name: input.channel_name ?? null,
     workspace_id: workspace.id,
     workspace_name: workspace.name,
-    gsi1pk: chatKeys.channelsOf(workspace.id),
-    gsi1sk: input.channel_id,
+    ...keys.workspaceChannelsEntry(workspace.id, input.channel_id),
     created_at: deps.clock.now().toISOString(),
   };
   try {
@@ -96,13 +89,13 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
 /** `DELETE /api/connectors/consumer/channel/:channel_id`. */
 export async function unbindChannel(deps: Deps, orgId: string, channelId: string): Promise<void> {
   await onConditionFailed(
-    deps.table.delete(chatKeys.binding(orgId, channelId), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.channelBinding(orgId, channelId), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`channel ${channelId} is not bound`),
   );
 }
 
 /** The channels bound to a workspace (GSI1). */
 export async function channelsOf(deps: Deps, workspaceId: string): Promise<{ channel_id: string; channel_name: string | null }[]> {
-  const bindings = await deps.table.queryAll<ChannelBinding>({ index: 'gsi1', pk: chatKeys.channelsOf(workspaceId) });
+  const bindings = await deps.table.queryAll<ChannelBinding>({ index: 'gsi1', pk: keys.workspaceChannelsIndex(workspaceId) });
   return bindings.map((binding) => ({ channel_id: binding.channel_id, channel_name: binding.channel_name }));
 }

@@ -1,11 +1,12 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { runQuery } from '../agent/query.js';
-import { conversationKeys } from '../conversations/keys.js';
 import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
 import type { Clock } from '../platform/clock.js';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import type { Key } from '../platform/table.js';
 import { getBinding } from './consumers.js';
 
 /** The fields of a team-chat message event the bridge reads. */
@@ -57,9 +58,9 @@ export function stripMention(text: string, botUserId: string): string {
 }
 
 /** A conditional write with a TTL: true the first time a key is seen. Survives restarts, so a redelivery is dropped too. */
-async function firstTime(deps: AgentDeps, pk: string): Promise<boolean> {
+async function firstTime(deps: AgentDeps, key: Key): Promise<boolean> {
   const ttl = Math.floor(deps.clock.now().getTime() / 1000) + DEDUPE_TTL_SECONDS;
-  return deps.table.putNew({ pk, sk: 'SEEN', ttl });
+  return deps.table.putNew({ ...key, ttl });
 }
 
 /** Real names of users and channels, bounded (the bridge runs for months; the least recently used go first). */
@@ -93,8 +94,8 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
   if (!channel || !user || !ts) return;
   if (event.bot_id || user === context.botUserId) return;
   if (event.subtype && event.subtype !== 'thread_broadcast' && event.subtype !== 'file_share') return;
-  if (eventId && !(await firstTime(deps, `CHATEVENT#${context.orgId}#${eventId}`))) return;
-  if (!(await firstTime(deps, `CHATMSG#${context.orgId}#${channel}#${ts}`))) return;
+  if (eventId && !(await firstTime(deps, keys.chatEventSeen(context.orgId, eventId)))) return;
+  if (!(await firstTime(deps, keys.chatMessageSeen(context.orgId, channel, ts)))) return;
 
   const text = event.text ?? '';
   const mentioned = text.includes(`<@${context.botUserId}`);
@@ -107,7 +108,7 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
   const conversationId = `${channel}-${threadTs}`;
   if (!mentioned) {
     // Plain chatter is not for the bot, unless it continues a thread the bot is in.
-    const conversation = await deps.table.get(conversationKeys.conversation(binding.workspace_id, conversationId));
+    const conversation = await deps.table.get(keys.conversation(binding.workspace_id, conversationId));
     if (!conversation || (conversation.owner !== undefined && conversation.owner !== teamChatOwner(binding.workspace_id))) return;
   }
   const query = stripMention(text, context.botUserId);

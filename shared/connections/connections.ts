@@ -2,7 +2,7 @@ import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, onConditionFailed, type Item } from '../platform/table.js';
+import { isConditionFailed, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
@@ -44,19 +44,9 @@ export interface ToolItem {
   connection_id: string;
 }
 
-export const connectionKeys = {
-  connection: (workspaceId: string, connectionId: string) => ({ pk: keys.workspacePartition(workspaceId), sk: `CONN#${connectionId}` }),
-  name: (workspaceId: string, name: string) => ({ pk: keys.workspacePartition(workspaceId), sk: `CONNNAME#${name.trim().toLowerCase()}` }),
-  tool: (workspaceId: string, connectionId: string, toolName: string) => ({
-    pk: keys.workspacePartition(workspaceId),
-    sk: `TOOL#${connectionId}#${toolName}`,
-  }),
-  byId: (connectionId: string) => `CONNID#${connectionId}`,
-};
-
 export function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
   return tools.map((tool) => ({
-    ...connectionKeys.tool(workspaceId, connectionId, tool.name),
+    ...keys.tool(workspaceId, connectionId, tool.name),
     id: `${connectionId}:${tool.name}`,
     name: tool.name,
     description: tool.description,
@@ -125,13 +115,12 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
   }
   const now = deps.clock.now();
   const id = newId('conn', now);
-  const claimed = await deps.table.putNew({ ...connectionKeys.name(workspace.id, input.name), connection_id: id });
+  const claimed = await deps.table.putNew({ ...keys.connectionName(workspace.id, input.name), connection_id: id });
   if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
   const tools = discovered?.tools ?? [];
   const item: ConnectionItem = {
-    ...connectionKeys.connection(workspace.id, id),
-    gsi2pk: connectionKeys.byId(id),
-    gsi2sk: 'CONN',
+    ...keys.connection(workspace.id, id),
+    ...keys.connectionIdEntry(id),
     id,
     workspace_id: workspace.id,
     org_id: orgId,
@@ -162,7 +151,7 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
 export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
   const items = toolItemsOf(connection.workspace_id, connection.id, tools);
   await deps.table.batchPut(items);
-  const updated = await deps.table.update<ConnectionItem>(connectionKeys.connection(connection.workspace_id, connection.id), {
+  const updated = await deps.table.update<ConnectionItem>(keys.connection(connection.workspace_id, connection.id), {
     update: 'SET tools_discovered = :yes, tool_count = :count',
     condition: 'attribute_exists(pk) AND tools_discovered = :no',
     values: { ':yes': true, ':no': false, ':count': tools.length },
@@ -179,12 +168,12 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
 export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
   const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
   const fresh = new Set(tools.map((tool) => tool.name));
-  const cached = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: `TOOL#${connection.id}#` } });
+  const cached = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) } });
   const stale = cached.filter((item) => !fresh.has(String(item.name)));
   await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
   await Promise.all(stale.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
   const delta = tools.length - connection.tool_count;
-  await deps.table.update(connectionKeys.connection(connection.workspace_id, connection.id), {
+  await deps.table.update(keys.connection(connection.workspace_id, connection.id), {
     update: 'SET tool_count = :count',
     condition: 'attribute_exists(pk)',
     values: { ':count': tools.length },
@@ -194,15 +183,15 @@ export async function refreshTools(deps: Deps, connection: ConnectionItem): Prom
 
 /** `DELETE /api/connections/:id`: the connection, its name claim and all its tools; its live session is closed. */
 export async function deleteConnection(deps: Deps, orgId: string, connectionId: string): Promise<void> {
-  const found = await deps.table.query<ConnectionItem>({ index: 'gsi2', pk: connectionKeys.byId(connectionId), limit: 1 });
+  const found = await deps.table.query<ConnectionItem>({ index: 'gsi2', pk: keys.connectionIdIndex(connectionId), limit: 1 });
   const connection = found.items[0];
   if (!connection || connection.org_id !== orgId) throw new NotFoundError(`connection ${connectionId} not found`);
-  const tools = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: `TOOL#${connectionId}#` } });
+  const tools = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) } });
   // Tools first, the connection last, so a failed delete can simply be repeated.
   await Promise.all(tools.map((tool) => deps.table.delete({ pk: tool.pk, sk: tool.sk })));
-  await deps.table.delete(connectionKeys.name(connection.workspace_id, connection.name));
+  await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
   await onConditionFailed(
-    deps.table.delete(connectionKeys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
   await addWorkspaceCounters(deps, connection.workspace_id, { connection_count: -1, tool_count: -connection.tool_count });

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
-import { chatKeys } from '../chat/consumers.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 
 export type KeyConsumerType = 'api' | 'messaging' | 'coding-agent';
@@ -16,11 +16,6 @@ export interface ApiKeyItem extends Key {
   type: KeyConsumerType;
   status: 'active' | 'revoked';
 }
-
-export const keyKeys = {
-  key: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
-  consumerById: (consumerId: string) => `CONSUMERID#${consumerId}`,
-};
 
 /** Keys are long random strings: a SHA-256 of one is enough to store (no key is ever stored). */
 export function hashKey(key: string): string {
@@ -41,9 +36,8 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
   const apiKey = `${PREFIX[type]}_${randomBytes(32).toString('base64url')}`;
   const hash = hashKey(apiKey);
   await deps.table.put({
-    ...chatKeys.consumer(workspace.id, id),
-    gsi2pk: keyKeys.consumerById(id),
-    gsi2sk: 'CONSUMER',
+    ...keys.consumer(workspace.id, id),
+    ...keys.consumerIdEntry(id),
     id,
     type,
     status: 'active',
@@ -53,7 +47,7 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
     key_prefix: apiKey.slice(0, 12),
     created_at: now.toISOString(),
   });
-  const record: ApiKeyItem = { ...keyKeys.key(hash), consumer_id: id, workspace_id: workspace.id, org_id: orgId, type, status: 'active' };
+  const record: ApiKeyItem = { ...keys.apiKey(hash), consumer_id: id, workspace_id: workspace.id, org_id: orgId, type, status: 'active' };
   await deps.table.put(record);
   const use = {
     api: `Use it as "Authorization: Bearer <key>" on /api/workspaces/${workspace.id}/query and its conversation endpoints.`,
@@ -65,7 +59,7 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
 
 /** The active key record of a presented key, or undefined (unknown or revoked). */
 export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem | undefined> {
-  const record = await deps.table.get<ApiKeyItem>(keyKeys.key(hashKey(presented)), true);
+  const record = await deps.table.get<ApiKeyItem>(keys.apiKey(hashKey(presented)), true);
   return record?.status === 'active' ? record : undefined;
 }
 
@@ -75,18 +69,18 @@ export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem
  * consumer stays listed, with status `revoked`.
  */
 export async function revokeConsumer(deps: Deps, orgId: string, consumerId: string): Promise<void> {
-  const found = await deps.table.query({ index: 'gsi2', pk: keyKeys.consumerById(consumerId), limit: 1 });
+  const found = await deps.table.query({ index: 'gsi2', pk: keys.consumerIdIndex(consumerId), limit: 1 });
   const consumer = found.items[0];
   if (!consumer || consumer.org_id !== orgId) throw new NotFoundError(`consumer ${consumerId} not found`);
   const workspaceId = String(consumer.workspace_id);
   if (typeof consumer.key_hash === 'string') {
-    await deps.table.update(keyKeys.key(consumer.key_hash), { update: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } });
+    await deps.table.update(keys.apiKey(consumer.key_hash), { update: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } });
   }
   if (consumer.type === 'team-chat') {
-    const bindings = await deps.table.queryAll({ index: 'gsi1', pk: chatKeys.channelsOf(workspaceId) });
+    const bindings = await deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(workspaceId) });
     await Promise.all(bindings.map((binding) => deps.table.delete({ pk: binding.pk, sk: binding.sk })));
   }
-  await deps.table.update(chatKeys.consumer(workspaceId, consumerId), {
+  await deps.table.update(keys.consumer(workspaceId, consumerId), {
     update: 'SET #status = :revoked, revoked_at = :at',
     names: { '#status': 'status' },
     values: { ':revoked': 'revoked', ':at': deps.clock.now().toISOString() },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JobHandler } from '../jobs/worker.js';
-import { conversationKeys } from './keys.js';
+import { keys } from '../platform/keys.js';
 
 export const COLD_NOTICE =
   'This conversation has gone quiet, so I am putting it on hold. Reply in this thread to pick it up again; ' +
@@ -16,7 +16,7 @@ const ColdNoticeSchema = z.object({ workspaceId: z.string().min(1), conversation
 export const coldNoticeHandler: JobHandler<z.infer<typeof ColdNoticeSchema>> = {
   schema: ColdNoticeSchema,
   async run(deps, data, job) {
-    const conversation = await deps.table.get(conversationKeys.conversation(data.workspaceId, data.conversationId), true);
+    const conversation = await deps.table.get(keys.conversation(data.workspaceId, data.conversationId), true);
     if (!conversation || conversation.status !== 'cold') return;
     const channelId = conversation.chat_channel_id;
     const threadTs = conversation.chat_thread_ts;

@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
 import { numOrNull, str } from '../platform/attributes.js';
 import { NotFoundError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { conversationKeys } from './keys.js';
 import { toConversation } from './list.js';
 import type { Message } from './schemas.js';
 
@@ -27,15 +27,15 @@ export function toMessage(item: Item): Message {
 export async function getConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
   const [, items] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
-    deps.table.queryAll({ pk: conversationKeys.partition(workspaceId, conversationId), consistent: true }),
+    deps.table.queryAll({ pk: keys.conversationPartition(workspaceId, conversationId), consistent: true }),
   ]);
-  const conversationItem = items.find((item) => item.sk === 'STATE');
+  const conversationItem = items.find((item) => item.sk === keys.conversationSortKey);
   if (!conversationItem) throw new NotFoundError(`conversation ${conversationId} not found`);
   const conversation = toConversation(conversationItem);
   const { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status } = conversation;
   return {
     conversation,
-    messages: items.filter((item) => item.sk.startsWith('MSG#')).map(toMessage),
+    messages: items.filter((item) => item.sk.startsWith(keys.messagePrefix)).map(toMessage),
     stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
   };
 }

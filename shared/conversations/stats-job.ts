@@ -1,13 +1,12 @@
 import { z } from 'zod';
 import { costOf, type ContentBlock } from '../agent/model.js';
-import { modelsOf, type Deps } from '../deps.js';
+import { modelsOf } from '../deps.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { modelTier, type ModelTier } from '../models/catalogue.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { isConditionFailed, type Item } from '../platform/table.js';
 import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/counters.js';
-import { conversationKeys } from './keys.js';
 import { issueLines } from '../platform/validation.js';
 
 /** The statistics of a closed conversation, as the model must give them. */
@@ -74,12 +73,12 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
   schema: StatsJobSchema,
   async run(deps, data, job) {
     const [items, settings] = await Promise.all([
-      deps.table.queryAll({ pk: conversationKeys.partition(data.workspaceId, data.conversationId), consistent: true }),
+      deps.table.queryAll({ pk: keys.conversationPartition(data.workspaceId, data.conversationId), consistent: true }),
       deps.table.batchGet([keys.setting(job.org_id, 'ai_provider'), keys.setting(job.org_id, 'ai_api_key')]),
     ]);
-    const conversation = items.find((item) => item.sk === 'STATE');
+    const conversation = items.find((item) => item.sk === keys.conversationSortKey);
     if (!conversation || conversation.stats_status === 'complete') return;
-    const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
+    const setting = (key: string) => settings.find((item) => item.sk === keys.setting(job.org_id, key).sk)?.value as string | undefined;
     const client = modelsOf(deps).clientFor({ provider: setting('ai_provider'), apiKey: setting('ai_api_key') });
     const tier = modelTier(STATS_TIER) as ModelTier;
     const response = await client.createMessage({
@@ -87,7 +86,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
       system: STATS_PROMPT,
       tools: [STATS_TOOL],
       toolChoice: STATS_TOOL.name,
-      messages: [{ role: 'user', content: [{ type: 'text', text: transcriptOf(items.filter((item) => item.sk.startsWith('MSG#'))) }] }],
+      messages: [{ role: 'user', content: [{ type: 'text', text: transcriptOf(items.filter((item) => item.sk.startsWith(keys.messagePrefix))) }] }],
       maxTokens: 1024,
     });
     const call = response.content.find(
@@ -101,7 +100,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     const stats = parsed.data;
     const cost = costOf(response.usage, tier);
     try {
-      await deps.table.update(conversationKeys.conversation(data.workspaceId, data.conversationId), {
+      await deps.table.update(keys.conversation(data.workspaceId, data.conversationId), {
         update:
           'SET sentiment_score = :sentiment, resolution_status = :resolution, category = :category, summary = :summary, ' +
           'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost',
@@ -123,12 +122,11 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     // An unresolved conversation is a knowledge gap: its first question is what the knowledge lacked.
     const unresolved = stats.resolution_status === 'unresolved';
     if (unresolved) {
-      const firstQuestion = items.find((item) => item.sk.startsWith('MSG#') && item.role === 'user');
+      const firstQuestion = items.find((item) => item.sk.startsWith(keys.messagePrefix) && item.role === 'user');
       const now = deps.clock.now();
       const id = newId('gap', now);
       await deps.table.put({
-        pk: keys.gapsPartition(data.workspaceId),
-        sk: `${now.toISOString()}#${id}`,
+        ...keys.gap(data.workspaceId, now.toISOString(), id),
         id,
         question: String(firstQuestion?.content ?? stats.summary).slice(0, 1000),
         conversation_id: data.conversationId,
@@ -149,7 +147,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
   },
   async onFailed(deps, data) {
     await deps.table
-      .update(conversationKeys.conversation(data.workspaceId, data.conversationId), {
+      .update(keys.conversation(data.workspaceId, data.conversationId), {
         update: 'SET stats_status = :failed',
         condition: 'attribute_exists(pk) AND stats_status <> :complete',
         values: { ':failed': 'failed', ':complete': 'complete' },

@@ -119,8 +119,7 @@ export function violationItems(deps: Deps, workspaceId: string, conversationId: 
   return hits.map((hit) => {
     const id = newId('viol', now);
     return {
-      pk: keys.violationsPartition(workspaceId),
-      sk: `${at}#${id}`,
+      ...keys.violation(workspaceId, at, id),
       id,
       guardrail_id: hit.guardrail.id,
       guardrail_name: hit.guardrail.name,

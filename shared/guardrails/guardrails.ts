@@ -42,8 +42,6 @@ export const GuardrailBody = z
   });
 export type GuardrailInput = z.infer<typeof GuardrailBody>;
 
-const guardrailKey = (workspaceId: string, id: string): Key => ({ pk: keys.workspacePartition(workspaceId), sk: `GUARD#${id}` });
-
 export function toGuardrail(item: Guardrail): Guardrail {
   const { id, name, type, pattern, action, applies_to, enabled } = item;
   return { id, name, type, pattern, action, applies_to, enabled };
@@ -114,7 +112,7 @@ export async function createGuardrail(deps: Deps, orgId: string, workspaceId: st
   await reserveSteps(deps, workspaceId, stepsOf(definition));
   const now = deps.clock.now();
   const id = newId('gr', now);
-  const item: GuardrailItem = { ...guardrailKey(workspaceId, id), id, ...definition, created_at: now.toISOString(), updated_at: now.toISOString() };
+  const item: GuardrailItem = { ...keys.guardrail(workspaceId, id), id, ...definition, created_at: now.toISOString(), updated_at: now.toISOString() };
   await deps.table.put(item);
   await addWorkspaceCounters(deps, workspaceId, { guardrail_count: 1 });
   return toGuardrail(item);
@@ -122,7 +120,7 @@ export async function createGuardrail(deps: Deps, orgId: string, workspaceId: st
 
 export async function updateGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string, input: GuardrailInput): Promise<Guardrail> {
   await getWorkspaceItem(deps, orgId, workspaceId);
-  const current = await deps.table.get<GuardrailItem>(guardrailKey(workspaceId, id), true);
+  const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);
   const definition = resolveGuardrail(input, current);
   const delta = stepsOf(definition) - stepsOf(current);
@@ -140,9 +138,9 @@ export async function updateGuardrail(deps: Deps, orgId: string, workspaceId: st
 
 export async function deleteGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
-  const current = await deps.table.get<GuardrailItem>(guardrailKey(workspaceId, id), true);
+  const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   await onConditionFailed(
-    deps.table.delete(guardrailKey(workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.guardrail(workspaceId, id), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`guardrail ${id} not found`),
   );
   await addWorkspaceCounters(deps, workspaceId, { guardrail_count: -1 });

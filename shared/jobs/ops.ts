@@ -2,7 +2,8 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
-import { QUEUE_NAMES, isQueueName, jobKeys, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
+import { keys } from '../platform/keys.js';
+import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
   if (!isQueueName(name)) throw new NotFoundError(`no queue named ${name}; the queues are ${QUEUE_NAMES.join(', ')}`);
@@ -16,7 +17,7 @@ const count = (item: object | undefined, name: string) => {
 
 /** `GET /api/org/queues`: one GetItem of the organisation's queue counters. */
 export async function listQueues(deps: Deps, orgId: string) {
-  const counters = await deps.table.get(jobKeys.counters(orgId), true);
+  const counters = await deps.table.get(keys.queueCounters(orgId), true);
   return {
     queues: QUEUE_NAMES.map((name) => ({
       name,
@@ -44,14 +45,14 @@ export async function listFailedJobs(deps: Deps, orgId: string, name: string, pa
   const queue = queueOf(name);
   const result = await readPage<JobItem & Record<string, unknown>>(
     deps.table,
-    { index: 'gsi1', pk: jobKeys.byState(orgId, queue, 'failed'), newestFirst: true },
+    { index: 'gsi1', pk: keys.jobsByStateIndex(orgId, queue, 'failed'), newestFirst: true },
     page,
   );
   return { jobs: result.items.map(toFailedJob), next_cursor: result.nextCursor };
 }
 
 async function jobsIn(deps: Deps, orgId: string, queue: QueueName, state: JobState): Promise<JobItem[]> {
-  return deps.table.queryAll<JobItem>({ index: 'gsi1', pk: jobKeys.byState(orgId, queue, state) });
+  return deps.table.queryAll<JobItem>({ index: 'gsi1', pk: keys.jobsByStateIndex(orgId, queue, state) });
 }
 
 /**
@@ -91,7 +92,7 @@ export async function drainQueue(deps: Deps, orgId: string, name: string): Promi
     }
   }
   // One SET, not read-then-subtract: two drains at once cannot push the total below zero.
-  await deps.table.update(jobKeys.counters(orgId), {
+  await deps.table.update(keys.queueCounters(orgId), {
     update: 'SET #completed = :zero',
     names: { '#completed': `${queue}#completed` },
     values: { ':zero': 0 },
@@ -112,7 +113,7 @@ export async function redeliverStuckJobs(deps: Deps): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
   let sent = 0;
   for (const queue of QUEUE_NAMES) {
-    const stuck = await deps.table.queryAll<JobItem>({ index: 'gsi2', pk: jobKeys.pending(queue), sk: { lte: `${before}~` } });
+    const stuck = await deps.table.queryAll<JobItem>({ index: 'gsi2', pk: keys.pendingJobsIndex(queue), sk: { lte: keys.afterTime(before) } });
     for (const job of stuck) {
       if (job.state === 'active' && job.lease_until && job.lease_until > deps.clock.now().toISOString()) continue;
       await deps.jobs.redeliver(messageOf(job));

@@ -27,8 +27,6 @@ export interface KnowledgeItem extends Key {
   updated_at: string;
 }
 
-const knowledgeKey = (workspaceId: string, id: string): Key => ({ pk: keys.workspacePartition(workspaceId), sk: `KNOW#${id}` });
-
 export function toKnowledge(item: KnowledgeItem) {
   return { id: item.id, title: item.title, content: item.content, created_at: item.created_at, updated_at: item.updated_at };
 }
@@ -37,7 +35,7 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
   await getWorkspaceItem(deps, orgId, workspaceId);
   const now = deps.clock.now();
   const id = newId('kn', now);
-  const item: KnowledgeItem = { ...knowledgeKey(workspaceId, id), id, title: input.title, content: input.content, created_at: now.toISOString(), updated_at: now.toISOString() };
+  const item: KnowledgeItem = { ...keys.knowledge(workspaceId, id), id, title: input.title, content: input.content, created_at: now.toISOString(), updated_at: now.toISOString() };
   await deps.table.put(item);
   await addWorkspaceCounters(deps, workspaceId, { knowledge_count: 1 });
   return toKnowledge(item);
@@ -50,7 +48,7 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
   if (input.title !== undefined) sets.push('title = :title'), (values[':title'] = input.title);
   if (input.content !== undefined) sets.push('content = :content'), (values[':content'] = input.content);
   try {
-    const item = await deps.table.update<KnowledgeItem>(knowledgeKey(workspaceId, id), {
+    const item = await deps.table.update<KnowledgeItem>(keys.knowledge(workspaceId, id), {
       update: `SET ${sets.join(', ')}`,
       condition: 'attribute_exists(pk)',
       values,
@@ -65,7 +63,7 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
 export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   await onConditionFailed(
-    deps.table.delete(knowledgeKey(workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.knowledge(workspaceId, id), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`knowledge entry ${id} not found`),
   );
   await addWorkspaceCounters(deps, workspaceId, { knowledge_count: -1 });

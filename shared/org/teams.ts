@@ -19,7 +19,7 @@ interface TeamNameItem {
 }
 
 export async function listTeams(deps: Deps, orgId: string): Promise<Team[]> {
-  const items = await deps.table.queryAll<TeamItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'TEAM#' } });
+  const items = await deps.table.queryAll<TeamItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.teamPrefix } });
   return items.map(({ id, name }) => ({ id, name }));
 }
 

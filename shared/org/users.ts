@@ -27,7 +27,7 @@ export function toUser(item: UserItem): User {
 }
 
 export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
-  const items = await deps.table.queryAll<UserItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'USER#' } });
+  const items = await deps.table.queryAll<UserItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.userPrefix } });
   return items.map(toUser);
 }
 

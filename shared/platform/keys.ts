@@ -1,41 +1,164 @@
-import type { Key } from './table.js';
+/** Primary key of every item in the single table. */
+export interface Key {
+  pk: string;
+  sk: string;
+}
 
 /**
- * Every key of the single table, in one place so `docs/data-model.md` can be checked against it.
+ * Every key of the single table, in one place so `docs/data-model.md` can be checked against it:
+ * the items' own keys, the GSI keys they are listed under, and the sort-key prefixes and fixed sort
+ * keys that queries (`begins_with`) and readers (`startsWith`) test. Nothing else builds a key from
+ * a literal; changing one here changes stored data, so each stays as `docs/data-model.md` shows it.
  * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records),
- * SLUG# (suffix counters), WS# (a workspace with its configuration children), WSSTAT# (a
- * workspace's day counters), WSACT# (audit log), CONV# (a conversation with its messages),
- * THROTTLE# (login and sign-up throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the
- * whole deployment).
+ * SLUG# and ORGSLUG# (suffix counters, organisation slug claims), WS# (a workspace with its
+ * configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit log), WSGAP#
+ * (knowledge gaps), WSVIOL# (guardrail violations), CONV# (a conversation with its messages),
+ * APIKEY# (consumer key records), CHANNEL# (team-chat channel bindings), CHATEVENT# and CHATMSG#
+ * (team-chat deliveries seen), JOB# and QSTAT# (job ledger, queue counters), RATE# (query rate
+ * windows), THROTTLE# (login and sign-up throttling), SESSION# (signed-in sessions), DEPLOYMENT
+ * (facts of the whole deployment).
  */
 export const keys = {
+  // --- Organisation partition (`ORG#<org>`) ---
   org: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'ORG' }),
   orgPartition: (orgId: string) => `ORG#${orgId}`,
   user: (orgId: string, userId: string): Key => ({ pk: `ORG#${orgId}`, sk: `USER#${userId}` }),
+  /** `begins_with` prefix of the users in an organisation partition. */
+  userPrefix: 'USER#',
   email: (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' }),
   team: (orgId: string, teamId: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAM#${teamId}` }),
+  /** `begins_with` prefix of the teams in an organisation partition (`TEAMNAME#` claims do not match it). */
+  teamPrefix: 'TEAM#',
   teamName: (orgId: string, name: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAMNAME#${name.trim().toLowerCase()}` }),
   setting: (orgId: string, key: string): Key => ({ pk: `ORG#${orgId}`, sk: `SETTING#${key}` }),
+  /** `begins_with` prefix of the settings in an organisation partition. */
+  settingPrefix: 'SETTING#',
+  /** GSI1 partition listing the organisations with a chat app token (what the chat bridge connects). */
+  chatOrganisationsIndex: () => 'CHATORGS',
+  /** GSI1 attributes of the `chat_app_token` setting: the organisation's entry in that index. */
+  chatOrganisationEntry: (orgId: string) => ({ gsi1pk: 'CHATORGS', gsi1sk: orgId }),
+
+  // --- Unique names ---
+  /** Counter handing out the next free suffix of a slug in a namespace (`ws`, `org`). */
+  slugCounter: (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' }),
+  orgSlugClaim: (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
+
+  // --- Workspace partition (`WS#<workspace>`): the workspace item, then its configuration children ---
   /**
    * The workspace item heads its own partition, so one Query reads it with its connections, tools,
    * knowledge, guardrails and consumers; its conditional put claims the (global) id.
    */
   workspace: (workspaceId: string): Key => ({ pk: `WS#${workspaceId}`, sk: 'META' }),
+  /** Sort key of the workspace item, telling it from its children. */
+  workspaceSortKey: 'META',
+  workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
   /** GSI1 partition listing an organisation's workspaces, oldest first. */
   workspacesIndex: (orgId: string) => `ORG#${orgId}#WS`,
-  /** Counter handing out the next free suffix of a slug in a namespace (`ws`, `org`). */
-  slugCounter: (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' }),
-  orgSlugClaim: (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
-  workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
+  /** GSI1 attributes of a workspace item: its entry in `workspacesIndex`, by creation time. */
+  workspacesIndexEntry: (orgId: string, createdAt: string, workspaceId: string) => ({
+    gsi1pk: `ORG#${orgId}#WS`,
+    gsi1sk: `${createdAt}#${workspaceId}`,
+  }),
+  connection: (workspaceId: string, connectionId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `CONN#${connectionId}` }),
+  connectionPrefix: 'CONN#',
+  /** Claim of a connection name, unique per workspace (`CONNNAME#` does not match `connectionPrefix`). */
+  connectionName: (workspaceId: string, name: string): Key => ({ pk: `WS#${workspaceId}`, sk: `CONNNAME#${name.trim().toLowerCase()}` }),
+  /** GSI2 partition finding a connection by its id alone. */
+  connectionIdIndex: (connectionId: string) => `CONNID#${connectionId}`,
+  /** GSI2 attributes of a connection item: its entry in `connectionIdIndex`. */
+  connectionIdEntry: (connectionId: string) => ({ gsi2pk: `CONNID#${connectionId}`, gsi2sk: 'CONN' }),
+  /** A tool as cached with its connection. */
+  tool: (workspaceId: string, connectionId: string, toolName: string): Key => ({
+    pk: `WS#${workspaceId}`,
+    sk: `TOOL#${connectionId}#${toolName}`,
+  }),
+  toolPrefix: 'TOOL#',
+  /** `begins_with` prefix of one connection's cached tools. */
+  toolsOfConnectionPrefix: (connectionId: string) => `TOOL#${connectionId}#`,
+  knowledge: (workspaceId: string, knowledgeId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `KNOW#${knowledgeId}` }),
+  knowledgePrefix: 'KNOW#',
+  guardrail: (workspaceId: string, guardrailId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `GUARD#${guardrailId}` }),
+  guardrailPrefix: 'GUARD#',
+  consumer: (workspaceId: string, consumerId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `CONSUMER#${consumerId}` }),
+  consumerPrefix: 'CONSUMER#',
+  /** GSI2 partition finding a consumer by its id alone (to revoke it). */
+  consumerIdIndex: (consumerId: string) => `CONSUMERID#${consumerId}`,
+  /** GSI2 attributes of a consumer item: its entry in `consumerIdIndex`. */
+  consumerIdEntry: (consumerId: string) => ({ gsi2pk: `CONSUMERID#${consumerId}`, gsi2sk: 'CONSUMER' }),
+  /** The record a Bearer key authenticates as, found by the key's SHA-256 (the key itself is never stored). */
+  apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
+
+  // --- A workspace's partitions that grow without bound ---
   workspaceStatsPartition: (workspaceId: string) => `WSSTAT#${workspaceId}`,
   workspaceDayStats: (workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: `DAY#${day}` }),
+  /** Prefix of a day counter's sort key, before its date (`YYYY-MM-DD`). */
+  dayStatsPrefix: 'DAY#',
   activityPartition: (workspaceId: string) => `WSACT#${workspaceId}`,
+  /** An audit log entry, listed newest first. */
+  activityEntry: (workspaceId: string, at: string, activityId: string): Key => ({ pk: `WSACT#${workspaceId}`, sk: `${at}#${activityId}` }),
   gapsPartition: (workspaceId: string) => `WSGAP#${workspaceId}`,
+  /** A knowledge gap, listed newest first. */
+  gap: (workspaceId: string, at: string, gapId: string): Key => ({ pk: `WSGAP#${workspaceId}`, sk: `${at}#${gapId}` }),
   violationsPartition: (workspaceId: string) => `WSVIOL#${workspaceId}`,
-  /** GSI1 partition listing a workspace's conversations by last activity. */
+  /** A guardrail violation, listed newest first. */
+  violation: (workspaceId: string, at: string, violationId: string): Key => ({ pk: `WSVIOL#${workspaceId}`, sk: `${at}#${violationId}` }),
+
+  // --- Conversation partition (`CONV#<workspace>#<conversation>`) ---
+  /**
+   * A conversation and its messages share a partition: the messages `MSG#<seq, 6 digits>` and the
+   * conversation item `STATE`, which sorts after them, so one newest-first Query returns the
+   * conversation with its latest messages. The conversation item is also in GSI1 (all of the
+   * workspace's, by last activity), GSI2 (the same, per status) and, while open or cold, GSI3.
+   */
+  conversationPartition: (workspaceId: string, conversationId: string) => `CONV#${workspaceId}#${conversationId}`,
+  conversation: (workspaceId: string, conversationId: string): Key => ({ pk: `CONV#${workspaceId}#${conversationId}`, sk: 'STATE' }),
+  /** Sort key of the conversation item, telling it from its messages. */
+  conversationSortKey: 'STATE',
+  message: (workspaceId: string, conversationId: string, seq: number): Key => ({
+    pk: `CONV#${workspaceId}#${conversationId}`,
+    sk: `MSG#${String(seq).padStart(6, '0')}`,
+  }),
+  messagePrefix: 'MSG#',
+  /** GSI1 partition listing a workspace's conversations by last activity (sort key `timeOrdered`). */
   conversationsIndex: (workspaceId: string) => `WSCONV#${workspaceId}`,
   /** GSI2 partition listing a workspace's conversations of one status by last activity. */
   conversationsByStatusIndex: (workspaceId: string, status: string) => `WSCONV#${workspaceId}#${status}`,
+  /** GSI3 partition of the open (or cold) conversations of one shard, by the time their next move is due. */
+  dueIndex: (status: string, shard: number) => `DUE#${status}#${shard}`,
+  /** GSI3 sort key of a conversation in `dueIndex`. */
+  dueIndexSortKey: (dueAt: string, workspaceId: string, conversationId: string) => `${dueAt}#${workspaceId}#${conversationId}`,
+
+  // --- Team chat ---
+  /** A channel binding: one item per organisation and channel, so a channel belongs to one workspace. */
+  channelBinding: (orgId: string, channelId: string): Key => ({ pk: `CHANNEL#${orgId}#${channelId}`, sk: 'CHANNEL' }),
+  /** GSI1 partition listing the channels bound to a workspace. */
+  workspaceChannelsIndex: (workspaceId: string) => `WSCHANNELS#${workspaceId}`,
+  /** GSI1 attributes of a channel binding: its entry in `workspaceChannelsIndex`. */
+  workspaceChannelsEntry: (workspaceId: string, channelId: string) => ({ gsi1pk: `WSCHANNELS#${workspaceId}`, gsi1sk: channelId }),
+  /** Marker of a chat event already handled (dedupe by event id, with a TTL). */
+  chatEventSeen: (orgId: string, eventId: string): Key => ({ pk: `CHATEVENT#${orgId}#${eventId}`, sk: 'SEEN' }),
+  /** Marker of a chat message already handled (it arrives as `app_mention` and as `message`). */
+  chatMessageSeen: (orgId: string, channelId: string, ts: string): Key => ({ pk: `CHATMSG#${orgId}#${channelId}#${ts}`, sk: 'SEEN' }),
+
+  // --- Job ledger ---
+  job: (jobId: string): Key => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
+  /** GSI1 partition listing an organisation's jobs of one queue and state, by last change (sort key `timeOrdered`). */
+  jobsByStateIndex: (orgId: string, queue: string, state: string) => `JOBS#${orgId}#${queue}#${state}`,
+  /** GSI2 partition listing a queue's pending jobs, by run time (sort key `timeOrdered`). */
+  pendingJobsIndex: (queue: string) => `JOBPENDING#${queue}`,
+  /** Per-organisation queue counters: attributes `<queue>#<state>`. */
+  queueCounters: (orgId: string): Key => ({ pk: `QSTAT#${orgId}`, sk: 'QUEUES' }),
+
+  // --- Sort keys ordered by time ---
+  /** `<ISO time>#<id>`: entries listed by time (index entries, audit log, gaps, violations). */
+  timeOrdered: (at: string, id: string) => `${at}#${id}`,
+  /**
+   * A sort-key bound after every key starting with `<at>#` ('~' sorts after '#'): `lte` takes all
+   * entries up to and including `at`, `gte` all entries after it.
+   */
+  afterTime: (at: string) => `${at}~`,
+
+  // --- Rate limits, throttles and sessions ---
   /** Queries of an organisation in one minute (the per-organisation rate limit). */
   queryRate: (orgId: string, minute: number): Key => ({ pk: `RATE#${orgId}`, sk: `Q#${minute}` }),
   /** Failed logins of one account, from anywhere, in one window. */

@@ -2,15 +2,15 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient as DocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { documents, dynamodb } from './aws-sdk.js';
 import type { Clock } from './clock.js';
+import { batchGetItems, batchPutItems } from './table-batch.js';
+import type { Key } from './keys.js';
+
+export { BatchIncompleteError, MAX_BATCH_RETRIES } from './table-batch.js';
 
 const { ConditionalCheckFailedException, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, waitUntilTableExists } = dynamodb;
-const { BatchGetCommand, BatchWriteCommand, DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } = documents;
+const { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } = documents;
 
-/** Primary key of every item in the single table. */
-export interface Key {
-  pk: string;
-  sk: string;
-}
+export type { Key } from './keys.js';
 
 export type Item = Key & Record<string, unknown>;
 
@@ -66,34 +66,6 @@ export function isConditionFailed(error: unknown): boolean {
 }
 
 /**
- * Access to the single table. Only GetItem, BatchGetItem, Query, PutItem, UpdateItem and
- * DeleteItem exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB
- * so benchmarks can report them.
- */
-/** Retries of the unprocessed part of a batch call, after the first call, before giving up. */
-export const MAX_BATCH_RETRIES = 8;
-
-/** Raised when a batch call still leaves items unprocessed after `MAX_BATCH_RETRIES` retries (sustained throttling). */
-export class BatchIncompleteError extends Error {
-  constructor(what: 'read' | 'write', left: number) {
-    super(`the store left ${left} item${left === 1 ? '' : 's'} of a batch ${what} unprocessed after ${MAX_BATCH_RETRIES} retries`);
-    this.name = 'BatchIncompleteError';
-  }
-}
-
-/**
- * Waits before retry `attempt` of a batch call's unprocessed items: exponential backoff with full
- * jitter (so parallel callers throttled together do not retry together), capped at 1 s, and at
- * most `MAX_BATCH_RETRIES` retries.
- */
-async function backOffBeforeRetry(attempt: number, left: number, what: 'read' | 'write'): Promise<void> {
-  if (attempt === 0) return;
-  if (attempt > MAX_BATCH_RETRIES) throw new BatchIncompleteError(what, left);
-  const ceiling = Math.min(1000, 25 * 2 ** attempt);
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
-}
-
-/**
  * A conditional write whose failed condition means something to the caller (usually "not found"):
  * that error instead of the store's. Any other error passes through.
  */
@@ -106,6 +78,11 @@ export async function onConditionFailed<T>(write: Promise<T>, failed: () => Erro
   }
 }
 
+/**
+ * Access to the single table. Only GetItem, BatchGetItem, Query, PutItem, UpdateItem and
+ * DeleteItem exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB
+ * so benchmarks can report them. The batch calls' retry loop is in `table-batch.ts`.
+ */
 export class Table {
   readonly doc: DocumentClient;
   roundTrips = 0;
@@ -136,29 +113,8 @@ export class Table {
 
   /** Reads many items by key (any number: split into calls of 100, run in parallel, unprocessed keys retried). */
   async batchGet<T extends object = Item>(keys: Key[]): Promise<T[]> {
-    const unique = [...new Map(keys.map((key) => [`${key.pk}\u0000${key.sk}`, key])).values()];
-    const chunks: Key[][] = [];
-    for (let start = 0; start < unique.length; start += 100) chunks.push(unique.slice(start, start + 100));
-    const pages = await Promise.all(chunks.map((chunk) => this.batchGetChunk<T>(chunk)));
-    return pages.flat();
-  }
-
-  private async batchGetChunk<T extends object>(keys: Key[]): Promise<T[]> {
-    const found: T[] = [];
-    let pending: Key[] = keys;
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      await backOffBeforeRetry(attempt, pending.length, 'read');
-      this.roundTrips += 1;
-      const result = await this.doc.send(
-        new BatchGetCommand({ RequestItems: { [this.name]: { Keys: pending } } }),
-      );
-      for (const item of result.Responses?.[this.name] ?? []) {
-        const kept = this.live(item as T);
-        if (kept) found.push(kept);
-      }
-      pending = (result.UnprocessedKeys?.[this.name]?.Keys ?? []) as Key[];
-    }
-    return found;
+    const items = await batchGetItems(this, keys);
+    return items.map((item) => this.live(item as T)).filter((item): item is T => !!item);
   }
 
   async put(item: Item | (Key & object), write: ConditionalWrite = {}): Promise<void> {
@@ -216,19 +172,7 @@ export class Table {
    * with backoff). Unconditional: for items whose keys are new or owned by the caller.
    */
   async batchPut(items: (Key & object)[]): Promise<void> {
-    const chunks: (Key & object)[][] = [];
-    for (let start = 0; start < items.length; start += 25) chunks.push(items.slice(start, start + 25));
-    await Promise.all(chunks.map((chunk) => this.batchPutChunk(chunk)));
-  }
-
-  private async batchPutChunk(items: (Key & object)[]): Promise<void> {
-    let pending = items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } }));
-    for (let attempt = 0; pending.length > 0; attempt += 1) {
-      await backOffBeforeRetry(attempt, pending.length, 'write');
-      this.roundTrips += 1;
-      const result = await this.doc.send(new BatchWriteCommand({ RequestItems: { [this.name]: pending } }));
-      pending = (result.UnprocessedItems?.[this.name] ?? []) as typeof pending;
-    }
+    await batchPutItems(this, items);
   }
 
   async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {

@@ -127,15 +127,14 @@ export async function readWorkspace(
   workspaceId: string,
 ): Promise<{ workspace: WorkspaceItem; children: WorkspaceChildren }> {
   const items = await deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) });
-  const workspace = ownedWorkspace(items.find((item) => item.sk === 'META'), orgId, workspaceId);
+  const workspace = ownedWorkspace(items.find((item) => item.sk === keys.workspaceSortKey), orgId, workspaceId);
   const children: WorkspaceChildren = { connections: [], tools: [], knowledge: [], guardrails: [], consumers: [] };
   for (const item of items) {
-    const kind = item.sk.slice(0, item.sk.indexOf('#'));
-    if (kind === 'CONN') children.connections.push(toConnection(item));
-    else if (kind === 'TOOL') children.tools.push(toTool(item));
-    else if (kind === 'KNOW') children.knowledge.push(toKnowledge(item));
-    else if (kind === 'GUARD') children.guardrails.push(toGuardrail(item));
-    else if (kind === 'CONSUMER') children.consumers.push(toConsumer(item));
+    if (item.sk.startsWith(keys.connectionPrefix)) children.connections.push(toConnection(item));
+    else if (item.sk.startsWith(keys.toolPrefix)) children.tools.push(toTool(item));
+    else if (item.sk.startsWith(keys.knowledgePrefix)) children.knowledge.push(toKnowledge(item));
+    else if (item.sk.startsWith(keys.guardrailPrefix)) children.guardrails.push(toGuardrail(item));
+    else if (item.sk.startsWith(keys.consumerPrefix)) children.consumers.push(toConsumer(item));
   }
   return { workspace, children };
 }

@@ -54,12 +54,12 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.query({
       pk: keys.workspaceStatsPartition(workspaceId),
-      sk: { between: [`DAY#${days[0]}`, `DAY#${today}`] },
+      sk: { between: [keys.workspaceDayStats(workspaceId, days[0] ?? today).sk, keys.workspaceDayStats(workspaceId, today).sk] },
     }),
     deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(workspaceId), newestFirst: true, limit: RECENT }),
     deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT }),
   ]);
-  const byDay = new Map(dayPage.items.map((item) => [item.sk.slice('DAY#'.length), item]));
+  const byDay = new Map(dayPage.items.map((item) => [item.sk.slice(keys.dayStatsPrefix.length), item]));
   const count = (name: string) => counterOf(workspace, name);
   const dimension = (name: ConversationDimension, value: string) => count(counterNames.dimension(name, value));
   const sentimentCount = count('sentiment_count');

@@ -13,7 +13,8 @@ export function roundUsd(value: number): number {
 export async function readQueriesToday(deps: Deps, workspaceIds: string[]): Promise<Map<string, number>> {
   const day = dayOf(deps.clock.now());
   const items = await deps.table.batchGet(workspaceIds.map((id) => keys.workspaceDayStats(id, day)));
-  return new Map(items.map((item) => [item.pk.slice('WSSTAT#'.length), counterOf(item, 'queries')]));
+  const byPartition = new Map(items.map((item) => [item.pk, item]));
+  return new Map(workspaceIds.map((id) => [id, counterOf(byPartition.get(keys.workspaceStatsPartition(id)), 'queries')]));
 }
 
 /**
@@ -26,11 +27,12 @@ export async function readWorkspaceStats(deps: Deps, workspace: object, workspac
   const week = daysEndingOn(now, 7);
   const days = await deps.table.batchGet(week.map((day) => keys.workspaceDayStats(workspaceId, day)));
   const byDay = new Map(days.map((item) => [item.sk, item]));
+  const queriesOn = (day: string) => counterOf(byDay.get(keys.workspaceDayStats(workspaceId, day).sk), 'queries');
   const month = monthOf(now);
   const monthQueries = counterOf(workspace, counterNames.month(month, 'queries'));
   return {
-    today: counterOf(byDay.get(`DAY#${dayOf(now)}`), 'queries'),
-    week: week.reduce((sum, day) => sum + counterOf(byDay.get(`DAY#${day}`), 'queries'), 0),
+    today: queriesOn(dayOf(now)),
+    week: week.reduce((sum, day) => sum + queriesOn(day), 0),
     month: monthQueries,
     avg_ms: monthQueries ? Math.round(counterOf(workspace, counterNames.month(month, 'duration_ms')) / monthQueries) : 0,
     cost_mtd: roundUsd(counterOf(workspace, counterNames.month(month, 'cost_usd'))),

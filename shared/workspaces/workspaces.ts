@@ -65,7 +65,7 @@ export const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${
 /** The item if it is a workspace of `orgId`; another organisation's workspace is 404, like a missing one. */
 export function ownedWorkspace(item: object | undefined, orgId: string, workspaceId: string): WorkspaceItem {
   const workspace = item as WorkspaceItem | undefined;
-  if (!workspace || workspace.sk !== 'META' || workspace.org_id !== orgId) throw workspaceNotFound(workspaceId);
+  if (!workspace || workspace.sk !== keys.workspaceSortKey || workspace.org_id !== orgId) throw workspaceNotFound(workspaceId);
   return workspace;
 }
 
@@ -96,8 +96,7 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
   const base = `ws-${slugify(input.name) || 'workspace'}`;
   const itemFor = (id: string): WorkspaceItem => ({
     ...keys.workspace(id),
-    gsi1pk: keys.workspacesIndex(orgId),
-    gsi1sk: `${now}#${id}`,
+    ...keys.workspacesIndexEntry(orgId, now, id),
     id,
     org_id: orgId,
     name: input.name,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
-import { conversationKeys } from '../../shared/conversations/keys.js';
+import { keys } from '../../shared/platform/keys.js';
 import {
   lifecycleHandler,
   lifecycleMessage,
@@ -702,7 +702,7 @@ describe('queue endpoints', () => {
 describe('cold-messages', () => {
   async function teamChatConversation(cookie: string, workspaceId: string) {
     const cid = (await ask(cookie, workspaceId, 'asked in a thread')).conversation_id;
-    await t.deps.table.update(conversationKeys.conversation(workspaceId, cid), {
+    await t.deps.table.update(keys.conversation(workspaceId, cid), {
       update: 'SET consumer_type = :consumer, chat_channel_id = :channel, chat_thread_ts = :thread',
       values: { ':consumer': 'team-chat', ':channel': 'C123', ':thread': '1700000000.000100' },
     });

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationKeys } from '../../shared/conversations/keys.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
@@ -84,7 +83,7 @@ beforeAll(async () => {
   const conversationId = 'conv-victim';
   const now = t.clock.now().toISOString();
   await t.deps.table.put({
-    ...conversationKeys.conversation(workspace.id, conversationId),
+    ...keys.conversation(workspace.id, conversationId),
     id: conversationId,
     workspace_id: workspace.id,
     status: 'open',

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { conversationKeys } from '../../shared/conversations/keys.js';
-import { dayOf } from '../../shared/platform/clock.js';
 import { keys } from '../../shared/platform/keys.js';
+import { dayOf } from '../../shared/platform/clock.js';
 import { addWorkspaceCounters, recordUsage } from '../../shared/workspaces/counters.js';
 import { createTestContext, type ApiResponse, type TestContext } from '../support/context.js';
 
@@ -45,7 +44,7 @@ type SeedConversation = { id: string; status: 'open' | 'cold' | 'closed'; consum
 async function seedConversation(workspaceId: string, c: SeedConversation) {
   const sortKey = `${c.at}#${c.id}`;
   await t.deps.table.put({
-    ...conversationKeys.conversation(workspaceId, c.id),
+    ...keys.conversation(workspaceId, c.id),
     gsi1pk: keys.conversationsIndex(workspaceId), gsi1sk: sortKey,
     gsi2pk: keys.conversationsByStatusIndex(workspaceId, c.status), gsi2sk: sortKey,
     id: c.id, workspace_id: workspaceId, consumer_type: c.consumer_type, status: c.status, user_name: 'Uma User',
@@ -512,14 +511,14 @@ describe('conversations of a workspace', () => {
     // c3 only: the list tests above assert c2's fields, so this test leaves it alone.
     const message = (seq: number, role: string, extra: Record<string, unknown> = {}) =>
       t.deps.table.put({
-        ...conversationKeys.message(id, 'c3', seq),
+        ...keys.message(id, 'c3', seq),
         id: `msg-${seq}`, seq, role, content: `message ${seq}`, created_at: `2026-11-22T09:0${seq}:00.000Z`, ...extra,
       });
     const assistant = { tools_called: '["search_docs"]', tokens_input: 120, tokens_output: 40, cost_usd: 0.01, duration_ms: 900 };
     await message(3, 'user');
     await message(1, 'user');
     await message(2, 'assistant', assistant);
-    await t.deps.table.update(conversationKeys.conversation(id, 'c3'), {
+    await t.deps.table.update(keys.conversation(id, 'c3'), {
       update: 'SET sentiment_score = :s, summary = :m, stats_status = :c',
       values: { ':s': 0.6, ':m': 'Reset a password.', ':c': 'complete' },
     });

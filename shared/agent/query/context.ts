@@ -1,5 +1,4 @@
 import type { ConnectionItem, ToolItem } from '../../connections/connections.js';
-import { conversationKeys } from '../../conversations/keys.js';
 import { ownConversationId } from '../../conversations/owners.js';
 import { toGuardrail, type GuardrailItem } from '../../guardrails/guardrails.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
@@ -36,13 +35,13 @@ export async function countQuery(deps: Deps, orgId: string): Promise<void> {
 /** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
 export async function loadConversation(deps: Deps, workspaceId: string, conversationId: string) {
   const page = await deps.table.query({
-    pk: conversationKeys.partition(workspaceId, conversationId),
+    pk: keys.conversationPartition(workspaceId, conversationId),
     newestFirst: true,
     limit: CONTEXT_MESSAGES + 1,
   });
-  const state = page.items.find((item) => item.sk === 'STATE') as (Item & ConversationState) | undefined;
+  const state = page.items.find((item) => item.sk === keys.conversationSortKey) as (Item & ConversationState) | undefined;
   const messages = page.items
-    .filter((item) => item.sk.startsWith('MSG#'))
+    .filter((item) => item.sk.startsWith(keys.messagePrefix))
     .reverse()
     .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
   return { state, messages };
@@ -54,17 +53,17 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     loadConversation(deps, workspaceId, conversationId),
     deps.table.batchGet([keys.setting(caller.orgId, 'ai_provider'), keys.setting(caller.orgId, 'ai_api_key')]),
   ]);
-  const workspace = ownedWorkspace(workspaceItems.find((item) => item.sk === 'META'), caller.orgId, workspaceId);
-  const connections = workspaceItems.filter((item) => item.sk.startsWith('CONN#')) as unknown as ConnectionItem[];
+  const workspace = ownedWorkspace(workspaceItems.find((item) => item.sk === keys.workspaceSortKey), caller.orgId, workspaceId);
+  const connections = workspaceItems.filter((item) => item.sk.startsWith(keys.connectionPrefix)) as unknown as ConnectionItem[];
   const toolsByConnection = new Map<string, ToolItem[]>();
   for (const item of workspaceItems) {
-    if (!item.sk.startsWith('TOOL#')) continue;
+    if (!item.sk.startsWith(keys.toolPrefix)) continue;
     const tool = item as unknown as ToolItem;
     toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
   }
-  const setting = (key: string) => settings.find((item) => item.sk === `SETTING#${key}`)?.value as string | undefined;
-  const knowledge = workspaceItems.filter((item) => item.sk.startsWith('KNOW#')) as unknown as KnowledgeItem[];
-  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith('GUARD#')) as unknown as GuardrailItem[]).map(toGuardrail);
+  const setting = (key: string) => settings.find((item) => item.sk === keys.setting(caller.orgId, key).sk)?.value as string | undefined;
+  const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
+  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(toGuardrail);
   return { workspace, connections, toolsByConnection, knowledge, guardrails, ...conversation, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
 }
 

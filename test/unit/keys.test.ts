@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+
+/**
+ * The stored key layout of `docs/data-model.md`, spelled out: a builder that changes a byte here
+ * would orphan stored items (there is no migration), so this test must change with the docs.
+ */
+describe('table keys', () => {
+  it('build the items of docs/data-model.md byte for byte', () => {
+    expect(keys.user('o1', 'u1')).toEqual({ pk: 'ORG#o1', sk: 'USER#u1' });
+    expect(keys.teamName('o1', ' Support ')).toEqual({ pk: 'ORG#o1', sk: 'TEAMNAME#support' });
+    expect(keys.setting('o1', 'ai_provider')).toEqual({ pk: 'ORG#o1', sk: 'SETTING#ai_provider' });
+    expect(keys.chatOrganisationEntry('o1')).toEqual({ gsi1pk: 'CHATORGS', gsi1sk: 'o1' });
+    expect(keys.workspace('ws-a')).toEqual({ pk: 'WS#ws-a', sk: 'META' });
+    expect(keys.workspacesIndexEntry('o1', '2024-01-01T00:00:00.000Z', 'ws-a')).toEqual({
+      gsi1pk: 'ORG#o1#WS',
+      gsi1sk: '2024-01-01T00:00:00.000Z#ws-a',
+    });
+    expect(keys.connection('ws-a', 'c1')).toEqual({ pk: 'WS#ws-a', sk: 'CONN#c1' });
+    expect(keys.connectionName('ws-a', ' Docs ')).toEqual({ pk: 'WS#ws-a', sk: 'CONNNAME#docs' });
+    expect(keys.connectionIdEntry('c1')).toEqual({ gsi2pk: 'CONNID#c1', gsi2sk: 'CONN' });
+    expect(keys.tool('ws-a', 'c1', 'search')).toEqual({ pk: 'WS#ws-a', sk: 'TOOL#c1#search' });
+    expect(keys.knowledge('ws-a', 'k1')).toEqual({ pk: 'WS#ws-a', sk: 'KNOW#k1' });
+    expect(keys.guardrail('ws-a', 'g1')).toEqual({ pk: 'WS#ws-a', sk: 'GUARD#g1' });
+    expect(keys.consumer('ws-a', 'tc-ws-a')).toEqual({ pk: 'WS#ws-a', sk: 'CONSUMER#tc-ws-a' });
+    expect(keys.consumerIdEntry('x1')).toEqual({ gsi2pk: 'CONSUMERID#x1', gsi2sk: 'CONSUMER' });
+    expect(keys.apiKey('abc')).toEqual({ pk: 'APIKEY#abc', sk: 'KEY' });
+    expect(keys.channelBinding('o1', 'C1')).toEqual({ pk: 'CHANNEL#o1#C1', sk: 'CHANNEL' });
+    expect(keys.workspaceChannelsEntry('ws-a', 'C1')).toEqual({ gsi1pk: 'WSCHANNELS#ws-a', gsi1sk: 'C1' });
+    expect(keys.chatEventSeen('o1', 'Ev1')).toEqual({ pk: 'CHATEVENT#o1#Ev1', sk: 'SEEN' });
+    expect(keys.chatMessageSeen('o1', 'C1', '17.5')).toEqual({ pk: 'CHATMSG#o1#C1#17.5', sk: 'SEEN' });
+    expect(keys.workspaceDayStats('ws-a', '2024-01-01')).toEqual({ pk: 'WSSTAT#ws-a', sk: 'DAY#2024-01-01' });
+    expect(keys.activityEntry('ws-a', 'T', 'a1')).toEqual({ pk: 'WSACT#ws-a', sk: 'T#a1' });
+    expect(keys.gap('ws-a', 'T', 'g1')).toEqual({ pk: 'WSGAP#ws-a', sk: 'T#g1' });
+    expect(keys.violation('ws-a', 'T', 'v1')).toEqual({ pk: 'WSVIOL#ws-a', sk: 'T#v1' });
+    expect(keys.conversation('ws-a', 'c1')).toEqual({ pk: 'CONV#ws-a#c1', sk: 'STATE' });
+    expect(keys.message('ws-a', 'c1', 7)).toEqual({ pk: 'CONV#ws-a#c1', sk: 'MSG#000007' });
+    expect(keys.conversationsByStatusIndex('ws-a', 'open')).toBe('WSCONV#ws-a#open');
+    expect(keys.dueIndex('cold', 3)).toBe('DUE#cold#3');
+    expect(keys.dueIndexSortKey('T', 'ws-a', 'c1')).toBe('T#ws-a#c1');
+    expect(keys.job('j1')).toEqual({ pk: 'JOB#j1', sk: 'JOB' });
+    expect(keys.jobsByStateIndex('o1', 'lifecycle', 'failed')).toBe('JOBS#o1#lifecycle#failed');
+    expect(keys.pendingJobsIndex('lifecycle')).toBe('JOBPENDING#lifecycle');
+    expect(keys.queueCounters('o1')).toEqual({ pk: 'QSTAT#o1', sk: 'QUEUES' });
+    expect(keys.timeOrdered('T', 'x')).toBe('T#x');
+  });
+
+  it('have prefixes and head sort keys that match their builders, and only them', () => {
+    expect(keys.user('o', 'u').sk.startsWith(keys.userPrefix)).toBe(true);
+    expect(keys.team('o', 't').sk.startsWith(keys.teamPrefix)).toBe(true);
+    expect(keys.teamName('o', 't').sk.startsWith(keys.teamPrefix)).toBe(false);
+    expect(keys.setting('o', 's').sk.startsWith(keys.settingPrefix)).toBe(true);
+    expect(keys.workspace('w').sk).toBe(keys.workspaceSortKey);
+    expect(keys.conversation('w', 'c').sk).toBe(keys.conversationSortKey);
+    expect(keys.message('w', 'c', 1).sk.startsWith(keys.messagePrefix)).toBe(true);
+    expect(keys.connection('w', 'c').sk.startsWith(keys.connectionPrefix)).toBe(true);
+    expect(keys.connectionName('w', 'c').sk.startsWith(keys.connectionPrefix)).toBe(false);
+    expect(keys.consumer('w', 'c').sk.startsWith(keys.connectionPrefix)).toBe(false);
+    expect(keys.tool('w', 'c', 't').sk.startsWith(keys.toolPrefix)).toBe(true);
+    expect(keys.tool('w', 'c', 't').sk.startsWith(keys.toolsOfConnectionPrefix('c'))).toBe(true);
+    expect(keys.tool('w', 'c2', 't').sk.startsWith(keys.toolsOfConnectionPrefix('c'))).toBe(false);
+    expect(keys.knowledge('w', 'k').sk.startsWith(keys.knowledgePrefix)).toBe(true);
+    expect(keys.guardrail('w', 'g').sk.startsWith(keys.guardrailPrefix)).toBe(true);
+    expect(keys.consumer('w', 'c').sk.startsWith(keys.consumerPrefix)).toBe(true);
+    expect(keys.workspaceDayStats('w', '2024-01-01').sk.slice(keys.dayStatsPrefix.length)).toBe('2024-01-01');
+  });
+
+  it('bound time-ordered sort keys after every entry of that time', () => {
+    const at = '2024-01-01T00:00:00.000Z';
+    expect(keys.timeOrdered(at, 'zzz') < keys.afterTime(at)).toBe(true);
+    expect(keys.afterTime(at) < keys.timeOrdered('2024-01-01T00:00:00.001Z', 'a')).toBe(true);
+  });
+});
