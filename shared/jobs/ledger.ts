@@ -1,5 +1,15 @@
-import type { Deps } from '../deps.js';
+import { Entity } from 'dynamodb-toolbox/entity';
+import { $add, $get, $remove, $sum, UpdateItemCommand, type UpdateItemInput } from 'dynamodb-toolbox/entity/actions/update';
+import { any } from 'dynamodb-toolbox/schema/any';
+import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
+import { item } from 'dynamodb-toolbox/schema/item';
+import { nul } from 'dynamodb-toolbox/schema/nul';
+import { number } from 'dynamodb-toolbox/schema/number';
+import { string } from 'dynamodb-toolbox/schema/string';
+import { keys } from '../platform/keys.js';
+import type { Store } from '../platform/store.js';
 import { isConditionFailed, type Key } from '../platform/table.js';
+import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
 
 export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
@@ -9,7 +19,8 @@ export function isQueueName(name: string): name is QueueName {
 }
 
 /** `removed` is a drained job: kept (with a TTL) so a late delivery of it is recognised and dropped. */
-export type JobState = 'waiting' | 'delayed' | 'active' | 'completed' | 'failed' | 'removed';
+const JOB_STATES = ['waiting', 'delayed', 'active', 'completed', 'failed', 'removed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
 
 /** What a queue carries: the ledger is the truth, the message only points at it. */
 export interface JobMessage {
@@ -48,40 +59,72 @@ const FINISHED_TTL_SECONDS = 7 * 24 * 3600;
 /** States whose counters count jobs in that state now; `completed` is a running total instead. */
 const GAUGES: readonly JobState[] = ['waiting', 'delayed', 'active', 'failed'];
 
-export const jobKeys = {
-  job: (jobId: string): Key => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
-  byState: (orgId: string, queue: QueueName, state: JobState) => `JOBS#${orgId}#${queue}#${state}`,
-  pending: (queue: QueueName) => `JOBPENDING#${queue}`,
-  /** Per-organisation queue counters: attributes `<queue>#<state>`. */
-  counters: (orgId: string): Key => ({ pk: `QSTAT#${orgId}`, sk: 'QUEUES' }),
-};
-
 const isPending = (state: JobState) => state === 'waiting' || state === 'delayed' || state === 'active';
 
 function indexAttributes(orgId: string, queue: QueueName, id: string, state: JobState, at: string, runAt: string) {
   return {
-    gsi1pk: jobKeys.byState(orgId, queue, state),
-    gsi1sk: `${at}#${id}`,
-    ...(isPending(state) ? { gsi2pk: jobKeys.pending(queue), gsi2sk: `${runAt}#${id}` } : {}),
+    gsi1pk: keys.jobsByStateIndex(orgId, queue, state),
+    gsi1sk: keys.timeOrdered(at, id),
+    ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
   };
 }
 
+/** A queue counter attribute of an organisation's counters item. */
+type CounterName = `${QueueName}#${JobState}`;
+const COUNTER_NAMES: readonly CounterName[] = QUEUE_NAMES.flatMap((queue) => JOB_STATES.map((state) => `${queue}#${state}` as const));
+
+/** The attributes of the ledger item (`JOB#<id>` / `JOB`) its writes touch. */
+const jobEntity = new Entity({
+  name: 'job',
+  table: singleTable,
+  ...plainItems,
+  schema: item({
+    pk: string().key(),
+    sk: string().key(),
+    id: string(),
+    queue: string().enum(...QUEUE_NAMES),
+    org_id: string(),
+    state: string().enum(...JOB_STATES),
+    attempts: number(),
+    data: any(),
+    // null first: a completed job clears its error, and each alternative that fails to parse costs a thrown error.
+    last_error: anyOf(nul(), string()),
+    run_at: string(),
+    lease_until: string().optional(),
+    created_at: string(),
+    updated_at: string(),
+    gsi1pk: string(),
+    gsi1sk: string(),
+    gsi2pk: string().optional(),
+    gsi2sk: string().optional(),
+    ttl: number().optional(),
+  }),
+});
+
+const counter = number().optional();
+/** Every `<queue>#<state>` counter attribute (the list holds each name the type allows). */
+const counterAttributes = Object.fromEntries(COUNTER_NAMES.map((name) => [name, counter])) as Record<CounterName, typeof counter>;
+
+/** An organisation's queue counters item (`QSTAT#<org>` / `QUEUES`). */
+const queueCountersEntity = new Entity({
+  name: 'queue-counters',
+  table: singleTable,
+  ...plainItems,
+  schema: item({ pk: string().key(), sk: string().key(), ...counterAttributes }),
+});
+
 /** Adds to the queue counters of an organisation. */
-export async function countJobs(deps: Deps, orgId: string, deltas: Partial<Record<`${QueueName}#${JobState}`, number>>): Promise<void> {
-  const entries = Object.entries(deltas).filter(([, delta]) => delta);
-  if (!entries.length) return;
-  const names: Record<string, string> = {};
-  const values: Record<string, number> = {};
-  const parts = entries.map(([name, delta], index) => {
-    names[`#n${index}`] = name;
-    values[`:v${index}`] = delta ?? 0;
-    return `#n${index} :v${index}`;
-  });
-  await deps.table.update(jobKeys.counters(orgId), { update: `ADD ${parts.join(', ')}`, names, values });
+export async function countJobs(store: Store, orgId: string, deltas: Partial<Record<CounterName, number>>): Promise<void> {
+  const counted = COUNTER_NAMES.filter((name) => deltas[name]);
+  if (!counted.length) return;
+  const changes: UpdateItemInput<typeof queueCountersEntity> = { ...keys.queueCounters(orgId) };
+  for (const name of counted) changes[name] = $add(deltas[name] ?? 0);
+  const { key, input } = updateOf(queueCountersEntity.build(UpdateItemCommand).item(changes));
+  await store.table.update(key, input);
 }
 
 function counterDeltas(queue: QueueName, from: JobState | undefined, to: JobState) {
-  const deltas: Partial<Record<`${QueueName}#${JobState}`, number>> = {};
+  const deltas: Partial<Record<CounterName, number>> = {};
   if (from && GAUGES.includes(from)) deltas[`${queue}#${from}`] = -1;
   if (GAUGES.includes(to) || to === 'completed') deltas[`${queue}#${to}`] = (deltas[`${queue}#${to}`] ?? 0) + 1;
   return deltas;
@@ -92,13 +135,13 @@ function counterDeltas(queue: QueueName, from: JobState | undefined, to: JobStat
  * already in the ledger is not recorded again, and `false` says so — unless it was drained
  * (`removed`), which a new send replaces.
  */
-export async function recordJob(deps: Deps, message: JobMessage, delayMs = 0): Promise<boolean> {
-  const now = deps.clock.now();
+export async function recordJob(store: Store, message: JobMessage, delayMs = 0): Promise<boolean> {
+  const now = store.clock.now();
   const at = now.toISOString();
   const runAt = new Date(now.getTime() + Math.max(0, delayMs)).toISOString();
   const state: JobState = delayMs > 0 ? 'delayed' : 'waiting';
   const item: JobItem = {
-    ...jobKeys.job(message.jobId),
+    ...keys.job(message.jobId),
     id: message.jobId,
     queue: message.queue,
     org_id: message.orgId,
@@ -111,21 +154,21 @@ export async function recordJob(deps: Deps, message: JobMessage, delayMs = 0): P
     updated_at: at,
     ...indexAttributes(message.orgId, message.queue, message.jobId, state, at, runAt),
   };
-  if (!(await deps.table.putNew(item))) {
+  if (!(await store.table.putNew(item))) {
     // A drained job may be sent again (the sweep re-sends an overdue move): it replaces the removed one.
     try {
-      await deps.table.put(item, { condition: '#state = :removed', names: { '#state': 'state' }, values: { ':removed': 'removed' } });
+      await store.table.put(item, conditionOf(jobEntity, { attr: 'state', eq: 'removed' }));
     } catch (error) {
       if (isConditionFailed(error)) return false;
       throw error;
     }
   }
-  await countJobs(deps, message.orgId, counterDeltas(message.queue, undefined, state));
+  await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, state));
   return true;
 }
 
-export async function getJob(deps: Deps, jobId: string): Promise<JobItem | undefined> {
-  return deps.table.get<JobItem>(jobKeys.job(jobId), true);
+export async function getJob(store: Store, jobId: string): Promise<JobItem | undefined> {
+  return store.table.get<JobItem>(keys.job(jobId), true);
 }
 
 export interface TransitionOptions {
@@ -141,56 +184,56 @@ export interface TransitionOptions {
 }
 
 /**
+ * The write of a move: the new state with its index keys (GSI2 only while pending), attempts,
+ * error, lease and TTL (finished jobs only), on condition the job is in one of the expected states.
+ */
+function transitionUpdate(job: JobItem, options: TransitionOptions, now: Date, index: ReturnType<typeof indexAttributes>) {
+  const finished = options.to === 'completed' || options.to === 'removed';
+  const expected = { attr: 'state', in: options.from } as const;
+  return jobEntity
+    .build(UpdateItemCommand)
+    .item({
+      ...keys.job(job.id),
+      state: options.to,
+      updated_at: now.toISOString(),
+      run_at: options.runAt ?? job.run_at,
+      gsi1pk: index.gsi1pk,
+      gsi1sk: index.gsi1sk,
+      gsi2pk: index.gsi2pk ?? $remove(),
+      gsi2sk: index.gsi2sk ?? $remove(),
+      attempts: options.attempts === 'increment' ? $sum($get('attempts'), 1) : options.attempts === 'reset' ? 0 : undefined,
+      last_error: options.lastError,
+      lease_until: options.leaseUntil || $remove(),
+      ttl: finished ? Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS : $remove(),
+    })
+    .options({
+      condition: {
+        and: [
+          { attr: 'pk', exists: true },
+          options.lapsedLeaseBefore
+            ? { or: [expected, { and: [{ attr: 'state', eq: 'active' }, { attr: 'lease_until', lt: options.lapsedLeaseBefore }] }] }
+            : expected,
+        ],
+      },
+    });
+}
+
+/**
  * Moves a job between states with one conditional write on its current state (so two workers
  * can never both claim it, and a stale message is a no-op), then adjusts the queue counters.
  * Returns the job after the move, or undefined when it was not in an expected state.
  */
-export async function transitionJob(deps: Deps, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
-  const now = deps.clock.now();
+export async function transitionJob(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
+  const now = store.clock.now();
   const at = now.toISOString();
   const runAt = options.runAt ?? job.run_at;
   const index = indexAttributes(job.org_id, job.queue, job.id, options.to, at, runAt);
-  const names: Record<string, string> = { '#state': 'state', '#updated': 'updated_at', '#run': 'run_at', '#g1pk': 'gsi1pk', '#g1sk': 'gsi1sk' };
-  const values: Record<string, unknown> = { ':to': options.to, ':at': at, ':run': runAt, ':g1pk': index.gsi1pk, ':g1sk': index.gsi1sk };
-  const sets = ['#state = :to', '#updated = :at', '#run = :run', '#g1pk = :g1pk', '#g1sk = :g1sk'];
-  const removes: string[] = [];
-  if (index.gsi2pk) {
-    names['#g2pk'] = 'gsi2pk';
-    names['#g2sk'] = 'gsi2sk';
-    values[':g2pk'] = index.gsi2pk;
-    values[':g2sk'] = index.gsi2sk;
-    sets.push('#g2pk = :g2pk', '#g2sk = :g2sk');
-  } else {
-    removes.push('gsi2pk', 'gsi2sk');
-  }
-  if (options.attempts === 'increment') sets.push('attempts = attempts + :one'), (values[':one'] = 1);
-  if (options.attempts === 'reset') sets.push('attempts = :zero'), (values[':zero'] = 0);
-  if (options.lastError !== undefined) sets.push('last_error = :error'), (values[':error'] = options.lastError);
-  if (options.leaseUntil) sets.push('lease_until = :lease'), (values[':lease'] = options.leaseUntil);
-  else removes.push('lease_until');
-  if (options.to === 'completed' || options.to === 'removed') {
-    names['#ttl'] = 'ttl';
-    values[':ttl'] = Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS;
-    sets.push('#ttl = :ttl');
-  } else removes.push('#ttl'), (names['#ttl'] = 'ttl');
-  const allowed = options.from.map((_, i) => `:from${i}`);
-  options.from.forEach((state, i) => (values[`:from${i}`] = state));
-  let condition = `#state IN (${allowed.join(', ')})`;
-  if (options.lapsedLeaseBefore) {
-    values[':active'] = 'active';
-    values[':lapsed'] = options.lapsedLeaseBefore;
-    condition = `(${condition}) OR (#state = :active AND lease_until < :lapsed)`;
-  }
+  const { key, input } = updateOf(transitionUpdate(job, options, now, index));
   try {
     // ALL_OLD: the counters move from the state the job really was in, not the one read earlier.
-    const previous = await deps.table.updateReturningOld<JobItem>(jobKeys.job(job.id), {
-      update: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      condition: `attribute_exists(pk) AND (${condition})`,
-      names,
-      values,
-    });
+    const previous = await store.table.updateReturningOld<JobItem>(key, input);
     if (!previous) return undefined;
-    await countJobs(deps, job.org_id, counterDeltas(job.queue, previous.state, options.to));
+    await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
     const attempts =
       options.attempts === 'increment' ? previous.attempts + 1 : options.attempts === 'reset' ? 0 : previous.attempts;
     return {

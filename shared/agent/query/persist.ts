@@ -1,4 +1,10 @@
-import { conversationKeys } from '../../conversations/keys.js';
+import { Entity } from 'dynamodb-toolbox/entity';
+import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
+import { item } from 'dynamodb-toolbox/schema/item';
+import { nul } from 'dynamodb-toolbox/schema/nul';
+import { number } from 'dynamodb-toolbox/schema/number';
+import { string } from 'dynamodb-toolbox/schema/string';
 import { isOwnConversationId, ownConversationId } from '../../conversations/owners.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
@@ -7,6 +13,7 @@ import { ConflictError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { keys } from '../../platform/keys.js';
 import { isConditionFailed, type Item } from '../../platform/table.js';
+import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
 import { counterNames, recordUsage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopResult } from '../loop.js';
@@ -18,103 +25,142 @@ import type { Caller, ConversationState } from './types.js';
  * in two rounds of store calls.
  */
 
+type HistoryMessage = { role: 'user' | 'assistant'; content: string };
+
+/** What a query leaves to be saved. */
+export interface FinishedQuery {
+  caller: Caller;
+  workspace: WorkspaceItem;
+  conversationId: string;
+  /** The question as screened by the guardrails (what the model saw). */
+  query: string;
+  /** The (screened) history a new conversation starts with; empty when continuing one. */
+  history: HistoryMessage[];
+  hits: GuardrailHit[];
+  loop: LoopResult;
+  costUsd: number;
+  durationMs: number;
+  /** False when the query stopped before the model ran: then only the question is stored. */
+  answered: boolean;
+}
+
+/** The attributes of the conversation item (`CONV#…` / `STATE`) a query writes. */
+const conversationEntity = new Entity({
+  name: 'conversation',
+  table: singleTable,
+  ...plainItems,
+  schema: item({
+    pk: string().key(),
+    sk: string().key(),
+    id: string(),
+    workspace_id: string(),
+    org_id: string(),
+    status: string().enum('open', 'cold', 'closed'),
+    consumer_type: string().enum('api', 'team-chat', 'messaging', 'coding-agent'),
+    user_name: string(),
+    // null first: API callers have no channel, and each alternative that fails to parse costs a thrown error.
+    channel: anyOf(nul(), string()),
+    // Conversations older than owners have none (conversations/owners.ts).
+    owner: string().optional(),
+    chat_channel_id: string().optional(),
+    chat_thread_ts: string().optional(),
+    first_message_at: string(),
+    last_activity_at: string(),
+    message_count: number(),
+    total_cost_usd: number(),
+    stats_status: string(),
+    due_at: string().optional(),
+    cold_at: string().optional(),
+    moved_by: string().optional(),
+    gsi1pk: string(),
+    gsi1sk: string(),
+    gsi2pk: string(),
+    gsi2sk: string(),
+    gsi3pk: string().optional(),
+    gsi3sk: string().optional(),
+  }),
+});
+
 /**
- * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
- * which also hands out the message sequence numbers atomically), then in parallel the messages
- * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
+ * The conversation item's write: created or reopened as open, with its index keys and next due
+ * time; the attributes that describe the conversation are set only by the query that creates it;
+ * `message_count` is added to atomically, so the old value hands out the messages' sequence numbers.
  */
-export async function persistQuery(
-  deps: Deps,
-  caller: Caller,
-  workspace: WorkspaceItem,
-  conversationId: string,
-  asked: { query: string; history: { role: 'user' | 'assistant'; content: string }[]; hits: GuardrailHit[] },
-  loop: LoopResult,
-  costUsd: number,
-  durationMs: number,
-  answered: boolean,
-): Promise<string> {
-  const { query, history, hits } = asked;
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  const messageCount = history.length + (answered ? 2 : 1);
-  const indexKey = `${at}#${conversationId}`;
-  const coldAt = minutesAfter(now, workspace.cold_timeout_minutes);
-  const due = dueIndex('open', workspace.id, conversationId, coldAt);
-  let previous: ConversationState | undefined;
-  try {
-    previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(workspace.id, conversationId), {
-      update: [
-        'SET #status = :open, #last = :now, #g1pk = :g1pk, #g1sk = :gsk, #g2pk = :g2pk, #g2sk = :gsk',
-        '#id = if_not_exists(#id, :id), #ws = if_not_exists(#ws, :ws), #org = if_not_exists(#org, :org)',
-        '#consumer = if_not_exists(#consumer, :consumer), #user = if_not_exists(#user, :user)',
-        '#channel = if_not_exists(#channel, :channel), #first = if_not_exists(#first, :now)',
-        '#stats = if_not_exists(#stats, :pending), #due = :due, #g3pk = :g3pk, #g3sk = :g3sk, #owner = if_not_exists(#owner, :owner)',
-        ...(caller.chat ? ['#chatChannel = if_not_exists(#chatChannel, :chatChannel), #chatThread = if_not_exists(#chatThread, :chatThread)'] : []),
-      ].join(', ') + ' ADD #count :count, #cost :cost REMOVE #moved, #coldAt',
+function conversationUpdate(saved: FinishedQuery, at: string, coldAt: Date) {
+  const { caller, workspace, conversationId } = saved;
+  const indexKey = keys.timeOrdered(at, conversationId);
+  const chat = caller.chat;
+  return conversationEntity
+    .build(UpdateItemCommand)
+    .item({
+      ...keys.conversation(workspace.id, conversationId),
+      status: 'open',
+      last_activity_at: at,
+      gsi1pk: keys.conversationsIndex(workspace.id),
+      gsi1sk: indexKey,
+      gsi2pk: keys.conversationsByStatusIndex(workspace.id, 'open'),
+      gsi2sk: indexKey,
+      due_at: coldAt.toISOString(),
+      ...dueIndex('open', workspace.id, conversationId, coldAt),
+      id: $get('id', conversationId),
+      workspace_id: $get('workspace_id', workspace.id),
+      org_id: $get('org_id', caller.orgId),
+      consumer_type: $get('consumer_type', caller.consumerType),
+      user_name: $get('user_name', caller.userName),
+      channel: $get('channel', caller.channel),
+      first_message_at: $get('first_message_at', at),
+      stats_status: $get('stats_status', 'pending'),
+      owner: $get('owner', caller.owner),
+      chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
+      chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
+      message_count: $add(saved.history.length + (saved.answered ? 2 : 1)),
+      total_cost_usd: $add(saved.costUsd),
+      // Open again: a cold conversation's move and cold time are over.
+      moved_by: $remove(),
+      cold_at: $remove(),
+    })
+    .options({
       // Not closed, and the caller's own (a conversation older than owners is claimed by its next query).
-      condition: '(attribute_not_exists(pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :owner)',
-      names: {
-        '#status': 'status',
-        '#last': 'last_activity_at',
-        '#g1pk': 'gsi1pk',
-        '#g1sk': 'gsi1sk',
-        '#g2pk': 'gsi2pk',
-        '#g2sk': 'gsi2sk',
-        '#id': 'id',
-        '#ws': 'workspace_id',
-        '#org': 'org_id',
-        '#consumer': 'consumer_type',
-        '#user': 'user_name',
-        '#channel': 'channel',
-        '#first': 'first_message_at',
-        '#stats': 'stats_status',
-        '#count': 'message_count',
-        '#cost': 'total_cost_usd',
-        '#due': 'due_at',
-        '#g3pk': 'gsi3pk',
-        '#g3sk': 'gsi3sk',
-        '#moved': 'moved_by',
-        '#coldAt': 'cold_at',
-        '#owner': 'owner',
-        ...(caller.chat ? { '#chatChannel': 'chat_channel_id', '#chatThread': 'chat_thread_ts' } : {}),
-      },
-      values: {
-        ':open': 'open',
-        ':closed': 'closed',
-        ':now': at,
-        ':g1pk': keys.conversationsIndex(workspace.id),
-        ':g2pk': keys.conversationsByStatusIndex(workspace.id, 'open'),
-        ':gsk': indexKey,
-        ':id': conversationId,
-        ':ws': workspace.id,
-        ':org': caller.orgId,
-        ':consumer': caller.consumerType,
-        ':user': caller.userName,
-        ':channel': caller.channel,
-        ':owner': caller.owner,
-        ':pending': 'pending',
-        ':count': messageCount,
-        ':cost': costUsd,
-        ':due': coldAt.toISOString(),
-        ':g3pk': due.gsi3pk,
-        ':g3sk': due.gsi3sk,
-        ...(caller.chat ? { ':chatChannel': caller.chat.channelId, ':chatThread': caller.chat.threadTs } : {}),
+      condition: {
+        and: [
+          { or: [{ attr: 'pk', exists: false }, { attr: 'status', ne: 'closed' }] },
+          { or: [{ attr: 'owner', exists: false }, { attr: 'owner', eq: caller.owner }] },
+        ],
       },
     });
+}
+
+/**
+ * Writes the conversation item (one conditional UpdateItem). Returns the item as it was before
+ * (undefined for a new conversation), or `taken` when someone else started a conversation under
+ * this id while the query ran.
+ */
+async function claimConversation(
+  deps: Deps,
+  saved: FinishedQuery,
+  at: string,
+  coldAt: Date,
+): Promise<{ previous: ConversationState | undefined } | 'taken'> {
+  const { key, input } = updateOf(conversationUpdate(saved, at, coldAt));
+  try {
+    return { previous: await deps.table.updateReturningOld<ConversationState>(key, input) };
   } catch (error) {
     if (!isConditionFailed(error)) throw error;
-    const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspace.id, conversationId), true);
-    if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) {
-      // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
-      return persistQuery(deps, caller, workspace, ownConversationId(conversationId, caller.owner), asked, loop, costUsd, durationMs, answered);
-    }
+    const { caller, conversationId } = saved;
+    const current = await deps.table.get<ConversationState>(key, true);
+    if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
     throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
   }
-  const historySeq = (previous?.message_count ?? 0) + 1;
+}
+
+/** The messages of the query (and of the history a new conversation starts with), numbered after `previousCount`. */
+function messageItems(saved: FinishedQuery, now: Date, previousCount: number): Item[] {
+  const { workspace, conversationId, history, loop } = saved;
+  const at = now.toISOString();
+  const historySeq = previousCount + 1;
   const firstSeq = historySeq + history.length;
   const message = (seq: number, role: 'user' | 'assistant', content: string): Item => ({
-    ...conversationKeys.message(workspace.id, conversationId, seq),
+    ...keys.message(workspace.id, conversationId, seq),
     id: newId('msg', now),
     seq,
     role,
@@ -127,63 +173,93 @@ export async function persistQuery(
     created_at: at,
   });
   const items: Item[] = history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
-  items.push(message(firstSeq, 'user', query));
-  if (answered) {
+  items.push(message(firstSeq, 'user', saved.query));
+  if (saved.answered) {
     items.push({
       ...message(firstSeq + 1, 'assistant', loop.answer),
       tools_called: JSON.stringify(loop.toolsCalled),
       tokens_input: totalInput(loop.usage),
       tokens_output: loop.usage.output,
-      cost_usd: costUsd,
-      duration_ms: durationMs,
+      cost_usd: saved.costUsd,
+      duration_ms: saved.durationMs,
     });
   }
+  return items;
+}
+
+/** The audit entry of the query (`WSACT#<workspace>`). */
+function activityItem(saved: FinishedQuery, now: Date): Item {
+  const { loop } = saved;
+  const at = now.toISOString();
   const activityId = newId('act', now);
-  items.push({
-    pk: keys.activityPartition(workspace.id),
-    sk: `${at}#${activityId}`,
+  return {
+    ...keys.activityEntry(saved.workspace.id, at, activityId),
     id: activityId,
-    conversation_id: conversationId,
-    user_name: caller.userName,
-    query,
+    conversation_id: saved.conversationId,
+    user_name: saved.caller.userName,
+    query: saved.query,
     tools_called: loop.toolsCalled,
     connections_hit: loop.connectionsHit,
     tokens_input: totalInput(loop.usage),
     tokens_output: loop.usage.output,
-    cost_usd: costUsd,
-    duration_ms: durationMs,
+    cost_usd: saved.costUsd,
+    duration_ms: saved.durationMs,
     error: loop.error,
     created_at: at,
-  });
-  items.push(...violationItems(deps, workspace.id, conversationId, hits));
-  const conversationDeltas: Record<string, number> = hits.length ? { violations: hits.length } : {};
+  };
+}
+
+/** Conversation counters of the workspace the query moves: a new conversation, or a cold one reopened. */
+function conversationDeltas(saved: FinishedQuery, previous: ConversationState | undefined): Record<string, number> {
+  const { caller, hits } = saved;
+  const deltas: Record<string, number> = hits.length ? { violations: hits.length } : {};
   if (!previous) {
-    conversationDeltas[counterNames.conversations] = 1;
-    conversationDeltas[counterNames.dimension('status', 'open')] = 1;
-    conversationDeltas[counterNames.dimension('consumer', caller.consumerType)] = 1;
-    if (caller.channel) conversationDeltas[counterNames.dimension('channel', caller.channel)] = 1;
+    deltas[counterNames.conversations] = 1;
+    deltas[counterNames.dimension('status', 'open')] = 1;
+    deltas[counterNames.dimension('consumer', caller.consumerType)] = 1;
+    if (caller.channel) deltas[counterNames.dimension('channel', caller.channel)] = 1;
   } else if (previous.status === 'cold') {
-    conversationDeltas[counterNames.dimension('status', 'cold')] = -1;
-    conversationDeltas[counterNames.dimension('status', 'open')] = 1;
+    deltas[counterNames.dimension('status', 'cold')] = -1;
+    deltas[counterNames.dimension('status', 'open')] = 1;
   }
+  return deltas;
+}
+
+/**
+ * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
+ * which also hands out the message sequence numbers atomically), then in parallel the messages
+ * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
+ * Returns the conversation's id: the caller's own one when someone else took the id meanwhile.
+ */
+export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<string> {
+  const { caller, workspace, conversationId, loop } = saved;
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const coldAt = minutesAfter(now, workspace.cold_timeout_minutes);
+  const claim = await claimConversation(deps, saved, at, coldAt);
+  if (claim === 'taken') {
+    // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
+    return persistQuery(deps, { ...saved, conversationId: ownConversationId(conversationId, caller.owner) });
+  }
+  const { previous } = claim;
+  const items = [
+    ...messageItems(saved, now, previous?.message_count ?? 0),
+    activityItem(saved, now),
+    ...violationItems(deps, workspace.id, conversationId, saved.hits),
+  ];
+  const usage = {
+    queries: 1,
+    errors: loop.error ? 1 : 0,
+    duration_ms: saved.durationMs,
+    cost_usd: saved.costUsd,
+    tokens_input: totalInput(loop.usage),
+    tokens_output: loop.usage.output,
+  };
   await Promise.all([
     deps.table.batchPut(items),
     // The next move: cold after cold_timeout_minutes without activity (replaces the pending one).
     scheduleMove(deps, caller.orgId, { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at }, coldAt),
-    recordUsage(
-      deps,
-      workspace.id,
-      {
-        queries: 1,
-        errors: loop.error ? 1 : 0,
-        duration_ms: durationMs,
-        cost_usd: costUsd,
-        tokens_input: totalInput(loop.usage),
-        tokens_output: loop.usage.output,
-      },
-      now,
-      conversationDeltas,
-    ),
+    recordUsage(deps, workspace.id, usage, now, conversationDeltas(saved, previous)),
   ]);
   return conversationId;
 }

@@ -1,0 +1,97 @@
+import { blockingGuardrail } from '../../guardrails/enforcement.js';
+import { modelsOf, type Deps } from '../../deps.js';
+import type { ModelTier } from '../../models/catalogue.js';
+import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import { runAgentLoop, type LoopResult } from '../loop.js';
+import { NO_USAGE, type ModelClient, type ModelMessage } from '../model.js';
+import { ModelConfigurationError } from '../providers.js';
+import type { loadQueryContext } from './context.js';
+import type { ScreenedInput } from './screening.js';
+import { screenAnswer } from './screening.js';
+import { connectAll, knowledgeFor, offeredTools } from './tools.js';
+import { MAX_TOKENS, type Caller } from './types.js';
+
+/** What the query read (query/context.ts), with the conversation's state and latest messages. */
+export type QueryContext = Awaited<ReturnType<typeof loadQueryContext>> & {
+  state: { status?: string } | undefined;
+  messages: { role: 'user' | 'assistant'; content: string }[];
+};
+
+export interface QueryRun {
+  loop: LoopResult;
+  /** False when the query stopped before the model ran: then only the question is stored. */
+  answered: boolean;
+  /** Guardrail hits of the run: calls to a blocked tool, and the answer's. */
+  hits: ScreenedInput['hits'];
+}
+
+function toModelMessages(history: { role: 'user' | 'assistant'; content: string }[]): ModelMessage[] {
+  return history
+    .filter((message) => message.content.trim().length > 0)
+    .map((message) => ({ role: message.role, content: [{ type: 'text', text: message.content }] }));
+}
+
+function defaultSystemPrompt(workspace: WorkspaceItem): string {
+  return `You are the assistant of the "${workspace.name}" workspace. Answer the user's questions, using the tools available when they help.`;
+}
+
+function nothingRan(error: string, answered: boolean, answer = ''): QueryRun {
+  const loop: LoopResult = { answer, toolsCalled: [], connectionsHit: [], usage: NO_USAGE, modelMs: 0, toolMs: 0, rounds: 0, error };
+  return { loop, answered, hits: [] };
+}
+
+/** The organisation's model client, or why there is none (no key, a provider not allowed). */
+function clientOf(deps: Deps, context: QueryContext): ModelClient | string {
+  try {
+    return modelsOf(deps).clientFor({ provider: context.provider, apiKey: context.apiKey });
+  } catch (error) {
+    if (!(error instanceof ModelConfigurationError)) throw error;
+    return error.message;
+  }
+}
+
+/**
+ * Runs the agent loop for a screened question, or says why it did not run: a guardrail that
+ * cannot run, a blocked question (the refusal is the answer, kept with the question), no model
+ * client, an unreachable connection.
+ */
+export async function answerQuery(deps: Deps, caller: Caller, context: QueryContext, input: ScreenedInput, tier: ModelTier): Promise<QueryRun> {
+  if (input.unusable) return nothingRan(input.unusable, false);
+  if (input.blockedBy) {
+    const name = input.blockedBy.name;
+    return nothingRan(`blocked by guardrail "${name}"`, true, `Your message was not sent: it matches the workspace's guardrail "${name}".`);
+  }
+  const client = clientOf(deps, context);
+  if (typeof client === 'string') return nothingRan(client, false);
+  const { workspace, connections, toolsByConnection, guardrails } = context;
+  const unreachable = await connectAll(deps, connections, toolsByConnection);
+  if (unreachable.length) return nothingRan(unreachable.join('; '), false);
+
+  const history = toModelMessages(context.state ? context.messages : input.history);
+  const knowledge = knowledgeFor(context.knowledge);
+  // Tools a block_tool guardrail names are never offered, whatever the role may use.
+  const tools = [
+    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails),
+    ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
+  ];
+  const loop = await runAgentLoop({
+    client,
+    model: client.modelFor(tier),
+    system: (workspace.system_prompt || defaultSystemPrompt(workspace)) + knowledge.prompt,
+    tools,
+    messages: [...history, { role: 'user', content: [{ type: 'text', text: input.text }] }],
+    maxToolRounds: workspace.max_tool_rounds,
+    maxTokens: MAX_TOKENS,
+    tokenBudget: workspace.max_tokens_per_query ?? undefined,
+  });
+  // A call to a tool a guardrail keeps from the model was refused as unknown: record the attempt.
+  const hits: QueryRun['hits'] = [];
+  for (const name of new Set(loop.toolsCalled)) {
+    const guardrail = blockingGuardrail(guardrails, name);
+    if (guardrail) hits.push({ guardrail, direction: 'tools', action: 'block', excerpt: `call to tool ${name}` });
+  }
+  const answer = screenAnswer(guardrails, loop.answer);
+  hits.push(...answer.hits);
+  const error = answer.withheldBy ? (loop.error ?? `answer withheld by guardrail "${answer.withheldBy.name}"`) : loop.error;
+  return { loop: { ...loop, answer: answer.answer, error }, answered: true, hits };
+}
