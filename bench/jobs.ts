@@ -4,7 +4,7 @@ import { createDeps } from '../shared/deps.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
-import type { JobHandlers } from '../shared/jobs/worker.js';
+import { deliveryOf, type JobHandlers } from '../shared/jobs/worker.js';
 import { systemClock } from '../shared/platform/clock.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
@@ -24,8 +24,9 @@ export async function benchJobs(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     for (const concurrency of [1, 4, 16]) {
-      const runner = new LocalJobRunner({ concurrency, maxAttempts: 3, retryBaseMs: 1000 });
       const table = new Table(client, config.tableName, systemClock);
+      const settings = { maxAttempts: 3, retryBaseMs: 1000 };
+      const runner = new LocalJobRunner({ table, clock: systemClock, logger: QUIET_LOGGER }, { concurrency, ...settings });
       const deps = createDeps({
         config,
         table,
@@ -39,7 +40,7 @@ export async function benchJobs(): Promise<Row[]> {
         ...jobHandlers,
         'conversation-stats': { schema: z.object({ n: z.number() }), run: async () => void (done += 1) },
       };
-      runner.attach(deps, handlers);
+      runner.start(deliveryOf(deps, handlers, settings));
       const count = 1000;
       const started = performance.now();
       const trips = table.roundTrips;

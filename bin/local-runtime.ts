@@ -16,6 +16,7 @@ import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
+import { deliveryOf } from '../shared/jobs/worker.js';
 import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
 import { systemClock, type Clock } from '../shared/platform/clock.js';
 import type { Config } from '../shared/platform/config.js';
@@ -146,28 +147,29 @@ async function startServices(
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
-  const runner = new LocalJobRunner({ concurrency: 4, maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs });
+  const core = { table: new Table(client, config.tableName, clock), clock };
+  const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
+  const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.
   const scheduler = new DueIndexScheduler(
     clock,
-    (now) => sendDueMoves(deps, now),
+    (now) => sendDueMoves({ ...core, jobs: runner }, now),
     (error) => logger.error('due conversation moves could not be sent', { error: errorMessage(error) }),
   );
   const deps = createAgentDeps({
     ...createAgentParts(config, logger),
+    ...core,
     config: { ...config, dataDir },
-    table: new Table(client, config.tableName, clock),
-    clock,
     logger,
     passwords: new PasswordHasher(options.scrypt),
     sessionSecret: await loadSessionSecret({ ...config, dataDir }),
     ...(options.models ? { models: options.models } : {}),
     jobs: runner,
     scheduler,
-    chat: new TeamChatNotifier(() => deps, config.slackApiUrl),
+    chat: new TeamChatNotifier(core, config.slackApiUrl),
   });
-  runner.attach(deps, jobHandlers);
-  const resumed = await runner.start();
+  runner.start(deliveryOf(deps, jobHandlers, settings));
+  const resumed = await runner.resumePending();
   if (resumed) logger.info(`resumed ${resumed} pending job${resumed === 1 ? '' : 's'}`);
   // What fell due while the runtime was stopped is sent now; the periodic wake-up is a backstop
   // (a schedule written by another runtime sharing DYNAMODB_ENDPOINT, say).

@@ -9,9 +9,9 @@ import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 // tokens, running the agent loop for their messages, and a health check on PORT.
 const { config, deps: core } = await createAwsDeps(process.env, {
   needsSession: false,
-  extra: (configuration, logger) => ({
+  extra: (configuration, logger, store) => ({
     ...createAgentParts(configuration, logger),
-    chat: new TeamChatNotifier(() => core, configuration.slackApiUrl),
+    chat: new TeamChatNotifier(store, configuration.slackApiUrl),
   }),
 });
 const deps = requireAgentDeps(core);

@@ -1,20 +1,20 @@
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { ModelClientCache } from '../../shared/agent/providers.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { sweepOverdue } from '../../shared/conversations/lifecycle.js';
 import { queueUrlsOf } from '../../shared/jobs/aws.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
-import { handleSqsBatch, type SqsEvent } from '../../shared/jobs/sqs.js';
+import { handleSqsBatch } from '../../shared/jobs/sqs.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 
 // Built once per container. The statistics job calls the model, so the model clients are wired.
-// (the notifier reads `deps` at job time, once it exists.)
 const { config, deps, sqs } = await createAwsDeps(process.env, {
   needsSession: false,
-  extra: (configuration) => ({
+  extra: (configuration, _logger, store) => ({
     models: new ModelClientCache(configuration),
     // Cold notices post with the organisation's bot token.
-    chat: new TeamChatNotifier(() => deps, configuration.slackApiUrl),
+    chat: new TeamChatNotifier(store, configuration.slackApiUrl),
   }),
 });
 const urls = Object.values(queueUrlsOf(config));
@@ -29,4 +29,5 @@ async function onOtherMessage(body: unknown): Promise<void> {
   }
 }
 
-export const handler = (event: SqsEvent) => handleSqsBatch(deps, jobHandlers, settings, sqs, queueUrlOf, event, { onOtherMessage });
+export const handler = (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+  handleSqsBatch(deps, jobHandlers, settings, sqs, queueUrlOf, event, { onOtherMessage, context });

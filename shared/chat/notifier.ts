@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { Store } from '../platform/store.js';
 import { readSetting } from '../org/settings.js';
 
 /** Posts into team-chat threads (the cold notice). */
@@ -15,16 +15,16 @@ export class UnconnectedChat implements ChatNotifier {
 
 /**
  * Posts with the organisation's own bot token (`chat_bot_token`), through the team-chat Web API.
- * It gets the deps lazily (they hold it), like the SQS job queue.
+ * It reads the token from the store it is given (the table and clock the deps are built with).
  */
 export class TeamChatNotifier implements ChatNotifier {
   constructor(
-    private readonly deps: () => Deps,
+    private readonly store: Store,
     private readonly slackApiUrl: string | undefined,
   ) {}
 
   async postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void> {
-    const token = await readSetting(this.deps(), orgId, 'chat_bot_token');
+    const token = await readSetting(this.store, orgId, 'chat_bot_token');
     if (!token) throw new Error('team-chat is not connected for this organisation (no chat_bot_token)');
     // Loaded on use: the API function's bundle carries this module (for UnconnectedChat) but never posts.
     const { chatWebClient } = await import('./web.js');

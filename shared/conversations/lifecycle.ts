@@ -9,7 +9,6 @@ import { scheduleName } from '../jobs/scheduler.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
 import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.js';
-import { conversationKeys } from './keys.js';
 
 /**
  * Conversation lifecycle: open → cold after `cold_timeout_minutes` without activity, cold →
@@ -32,8 +31,8 @@ function shardOf(workspaceId: string, conversationId: string): number {
 /** GSI3 attributes of a conversation waiting for its next move. */
 export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date) {
   return {
-    gsi3pk: `DUE#${status}#${shardOf(workspaceId, conversationId)}`,
-    gsi3sk: `${dueAt.toISOString()}#${workspaceId}#${conversationId}`,
+    gsi3pk: keys.dueIndex(status, shardOf(workspaceId, conversationId)),
+    gsi3sk: keys.dueIndexSortKey(dueAt.toISOString(), workspaceId, conversationId),
   };
 }
 
@@ -110,7 +109,7 @@ async function close(
   }
   let previous: ConversationState | undefined;
   try {
-    previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), {
+    previous = await deps.table.updateReturningOld<ConversationState>(keys.conversation(workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update: 'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
@@ -149,13 +148,13 @@ export async function closeConversation(
 ): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   if (requiredOwner) {
-    const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), true);
+    const current = await deps.table.get<ConversationState>(keys.conversation(workspaceId, conversationId), true);
     if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
     if (current.owner !== requiredOwner) throw new ForbiddenError('only the person who started this conversation, or an admin, may close it');
   }
   const left = await close(deps, orgId, workspaceId, conversationId, ['open', 'cold']);
   if (left) return;
-  const current = await deps.table.get<ConversationState>(conversationKeys.conversation(workspaceId, conversationId), true);
+  const current = await deps.table.get<ConversationState>(keys.conversation(workspaceId, conversationId), true);
   if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
   throw new ConflictError(`conversation ${conversationId} is already closed`);
 }
@@ -167,7 +166,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
   const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt);
   let previous: ConversationState | undefined;
   try {
-    previous = await deps.table.updateReturningOld<ConversationState>(conversationKeys.conversation(data.workspaceId, data.conversationId), {
+    previous = await deps.table.updateReturningOld<ConversationState>(keys.conversation(data.workspaceId, data.conversationId), {
       update: 'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi3pk = :g3pk, gsi3sk = :g3sk, #moved = :moved',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
       names: statusNames,
@@ -220,17 +219,20 @@ export const lifecycleHandler: JobHandler<LifecycleJob> = {
   },
 };
 
+/** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
+export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'>;
+
 /**
  * Finds conversations whose move is overdue (a lost schedule, a restart of the local runtime) and
  * sends their move. One Query per status and shard on the due index; job ids make it harmless to
  * send a move that is already on its way.
  */
-export async function sweepOverdue(deps: Deps, at: Date = deps.clock.now()): Promise<number> {
+export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now()): Promise<number> {
   const now = at.toISOString();
   let sent = 0;
   for (const status of ['open', 'cold'] as const) {
     for (let shard = 0; shard < DUE_SHARDS; shard += 1) {
-      const due = await deps.table.queryAll<ConversationState>({ index: 'gsi3', pk: `DUE#${status}#${shard}`, sk: { lte: `${now}~` } });
+      const due = await deps.table.queryAll<ConversationState>({ index: 'gsi3', pk: keys.dueIndex(status, shard), sk: { lte: keys.afterTime(now) } });
       for (const conversation of due) {
         const data: LifecycleJob = {
           workspaceId: String(conversation.workspace_id),
@@ -249,13 +251,13 @@ export async function sweepOverdue(deps: Deps, at: Date = deps.clock.now()): Pro
  * The earliest due time after `after` among open and cold conversations (one Query of one item
  * per status and shard), or undefined when none is waiting: where the local scheduler sleeps to.
  */
-export async function nextDueAt(deps: Deps, after: Date): Promise<Date | undefined> {
-  // Sort keys are `<due ISO time>#…`; '~' sorts after '#', so this skips everything due at `after`.
-  const from = `${after.toISOString()}~`;
+export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | undefined> {
+  // Sort keys are `<due ISO time>#…`, so this skips everything due at `after`.
+  const from = keys.afterTime(after.toISOString());
   const firsts = await Promise.all(
     (['open', 'cold'] as const).flatMap((status) =>
       Array.from({ length: DUE_SHARDS }, (_, shard) =>
-        deps.table.query<{ due_at: string }>({ index: 'gsi3', pk: `DUE#${status}#${shard}`, sk: { gte: from }, limit: 1 }),
+        deps.table.query<{ due_at: string }>({ index: 'gsi3', pk: keys.dueIndex(status, shard), sk: { gte: from }, limit: 1 }),
       ),
     ),
   );
@@ -265,7 +267,7 @@ export async function nextDueAt(deps: Deps, after: Date): Promise<Date | undefin
 }
 
 /** The local scheduler's wake-up: sends every move due at `now`, answers when the next one is due. */
-export async function sendDueMoves(deps: Deps, now: Date): Promise<Date | undefined> {
+export async function sendDueMoves(deps: DueMoveDeps, now: Date): Promise<Date | undefined> {
   await sweepOverdue(deps, now);
   return nextDueAt(deps, now);
 }

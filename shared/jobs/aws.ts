@@ -1,7 +1,7 @@
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import type { Deps } from '../deps.js';
 import type { Config } from '../platform/config.js';
+import type { Store } from '../platform/store.js';
 import { EventBridgeScheduler } from './scheduler.js';
 import { SqsJobQueue, type QueueUrls } from './sqs.js';
 
@@ -28,12 +28,12 @@ function once<T>(make: () => Promise<T>): () => Promise<T> {
  * The AWS job adapters (SQS queues, EventBridge Scheduler), made once per Lambda container. Their
  * SDK clients are loaded on first use: most API requests send no job.
  */
-export function createAwsJobs(config: Config, deps: () => Deps) {
+export function createAwsJobs(config: Config, store: Store) {
   const sqs = once(async (): Promise<SQSClient> => new (await import('@aws-sdk/client-sqs')).SQSClient({ region: config.awsRegion }));
   const schedulerClient = once(
     async (): Promise<SchedulerClient> => new (await import('@aws-sdk/client-scheduler')).SchedulerClient({ region: config.awsRegion }),
   );
-  const jobs = new SqsJobQueue(sqs, queueUrlsOf(config), deps);
+  const jobs = new SqsJobQueue(sqs, queueUrlsOf(config), store);
   const scheduler = new EventBridgeScheduler(schedulerClient, {
     groupName: required(config.queues.schedulerGroup, 'SCHEDULER_GROUP_NAME'),
     targetArn: required(config.queues.lifecycleArn, 'LIFECYCLE_QUEUE_ARN'),

@@ -1,8 +1,10 @@
-import type { Deps } from '../deps.js';
-import { QUEUE_NAMES, getJob, jobKeys, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+import { QUEUE_NAMES, getJob, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
-import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
+import type { JobDelivery, WorkerSettings } from './worker.js';
 import { errorMessage } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import type { AppLogger } from '../platform/logger.js';
+import type { Store } from '../platform/store.js';
 
 export interface LocalRunnerOptions extends WorkerSettings {
   /** Jobs of one queue run at most this many at a time. */
@@ -19,30 +21,22 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * loses none: a job that was active when the process stopped runs again (its attempt counted).
  */
 export class LocalJobRunner implements JobQueue {
-  private deps: Deps | undefined;
-  private handlers: JobHandlers | undefined;
+  /** Set by `start`: until then jobs are recorded and held, not run. */
+  private deliver: JobDelivery | undefined;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly ready = new Map<QueueName, JobMessage[]>(QUEUE_NAMES.map((queue) => [queue, []]));
   private readonly running = new Map<QueueName, number>(QUEUE_NAMES.map((queue) => [queue, 0]));
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
 
-  constructor(private readonly options: LocalRunnerOptions) {}
-
-  /** Connects the runner to the core (the deps hold the runner, so this comes after both exist). */
-  attach(deps: Deps, handlers: JobHandlers): void {
-    this.deps = deps;
-    this.handlers = handlers;
-  }
-
-  private requireDeps(): { deps: Deps; handlers: JobHandlers } {
-    if (!this.deps || !this.handlers) throw new Error('LocalJobRunner used before attach()');
-    return { deps: this.deps, handlers: this.handlers };
-  }
+  constructor(
+    /** The ledger's table and clock, and where a failed delivery is logged. */
+    private readonly store: Store & { readonly logger: AppLogger },
+    private readonly options: LocalRunnerOptions,
+  ) {}
 
   async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
-    const { deps } = this.requireDeps();
-    const created = await recordJob(deps, message, delayMs);
+    const created = await recordJob(this.store, message, delayMs);
     if (created) this.schedule(message, delayMs);
     return created;
   }
@@ -80,7 +74,7 @@ export class LocalJobRunner implements JobQueue {
 
   private pump(queue: QueueName): void {
     const ready = this.ready.get(queue) ?? [];
-    while (!this.stopped && ready.length > 0 && (this.running.get(queue) ?? 0) < this.options.concurrency) {
+    while (this.deliver && !this.stopped && ready.length > 0 && (this.running.get(queue) ?? 0) < this.options.concurrency) {
       const message = ready.shift() as JobMessage;
       this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
       const work = this.runOne(message).finally(() => {
@@ -93,32 +87,37 @@ export class LocalJobRunner implements JobQueue {
   }
 
   private async runOne(message: JobMessage): Promise<void> {
-    const { deps, handlers } = this.requireDeps();
     try {
-      const outcome = await processJob(deps, handlers, this.options, message);
+      const outcome = await (this.deliver as JobDelivery)(message);
       if (outcome.kind === 'retry') this.schedule(message, outcome.delayMs);
     } catch (error) {
       // The ledger could not be written (the store is down): try the delivery again later.
-      deps.logger.error('job delivery failed', { job: message.jobId, error: errorMessage(error) });
+      this.store.logger.error('job delivery failed', { job: message.jobId, error: errorMessage(error) });
       this.schedule(message, Math.max(this.options.retryBaseMs, 1000));
     }
   }
 
-  /** Resumes the jobs the ledger holds as pending (waiting, delayed, or active when the process stopped). */
-  async start(): Promise<number> {
-    const { deps } = this.requireDeps();
+  /** Starts running jobs (those recorded before the start first) with `deliver`. */
+  start(deliver: JobDelivery): void {
+    this.deliver = deliver;
+    for (const queue of QUEUE_NAMES) this.pump(queue);
+  }
+
+  /** Resumes the jobs the ledger holds as pending (waiting, delayed, or active when the process stopped); answers how many. */
+  async resumePending(): Promise<number> {
+    const store = this.store;
     let resumed = 0;
     for (const queue of QUEUE_NAMES) {
-      const pending = await deps.table.queryAll<JobItem>({ index: 'gsi2', pk: jobKeys.pending(queue) });
+      const pending = await store.table.queryAll<JobItem>({ index: 'gsi2', pk: keys.pendingJobsIndex(queue) });
       for (const item of pending) {
         let job: JobItem | undefined = item;
         if (item.state === 'active') {
           // Its worker was this process before it stopped: nobody else holds it.
-          const current = await getJob(deps, item.id);
-          job = current && (await transitionJob(deps, current, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' }));
+          const current = await getJob(store, item.id);
+          job = current && (await transitionJob(store, current, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' }));
         }
         if (!job) continue;
-        const delay = Math.max(0, new Date(job.run_at).getTime() - deps.clock.now().getTime());
+        const delay = Math.max(0, new Date(job.run_at).getTime() - store.clock.now().getTime());
         this.schedule({ jobId: job.id, queue: job.queue, orgId: job.org_id, data: job.data }, delay);
         resumed += 1;
       }

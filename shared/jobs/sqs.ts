@@ -1,6 +1,9 @@
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
+import type { Store } from '../platform/store.js';
 import { QUEUE_NAMES, recordJob, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
 import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
@@ -29,7 +32,7 @@ export class SqsJobQueue implements JobQueue {
   constructor(
     private readonly sqs: SqsClientSource,
     private readonly urls: QueueUrls,
-    private readonly deps: () => Deps,
+    private readonly store: Store,
   ) {}
 
   private async send(message: JobMessage, delayMs: number): Promise<void> {
@@ -44,7 +47,7 @@ export class SqsJobQueue implements JobQueue {
   }
 
   async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
-    const created = await recordJob(this.deps(), message, delayMs);
+    const created = await recordJob(this.store, message, delayMs);
     if (created) await this.send(message, delayMs);
     return created;
   }
@@ -58,15 +61,6 @@ export class SqsJobQueue implements JobQueue {
   }
 }
 
-/** The shape of the SQS event the consumer Lambda receives (the fields it reads). */
-export interface SqsEvent {
-  Records: { messageId: string; receiptHandle: string; body: string; eventSourceARN?: string }[];
-}
-
-export interface SqsBatchResponse {
-  batchItemFailures: { itemIdentifier: string }[];
-}
-
 const JobMessageSchema = z.object({
   jobId: z.string().min(1).max(512),
   queue: z.enum(QUEUE_NAMES),
@@ -74,12 +68,28 @@ const JobMessageSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+/** Thrown for a job to retry once its visibility timeout is set: the record is reported as a failure. */
+class RetryLater extends Error {
+  constructor(jobId: string) {
+    super(`job ${jobId} is to be retried`);
+    this.name = 'RetryLater';
+  }
+}
+
+/** Powertools reads `.message` of what a record's handler throws: a thrown null would fail the whole batch. */
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(errorMessage(error));
+}
+
 /**
  * The jobs Lambda's work: each record is one job delivery. A job to retry gets its visibility
  * timeout set to the backoff and is reported as a batch item failure, so SQS delivers it again
  * then; everything else (done, failed for good, skipped duplicates, unreadable messages) is
  * acknowledged. An error of the service itself (the store unreachable) is a failure too, and after
  * `maxReceiveCount` receives SQS moves the message to the dead-letter queue.
+ *
+ * Powertools' batch processor does the bookkeeping: a record whose handler throws is reported in
+ * `batchItemFailures`. The records of a batch are processed in parallel, as before.
  */
 export async function handleSqsBatch(
   deps: Deps,
@@ -87,53 +97,56 @@ export async function handleSqsBatch(
   settings: WorkerSettings,
   sqs: SqsClientSource,
   queueUrlOf: (eventSourceArn: string | undefined) => string | undefined,
-  event: SqsEvent,
-  extra: { onOtherMessage?: (body: unknown) => Promise<void> } = {},
-): Promise<SqsBatchResponse> {
-  const failures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    event.Records.map(async (record) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(record.body);
-      } catch {
-        deps.logger.error('dropping a job message that is not JSON', { messageId: record.messageId });
+  event: SQSEvent,
+  extra: { onOtherMessage?: (body: unknown) => Promise<void>; context?: Context } = {},
+): Promise<SQSBatchResponse> {
+  const deliver = async (record: SQSRecord): Promise<void> => {
+    let body: unknown;
+    try {
+      body = JSON.parse(record.body);
+    } catch {
+      deps.logger.error('dropping a job message that is not JSON', { messageId: record.messageId });
+      return;
+    }
+    const parsed = JobMessageSchema.safeParse(body);
+    if (!parsed.success) {
+      if (extra.onOtherMessage) {
+        try {
+          await extra.onOtherMessage(body);
+        } catch (error) {
+          deps.logger.error('message handling failed', { messageId: record.messageId, error: String(error) });
+          throw asError(error);
+        }
         return;
       }
-      const parsed = JobMessageSchema.safeParse(body);
-      if (!parsed.success) {
-        if (extra.onOtherMessage) {
-          try {
-            await extra.onOtherMessage(body);
-          } catch (error) {
-            deps.logger.error('message handling failed', { messageId: record.messageId, error: String(error) });
-            failures.push({ itemIdentifier: record.messageId });
-          }
-          return;
-        }
-        deps.logger.error('dropping a message that is not a job', { messageId: record.messageId });
-        return;
+      deps.logger.error('dropping a message that is not a job', { messageId: record.messageId });
+      return;
+    }
+    try {
+      const outcome = await processJob(deps, handlers, settings, parsed.data);
+      if (outcome.kind !== 'retry') return;
+      const queueUrl = queueUrlOf(record.eventSourceARN);
+      if (queueUrl) {
+        const [client, { ChangeMessageVisibilityCommand }] = await Promise.all([clientOf(sqs), import('@aws-sdk/client-sqs')]);
+        await client.send(
+          new ChangeMessageVisibilityCommand({
+            QueueUrl: queueUrl,
+            ReceiptHandle: record.receiptHandle,
+            VisibilityTimeout: Math.min(43_200, Math.ceil(outcome.delayMs / 1000)),
+          }),
+        );
       }
-      try {
-        const outcome = await processJob(deps, handlers, settings, parsed.data);
-        if (outcome.kind !== 'retry') return;
-        const queueUrl = queueUrlOf(record.eventSourceARN);
-        if (queueUrl) {
-          const [client, { ChangeMessageVisibilityCommand }] = await Promise.all([clientOf(sqs), import('@aws-sdk/client-sqs')]);
-          await client.send(
-            new ChangeMessageVisibilityCommand({
-              QueueUrl: queueUrl,
-              ReceiptHandle: record.receiptHandle,
-              VisibilityTimeout: Math.min(43_200, Math.ceil(outcome.delayMs / 1000)),
-            }),
-          );
-        }
-        failures.push({ itemIdentifier: record.messageId });
-      } catch (error) {
-        deps.logger.error('job delivery failed', { messageId: record.messageId, error: errorMessage(error) });
-        failures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures: failures };
+    } catch (error) {
+      deps.logger.error('job delivery failed', { messageId: record.messageId, error: errorMessage(error) });
+      throw asError(error);
+    }
+    throw new RetryLater(parsed.data.jobId);
+  };
+  // A processor per batch: it holds the batch's records and failures, and outside Lambda's invoke
+  // store (tests, other callers) nothing keeps two batches on one processor apart.
+  const processor = new BatchProcessor(EventType.SQS);
+  // A batch in which every record fails is reported record by record, as a partial one is, rather
+  // than thrown (Powertools' default): a retry is a failure too, and a batch of one job to retry
+  // must still return its batchItemFailures (test/jobs/aws-adapters.test.ts).
+  return processPartialResponse(event, deliver, processor, { context: extra.context, throwOnFullBatchFailure: false });
 }

@@ -21,6 +21,14 @@ export type JobOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'skipped'; reason: string };
 
+/** One delivery of a job: what the local runner runs, once started. */
+export type JobDelivery = (message: JobMessage) => Promise<JobOutcome>;
+
+/** Deliveries done by `processJob` with the core's deps and the queues' handlers. */
+export function deliveryOf(deps: Deps, handlers: JobHandlers, settings: WorkerSettings): JobDelivery {
+  return (message) => processJob(deps, handlers, settings, message);
+}
+
 /** A delayed job delivered less than this before its run time runs now. */
 const EARLY_TOLERANCE_MS = 1000;
 

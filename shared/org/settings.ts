@@ -1,4 +1,4 @@
-import type { Deps } from '../deps.js';
+import type { Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 
@@ -33,10 +33,10 @@ const VALUE_RULES: Record<string, (value: string) => string | undefined> = {
 };
 
 export async function listSettings(
-  deps: Deps,
+  deps: Store,
   orgId: string,
 ): Promise<{ settings: Record<string, string>; configured: Record<string, boolean> }> {
-  const items = await deps.table.queryAll<SettingItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: 'SETTING#' } });
+  const items = await deps.table.queryAll<SettingItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.settingPrefix } });
   const settings: Record<string, string> = {};
   const configured: Record<string, boolean> = Object.fromEntries(KNOWN_SETTING_KEYS.map((key) => [key, false]));
   for (const item of items) {
@@ -46,38 +46,35 @@ export async function listSettings(
   return { settings, configured };
 }
 
-/** GSI1 partition listing the organisations with a chat app token: what the bridge connects. */
-export const CHAT_ORGS_INDEX = 'CHATORGS';
-
-export async function putSetting(deps: Deps, orgId: string, key: string, value: string): Promise<void> {
+export async function putSetting(deps: Store, orgId: string, key: string, value: string): Promise<void> {
   const problem = VALUE_RULES[key]?.(value);
   if (problem) throw new ValidationError('invalid setting value', [{ path: 'value', message: problem }]);
   const item: SettingItem = { ...keys.setting(orgId, key), key, value, updated_at: deps.clock.now().toISOString() };
   // The app token's item is also the organisation's entry in the index the chat bridge polls.
-  const indexed = key === 'chat_app_token' ? { gsi1pk: CHAT_ORGS_INDEX, gsi1sk: orgId } : {};
+  const indexed = key === 'chat_app_token' ? keys.chatOrganisationEntry(orgId) : {};
   await deps.table.put({ ...item, ...indexed });
 }
 
 /** Organisations with both chat tokens: one Query of the index, one BatchGet of their tokens. */
-export async function listChatOrganisations(deps: Deps): Promise<{ orgId: string; botToken: string; appToken: string }[]> {
-  const indexed = await deps.table.queryAll<SettingItem & { gsi1sk: string }>({ index: 'gsi1', pk: CHAT_ORGS_INDEX });
+export async function listChatOrganisations(deps: Store): Promise<{ orgId: string; botToken: string; appToken: string }[]> {
+  const indexed = await deps.table.queryAll<SettingItem & { gsi1sk: string }>({ index: 'gsi1', pk: keys.chatOrganisationsIndex() });
   if (!indexed.length) return [];
   const bots = await deps.table.batchGet<SettingItem>(indexed.map((item) => keys.setting(item.gsi1sk, 'chat_bot_token')));
-  const botTokens = new Map(bots.map((item) => [item.pk.slice('ORG#'.length), item.value]));
+  const botTokens = new Map(bots.map((item) => [item.pk, item.value]));
   return indexed.flatMap((item) => {
-    const botToken = botTokens.get(item.gsi1sk);
+    const botToken = botTokens.get(keys.orgPartition(item.gsi1sk));
     return botToken ? [{ orgId: item.gsi1sk, botToken, appToken: item.value }] : [];
   });
 }
 
-export async function deleteSetting(deps: Deps, orgId: string, key: string): Promise<void> {
+export async function deleteSetting(deps: Store, orgId: string, key: string): Promise<void> {
   const existing = await deps.table.get(keys.setting(orgId, key));
   if (!existing) throw new NotFoundError(`setting ${key} is not set`);
   await deps.table.delete(keys.setting(orgId, key));
 }
 
 /** The plain value of one setting, for the service's own use (never for a response). */
-export async function readSetting(deps: Deps, orgId: string, key: string): Promise<string | undefined> {
+export async function readSetting(deps: Store, orgId: string, key: string): Promise<string | undefined> {
   const item = await deps.table.get<SettingItem>(keys.setting(orgId, key));
   return item?.value;
 }

@@ -7,8 +7,8 @@ import { systemClock } from './clock.js';
 import { parseConfig, type Config } from './config.js';
 import { createDynamoClient } from './dynamo.js';
 import { createLogger } from './logger.js';
+import type { Store } from './store.js';
 import { Table } from './table.js';
-import type { Deps } from '../deps.js';
 
 /** The session secret: `SESSION_SECRET`, else the Secrets Manager secret the stack generated. */
 async function sessionSecretOf(config: Config): Promise<string | undefined> {
@@ -26,24 +26,18 @@ async function sessionSecretOf(config: Config): Promise<string | undefined> {
  */
 export async function createAwsDeps(
   env: Record<string, string | undefined>,
-  options: { needsSession: boolean; extra?: (config: Config, logger: ReturnType<typeof createLogger>) => Partial<DepsParts> } = { needsSession: true },
+  options: {
+    needsSession: boolean;
+    extra?: (config: Config, logger: ReturnType<typeof createLogger>, store: Store) => Partial<DepsParts>;
+  } = { needsSession: true },
 ) {
   const config = parseConfig(env, 'aws');
   const logger = createLogger(config);
   const sessionSecret = await sessionSecretOf(config);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
-  let deps: Deps | undefined;
-  const { sqs, jobs, scheduler } = createAwsJobs(config, () => deps as Deps);
-  deps = createDeps({
-    config,
-    table: new Table(createDynamoClient(config, config.dynamoEndpoint), config.tableName, systemClock),
-    clock: systemClock,
-    logger,
-    sessionSecret,
-    jobs,
-    scheduler,
-    ...options.extra?.(config, logger),
-  });
+  const store: Store = { table: new Table(createDynamoClient(config, config.dynamoEndpoint), config.tableName, systemClock), clock: systemClock };
+  const { sqs, jobs, scheduler } = createAwsJobs(config, store);
+  const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
   return { config, deps, sqs };
 }
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
     return textReply(`Answer to: ${last?.[0]?.text ?? ''}`);
   });
   t = await createTestContext({ env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
-  t.deps.chat = new TeamChatNotifier(() => t.deps, chat.apiUrl);
+  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
   admin = await t.signUp();
   workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Chat support' })).id;
   bridge = new ChatBridge(t.deps, { pollMs: 100 });

@@ -171,7 +171,7 @@ describe('functions/jobs/handler.ts', () => {
       messageId,
       receiptHandle: `receipt-${messageId}`,
       body,
-      attributes: {},
+      attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'sender', ApproximateFirstReceiveTimestamp: '0' },
       messageAttributes: {},
       md5OfBody: '',
       eventSource: 'aws:sqs',

@@ -9,12 +9,13 @@ import {
   ValidationException,
 } from '@aws-sdk/client-scheduler';
 import { ChangeMessageVisibilityCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { getJob, type JobMessage, type QueueName } from '../../shared/jobs/ledger.js';
 import { EventBridgeScheduler, scheduleName } from '../../shared/jobs/scheduler.js';
-import { SqsJobQueue, handleSqsBatch, type QueueUrls, type SqsEvent } from '../../shared/jobs/sqs.js';
+import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/sqs.js';
 import type { JobHandler, JobHandlers, WorkerSettings } from '../../shared/jobs/worker.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
@@ -49,7 +50,7 @@ const orgId = () => `org_${randomUUID()}`;
 
 describe('SqsJobQueue', () => {
   const sqs = new SQSClient({ region: 'us-east-1' });
-  const queue = () => new SqsJobQueue(sqs, URLS, () => t.deps);
+  const queue = () => new SqsJobQueue(sqs, URLS, t.deps);
 
   it.each([
     [0, 0],
@@ -128,13 +129,18 @@ describe('handleSqsBatch', () => {
   });
 
   const jobMessage = (key: string, mode: 'ok' | 'fail'): JobMessage => ({ jobId: `job-${key}`, queue: 'conversation-stats', orgId: orgId(), data: { key, mode } });
-  const record = (messageId: string, body: unknown, receiptHandle = `rh-${messageId}`): SqsEvent['Records'][number] => ({
+  const record = (messageId: string, body: unknown, receiptHandle = `rh-${messageId}`): SQSRecord => ({
     messageId,
     receiptHandle,
     body: typeof body === 'string' ? body : JSON.stringify(body),
+    attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'sender', ApproximateFirstReceiveTimestamp: '0' },
+    messageAttributes: {},
+    md5OfBody: '',
+    eventSource: 'aws:sqs',
     eventSourceARN: arnOf('conversation-stats'),
+    awsRegion: 'us-east-1',
   });
-  const run = (records: SqsEvent['Records'], extra?: Parameters<typeof handleSqsBatch>[6]) =>
+  const run = (records: SQSRecord[], extra?: Parameters<typeof handleSqsBatch>[6]) =>
     handleSqsBatch(t.deps, handlers, settings, sqs, urlOfArn, { Records: records }, extra);
 
   it('reports only the record to retry, after setting its visibility timeout to the backoff', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ChangeMessageVisibilityCommand, SQSClient, SendMessageCommand } from '@aws-sdk/client-sqs';
+import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,8 +8,8 @@ import { createDeps, type Deps } from '../../shared/deps.js';
 import { getJob, type JobMessage, type QueueName } from '../../shared/jobs/ledger.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { drainQueue, listFailedJobs, listQueues, retryAllFailed } from '../../shared/jobs/ops.js';
-import { SqsJobQueue, handleSqsBatch, type QueueUrls, type SqsEvent } from '../../shared/jobs/sqs.js';
-import type { JobHandler, JobHandlers, WorkerSettings } from '../../shared/jobs/worker.js';
+import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/sqs.js';
+import { deliveryOf, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
 import { NotFoundError } from '../../shared/platform/errors.js';
 import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
 
@@ -101,9 +102,9 @@ function depsWith(jobs: Deps['jobs']): Deps {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function localHarness(): Harness {
-  localRunner = new LocalJobRunner({ concurrency: 2, ...SETTINGS });
+  localRunner = new LocalJobRunner({ table: t.deps.table, clock: t.clock, logger: t.logger }, { concurrency: 2, ...SETTINGS });
   const deps = depsWith(localRunner);
-  localRunner.attach(deps, handlers);
+  localRunner.start(deliveryOf(deps, handlers, SETTINGS));
   // Retries wait on real timers (5–20 ms); the runner keeps them private.
   const pendingTimers = () => (localRunner as unknown as { timers: Map<string, unknown> }).timers.size;
   return {
@@ -130,11 +131,24 @@ const URLS: QueueUrls = {
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
 };
 
+/** An SQS record as the consumer Lambda receives it. */
+const sqsRecord = (messageId: string, receiptHandle: string, body: string, eventSourceARN: string): SQSRecord => ({
+  messageId,
+  receiptHandle,
+  body,
+  attributes: { ApproximateReceiveCount: '1', SentTimestamp: '0', SenderId: 'sender', ApproximateFirstReceiveTimestamp: '0' },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN,
+  awsRegion: 'us-east-1',
+});
+
 function sqsHarness(): Harness {
   const sqsClient = new SQSClient({ region: 'us-east-1' });
   const sqsMock = mockClient(SQSClient);
   /** Messages "in the queue": sent and not yet acknowledged. */
-  const inQueue: SqsEvent['Records'] = [];
+  const inQueue: SQSRecord[] = [];
   let sent = 0;
   const arnOf = (queueUrl: string | undefined) => {
     const queue = (Object.keys(URLS) as QueueName[]).find((name) => URLS[name] === queueUrl);
@@ -144,13 +158,12 @@ function sqsHarness(): Harness {
   sqsMock.on(SendMessageCommand).callsFake((input: { QueueUrl?: string; MessageBody?: string }) => {
     sent += 1;
     const messageId = `msg-${sent}`;
-    inQueue.push({ messageId, receiptHandle: `rh-${sent}`, body: input.MessageBody ?? '', eventSourceARN: arnOf(input.QueueUrl) });
+    inQueue.push(sqsRecord(messageId, `rh-${sent}`, input.MessageBody ?? '', arnOf(input.QueueUrl)));
     return { MessageId: messageId };
   });
   sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
-  let deps!: Deps;
-  const queue = new SqsJobQueue(sqsClient, URLS, () => deps);
-  deps = depsWith(queue);
+  const queue = new SqsJobQueue(sqsClient, URLS, { table: t.deps.table, clock: t.clock });
+  const deps = depsWith(queue);
   const urlOfArn = (arn: string | undefined) => (Object.keys(URLS) as QueueName[]).map((name) => (QUEUE_ARN(name) === arn ? URLS[name] : undefined)).find(Boolean);
   return {
     deps,
@@ -166,7 +179,7 @@ function sqsHarness(): Harness {
     },
     async duplicate(message) {
       sent += 1;
-      inQueue.push({ messageId: `dup-${sent}`, receiptHandle: `rh-dup-${sent}`, body: JSON.stringify(message), eventSourceARN: QUEUE_ARN(message.queue) });
+      inQueue.push(sqsRecord(`dup-${sent}`, `rh-dup-${sent}`, JSON.stringify(message), QUEUE_ARN(message.queue)));
     },
   };
 }

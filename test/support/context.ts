@@ -6,6 +6,7 @@ import { agentRoutes } from '../../shared/agent/http.js';
 import { createApp } from '../../shared/http/app.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
+import { deliveryOf } from '../../shared/jobs/worker.js';
 import { BUNDLED_STDIO_SERVERS, parseConfig } from '../../shared/platform/config.js';
 import { STDIO_SERVER_ARGS } from './mcp-servers.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
@@ -75,15 +76,15 @@ export async function createTestContext(
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
   const logger = new RecordingLogger();
-  const runner = new LocalJobRunner({ concurrency: 4, maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs });
-  const scheduler = new ManualScheduler();
-  scheduler.queue = runner;
+  const core = { table: new Table(client, config.tableName, clock), clock };
+  const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
+  const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
+  const scheduler = new ManualScheduler(runner);
   const chat = new RecordingChat();
   const deps: AgentDeps = createAgentDeps({
     ...createAgentParts(config, logger),
+    ...core,
     config,
-    table: new Table(client, config.tableName, clock),
-    clock,
     logger,
     passwords: options.passwords ?? new PasswordHasher(FAST_SCRYPT),
     sessionSecret: TEST_SESSION_SECRET,
@@ -91,7 +92,7 @@ export async function createTestContext(
     scheduler,
     chat,
   });
-  runner.attach(deps, jobHandlers);
+  runner.start(deliveryOf(deps, jobHandlers, settings));
   // Each request comes from an address of its own unless it names one in TEST_ADDRESS_HEADER, so
   // per-address limits stay out of the way of tests that do not test them.
   let addresses = 0;

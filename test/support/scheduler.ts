@@ -6,7 +6,9 @@ import type { Scheduler } from '../../shared/jobs/scheduler.js';
 export class ManualScheduler implements Scheduler {
   readonly pending = new Map<string, { at: Date; message: JobMessage }>();
   readonly cancelled: string[] = [];
-  queue: JobQueue | undefined;
+
+  /** `queue`: where due schedules are sent, as EventBridge sends them to SQS. */
+  constructor(private readonly queue?: JobQueue) {}
 
   async schedule(name: string, at: Date, message: JobMessage): Promise<void> {
     this.pending.set(name, { at, message });
