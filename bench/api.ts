@@ -7,7 +7,6 @@ import { recordUsage } from '../shared/workspaces/counters.js';
 import { signUpOver } from '../test/support/signup.js';
 import { QUIET_LOGGER, percentile, type Row } from './report.js';
 
-
 async function timeRequests(url: string, cookie: string, count: number): Promise<number[]> {
   const samples: number[] = [];
   for (let index = 0; index < count; index += 1) {
@@ -42,9 +41,11 @@ async function seedActivity(table: Table, workspaceId: string, count: number, st
   for (let index = 0; index < items.length; index += 25) batches.push(items.slice(index, index + 25));
   for (let index = 0; index < batches.length; index += 8) {
     await Promise.all(
-      batches.slice(index, index + 8).map((batch) =>
-        table.doc.send(new BatchWriteCommand({ RequestItems: { [table.name]: batch.map((Item) => ({ PutRequest: { Item } })) } })),
-      ),
+      batches
+        .slice(index, index + 8)
+        .map((batch) =>
+          table.doc.send(new BatchWriteCommand({ RequestItems: { [table.name]: batch.map((Item) => ({ PutRequest: { Item } })) } })),
+        ),
     );
   }
 }

@@ -11,7 +11,6 @@ import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { Table, ensureTable } from '../shared/platform/table.js';
 import { QUIET_LOGGER, type Row } from './report.js';
 
-
 /**
  * Throughput of the local runner for a no-op job: each job is recorded in the ledger, claimed,
  * run and completed (with the queue counters), against dynalite in memory.
@@ -33,12 +32,21 @@ export async function benchJobs(): Promise<Row[]> {
         clock: systemClock,
         logger: QUIET_LOGGER,
         jobs: runner,
-        scheduler: new DueIndexScheduler(systemClock, async () => undefined, () => undefined),
+        scheduler: new DueIndexScheduler(
+          systemClock,
+          async () => undefined,
+          () => undefined,
+        ),
       });
       let done = 0;
       const handlers: JobHandlers = {
         ...jobHandlers,
-        'conversation-stats': { schema: z.object({ n: z.number() }), run: async () => void (done += 1) },
+        'conversation-stats': {
+          schema: z.object({ n: z.number() }),
+          run: async () => {
+            done += 1;
+          },
+        },
       };
       runner.start(deliveryOf(deps, handlers, settings));
       const count = 1000;

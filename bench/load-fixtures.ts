@@ -20,7 +20,14 @@ try {
   });
   const server = await startHttpMcpServer({
     name: 'bench-load',
-    tools: [{ name: 'search_docs', description: 'Search the documentation', annotations: { readOnlyHint: true }, run: (args) => `results for ${String(args.query)}` }],
+    tools: [
+      {
+        name: 'search_docs',
+        description: 'Search the documentation',
+        annotations: { readOnlyHint: true },
+        run: (args) => `results for ${String(args.query)}`,
+      },
+    ],
   });
   serveParent({ store: store.endpoint, model: model.url, mcp: server.url }, async () => {
     await Promise.all([model.stop(), server.stop(), store.close()]);

@@ -129,7 +129,9 @@ export async function benchLoad(): Promise<Row[]> {
             } catch (error) {
               result.errors[route] += 1;
               if (errorSamples.length < ERRORS_SHOWN) {
-                const status = (error as { status?: string }).status ?? (error instanceof Error ? `${error.name}${'cause' in error && error.cause ? ` (${String(error.cause)})` : ''}` : 'error');
+                const status =
+                  (error as { status?: string }).status ??
+                  (error instanceof Error ? `${error.name}${'cause' in error && error.cause ? ` (${String(error.cause)})` : ''}` : 'error');
                 errorSamples.push({ route, status, body: (error instanceof Error ? error.message : String(error)).slice(0, 500) });
               }
             }

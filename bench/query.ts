@@ -5,7 +5,6 @@ import { startHttpMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
 import { QUIET_LOGGER, benchEnv, percentile, type Row } from './report.js';
 
-
 interface Sample {
   overheadMs: number;
   totalMs: number;
@@ -50,10 +49,7 @@ export async function benchQuery(): Promise<Row[]> {
       }),
     ),
   );
-  const config = parseConfig(
-    benchEnv(model.url),
-    'local',
-  );
+  const config = parseConfig(benchEnv(model.url), 'local');
   const runtime = await startLocalRuntime(config, { logger: QUIET_LOGGER });
   const rows: Row[] = [];
   try {
@@ -64,7 +60,11 @@ export async function benchQuery(): Promise<Row[]> {
       const workspaceId = String(json.id);
       const connectionIds: string[] = [];
       for (let index = 0; index < count; index += 1) {
-        const saved = await post(runtime, '/api/connectors/mcp', cookie, { workspace_id: workspaceId, name: `tools-${index}`, url: servers[index]?.url });
+        const saved = await post(runtime, '/api/connectors/mcp', cookie, {
+          workspace_id: workspaceId,
+          name: `tools-${index}`,
+          url: servers[index]?.url,
+        });
         connectionIds.push(String(saved.json.id));
       }
       return { workspaceId, connectionIds };
@@ -76,7 +76,9 @@ export async function benchQuery(): Promise<Row[]> {
         await before?.();
         const trips = runtime.deps.table.roundTrips;
         const { sessionsOpened, toolLists } = runtime.deps.mcp.stats;
-        const { json, headers } = await post(runtime, `/api/workspaces/${workspaceId}/query`, cookie, { query: `How do I reset my password? (${index})` });
+        const { json, headers } = await post(runtime, `/api/workspaces/${workspaceId}/query`, cookie, {
+          query: `How do I reset my password? (${index})`,
+        });
         if (json.error) throw new Error(`query failed: ${String(json.error)}`);
         const timing = headers.get('server-timing');
         samples.push({
@@ -93,10 +95,22 @@ export async function benchQuery(): Promise<Row[]> {
     const row = (label: string, samples: Sample[]): Row => ({
       benchmark: label,
       n: samples.length,
-      overhead_p50_ms: percentile(samples.map((s) => s.overheadMs), 50),
-      overhead_p99_ms: percentile(samples.map((s) => s.overheadMs), 99),
-      total_p50_ms: percentile(samples.map((s) => s.totalMs), 50),
-      store_round_trips_p50: percentile(samples.map((s) => s.roundTrips), 50),
+      overhead_p50_ms: percentile(
+        samples.map((s) => s.overheadMs),
+        50,
+      ),
+      overhead_p99_ms: percentile(
+        samples.map((s) => s.overheadMs),
+        99,
+      ),
+      total_p50_ms: percentile(
+        samples.map((s) => s.totalMs),
+        50,
+      ),
+      store_round_trips_p50: percentile(
+        samples.map((s) => s.roundTrips),
+        50,
+      ),
       store_round_trips_max: Math.max(...samples.map((s) => s.roundTrips)),
       new_mcp_sessions: samples.reduce((sum, s) => sum + s.sessionsOpened, 0),
       tools_list_calls: samples.reduce((sum, s) => sum + s.toolLists, 0),

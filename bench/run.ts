@@ -25,7 +25,8 @@ const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> =
     run: benchLoad,
   },
   query: {
-    title: 'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
+    title:
+      'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
     run: benchQuery,
   },
 };

@@ -61,7 +61,7 @@ export async function startEmbeddedStore(dir: string | null): Promise<{ endpoint
  * The session secret: `SESSION_SECRET` when set; otherwise generated once and kept in the data
  * directory (mode 0600) so sessions survive a restart; with `DATA_DIR=memory`, one per process.
  */
-export async function loadSessionSecret(config: Config): Promise<string> {
+async function loadSessionSecret(config: Config): Promise<string> {
   if (config.sessionSecret) return config.sessionSecret;
   if (!config.dataDir) return randomBytes(48).toString('base64url');
   const file = join(config.dataDir, 'session-secret');

@@ -85,7 +85,8 @@ export class Api extends Construct {
     });
     Validations.of(this.httpApi).acknowledge({
       id: 'AwsSolutions-APIG4',
-      reason: 'Authentication is the application\'s: a session cookie (JWT) or an API key, checked on every route but the public ones of the spec.',
+      reason:
+        "Authentication is the application's: a session cookie (JWT) or an API key, checked on every route but the public ones of the spec.",
     });
     this.routeAgentPaths();
     this.stage = this.addDefaultStage(props.throttle);

@@ -2,7 +2,15 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FlowLogDestination, FlowLogTrafficType, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
-import { Cluster, ContainerImage, CpuArchitecture, FargateService, FargateTaskDefinition, LogDrivers, OperatingSystemFamily } from 'aws-cdk-lib/aws-ecs';
+import {
+  Cluster,
+  ContainerImage,
+  CpuArchitecture,
+  FargateService,
+  FargateTaskDefinition,
+  LogDrivers,
+  OperatingSystemFamily,
+} from 'aws-cdk-lib/aws-ecs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { join } from 'node:path';
@@ -10,7 +18,7 @@ import { grantBedrockClaude } from './functions.js';
 import type { Jobs } from './jobs.js';
 
 const root = join(import.meta.dirname, '..');
-export const BRIDGE_PORT = 8080;
+const BRIDGE_PORT = 8080;
 
 export interface ChatBridgeProps {
   table: ITableV2;
@@ -35,12 +43,14 @@ export class ChatBridge extends Construct {
     });
     vpc.addFlowLog('RejectedTraffic', {
       trafficType: FlowLogTrafficType.REJECT,
-      destination: FlowLogDestination.toCloudWatchLogs(new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY })),
+      destination: FlowLogDestination.toCloudWatchLogs(
+        new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
+      ),
     });
     const cluster = new Cluster(this, 'Cluster', { vpc });
     Validations.of(cluster).acknowledge({
       id: 'AwsSolutions-ECS4',
-      reason: 'One task: Container Insights would cost more than the task; its logs and the service\'s CPU and memory metrics are kept.',
+      reason: "One task: Container Insights would cost more than the task; its logs and the service's CPU and memory metrics are kept.",
     });
     this.taskDefinition = new FargateTaskDefinition(this, 'Task', {
       cpu: 256,
@@ -54,11 +64,21 @@ export class ChatBridge extends Construct {
         platform: Platform.LINUX_ARM64,
         exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs'],
       }),
-      environment: { TABLE_NAME: props.table.tableName, PORT: String(BRIDGE_PORT), NODE_ENV: 'production', MCP_ALLOW_PRIVATE_URLS: 'false' },
+      environment: {
+        TABLE_NAME: props.table.tableName,
+        PORT: String(BRIDGE_PORT),
+        NODE_ENV: 'production',
+        MCP_ALLOW_PRIVATE_URLS: 'false',
+      },
       portMappings: [{ containerPort: BRIDGE_PORT }],
       logging: LogDrivers.awsLogs({ streamPrefix: 'bridge', logGroup: logs }),
       healthCheck: {
-        command: ['CMD', 'node', '-e', `fetch('http://127.0.0.1:${BRIDGE_PORT}/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`],
+        command: [
+          'CMD',
+          'node',
+          '-e',
+          `fetch('http://127.0.0.1:${BRIDGE_PORT}/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))`,
+        ],
         interval: Duration.seconds(30),
         timeout: Duration.seconds(5),
         retries: 3,
@@ -71,11 +91,12 @@ export class ChatBridge extends Construct {
     grantBedrockClaude(this, this.taskDefinition.taskRole);
     Validations.of(this.taskDefinition).acknowledge({
       id: 'AwsSolutions-ECS2',
-      reason: 'The environment holds configuration only (table name, port); the chat tokens are organisation settings in the table, never in the environment.',
+      reason:
+        'The environment holds configuration only (table name, port); the chat tokens are organisation settings in the table, never in the environment.',
     });
     Validations.of(this.taskDefinition).acknowledge({
       id: 'AwsSolutions-IAM5[Resource::*]',
-      reason: 'The execution role\'s ecr:GetAuthorizationToken has no resource-level scope; pulling is limited to the asset repository.',
+      reason: "The execution role's ecr:GetAuthorizationToken has no resource-level scope; pulling is limited to the asset repository.",
     });
     this.service = new FargateService(this, 'Service', {
       cluster,

@@ -10,7 +10,7 @@ import { LAMBDA_BUNDLE } from './bundling.js';
 const root = join(import.meta.dirname, '..');
 
 /** How every function of the service is built: ESM, arm64, nodejs22.x, minified, no source maps. */
-export const BUNDLING: NodejsFunctionProps['bundling'] = {
+const BUNDLING: NodejsFunctionProps['bundling'] = {
   format: OutputFormat.ESM,
   target: LAMBDA_BUNDLE.target,
   minify: LAMBDA_BUNDLE.minify,
@@ -20,7 +20,11 @@ export const BUNDLING: NodejsFunctionProps['bundling'] = {
   banner: LAMBDA_BUNDLE.banner,
 };
 
-export function serviceFunction(scope: Construct, id: string, props: { entry: string; memorySize: number; timeout: Duration; environment: Record<string, string>; description: string }) {
+export function serviceFunction(
+  scope: Construct,
+  id: string,
+  props: { entry: string; memorySize: number; timeout: Duration; environment: Record<string, string>; description: string },
+) {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
   // Its own role that may write to its own log group: not the AWS-managed basic execution policy,
   // which allows writing to every log group of the account.
@@ -66,7 +70,8 @@ export function grantBedrockClaude(scope: Construct, fn: IGrantable): void {
       ],
     }),
   );
-  const reason = 'Bedrock model and inference-profile ids differ per model tier and region: the grant is InvokeModel on Anthropic models only.';
+  const reason =
+    'Bedrock model and inference-profile ids differ per model tier and region: the grant is InvokeModel on Anthropic models only.';
   for (const resource of [
     'arn:aws:bedrock:*::foundation-model/anthropic.*',
     'arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*anthropic.*',

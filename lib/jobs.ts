@@ -127,7 +127,8 @@ export class Jobs extends Construct {
     this.schedulerRole.grantPassRole(fn.grantPrincipal);
     Validations.of(fn).acknowledge({
       id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:scheduler:<AWS::Region>:<AWS::AccountId>:schedule/<${stack.getLogicalId(this.scheduleGroup)}>/*]`,
-      reason: 'One-time schedules are created per conversation and move at run time, with names not known in advance; the grant is limited to this stack\'s schedule group.',
+      reason:
+        "One-time schedules are created per conversation and move at run time, with names not known in advance; the grant is limited to this stack's schedule group.",
     });
   }
 }

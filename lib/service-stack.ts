@@ -41,7 +41,7 @@ export class ServiceStack extends Stack {
 
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.data.table.node.defaultChild as CfnElement)}.Arn>/index/*]`,
-      reason: 'Reads use the table\'s global secondary indexes (docs/data-model.md); the grant covers this table\'s indexes only.',
+      reason: "Reads use the table's global secondary indexes (docs/data-model.md); the grant covers this table's indexes only.",
     });
     Validations.of(this).acknowledge({
       id: 'AwsSolutions-L1',

@@ -68,11 +68,24 @@ const maxLines = limit('--max-lines', 350);
 const maxFunction = limit('--max-function', 80);
 
 const files = ROOTS.flatMap(filesUnder);
-const fileSizes = files.map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length - 1 })).sort((a, b) => b.lines - a.lines);
+const fileSizes = files
+  .map((file) => ({ file, lines: readFileSync(file, 'utf8').split('\n').length - 1 }))
+  .sort((a, b) => b.lines - a.lines);
 const functions = files.flatMap(functionsOf).sort((a, b) => b.lines - a.lines);
 
-console.log(`files: ${files.length}; largest in shared/: ${fileSizes.filter((f) => f.file.startsWith('shared/')).slice(0, 3).map((f) => `${f.file} (${f.lines})`).join(', ')}`);
-console.log(`longest functions: ${functions.slice(0, 5).map((f) => `${f.file} ${f.name} (${f.lines})`).join(', ')}`);
+console.log(
+  `files: ${files.length}; largest in shared/: ${fileSizes
+    .filter((f) => f.file.startsWith('shared/'))
+    .slice(0, 3)
+    .map((f) => `${f.file} (${f.lines})`)
+    .join(', ')}`,
+);
+console.log(
+  `longest functions: ${functions
+    .slice(0, 5)
+    .map((f) => `${f.file} ${f.name} (${f.lines})`)
+    .join(', ')}`,
+);
 const bigFiles = fileSizes.filter((f) => f.file.startsWith('shared/') && f.lines > maxLines);
 const longFunctions = functions.filter((f) => f.lines > maxFunction);
 for (const f of bigFiles) console.log(`over ${maxLines} lines: ${f.file} (${f.lines})`);

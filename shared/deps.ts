@@ -92,7 +92,7 @@ export function requireAgentDeps(deps: Deps): AgentDeps {
 }
 
 /** Raised when agent code runs in a process that was not wired for it (a routing mistake). */
-export class AgentNotWiredError extends Error {
+class AgentNotWiredError extends Error {
   constructor(what: string) {
     super(`${what} is not wired into this process`);
     this.name = 'AgentNotWiredError';

@@ -8,7 +8,7 @@ type AnthropicMessageParam = Anthropic.MessageParam;
 type AnthropicContent = Anthropic.ContentBlockParam;
 
 /** Our messages → Anthropic's. Consecutive messages of one role are merged, as the API alternates roles. */
-export function toAnthropicMessages(messages: ModelMessage[]): AnthropicMessageParam[] {
+function toAnthropicMessages(messages: ModelMessage[]): AnthropicMessageParam[] {
   const result: AnthropicMessageParam[] = [];
   for (const message of messages) {
     const content: AnthropicContent[] = message.content.map((block): AnthropicContent => {
@@ -24,7 +24,7 @@ export function toAnthropicMessages(messages: ModelMessage[]): AnthropicMessageP
 }
 
 /** Anthropic's response content → ours (blocks we do not use, such as thinking, are dropped). */
-export function fromAnthropicContent(content: Anthropic.ContentBlock[]): ContentBlock[] {
+function fromAnthropicContent(content: Anthropic.ContentBlock[]): ContentBlock[] {
   const blocks: ContentBlock[] = [];
   for (const block of content) {
     if (block.type === 'text') blocks.push({ type: 'text', text: block.text });
@@ -40,7 +40,7 @@ export function fromAnthropicContent(content: Anthropic.ContentBlock[]): Content
  * The request body: system prompt and tools first, each marked for prompt caching, so the
  * stable prefix (system + tools) is written to the cache once and read on later calls.
  */
-export function toAnthropicRequest(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+function toAnthropicRequest(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
   const cache = { type: 'ephemeral' as const };
   const tools: Anthropic.Tool[] = request.tools.map((tool, index) => ({
     name: tool.name,
@@ -60,7 +60,7 @@ export function toAnthropicRequest(request: ModelRequest): Anthropic.MessageCrea
 
 const STOP_REASONS = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal']);
 
-export function fromAnthropicMessage(message: Anthropic.Message): ModelResponse {
+function fromAnthropicMessage(message: Anthropic.Message): ModelResponse {
   const stop = message.stop_reason ?? 'other';
   return {
     content: fromAnthropicContent(message.content),

@@ -1,5 +1,15 @@
 import type { ToolCallOutcome } from '../connections/mcp-hub.js';
-import { ModelError, NO_USAGE, addUsage, type ContentBlock, type ModelClient, type ModelMessage, type TokenUsage, type ToolSpec } from './model.js';
+import {
+  ModelError,
+  NO_USAGE,
+  addUsage,
+  type ContentBlock,
+  type ModelClient,
+  type ModelMessage,
+  type ModelResponse,
+  type TokenUsage,
+  type ToolSpec,
+} from './model.js';
 
 /** A tool the loop may offer: its spec for the model and how to run it. */
 export interface LoopTool {
@@ -68,7 +78,7 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
 
   for (;;) {
     const started = performance.now();
-    let response;
+    let response: ModelResponse;
     try {
       response = await input.client.createMessage({
         model: input.model,

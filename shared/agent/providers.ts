@@ -32,14 +32,21 @@ export class ModelClientCache implements ModelClients {
   private readonly anthropic = new Map<string, ModelClient>();
   private bedrock: ModelClient | undefined;
 
-  constructor(private readonly config: Pick<Config, 'anthropicApiKey' | 'anthropicBaseUrl' | 'awsRegion' | 'modelTimeoutMs' | 'modelMaxRetries' | 'allowServiceModelKey'>) {}
+  constructor(
+    private readonly config: Pick<
+      Config,
+      'anthropicApiKey' | 'anthropicBaseUrl' | 'awsRegion' | 'modelTimeoutMs' | 'modelMaxRetries' | 'allowServiceModelKey'
+    >,
+  ) {}
 
   clientFor(settings: ModelSettings): ModelClient {
     const options = { timeoutMs: this.config.modelTimeoutMs, maxRetries: this.config.modelMaxRetries };
     const serviceAccount = this.config.allowServiceModelKey;
     if (settings.provider === 'bedrock') {
       if (!serviceAccount) {
-        throw new ModelConfigurationError("Bedrock runs on the service's AWS account, which this service does not lend to organisations (ALLOW_SERVICE_MODEL_KEY)");
+        throw new ModelConfigurationError(
+          "Bedrock runs on the service's AWS account, which this service does not lend to organisations (ALLOW_SERVICE_MODEL_KEY)",
+        );
       }
       this.bedrock ??= new BedrockModelClient(this.config.awsRegion, options);
       return this.bedrock;

@@ -8,21 +8,21 @@ export const queryRouteDefinitions = {
   query: onAgent(
     MEMBERS_OR_API_KEY,
     createRoute({
-  method: 'post',
-  path: '/workspaces/{id}/query',
-  tags: ['query'],
-  summary: 'Ask the workspace: runs the agent loop over its MCP tools',
-  description:
-    'A failed query (an unreachable connection, a model error, the tool round limit) still answers 200, with `error` set. ' +
-    'The `Server-Timing` header gives the time spent in the model, in tools, and in the service itself (overhead).',
-  request: { params: WorkspaceParams, body: jsonBody(QueryBody) },
-  responses: {
-    200: jsonResponse(QueryResponseSchema, 'the answer, or the error that stopped the query'),
-    ...authErrors,
-    ...notFoundError,
-    ...validationErrors,
-    ...conflictError,
-  },
-}),
+      method: 'post',
+      path: '/workspaces/{id}/query',
+      tags: ['query'],
+      summary: 'Ask the workspace: runs the agent loop over its MCP tools',
+      description:
+        'A failed query (an unreachable connection, a model error, the tool round limit) still answers 200, with `error` set. ' +
+        'The `Server-Timing` header gives the time spent in the model, in tools, and in the service itself (overhead).',
+      request: { params: WorkspaceParams, body: jsonBody(QueryBody) },
+      responses: {
+        200: jsonResponse(QueryResponseSchema, 'the answer, or the error that stopped the query'),
+        ...authErrors,
+        ...notFoundError,
+        ...validationErrors,
+        ...conflictError,
+      },
+    }),
   ),
 };

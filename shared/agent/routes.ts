@@ -4,7 +4,7 @@ import { createRouter } from '../http/router.js';
 import { runQuery, type QueryTiming } from './query.js';
 import { queryRouteDefinitions } from './route-definitions.js';
 
-export function serverTiming(timing: QueryTiming): string {
+function serverTiming(timing: QueryTiming): string {
   const ms = (value: number) => value.toFixed(1);
   return `overhead;dur=${ms(timing.overheadMs)}, model;dur=${ms(timing.modelMs)}, tools;dur=${ms(timing.toolMs)}, total;dur=${ms(timing.totalMs)}`;
 }
@@ -14,7 +14,14 @@ export function queryRoutes(deps: Deps) {
     const principal = c.get('principal');
     const { response, timing } = await runQuery(
       deps,
-      { orgId: principal.orgId, role: principal.role, userName: principal.name, consumerType: 'api', channel: null, owner: ownerOf(principal) },
+      {
+        orgId: principal.orgId,
+        role: principal.role,
+        userName: principal.name,
+        consumerType: 'api',
+        channel: null,
+        owner: ownerOf(principal),
+      },
       c.req.valid('param').id,
       c.req.valid('json'),
     );

@@ -10,7 +10,7 @@ import type { Organisation, User } from '../org/schemas.js';
 import { EMAIL_TAKEN, isEmailRegistered, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import type { SignupInput } from './schemas.js';
 
-export const DEFAULT_TEAM_NAME = 'General';
+const DEFAULT_TEAM_NAME = 'General';
 
 /** Sign-ups allowed from one client address per hour (each makes an organisation). */
 export const SIGNUP_LIMIT_PER_HOUR = 10;
@@ -26,7 +26,10 @@ async function admitSignup(deps: Deps, address: string): Promise<{ release(): Pr
   const hour = Math.floor(nowMs / 3_600_000);
   const counted = await addToWindow(deps.table, keys.signupThrottle(address, hour), 1, (hour + 1) * 3600);
   if (counted > SIGNUP_LIMIT_PER_HOUR) {
-    throw new TooManyRequestsError('too many sign-ups from your address; try again later', Math.max(1, Math.ceil(((hour + 1) * 3_600_000 - nowMs) / 1000)));
+    throw new TooManyRequestsError(
+      'too many sign-ups from your address; try again later',
+      Math.max(1, Math.ceil(((hour + 1) * 3_600_000 - nowMs) / 1000)),
+    );
   }
   const mode = deps.config.signupMode;
   if (mode === 'closed') throw new ForbiddenError('sign-up is closed on this service: ask an admin of your organisation to add you');
@@ -99,7 +102,7 @@ async function createOrganisationWithAdmin(deps: Deps, input: SignupInput): Prom
 /** Failed logins allowed in one window: per account from one address, per account, per address. */
 export const LOGIN_LIMITS = { accountFromAddress: 5, account: 50, address: 50 } as const;
 export const LOGIN_WINDOW_SECONDS = 15 * 60;
-export const INVALID_LOGIN = 'invalid email or password';
+const INVALID_LOGIN = 'invalid email or password';
 
 /**
  * `POST /api/auth/login`. Unknown email and wrong password take the same path: one password
@@ -129,7 +132,10 @@ export async function logIn(deps: Deps, email: string, password: string, address
   ]);
   const exceeded = counters.find((counter, index) => (counted[index] ?? 0) > counter.limit);
   if (exceeded) {
-    throw new TooManyRequestsError(`too many failed logins for ${exceeded.what}; try again later`, Math.max(1, Math.ceil(windowEnds - nowMs / 1000)));
+    throw new TooManyRequestsError(
+      `too many failed logins for ${exceeded.what}; try again later`,
+      Math.max(1, Math.ceil(windowEnds - nowMs / 1000)),
+    );
   }
   const refund = () => Promise.all(counters.map((counter) => count(counter.key, -1)));
   // An attempt the service was too busy to check (429 from the hashing limit) is not a failure.

@@ -38,7 +38,7 @@ export interface HashingLimits {
  * fills the pool and every other request waits behind it (100 parallel logins held a signed-in
  * request for 25 s). Two hashes at a time leave half the pool to everyone else.
  */
-export const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrency: 2, waiting: 16 };
+const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrency: 2, waiting: 16 };
 
 /** A counting semaphore with a bounded queue: past it, callers are refused rather than queued. */
 class HashingSlots {

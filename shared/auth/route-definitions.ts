@@ -43,7 +43,11 @@ const sessionRoute = createRoute({
 
 const logoutShape = { path: '/auth/logout', tags, responses: { 200: jsonResponse(StatusOkSchema, 'signed out') } } as const;
 
-const logoutRoute = createRoute({ ...logoutShape, method: 'post', summary: 'Sign out: revokes the session everywhere and expires its cookie' });
+const logoutRoute = createRoute({
+  ...logoutShape,
+  method: 'post',
+  summary: 'Sign out: revokes the session everywhere and expires its cookie',
+});
 
 const logoutGetRoute = createRoute({
   ...logoutShape,

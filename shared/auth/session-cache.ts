@@ -6,7 +6,7 @@ import type { Principal } from './tokens.js';
  * a removed user reaches every other process (Lambda container) within this time; in the process
  * that made the change it takes effect on the next request, because that process forgets at once.
  */
-export const SESSION_CACHE_MS = 5_000;
+const SESSION_CACHE_MS = 5_000;
 
 export interface CachedSession {
   principal: Principal | null;
@@ -39,4 +39,3 @@ export class SessionCache {
     }
   }
 }
-

@@ -16,7 +16,9 @@ export function chatAgentRoutes(deps: Deps) {
       const orgId = orgIdOf(c);
       if (input.type === 'team-chat') return c.json(await connectTeamChat(deps, orgId, input), 201);
       if (Object.keys(input.credentials).length) {
-        throw new ValidationError('invalid request body', [{ path: 'credentials', message: `a ${input.type} consumer takes no credentials: {}` }]);
+        throw new ValidationError('invalid request body', [
+          { path: 'credentials', message: `a ${input.type} consumer takes no credentials: {}` },
+        ]);
       }
       return c.json(await connectKeyConsumer(deps, orgId, input.workspace_id, input.type), 201);
     });

@@ -35,8 +35,18 @@ function boltLogger(deps: AgentDeps) {
  * Registers the bridge's listeners, one named callback each (the Bolt starter template's shape).
  * Bolt acknowledges each event envelope before the listener runs; the work is `handleChatMessage`.
  */
-export function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
-  const onMessage = async ({ event, body, context, client }: { event: unknown; body: unknown; context: { botUserId?: string }; client: BoltApp['client'] }) => {
+function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
+  const onMessage = async ({
+    event,
+    body,
+    context,
+    client,
+  }: {
+    event: unknown;
+    body: unknown;
+    context: { botUserId?: string };
+    client: BoltApp['client'];
+  }) => {
     const eventId = (body as { event_id?: string }).event_id;
     try {
       await handleChatMessage(deps, { orgId, botUserId: context.botUserId ?? '', client }, event as ChatMessageEvent, eventId);
@@ -86,7 +96,7 @@ export class ChatBridge {
 
   private async reconcile(): Promise<void> {
     if (this.stopped) return;
-    let configured;
+    let configured: Awaited<ReturnType<typeof listChatOrganisations>>;
     try {
       configured = await listChatOrganisations(this.deps);
     } catch (error) {

@@ -27,10 +27,7 @@ export async function connectTeamChat(deps: Deps, orgId: string, input: ConnectC
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const parsed = TeamChatCredentials.safeParse(input.credentials);
   if (!parsed.success) {
-    throw new ValidationError(
-      'invalid request body',
-      issueDetails(parsed.error, ['credentials']),
-    );
+    throw new ValidationError('invalid request body', issueDetails(parsed.error, ['credentials']));
   }
   const { bot_token: botToken, app_token: appToken } = parsed.data;
   const refused = (path: string, error: unknown) =>
@@ -57,7 +54,12 @@ export async function connectTeamChat(deps: Deps, orgId: string, input: ConnectC
         .then((result) => (typeof result.channel?.name === 'string' ? result.channel.name : undefined))
         .catch(() => undefined);
     }
-    await bindChannel(deps, orgId, { type: 'team-chat', workspace_id: workspace.id, channel_id: input.channel_id, channel_name: channelName });
+    await bindChannel(deps, orgId, {
+      type: 'team-chat',
+      workspace_id: workspace.id,
+      channel_id: input.channel_id,
+      channel_name: channelName,
+    });
     bound = `; channel ${channelName ? `#${channelName}` : input.channel_id} is bound`;
   }
   return {

@@ -22,7 +22,7 @@ export interface ChannelBinding extends Key {
 }
 
 /** The team-chat consumer of a workspace has a fixed id: connecting twice is the same consumer. */
-export const teamChatConsumerId = (workspaceId: string) => `tc-${workspaceId}`;
+const teamChatConsumerId = (workspaceId: string) => `tc-${workspaceId}`;
 
 export async function getBinding(deps: Deps, orgId: string, channelId: string): Promise<ChannelBinding | undefined> {
   return deps.table.get<ChannelBinding>(keys.channelBinding(orgId, channelId));
@@ -43,7 +43,11 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
   });
   if (!created) {
     // Connecting again reactivates a revoked team-chat consumer.
-    await deps.table.update(keys.consumer(workspaceId, id), { update: 'SET #status = :active', names: { '#status': 'status' }, values: { ':active': 'active' } });
+    await deps.table.update(keys.consumer(workspaceId, id), {
+      update: 'SET #status = :active',
+      names: { '#status': 'status' },
+      values: { ':active': 'active' },
+    });
   }
   return id;
 }
@@ -55,7 +59,7 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
 export async function bindChannel(deps: Deps, orgId: string, input: BindChannelInput): Promise<{ status: 'saved'; message: string }> {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const consumer = await deps.table.get(keys.consumer(workspace.id, teamChatConsumerId(workspace.id)));
-  if (!consumer || consumer.status !== 'active') {
+  if (consumer?.status !== 'active') {
     throw new ValidationError('invalid request body', [
       { path: 'workspace_id', message: 'connect the team-chat consumer to this workspace first (POST /api/connectors/consumer)' },
     ]);

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import { runQuery } from '../agent/query.js';
+import { runQuery, type Caller } from '../agent/query.js';
 import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
 import type { Clock } from '../platform/clock.js';
@@ -28,13 +28,13 @@ export interface ChatContext {
 }
 
 /** The platform's limit is 40 000 characters; answers are split into readable posts well below it. */
-export const MAX_POST_CHARS = 3_900;
+const MAX_POST_CHARS = 3_900;
 const DEDUPE_TTL_SECONDS = 2 * 24 * 3600;
 const WORKING_REACTION = 'eyes';
 
 export const UNBOUND_REPLY =
   'This channel is not connected to a workspace yet. An admin can bind it with POST /api/connectors/consumer/channel.';
-export const CLOSED_REPLY = 'This conversation is closed. Mention me in a new thread to start another one.';
+const CLOSED_REPLY = 'This conversation is closed. Mention me in a new thread to start another one.';
 
 /** Splits an answer into posts of at most `max` characters, at paragraph, line or word boundaries. */
 export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
@@ -53,8 +53,11 @@ export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
 }
 
 /** The question without the bot's mention. */
-export function stripMention(text: string, botUserId: string): string {
-  return text.replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g'), '').replace(/\s+/g, ' ').trim();
+function stripMention(text: string, botUserId: string): string {
+  return text
+    .replace(new RegExp(`<@${botUserId}(\\|[^>]*)?>`, 'g'), '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** A conditional write with a TTL: true the first time a key is seen. Survives restarts, so a redelivery is dropped too. */
@@ -82,6 +85,49 @@ async function postInThread(context: ChatContext, channel: string, threadTs: str
   }
 }
 
+/** The asker's and the channel's display names (cached a while; the id when the platform will not say). */
+function namesOf(
+  deps: AgentDeps,
+  context: ChatContext,
+  user: string,
+  channel: string,
+  knownChannelName: string,
+): Promise<[string, string]> {
+  return Promise.all([
+    cachedName(
+      deps.clock,
+      `user:${context.orgId}:${user}`,
+      async () => {
+        const info = await context.client.users.info({ user });
+        return info.user?.real_name || info.user?.profile?.real_name || info.user?.name;
+      },
+      user,
+    ),
+    cachedName(
+      deps.clock,
+      `channel:${context.orgId}:${channel}`,
+      async () => (await context.client.conversations.info({ channel })).channel?.name,
+      knownChannelName,
+    ),
+  ]);
+}
+
+/** The thread's reply: the answer, or what stopped it said in words (a closed conversation, the rate limit, a removed workspace). */
+async function answerOf(deps: AgentDeps, caller: Caller, workspaceId: string, query: string, conversationId: string): Promise<string> {
+  try {
+    const { response } = await runQuery(deps, caller, workspaceId, { query, session_id: conversationId });
+    return response.error
+      ? `${response.answer ? `${response.answer}\n\n` : ''}Sorry, I could not finish: ${response.error}`
+      : response.answer || '(no answer)';
+  } catch (error) {
+    if (error instanceof ConflictError) return CLOSED_REPLY;
+    if (error instanceof TooManyRequestsError)
+      return `I am answering too many questions right now; ask again in ${error.retryAfterSeconds} seconds.`;
+    if (error instanceof NotFoundError) return 'The workspace of this channel no longer exists.';
+    throw error;
+  }
+}
+
 /**
  * One message from a bound channel (or not). Duplicates are dropped by event id and by message
  * (the same message arrives as `app_mention` and as `message`); the bot's own messages are
@@ -89,7 +135,12 @@ async function postInThread(context: ChatContext, channel: string, threadTs: str
  * thread that has a conversation continues it without a mention. The answer is posted in the
  * thread, with a reaction on the question while the agent works.
  */
-export async function handleChatMessage(deps: AgentDeps, context: ChatContext, event: ChatMessageEvent, eventId: string | undefined): Promise<void> {
+export async function handleChatMessage(
+  deps: AgentDeps,
+  context: ChatContext,
+  event: ChatMessageEvent,
+  eventId: string | undefined,
+): Promise<void> {
   const { channel, user, ts } = event;
   if (!channel || !user || !ts) return;
   if (event.bot_id || user === context.botUserId) return;
@@ -119,38 +170,17 @@ export async function handleChatMessage(deps: AgentDeps, context: ChatContext, e
 
   await context.client.reactions.add({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);
   try {
-    const [userName, channelName] = await Promise.all([
-      cachedName(deps.clock, `user:${context.orgId}:${user}`, async () => {
-        const info = await context.client.users.info({ user });
-        return info.user?.real_name || info.user?.profile?.real_name || info.user?.name;
-      }, user),
-      cachedName(deps.clock, `channel:${context.orgId}:${channel}`, async () => (await context.client.conversations.info({ channel })).channel?.name, binding.channel_name ?? channel),
-    ]);
-    let reply: string;
-    try {
-      const { response } = await runQuery(
-        deps,
-        {
-          orgId: context.orgId,
-          role: 'member',
-          userName,
-          consumerType: 'team-chat',
-          channel: channelName,
-          chat: { channelId: channel, threadTs },
-          owner: teamChatOwner(binding.workspace_id),
-        },
-        binding.workspace_id,
-        { query, session_id: conversationId },
-      );
-      reply = response.error
-        ? `${response.answer ? `${response.answer}\n\n` : ''}Sorry, I could not finish: ${response.error}`
-        : response.answer || '(no answer)';
-    } catch (error) {
-      if (error instanceof ConflictError) reply = CLOSED_REPLY;
-      else if (error instanceof TooManyRequestsError) reply = `I am answering too many questions right now; ask again in ${error.retryAfterSeconds} seconds.`;
-      else if (error instanceof NotFoundError) reply = 'The workspace of this channel no longer exists.';
-      else throw error;
-    }
+    const [userName, channelName] = await namesOf(deps, context, user, channel, binding.channel_name ?? channel);
+    const caller: Caller = {
+      orgId: context.orgId,
+      role: 'member',
+      userName,
+      consumerType: 'team-chat',
+      channel: channelName,
+      chat: { channelId: channel, threadTs },
+      owner: teamChatOwner(binding.workspace_id),
+    };
+    const reply = await answerOf(deps, caller, binding.workspace_id, query, conversationId);
     await postInThread(context, channel, threadTs, reply);
   } finally {
     await context.client.reactions.remove({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);

@@ -44,7 +44,7 @@ export interface ToolItem {
   connection_id: string;
 }
 
-export function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
+function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
   return tools.map((tool) => ({
     ...keys.tool(workspaceId, connectionId, tool.name),
     id: `${connectionId}:${tool.name}`,
@@ -57,7 +57,12 @@ export function toolItemsOf(workspaceId: string, connectionId: string, tools: Di
 }
 
 /** How to reach a connection (saved or about to be): the URL for http, the command and arguments for stdio. */
-export function specOf(input: { transport: 'http' | 'stdio'; url?: string | null; command?: string | null; args?: string[] }): ConnectionSpec {
+export function specOf(input: {
+  transport: 'http' | 'stdio';
+  url?: string | null;
+  command?: string | null;
+  args?: string[];
+}): ConnectionSpec {
   return input.transport === 'http'
     ? { transport: 'http', url: input.url ?? null, args: [] }
     : { transport: 'stdio', command: input.command ?? null, args: input.args ?? [] };
@@ -151,15 +156,17 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
 export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
   const items = toolItemsOf(connection.workspace_id, connection.id, tools);
   await deps.table.batchPut(items);
-  const updated = await deps.table.update<ConnectionItem>(keys.connection(connection.workspace_id, connection.id), {
-    update: 'SET tools_discovered = :yes, tool_count = :count',
-    condition: 'attribute_exists(pk) AND tools_discovered = :no',
-    values: { ':yes': true, ':no': false, ':count': tools.length },
-  }).catch((error: unknown) => {
-    // Another query discovered them first: its count stands.
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  });
+  const updated = await deps.table
+    .update<ConnectionItem>(keys.connection(connection.workspace_id, connection.id), {
+      update: 'SET tools_discovered = :yes, tool_count = :count',
+      condition: 'attribute_exists(pk) AND tools_discovered = :no',
+      values: { ':yes': true, ':no': false, ':count': tools.length },
+    })
+    .catch((error: unknown) => {
+      // Another query discovered them first: its count stands.
+      if (isConditionFailed(error)) return undefined;
+      throw error;
+    });
   if (updated) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length });
   return items;
 }
@@ -168,7 +175,10 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
 export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
   const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
   const fresh = new Set(tools.map((tool) => tool.name));
-  const cached = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) } });
+  const cached = await deps.table.queryAll({
+    pk: keys.workspacePartition(connection.workspace_id),
+    sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
+  });
   const stale = cached.filter((item) => !fresh.has(String(item.name)));
   await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
   await Promise.all(stale.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
@@ -186,7 +196,10 @@ export async function deleteConnection(deps: Deps, orgId: string, connectionId: 
   const found = await deps.table.query<ConnectionItem>({ index: 'gsi2', pk: keys.connectionIdIndex(connectionId), limit: 1 });
   const connection = found.items[0];
   if (!connection || connection.org_id !== orgId) throw new NotFoundError(`connection ${connectionId} not found`);
-  const tools = await deps.table.queryAll({ pk: keys.workspacePartition(connection.workspace_id), sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) } });
+  const tools = await deps.table.queryAll({
+    pk: keys.workspacePartition(connection.workspace_id),
+    sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) },
+  });
   // Tools first, the connection last, so a failed delete can simply be repeated.
   await Promise.all(tools.map((tool) => deps.table.delete({ pk: tool.pk, sk: tool.sk })));
   await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));

@@ -74,7 +74,8 @@ function codeOf(error: Error): string | undefined {
 function reasonOfCode(code: string): string | undefined {
   const known = CODE_REASONS[code];
   if (known) return `${known} (${code})`;
-  if (code.startsWith('CERT_') || code.includes('_CERT') || code.endsWith('_SIGNATURE') || code.startsWith('UNABLE_TO_')) return `TLS certificate rejected (${code})`;
+  if (code.startsWith('CERT_') || code.includes('_CERT') || code.endsWith('_SIGNATURE') || code.startsWith('UNABLE_TO_'))
+    return `TLS certificate rejected (${code})`;
   if (code.startsWith('ERR_SSL_') || code.startsWith('ERR_TLS_')) return `TLS handshake failed (${code})`;
   if (/^E[A-Z0-9]+$/.test(code) || code.startsWith('UND_ERR_')) return `network error (${code})`;
   return undefined;
@@ -88,7 +89,8 @@ function reasonOfStatus(status: number): string {
 function reasonOfMcpError(error: McpError, context: McpFailureContext): string {
   if (error.code === ErrorCode.RequestTimeout) {
     const data: unknown = error.data;
-    const timeout = typeof data === 'object' && data !== null && 'timeout' in data && typeof data.timeout === 'number' ? data.timeout : undefined;
+    const timeout =
+      typeof data === 'object' && data !== null && 'timeout' in data && typeof data.timeout === 'number' ? data.timeout : undefined;
     return timeout === undefined ? `timed out (MCP error ${error.code})` : `timed out after ${timeout} ms`;
   }
   if (error.code === ErrorCode.ConnectionClosed && context.transport === 'stdio') return 'the server process exited';

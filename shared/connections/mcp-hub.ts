@@ -49,7 +49,7 @@ export interface McpHubOptions {
 }
 
 /** The catalogue entry whose command and arguments equal the spec's exactly, if any. */
-export function stdioCatalogueEntry(servers: Record<string, StdioServerEntry>, spec: ConnectionSpec): StdioServerEntry | undefined {
+function stdioCatalogueEntry(servers: Record<string, StdioServerEntry>, spec: ConnectionSpec): StdioServerEntry | undefined {
   const args = spec.args ?? [];
   return Object.values(servers).find(
     (entry) => entry.command === spec.command && entry.args.length === args.length && entry.args.every((arg, index) => arg === args[index]),
@@ -68,7 +68,7 @@ const CLIENT_INFO = { name: 'workspace-agent-proxy', version: '0.1.0' };
 const MAX_RESULT_CHARS = 100_000;
 
 /** Tools without annotations are treated as writes: the safe assumption for permissions. */
-export function isWriteTool(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined): boolean {
+function isWriteTool(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined): boolean {
   return annotations?.readOnlyHint !== true;
 }
 

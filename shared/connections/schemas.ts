@@ -7,8 +7,10 @@ const command = z.string().min(1).max(200, 'must be at most 200 characters');
 const args = z.array(z.string().max(4096)).max(50, 'at most 50 arguments');
 
 function requireTarget<T extends { transport: 'http' | 'stdio'; url?: string; command?: string }>(body: T, context: z.RefinementCtx) {
-  if (body.transport === 'http' && !body.url) context.addIssue({ code: 'custom', path: ['url'], message: 'required for the http transport' });
-  if (body.transport === 'stdio' && !body.command) context.addIssue({ code: 'custom', path: ['command'], message: 'required for the stdio transport' });
+  if (body.transport === 'http' && !body.url)
+    context.addIssue({ code: 'custom', path: ['url'], message: 'required for the http transport' });
+  if (body.transport === 'stdio' && !body.command)
+    context.addIssue({ code: 'custom', path: ['command'], message: 'required for the stdio transport' });
 }
 
 export const TestMcpBody = z
@@ -44,7 +46,11 @@ export const CreateMcpResponse = z
   .openapi('CreateMcpConnectionResponse');
 
 export const ConnectionParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'conn_0mwr8k9x0000a1b2c3d4e5f60718' }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'conn_0mwr8k9x0000a1b2c3d4e5f60718' }),
 });
 
 export const StdioCatalogueResponse = z

@@ -122,7 +122,7 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * the very addresses the socket connects to, so a name that resolves differently on the second
  * lookup (DNS rebinding) is caught too.
  */
-export function guardedLookup(allowPrivate: boolean) {
+function guardedLookup(allowPrivate: boolean) {
   return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
@@ -157,13 +157,19 @@ export async function assertUrlAllowed(raw: string | URL, allowPrivate: boolean)
   } catch (error) {
     throw new UrlRefusedError(`not a valid URL: ${String(raw)}`, { cause: error });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UrlRefusedError(`only http and https URLs are allowed, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UrlRefusedError(`only http and https URLs are allowed, not ${url.protocol}`);
   if (url.username || url.password) throw new UrlRefusedError('URLs may not carry credentials');
   // The URL parser already turned decimal, octal and hex IPv4 forms into dotted quads.
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const addresses = ipaddr.isValid(host) ? [host] : await resolveAll(host).then((list) => list.map((entry) => entry.address), (error: Error) => {
-    throw new UnresolvableHostError(`cannot resolve ${host}: ${error.message}`, { cause: error });
-  });
+  const addresses = ipaddr.isValid(host)
+    ? [host]
+    : await resolveAll(host).then(
+        (list) => list.map((entry) => entry.address),
+        (error: Error) => {
+          throw new UnresolvableHostError(`cannot resolve ${host}: ${error.message}`, { cause: error });
+        },
+      );
   for (const address of addresses) {
     const refusal = refusalOf(address, allowPrivate);
     if (refusal) throw new UrlRefusedError(`refused ${url.host}: ${refusal}`);

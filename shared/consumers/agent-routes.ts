@@ -25,10 +25,15 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
   server.registerTool(
     'ask',
     {
-      description: "Ask the workspace's assistant a question; it answers using the workspace's tools and knowledge. Pass session_id back to continue the conversation.",
+      description:
+        "Ask the workspace's assistant a question; it answers using the workspace's tools and knowledge. Pass session_id back to continue the conversation.",
       inputSchema: {
         question: z.string().min(1).max(32_000).describe('the question'),
-        session_id: z.string().regex(/^[A-Za-z0-9._:@-]{1,128}$/).optional().describe('the session_id of an earlier answer, to continue it'),
+        session_id: z
+          .string()
+          .regex(/^[A-Za-z0-9._:@-]{1,128}$/)
+          .optional()
+          .describe('the session_id of an earlier answer, to continue it'),
       },
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
@@ -36,10 +41,22 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
       // The agent's conversations are its own (prefixed by its consumer id, like messaging
       // threads): it cannot continue a conversation of another consumer of the workspace.
       const own = `${consumerId}:`;
-      const sessionId = session_id === undefined ? `${own}${newId('conv', deps.clock.now())}` : session_id.startsWith(own) ? session_id : `${own}${session_id}`;
+      const sessionId =
+        session_id === undefined
+          ? `${own}${newId('conv', deps.clock.now())}`
+          : session_id.startsWith(own)
+            ? session_id
+            : `${own}${session_id}`;
       const { response } = await runQuery(
         deps,
-        { orgId: principal.orgId, role: 'member', userName: principal.name, consumerType: 'coding-agent', channel: null, owner: ownerOf(principal) },
+        {
+          orgId: principal.orgId,
+          role: 'member',
+          userName: principal.name,
+          consumerType: 'coding-agent',
+          channel: null,
+          owner: ownerOf(principal),
+        },
         workspaceId,
         { query: question, session_id: sessionId.slice(0, 128) },
       );

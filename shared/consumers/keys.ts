@@ -18,7 +18,7 @@ export interface ApiKeyItem extends Key {
 }
 
 /** Keys are long random strings: a SHA-256 of one is enough to store (no key is ever stored). */
-export function hashKey(key: string): string {
+function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
@@ -54,7 +54,12 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
     messaging: `POST messages to /api/consumers/${id}/messages with "Authorization: Bearer <key>".`,
     'coding-agent': `Point your coding agent's MCP client at /api/workspaces/${workspace.id}/mcp with "Authorization: Bearer <key>".`,
   }[type];
-  return { status: 'connected' as const, id, api_key: apiKey, message: `Connected a ${type} consumer to ${workspace.name}. The key is shown only now. ${use}` };
+  return {
+    status: 'connected' as const,
+    id,
+    api_key: apiKey,
+    message: `Connected a ${type} consumer to ${workspace.name}. The key is shown only now. ${use}`,
+  };
 }
 
 /** The active key record of a presented key, or undefined (unknown or revoked). */
@@ -74,7 +79,11 @@ export async function revokeConsumer(deps: Deps, orgId: string, consumerId: stri
   if (!consumer || consumer.org_id !== orgId) throw new NotFoundError(`consumer ${consumerId} not found`);
   const workspaceId = String(consumer.workspace_id);
   if (typeof consumer.key_hash === 'string') {
-    await deps.table.update(keys.apiKey(consumer.key_hash), { update: 'SET #status = :revoked', names: { '#status': 'status' }, values: { ':revoked': 'revoked' } });
+    await deps.table.update(keys.apiKey(consumer.key_hash), {
+      update: 'SET #status = :revoked',
+      names: { '#status': 'status' },
+      values: { ':revoked': 'revoked' },
+    });
   }
   if (consumer.type === 'team-chat') {
     const bindings = await deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(workspaceId) });

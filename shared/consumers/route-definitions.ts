@@ -1,9 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { QueryResponseSchema } from '../agent/schemas.js';
 import { ADMINS, CODING_AGENT_KEY, MESSAGING_KEY, onAgent, onApi } from '../http/placement.js';
-import { StatusOkSchema, adminErrors, authErrors, jsonBody, jsonResponse, notFoundError, validationErrors, conflictError } from '../http/schemas.js';
+import {
+  StatusOkSchema,
+  adminErrors,
+  authErrors,
+  jsonBody,
+  jsonResponse,
+  notFoundError,
+  validationErrors,
+  conflictError,
+} from '../http/schemas.js';
 
-export const MessageBody = z
+const MessageBody = z
   .object({
     user: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
     text: z.string().trim().min(1, 'must not be empty').max(32_000, 'must be at most 32000 characters'),
@@ -15,7 +24,11 @@ export const MessageBody = z
   .openapi('MessagingRequest');
 
 const ConsumerParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' } }),
 });
 
 /** Routes that run the agent (messaging webhook): served by the agent function on AWS. */
@@ -23,20 +36,20 @@ export const consumerAgentRouteDefinitions = {
   message: onAgent(
     MESSAGING_KEY,
     createRoute({
-    method: 'post',
-    path: '/consumers/{id}/messages',
-    tags: ['consumers'],
-    summary: 'Messaging consumer: a message of a thread in, the answer out (Bearer key of this consumer)',
-    request: { params: ConsumerParams, body: jsonBody(MessageBody) },
-    responses: {
-      200: jsonResponse(QueryResponseSchema.extend({ thread_id: z.string() }), 'the answer, or the error that stopped it'),
-      ...authErrors,
-      403: jsonResponse(z.object({ error: z.string() }), 'not a messaging key'),
-      ...notFoundError,
-      ...validationErrors,
-      ...conflictError,
-    },
-  }),
+      method: 'post',
+      path: '/consumers/{id}/messages',
+      tags: ['consumers'],
+      summary: 'Messaging consumer: a message of a thread in, the answer out (Bearer key of this consumer)',
+      request: { params: ConsumerParams, body: jsonBody(MessageBody) },
+      responses: {
+        200: jsonResponse(QueryResponseSchema.extend({ thread_id: z.string() }), 'the answer, or the error that stopped it'),
+        ...authErrors,
+        403: jsonResponse(z.object({ error: z.string() }), 'not a messaging key'),
+        ...notFoundError,
+        ...validationErrors,
+        ...conflictError,
+      },
+    }),
   ),
   // The coding agent's MCP endpoint speaks JSON-RPC (MCP streamable HTTP) on every method; documented by hand.
   mcp: onAgent(
@@ -57,12 +70,12 @@ export const consumerRouteDefinitions = {
   revoke: onApi(
     ADMINS,
     createRoute({
-    method: 'delete',
-    path: '/connectors/consumer/{id}',
-    tags: ['consumers'],
-    summary: 'Revoke a consumer (admin): its key stops working at once; a team-chat consumer\'s channels are unbound',
-    request: { params: ConsumerParams },
-    responses: { 200: jsonResponse(StatusOkSchema, 'revoked'), ...adminErrors, ...notFoundError, ...validationErrors },
-  }),
+      method: 'delete',
+      path: '/connectors/consumer/{id}',
+      tags: ['consumers'],
+      summary: "Revoke a consumer (admin): its key stops working at once; a team-chat consumer's channels are unbound",
+      request: { params: ConsumerParams },
+      responses: { 200: jsonResponse(StatusOkSchema, 'revoked'), ...adminErrors, ...notFoundError, ...validationErrors },
+    }),
   ),
 };

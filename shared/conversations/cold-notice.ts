@@ -17,7 +17,7 @@ export const coldNoticeHandler: JobHandler<z.infer<typeof ColdNoticeSchema>> = {
   schema: ColdNoticeSchema,
   async run(deps, data, job) {
     const conversation = await deps.table.get(keys.conversation(data.workspaceId, data.conversationId), true);
-    if (!conversation || conversation.status !== 'cold') return;
+    if (conversation?.status !== 'cold') return;
     const channelId = conversation.chat_channel_id;
     const threadTs = conversation.chat_thread_ts;
     if (typeof channelId !== 'string' || typeof threadTs !== 'string') return;

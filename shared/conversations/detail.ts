@@ -7,8 +7,7 @@ import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { toConversation } from './list.js';
 import type { Message } from './schemas.js';
 
-
-export function toMessage(item: Item): Message {
+function toMessage(item: Item): Message {
   return {
     id: str(item.id),
     seq: numOrNull(item.seq) ?? 0,

@@ -19,13 +19,11 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  * periodic sweep finds any move that is overdue because a schedule was lost.
  */
 
-export type Move = 'cold' | 'close';
-
 /** Shards of the due index, so no single partition takes every conversation's writes. */
-export const DUE_SHARDS = 4;
+const DUE_SHARDS = 4;
 
 function shardOf(workspaceId: string, conversationId: string): number {
-  return createHash('sha1').update(`${workspaceId}#${conversationId}`).digest()[0]! % DUE_SHARDS;
+  return (createHash('sha1').update(`${workspaceId}#${conversationId}`).digest()[0] ?? 0) % DUE_SHARDS;
 }
 
 /** GSI3 attributes of a conversation waiting for its next move. */
@@ -40,7 +38,7 @@ export function minutesAfter(at: Date | string, minutes: number): Date {
   return new Date(new Date(at).getTime() + minutes * 60_000);
 }
 
-export const LifecycleJobSchema = z.object({
+const LifecycleJobSchema = z.object({
   workspaceId: z.string().min(1),
   conversationId: z.string().min(1),
   move: z.enum(['cold', 'close']),
@@ -64,7 +62,7 @@ export async function scheduleMove(deps: Deps, orgId: string, data: LifecycleJob
   await deps.scheduler.schedule(scheduleName(data.move, data.workspaceId, data.conversationId), at, lifecycleMessage(orgId, data));
 }
 
-export function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {
+function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {
   return { jobId: `stats-${workspaceId}-${conversationId}`, queue: 'conversation-stats', orgId, data: { workspaceId, conversationId } };
 }
 
@@ -100,7 +98,7 @@ async function close(
     ':pending': 'pending',
     ':moved': expected?.jobId ?? `manual-${at}`,
   };
-  from.forEach((status, index) => (values[`:from${index}`] = status));
+  for (const [index, status] of from.entries()) values[`:from${index}`] = status;
   let condition = `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
   if (expected) {
     // A retry of the job that already made this move passes too, to finish the follow-ups.
@@ -111,7 +109,8 @@ async function close(
   try {
     previous = await deps.table.updateReturningOld<ConversationState>(keys.conversation(workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
-      update: 'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
+      update:
+        'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },
@@ -150,7 +149,8 @@ export async function closeConversation(
   if (requiredOwner) {
     const current = await deps.table.get<ConversationState>(keys.conversation(workspaceId, conversationId), true);
     if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
-    if (current.owner !== requiredOwner) throw new ForbiddenError('only the person who started this conversation, or an admin, may close it');
+    if (current.owner !== requiredOwner)
+      throw new ForbiddenError('only the person who started this conversation, or an admin, may close it');
   }
   const left = await close(deps, orgId, workspaceId, conversationId, ['open', 'cold']);
   if (left) return;
@@ -232,7 +232,11 @@ export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now(
   let sent = 0;
   for (const status of ['open', 'cold'] as const) {
     for (let shard = 0; shard < DUE_SHARDS; shard += 1) {
-      const due = await deps.table.queryAll<ConversationState>({ index: 'gsi3', pk: keys.dueIndex(status, shard), sk: { lte: keys.afterTime(now) } });
+      const due = await deps.table.queryAll<ConversationState>({
+        index: 'gsi3',
+        pk: keys.dueIndex(status, shard),
+        sk: { lte: keys.afterTime(now) },
+      });
       for (const conversation of due) {
         const data: LifecycleJob = {
           workspaceId: String(conversation.workspace_id),

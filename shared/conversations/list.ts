@@ -5,14 +5,7 @@ import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { counterNames, counterOf, countsOf, type ConversationDimension } from '../workspaces/counters.js';
-import {
-  CONSUMER_TYPES,
-  CONVERSATION_STATUSES,
-  RESOLUTION_STATUSES,
-  type Conversation,
-  type ConversationListFilters,
-} from './schemas.js';
-
+import { CONSUMER_TYPES, CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
 
 export function toConversation(item: Item): Conversation {
   const status = CONVERSATION_STATUSES.find((candidate) => candidate === item.status) ?? 'open';
@@ -56,9 +49,7 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   const source = query.status
     ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(workspaceId, query.status) }
     : { index: 'gsi1' as const, pk: keys.conversationsIndex(workspaceId) };
-  const filter = filterParts.length
-    ? { filter: filterParts.join(' AND '), names, values }
-    : {};
+  const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
   const [counters, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     readPage<Item>(deps.table, { ...source, newestFirst: true, ...filter }, query),
@@ -81,7 +72,9 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     filters: {
       status: [...CONVERSATION_STATUSES],
       consumer: [...CONSUMER_TYPES],
-      category: countsOf(counters, 'category').map(({ label }) => label).sort(),
+      category: countsOf(counters, 'category')
+        .map(({ label }) => label)
+        .sort(),
       resolution: [...RESOLUTION_STATUSES],
     },
   };

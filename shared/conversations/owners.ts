@@ -21,7 +21,11 @@ export function teamChatOwner(workspaceId: string): string {
  * the characters a `session_id` allows, so it can also be sent back as one.
  */
 export function ownConversationId(sessionId: string, owner: string): string {
-  const tag = createHash('sha256').update(owner).digest('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, 10);
+  const tag = createHash('sha256')
+    .update(owner)
+    .digest('base64url')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 10);
   return `${sessionId}@${tag}`;
 }
 

@@ -1,6 +1,14 @@
 import { MEMBERS_OR_API_KEY, onApi } from '../http/placement.js';
 import { createRoute, z } from '@hono/zod-openapi';
-import { WorkspaceParams, authErrors, conflictError, errorResponse, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import {
+  WorkspaceParams,
+  authErrors,
+  conflictError,
+  errorResponse,
+  jsonResponse,
+  notFoundError,
+  validationErrors,
+} from '../http/schemas.js';
 import { ConversationDetailSchema, ConversationListQuery, ConversationListResponse, ConversationParams } from './schemas.js';
 
 // A session, or the Bearer key of the workspace's api consumer.
@@ -9,34 +17,43 @@ const tags = ['conversations'];
 const readErrors = { ...authErrors, ...notFoundError, ...validationErrors };
 
 export const conversationRouteDefinitions = {
-  list: onApi(MEMBERS_OR_API_KEY, createRoute({
-    method: 'get',
-    path: '/workspaces/{id}/conversations',
-    tags,
-    summary: 'Conversations, newest activity first, with filters',
-    request: { params: WorkspaceParams, query: ConversationListQuery },
-    responses: { 200: jsonResponse(ConversationListResponse, 'one page of conversations'), ...readErrors },
-  })),
-  detail: onApi(MEMBERS_OR_API_KEY, createRoute({
-    method: 'get',
-    path: '/workspaces/{id}/conversations/{cid}',
-    tags,
-    summary: 'One conversation with its messages and stats',
-    request: { params: ConversationParams },
-    responses: { 200: jsonResponse(ConversationDetailSchema, 'the conversation'), ...readErrors },
-  })),
-  close: onApi(MEMBERS_OR_API_KEY, createRoute({
-    method: 'post',
-    path: '/workspaces/{id}/conversations/{cid}/close',
-    tags,
-    summary: 'Close an open or cold conversation; queues its statistics',
-    description: 'Admins close any conversation; members and api keys only those they started (403 otherwise).',
-    request: { params: ConversationParams },
-    responses: {
-      200: jsonResponse(z.object({ status: z.literal('closed'), message: z.string() }), 'closed'),
-      ...readErrors,
-      403: errorResponse('a member or api key closing a conversation it did not start'),
-      ...conflictError,
-    },
-  })),
+  list: onApi(
+    MEMBERS_OR_API_KEY,
+    createRoute({
+      method: 'get',
+      path: '/workspaces/{id}/conversations',
+      tags,
+      summary: 'Conversations, newest activity first, with filters',
+      request: { params: WorkspaceParams, query: ConversationListQuery },
+      responses: { 200: jsonResponse(ConversationListResponse, 'one page of conversations'), ...readErrors },
+    }),
+  ),
+  detail: onApi(
+    MEMBERS_OR_API_KEY,
+    createRoute({
+      method: 'get',
+      path: '/workspaces/{id}/conversations/{cid}',
+      tags,
+      summary: 'One conversation with its messages and stats',
+      request: { params: ConversationParams },
+      responses: { 200: jsonResponse(ConversationDetailSchema, 'the conversation'), ...readErrors },
+    }),
+  ),
+  close: onApi(
+    MEMBERS_OR_API_KEY,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/conversations/{cid}/close',
+      tags,
+      summary: 'Close an open or cold conversation; queues its statistics',
+      description: 'Admins close any conversation; members and api keys only those they started (403 otherwise).',
+      request: { params: ConversationParams },
+      responses: {
+        200: jsonResponse(z.object({ status: z.literal('closed'), message: z.string() }), 'closed'),
+        ...readErrors,
+        403: errorResponse('a member or api key closing a conversation it did not start'),
+        ...conflictError,
+      },
+    }),
+  ),
 };

@@ -1,4 +1,3 @@
-
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { getConversation } from './detail.js';
@@ -8,7 +7,6 @@ import { listConversations } from './list.js';
 
 // A session, or the Bearer key of the workspace's api consumer.
 import { conversationRouteDefinitions as routes } from './route-definitions.js';
-
 
 export function conversationRoutes(deps: Deps) {
   return createRouter()

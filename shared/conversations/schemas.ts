@@ -48,7 +48,7 @@ export const ConversationListResponse = z
   })
   .openapi('ConversationList');
 
-export const MessageSchema = z
+const MessageSchema = z
   .object({
     id: z.string(),
     seq: z.number().int(),
@@ -64,7 +64,7 @@ export const MessageSchema = z
   .openapi('Message');
 export type Message = z.infer<typeof MessageSchema>;
 
-export const ConversationStatsSchema = z
+const ConversationStatsSchema = z
   .object({
     sentiment_score: z.number().nullable(),
     resolution_status: z.string().nullable(),
@@ -80,6 +80,14 @@ export const ConversationDetailSchema = z
   .openapi('ConversationDetail');
 
 export const ConversationParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'ws-support' }),
-  cid: z.string().min(1).max(200).openapi({ param: { name: 'cid', in: 'path' } }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'ws-support' }),
+  cid: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'cid', in: 'path' } }),
 });

@@ -10,18 +10,22 @@ import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/c
 import { issueLines } from '../platform/validation.js';
 
 /** The statistics of a closed conversation, as the model must give them. */
-export const ConversationStatsOutput = z.object({
+const ConversationStatsOutput = z.object({
   sentiment_score: z.number().min(-1).max(1),
   resolution_status: z.enum(['resolved', 'unresolved']),
   category: z
     .string()
     .trim()
     .toLowerCase()
-    .transform((label) => label.replace(/\s+/g, '-').replace(/[^a-z0-9-]/g, '').slice(0, 40))
+    .transform((label) =>
+      label
+        .replace(/\s+/g, '-')
+        .replace(/[^a-z0-9-]/g, '')
+        .slice(0, 40),
+    )
     .pipe(z.string().min(1, 'category must be a short label')),
   summary: z.string().trim().min(1).max(2000),
 });
-export type ConversationStatsOutput = z.infer<typeof ConversationStatsOutput>;
 
 const STATS_TOOL = {
   name: 'record_conversation_stats',
@@ -48,7 +52,7 @@ const MAX_TRANSCRIPT_CHARS = 60_000;
 
 const StatsJobSchema = z.object({ workspaceId: z.string().min(1), conversationId: z.string().min(1) });
 
-export function sentimentBucket(score: number): 'positive' | 'neutral' | 'negative' {
+function sentimentBucket(score: number): 'positive' | 'neutral' | 'negative' {
   if (score > 0.25) return 'positive';
   if (score < -0.25) return 'negative';
   return 'neutral';
@@ -86,7 +90,9 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
       system: STATS_PROMPT,
       tools: [STATS_TOOL],
       toolChoice: STATS_TOOL.name,
-      messages: [{ role: 'user', content: [{ type: 'text', text: transcriptOf(items.filter((item) => item.sk.startsWith(keys.messagePrefix))) }] }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: transcriptOf(items.filter((item) => item.sk.startsWith(keys.messagePrefix))) }] },
+      ],
       maxTokens: 1024,
     });
     const call = response.content.find(

@@ -30,7 +30,8 @@ const applies = (guardrail: Guardrail, direction: 'input' | 'output') =>
  */
 function regexOf(guardrail: Guardrail): RE2JS {
   const compiled = compilePattern(currentPattern(guardrail.pattern));
-  if ('problem' in compiled) throw new Error(`guardrail ${guardrail.id} ("${guardrail.name}") cannot be applied, its pattern is ${compiled.problem}`);
+  if ('problem' in compiled)
+    throw new Error(`guardrail ${guardrail.id} ("${guardrail.name}") cannot be applied, its pattern is ${compiled.problem}`);
   return compiled.regex;
 }
 
@@ -58,7 +59,9 @@ export function unusableGuardrail(guardrails: Guardrail[]): string | undefined {
 
 /** Every pattern guardrail of a direction replaced by `[redacted]`: what is safe to show or store. */
 export function redactAll(guardrails: Guardrail[], text: string, direction: 'input' | 'output'): string {
-  return guardrails.filter((guardrail) => applies(guardrail, direction)).reduce((result, guardrail) => redactMatches(regexOf(guardrail), result), text);
+  return guardrails
+    .filter((guardrail) => applies(guardrail, direction))
+    .reduce((result, guardrail) => redactMatches(regexOf(guardrail), result), text);
 }
 
 /** Up to 40 characters either side of a match, with the match and anything else sensitive redacted. */

@@ -9,7 +9,7 @@ import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, currentPattern, patternSteps } from './patterns.js';
 
-export const GUARDRAIL_TYPES = ['block_pattern', 'redact_pattern', 'block_tool'] as const;
+const GUARDRAIL_TYPES = ['block_pattern', 'redact_pattern', 'block_tool'] as const;
 export type GuardrailType = (typeof GUARDRAIL_TYPES)[number];
 export interface Guardrail {
   id: string;
@@ -63,9 +63,12 @@ export function resolveGuardrail(input: GuardrailInput, current?: Guardrail): Om
   if (!pattern) problems.push({ path: 'pattern', message: 'required (or give a preset)' });
   const action = type === 'redact_pattern' ? 'redact' : 'block';
   if (input.action && type && input.action !== action) problems.push({ path: 'action', message: `a ${type} guardrail can only ${action}` });
-  const appliesTo = type === 'block_tool' ? 'tools' : (input.applies_to ?? (current && current.type === type ? current.applies_to : undefined) ?? 'both');
-  if (type === 'block_tool' && input.applies_to && input.applies_to !== 'tools') problems.push({ path: 'applies_to', message: 'a block_tool guardrail applies to tools' });
-  if (type !== 'block_tool' && appliesTo === 'tools') problems.push({ path: 'applies_to', message: 'a pattern guardrail applies to input, output or both' });
+  const appliesTo =
+    type === 'block_tool' ? 'tools' : (input.applies_to ?? (current && current.type === type ? current.applies_to : undefined) ?? 'both');
+  if (type === 'block_tool' && input.applies_to && input.applies_to !== 'tools')
+    problems.push({ path: 'applies_to', message: 'a block_tool guardrail applies to tools' });
+  if (type !== 'block_tool' && appliesTo === 'tools')
+    problems.push({ path: 'applies_to', message: 'a pattern guardrail applies to input, output or both' });
   if (pattern && type === 'block_tool' && !TOOL_GLOB.test(pattern)) {
     problems.push({ path: 'pattern', message: 'a tool-name pattern: letters, digits, _ . - and * (any run of characters)' });
   }
@@ -92,7 +95,8 @@ async function reserveSteps(deps: Deps, workspaceId: string, delta: number): Pro
   try {
     await deps.table.update(keys.workspace(workspaceId), {
       update: 'ADD pattern_steps :delta',
-      condition: delta < 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(pattern_steps) OR pattern_steps <= :room)',
+      condition:
+        delta < 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(pattern_steps) OR pattern_steps <= :room)',
       values: delta < 0 ? { ':delta': delta } : { ':delta': delta, ':room': WORKSPACE_PATTERN_STEPS - delta },
     });
   } catch (error) {
@@ -112,13 +116,25 @@ export async function createGuardrail(deps: Deps, orgId: string, workspaceId: st
   await reserveSteps(deps, workspaceId, stepsOf(definition));
   const now = deps.clock.now();
   const id = newId('gr', now);
-  const item: GuardrailItem = { ...keys.guardrail(workspaceId, id), id, ...definition, created_at: now.toISOString(), updated_at: now.toISOString() };
+  const item: GuardrailItem = {
+    ...keys.guardrail(workspaceId, id),
+    id,
+    ...definition,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
   await deps.table.put(item);
   await addWorkspaceCounters(deps, workspaceId, { guardrail_count: 1 });
   return toGuardrail(item);
 }
 
-export async function updateGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string, input: GuardrailInput): Promise<Guardrail> {
+export async function updateGuardrail(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  id: string,
+  input: GuardrailInput,
+): Promise<Guardrail> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);

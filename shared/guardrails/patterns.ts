@@ -19,7 +19,6 @@ export const PRESETS = {
   card_number: { name: 'Card numbers', pattern: '\\b(?:\\d[ -]?){12,18}\\d\\b' },
   phone_number: { name: 'Phone numbers', pattern: '(?:\\B\\+|\\b)\\d{1,3}?[ .-]?\\(?\\d{2,4}\\)?[ .-]?\\d{3,4}[ .-]?\\d{3,4}\\b' },
 } as const;
-export type PresetName = keyof typeof PRESETS;
 
 /**
  * Preset patterns as stored before guardrails ran on RE2, and what they are now. Guardrails made

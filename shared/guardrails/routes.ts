@@ -1,10 +1,8 @@
-
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { createGuardrail, deleteGuardrail, updateGuardrail } from './guardrails.js';
 
 import { guardrailRouteDefinitions as routes } from './route-definitions.js';
-
 
 export function guardrailRoutes(deps: Deps) {
   return createRouter()

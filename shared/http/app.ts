@@ -31,7 +31,7 @@ const healthRoute = createRoute({
 });
 
 /** Maps every error to `{ error }` and a status; anything unexpected is a 500 whose details go only to the log. */
-export function handleError(logger: AppLogger) {
+function handleError(logger: AppLogger) {
   return (error: Error, c: Context<AppEnv>) => {
     if (error instanceof DomainError) {
       if (error instanceof TooManyRequestsError) c.header('Retry-After', String(error.retryAfterSeconds));
@@ -74,11 +74,17 @@ function checkPlacement(app: OpenAPIHono<AppEnv>, carriesAgent: boolean) {
       honoKey(entry.byHand === 'all-methods' ? 'ALL' : entry.route.method.toUpperCase(), fullPath(entry)),
     ),
   );
-  const served = new Set(app.routes.filter((route) => route.path.startsWith(`${API_PREFIX}/`) && !route.path.endsWith('*')).map((route) => honoKey(route.method, route.path)));
+  const served = new Set(
+    app.routes
+      .filter((route) => route.path.startsWith(`${API_PREFIX}/`) && !route.path.endsWith('*'))
+      .map((route) => honoKey(route.method, route.path)),
+  );
   const unplaced = [...served].filter((key) => !expected.has(key));
   const unserved = [...expected].filter((key) => !served.has(key));
   if (unplaced.length + unserved.length > 0) {
-    throw new Error(`the route table and the app disagree: served without a placement [${unplaced.join(', ')}]; placed but not served [${unserved.join(', ')}]`);
+    throw new Error(
+      `the route table and the app disagree: served without a placement [${unplaced.join(', ')}]; placed but not served [${unserved.join(', ')}]`,
+    );
   }
 }
 

@@ -10,7 +10,7 @@ export type ClientAddressOf = (c: Context<AppEnv>) => string | undefined;
  * an IPv6 address by its /64 (one subscriber's usual allocation, so rotating through it does not
  * escape a limit). Anything unreadable counts as one shared "unknown".
  */
-export function throttleAddress(raw: string | undefined): string {
+function throttleAddress(raw: string | undefined): string {
   if (!raw || !ipaddr.isValid(raw)) return 'unknown';
   const address = ipaddr.process(raw);
   if (address.kind() === 'ipv4') return address.toString();

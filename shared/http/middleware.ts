@@ -1,26 +1,20 @@
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
-import { SESSION_COOKIE, verifySessionToken, type Principal } from '../auth/tokens.js';
+import { SESSION_COOKIE, verifySessionToken, type Principal, type SessionClaims } from '../auth/tokens.js';
 import { resolveSession } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 import { findKey } from '../consumers/keys.js';
-import {
-  ForbiddenError,
-  NotFoundError,
-  PayloadTooLargeError,
-  UnauthorizedError,
-  UnsupportedMediaTypeError,
-} from '../platform/errors.js';
+import { ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError } from '../platform/errors.js';
 import { keyMatchers, publicPaths } from './route-table.js';
 import type { AppEnv } from './router.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Routes reachable without a session (the table's public routes, the OpenAPI document among them); logout in both its forms. */
 const PUBLIC_PATHS = publicPaths();
 
-export function isPublicPath(path: string): boolean {
+function isPublicPath(path: string): boolean {
   return PUBLIC_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
@@ -30,7 +24,7 @@ export function isPublicPath(path: string): boolean {
  */
 export async function readSession(deps: Deps, cookie: string | undefined): Promise<Principal | null> {
   if (!cookie) return null;
-  let claims;
+  let claims: SessionClaims;
   try {
     claims = await verifySessionToken(deps.sessionKey, deps.clock, cookie);
   } catch (error) {
@@ -49,7 +43,7 @@ const KEY_SCOPE = { api: 'workspace', 'coding-agent': 'workspace', messaging: 'c
 const KEY_USE = {
   api: "its workspace's query and conversation endpoints",
   'coding-agent': "its workspace's MCP endpoint",
-  messaging: 'its consumer\'s messages endpoint',
+  messaging: "its consumer's messages endpoint",
 };
 
 /** A consumer's API key: valid only on its type's routes, and only for its own workspace (another is 404). */

@@ -10,7 +10,7 @@ import type { AppEnv } from './router.js';
  */
 
 /** The process that serves a route on AWS: the API function, or the agent function (the query, MCP, team-chat API). */
-export type Runs = 'api' | 'agent';
+type Runs = 'api' | 'agent';
 
 /** The consumer key types (docs/api-decisions.md, "Consumers and their keys"). */
 export type KeyType = 'api' | 'coding-agent' | 'messaging';
@@ -42,7 +42,7 @@ export interface PlacedRoute<R extends RouteConfig = RouteConfig> {
 }
 
 /** Admin-only routes: the session's role must be admin (a key's principal is a member). */
-export const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
+const requireAdmin: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (c.get('principal').role !== 'admin') throw new ForbiddenError();
   return next();
 };

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 
 /** Shapes shared by many routes, and helpers that keep route definitions short. */
 
-export const ErrorDetailSchema = z.object({ path: z.string(), message: z.string() }).openapi('ErrorDetail');
+const ErrorDetailSchema = z.object({ path: z.string(), message: z.string() }).openapi('ErrorDetail');
 
 export const ErrorSchema = z
   .object({ error: z.string(), details: z.array(ErrorDetailSchema).optional() })
@@ -34,12 +34,7 @@ export const displayName = (max = 100) =>
     .refine((value) => !hasFormatCharacter(value), 'must not contain invisible format characters (such as U+202E or U+200B)')
     .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
 
-export const emailAddress = z
-  .string()
-  .trim()
-  .toLowerCase()
-  .max(254, 'must be at most 254 characters')
-  .email('must be an email address');
+export const emailAddress = z.string().trim().toLowerCase().max(254, 'must be at most 254 characters').email('must be an email address');
 
 export const password = z.string().min(8, 'must be at least 8 characters').max(256, 'must be at most 256 characters');
 
@@ -47,14 +42,14 @@ export const isoTimestamp = z.string().openapi({ format: 'date-time', example: '
 
 /** Workspace path parameter (`:id` in the route notation of README.md and docs/). */
 export const WorkspaceParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'ws-support' }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'ws-support' }),
 });
 
-const nonNegativeInteger = (name: string) =>
-  z
-    .string()
-    .regex(/^\d+$/, `${name} must be a non-negative integer`)
-    .transform(Number);
+const nonNegativeInteger = (name: string) => z.string().regex(/^\d+$/, `${name} must be a non-negative integer`).transform(Number);
 
 /** Pagination (docs/api-decisions.md, Conventions and errors): limit default 50 (clamped to 200), offset default 0, or an opaque cursor. */
 export const PaginationQuery = z.object({
@@ -91,4 +86,3 @@ export const validationErrors = {
 } as const;
 export const notFoundError = { 404: errorResponse('not found in your organisation') } as const;
 export const conflictError = { 409: errorResponse('conflicts with an existing resource') } as const;
-

@@ -114,7 +114,7 @@ const queueCountersEntity = new Entity({
 });
 
 /** Adds to the queue counters of an organisation. */
-export async function countJobs(store: Store, orgId: string, deltas: Partial<Record<CounterName, number>>): Promise<void> {
+async function countJobs(store: Store, orgId: string, deltas: Partial<Record<CounterName, number>>): Promise<void> {
   const counted = COUNTER_NAMES.filter((name) => deltas[name]);
   if (!counted.length) return;
   const changes: UpdateItemInput<typeof queueCountersEntity> = { ...keys.queueCounters(orgId) };
@@ -211,7 +211,17 @@ function transitionUpdate(job: JobItem, options: TransitionOptions, now: Date, i
         and: [
           { attr: 'pk', exists: true },
           options.lapsedLeaseBefore
-            ? { or: [expected, { and: [{ attr: 'state', eq: 'active' }, { attr: 'lease_until', lt: options.lapsedLeaseBefore }] }] }
+            ? {
+                or: [
+                  expected,
+                  {
+                    and: [
+                      { attr: 'state', eq: 'active' },
+                      { attr: 'lease_until', lt: options.lapsedLeaseBefore },
+                    ],
+                  },
+                ],
+              }
             : expected,
         ],
       },
@@ -234,8 +244,7 @@ export async function transitionJob(store: Store, job: JobItem, options: Transit
     const previous = await store.table.updateReturningOld<JobItem>(key, input);
     if (!previous) return undefined;
     await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
-    const attempts =
-      options.attempts === 'increment' ? previous.attempts + 1 : options.attempts === 'reset' ? 0 : previous.attempts;
+    const attempts = options.attempts === 'increment' ? previous.attempts + 1 : options.attempts === 'reset' ? 0 : previous.attempts;
     return {
       ...previous,
       ...index,

@@ -114,7 +114,8 @@ export class LocalJobRunner implements JobQueue {
         if (item.state === 'active') {
           // Its worker was this process before it stopped: nobody else holds it.
           const current = await getJob(store, item.id);
-          job = current && (await transitionJob(store, current, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' }));
+          job =
+            current && (await transitionJob(store, current, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' }));
         }
         if (!job) continue;
         const delay = Math.max(0, new Date(job.run_at).getTime() - store.clock.now().getTime());

@@ -30,7 +30,7 @@ export async function listQueues(deps: Deps, orgId: string) {
   };
 }
 
-export function toFailedJob(job: JobItem) {
+function toFailedJob(job: JobItem) {
   return {
     id: job.id,
     failedReason: job.last_error ?? '',
@@ -113,7 +113,11 @@ export async function redeliverStuckJobs(deps: Deps): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
   let sent = 0;
   for (const queue of QUEUE_NAMES) {
-    const stuck = await deps.table.queryAll<JobItem>({ index: 'gsi2', pk: keys.pendingJobsIndex(queue), sk: { lte: keys.afterTime(before) } });
+    const stuck = await deps.table.queryAll<JobItem>({
+      index: 'gsi2',
+      pk: keys.pendingJobsIndex(queue),
+      sk: { lte: keys.afterTime(before) },
+    });
     for (const job of stuck) {
       if (job.state === 'active' && job.lease_until && job.lease_until > deps.clock.now().toISOString()) continue;
       await deps.jobs.redeliver(messageOf(job));

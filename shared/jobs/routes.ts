@@ -1,10 +1,8 @@
-
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { drainQueue, listFailedJobs, listQueues, retryAllFailed } from './ops.js';
 
 import { queueRouteDefinitions as routes } from './route-definitions.js';
-
 
 export function queueRoutes(deps: Deps) {
   return createRouter()

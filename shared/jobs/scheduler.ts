@@ -22,7 +22,7 @@ export function scheduleName(move: string, workspaceId: string, conversationId: 
 }
 
 /** `at(yyyy-mm-ddThh:mm:ss)` in UTC, rounded up to the next whole second. */
-export function atExpression(at: Date): string {
+function atExpression(at: Date): string {
   const seconds = new Date(Math.ceil(at.getTime() / 1000) * 1000);
   return `at(${seconds.toISOString().slice(0, 19)})`;
 }

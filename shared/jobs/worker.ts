@@ -13,7 +13,7 @@ export interface JobHandler<T> {
 }
 
 // Each queue's handler has its own payload type; the registry only needs them to agree with their schema.
-export type JobHandlers = Record<QueueName, JobHandler<any>>;
+export type JobHandlers = Record<QueueName, JobHandler<unknown>>;
 
 export type JobOutcome =
   | { kind: 'completed' }
@@ -33,7 +33,7 @@ export function deliveryOf(deps: Deps, handlers: JobHandlers, settings: WorkerSe
 const EARLY_TOLERANCE_MS = 1000;
 
 /** A claimed job is the worker's for this long; after it, the job may be claimed again. */
-export const JOB_LEASE_MS = 15 * 60 * 1000;
+const JOB_LEASE_MS = 15 * 60 * 1000;
 
 export interface WorkerSettings {
   maxAttempts: number;
@@ -91,9 +91,9 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
     }
     const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
     if (failed) {
-      await handler.onFailed?.(deps, parsed.data, failed, error).catch((hookError: unknown) =>
-        deps.logger.error('job failure hook failed', { job: claimed.id, error: messageOfError(hookError) }),
-      );
+      await handler
+        .onFailed?.(deps, parsed.data, failed, error)
+        .catch((hookError: unknown) => deps.logger.error('job failure hook failed', { job: claimed.id, error: messageOfError(hookError) }));
     }
     deps.logger.warn('job failed for good', { job: claimed.id, queue: claimed.queue, attempts: claimed.attempts, error });
     return { kind: 'failed', error };

@@ -27,7 +27,7 @@ export interface KnowledgeItem extends Key {
   updated_at: string;
 }
 
-export function toKnowledge(item: KnowledgeItem) {
+function toKnowledge(item: KnowledgeItem) {
   return { id: item.id, title: item.title, content: item.content, created_at: item.created_at, updated_at: item.updated_at };
 }
 
@@ -35,7 +35,14 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
   await getWorkspaceItem(deps, orgId, workspaceId);
   const now = deps.clock.now();
   const id = newId('kn', now);
-  const item: KnowledgeItem = { ...keys.knowledge(workspaceId, id), id, title: input.title, content: input.content, created_at: now.toISOString(), updated_at: now.toISOString() };
+  const item: KnowledgeItem = {
+    ...keys.knowledge(workspaceId, id),
+    id,
+    title: input.title,
+    content: input.content,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  };
   await deps.table.put(item);
   await addWorkspaceCounters(deps, workspaceId, { knowledge_count: 1 });
   return toKnowledge(item);
@@ -45,8 +52,14 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
   await getWorkspaceItem(deps, orgId, workspaceId);
   const sets = ['updated_at = :at'];
   const values: Record<string, unknown> = { ':at': deps.clock.now().toISOString() };
-  if (input.title !== undefined) sets.push('title = :title'), (values[':title'] = input.title);
-  if (input.content !== undefined) sets.push('content = :content'), (values[':content'] = input.content);
+  if (input.title !== undefined) {
+    sets.push('title = :title');
+    values[':title'] = input.title;
+  }
+  if (input.content !== undefined) {
+    sets.push('content = :content');
+    values[':content'] = input.content;
+  }
   try {
     const item = await deps.table.update<KnowledgeItem>(keys.knowledge(workspaceId, id), {
       update: `SET ${sets.join(', ')}`,
@@ -70,10 +83,10 @@ export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: st
 }
 
 /** A rough token count (about four characters a token), enough to keep the prompt in budget. */
-export const estimateTokens = (text: string) => Math.ceil(text.length / 4);
+const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
 /** Knowledge goes into the system prompt while it fits this many tokens; beyond, it is searched. */
-export const KNOWLEDGE_PROMPT_BUDGET = 8_000;
+const KNOWLEDGE_PROMPT_BUDGET = 8_000;
 
 export function knowledgeSection(entries: { title: string; content: string }[]): string {
   return ['## Workspace knowledge', ...entries.map((entry) => `### ${entry.title}\n${entry.content}`)].join('\n\n');
@@ -96,7 +109,10 @@ export function searchKnowledge<T extends { title: string; content: string }>(en
   const scored = entries.map((entry) => {
     const title = words(entry.title);
     const body = words(entry.content);
-    const score = terms.reduce((sum, term) => sum + 3 * title.filter((word) => word === term).length + body.filter((word) => word === term).length, 0);
+    const score = terms.reduce(
+      (sum, term) => sum + 3 * title.filter((word) => word === term).length + body.filter((word) => word === term).length,
+      0,
+    );
     return { entry, score };
   });
   return scored

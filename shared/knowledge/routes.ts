@@ -1,10 +1,8 @@
-
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { createKnowledge, deleteKnowledge, updateKnowledge } from './knowledge.js';
 
 import { knowledgeRouteDefinitions as routes } from './route-definitions.js';
-
 
 export function knowledgeRoutes(deps: Deps) {
   return createRouter()

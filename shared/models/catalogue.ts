@@ -18,14 +18,7 @@ export const MODEL_TIER_IDS = ['fast', 'balanced', 'powerful'] as const;
 export type ModelTierId = (typeof MODEL_TIER_IDS)[number];
 export const DEFAULT_MODEL_TIER: ModelTierId = 'balanced';
 
-function tier(
-  id: ModelTierId,
-  name: string,
-  model: string,
-  bedrockModel: string,
-  input: number,
-  output: number,
-): ModelTier {
+function tier(id: ModelTierId, name: string, model: string, bedrockModel: string, input: number, output: number): ModelTier {
   return {
     id,
     name,
@@ -39,7 +32,7 @@ function tier(
 }
 
 /** The tiers of `GET /api/models`, each mapped to a current model and its list price. */
-export const MODEL_TIERS: readonly ModelTier[] = [
+const MODEL_TIERS: readonly ModelTier[] = [
   tier('fast', 'Fast', 'claude-haiku-4-5', 'global.anthropic.claude-haiku-4-5-20251001-v1:0', 1, 5),
   tier('balanced', 'Balanced', 'claude-sonnet-4-6', 'global.anthropic.claude-sonnet-4-6', 3, 15),
   tier('powerful', 'Powerful', 'claude-opus-4-6', 'global.anthropic.claude-opus-4-6-v1', 5, 25),

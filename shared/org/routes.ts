@@ -1,4 +1,3 @@
-
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { listModels } from '../models/catalogue.js';
@@ -8,7 +7,6 @@ import { createTeam, listTeams } from './teams.js';
 import { changeUserRole, createUser, listUsers, removeUser } from './users.js';
 
 import { orgRouteDefinitions as routes } from './route-definitions.js';
-
 
 export function orgRoutes(deps: Deps) {
   return createRouter()

@@ -32,7 +32,11 @@ export type CreateUserInput = z.infer<typeof CreateUserBody>;
 export const UpdateUserBody = z.object({ org_role: OrgRoleSchema }).openapi('UpdateUserRequest');
 
 export const UserParams = z.object({
-  id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' }, example: 'usr_0mwr8k9x0000a1b2c3d4e5f60718' }),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .openapi({ param: { name: 'id', in: 'path' }, example: 'usr_0mwr8k9x0000a1b2c3d4e5f60718' }),
 });
 
 export const CreateTeamBody = z.object({ name: displayName() }).openapi('CreateTeamRequest');

@@ -11,12 +11,12 @@ interface SettingItem {
 }
 
 /** Keys the service itself reads. Other keys matching the key pattern may be stored too. */
-export const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token', 'chat_app_token'] as const;
+const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token', 'chat_app_token'] as const;
 
-export const MASK = '••••••••';
+const MASK = '••••••••';
 
 /** A key ending in `_key`, `_token`, `_secret` or `_password` holds a secret (docs/api-decisions.md, Organisation, users, settings and secrets). */
-export function isSecretKey(key: string): boolean {
+function isSecretKey(key: string): boolean {
   return /_(key|token|secret|password)$/.test(key);
 }
 
@@ -24,7 +24,7 @@ export function isSecretKey(key: string): boolean {
  * The listed form of a secret: the mask, then its last 4 characters. A value of 8 characters or
  * fewer shows the mask only, so a short secret is never shown whole (or nearly whole).
  */
-export function maskSecret(value: string): string {
+function maskSecret(value: string): string {
   return value.length > 8 ? `${MASK}${value.slice(-4)}` : MASK;
 }
 

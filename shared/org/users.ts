@@ -81,7 +81,8 @@ export async function createUser(deps: Deps, orgId: string, input: CreateUserInp
 
 /** An admin may not change or remove themselves: the organisation always keeps the admin acting. */
 function refuseSelf(admin: Principal, userId: string, what: string): void {
-  if (admin.userId === userId) throw new ValidationError(`you cannot ${what} yourself`, [{ path: 'id', message: `is your own user: another admin must ${what} it` }]);
+  if (admin.userId === userId)
+    throw new ValidationError(`you cannot ${what} yourself`, [{ path: 'id', message: `is your own user: another admin must ${what} it` }]);
 }
 
 /** `PUT /api/org/users/:id`: the role a user's next request is served with. */

@@ -15,7 +15,8 @@ async function sessionSecretOf(config: Config): Promise<string | undefined> {
   if (config.sessionSecret) return config.sessionSecret;
   if (!config.sessionSecretArn) return undefined;
   const secret = await getSecret(config.sessionSecretArn, { maxAge: 3600 });
-  if (typeof secret !== 'string' || secret.length < 32) throw new Error('the session secret in Secrets Manager is missing or shorter than 32 characters');
+  if (typeof secret !== 'string' || secret.length < 32)
+    throw new Error('the session secret in Secrets Manager is missing or shorter than 32 characters');
   return secret;
 }
 
@@ -35,7 +36,10 @@ export async function createAwsDeps(
   const logger = createLogger(config);
   const sessionSecret = await sessionSecretOf(config);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
-  const store: Store = { table: new Table(createDynamoClient(config, config.dynamoEndpoint), config.tableName, systemClock), clock: systemClock };
+  const store: Store = {
+    table: new Table(createDynamoClient(config, config.dynamoEndpoint), config.tableName, systemClock),
+    clock: systemClock,
+  };
   const { sqs, jobs, scheduler } = createAwsJobs(config, store);
   const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
   return { config, deps, sqs };

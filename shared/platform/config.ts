@@ -79,8 +79,18 @@ function configSchema(runtime: Runtime) {
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
-    CHAT_BRIDGE_POLL_MS: z.coerce.number().int().min(100).max(600_000).default(local ? 2_000 : 30_000),
-    SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(local ? 5_000 : 60_000),
+    CHAT_BRIDGE_POLL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(600_000)
+      .default(local ? 2_000 : 30_000),
+    SWEEP_INTERVAL_MS: z.coerce
+      .number()
+      .int()
+      .min(100)
+      .max(3_600_000)
+      .default(local ? 5_000 : 60_000),
     LIFECYCLE_QUEUE_URL: optionalUrl,
     COLD_MESSAGES_QUEUE_URL: optionalUrl,
     STATS_QUEUE_URL: optionalUrl,
@@ -88,7 +98,10 @@ function configSchema(runtime: Runtime) {
     SCHEDULER_GROUP_NAME: z.string().min(1).optional(),
     SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
     TABLE_NAME: local ? z.string().min(1).default('workspace-agent-proxy') : z.string().min(1),
-    AWS_REGION: z.string().min(1).default(local ? 'local' : 'us-east-1'),
+    AWS_REGION: z
+      .string()
+      .min(1)
+      .default(local ? 'local' : 'us-east-1'),
     LOG_LEVEL: z
       .enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT', 'debug', 'info', 'warn', 'error', 'silent'])
       .transform((level) => level.toUpperCase() as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT')

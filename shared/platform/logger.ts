@@ -15,8 +15,7 @@ export interface AppLogger {
 export function createLogger(config: Pick<Config, 'logLevel'>, serviceName = 'workspace-agent-proxy'): AppLogger {
   const logger = new Logger({ serviceName, logLevel: config.logLevel });
   const forward =
-    (write: (message: string, ...extra: Record<string, unknown>[]) => void) =>
-    (message: string, extra?: Record<string, unknown>) =>
+    (write: (message: string, ...extra: Record<string, unknown>[]) => void) => (message: string, extra?: Record<string, unknown>) =>
       extra ? write(message, extra) : write(message);
   return {
     debug: forward(logger.debug.bind(logger)),

@@ -2,7 +2,7 @@ import { ValidationError } from './errors.js';
 import type { Pagination } from '../http/schemas.js';
 import type { QueryInput, Table } from './table.js';
 
-export const DEFAULT_PAGE_SIZE = 50;
+const DEFAULT_PAGE_SIZE = 50;
 
 export interface Page<T> {
   items: T[];

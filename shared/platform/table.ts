@@ -7,7 +7,8 @@ import type { Key } from './keys.js';
 
 export { BatchIncompleteError, MAX_BATCH_RETRIES } from './table-batch.js';
 
-const { ConditionalCheckFailedException, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, waitUntilTableExists } = dynamodb;
+const { ConditionalCheckFailedException, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, waitUntilTableExists } =
+  dynamodb;
 const { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } = documents;
 
 export type { Key } from './keys.js';
@@ -15,8 +16,8 @@ export type { Key } from './keys.js';
 export type Item = Key & Record<string, unknown>;
 
 /** Names of the generic global secondary indexes (`gsiNpk` / `gsiNsk`). */
-export const INDEXES = ['gsi1', 'gsi2', 'gsi3'] as const;
-export type IndexName = (typeof INDEXES)[number];
+const INDEXES = ['gsi1', 'gsi2', 'gsi3'] as const;
+type IndexName = (typeof INDEXES)[number];
 
 /**
  * The table's shape, shared by the local runtime (which creates it) and the CDK data construct.
@@ -151,7 +152,11 @@ export class Table {
     return this.updateReturning<T>(key, input, 'ALL_OLD');
   }
 
-  private async updateReturning<T extends object>(key: Key, input: UpdateInput, returnValues: 'ALL_NEW' | 'ALL_OLD'): Promise<T | undefined> {
+  private async updateReturning<T extends object>(
+    key: Key,
+    input: UpdateInput,
+    returnValues: 'ALL_NEW' | 'ALL_OLD',
+  ): Promise<T | undefined> {
     this.roundTrips += 1;
     const result = await this.doc.send(
       new UpdateCommand({

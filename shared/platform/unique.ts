@@ -7,12 +7,7 @@ import type { Key, Table } from './table.js';
  * hundredth "Support" workspace costs a few round trips, not a hundred. A suffix can still be taken
  * (a name whose own slug is `support-2`); the loop then asks the counter again.
  */
-export async function claimUniqueId(
-  table: Table,
-  namespace: string,
-  base: string,
-  claim: (id: string) => Key & object,
-): Promise<string> {
+export async function claimUniqueId(table: Table, namespace: string, base: string, claim: (id: string) => Key & object): Promise<string> {
   if (await table.putNew(claim(base))) return base;
   const counterKey: Key = keys.slugCounter(namespace, base);
   for (let attempt = 0; attempt < 25; attempt += 1) {

@@ -30,7 +30,6 @@ type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 type KnowledgeGap = z.infer<typeof KnowledgeGapSchema>;
 type Violation = z.infer<typeof ViolationSchema>;
 
-
 /** Item → API shapes. Each picks its fields explicitly so nothing internal (hashes, tokens) leaks. */
 const toConnection = (item: Item): Connection => ({
   id: str(item.id),
@@ -127,7 +126,11 @@ export async function readWorkspace(
   workspaceId: string,
 ): Promise<{ workspace: WorkspaceItem; children: WorkspaceChildren }> {
   const items = await deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) });
-  const workspace = ownedWorkspace(items.find((item) => item.sk === keys.workspaceSortKey), orgId, workspaceId);
+  const workspace = ownedWorkspace(
+    items.find((item) => item.sk === keys.workspaceSortKey),
+    orgId,
+    workspaceId,
+  );
   const children: WorkspaceChildren = { connections: [], tools: [], knowledge: [], guardrails: [], consumers: [] };
   for (const item of items) {
     if (item.sk.startsWith(keys.connectionPrefix)) children.connections.push(toConnection(item));

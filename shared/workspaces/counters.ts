@@ -12,7 +12,7 @@ export interface Usage {
   tokens_output: number;
 }
 export type UsageField = keyof Usage;
-export const USAGE_FIELDS: readonly UsageField[] = ['queries', 'errors', 'duration_ms', 'cost_usd', 'tokens_input', 'tokens_output'];
+const USAGE_FIELDS: readonly UsageField[] = ['queries', 'errors', 'duration_ms', 'cost_usd', 'tokens_input', 'tokens_output'];
 
 /**
  * Counter attributes kept on the workspace item by atomic ADDs: usage per month and all-time,

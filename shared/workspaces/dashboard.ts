@@ -37,7 +37,7 @@ export const DashboardSchema = z
 export type Dashboard = z.infer<typeof DashboardSchema>;
 
 /** Days of usage the dashboard charts. */
-export const DASHBOARD_DAYS = 30;
+const DASHBOARD_DAYS = 30;
 const RECENT = 5;
 
 /**

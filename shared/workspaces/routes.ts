@@ -1,4 +1,3 @@
-
 import { channelsOf } from '../chat/consumers.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
@@ -19,7 +18,6 @@ import { createWorkspace, getWorkspaceItem, listWorkspaces, setPermission, toSum
 
 import { workspaceRouteDefinitions as routes } from './route-definitions.js';
 
-
 export function workspaceRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.list.route, async (c) => c.json({ workspaces: await listWorkspaces(deps, orgIdOf(c)) }, 200))
@@ -37,27 +35,22 @@ export function workspaceRoutes(deps: Deps) {
       const stats = await readWorkspaceStats(deps, workspace, id);
       const consumers = withChannels(children.consumers, channels);
       const connections = connectionsFor(c.get('principal').role, children.connections);
-      return c.json({ workspace: toSummary(workspace), ...children, connections, consumers, permissions: permissionsOf(workspace), stats }, 200);
+      return c.json(
+        { workspace: toSummary(workspace), ...children, connections, consumers, permissions: permissionsOf(workspace), stats },
+        200,
+      );
     })
     .openapi(routes.update.route, async (c) => {
       const workspace = await updateWorkspace(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'));
       return c.json({ workspace }, 200);
     })
-    .openapi(routes.dashboard.route, async (c) =>
-      c.json(await readDashboard(deps, orgIdOf(c), c.req.valid('param').id), 200),
-    )
+    .openapi(routes.dashboard.route, async (c) => c.json(await readDashboard(deps, orgIdOf(c), c.req.valid('param').id), 200))
     .openapi(routes.activity.route, async (c) =>
       c.json(await listActivity(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
     )
-    .openapi(routes.connections.route, async (c) =>
-      c.json(await listConnections(deps, c.get('principal'), c.req.valid('param').id), 200),
-    )
-    .openapi(routes.consumers.route, async (c) =>
-      c.json(await listConsumers(deps, orgIdOf(c), c.req.valid('param').id), 200),
-    )
-    .openapi(routes.knowledge.route, async (c) =>
-      c.json(await listKnowledge(deps, orgIdOf(c), c.req.valid('param').id), 200),
-    )
+    .openapi(routes.connections.route, async (c) => c.json(await listConnections(deps, c.get('principal'), c.req.valid('param').id), 200))
+    .openapi(routes.consumers.route, async (c) => c.json(await listConsumers(deps, orgIdOf(c), c.req.valid('param').id), 200))
+    .openapi(routes.knowledge.route, async (c) => c.json(await listKnowledge(deps, orgIdOf(c), c.req.valid('param').id), 200))
     .openapi(routes.permission.route, async (c) => {
       const { id, role } = c.req.valid('param');
       const permission = await setPermission(deps, orgIdOf(c), id, role, c.req.valid('json').tool_patterns);

@@ -31,7 +31,7 @@ const timeoutMinutes = z
 
 const systemPrompt = z.string().max(100_000, 'must be at most 100000 characters');
 
-export const ModelTierSchema = z.enum(MODEL_TIER_IDS, {
+const ModelTierSchema = z.enum(MODEL_TIER_IDS, {
   error: `must be one of ${MODEL_TIER_IDS.join(', ')} (see GET /api/models)`,
 });
 
@@ -47,8 +47,15 @@ export const WorkspaceSummarySchema = z
     cold_timeout_minutes: z.number(),
     close_timeout_minutes: z.number(),
     max_tool_rounds: z.number().int(),
-    max_tokens_per_query: z.number().int().nullable().openapi({ description: 'token budget of one query (input + output, all model calls); null: none' }),
-    tool_timeout_seconds: z.number().nullable().openapi({ description: 'timeout of one tool call; null: the service default (MCP_TIMEOUT_MS)' }),
+    max_tokens_per_query: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'token budget of one query (input + output, all model calls); null: none' }),
+    tool_timeout_seconds: z
+      .number()
+      .nullable()
+      .openapi({ description: 'timeout of one tool call; null: the service default (MCP_TIMEOUT_MS)' }),
     created_at: isoTimestamp,
   })
   .openapi('WorkspaceSummary');
@@ -113,7 +120,7 @@ export const UpdateWorkspaceBody = z
   .openapi('UpdateWorkspaceRequest');
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;
 
-export const WorkspaceStatsSchema = z
+const WorkspaceStatsSchema = z
   .object({
     today: z.number().int(),
     week: z.number().int(),

@@ -40,7 +40,7 @@ export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_qu
   updated_at: string;
 }
 
-export const DEFAULT_PERMISSIONS: Record<string, string> = { admin: '["*"]', member: '["*"]' };
+const DEFAULT_PERMISSIONS: Record<string, string> = { admin: '["*"]', member: '["*"]' };
 
 export function toSummary(item: WorkspaceItem): WorkspaceSummary {
   return {
@@ -60,7 +60,7 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
   };
 }
 
-export const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
+const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
 
 /** The item if it is a workspace of `orgId`; another organisation's workspace is 404, like a missing one. */
 export function ownedWorkspace(item: object | undefined, orgId: string, workspaceId: string): WorkspaceItem {
@@ -125,7 +125,10 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
 /** `GET /api/workspaces`: one Query on GSI1 for the workspaces, one BatchGet (per 100) of today's counters. */
 export async function listWorkspaces(deps: Deps, orgId: string): Promise<WorkspaceListItem[]> {
   const items = await deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) });
-  const queriesToday = await readQueriesToday(deps, items.map((item) => item.id));
+  const queriesToday = await readQueriesToday(
+    deps,
+    items.map((item) => item.id),
+  );
   const month = monthOf(deps.clock.now());
   return items.map((item) => {
     return {
@@ -194,11 +197,14 @@ export const PERMISSION_ROLES = ['admin', 'member'] as const;
 /** `PUT /api/workspaces/:id/permissions/:role`: the tool-name globs a role may use, stored JSON-encoded. */
 export async function setPermission(deps: Deps, orgId: string, workspaceId: string, role: string, toolPatterns: string[]) {
   const encoded = JSON.stringify(toolPatterns);
-  await onConditionFailed(deps.table.update(keys.workspace(workspaceId), {
-    update: 'SET #permissions.#role = :patterns, updated_at = :at',
-    condition: 'attribute_exists(pk) AND org_id = :org',
-    names: { '#permissions': 'permissions', '#role': role },
-    values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId },
-  }), () => workspaceNotFound(workspaceId));
+  await onConditionFailed(
+    deps.table.update(keys.workspace(workspaceId), {
+      update: 'SET #permissions.#role = :patterns, updated_at = :at',
+      condition: 'attribute_exists(pk) AND org_id = :org',
+      names: { '#permissions': 'permissions', '#role': role },
+      values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId },
+    }),
+    () => workspaceNotFound(workspaceId),
+  );
   return { role, tool_patterns: encoded };
 }

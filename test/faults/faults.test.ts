@@ -28,7 +28,8 @@ function toolResultsOf(request: ModelRequestRecord | undefined) {
 }
 
 /** Cost in USD of a number of tokens at a tier's per-million prices. */
-const priced = (input: number, output: number, inputPerMtok: number, outputPerMtok: number) => (input * inputPerMtok + output * outputPerMtok) / 1e6;
+const priced = (input: number, output: number, inputPerMtok: number, outputPerMtok: number) =>
+  (input * inputPerMtok + output * outputPerMtok) / 1e6;
 
 /** A stats reply: the forced tool call the conversation-stats job expects. */
 function statsReply(usage = { input_tokens: 1000, output_tokens: 100 }): FakeReply {
@@ -77,7 +78,10 @@ describe('an MCP server that dies', () => {
         toolUseReply([{ name: 'slow_lookup', input: { query: 'order 42' } }]),
         textReply('The lookup service is down right now; please try again later.'),
       );
-      const pending = t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie: admin.cookie, body: { query: 'Where is order 42?' } });
+      const pending = t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+        cookie: admin.cookie,
+        body: { query: 'Where is order 42?' },
+      });
       // The call reached the server and is waiting in the tool: kill the server now.
       await waitFor(() => expect(server.stats.toolCalls).toBe(1), 5_000);
       await server.stop();
@@ -113,7 +117,9 @@ describe('an MCP server that dies', () => {
       const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
       expect(activity.body.total).toBe(2);
       expect(activity.body.activity.map((entry: { error: string | null }) => entry.error === null)).toEqual([false, true]);
-      const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${response.body.conversation_id}`, { cookie: admin.cookie });
+      const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${response.body.conversation_id}`, {
+        cookie: admin.cookie,
+      });
       expect(detail.body.conversation.message_count).toBe(3);
       expect(detail.body.messages.map((m: { seq: number; role: string }) => [m.seq, m.role])).toEqual([
         [1, 'user'],
@@ -155,7 +161,13 @@ describe('a model API that throttles and fails', () => {
       model.handle(() => errorReply(529, 'overloaded', { 'retry-after-ms': '10' }));
       const overloaded = await ask('second question', sessionId);
       expect(overloaded.status, overloaded.text).toBe(200);
-      expect(overloaded.body).toMatchObject({ answer: '', tools_called: [], tokens: { input: 0, output: 0 }, cost_usd: 0, session_id: sessionId });
+      expect(overloaded.body).toMatchObject({
+        answer: '',
+        tools_called: [],
+        tokens: { input: 0, output: 0 },
+        cost_usd: 0,
+        session_id: sessionId,
+      });
       expect(overloaded.body.error).toMatch(/model API answered 529/);
       expect(model.requests).toHaveLength(3);
 
@@ -181,7 +193,9 @@ describe('a model API that throttles and fails', () => {
       const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
       expect(activity.body.total).toBe(4);
       expect(activity.body.activity).toHaveLength(4);
-      expect(activity.body.activity.map((entry: { query: string; error: string | null }) => [entry.query, entry.error?.slice(0, 24) ?? null])).toEqual([
+      expect(
+        activity.body.activity.map((entry: { query: string; error: string | null }) => [entry.query, entry.error?.slice(0, 24) ?? null]),
+      ).toEqual([
         ['fourth question', null],
         ['third question', 'model API answered 500: '],
         ['second question', 'model API answered 529: '],
@@ -269,7 +283,13 @@ describe('a store that fails some requests', () => {
     model.handle((request) => (isStatsRequest(request) ? statsReply() : textReply('stored answer')));
     let proxy: Awaited<ReturnType<typeof startFaultyStoreProxy>> | undefined;
     const t = await createTestContext({
-      env: { TABLE_NAME: 'faults-test', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0', JOB_RETRY_BASE_MS: '10' },
+      env: {
+        TABLE_NAME: 'faults-test',
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'k',
+        MODEL_MAX_RETRIES: '0',
+        JOB_RETRY_BASE_MS: '10',
+      },
       storeProxy: async (endpoint) => (proxy = await startFaultyStoreProxy(endpoint, 4)),
     });
     const statuses: number[] = [];
@@ -279,13 +299,18 @@ describe('a store that fails some requests', () => {
       return response;
     }
     try {
-      const signup = await call('POST', '/api/signup', undefined, { name: 'Store Faults', email: 'store-faults@example.com', password: 'a long password' });
+      const signup = await call('POST', '/api/signup', undefined, {
+        name: 'Store Faults',
+        email: 'store-faults@example.com',
+        password: 'a long password',
+      });
       expect(signup.status, signup.text).toBe(201);
       const cookie = /service_session=[^;]*/.exec(signup.headers.get('set-cookie') ?? '')?.[0] ?? '';
       const workspace = await call('POST', '/api/workspaces', cookie, { name: 'Flaky store' });
       expect(workspace.status, workspace.text).toBe(201);
       const workspaceId = workspace.body.id as string;
-      const ask = (query: string, sessionId: string) => call('POST', `/api/workspaces/${workspaceId}/query`, cookie, { query, session_id: sessionId });
+      const ask = (query: string, sessionId: string) =>
+        call('POST', `/api/workspaces/${workspaceId}/query`, cookie, { query, session_id: sessionId });
 
       // 20 queries: 10 conversations of two turns, each round five at a time, with reads in between.
       const sessions = Array.from({ length: 10 }, (_, index) => `flaky-${index}`);
@@ -387,11 +412,17 @@ describe('the local runtime killed with jobs running', () => {
     let slowStats = true;
     model.handle((request) => {
       if (isStatsRequest(request)) return { ...statsReply(), delayMs: slowStats ? 2_000 : 20 };
-      const question = (request.body.messages.at(-1)?.content as { text?: string }[])[0]?.text ?? '';
+      const question = (request.body.messages.at(-1)?.content as { text?: string }[])?.[0]?.text ?? '';
       return textReply(`answer to ${question}`);
     });
     const dataDir = await mkdtemp(join(tmpdir(), 'wap-faults-'));
-    const env = { DATA_DIR: dataDir, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', JOB_RETRY_BASE_MS: '50', MODEL_MAX_RETRIES: '0' };
+    const env = {
+      DATA_DIR: dataDir,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'k',
+      JOB_RETRY_BASE_MS: '50',
+      MODEL_MAX_RETRIES: '0',
+    };
     const first = startRuntimeProcess(env);
     let second: ReturnType<typeof startRuntimeProcess> | undefined;
     try {
@@ -414,7 +445,10 @@ describe('the local runtime killed with jobs running', () => {
       const conversations = ['one', 'two', 'three', 'four'];
       const queryCost = new Map<string, number>();
       for (const name of conversations) {
-        const asked = await call('POST', `/api/workspaces/${workspaceId}/query`, { query: `question of conversation ${name}`, session_id: `kill-${name}` });
+        const asked = await call('POST', `/api/workspaces/${workspaceId}/query`, {
+          query: `question of conversation ${name}`,
+          session_id: `kill-${name}`,
+        });
         expect(asked.status).toBe(200);
         expect(asked.body.error).toBeNull();
         queryCost.set(`kill-${name}`, asked.body.cost_usd);
@@ -453,7 +487,9 @@ describe('the local runtime killed with jobs running', () => {
         expect(detail.body.conversation).toMatchObject({ status: 'closed', stats_status: 'complete', message_count: 2 });
         expect(detail.body.conversation.total_cost_usd).toBeCloseTo((queryCost.get(id) ?? NaN) + statsCost, 9);
         totalCost += (queryCost.get(id) ?? 0) + statsCost;
-        const asked = model.requests.filter((request) => isStatsRequest(request) && JSON.stringify(request.body.messages).includes(`conversation ${name}`));
+        const asked = model.requests.filter(
+          (request) => isStatsRequest(request) && JSON.stringify(request.body.messages).includes(`conversation ${name}`),
+        );
         expect(asked.length).toBeGreaterThanOrEqual(1);
         expect(asked.length).toBeLessThanOrEqual(2);
       }
@@ -496,7 +532,12 @@ describe('the team-chat bridge restarted in a thread', () => {
       const workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Chat restarts' })).id;
       const connected = await t.request('POST', '/api/connectors/consumer', {
         cookie: admin.cookie,
-        body: { type: 'team-chat', workspace_id: workspaceId, channel_id: 'C1', credentials: { bot_token: chat.botToken, app_token: chat.appToken } },
+        body: {
+          type: 'team-chat',
+          workspace_id: workspaceId,
+          channel_id: 'C1',
+          credentials: { bot_token: chat.botToken, app_token: chat.appToken },
+        },
       });
       expect(connected.status, connected.text).toBe(201);
 
@@ -519,13 +560,19 @@ describe('the team-chat bridge restarted in a thread', () => {
 
       // The platform redelivers the first event (no ack seen before the restart), and the user follows up.
       chat.sendEvent(firstEvent, 'EvRESTART1');
-      chat.sendEvent({ type: 'message', channel: 'C1', user: 'U1', text: 'and when will it arrive?', ts: '5000.0002', thread_ts: '5000.0001' }, 'EvRESTART2');
+      chat.sendEvent(
+        { type: 'message', channel: 'C1', user: 'U1', text: 'and when will it arrive?', ts: '5000.0002', thread_ts: '5000.0001' },
+        'EvRESTART2',
+      );
       await waitFor(() => expect(postsIn('5000.0001')).toHaveLength(2));
       await sleep(400);
-      expect(postsIn('5000.0001').map((call) => call.params.text)).toEqual(['Answer to: where is order 7?', 'Answer to: and when will it arrive?']);
+      expect(postsIn('5000.0001').map((call) => call.params.text)).toEqual([
+        'Answer to: where is order 7?',
+        'Answer to: and when will it arrive?',
+      ]);
       expect(model.requests).toHaveLength(2);
       // The follow-up saw the first turn: the same conversation.
-      expect(model.requests[1]?.body.messages.map((m) => (m.content as { text: string }[])[0]?.text)).toEqual([
+      expect(model.requests[1]?.body.messages.map((m) => (m.content as { text: string }[])?.[0]?.text)).toEqual([
         'where is order 7?',
         'Answer to: where is order 7?',
         'and when will it arrive?',

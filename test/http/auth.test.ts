@@ -77,9 +77,7 @@ describe('POST /api/signup', () => {
   it('gives exactly one account when the same email signs up in parallel', async () => {
     const email = t.uniqueEmail('race');
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        t.request('POST', '/api/signup', { body: { name: 'Racer', email, password: 'parallel pass' } }),
-      ),
+      Array.from({ length: 8 }, () => t.request('POST', '/api/signup', { body: { name: 'Racer', email, password: 'parallel pass' } })),
     );
     expect(responses.filter((response) => response.status === 201)).toHaveLength(1);
     expect(responses.filter((response) => response.status === 409)).toHaveLength(7);

@@ -130,7 +130,17 @@ async function connectionsOf(cookie: string, workspaceId: string) {
   const response = await t.request('GET', `/api/workspaces/${workspaceId}/connections`, { cookie });
   expect(response.status, response.text).toBe(200);
   return response.body as {
-    connections: { id: string; name: string; type: string; status: string; transport: string; url: string | null; command: string | null; args: string[]; tool_count: number }[];
+    connections: {
+      id: string;
+      name: string;
+      type: string;
+      status: string;
+      transport: string;
+      url: string | null;
+      command: string | null;
+      args: string[];
+      tool_count: number;
+    }[];
     tools: { id: string; name: string; is_write: boolean; connection_id: string; description: string }[];
   };
 }
@@ -233,17 +243,20 @@ describe('POST /api/connectors/mcp/test', () => {
     expect(response.body.error).toBe('the server process exited');
   });
 
-  it.each(['http://169.254.169.254/mcp', 'http://2852039166/mcp', 'http://[::ffff:169.254.169.254]/mcp', 'http://0xa9fea9fe/mcp', 'http://[fd00:ec2::254]/mcp'])(
-    'refuses %s with a 400 naming the url',
-    async (url) => {
-      const openedBefore = t.deps.mcp.stats.sessionsOpened;
-      const response = await testServer(admin.cookie, { transport: 'http', url });
-      expect(response.status, response.text).toBe(400);
-      expect(pathsOf(response)).toEqual(['url']);
-      expect(detailOf(response, 'url')).toMatch(/is a cloud metadata address/);
-      expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore);
-    },
-  );
+  it.each([
+    'http://169.254.169.254/mcp',
+    'http://2852039166/mcp',
+    'http://[::ffff:169.254.169.254]/mcp',
+    'http://0xa9fea9fe/mcp',
+    'http://[fd00:ec2::254]/mcp',
+  ])('refuses %s with a 400 naming the url', async (url) => {
+    const openedBefore = t.deps.mcp.stats.sessionsOpened;
+    const response = await testServer(admin.cookie, { transport: 'http', url });
+    expect(response.status, response.text).toBe(400);
+    expect(pathsOf(response)).toEqual(['url']);
+    expect(detailOf(response, 'url')).toMatch(/is a cloud metadata address/);
+    expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore);
+  });
 
   it.each([
     ['file:///etc/passwd', 'only http and https URLs are allowed, not file:'],
@@ -282,7 +295,11 @@ describe('POST /api/connectors/mcp/test', () => {
   });
 
   it.each([
-    ['node -e <script> (ran any script as the service)', 'node', ['-e', "require('fs').readFileSync('/proc/' + process.ppid + '/environ')"]],
+    [
+      'node -e <script> (ran any script as the service)',
+      'node',
+      ['-e', "require('fs').readFileSync('/proc/' + process.ppid + '/environ')"],
+    ],
     ['npx -c <command>', 'npx', ['-c', 'id']],
     ['a shell', 'bash', ['-c', 'echo hi']],
     ['the catalogue server with an extra argument', 'node', [...STDIO_SERVER_ARGS, '--inspect']],
@@ -294,7 +311,9 @@ describe('POST /api/connectors/mcp/test', () => {
     const response = await testServer(admin.cookie, { transport: 'stdio', command, args });
     expect(response.status, response.text).toBe(400);
     expect(pathsOf(response)).toEqual(['command']);
-    expect(detailOf(response, 'command')).toMatch(/^only the stdio servers the operator lists in MCP_STDIO_SERVERS may run, with exactly their command and args/);
+    expect(detailOf(response, 'command')).toMatch(
+      /^only the stdio servers the operator lists in MCP_STDIO_SERVERS may run, with exactly their command and args/,
+    );
     expect(stdioChildren().length).toBe(before);
   });
 
@@ -423,15 +442,36 @@ describe('POST /api/connectors/mcp', () => {
   it('saves a stdio connection without starting it: tools are discovered on the first query', async () => {
     const { cookie, workspaceId } = await orgWithWorkspace();
     const openedBefore = t.deps.mcp.stats.sessionsOpened;
-    const saved = await save(cookie, { workspace_id: workspaceId, name: 'Orders', transport: 'stdio', command: 'node', args: STDIO_SERVER_ARGS });
+    const saved = await save(cookie, {
+      workspace_id: workspaceId,
+      name: 'Orders',
+      transport: 'stdio',
+      command: 'node',
+      args: STDIO_SERVER_ARGS,
+    });
     expect(saved.status, saved.text).toBe(201);
-    expect(saved.body).toEqual({ status: 'saved', message: expect.stringMatching(/discovered on the first query/), tools: 0, id: expect.any(String) });
+    expect(saved.body).toEqual({
+      status: 'saved',
+      message: expect.stringMatching(/discovered on the first query/),
+      tools: 0,
+      id: expect.any(String),
+    });
     expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore);
     expect(stdioFixtureChildren()).toEqual([]);
 
     const { connections, tools } = await connectionsOf(cookie, workspaceId);
     expect(connections).toEqual([
-      expect.objectContaining({ id: saved.body.id, name: 'Orders', transport: 'stdio', url: null, command: 'node', args: STDIO_SERVER_ARGS, tool_count: 0, status: 'connected', type: 'mcp' }),
+      expect.objectContaining({
+        id: saved.body.id,
+        name: 'Orders',
+        transport: 'stdio',
+        url: null,
+        command: 'node',
+        args: STDIO_SERVER_ARGS,
+        tool_count: 0,
+        status: 'connected',
+        type: 'mcp',
+      }),
     ]);
     expect(tools).toEqual([]);
     expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 0 });
@@ -439,7 +479,13 @@ describe('POST /api/connectors/mcp', () => {
 
   it('refuses a stdio command line outside the catalogue', async () => {
     const { cookie, workspaceId } = await orgWithWorkspace();
-    const response = await save(cookie, { workspace_id: workspaceId, name: 'Shell', transport: 'stdio', command: 'node', args: ['-e', 'process.exit(0)'] });
+    const response = await save(cookie, {
+      workspace_id: workspaceId,
+      name: 'Shell',
+      transport: 'stdio',
+      command: 'node',
+      args: ['-e', 'process.exit(0)'],
+    });
     expect(response.status, response.text).toBe(400);
     expect(pathsOf(response)).toEqual(['command']);
     expect(detailOf(response, 'command')).toContain('MCP_STDIO_SERVERS');
@@ -489,7 +535,13 @@ describe('POST /api/connectors/mcp', () => {
       expect(again.status, `${name}: ${again.text}`).toBe(409);
       expect(again.body).toEqual({ error: expect.stringContaining(workspaceId) });
     }
-    const stdioAgain = await save(cookie, { workspace_id: workspaceId, name: 'docs', transport: 'stdio', command: 'node', args: STDIO_SERVER_ARGS });
+    const stdioAgain = await save(cookie, {
+      workspace_id: workspaceId,
+      name: 'docs',
+      transport: 'stdio',
+      command: 'node',
+      args: STDIO_SERVER_ARGS,
+    });
     expect(stdioAgain.status).toBe(409);
     // Nothing of the refused saves is left behind.
     const { connections, tools } = await connectionsOf(cookie, workspaceId);
@@ -560,7 +612,13 @@ describe('DELETE /api/connections/:id', () => {
   it('deletes the connection and all its tools, once', async () => {
     const { cookie, workspaceId } = await orgWithWorkspace();
     const saved = await save(cookie, { workspace_id: workspaceId, name: 'Docs', url: docs.url });
-    const kept = await save(cookie, { workspace_id: workspaceId, name: 'Orders', transport: 'stdio', command: 'node', args: STDIO_SERVER_ARGS });
+    const kept = await save(cookie, {
+      workspace_id: workspaceId,
+      name: 'Orders',
+      transport: 'stdio',
+      command: 'node',
+      args: STDIO_SERVER_ARGS,
+    });
     expect([saved.status, kept.status]).toEqual([201, 201]);
     expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 2, tool_count: 5 });
 
@@ -627,7 +685,9 @@ describe('MCP errors never echo an upstream response body', () => {
   async function startPage(status: number, contentType: string): Promise<string> {
     const server = createServer((req, res) => {
       req.resume();
-      res.writeHead(status, { 'content-type': contentType }).end(`<html><body>${SECRET} admin console, token=${SECRET}-token</body></html>`);
+      res
+        .writeHead(status, { 'content-type': contentType })
+        .end(`<html><body>${SECRET} admin console, token=${SECRET}-token</body></html>`);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     pages.push(server);

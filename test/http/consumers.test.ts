@@ -25,7 +25,9 @@ const issued: string[] = [];
 const PREFIX: Record<KeyType, string> = { api: 'wap_api_', messaging: 'wap_msg_', 'coding-agent': 'wap_mcp_' };
 const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 const textsOf = (messages: { role: string; content: unknown }[] | undefined) =>
-  (messages ?? []).map((message) => (message.content as { type: string; text?: string }[]).map((block) => block.text ?? `<${block.type}>`).join(''));
+  (messages ?? []).map((message) =>
+    (message.content as { type: string; text?: string }[]).map((block) => block.text ?? `<${block.type}>`).join(''),
+  );
 
 /** The fake model echoes the last user text, unless a test queues replies. */
 function echo() {
@@ -101,7 +103,12 @@ describe('POST /api/connectors/consumer: api, messaging and coding-agent', () =>
     for (const type of ['api', 'messaging', 'coding-agent'] as const) {
       const response = await connect(type, wsId);
       expect(response.status, response.text).toBe(201);
-      expect(response.body).toMatchObject({ status: 'connected', id: expect.any(String), api_key: expect.any(String), message: expect.any(String) });
+      expect(response.body).toMatchObject({
+        status: 'connected',
+        id: expect.any(String),
+        api_key: expect.any(String),
+        message: expect.any(String),
+      });
       const key: string = response.body.api_key;
       issued.push(key);
       expect(key.startsWith(PREFIX[type])).toBe(true);
@@ -120,7 +127,9 @@ describe('POST /api/connectors/consumer: api, messaging and coding-agent', () =>
     const listed = JSON.stringify(consumers);
     const workspace = await t.request('GET', `/api/workspaces/${wsId}`, { cookie: admin.cookie });
     expect(workspace.status).toBe(200);
-    expect(workspace.body.consumers.map((c: { id: string; status: string }) => [c.id, c.status]).sort()).toEqual(made.map((m) => [m.id, 'active']).sort());
+    expect(workspace.body.consumers.map((c: { id: string; status: string }) => [c.id, c.status]).sort()).toEqual(
+      made.map((m) => [m.id, 'active']).sort(),
+    );
     for (const { id, key } of made) {
       expect(listed).not.toContain(key);
       expect(workspace.text).not.toContain(key);
@@ -196,7 +205,11 @@ describe('api key: Bearer on the workspace’s query and conversation endpoints'
     const followUp = await query(key, workspaceId, { query: 'And for digital goods?', session_id: cid });
     expect(followUp.status).toBe(200);
     expect(followUp.body.conversation_id).toBe(cid);
-    expect(textsOf(model.requests[1]?.body.messages)).toEqual(['What is our refund policy?', 'Answer to: What is our refund policy?', 'And for digital goods?']);
+    expect(textsOf(model.requests[1]?.body.messages)).toEqual([
+      'What is our refund policy?',
+      'Answer to: What is our refund policy?',
+      'And for digital goods?',
+    ]);
 
     const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${cid}/close`, { headers: bearer(key) });
     expect(closed.status, closed.text).toBe(200);
@@ -240,14 +253,20 @@ describe('api key: Bearer on the workspace’s query and conversation endpoints'
 
   it('is 401 for a malformed Authorization header or an unknown key, even with a valid session', async () => {
     for (const authorization of ['Basic x', 'Bearer', 'Bearer ', 'Bearer a b']) {
-      const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { headers: { authorization }, body: { query: 'hi' } });
+      const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+        headers: { authorization },
+        body: { query: 'hi' },
+      });
       expect(response.status, authorization).toBe(401);
       expect(response.body.error).toEqual(expect.any(String));
     }
     const unknown = await query('wap_api_not-a-real-key-0123456789abcdefghijklmn', workspaceId, { query: 'hi' });
     expect(unknown.status).toBe(401);
     expect(unknown.body.error).toBe('invalid or revoked API key');
-    const withCookie = await t.request('GET', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie, headers: bearer('wap_api_unknown') });
+    const withCookie = await t.request('GET', `/api/workspaces/${workspaceId}`, {
+      cookie: admin.cookie,
+      headers: bearer('wap_api_unknown'),
+    });
     expect(withCookie.status).toBe(401);
     expect(model.requests).toHaveLength(0);
   });
@@ -305,7 +324,10 @@ describe('DELETE /api/connectors/consumer/:id', () => {
     const refused = await message(messaging.key, messaging.id, { user: 'Lin', text: 'hi again', thread_id: 'r-1' });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid or revoked API key');
-    await expect(mcpClient(coding.key, workspaceId)).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid or revoked API key') });
+    await expect(mcpClient(coding.key, workspaceId)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('invalid or revoked API key'),
+    });
     const statuses = Object.fromEntries((await consumersOf(workspaceId)).map((c) => [c.id, c.status]));
     expect(statuses[messaging.id]).toBe('revoked');
     expect(statuses[coding.id]).toBe('revoked');
@@ -326,7 +348,13 @@ describe('POST /api/consumers/:id/messages', () => {
     expect(textsOf(model.requests[1]?.body.messages)).toEqual(['hi', 'Answer to: hi', 'and then?']);
 
     const saved = await conversation(workspaceId, cid);
-    expect(saved.conversation).toMatchObject({ id: cid, consumer_type: 'messaging', user_name: 'Lin', message_count: 4, workspace_id: workspaceId });
+    expect(saved.conversation).toMatchObject({
+      id: cid,
+      consumer_type: 'messaging',
+      user_name: 'Lin',
+      message_count: 4,
+      workspace_id: workspaceId,
+    });
     expect(saved.messages.map((m) => [m.seq, m.role, m.content])).toEqual([
       [1, 'user', 'hi'],
       [2, 'assistant', 'Answer to: hi'],
@@ -339,7 +367,11 @@ describe('POST /api/consumers/:id/messages', () => {
     expect(other.body.thread_id).toBe('thread-2');
     expect(other.body.conversation_id).not.toBe(cid);
     expect(textsOf(model.requests[2]?.body.messages)).toEqual(['new topic']);
-    expect((await conversation(workspaceId, other.body.conversation_id)).conversation).toMatchObject({ user_name: 'Sam', message_count: 2, consumer_type: 'messaging' });
+    expect((await conversation(workspaceId, other.body.conversation_id)).conversation).toMatchObject({
+      user_name: 'Sam',
+      message_count: 2,
+      consumer_type: 'messaging',
+    });
 
     // The same thread_id on another messaging consumer is another conversation.
     const twin = await connected('messaging');
@@ -384,7 +416,10 @@ describe('POST /api/consumers/:id/messages', () => {
     ] as const) {
       const response = await message(key, id, body);
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(response.body.details.map((d: { path: string }) => d.path), JSON.stringify(body)).toContain(path);
+      expect(
+        response.body.details.map((d: { path: string }) => d.path),
+        JSON.stringify(body),
+      ).toContain(path);
     }
     expect(model.requests).toHaveLength(0);
   });
@@ -458,7 +493,10 @@ describe('coding-agent: the workspace as an MCP server', () => {
     const client = await mcpClient(key, workspaceId);
     try {
       model.reply(textReply('fresh'));
-      const result = (await client.callTool({ name: 'ask', arguments: { question: 'what did they ask?', session_id: 'dash-session-1' } })) as ToolResult;
+      const result = (await client.callTool({
+        name: 'ask',
+        arguments: { question: 'what did they ask?', session_id: 'dash-session-1' },
+      })) as ToolResult;
       expect(result.structuredContent?.session_id).not.toBe('dash-session-1');
       expect(textsOf(model.requests.at(-1)?.body.messages)).toEqual(['what did they ask?']);
     } finally {
@@ -487,8 +525,14 @@ describe('coding-agent: the workspace as an MCP server', () => {
     const api = await connected('api');
     await expect(mcpClient(undefined, workspaceId)).rejects.toMatchObject({ code: 401 });
     await expect(mcpClient('wap_mcp_unknown-key', workspaceId)).rejects.toMatchObject({ code: 401 });
-    await expect(mcpClient(api.key, workspaceId)).rejects.toMatchObject({ code: 403, message: expect.stringContaining('query and conversation endpoints') });
-    await expect(mcpClient(undefined, workspaceId, { cookie: admin.cookie })).rejects.toMatchObject({ code: 403, message: expect.stringContaining('coding-agent') });
+    await expect(mcpClient(api.key, workspaceId)).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining('query and conversation endpoints'),
+    });
+    await expect(mcpClient(undefined, workspaceId, { cookie: admin.cookie })).rejects.toMatchObject({
+      code: 403,
+      message: expect.stringContaining('coding-agent'),
+    });
     await expect(mcpClient(key, otherWorkspaceId)).rejects.toMatchObject({ code: 404 });
     // The coding-agent key is only for the MCP endpoint.
     expect((await query(key, workspaceId, { query: 'hi' })).status).toBe(403);
@@ -500,7 +544,10 @@ describe('OpenAPI document', () => {
   it('lists the consumer routes and the apiKey security of the query route', async () => {
     const response = await t.request('GET', '/api/openapi.json');
     expect(response.status).toBe(200);
-    const doc = response.body as { paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>; components: { securitySchemes: Record<string, unknown> } };
+    const doc = response.body as {
+      paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+      components: { securitySchemes: Record<string, unknown> };
+    };
     expect(doc.paths['/api/consumers/{id}/messages']?.post).toBeDefined();
     expect(doc.paths['/api/workspaces/{id}/mcp']?.post).toBeDefined();
     expect(doc.paths['/api/connectors/consumer/{id}']?.delete).toBeDefined();

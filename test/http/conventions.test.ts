@@ -20,7 +20,11 @@ describe('request bodies', () => {
     });
     expect(form.status).toBe(415);
     expect(form.body).toEqual({ error: 'request body must be application/json' });
-    const text = await t.request('PUT', '/api/org', { raw: '{"name":"x"}', cookie: admin.cookie, headers: { 'content-type': 'text/plain' } });
+    const text = await t.request('PUT', '/api/org', {
+      raw: '{"name":"x"}',
+      cookie: admin.cookie,
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     const signup = await t.request('POST', '/api/signup', { raw: 'x', headers: { 'content-type': 'text/plain' } });
     expect(signup.status).toBe(415);
@@ -139,8 +143,8 @@ describe('GET /api/openapi.json', () => {
     expect(response.status).toBe(200);
     const document = response.body;
     expect(document.openapi).toBe('3.1.0');
-    const operations = Object.entries(document.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(
-      ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    const operations = Object.entries(document.paths as Record<string, Record<string, { security?: unknown }>>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     for (const expected of [
       'GET /health',
@@ -188,7 +192,9 @@ describe('createApp without the agent routes (the API function on AWS)', () => {
     const core = createApp(t.deps);
     const documented = async (app: { request: (path: string) => Response | Promise<Response> }) => {
       const document = (await (await app.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
-      return Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`)).sort();
+      return Object.entries(document.paths)
+        .flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method} ${path}`))
+        .sort();
     };
     const coreOperations = await documented(core);
     expect(coreOperations).toEqual(await documented(t.app));

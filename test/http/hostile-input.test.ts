@@ -119,7 +119,12 @@ async function makeFixture(): Promise<Fixture> {
   const cookie = admin.cookie;
   const workspaceId = (await t.createWorkspace(cookie, { name: 'Hostile target', system_prompt: 'Answer briefly.' })).id;
   const post = (path: string, body: unknown, status = 201) => ok(t.request('POST', path, { cookie, body }), status, `POST ${path}`);
-  const connection = await post('/api/connectors/mcp', { workspace_id: workspaceId, name: 'Hostile tools', transport: 'http', url: toolServer.url });
+  const connection = await post('/api/connectors/mcp', {
+    workspace_id: workspaceId,
+    name: 'Hostile tools',
+    transport: 'http',
+    url: toolServer.url,
+  });
   const knowledge = await post(`/api/workspaces/${workspaceId}/knowledge`, { title: 'Refunds', content: 'Refunds take 5 days.' });
   const guardrail = await post(`/api/workspaces/${workspaceId}/guardrails`, { preset: 'email' });
   const consumer = (type: string) => post('/api/connectors/consumer', { type, workspace_id: workspaceId, credentials: {} });
@@ -197,13 +202,21 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
       { name: 'Renamed workspace', model: 'fast', max_tool_rounds: 3 },
       { cold_timeout_minutes: 15, close_timeout_minutes: 60, max_tokens_per_query: 5000, tool_timeout_seconds: 2.5 },
     ],
-    'POST /api/workspaces/{id}/query': [{ query: 'hello?', session_id: 'hostile-session-1', history: [{ role: 'user', content: 'earlier' }] }],
+    'POST /api/workspaces/{id}/query': [
+      { query: 'hello?', session_id: 'hostile-session-1', history: [{ role: 'user', content: 'earlier' }] },
+    ],
     'POST /api/connectors/mcp/test': [{ transport: 'http', url: toolServer.url }],
     'POST /api/connectors/mcp': [{ workspace_id: ws, name: 'More tools', transport: 'http', url: toolServer.url }],
     'POST /api/org/integrations/test': [{ type: 'team-chat', credentials: { bot_token: chat.botToken } }],
     'POST /api/connectors/consumer': [
       { type: 'api', workspace_id: ws, credentials: {} },
-      { type: 'team-chat', workspace_id: ws, credentials: { bot_token: chat.botToken, app_token: chat.appToken }, channel_id: 'C3', channel_name: 'billing' },
+      {
+        type: 'team-chat',
+        workspace_id: ws,
+        credentials: { bot_token: chat.botToken, app_token: chat.appToken },
+        channel_id: 'C3',
+        channel_name: 'billing',
+      },
     ],
     'POST /api/connectors/consumer/channel': [{ type: 'team-chat', workspace_id: ws, channel_id: 'C2', channel_name: 'random' }],
     'POST /api/workspaces/{id}/knowledge': [{ title: 'Shipping', content: 'We ship worldwide.' }],
@@ -218,9 +231,19 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'POST /api/consumers/{id}/messages': [{ user: 'Hostile', text: 'hello', thread_id: 't-1' }],
     // Not declared as a body in the document (JSON-RPC, documented by hand), but it takes one.
     'POST /api/workspaces/{id}/mcp': [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'fuzz', version: '1' } },
+      },
       { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} },
-      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ask', arguments: { question: 'hello?', session_id: 'hostile-mcp-1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        method: 'tools/call',
+        params: { name: 'ask', arguments: { question: 'hello?', session_id: 'hostile-mcp-1' } },
+      },
     ],
   };
   return bodies[operation.key];
@@ -235,17 +258,81 @@ const char16 = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromChar
 const utf16String = fc.string({ unit: char16, maxLength: 40 });
 
 const NASTY_STRINGS = [
-  '\uD800', '\uDFFF', 'a\uD800b', '\uDC00\uD800', '\u0000', 'a\u0000b', '\u0007', '\u001b[31mred', '\u007f', '\u0085',
-  '\u202Eevil', '\uFEFF', '\u200D', '\u200B', 'e\u0301', '\u0301', 'NaN', '-0', '1e308', '1e999', 'Infinity', '-Infinity',
-  'null', 'true', 'false', 'undefined', '[]', '{}', '', ' ', '\t', '\n', '\r\n', '__proto__', 'constructor', 'prototype',
-  'toString', 'hasOwnProperty', '%00', '%2F', '%', '../../etc/passwd', '..\\..\\windows', '${jndi:ldap://127.0.0.1/a}',
-  '{{7*7}}', "' OR '1'='1", '"; --', '<script>alert(1)</script>', 'ws-', 'WS#', 'ORG#', '#', '*', '.*', '(a+)+$', '[',
-  '\\', 'A'.repeat(201), '😀', '👩‍👩‍👧‍👦', 'ｆｕｌｌ', '１２３', 'İı', 'ß', 'مرحبا', 'שלום', '日本語',
+  '\uD800',
+  '\uDFFF',
+  'a\uD800b',
+  '\uDC00\uD800',
+  '\u0000',
+  'a\u0000b',
+  '\u0007',
+  '\u001b[31mred',
+  '\u007f',
+  '\u0085',
+  '\u202Eevil',
+  '\uFEFF',
+  '\u200D',
+  '\u200B',
+  'e\u0301',
+  '\u0301',
+  'NaN',
+  '-0',
+  '1e308',
+  '1e999',
+  'Infinity',
+  '-Infinity',
+  'null',
+  'true',
+  'false',
+  'undefined',
+  '[]',
+  '{}',
+  '',
+  ' ',
+  '\t',
+  '\n',
+  '\r\n',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '%00',
+  '%2F',
+  '%',
+  '../../etc/passwd',
+  '..\\..\\windows',
+  '${jndi:ldap://127.0.0.1/a}',
+  '{{7*7}}',
+  "' OR '1'='1",
+  '"; --',
+  '<script>alert(1)</script>',
+  'ws-',
+  'WS#',
+  'ORG#',
+  '#',
+  '*',
+  '.*',
+  '(a+)+$',
+  '[',
+  '\\',
+  'A'.repeat(201),
+  '😀',
+  '👩‍👩‍👧‍👦',
+  'ｆｕｌｌ',
+  '１２３',
+  'İı',
+  'ß',
+  'مرحبا',
+  'שלום',
+  '日本語',
 ];
 
 /** A long string of one unit (up to about 200 000 characters). */
 const longString = fc
-  .tuple(fc.constantFrom('x', 'é', '😀', '\uD800', '\u0000', ' ', 'ab', '\u202E', '\\', '"', 'a\u0301'), fc.integer({ min: 1_000, max: 200_000 }))
+  .tuple(
+    fc.constantFrom('x', 'é', '😀', '\uD800', '\u0000', ' ', 'ab', '\u202E', '\\', '"', 'a\u0301'),
+    fc.integer({ min: 1_000, max: 200_000 }),
+  )
   .map(([unit, length]) => unit.repeat(Math.ceil(length / unit.length)).slice(0, length));
 
 const hostileString = fc.oneof(
@@ -273,15 +360,13 @@ const hostileNumber = fc.oneof(
 );
 
 /** Nested objects and arrays, up to 1500 levels (JSON.stringify still writes them). */
-const deepValue = fc
-  .tuple(fc.integer({ min: 10, max: 1500 }), fc.constantFrom('object', 'array', 'mixed'))
-  .map(([depth, kind]) => {
-    let value: unknown = 'bottom';
-    for (let level = 0; level < depth; level += 1) {
-      value = kind === 'array' || (kind === 'mixed' && level % 2) ? [value] : { a: value };
-    }
-    return value;
-  });
+const deepValue = fc.tuple(fc.integer({ min: 10, max: 1500 }), fc.constantFrom('object', 'array', 'mixed')).map(([depth, kind]) => {
+  let value: unknown = 'bottom';
+  for (let level = 0; level < depth; level += 1) {
+    value = kind === 'array' || (kind === 'mixed' && level % 2) ? [value] : { a: value };
+  }
+  return value;
+});
 
 const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileString },
@@ -303,7 +388,22 @@ function define(target: Record<string, unknown>, key: string, value: unknown) {
 }
 
 const extraKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'id', 'org_id', 'org_role', 'role', 'admin', 'pk', 'sk', 'status', 'workspace_id', 'url', 'command', 'args'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'id',
+    'org_id',
+    'org_role',
+    'role',
+    'admin',
+    'pk',
+    'sk',
+    'status',
+    'workspace_id',
+    'url',
+    'command',
+    'args',
+  ),
   fc.string({ maxLength: 8 }),
 );
 
@@ -357,7 +457,7 @@ function typed(valid: unknown): fc.Arbitrary<unknown> {
   const entries = Object.entries(valid);
   return fc.tuple(...entries.map(([, value]) => typed(value))).map((values) => {
     const out: Record<string, unknown> = {};
-    entries.forEach(([key], index) => define(out, key, values[index]));
+    for (const [index, [key]] of entries.entries()) define(out, key, values[index]);
     return out;
   });
 }
@@ -372,23 +472,50 @@ function pathsOf(value: unknown, prefix: string[] = []): string[][] {
 function singleMutation(valid: unknown): fc.Arbitrary<unknown> {
   const paths = pathsOf(valid);
   if (!paths.length) return hostileValue;
-  return fc.tuple(fc.constantFrom(...paths), fc.oneof({ weight: 4, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant<unknown>(ABSENT) })).map(([path, replacement]) => {
-    const copy = JSON.parse(JSON.stringify(valid)) as Record<string, unknown>;
-    let parent: Record<string, unknown> = copy;
-    for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
-    const last = path.at(-1) ?? '';
-    if (replacement === ABSENT) delete parent[last];
-    else define(parent, last, replacement);
-    return copy;
-  });
+  return fc
+    .tuple(
+      fc.constantFrom(...paths),
+      fc.oneof({ weight: 4, arbitrary: hostileValue }, { weight: 1, arbitrary: fc.constant<unknown>(ABSENT) }),
+    )
+    .map(([path, replacement]) => {
+      const copy = JSON.parse(JSON.stringify(valid)) as Record<string, unknown>;
+      let parent: Record<string, unknown> = copy;
+      for (const key of path.slice(0, -1)) parent = parent[key] as Record<string, unknown>;
+      const last = path.at(-1) ?? '';
+      if (replacement === ABSENT) delete parent[last];
+      else define(parent, last, replacement);
+      return copy;
+    });
 }
 
 /** Request bodies that are not JSON, or JSON that is hard to parse. */
 const rawGarbage = fc.oneof(
   fc.constantFrom(
-    '', '{', '[', '{"a":', 'null', 'true', '0', '-0', '"string"', '[]', '{}', '\uFEFF{}', '{}garbage', 'NaN', "{'single':1}",
-    '{"name":"a","name":{"x":1}}', '{"__proto__":{"org_role":"admin"},"name":"proto"}', '{"constructor":{"prototype":{"x":1}}}',
-    '{"query":"\\ud800"}', '{"name":"\\u0000"}', '{"a":1e999}', '{"a":-0}', '\u0000', '\uD800', '{"a":"\uD800"}',
+    '',
+    '{',
+    '[',
+    '{"a":',
+    'null',
+    'true',
+    '0',
+    '-0',
+    '"string"',
+    '[]',
+    '{}',
+    '\uFEFF{}',
+    '{}garbage',
+    'NaN',
+    "{'single':1}",
+    '{"name":"a","name":{"x":1}}',
+    '{"__proto__":{"org_role":"admin"},"name":"proto"}',
+    '{"constructor":{"prototype":{"x":1}}}',
+    '{"query":"\\ud800"}',
+    '{"name":"\\u0000"}',
+    '{"a":1e999}',
+    '{"a":-0}',
+    '\u0000',
+    '\uD800',
+    '{"a":"\uD800"}',
   ),
   fc.integer({ min: 1, max: 100_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
   fc.integer({ min: 1, max: 60_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
@@ -434,7 +561,20 @@ const SAFE_URLS = [
   '\uD800',
   `http://127.0.0.1:1/${'a'.repeat(2100)}`,
 ];
-const SAFE_COMMANDS = [NO_SUCH_COMMAND, 'node', 'npx', 'bash', 'sh', '/bin/sh', 'rm', '../node', 'node; rm -rf /', '', ' ', 'x'.repeat(201)];
+const SAFE_COMMANDS = [
+  NO_SUCH_COMMAND,
+  'node',
+  'npx',
+  'bash',
+  'sh',
+  '/bin/sh',
+  'rm',
+  '../node',
+  'node; rm -rf /',
+  '',
+  ' ',
+  'x'.repeat(201),
+];
 
 /** Replaces a generated `url` or `command` that is not in the safe lists. */
 function sanitize(value: unknown, url: string, command: string): unknown {
@@ -492,9 +632,43 @@ function encodeSegment(text: string): string {
 
 /** Ids as they appear in a URL already: traversal, encoded slashes, bad escapes, empty-looking ones. */
 const ID_EDGES = [
-  '', '.', '..', '%2e%2e', '..%2F..%2Fetc%2Fpasswd', '%2F', '%2f', 'a%2Fb', '%5C', '%00', '%', '%zz', '%E0%A4%A', '%ED%A0%80',
-  '%C0%AE%C0%AE', '%FF', '%20', '%09', '%0A', '%0D%0A', '%E2%80%8B', '%C2%A0', '+', '~', '*', '%2A', '%23', '%3F', 'ws-%F0%9F%98%80',
-  `ws-${'x'.repeat(297)}`, 'a'.repeat(300), '%25', '%2525', 'null', 'undefined', '__proto__', 'constructor',
+  '',
+  '.',
+  '..',
+  '%2e%2e',
+  '..%2F..%2Fetc%2Fpasswd',
+  '%2F',
+  '%2f',
+  'a%2Fb',
+  '%5C',
+  '%00',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%ED%A0%80',
+  '%C0%AE%C0%AE',
+  '%FF',
+  '%20',
+  '%09',
+  '%0A',
+  '%0D%0A',
+  '%E2%80%8B',
+  '%C2%A0',
+  '+',
+  '~',
+  '*',
+  '%2A',
+  '%23',
+  '%3F',
+  'ws-%F0%9F%98%80',
+  `ws-${'x'.repeat(297)}`,
+  'a'.repeat(300),
+  '%25',
+  '%2525',
+  'null',
+  'undefined',
+  '__proto__',
+  'constructor',
 ];
 
 const idText = fc.oneof(
@@ -517,10 +691,7 @@ function pathArb(operation: Operation, f: Fixture): fc.Arbitrary<string> {
   return fc
     .tuple(
       ...params.map((param) =>
-        fc.oneof(
-          { weight: 3, arbitrary: fc.constantFrom(...realValues(operation, param, f)) },
-          { weight: 2, arbitrary: hostileId },
-        ),
+        fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...realValues(operation, param, f)) }, { weight: 2, arbitrary: hostileId }),
       ),
     )
     .map((values) => {
@@ -529,13 +700,38 @@ function pathArb(operation: Operation, f: Fixture): fc.Arbitrary<string> {
     });
 }
 
-const PERCENT_EDGES = ['%', '%%', '%zz', '%E0%A4%A', '%00', '%ED%A0%80', '%C0%AF', '%FF', '%2B', '+', '%20', '%u0041', '%25', '%2525', '%F0%9F%98%80', '%26', '%3D'];
+const PERCENT_EDGES = [
+  '%',
+  '%%',
+  '%zz',
+  '%E0%A4%A',
+  '%00',
+  '%ED%A0%80',
+  '%C0%AF',
+  '%FF',
+  '%2B',
+  '+',
+  '%20',
+  '%u0041',
+  '%25',
+  '%2525',
+  '%F0%9F%98%80',
+  '%26',
+  '%3D',
+];
 
 function cursorArb(f: Fixture): fc.Arbitrary<string> {
   const partitions = [
-    `WSACT#${f.workspaceId}`, `WSVIOL#${f.workspaceId}`, `WSCONV#${f.workspaceId}`, `WSCONV#${f.workspaceId}#open`,
-    `WSCONV#${f.workspaceId}#closed`, `WS#${f.workspaceId}`, `ORG#${f.orgId}`, `JOBS#${f.orgId}#conversation-stats#failed`,
-    `JOBS#${f.orgId}#lifecycle#failed`, 'WSACT#ws-someone-else',
+    `WSACT#${f.workspaceId}`,
+    `WSVIOL#${f.workspaceId}`,
+    `WSCONV#${f.workspaceId}`,
+    `WSCONV#${f.workspaceId}#open`,
+    `WSCONV#${f.workspaceId}#closed`,
+    `WS#${f.workspaceId}`,
+    `ORG#${f.orgId}`,
+    `JOBS#${f.orgId}#conversation-stats#failed`,
+    `JOBS#${f.orgId}#lifecycle#failed`,
+    'WSACT#ws-someone-else',
   ];
   const keyValue = fc.oneof(
     fc.constantFrom(...partitions),
@@ -545,7 +741,11 @@ function cursorArb(f: Fixture): fc.Arbitrary<string> {
     fc.constant(null),
   );
   const structured = fc
-    .tuple(fc.constantFrom(['pk', 'sk'], ['pk', 'sk', 'gsi1pk', 'gsi1sk'], ['pk', 'sk', 'gsi2pk', 'gsi2sk'], ['pk'], ['pk', 'sk', 'extra']), fc.constantFrom(...partitions), fc.array(keyValue, { minLength: 5, maxLength: 5 }))
+    .tuple(
+      fc.constantFrom(['pk', 'sk'], ['pk', 'sk', 'gsi1pk', 'gsi1sk'], ['pk', 'sk', 'gsi2pk', 'gsi2sk'], ['pk'], ['pk', 'sk', 'extra']),
+      fc.constantFrom(...partitions),
+      fc.array(keyValue, { minLength: 5, maxLength: 5 }),
+    )
     .map(([names, partition, values]) => {
       const key: Record<string, unknown> = {};
       names.forEach((name, index) => {
@@ -568,22 +768,47 @@ function queryStringArb(f: Fixture): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
   );
   const value = fc.oneof(
-    fc.constantFrom('-1', '0', '1', '200', '201', '1e3', 'NaN', '-0', 'Infinity', '0x10', '1.5', ' 1', '１２', '٣', '99999999999999999999999', '9007199254740993', ''),
+    fc.constantFrom(
+      '-1',
+      '0',
+      '1',
+      '200',
+      '201',
+      '1e3',
+      'NaN',
+      '-0',
+      'Infinity',
+      '0x10',
+      '1.5',
+      ' 1',
+      '１２',
+      '٣',
+      '99999999999999999999999',
+      '9007199254740993',
+      '',
+    ),
     fc.constantFrom('open', 'closed', 'cold', 'resolved', 'unresolved', 'api', 'team-chat', 'messaging', 'coding-agent', 'billing'),
     cursorArb(f),
     fc.string(),
     utf16String,
     longString.map((text) => text.slice(0, 20_000)),
   );
-  const pair = fc.tuple(key, value, fc.boolean()).map(([k, v, encoded]) => (encoded ? `${encodeSegment(k)}=${encodeSegment(v)}` : `${k}=${v}`));
-  const repeated = fc.tuple(key, fc.array(value, { minLength: 2, maxLength: 4 })).map(([k, values]) => values.map((v) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&'));
+  const pair = fc
+    .tuple(key, value, fc.boolean())
+    .map(([k, v, encoded]) => (encoded ? `${encodeSegment(k)}=${encodeSegment(v)}` : `${k}=${v}`));
+  const repeated = fc
+    .tuple(key, fc.array(value, { minLength: 2, maxLength: 4 }))
+    .map(([k, values]) => values.map((v) => `${encodeSegment(k)}=${encodeSegment(v)}`).join('&'));
   const part = fc.oneof(
     { weight: 5, arbitrary: pair },
     { weight: 2, arbitrary: repeated },
     { weight: 1, arbitrary: fc.constantFrom(...PERCENT_EDGES) },
     { weight: 1, arbitrary: fc.constantFrom('=', '&', '==', 'limit=1=2', 'limit', 'limit=', 'cursor=', '&&&', '?', '#frag') },
   );
-  return fc.oneof({ weight: 1, arbitrary: fc.constant('') }, { weight: 4, arbitrary: fc.array(part, { minLength: 1, maxLength: 6 }).map((parts) => `?${parts.join('&')}`) });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant('') },
+    { weight: 4, arbitrary: fc.array(part, { minLength: 1, maxLength: 6 }).map((parts) => `?${parts.join('&')}`) },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -606,8 +831,18 @@ const contentTypeArb = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.constantFrom<string | null>(
-      null, 'application/json; charset=utf-8', 'application/merge-patch+json', 'APPLICATION/JSON', 'application/json; charset=latin1',
-      'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', 'application/json, text/plain', 'application/jsonp', ';',
+      null,
+      'application/json; charset=utf-8',
+      'application/merge-patch+json',
+      'APPLICATION/JSON',
+      'application/json; charset=latin1',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      'application/json, text/plain',
+      'application/jsonp',
+      ';',
     ),
   },
 );
@@ -644,7 +879,10 @@ function requestArb(operation: Operation, f: Fixture): fc.Arbitrary<HostileReque
     query: queryStringArb(f),
     body: bodyArb(operation, f),
     contentType: contentTypeArb,
-    auth: operation.schemes.includes('apiKey') && operation.schemes.includes('cookieAuth') ? fc.constantFrom('session' as const, 'key' as const) : fc.constant('session' as const),
+    auth:
+      operation.schemes.includes('apiKey') && operation.schemes.includes('cookieAuth')
+        ? fc.constantFrom('session' as const, 'key' as const)
+        : fc.constant('session' as const),
     accept: fc.oneof(
       { weight: 4, arbitrary: fc.constant('application/json, text/event-stream') },
       { weight: 1, arbitrary: fc.constantFrom('application/json', '*/*', 'text/html', '', 'text/event-stream, application/json;q=0.1') },
@@ -715,7 +953,14 @@ function assertWellBehaved(label: string, response: ApiResponse, options: { json
 const statuses = new Map<string, Map<number, number>>();
 afterAll(() => {
   if (!process.env.HOSTILE_STATS) return;
-  for (const [key, seen] of statuses) console.log(key.padEnd(60), [...seen].sort(([a], [b]) => a - b).map(([status, count]) => `${status}×${count}`).join(' '));
+  for (const [key, seen] of statuses)
+    console.log(
+      key.padEnd(60),
+      [...seen]
+        .sort(([a], [b]) => a - b)
+        .map(([status, count]) => `${status}×${count}`)
+        .join(' '),
+    );
 });
 
 describe('every operation of the OpenAPI document, with hostile input', () => {
@@ -728,7 +973,8 @@ describe('every operation of the OpenAPI document, with hostile input', () => {
     expect(operations).toHaveLength(allOperations.length - 1);
     const f = await makeFixture();
     for (const operation of operations) {
-      for (const [, param] of operation.path.matchAll(/\{(\w+)\}/g)) expect(realValues(operation, param ?? '', f).length, operation.key).toBeGreaterThan(0);
+      for (const [, param] of operation.path.matchAll(/\{(\w+)\}/g))
+        expect(realValues(operation, param ?? '', f).length, operation.key).toBeGreaterThan(0);
       if (operation.hasBody) expect(validBodies(operation, f), operation.key).toBeDefined();
       expect(() => credentials(operation, f, 'key')).not.toThrow();
     }
@@ -774,7 +1020,8 @@ describe('forged or tampered session cookies', () => {
     const now = Math.floor(t.clock.now().getTime() / 1000);
     const right = new TextEncoder().encode(TEST_SESSION_SECRET);
     const wrong = new TextEncoder().encode('another-secret-of-at-least-32-characters!!');
-    const sign = (body: Record<string, unknown>, key: Uint8Array, alg = 'HS256') => new SignJWT(body).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
+    const sign = (body: Record<string, unknown>, key: Uint8Array, alg = 'HS256') =>
+      new SignJWT(body).setProtectedHeader({ alg, typ: 'JWT' }).sign(key);
     // Correctly signed tokens that still must not pass (claims, issuer, audience, expiry), and forged ones.
     const signed = await Promise.all([
       sign({ ...claims, sid: 'a-session-nobody-started' }, right),
@@ -802,21 +1049,47 @@ describe('forged or tampered session cookies', () => {
       // 3 other characters decode to the same signature bytes and verify (base64url is not
       // canonical): the same signed claims, not a forgery. The property is about tokens whose
       // decoded bytes differ.
-      .filter((candidate) => !sameBytes(candidate.split('.')[2] ?? '', signature) || candidate.split('.').slice(0, 2).join('.') !== `${header}.${payload}`);
+      .filter(
+        (candidate) =>
+          !sameBytes(candidate.split('.')[2] ?? '', signature) || candidate.split('.').slice(0, 2).join('.') !== `${header}.${payload}`,
+      );
     const cookieText = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 300 });
     const hugePayload = fc
       .integer({ min: 1_000, max: 300_000 })
       .map((size) => `${header}.${b64(JSON.stringify({ ...claims, role: 'admin', pad: 'x'.repeat(size) }))}.${signature}`);
     const structural = fc.constantFrom(
-      '', '.', '..', '...', 'a.b', 'a.b.c.d', `${header}.${payload}`, `${header}.${payload}.`, `${header}..${signature}`,
-      `${b64('{"alg":"none","typ":"JWT"}')}.${payload}.`, `${b64('{"alg":"none"}')}.${b64(JSON.stringify({ ...claims, role: 'admin' }))}.`,
-      `${header}.${b64('[]')}.${signature}`, `${header}.${b64('null')}.${signature}`, `${header}.${b64('"x"')}.${signature}`,
-      `${header}.${b64('{')}.${signature}`, `${b64('{"alg":"HS256","crit":["x"]}')}.${payload}.${signature}`,
-      `${b64('{"alg":"HS256","b64":false,"crit":["b64"]}')}.${payload}.${signature}`, `${token}.${signature}`,
+      '',
+      '.',
+      '..',
+      '...',
+      'a.b',
+      'a.b.c.d',
+      `${header}.${payload}`,
+      `${header}.${payload}.`,
+      `${header}..${signature}`,
+      `${b64('{"alg":"none","typ":"JWT"}')}.${payload}.`,
+      `${b64('{"alg":"none"}')}.${b64(JSON.stringify({ ...claims, role: 'admin' }))}.`,
+      `${header}.${b64('[]')}.${signature}`,
+      `${header}.${b64('null')}.${signature}`,
+      `${header}.${b64('"x"')}.${signature}`,
+      `${header}.${b64('{')}.${signature}`,
+      `${b64('{"alg":"HS256","crit":["x"]}')}.${payload}.${signature}`,
+      `${b64('{"alg":"HS256","b64":false,"crit":["b64"]}')}.${payload}.${signature}`,
+      `${token}.${signature}`,
       // (A double-quoted, space-padded or percent-encoded copy of the real token is that token.)
-      `"${token}`, `${token}"`, `${token}%00`, `${token}%`,
+      `"${token}`,
+      `${token}"`,
+      `${token}%00`,
+      `${token}%`,
     );
-    const forged = fc.oneof(cookieText, flipped, hugePayload, structural, fc.constantFrom(...signed), fc.string({ unit: 'binary-ascii', maxLength: 100 }));
+    const forged = fc.oneof(
+      cookieText,
+      flipped,
+      hugePayload,
+      structural,
+      fc.constantFrom(...signed),
+      fc.string({ unit: 'binary-ascii', maxLength: 100 }),
+    );
     const cookieHeader = fc.tuple(forged, fc.constantFrom('plain', 'twice', 'spaced', 'other-first')).map(([value, form]) => {
       const clean = value.replace(/[\u0000-\u001f\u007f\r\n]/g, ''); // a header value cannot carry these at all
       switch (form) {
@@ -854,12 +1127,17 @@ describe('forged or tampered session cookies', () => {
     const admin = await t.signUp();
     const workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Key target' })).id;
     const prefix = fc.constantFrom('', 'wap_api_', 'wap_msg_', 'wap_mcp_', 'wap_');
-    const key = fc.tuple(prefix, fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 200 })).map(([p, rest]) => `${p}${rest}`);
+    const key = fc
+      .tuple(prefix, fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 200 }))
+      .map(([p, rest]) => `${p}${rest}`);
     const scheme = fc.constantFrom('Bearer ', 'bearer ', 'BEARER\t', 'Bearer  ');
     await fc.assert(
       fc.asyncProperty(scheme, key, async (bearer, presented) => {
         const unhandledBefore = unhandledErrors().length;
-        const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { headers: { authorization: `${bearer}${presented}` }, body: { query: 'hi' } });
+        const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+          headers: { authorization: `${bearer}${presented}` },
+          body: { query: 'hi' },
+        });
         assertWellBehaved(`Bearer ${presented}`, response, { unhandledBefore });
         expect(response.status).toBe(401);
       }),
@@ -876,13 +1154,23 @@ describe('oversized fields', () => {
   function expectFieldError(response: ApiResponse, field: string, label: string) {
     expect(response.status, `${label}: ${response.text.slice(0, 300)}`).toBe(400);
     expect(response.body.error, label).toBeTypeOf('string');
-    expect((response.body.details as { path: string }[]).map((detail) => detail.path), label).toContain(field);
+    expect(
+      (response.body.details as { path: string }[]).map((detail) => detail.path),
+      label,
+    ).toContain(field);
   }
 
   it('answers 400 naming the field for names over 100 characters, prompts and knowledge over 100 000, queries over 32 000', async () => {
     const admin = await t.signUp();
     const workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Sizes' })).id;
-    const messaging = await ok(t.request('POST', '/api/connectors/consumer', { cookie: admin.cookie, body: { type: 'messaging', workspace_id: workspaceId, credentials: {} } }), 201, 'messaging consumer');
+    const messaging = await ok(
+      t.request('POST', '/api/connectors/consumer', {
+        cookie: admin.cookie,
+        body: { type: 'messaging', workspace_id: workspaceId, credentials: {} },
+      }),
+      201,
+      'messaging consumer',
+    );
     // Oversized text: visible characters (not trimmed away). The limits count code points (an emoji
     // is one character, a combining mark another), so these go over the limit in code points, and
     // stay under 1 MiB of UTF-8 (past it the answer is 413, tested below).
@@ -896,19 +1184,66 @@ describe('oversized fields', () => {
       oversized(101, 5_000).map((name) => ({ method: 'PUT', path: `/api/workspaces/${workspaceId}`, body: { name }, field: 'name' })),
       oversized(101, 5_000).map((name) => ({ method: 'PUT', path: '/api/org', body: { name }, field: 'name' })),
       oversized(101, 5_000).map((name) => ({ method: 'POST', path: '/api/teams', body: { name }, field: 'name' })),
-      oversized(101, 5_000).map((name) => ({ method: 'POST', path: '/api/org/users', body: { name, email: 'big@example.com', password: 'long enough', org_role: 'member' }, field: 'name' })),
-      oversized(101, 5_000).map((name) => ({ method: 'POST', path: '/api/workspaces', body: { name: 'ok', team_name: name }, field: 'team_name' })),
-      oversized(100_001, 200_000).map((system_prompt) => ({ method: 'POST', path: '/api/workspaces', body: { name: 'Prompt', system_prompt }, field: 'system_prompt' })),
-      oversized(100_001, 200_000).map((system_prompt) => ({ method: 'PUT', path: `/api/workspaces/${workspaceId}`, body: { system_prompt }, field: 'system_prompt' })),
-      oversized(100_001, 200_000).map((content) => ({ method: 'POST', path: `/api/workspaces/${workspaceId}/knowledge`, body: { title: 'Big', content }, field: 'content' })),
-      oversized(100_001, 200_000).map((content) => ({ method: 'POST', path: `/api/workspaces/${workspaceId}/knowledge`, body: { title: 'Big', content }, field: 'content' })),
-      oversized(32_001, 100_000).map((query) => ({ method: 'POST', path: `/api/workspaces/${workspaceId}/query`, body: { query }, field: 'query' })),
-      oversized(32_001, 100_000).map((content) => ({ method: 'POST', path: `/api/workspaces/${workspaceId}/query`, body: { query: 'q', history: [{ role: 'user', content }] }, field: 'history.0.content' })),
-      oversized(32_001, 100_000).map((text) => ({ method: 'POST', path: `/api/consumers/${messaging.body.id}/messages`, body: { user: 'u', text, thread_id: 't1' }, field: 'text', key: true })),
+      oversized(101, 5_000).map((name) => ({
+        method: 'POST',
+        path: '/api/org/users',
+        body: { name, email: 'big@example.com', password: 'long enough', org_role: 'member' },
+        field: 'name',
+      })),
+      oversized(101, 5_000).map((name) => ({
+        method: 'POST',
+        path: '/api/workspaces',
+        body: { name: 'ok', team_name: name },
+        field: 'team_name',
+      })),
+      oversized(100_001, 200_000).map((system_prompt) => ({
+        method: 'POST',
+        path: '/api/workspaces',
+        body: { name: 'Prompt', system_prompt },
+        field: 'system_prompt',
+      })),
+      oversized(100_001, 200_000).map((system_prompt) => ({
+        method: 'PUT',
+        path: `/api/workspaces/${workspaceId}`,
+        body: { system_prompt },
+        field: 'system_prompt',
+      })),
+      oversized(100_001, 200_000).map((content) => ({
+        method: 'POST',
+        path: `/api/workspaces/${workspaceId}/knowledge`,
+        body: { title: 'Big', content },
+        field: 'content',
+      })),
+      oversized(100_001, 200_000).map((content) => ({
+        method: 'POST',
+        path: `/api/workspaces/${workspaceId}/knowledge`,
+        body: { title: 'Big', content },
+        field: 'content',
+      })),
+      oversized(32_001, 100_000).map((query) => ({
+        method: 'POST',
+        path: `/api/workspaces/${workspaceId}/query`,
+        body: { query },
+        field: 'query',
+      })),
+      oversized(32_001, 100_000).map((content) => ({
+        method: 'POST',
+        path: `/api/workspaces/${workspaceId}/query`,
+        body: { query: 'q', history: [{ role: 'user', content }] },
+        field: 'history.0.content',
+      })),
+      oversized(32_001, 100_000).map((text) => ({
+        method: 'POST',
+        path: `/api/consumers/${messaging.body.id}/messages`,
+        body: { user: 'u', text, thread_id: 't1' },
+        field: 'text',
+        key: true,
+      })),
     );
     await fc.assert(
       fc.asyncProperty(cases, async (request) => {
-        const headers: Record<string, string> = 'key' in request ? { authorization: `Bearer ${messaging.body.api_key}` } : { cookie: admin.cookie };
+        const headers: Record<string, string> =
+          'key' in request ? { authorization: `Bearer ${messaging.body.api_key}` } : { cookie: admin.cookie };
         const response = await t.request(request.method, request.path, { headers, body: request.body });
         expectFieldError(response, request.field, `${request.method} ${request.path} ${request.field}`);
       }),
@@ -938,7 +1273,10 @@ describe('oversized fields', () => {
         fc.integer({ min: MiB + 1, max: 3 * MiB }),
         fc.constantFrom('declared', 'undeclared', 'json-valid'),
         async (route, size, form) => {
-          const raw = form === 'json-valid' ? JSON.stringify({ name: 'x', system_prompt: 'p'.repeat(size), content: 'c', title: 't', query: 'q' }) : 'x'.repeat(size);
+          const raw =
+            form === 'json-valid'
+              ? JSON.stringify({ name: 'x', system_prompt: 'p'.repeat(size), content: 'c', title: 't', query: 'q' })
+              : 'x'.repeat(size);
           const headers: Record<string, string> = { 'content-type': 'application/json', cookie: admin.cookie };
           if (form === 'declared') headers['content-length'] = String(Buffer.byteLength(raw));
           const response = await t.request(route.method, route.path, { headers, raw });
@@ -981,12 +1319,17 @@ describe('unicode in names and slugs', () => {
     const admin = await t.signUp();
     const hidden = fc.constantFrom('\u202e', '\u202b', '\u200b', '\u200c', '\u200f', '\u2060', '\ufeff', '\u00ad', '\u061c');
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('invoice', 'exe.txt', 'Support', 'مرحبا'), hidden, fc.nat({ max: 3 }), async (visible, format, at) => {
-        const name = `${visible.slice(0, at)}${format}${visible.slice(at)}x`;
-        const created = await t.request('POST', '/api/workspaces', { cookie: admin.cookie, body: { name } });
-        expect(created.status, JSON.stringify(name)).toBe(400);
-        expect(created.body.details).toEqual([{ path: 'name', message: expect.stringMatching(/invisible format characters/) }]);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('invoice', 'exe.txt', 'Support', 'مرحبا'),
+        hidden,
+        fc.nat({ max: 3 }),
+        async (visible, format, at) => {
+          const name = `${visible.slice(0, at)}${format}${visible.slice(at)}x`;
+          const created = await t.request('POST', '/api/workspaces', { cookie: admin.cookie, body: { name } });
+          expect(created.status, JSON.stringify(name)).toBe(400);
+          expect(created.body.details).toEqual([{ path: 'name', message: expect.stringMatching(/invisible format characters/) }]);
+        },
+      ),
       { seed: SEED + 3001, numRuns: 30 },
     );
     // The joiner inside an emoji sequence draws one emoji: kept.
@@ -1003,7 +1346,10 @@ describe('unicode in names and slugs', () => {
         expect(created.status, `${JSON.stringify(name)}: ${created.text}`).toBe(201);
         expect(created.body.id).toMatch(/^ws-[a-z0-9-]+$/);
         expect(created.body.id).not.toMatch(/--|-$/);
-        const folded = name.normalize('NFKD').replace(/\p{Mark}/gu, '').toLowerCase();
+        const folded = name
+          .normalize('NFKD')
+          .replace(/\p{Mark}/gu, '')
+          .toLowerCase();
         if (!/[a-z0-9]/.test(folded)) expect(created.body.id, JSON.stringify(name)).toMatch(/^ws-workspace(-\d+)?$/);
         expect(created.body.name).toBe(name);
         const summary = await t.request('GET', `/api/workspaces/${created.body.id}/summary`, { cookie: admin.cookie });
@@ -1045,22 +1391,56 @@ describe('prompt injection in a tool result', () => {
   async function injectionSetup(injection: () => string) {
     const calls = { read_notes: 0, create_ticket: 0, delete_everything: 0 };
     const serverTools: TestTool[] = [
-      { name: 'read_notes', annotations: { readOnlyHint: true }, run: () => ((calls.read_notes += 1), injection()) },
-      { name: 'create_ticket', annotations: { readOnlyHint: false }, run: () => ((calls.create_ticket += 1), 'ticket created') },
-      { name: 'delete_everything', annotations: { destructiveHint: true }, run: () => ((calls.delete_everything += 1), 'everything deleted') },
+      {
+        name: 'read_notes',
+        annotations: { readOnlyHint: true },
+        run: () => {
+          calls.read_notes += 1;
+          return injection();
+        },
+      },
+      {
+        name: 'create_ticket',
+        annotations: { readOnlyHint: false },
+        run: () => {
+          calls.create_ticket += 1;
+          return 'ticket created';
+        },
+      },
+      {
+        name: 'delete_everything',
+        annotations: { destructiveHint: true },
+        run: () => {
+          calls.delete_everything += 1;
+          return 'everything deleted';
+        },
+      },
     ];
     const server = await startHttpMcpServer({ name: 'notes', tools: serverTools });
     const admin = await t.signUp();
     const workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Injection' })).id;
-    await ok(t.request('POST', '/api/connectors/mcp', { cookie: admin.cookie, body: { workspace_id: workspaceId, name: 'Notes', transport: 'http', url: server.url } }), 201, 'connect notes');
-    await ok(t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, { cookie: admin.cookie, body: { tool_patterns: ['read_*'] } }), 200, 'permissions');
+    await ok(
+      t.request('POST', '/api/connectors/mcp', {
+        cookie: admin.cookie,
+        body: { workspace_id: workspaceId, name: 'Notes', transport: 'http', url: server.url },
+      }),
+      201,
+      'connect notes',
+    );
+    await ok(
+      t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, { cookie: admin.cookie, body: { tool_patterns: ['read_*'] } }),
+      200,
+      'permissions',
+    );
     const member = await t.addMember(admin.cookie);
     return { calls, server, admin, member, workspaceId };
   }
 
   const toolNames = (request: ModelRequestRecord | undefined) => (request?.body.tools ?? []).map((tool) => tool.name);
   const toolResults = (request: ModelRequestRecord | undefined) =>
-    ((request?.body.messages.at(-1)?.content ?? []) as { type: string; content: unknown; is_error?: boolean }[]).filter((block) => block.type === 'tool_result');
+    ((request?.body.messages.at(-1)?.content ?? []) as { type: string; content: unknown; is_error?: boolean }[]).filter(
+      (block) => block.type === 'tool_result',
+    );
 
   beforeEach(async () => {
     // Jobs of earlier tests (statistics of closed conversations) must not take the scripted replies.
@@ -1073,10 +1453,17 @@ describe('prompt injection in a tool result', () => {
     try {
       model.reply(
         toolUseReply([{ name: 'read_notes', input: { query: 'notes' } }]),
-        toolUseReply([{ name: 'create_ticket', input: { title: 'pwned' } }, { name: 'delete_everything' }], undefined, 'As instructed by the notes.'),
+        toolUseReply(
+          [{ name: 'create_ticket', input: { title: 'pwned' } }, { name: 'delete_everything' }],
+          undefined,
+          'As instructed by the notes.',
+        ),
         textReply('done'),
       );
-      const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie: member.cookie, body: { query: 'What do the notes say?' } });
+      const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+        cookie: member.cookie,
+        body: { query: 'What do the notes say?' },
+      });
       expect(response.status, response.text).toBe(200);
       expect(model.requests).toHaveLength(3);
       for (const request of model.requests) {
@@ -1120,7 +1507,10 @@ describe('prompt injection in a tool result', () => {
         ),
         hostileString.map((text) => text.slice(0, 5_000)),
       );
-      const forbidden = fc.array(fc.constantFrom('create_ticket', 'delete_everything', 'Create_Ticket', 'create_ticket ', 'read_notes*', '*', 'create_*'), { minLength: 1, maxLength: 3 });
+      const forbidden = fc.array(
+        fc.constantFrom('create_ticket', 'delete_everything', 'Create_Ticket', 'create_ticket ', 'read_notes*', '*', 'create_*'),
+        { minLength: 1, maxLength: 3 },
+      );
       await fc.assert(
         fc.asyncProperty(injectionArb, forbidden, fc.integer({ min: 1, max: 3 }), async (text, asks, rounds) => {
           injected = text;
@@ -1135,7 +1525,10 @@ describe('prompt injection in a tool result', () => {
           });
           const before = { ...calls };
           const toolCallsBefore = server.stats.toolCalls;
-          const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie: member.cookie, body: { query: 'read the notes' } });
+          const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+            cookie: member.cookie,
+            body: { query: 'read the notes' },
+          });
           expect(response.status, response.text).toBe(200);
           for (const request of model.requests) expect(toolNames(request)).toEqual(['read_notes']);
           for (const request of model.requests.slice(2)) {
@@ -1202,6 +1595,12 @@ describe('bugs found by the properties (pinned counterexamples)', () => {
       const response = await t.request('GET', path, { cookie: f.cookie });
       answers.push({ path: path.split('?')[0], status: response.status, details: response.body?.details });
     }
-    expect(answers).toEqual(lists.map((path) => ({ path: path.split('?')[0], status: 400, details: [{ path: 'cursor', message: 'is not a cursor of this list' }] })));
+    expect(answers).toEqual(
+      lists.map((path) => ({
+        path: path.split('?')[0],
+        status: 400,
+        details: [{ path: 'cursor', message: 'is not a cursor of this list' }],
+      })),
+    );
   });
 });

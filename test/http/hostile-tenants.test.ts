@@ -25,7 +25,11 @@ const refunds: string[] = [];
 
 function orderTools(tag: string): TestTool[] {
   return [
-    { name: 'lookup_order', annotations: { readOnlyHint: true }, run: (args) => `order ${String(args.order_id ?? '?')} is shipped (${tag})` },
+    {
+      name: 'lookup_order',
+      annotations: { readOnlyHint: true },
+      run: (args) => `order ${String(args.order_id ?? '?')} is shipped (${tag})`,
+    },
     {
       name: 'refund_order',
       annotations: { destructiveHint: true },
@@ -99,11 +103,16 @@ describe('finding 2: guardrail patterns saved before RE2', () => {
       created_at: now,
       updated_at: now,
     });
-    const response = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: admin.cookie, body: { query: 'my secret 1234' } });
+    const response = await t.request('POST', `/api/workspaces/${workspace.id}/query`, {
+      cookie: admin.cookie,
+      body: { query: 'my secret 1234' },
+    });
     expect(response.status, response.text).toBe(200);
     expect(response.body.error).toMatch(/guardrail "Old secrets" cannot be applied .*an admin must change or disable it/);
     expect(model.requests).toEqual([]);
-    const detail = await t.request('GET', `/api/workspaces/${workspace.id}/conversations/${response.body.conversation_id}`, { cookie: admin.cookie });
+    const detail = await t.request('GET', `/api/workspaces/${workspace.id}/conversations/${response.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
     expect(detail.text).not.toContain('1234');
   });
 });
@@ -131,13 +140,27 @@ describe('finding 2: one workspace’s patterns cannot hold the process, even at
     expect(refused?.body.details).toEqual([{ path: 'pattern', message: expect.stringMatching(/more than 500 steps together/) }]);
     // Disabling one makes room for another; deleting one too.
     const one = created.find((response) => response.status === 201)?.body.guardrail.id;
-    expect((await t.request('PUT', `/api/workspaces/${workspace.id}/guardrails/${one}`, { cookie: admin.cookie, body: { enabled: false } })).status).toBe(200);
-    const again = await t.request('POST', `/api/workspaces/${workspace.id}/guardrails`, { cookie: admin.cookie, body: { name: 'again', type: 'block_pattern', pattern: pattern(40) } });
+    expect(
+      (await t.request('PUT', `/api/workspaces/${workspace.id}/guardrails/${one}`, { cookie: admin.cookie, body: { enabled: false } }))
+        .status,
+    ).toBe(200);
+    const again = await t.request('POST', `/api/workspaces/${workspace.id}/guardrails`, {
+      cookie: admin.cookie,
+      body: { name: 'again', type: 'block_pattern', pattern: pattern(40) },
+    });
     expect(again.status, again.text).toBe(201);
-    const reenable = await t.request('PUT', `/api/workspaces/${workspace.id}/guardrails/${one}`, { cookie: admin.cookie, body: { enabled: true } });
+    const reenable = await t.request('PUT', `/api/workspaces/${workspace.id}/guardrails/${one}`, {
+      cookie: admin.cookie,
+      body: { enabled: true },
+    });
     expect(reenable.status).toBe(400);
-    expect((await t.request('DELETE', `/api/workspaces/${workspace.id}/guardrails/${again.body.guardrail.id}`, { cookie: admin.cookie })).status).toBe(200);
-    expect((await t.request('PUT', `/api/workspaces/${workspace.id}/guardrails/${one}`, { cookie: admin.cookie, body: { enabled: true } })).status).toBe(200);
+    expect(
+      (await t.request('DELETE', `/api/workspaces/${workspace.id}/guardrails/${again.body.guardrail.id}`, { cookie: admin.cookie })).status,
+    ).toBe(200);
+    expect(
+      (await t.request('PUT', `/api/workspaces/${workspace.id}/guardrails/${one}`, { cookie: admin.cookie, body: { enabled: true } }))
+        .status,
+    ).toBe(200);
   });
 
   it('screens a 32 000-character question under the largest patterns quickly, and refuses a starting history too long to screen', async () => {
@@ -150,11 +173,17 @@ describe('finding 2: one workspace’s patterns cannot hold the process, even at
     expect(heavy.status, heavy.text).toBe(201);
     model.reply(textReply('ok'));
     const started = performance.now();
-    const long = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: admin.cookie, body: { query: 'a'.repeat(32_000) } });
+    const long = await t.request('POST', `/api/workspaces/${workspace.id}/query`, {
+      cookie: admin.cookie,
+      body: { query: 'a'.repeat(32_000) },
+    });
     expect(long.status).toBe(200);
     expect(performance.now() - started).toBeLessThan(2_000);
     const history = Array.from({ length: 10 }, () => ({ role: 'user', content: 'b'.repeat(30_000) }));
-    const refused = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: admin.cookie, body: { query: 'hi', history } });
+    const refused = await t.request('POST', `/api/workspaces/${workspace.id}/query`, {
+      cookie: admin.cookie,
+      body: { query: 'hi', history },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.details).toEqual([{ path: 'history', message: expect.stringMatching(/too long to screen/) }]);
   });
@@ -180,9 +209,15 @@ describe('finding 3: login throttle bypassed in parallel', () => {
     for (let attempt = 0; attempt <= LOGIN_LIMITS.accountFromAddress; attempt += 1) {
       await t.request('POST', '/api/auth/login', { body: { email, password: 'guess' }, headers: from('198.18.0.66') });
     }
-    const attacker = await t.request('POST', '/api/auth/login', { body: { email, password: 'the owner password' }, headers: from('198.18.0.66') });
+    const attacker = await t.request('POST', '/api/auth/login', {
+      body: { email, password: 'the owner password' },
+      headers: from('198.18.0.66'),
+    });
     expect(attacker.status).toBe(429);
-    const owner = await t.request('POST', '/api/auth/login', { body: { email, password: 'the owner password' }, headers: from('203.0.113.9') });
+    const owner = await t.request('POST', '/api/auth/login', {
+      body: { email, password: 'the owner password' },
+      headers: from('203.0.113.9'),
+    });
     expect(owner.status, owner.text).toBe(200);
   });
 
@@ -190,7 +225,10 @@ describe('finding 3: login throttle bypassed in parallel', () => {
     const address = '198.18.1.1';
     const statuses: number[] = [];
     for (let attempt = 0; attempt <= LOGIN_LIMITS.address; attempt += 1) {
-      const response = await t.request('POST', '/api/auth/login', { body: { email: t.uniqueEmail('spray'), password: 'Winter2026!' }, headers: from(address) });
+      const response = await t.request('POST', '/api/auth/login', {
+        body: { email: t.uniqueEmail('spray'), password: 'Winter2026!' },
+        headers: from(address),
+      });
       statuses.push(response.status);
     }
     expect(statuses.slice(0, LOGIN_LIMITS.address).every((status) => status === 401)).toBe(true);
@@ -255,10 +293,16 @@ describe('finding 5: sessions cannot be revoked; the role comes from the token a
     expect(self.status).toBe(400);
     expect(self.body.details).toEqual([{ path: 'id', message: expect.any(String) }]);
     expect((await t.request('DELETE', `/api/org/users/${admin.user.id}`, { cookie: admin.cookie })).status).toBe(400);
-    expect((await t.request('PUT', `/api/org/users/${member.user.id}`, { cookie: stranger.cookie, body: { org_role: 'admin' } })).status).toBe(404);
+    expect(
+      (await t.request('PUT', `/api/org/users/${member.user.id}`, { cookie: stranger.cookie, body: { org_role: 'admin' } })).status,
+    ).toBe(404);
     expect((await t.request('DELETE', `/api/org/users/${member.user.id}`, { cookie: stranger.cookie })).status).toBe(404);
-    expect((await t.request('PUT', `/api/org/users/${admin.user.id}`, { cookie: member.cookie, body: { org_role: 'member' } })).status).toBe(403);
-    expect((await t.request('PUT', `/api/org/users/${member.user.id}`, { cookie: admin.cookie, body: { org_role: 'owner' } })).status).toBe(400);
+    expect(
+      (await t.request('PUT', `/api/org/users/${admin.user.id}`, { cookie: member.cookie, body: { org_role: 'member' } })).status,
+    ).toBe(403);
+    expect((await t.request('PUT', `/api/org/users/${member.user.id}`, { cookie: admin.cookie, body: { org_role: 'owner' } })).status).toBe(
+      400,
+    );
     expect((await t.request('GET', '/api/org/settings', { cookie: admin.cookie })).status).toBe(200);
   });
 });
@@ -282,7 +326,10 @@ describe('finding 6: a second connection unblocks a blocked tool', () => {
       expect(guardrail.status).toBe(201);
     });
     model.reply(toolUseReply([{ name: 'orders__refund_order', input: { order_id: '1' } }]), textReply('done'));
-    const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie: admin.cookie, body: { query: 'refund order 1' } });
+    const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie: admin.cookie,
+      body: { query: 'refund order 1' },
+    });
     expect(response.status).toBe(200);
     const offered = (model.requests[0]?.body.tools ?? []).map((tool) => tool.name);
     expect(offered).toEqual(['copy__lookup_order', 'orders__lookup_order']);
@@ -292,7 +339,10 @@ describe('finding 6: a second connection unblocks a blocked tool', () => {
 
   it('matches role permissions on every name: a member allowed lookup_order keeps it, refund_order stays out', async () => {
     const { admin, workspaceId } = await twoConnections(async (cookie, workspaceId) => {
-      const set = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, { cookie, body: { tool_patterns: ['lookup_order'] } });
+      const set = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, {
+        cookie,
+        body: { tool_patterns: ['lookup_order'] },
+      });
       expect(set.status).toBe(200);
     });
     const member = await t.addMember(admin.cookie);
@@ -307,7 +357,12 @@ describe('finding 7: session_id is not tied to the caller', () => {
     const admin = await t.signUp();
     const workspace = await t.createWorkspace(admin.cookie, { name: `Threads ${t.uniqueEmail('ws')}` });
     const consumer = async (type: string) =>
-      (await t.request('POST', '/api/connectors/consumer', { cookie: admin.cookie, body: { type, workspace_id: workspace.id, credentials: {} } })).body;
+      (
+        await t.request('POST', '/api/connectors/consumer', {
+          cookie: admin.cookie,
+          body: { type, workspace_id: workspace.id, credentials: {} },
+        })
+      ).body;
     const messaging = await consumer('messaging');
     const api = await consumer('api');
     const asCustomer = (text: string) =>
@@ -334,7 +389,9 @@ describe('finding 7: session_id is not tied to the caller', () => {
     const seen = JSON.stringify(model.requests[0]?.body.messages);
     expect(seen).toContain('my parcel is late');
     expect(seen).not.toContain('owed a full refund');
-    const detail = await t.request('GET', `/api/workspaces/${workspace.id}/conversations/${encodeURIComponent(thread)}`, { cookie: admin.cookie });
+    const detail = await t.request('GET', `/api/workspaces/${workspace.id}/conversations/${encodeURIComponent(thread)}`, {
+      cookie: admin.cookie,
+    });
     expect(JSON.stringify(detail.body.messages)).not.toContain('owed a full refund');
   });
 
@@ -358,7 +415,8 @@ describe('finding 7: session_id is not tied to the caller', () => {
     expect(JSON.stringify(model.requests[3]?.body.messages)).not.toContain('and again');
 
     // Closing: a member only their own; an admin any.
-    const close = (cookie: string, cid: string) => t.request('POST', `/api/workspaces/${workspace.id}/conversations/${encodeURIComponent(cid)}/close`, { cookie });
+    const close = (cookie: string, cid: string) =>
+      t.request('POST', `/api/workspaces/${workspace.id}/conversations/${encodeURIComponent(cid)}/close`, { cookie });
     expect((await close(member.cookie, 'ticket-7')).status).toBe(403);
     expect((await close(member.cookie, memberFirst.body.conversation_id)).status).toBe(200);
     expect((await close(admin.cookie, 'ticket-7')).status).toBe(200);
@@ -394,7 +452,14 @@ describe('finding 8: the lesser ones', () => {
     expect(statuses.slice(0, SIGNUP_LIMIT_PER_HOUR).every((status) => status === 201)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
     // Another address is not affected.
-    expect((await t.request('POST', '/api/signup', { body: { name: 'Other', email: t.uniqueEmail('x'), password: 'long enough' }, headers: from('198.18.2.3') })).status).toBe(201);
+    expect(
+      (
+        await t.request('POST', '/api/signup', {
+          body: { name: 'Other', email: t.uniqueEmail('x'), password: 'long enough' },
+          headers: from('198.18.2.3'),
+        })
+      ).status,
+    ).toBe(201);
   });
 
   it('accepts POST /api/auth/logout without a session (public), answering ok', async () => {
@@ -409,7 +474,9 @@ describe('sign-up modes and the service model key', () => {
     const invite = await createTestContext({ env: { SIGNUP_MODE: 'invite' } });
     try {
       const first = await invite.signUp();
-      const second = await invite.request('POST', '/api/signup', { body: { name: 'Second', email: invite.uniqueEmail(), password: 'long enough' } });
+      const second = await invite.request('POST', '/api/signup', {
+        body: { name: 'Second', email: invite.uniqueEmail(), password: 'long enough' },
+      });
       expect(second.status).toBe(403);
       expect(second.body.error).toMatch(/by invitation/);
       const member = await invite.addMember(first.cookie);
@@ -422,7 +489,9 @@ describe('sign-up modes and the service model key', () => {
   it('closed: every sign-up is 403 with a clear error', async () => {
     const closed = await createTestContext({ env: { SIGNUP_MODE: 'closed' } });
     try {
-      const response = await closed.request('POST', '/api/signup', { body: { name: 'Nobody', email: closed.uniqueEmail(), password: 'long enough' } });
+      const response = await closed.request('POST', '/api/signup', {
+        body: { name: 'Nobody', email: closed.uniqueEmail(), password: 'long enough' },
+      });
       expect(response.status).toBe(403);
       expect(response.body.error).toMatch(/closed/);
     } finally {
@@ -431,7 +500,9 @@ describe('sign-up modes and the service model key', () => {
   });
 
   it("does not spend the operator's model key for an organisation without its own unless ALLOW_SERVICE_MODEL_KEY=true", async () => {
-    const strict = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-operator', ALLOW_SERVICE_MODEL_KEY: 'false' } });
+    const strict = await createTestContext({
+      env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-operator', ALLOW_SERVICE_MODEL_KEY: 'false' },
+    });
     try {
       const admin = await strict.signUp();
       const workspace = await strict.createWorkspace(admin.cookie, { name: 'No key' });

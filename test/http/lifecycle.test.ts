@@ -412,7 +412,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     await t.deps.jobs.enqueue(close.message);
     expect(await fire()).toHaveLength(1);
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('closed');
-    let body = await detail(admin.cookie, workspaceId, cid);
+    const body = await detail(admin.cookie, workspaceId, cid);
     expect(body.stats.stats_status).toBe('complete');
 
     // A repeated stats delivery makes no second model call and counts nothing twice.
@@ -470,7 +470,9 @@ describe('idempotent and stale lifecycle jobs', () => {
     await ask(admin.cookie, workspaceId, 'second', cid);
     t.clock.advance(25 * MINUTE); // past the first plan's due time, before the second's
 
-    expect(await t.deps.jobs.enqueue(lifecycleMessage(orgId, { workspaceId, conversationId: cid, move: 'cold', lastActivityAt: t0 }))).toBe(true);
+    expect(await t.deps.jobs.enqueue(lifecycleMessage(orgId, { workspaceId, conversationId: cid, move: 'cold', lastActivityAt: t0 }))).toBe(
+      true,
+    );
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 1, cold: 0, closed: 0, total: 1 });
@@ -543,7 +545,12 @@ describe('the overdue sweep', () => {
     t.scheduler.pending.clear();
     t.clock.set(new Date(t0 + 30 * MINUTE));
     // The overdue move is queued with a delay (as a retry would be), then the queue is drained.
-    const move = lifecycleMessage(admin.org.id, { workspaceId, conversationId: cid, move: 'cold', lastActivityAt: new Date(t0).toISOString() });
+    const move = lifecycleMessage(admin.org.id, {
+      workspaceId,
+      conversationId: cid,
+      move: 'cold',
+      lastActivityAt: new Date(t0).toISOString(),
+    });
     expect(await t.deps.jobs.enqueue(move, 60_000)).toBe(true);
     const drained = await t.request('POST', '/api/org/queues/lifecycle/drain', { cookie: admin.cookie });
     expect(drained.body).toEqual({ status: 'ok', removed: 1 });
@@ -631,9 +638,7 @@ describe('queue endpoints', () => {
     const { admin } = await setup();
     const list = await t.request('GET', '/api/org/queues', { cookie: admin.cookie });
     expect(list.status).toBe(200);
-    expect(list.body.queues).toEqual(
-      ['lifecycle', 'cold-messages', 'conversation-stats'].map((name) => ({ name, ...counts(0) })),
-    );
+    expect(list.body.queues).toEqual(['lifecycle', 'cold-messages', 'conversation-stats'].map((name) => ({ name, ...counts(0) })));
 
     for (const [method, path] of [
       ['GET', '/api/org/queues/nope/failed'],
@@ -662,7 +667,10 @@ describe('queue endpoints', () => {
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
     const at = t.clock.now().toISOString();
     // The conversation's own cold move under an id of its own: it would make the conversation cold if it ran.
-    const message = { ...lifecycleMessage(orgId, { workspaceId, conversationId: cid, move: 'cold', lastActivityAt: at }), jobId: 'drained-cold-move' };
+    const message = {
+      ...lifecycleMessage(orgId, { workspaceId, conversationId: cid, move: 'cold', lastActivityAt: at }),
+      jobId: 'drained-cold-move',
+    };
     expect(await t.deps.jobs.enqueue(message, 60_000)).toBe(true);
     let q = await queues(admin.cookie);
     expect(q.lifecycle).toMatchObject(counts(0, 0, { delayed: 1 }));

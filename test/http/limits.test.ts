@@ -65,9 +65,15 @@ describe('per-workspace limits', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(response.body.details[0].path).toBe(path);
     }
-    const set = await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { max_tokens_per_query: 5_000, tool_timeout_seconds: 0.5 } });
+    const set = await t.request('PUT', `/api/workspaces/${workspace.id}`, {
+      cookie: admin.cookie,
+      body: { max_tokens_per_query: 5_000, tool_timeout_seconds: 0.5 },
+    });
     expect(set.body.workspace).toMatchObject({ max_tokens_per_query: 5_000, tool_timeout_seconds: 0.5 });
-    const cleared = await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { max_tokens_per_query: null } });
+    const cleared = await t.request('PUT', `/api/workspaces/${workspace.id}`, {
+      cookie: admin.cookie,
+      body: { max_tokens_per_query: null },
+    });
     expect(cleared.body.workspace.max_tokens_per_query).toBeNull();
   });
 
@@ -94,7 +100,7 @@ describe('per-workspace limits', () => {
     const started = Date.now();
     const response = await ask(admin.cookie, workspace.id, 'be slow');
     expect(Date.now() - started).toBeLessThan(2_500);
-    const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string; is_error: boolean }[])[0];
+    const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string; is_error: boolean }[])?.[0];
     expect(result).toMatchObject({ is_error: true, content: 'tool slow_tool timed out after 300 ms' });
     expect(response.body.answer).toBe('it was slow');
   });

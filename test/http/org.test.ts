@@ -99,7 +99,10 @@ describe('/api/org', () => {
   });
 
   it('answers 401 without a cookie', async () => {
-    for (const [method, body] of [['GET', undefined], ['PUT', { name: 'x' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['PUT', { name: 'x' }],
+    ] as const) {
       const response = await t.request(method, '/api/org', { body });
       expect(response.status).toBe(401);
       expect(response.body).toEqual({ error: 'authentication required' });
@@ -109,8 +112,7 @@ describe('/api/org', () => {
 
 describe('/api/org/settings', () => {
   const settingsOf = async (cookie: string) => t.request('GET', '/api/org/settings', { cookie });
-  const put = (cookie: string, key: string, value: unknown) =>
-    t.request('PUT', `/api/org/settings/${key}`, { cookie, body: { value } });
+  const put = (cookie: string, key: string, value: unknown) => t.request('PUT', `/api/org/settings/${key}`, { cookie, body: { value } });
 
   it('starts with no settings and the four known keys not configured', async () => {
     const admin = await t.signUp();
@@ -164,7 +166,12 @@ describe('/api/org/settings', () => {
 
   it('shows non-secret values in plain, including keys that only contain a secret word', async () => {
     const admin = await t.signUp();
-    const plain: Array<[string, string]> = [['ai_provider', 'bedrock'], ['some_flag', 'on'], ['token_limit', '5000'], ['keyboard', 'qwerty']];
+    const plain: Array<[string, string]> = [
+      ['ai_provider', 'bedrock'],
+      ['some_flag', 'on'],
+      ['token_limit', '5000'],
+      ['keyboard', 'qwerty'],
+    ];
     for (const [key, value] of plain) {
       expect((await put(admin.cookie, key, value)).status).toBe(200);
     }
@@ -188,20 +195,17 @@ describe('/api/org/settings', () => {
     expect((await settingsOf(admin.cookie)).body.settings.ai_provider).toBe('bedrock');
   });
 
-  it.each(['Bad-Key', '9abc', 'a'.repeat(65), 'UPPER', '_lead', 'has%20space'])(
-    'answers 400 on path "key" for the key %s',
-    async (key) => {
-      const admin = await t.signUp();
-      for (const response of [
-        await put(admin.cookie, key, 'v'),
-        await t.request('DELETE', `/api/org/settings/${key}`, { cookie: admin.cookie }),
-      ]) {
-        expect(response.status).toBe(400);
-        expect(detailPaths(response)).toEqual(['key']);
-      }
-      expect((await settingsOf(admin.cookie)).body.settings).toEqual({});
-    },
-  );
+  it.each(['Bad-Key', '9abc', 'a'.repeat(65), 'UPPER', '_lead', 'has%20space'])('answers 400 on path "key" for the key %s', async (key) => {
+    const admin = await t.signUp();
+    for (const response of [
+      await put(admin.cookie, key, 'v'),
+      await t.request('DELETE', `/api/org/settings/${key}`, { cookie: admin.cookie }),
+    ]) {
+      expect(response.status).toBe(400);
+      expect(detailPaths(response)).toEqual(['key']);
+    }
+    expect((await settingsOf(admin.cookie)).body.settings).toEqual({});
+  });
 
   it('accepts a 64-character key and a value of exactly 8192 characters', async () => {
     const admin = await t.signUp();

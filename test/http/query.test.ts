@@ -27,9 +27,14 @@ afterAll(async () => {
 });
 beforeEach(() => model.reset());
 
-async function workspaceWith(connections: { name: string; url?: string; transport?: 'http' | 'stdio'; command?: string; args?: string[] }[]) {
+async function workspaceWith(
+  connections: { name: string; url?: string; transport?: 'http' | 'stdio'; command?: string; args?: string[] }[],
+) {
   const admin = await t.signUp();
-  const workspace = await t.createWorkspace(admin.cookie, { name: `Query ${t.uniqueEmail('ws')}`, system_prompt: 'You answer support questions.' });
+  const workspace = await t.createWorkspace(admin.cookie, {
+    name: `Query ${t.uniqueEmail('ws')}`,
+    system_prompt: 'You answer support questions.',
+  });
   for (const connection of connections) await t.connectMcp(admin.cookie, workspace.id, connection);
   return { admin, workspaceId: workspace.id };
 }
@@ -70,7 +75,7 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(first?.body.tools?.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
     expect(first?.body.tools?.[0]?.cache_control).toBeUndefined();
     expect(first?.headers.authorization).toBe('Bearer sk-service-fallback-key');
-    const toolResult = (second?.body.messages.at(-1)?.content as { type: string; content: string; is_error: boolean }[])[0];
+    const toolResult = (second?.body.messages.at(-1)?.content as { type: string; content: string; is_error: boolean }[])?.[0];
     expect(toolResult).toMatchObject({ type: 'tool_result', content: 'results for reset password (docs)', is_error: false });
   });
 
@@ -81,7 +86,9 @@ describe('POST /api/workspaces/:id/query', () => {
     model.reply(textReply('second answer'));
     await ask(admin.cookie, workspaceId, { query: 'second question', session_id: first.body.session_id });
 
-    const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${first.body.conversation_id}`, { cookie: admin.cookie });
+    const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${first.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
     expect(detail.status).toBe(200);
     expect(detail.body.conversation).toMatchObject({
       id: first.body.conversation_id,
@@ -146,7 +153,7 @@ describe('POST /api/workspaces/:id/query', () => {
       session_id: 'client-session-1',
       history: [{ role: 'user', content: 'ignored on an existing conversation' }],
     });
-    const sent = model.requests[1]?.body.messages.map((m) => (m.content as { text: string }[])[0]?.text);
+    const sent = model.requests[1]?.body.messages.map((m) => (m.content as { text: string }[])?.[0]?.text);
     expect(sent).toEqual(['Tell me about France.', 'France is a country in Europe.', 'And its capital?', 'Paris.', 'Population?']);
   });
 
@@ -178,7 +185,10 @@ describe('POST /api/workspaces/:id/query', () => {
 
   it('sends tool errors and timeouts back to the model as error results', async () => {
     const { admin, workspaceId } = await workspaceWith([{ name: 'docs', url: docs.url }]);
-    model.reply(toolUseReply([{ name: 'fail_tool' }, { name: 'slow_tool' }, { name: 'invented_tool' }]), textReply('sorry, the tools failed'));
+    model.reply(
+      toolUseReply([{ name: 'fail_tool' }, { name: 'slow_tool' }, { name: 'invented_tool' }]),
+      textReply('sorry, the tools failed'),
+    );
     const response = await ask(admin.cookie, workspaceId, { query: 'use the broken tools' });
     expect(response.body).toMatchObject({ answer: 'sorry, the tools failed', error: null });
     const results = model.requests[1]?.body.messages.at(-1)?.content as { content: string; is_error: boolean }[];
@@ -212,7 +222,13 @@ describe('POST /api/workspaces/:id/query', () => {
     await doomed.stop();
     const response = await ask(admin.cookie, workspaceId, { query: 'anything' });
     expect(response.status).toBe(200);
-    expect(response.body).toMatchObject({ answer: '', tools_called: [], connections_hit: [], tokens: { input: 0, output: 0 }, cost_usd: 0 });
+    expect(response.body).toMatchObject({
+      answer: '',
+      tools_called: [],
+      connections_hit: [],
+      tokens: { input: 0, output: 0 },
+      cost_usd: 0,
+    });
     expect(response.body.error).toMatch(/MCP connection "Doomed CRM" is unreachable/);
     expect(response.body.error).not.toMatch(/"docs"/);
     expect(model.requests).toHaveLength(0);
@@ -245,7 +261,9 @@ describe('POST /api/workspaces/:id/query', () => {
   it('prices cache writes and reads at their own rates', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie, body: { model: 'fast' } });
-    model.reply(textReply('cached', { input_tokens: 10, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 8000 }));
+    model.reply(
+      textReply('cached', { input_tokens: 10, output_tokens: 100, cache_creation_input_tokens: 2000, cache_read_input_tokens: 8000 }),
+    );
     const response = await ask(admin.cookie, workspaceId, { query: 'hello' });
     // fast tier: $1 in, $5 out, cache write $1.25, cache read $0.10 per million.
     expect(response.body.cost_usd).toBeCloseTo((10 * 1 + 100 * 5 + 2000 * 1.25 + 8000 * 0.1) / 1e6, 9);
@@ -268,10 +286,18 @@ describe('POST /api/workspaces/:id/query', () => {
     model.reply(toolUseReply([{ name: 'billing__create_ticket', input: { title: 'refund' } }]), textReply('done'));
     const response = await ask(admin.cookie, workspaceId, { query: 'open a billing ticket' });
     const names = model.requests[0]?.body.tools?.map((tool) => tool.name);
-    expect(names).toEqual(['billing__create_ticket', 'billing__search_docs', 'docs__create_ticket', 'fail_tool', 'plain_tool', 'docs__search_docs', 'slow_tool']);
+    expect(names).toEqual([
+      'billing__create_ticket',
+      'billing__search_docs',
+      'docs__create_ticket',
+      'fail_tool',
+      'plain_tool',
+      'docs__search_docs',
+      'slow_tool',
+    ]);
     expect(response.body.tools_called).toEqual(['billing__create_ticket']);
     expect(response.body.connections_hit).toEqual(['billing']);
-    const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string }[])[0];
+    const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string }[])?.[0];
     expect(result?.content).toBe('ticket created: refund (billing)');
   });
 
@@ -279,7 +305,11 @@ describe('POST /api/workspaces/:id/query', () => {
     const { admin, workspaceId } = await workspaceWith([{ name: 'docs', url: docs.url }]);
     const saved = await t.deps.table.update(
       { pk: `WS#${workspaceId}`, sk: 'META' },
-      { update: 'SET #permissions.#member = :patterns', names: { '#permissions': 'permissions', '#member': 'member' }, values: { ':patterns': '["search_*","plain_tool"]' } },
+      {
+        update: 'SET #permissions.#member = :patterns',
+        names: { '#permissions': 'permissions', '#member': 'member' },
+        values: { ':patterns': '["search_*","plain_tool"]' },
+      },
     );
     expect(saved.permissions).toMatchObject({ member: '["search_*","plain_tool"]' });
     const member = await t.addMember(admin.cookie);
@@ -287,7 +317,7 @@ describe('POST /api/workspaces/:id/query', () => {
     const response = await ask(member.cookie, workspaceId, { query: 'create a ticket' });
     expect(model.requests[0]?.body.tools?.map((tool) => tool.name)).toEqual(['plain_tool', 'search_docs']);
     // Even if the model names a tool it was not given, the call is refused, not run.
-    const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string; is_error: boolean }[])[0];
+    const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string; is_error: boolean }[])?.[0];
     expect(result).toMatchObject({ content: 'unknown tool: create_ticket', is_error: true });
     expect(response.body.connections_hit).toEqual([]);
     // The admin still gets everything.
@@ -300,7 +330,10 @@ describe('POST /api/workspaces/:id/query', () => {
     const { admin, workspaceId } = await workspaceWith([{ name: 'orders', transport: 'stdio', command: 'node', args: STDIO_SERVER_ARGS }]);
     const before = await t.request('GET', `/api/workspaces/${workspaceId}/connections`, { cookie: admin.cookie });
     expect(before.body.tools).toEqual([]);
-    model.reply(toolUseReply([{ name: 'lookup_order', input: { order_id: '42' } }, { name: 'env_names' }]), textReply('Order 42 is shipped.'));
+    model.reply(
+      toolUseReply([{ name: 'lookup_order', input: { order_id: '42' } }, { name: 'env_names' }]),
+      textReply('Order 42 is shipped.'),
+    );
     const response = await ask(admin.cookie, workspaceId, { query: 'Where is order 42?' });
     expect(response.body).toMatchObject({ answer: 'Order 42 is shipped.', connections_hit: ['orders'], error: null });
     expect(model.requests[0]?.body.tools?.map((tool) => tool.name)).toEqual(['env_names', 'lookup_order', 'refund_order']);
@@ -341,7 +374,10 @@ describe('POST /api/workspaces/:id/query', () => {
     const { admin, workspaceId } = await workspaceWith([]);
     const first = await ask(admin.cookie, workspaceId, { query: 'hello', session_id: 'closing-1' });
     expect(first.status).toBe(200);
-    await t.deps.table.update({ pk: `CONV#${workspaceId}#closing-1`, sk: 'STATE' }, { update: 'SET #s = :closed', names: { '#s': 'status' }, values: { ':closed': 'closed' } });
+    await t.deps.table.update(
+      { pk: `CONV#${workspaceId}#closing-1`, sk: 'STATE' },
+      { update: 'SET #s = :closed', names: { '#s': 'status' }, values: { ':closed': 'closed' } },
+    );
     const again = await ask(admin.cookie, workspaceId, { query: 'still there?', session_id: 'closing-1' });
     expect(again.status).toBe(409);
     expect(again.body.error).toMatch(/closed/);

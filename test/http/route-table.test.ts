@@ -22,7 +22,9 @@ describe('the route table', () => {
     const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
       Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
-    const placed = ROUTE_TABLE.filter((entry) => entry.byHand !== 'document').map((entry) => `${entry.route.method.toUpperCase()} ${fullPath(entry)}`);
+    const placed = ROUTE_TABLE.filter((entry) => entry.byHand !== 'document').map(
+      (entry) => `${entry.route.method.toUpperCase()} ${fullPath(entry)}`,
+    );
     expect(new Set(placed).size).toBe(placed.length);
     expect(documented.filter((operation) => operation !== 'GET /health').sort()).toEqual(placed.sort());
   });
@@ -53,14 +55,17 @@ describe('the route table', () => {
     expect(routeKeyOf(ROUTE_TABLE.find((entry) => entry.byHand === 'all-methods')!)).toBe('ANY /api/workspaces/{id}/mcp');
   });
 
-  it("refuses a member on every admin route, before reading the request", async () => {
+  it('refuses a member on every admin route, before reading the request', async () => {
     const { cookie } = await t.signUp();
     const member = await t.addMember(cookie);
     const adminRoutes = ROUTE_TABLE.filter((entry) => entry.callers.session === 'admin');
     expect(adminRoutes.length).toBeGreaterThan(20);
     for (const entry of adminRoutes) {
       const method = entry.route.method.toUpperCase();
-      const response = await t.request(method, concrete(fullPath(entry)), { cookie: member.cookie, ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }) });
+      const response = await t.request(method, concrete(fullPath(entry)), {
+        cookie: member.cookie,
+        ...(method === 'GET' || method === 'DELETE' ? {} : { body: {} }),
+      });
       expect({ route: routeKeyOf(entry), status: response.status }).toEqual({ route: routeKeyOf(entry), status: 403 });
     }
   });

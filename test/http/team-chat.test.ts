@@ -56,7 +56,10 @@ describe('POST /api/org/integrations/test', () => {
     });
     expect(bad.status).toBe(200);
     expect(bad.body).toEqual({ ok: false, error: 'invalid_auth' });
-    const invalid = await t.request('POST', '/api/org/integrations/test', { cookie: admin.cookie, body: { type: 'email', credentials: {} } });
+    const invalid = await t.request('POST', '/api/org/integrations/test', {
+      cookie: admin.cookie,
+      body: { type: 'email', credentials: {} },
+    });
     expect(invalid.status).toBe(400);
   });
 });
@@ -143,14 +146,25 @@ describe('the bridge', () => {
   });
 
   it('answers a first mention in its thread, with a reaction while it works, and records the conversation', async () => {
-    const envelope = chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> where is order 42?', ts: '1000.0001' });
+    const envelope = chat.sendEvent({
+      type: 'app_mention',
+      channel: 'C1',
+      user: 'U1',
+      text: '<@UBOT> where is order 42?',
+      ts: '1000.0001',
+    });
     await waitFor(() => expect(postsIn('1000.0001')).toHaveLength(1));
     expect(chat.acks).toContain(envelope);
     expect(postsIn('1000.0001')[0]?.params).toMatchObject({ channel: 'C1', text: 'Answer to: where is order 42?' });
     expect(chat.callsOf('reactions.add')[0]?.params).toMatchObject({ channel: 'C1', timestamp: '1000.0001', name: 'eyes' });
     await waitFor(() => expect(chat.callsOf('reactions.remove')).toHaveLength(1));
     const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/C1-1000.0001`, { cookie: admin.cookie });
-    expect(conversation.body.conversation).toMatchObject({ consumer_type: 'team-chat', user_name: 'Ada Lovelace', channel: 'support', message_count: 2 });
+    expect(conversation.body.conversation).toMatchObject({
+      consumer_type: 'team-chat',
+      user_name: 'Ada Lovelace',
+      channel: 'support',
+      message_count: 2,
+    });
   });
 
   it('continues a thread without a mention, ignores chatter outside it, and handles the same message sent as mention and message once', async () => {
@@ -160,8 +174,22 @@ describe('the bridge', () => {
 
     chat.sendEvent({ type: 'message', channel: 'C1', user: 'U1', text: 'lunch anyone?', ts: '1000.0100' });
     // The same message as both events: one answer.
-    chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> thanks, one more', ts: '1000.0003', thread_ts: '1000.0001' });
-    chat.sendEvent({ type: 'message', channel: 'C1', user: 'U1', text: '<@UBOT> thanks, one more', ts: '1000.0003', thread_ts: '1000.0001' });
+    chat.sendEvent({
+      type: 'app_mention',
+      channel: 'C1',
+      user: 'U1',
+      text: '<@UBOT> thanks, one more',
+      ts: '1000.0003',
+      thread_ts: '1000.0001',
+    });
+    chat.sendEvent({
+      type: 'message',
+      channel: 'C1',
+      user: 'U1',
+      text: '<@UBOT> thanks, one more',
+      ts: '1000.0003',
+      thread_ts: '1000.0001',
+    });
     await waitFor(() => expect(postsIn('1000.0001')).toHaveLength(2));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(postsIn('1000.0001')).toHaveLength(2);
@@ -220,7 +248,13 @@ describe('the bridge', () => {
     await t.runner.idle();
     // Every chat conversation of the tests went quiet: one notice in each thread, none twice.
     const notices = () => chat.callsOf('chat.postMessage').filter((call) => call.params.text === COLD_NOTICE);
-    await waitFor(() => expect(notices().map((call) => call.params.thread_ts).sort()).toEqual(['1000.0001', '2000.0001', '4000.0001', '5000.0001']));
+    await waitFor(() =>
+      expect(
+        notices()
+          .map((call) => call.params.thread_ts)
+          .sort(),
+      ).toEqual(['1000.0001', '2000.0001', '4000.0001', '5000.0001']),
+    );
     expect(notices().every((call) => call.params.channel === 'C1' && call.token === chat.botToken)).toBe(true);
     const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${conversationId}`, { cookie: admin.cookie });
     expect(conversation.body.conversation.status).toBe('cold');

@@ -31,9 +31,19 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/query': { query: 'hello?' },
   // The test environment's catalogue entry whose script is missing: fails fast, starts nothing lasting.
   'POST /api/connectors/mcp/test': { transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
-  'POST /api/connectors/mcp': { workspace_id: 'ws-filled-per-test', name: 'Matrix', transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
+  'POST /api/connectors/mcp': {
+    workspace_id: 'ws-filled-per-test',
+    name: 'Matrix',
+    transport: 'stdio',
+    command: 'node',
+    args: ['test/fixtures/no-such-server.mjs'],
+  },
   'POST /api/org/integrations/test': { type: 'team-chat', credentials: { bot_token: 'xoxb-matrix' } },
-  'POST /api/connectors/consumer': { type: 'team-chat', workspace_id: 'ws-filled-per-test', credentials: { bot_token: 'xoxb-m', app_token: 'xapp-m' } },
+  'POST /api/connectors/consumer': {
+    type: 'team-chat',
+    workspace_id: 'ws-filled-per-test',
+    credentials: { bot_token: 'xoxb-m', app_token: 'xapp-m' },
+  },
   'POST /api/connectors/consumer/channel': { type: 'team-chat', workspace_id: 'ws-filled-per-test', channel_id: 'CMATRIX1' },
   'POST /api/workspaces/{id}/knowledge': { title: 'Matrix', content: 'entry' },
   'PUT /api/workspaces/{id}/knowledge/{kid}': { title: 'Matrix 2' },
@@ -64,7 +74,10 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
 beforeAll(async () => {
   t = await createTestContext();
   const document = (await t.request('GET', '/api/openapi.json')).body as {
-    paths: Record<string, Record<string, { security?: object[]; responses: Record<string, { description?: string }>; requestBody?: unknown }>>;
+    paths: Record<
+      string,
+      Record<string, { security?: object[]; responses: Record<string, { description?: string }>; requestBody?: unknown }>
+    >;
   };
   operations = Object.entries(document.paths).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, operation]) => ({
@@ -74,7 +87,9 @@ beforeAll(async () => {
       // The admin routes' 403 says so; a route may also answer 403 for other reasons (closing another's conversation).
       adminOnly: operation.responses['403']?.description === 'needs the admin role',
       hasBody: operation.requestBody !== undefined,
-      keyOnly: (operation.security ?? []).length > 0 && (operation.security ?? []).every((scheme) => 'apiKey' in (scheme as object) && !('cookieAuth' in (scheme as object))),
+      keyOnly:
+        (operation.security ?? []).length > 0 &&
+        (operation.security ?? []).every((scheme) => 'apiKey' in (scheme as object) && !('cookieAuth' in (scheme as object))),
     })),
   );
 
@@ -94,7 +109,13 @@ beforeAll(async () => {
   });
   const connection = await t.request('POST', '/api/connectors/mcp', {
     cookie: victimAdmin.cookie,
-    body: { workspace_id: workspace.id, name: 'Victim tools', transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
+    body: {
+      workspace_id: workspace.id,
+      name: 'Victim tools',
+      transport: 'stdio',
+      command: 'node',
+      args: ['test/fixtures/no-such-server.mjs'],
+    },
   });
   expect(connection.status).toBe(201);
   victim = { cookie: victimAdmin.cookie, workspaceId: workspace.id, conversationId, connectionId: connection.body.id };
@@ -123,7 +144,9 @@ describe('tenant isolation', () => {
   });
 
   it("answers 404 to another organisation's admin on every route that takes a workspace or connection id", async () => {
-    const withIds = operations.filter((candidate) => !candidate.keyOnly && (candidate.path.includes('{id}') || candidate.path === '/api/connectors/mcp'));
+    const withIds = operations.filter(
+      (candidate) => !candidate.keyOnly && (candidate.path.includes('{id}') || candidate.path === '/api/connectors/mcp'),
+    );
     for (const operation of withIds) {
       const path = fill(operation.path, victim);
       const response = await t.request(operation.method, path, { cookie: attacker.cookie, body: bodyFor(operation, victim.workspaceId) });
@@ -134,7 +157,9 @@ describe('tenant isolation', () => {
   });
 
   it('still answers the owner on the same routes (the 404s above are about tenancy)', async () => {
-    for (const operation of operations.filter((candidate) => !candidate.keyOnly && candidate.path.includes('{id}') && candidate.method === 'GET')) {
+    for (const operation of operations.filter(
+      (candidate) => !candidate.keyOnly && candidate.path.includes('{id}') && candidate.method === 'GET',
+    )) {
       const path = fill(operation.path, victim);
       const response = await t.request(operation.method, path, { cookie: victim.cookie });
       expect(response.status, `${operation.method} ${path}`).toBe(200);

@@ -20,7 +20,12 @@ let statsReplies: FakeReply[];
 
 function statsReply(input: Record<string, unknown> = {}): FakeReply {
   return toolUseReply(
-    [{ name: STATS_TOOL, input: { sentiment_score: 0.5, resolution_status: 'resolved', category: 'support', summary: 'Asked and answered.', ...input } }],
+    [
+      {
+        name: STATS_TOOL,
+        input: { sentiment_score: 0.5, resolution_status: 'resolved', category: 'support', summary: 'Asked and answered.', ...input },
+      },
+    ],
     STATS_USAGE,
   );
 }
@@ -32,7 +37,8 @@ const toolNames = (request: ModelRequestRecord | undefined) => (request?.body.to
 const systemText = (request: ModelRequestRecord | undefined) => (request?.body.system ?? []).map((block) => block.text).join('\n');
 const pathsOf = (response: ApiResponse) => (response.body?.details ?? []).map((detail: { path: string }) => detail.path);
 /** The text of the last message sent to the model (the question, or the tool results). */
-const lastMessage = (request: ModelRequestRecord | undefined) => request?.body.messages.at(-1)?.content as { type: string; text?: string; content?: string; is_error?: boolean }[];
+const lastMessage = (request: ModelRequestRecord | undefined) =>
+  request?.body.messages.at(-1)?.content as { type: string; text?: string; content?: string; is_error?: boolean }[];
 
 beforeAll(async () => {
   model = await startFakeModel();
@@ -74,7 +80,14 @@ function ask(cookie: string, workspaceId: string, body: Record<string, unknown>)
 async function askOk(cookie: string, workspaceId: string, body: Record<string, unknown>) {
   const response = await ask(cookie, workspaceId, body);
   expect(response.status, response.text).toBe(200);
-  return response.body as { answer: string; error: string | null; conversation_id: string; cost_usd: number; tools_called: string[]; connections_hit: string[] };
+  return response.body as {
+    answer: string;
+    error: string | null;
+    conversation_id: string;
+    cost_usd: number;
+    tools_called: string[];
+    connections_hit: string[];
+  };
 }
 
 async function get(cookie: string, path: string) {
@@ -86,7 +99,8 @@ async function get(cookie: string, path: string) {
 const knowledgeOf = (cookie: string, workspaceId: string) => get(cookie, `/api/workspaces/${workspaceId}/knowledge`);
 const complianceOf = (cookie: string, workspaceId: string, query = '') => get(cookie, `/api/workspaces/${workspaceId}/compliance${query}`);
 const dashboardOf = (cookie: string, workspaceId: string) => get(cookie, `/api/workspaces/${workspaceId}/dashboard`);
-const conversationOf = (cookie: string, workspaceId: string, cid: string) => get(cookie, `/api/workspaces/${workspaceId}/conversations/${cid}`);
+const conversationOf = (cookie: string, workspaceId: string, cid: string) =>
+  get(cookie, `/api/workspaces/${workspaceId}/conversations/${cid}`);
 const messagesOf = async (cookie: string, workspaceId: string, cid: string) =>
   ((await conversationOf(cookie, workspaceId, cid)).messages as { role: string; content: string }[]).map((m) => [m.role, m.content]);
 
@@ -104,7 +118,15 @@ async function addKnowledge(cookie: string, workspaceId: string, title: string, 
 async function addGuardrail(cookie: string, workspaceId: string, body: Record<string, unknown>) {
   const response = await t.request('POST', `/api/workspaces/${workspaceId}/guardrails`, { cookie, body });
   expect(response.status, response.text).toBe(201);
-  return response.body.guardrail as { id: string; name: string; type: string; pattern: string; action: string; applies_to: string; enabled: boolean };
+  return response.body.guardrail as {
+    id: string;
+    name: string;
+    type: string;
+    pattern: string;
+    action: string;
+    applies_to: string;
+    enabled: boolean;
+  };
 }
 
 /** Closes a conversation by hand, the stats model answering `stats`, and waits for the stats job. */
@@ -123,10 +145,19 @@ describe('knowledge entries', () => {
     expect(await knowledgeCount(admin.cookie, workspaceId)).toBe(0);
 
     const createdAt = t.clock.now().toISOString();
-    const created = await t.request('POST', base, { cookie: admin.cookie, body: { title: 'Refund policy', content: 'Refunds are accepted within 30 days.' } });
+    const created = await t.request('POST', base, {
+      cookie: admin.cookie,
+      body: { title: 'Refund policy', content: 'Refunds are accepted within 30 days.' },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.body).toEqual({
-      knowledge: { id: expect.stringMatching(/^kn_/), title: 'Refund policy', content: 'Refunds are accepted within 30 days.', created_at: createdAt, updated_at: createdAt },
+      knowledge: {
+        id: expect.stringMatching(/^kn_/),
+        title: 'Refund policy',
+        content: 'Refunds are accepted within 30 days.',
+        created_at: createdAt,
+        updated_at: createdAt,
+      },
     });
     const refund = created.body.knowledge;
     const hours = await addKnowledge(admin.cookie, workspaceId, 'Opening hours', 'Monday to Friday, 9 to 17.');
@@ -248,7 +279,10 @@ describe('knowledge in queries', () => {
     expect(lastMessage(request)).toEqual([{ type: 'text', text: 'Can I get a refund?' }]);
 
     // Changes reach the next query.
-    await t.request('PUT', `/api/workspaces/${workspaceId}/knowledge/${hours.id}`, { cookie: admin.cookie, body: { content: 'We are open every day.' } });
+    await t.request('PUT', `/api/workspaces/${workspaceId}/knowledge/${hours.id}`, {
+      cookie: admin.cookie,
+      body: { content: 'We are open every day.' },
+    });
     await t.request('DELETE', `/api/workspaces/${workspaceId}/knowledge/${refund.id}`, { cookie: admin.cookie });
     await askOk(admin.cookie, workspaceId, { query: 'When are you open?' });
     const next = systemText(queryRequests()[1]);
@@ -261,15 +295,28 @@ describe('knowledge in queries', () => {
     const { admin, workspaceId } = await setup({ system_prompt: 'You answer support questions.' });
     const sentence = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. ';
     // Just under the budget: still in the prompt.
-    const manual = await addKnowledge(admin.cookie, workspaceId, 'Manual', sentence.repeat(Math.floor((BUDGET_CHARS - 1_500) / sentence.length)).trim());
+    const manual = await addKnowledge(
+      admin.cookie,
+      workspaceId,
+      'Manual',
+      sentence.repeat(Math.floor((BUDGET_CHARS - 1_500) / sentence.length)).trim(),
+    );
     await askOk(admin.cookie, workspaceId, { query: 'warm up' });
     expect(systemText(queryRequests()[0])).toContain(manual.content);
     expect(toolNames(queryRequests()[0])).not.toContain('search_knowledge');
 
     // Two more entries take the total over 8000 × 4 characters.
-    await addKnowledge(admin.cookie, workspaceId, 'Billing FAQ', `Ask billing for a refund. A refund takes five days. ${'Invoices are sent monthly. '.repeat(60)}`.trim());
+    await addKnowledge(
+      admin.cookie,
+      workspaceId,
+      'Billing FAQ',
+      `Ask billing for a refund. A refund takes five days. ${'Invoices are sent monthly. '.repeat(60)}`.trim(),
+    );
     await addKnowledge(admin.cookie, workspaceId, 'Refund policy', 'Refunds are accepted within 30 days of purchase.');
-    const total = (await knowledgeOf(admin.cookie, workspaceId)).knowledge.reduce((sum: number, entry: { title: string; content: string }) => sum + entry.title.length + entry.content.length, 0);
+    const total = (await knowledgeOf(admin.cookie, workspaceId)).knowledge.reduce(
+      (sum: number, entry: { title: string; content: string }) => sum + entry.title.length + entry.content.length,
+      0,
+    );
     expect(total).toBeGreaterThan(BUDGET_CHARS);
 
     model.reply(toolUseReply([{ name: 'search_knowledge', input: { query: 'refund policy' } }]), textReply('Refunds within 30 days.'));
@@ -298,7 +345,7 @@ describe('knowledge in queries', () => {
   it('offers search_knowledge beside the MCP tools, and reports no connection for it', async () => {
     const { admin, workspaceId } = await setup();
     await connectHelpdesk(admin.cookie, workspaceId);
-    await addKnowledge(admin.cookie, workspaceId, 'Huge manual', 'word '.repeat(BUDGET_CHARS / 4).trim() + ' shipping takes three days');
+    await addKnowledge(admin.cookie, workspaceId, 'Huge manual', `${'word '.repeat(BUDGET_CHARS / 4).trim()} shipping takes three days`);
     await addKnowledge(admin.cookie, workspaceId, 'Huge appendix', 'term '.repeat(BUDGET_CHARS / 4).trim());
     model.reply(
       toolUseReply([
@@ -324,10 +371,21 @@ describe('knowledge gaps', () => {
     await askOk(admin.cookie, workspaceId, { query: 'Is there an API for it?', session_id: first.conversation_id });
     t.clock.advance(MINUTE);
     const closedAt = t.clock.now().toISOString();
-    await closeWithStats(admin.cookie, workspaceId, first.conversation_id, { resolution_status: 'unresolved', category: 'issue', sentiment_score: -0.4 });
+    await closeWithStats(admin.cookie, workspaceId, first.conversation_id, {
+      resolution_status: 'unresolved',
+      category: 'issue',
+      sentiment_score: -0.4,
+    });
 
     const { gaps } = await knowledgeOf(admin.cookie, workspaceId);
-    expect(gaps).toEqual([{ id: expect.stringMatching(/^gap_/), question: 'How do I export my data?', conversation_id: first.conversation_id, created_at: closedAt }]);
+    expect(gaps).toEqual([
+      {
+        id: expect.stringMatching(/^gap_/),
+        question: 'How do I export my data?',
+        conversation_id: first.conversation_id,
+        created_at: closedAt,
+      },
+    ]);
     let board = await dashboardOf(admin.cookie, workspaceId);
     expect(board.knowledge_gaps).toEqual({ count: 1, recent: gaps });
 
@@ -358,11 +416,29 @@ describe('guardrails', () => {
     expect(card).toMatchObject({ name: 'Card numbers', type: 'block_pattern', action: 'block', applies_to: 'both', enabled: true });
     const phone = await addGuardrail(admin.cookie, workspaceId, { preset: 'phone_number', name: 'Phones', applies_to: 'output' });
     expect(phone).toMatchObject({ name: 'Phones', type: 'redact_pattern', action: 'redact', applies_to: 'output', enabled: true });
-    const secret = await addGuardrail(admin.cookie, workspaceId, { name: 'Secret projects', type: 'block_pattern', pattern: 'secret project \\w+', applies_to: 'input' });
-    expect(secret).toEqual({ id: expect.stringMatching(/^gr_/), name: 'Secret projects', type: 'block_pattern', pattern: 'secret project \\w+', action: 'block', applies_to: 'input', enabled: true });
+    const secret = await addGuardrail(admin.cookie, workspaceId, {
+      name: 'Secret projects',
+      type: 'block_pattern',
+      pattern: 'secret project \\w+',
+      applies_to: 'input',
+    });
+    expect(secret).toEqual({
+      id: expect.stringMatching(/^gr_/),
+      name: 'Secret projects',
+      type: 'block_pattern',
+      pattern: 'secret project \\w+',
+      action: 'block',
+      applies_to: 'input',
+      enabled: true,
+    });
     const tools = await addGuardrail(admin.cookie, workspaceId, { name: 'No creation', type: 'block_tool', pattern: 'create_*' });
     expect(tools).toMatchObject({ type: 'block_tool', pattern: 'create_*', action: 'block', applies_to: 'tools', enabled: true });
-    const disabled = await addGuardrail(admin.cookie, workspaceId, { name: 'Codes', type: 'redact_pattern', pattern: 'CODE-\\d+', enabled: false });
+    const disabled = await addGuardrail(admin.cookie, workspaceId, {
+      name: 'Codes',
+      type: 'redact_pattern',
+      pattern: 'CODE-\\d+',
+      enabled: false,
+    });
     expect(disabled).toMatchObject({ action: 'redact', applies_to: 'both', enabled: false });
     expect(new Set([email, card, phone, secret, tools, disabled].map((guardrail) => guardrail.id)).size).toBe(6);
 
@@ -451,14 +527,22 @@ describe('guardrails', () => {
       ['secret(?! project)', /^not a valid regular expression: lookahead .*lookaround and backreferences are not supported/],
       ['a++', /^not a valid regular expression: possessive quantifier/],
     ] as const) {
-      const response = await t.request('POST', base, { cookie: admin.cookie, body: { name: 'JavaScript only', type: 'block_pattern', pattern } });
+      const response = await t.request('POST', base, {
+        cookie: admin.cookie,
+        body: { name: 'JavaScript only', type: 'block_pattern', pattern },
+      });
       expect(response.status, pattern).toBe(400);
       expect(response.body.details, pattern).toEqual([{ path: 'pattern', message: expect.stringMatching(feature) }]);
     }
     // A pattern whose counted repetitions compile too large is refused too: matching time grows with it.
-    const huge = await t.request('POST', base, { cookie: admin.cookie, body: { name: 'Huge', type: 'block_pattern', pattern: `${'.{0,1000}'.repeat(55)}z` } });
+    const huge = await t.request('POST', base, {
+      cookie: admin.cookie,
+      body: { name: 'Huge', type: 'block_pattern', pattern: `${'.{0,1000}'.repeat(55)}z` },
+    });
     expect(huge.status).toBe(400);
-    expect(huge.body.details).toEqual([{ path: 'pattern', message: expect.stringMatching(/^too large once its repetitions are written out/) }]);
+    expect(huge.body.details).toEqual([
+      { path: 'pattern', message: expect.stringMatching(/^too large once its repetitions are written out/) },
+    ]);
 
     const fine = await addGuardrail(admin.cookie, workspaceId, { name: 'Tickets', type: 'redact_pattern', pattern: 'TICKET-\\d+' });
     const changed = await t.request('PUT', `${base}/${fine.id}`, { cookie: admin.cookie, body: { pattern: '(?<!OLD-)TICKET-\\d+' } });
@@ -473,7 +557,11 @@ describe('guardrails', () => {
   it('changes, disables and deletes a guardrail; a disabled or deleted one is not enforced', async () => {
     const { admin, workspaceId } = await setup();
     const base = `/api/workspaces/${workspaceId}/guardrails`;
-    const secret = await addGuardrail(admin.cookie, workspaceId, { name: 'Secret projects', type: 'block_pattern', pattern: 'secret project \\w+' });
+    const secret = await addGuardrail(admin.cookie, workspaceId, {
+      name: 'Secret projects',
+      type: 'block_pattern',
+      pattern: 'secret project \\w+',
+    });
     const question = { query: 'Tell me about secret project Falcon' };
     expect((await askOk(admin.cookie, workspaceId, question)).error).toBe('blocked by guardrail "Secret projects"');
     expect(model.requests).toHaveLength(0);
@@ -540,7 +628,12 @@ describe('guardrails', () => {
 describe('guardrail enforcement', () => {
   it('refuses a question matching a block_pattern without calling the model, keeping no trace of the text', async () => {
     const { admin, workspaceId } = await setup();
-    const secret = await addGuardrail(admin.cookie, workspaceId, { name: 'Secret projects', type: 'block_pattern', pattern: 'secret project \\w+', applies_to: 'input' });
+    const secret = await addGuardrail(admin.cookie, workspaceId, {
+      name: 'Secret projects',
+      type: 'block_pattern',
+      pattern: 'secret project \\w+',
+      applies_to: 'input',
+    });
     const at = t.clock.now().toISOString();
     const response = await ask(admin.cookie, workspaceId, { query: 'Tell me about secret project Falcon, please' });
     expect(response.status, response.text).toBe(200);
@@ -611,8 +704,21 @@ describe('guardrail enforcement', () => {
 
     const { violations } = await complianceOf(admin.cookie, workspaceId);
     expect(violations).toHaveLength(2);
-    const common = { id: expect.stringMatching(/^viol_/), guardrail_id: email.id, guardrail_name: 'E-mail addresses', conversation_id: cid, action: 'redact', excerpt: expect.any(String), created_at: expect.any(String) };
-    expect(violations).toEqual(expect.arrayContaining([{ ...common, direction: 'input' }, { ...common, direction: 'output' }]));
+    const common = {
+      id: expect.stringMatching(/^viol_/),
+      guardrail_id: email.id,
+      guardrail_name: 'E-mail addresses',
+      conversation_id: cid,
+      action: 'redact',
+      excerpt: expect.any(String),
+      created_at: expect.any(String),
+    };
+    expect(violations).toEqual(
+      expect.arrayContaining([
+        { ...common, direction: 'input' },
+        { ...common, direction: 'output' },
+      ]),
+    );
     for (const violation of violations) {
       expect(violation.excerpt).toContain('[redacted]');
       expect(violation.excerpt).not.toContain('@');
@@ -646,7 +752,12 @@ describe('guardrail enforcement', () => {
 
   it('withholds an answer matching an output block_pattern, recording the violation', async () => {
     const { admin, workspaceId } = await setup();
-    const internal = await addGuardrail(admin.cookie, workspaceId, { name: 'Internal hosts', type: 'block_pattern', pattern: '\\w+\\.internal\\.example', applies_to: 'output' });
+    const internal = await addGuardrail(admin.cookie, workspaceId, {
+      name: 'Internal hosts',
+      type: 'block_pattern',
+      pattern: '\\w+\\.internal\\.example',
+      applies_to: 'output',
+    });
     model.reply(textReply('Connect to db1.internal.example with your password.'));
     const response = await askOk(admin.cookie, workspaceId, { query: 'Where is the database?' });
     expect(model.requests).toHaveLength(1);
@@ -657,7 +768,14 @@ describe('guardrail enforcement', () => {
     expect(messages[0]).toEqual(['user', 'Where is the database?']);
     expect(JSON.stringify(messages)).not.toContain('internal.example');
     const { violations } = await complianceOf(admin.cookie, workspaceId);
-    expect(violations).toEqual([expect.objectContaining({ guardrail_id: internal.id, direction: 'output', action: 'block', conversation_id: response.conversation_id })]);
+    expect(violations).toEqual([
+      expect.objectContaining({
+        guardrail_id: internal.id,
+        direction: 'output',
+        action: 'block',
+        conversation_id: response.conversation_id,
+      }),
+    ]);
     expect(violations[0].excerpt).not.toContain('internal.example');
   });
 
@@ -701,7 +819,10 @@ describe('guardrail enforcement', () => {
     ]);
 
     // Disabled, it no longer filters.
-    const disabled = await t.request('PUT', `/api/workspaces/${workspaceId}/guardrails/${noCreate.id}`, { cookie: admin.cookie, body: { enabled: false } });
+    const disabled = await t.request('PUT', `/api/workspaces/${workspaceId}/guardrails/${noCreate.id}`, {
+      cookie: admin.cookie,
+      body: { enabled: false },
+    });
     expect(disabled.status).toBe(200);
     await askOk(admin.cookie, workspaceId, { query: 'list the tools' });
     expect(toolNames(queryRequests()[2])).toEqual(ALL_TOOLS);
@@ -721,7 +842,9 @@ describe('guardrail enforcement', () => {
     const all = await complianceOf(admin.cookie, workspaceId);
     expect(all.guardrails).toHaveLength(2);
     expect(all.next_cursor).toBeNull();
-    expect(all.violations.map((v: { created_at: string; guardrail_name: string; action: string }) => [v.created_at, v.guardrail_name, v.action])).toEqual([
+    expect(
+      all.violations.map((v: { created_at: string; guardrail_name: string; action: string }) => [v.created_at, v.guardrail_name, v.action]),
+    ).toEqual([
       [times[2], 'Secret projects', 'block'],
       [times[1], 'E-mail addresses', 'redact'],
       [times[0], 'Secret projects', 'block'],
@@ -750,7 +873,10 @@ describe('permissions', () => {
     await connectHelpdesk(admin.cookie, workspaceId);
     const member = await t.addMember(admin.cookie);
 
-    const saved = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, { cookie: admin.cookie, body: { tool_patterns: ['search_*'] } });
+    const saved = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, {
+      cookie: admin.cookie,
+      body: { tool_patterns: ['search_*'] },
+    });
     expect(saved.status, saved.text).toBe(200);
     expect(saved.body).toEqual({ permission: { role: 'member', tool_patterns: '["search_*"]' } });
     const detail = await get(admin.cookie, `/api/workspaces/${workspaceId}`);
@@ -765,11 +891,17 @@ describe('permissions', () => {
     expect(toolNames(queryRequests()[1])).toEqual(ALL_TOOLS);
 
     // The admin role can be narrowed too, and a role can be given no tools at all.
-    const narrowed = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/admin`, { cookie: admin.cookie, body: { tool_patterns: ['create_*', 'plain_tool'] } });
+    const narrowed = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/admin`, {
+      cookie: admin.cookie,
+      body: { tool_patterns: ['create_*', 'plain_tool'] },
+    });
     expect(narrowed.body).toEqual({ permission: { role: 'admin', tool_patterns: '["create_*","plain_tool"]' } });
     await askOk(admin.cookie, workspaceId, { query: 'as a narrowed admin' });
     expect(toolNames(queryRequests()[2])).toEqual(['create_ticket', 'plain_tool']);
-    const none = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, { cookie: admin.cookie, body: { tool_patterns: [] } });
+    const none = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/member`, {
+      cookie: admin.cookie,
+      body: { tool_patterns: [] },
+    });
     expect(none.body).toEqual({ permission: { role: 'member', tool_patterns: '[]' } });
     await askOk(member.cookie, workspaceId, { query: 'as a member without tools' });
     expect(toolNames(queryRequests()[3])).toEqual([]);
@@ -781,10 +913,19 @@ describe('permissions', () => {
     const owner = await t.request('PUT', `${base}/owner`, { cookie: admin.cookie, body: { tool_patterns: ['*'] } });
     expect(owner.status).toBe(400);
     expect(pathsOf(owner)).toContain('role');
-    for (const body of [{ tool_patterns: ['search docs'] }, { tool_patterns: 'search_*' }, { tool_patterns: [1] }, { tool_patterns: [''] }, {}]) {
+    for (const body of [
+      { tool_patterns: ['search docs'] },
+      { tool_patterns: 'search_*' },
+      { tool_patterns: [1] },
+      { tool_patterns: [''] },
+      {},
+    ]) {
       const response = await t.request('PUT', `${base}/member`, { cookie: admin.cookie, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(pathsOf(response).some((path: string) => path.startsWith('tool_patterns')), JSON.stringify(body)).toBe(true);
+      expect(
+        pathsOf(response).some((path: string) => path.startsWith('tool_patterns')),
+        JSON.stringify(body),
+      ).toBe(true);
     }
     const member = await t.addMember(admin.cookie);
     expect((await t.request('PUT', `${base}/member`, { cookie: member.cookie, body: { tool_patterns: ['*'] } })).status).toBe(403);
@@ -833,7 +974,10 @@ describe('dashboard', () => {
     );
     t.clock.advance(MINUTE);
     // A follow-up on A: its history is ignored, as the conversation exists.
-    await query({ query: 'It worked, thanks', session_id: 'dash-a', history: [{ role: 'user', content: 'ignored' }] }, { input_tokens: 3000, output_tokens: 300 });
+    await query(
+      { query: 'It worked, thanks', session_id: 'dash-a', history: [{ role: 'user', content: 'ignored' }] },
+      { input_tokens: 3000, output_tokens: 300 },
+    );
     t.clock.advance(MINUTE);
     const c = await query({ query: 'Just browsing' }, { input_tokens: 500, output_tokens: 50 });
     t.clock.advance(MINUTE);
@@ -872,17 +1016,27 @@ describe('dashboard', () => {
     expect(today.date).toBe('2026-11-22');
     expect(today.queries).toBe(6);
     expect(today.cost).toBeCloseTo(spent, 6);
-    expect(board.usage.by_day.slice(0, -1).every((day: { queries: number; cost: number }) => day.queries === 0 && day.cost === 0)).toBe(true);
+    expect(board.usage.by_day.slice(0, -1).every((day: { queries: number; cost: number }) => day.queries === 0 && day.cost === 0)).toBe(
+      true,
+    );
 
     // Newest activity first: E, C, then A (its follow-up came after B), B, and the cold D.
     expect(board.recent_conversations.map((conversation: { id: string }) => conversation.id)).toEqual([e, c, a, b, d]);
-    expect(board.recent_conversations[2]).toMatchObject({ id: a, status: 'closed', category: 'support', resolution_status: 'resolved', sentiment_score: 0.8 });
+    expect(board.recent_conversations[2]).toMatchObject({
+      id: a,
+      status: 'closed',
+      category: 'support',
+      resolution_status: 'resolved',
+      sentiment_score: 0.8,
+    });
     expect(board.recent_conversations[4]).toMatchObject({ id: d, status: 'cold' });
 
     // B was unresolved: its first user message (from the history it was started with) is the gap.
     expect(board.knowledge_gaps).toEqual({
       count: 1,
-      recent: [{ id: expect.stringMatching(/^gap_/), question: 'I was charged twice.', conversation_id: b, created_at: expect.any(String) }],
+      recent: [
+        { id: expect.stringMatching(/^gap_/), question: 'I was charged twice.', conversation_id: b, created_at: expect.any(String) },
+      ],
     });
   });
 });

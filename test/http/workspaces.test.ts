@@ -45,17 +45,36 @@ async function seedConversation(workspaceId: string, c: SeedConversation) {
   const sortKey = `${c.at}#${c.id}`;
   await t.deps.table.put({
     ...keys.conversation(workspaceId, c.id),
-    gsi1pk: keys.conversationsIndex(workspaceId), gsi1sk: sortKey,
-    gsi2pk: keys.conversationsByStatusIndex(workspaceId, c.status), gsi2sk: sortKey,
-    id: c.id, workspace_id: workspaceId, consumer_type: c.consumer_type, status: c.status, user_name: 'Uma User',
-    channel: c.channel ?? null, message_count: 2, category: c.category, resolution_status: c.resolution_status,
-    total_cost_usd: 0.02, first_message_at: '2026-11-22T06:00:00.000Z', last_activity_at: c.at,
+    gsi1pk: keys.conversationsIndex(workspaceId),
+    gsi1sk: sortKey,
+    gsi2pk: keys.conversationsByStatusIndex(workspaceId, c.status),
+    gsi2sk: sortKey,
+    id: c.id,
+    workspace_id: workspaceId,
+    consumer_type: c.consumer_type,
+    status: c.status,
+    user_name: 'Uma User',
+    channel: c.channel ?? null,
+    message_count: 2,
+    category: c.category,
+    resolution_status: c.resolution_status,
+    total_cost_usd: 0.02,
+    first_message_at: '2026-11-22T06:00:00.000Z',
+    last_activity_at: c.at,
   });
 }
 
 const activityFields = (n: number) => ({
-  id: `act-${n}`, user_name: 'Ada Admin', query: `question ${n}`, tools_called: ['search_docs'], connections_hit: ['docs'],
-  tokens_input: 100 + n, tokens_output: 50, cost_usd: 0.001, duration_ms: 250, error: null,
+  id: `act-${n}`,
+  user_name: 'Ada Admin',
+  query: `question ${n}`,
+  tools_called: ['search_docs'],
+  connections_hit: ['docs'],
+  tokens_input: 100 + n,
+  tokens_output: 50,
+  cost_usd: 0.001,
+  duration_ms: 250,
+  error: null,
 });
 
 /** `count` audit entries, one second apart, the newest a second before now; TOTAL says `count` queries. */
@@ -63,7 +82,12 @@ async function seedActivity(workspaceId: string, count: number) {
   const base = t.clock.now().getTime();
   const put = (n: number) => {
     const createdAt = new Date(base - (count - n) * 1000).toISOString();
-    return t.deps.table.put({ pk: keys.activityPartition(workspaceId), sk: `${createdAt}#${n}`, ...activityFields(n), created_at: createdAt });
+    return t.deps.table.put({
+      pk: keys.activityPartition(workspaceId),
+      sk: `${createdAt}#${n}`,
+      ...activityFields(n),
+      created_at: createdAt,
+    });
   };
   for (let start = 0; start < count; start += 25) {
     await Promise.all(Array.from({ length: Math.min(25, count - start) }, (_, i) => put(start + i)));
@@ -112,7 +136,7 @@ describe('POST /api/workspaces', () => {
     expect((await t.request('GET', '/api/workspaces', { cookie: admin.cookie })).body.workspaces).toEqual([]);
   });
 
-  it('uses the team given by team_id; an unknown team or another organisation\'s team is 400 on team_id', async () => {
+  it("uses the team given by team_id; an unknown team or another organisation's team is 400 on team_id", async () => {
     const { cookie } = await t.signUp();
     const team = await t.request('POST', '/api/teams', { cookie, body: { name: 'Platform' } });
     expect(team.status).toBe(201);
@@ -156,8 +180,12 @@ describe('POST /api/workspaces', () => {
   });
 
   it.each([
-    [{}, 'name'], [{ name: '' }, 'name'], [{ name: '   ' }, 'name'], [{ name: 'n'.repeat(101) }, 'name'],
-    [{ name: 42 }, 'name'], [{ name: ['Support'] }, 'name'],
+    [{}, 'name'],
+    [{ name: '' }, 'name'],
+    [{ name: '   ' }, 'name'],
+    [{ name: 'n'.repeat(101) }, 'name'],
+    [{ name: 42 }, 'name'],
+    [{ name: ['Support'] }, 'name'],
     [{ name: 'Both', team_id: 'team_x', team_name: 'Other' }, 'team_id'],
   ])('answers 400 naming the field for %j', async (body, field) => {
     const { cookie } = await t.signUp();
@@ -170,7 +198,7 @@ describe('POST /api/workspaces', () => {
 });
 
 describe('GET /api/workspaces', () => {
-  it('lists only the caller organisation\'s workspaces, with every list field and zero counts when new', async () => {
+  it("lists only the caller organisation's workspaces, with every list field and zero counts when new", async () => {
     const { cookie, id } = await orgWithWorkspace({ team_name: 'Research' });
     await orgWithWorkspace();
     const member = await t.addMember(cookie);
@@ -179,15 +207,24 @@ describe('GET /api/workspaces', () => {
     expect(response.status).toBe(200);
     expect(response.body.workspaces).toEqual([
       {
-        id, name: expect.any(String), team: 'Research', team_id: teamId, status: 'active', model: 'balanced',
-        connection_count: 0, tool_count: 0, knowledge_count: 0, queries_today: 0, cost_mtd: 0,
+        id,
+        name: expect.any(String),
+        team: 'Research',
+        team_id: teamId,
+        status: 'active',
+        model: 'balanced',
+        connection_count: 0,
+        tool_count: 0,
+        knowledge_count: 0,
+        queries_today: 0,
+        cost_mtd: 0,
         created_at: t.clock.now().toISOString(),
       },
     ]);
   });
 
-  it('takes queries_today from today\'s counter, cost_mtd from the month\'s, and counts from the workspace item', async () => {
-    const { cookie, orgId, id } = await orgWithWorkspace();
+  it("takes queries_today from today's counter, cost_mtd from the month's, and counts from the workspace item", async () => {
+    const { cookie, id } = await orgWithWorkspace();
     const quiet = await t.createWorkspace(cookie, { name: uniqueName() });
     const now = t.clock.now();
     await recordUsage(t.deps, id, { queries: 7, cost_usd: 0.1 }, now);
@@ -210,9 +247,18 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
       workspace: {
-        id, name: expect.any(String), status: 'active', team: 'General', team_id: general!.id, model: 'balanced',
-        system_prompt: '', cold_timeout_minutes: 30, close_timeout_minutes: 120, max_tool_rounds: 10,
-        max_tokens_per_query: null, tool_timeout_seconds: null,
+        id,
+        name: expect.any(String),
+        status: 'active',
+        team: 'General',
+        team_id: general!.id,
+        model: 'balanced',
+        system_prompt: '',
+        cold_timeout_minutes: 30,
+        close_timeout_minutes: 120,
+        max_tool_rounds: 10,
+        max_tokens_per_query: null,
+        tool_timeout_seconds: null,
         created_at: t.clock.now().toISOString(),
       },
     });
@@ -224,8 +270,16 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
     const response = await t.request('GET', `/api/workspaces/${id}`, { cookie });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      workspace: summary, connections: [], tools: [], knowledge: [], guardrails: [], consumers: [],
-      permissions: [{ role: 'admin', tool_patterns: '["*"]' }, { role: 'member', tool_patterns: '["*"]' }],
+      workspace: summary,
+      connections: [],
+      tools: [],
+      knowledge: [],
+      guardrails: [],
+      consumers: [],
+      permissions: [
+        { role: 'admin', tool_patterns: '["*"]' },
+        { role: 'member', tool_patterns: '["*"]' },
+      ],
       stats: { today: 0, week: 0, month: 0, avg_ms: 0, cost_mtd: 0, error_rate: 0 },
     });
   });
@@ -244,8 +298,14 @@ describe('PUT /api/workspaces/:id', () => {
   it('updates each field, answers { workspace: summary } and keeps the change', async () => {
     const { cookie, id } = await orgWithWorkspace();
     const updates: [string, unknown][] = [
-      ['name', 'Renamed Desk'], ['model', 'powerful'], ['model', 'fast'], ['system_prompt', 'Answer in French.'],
-      ['cold_timeout_minutes', 0.05], ['close_timeout_minutes', 240.5], ['max_tool_rounds', 50], ['max_tool_rounds', 1],
+      ['name', 'Renamed Desk'],
+      ['model', 'powerful'],
+      ['model', 'fast'],
+      ['system_prompt', 'Answer in French.'],
+      ['cold_timeout_minutes', 0.05],
+      ['close_timeout_minutes', 240.5],
+      ['max_tool_rounds', 50],
+      ['max_tool_rounds', 1],
     ];
     for (const [field, value] of updates) {
       const response = await t.request('PUT', `/api/workspaces/${id}`, { cookie, body: { [field]: value } });
@@ -255,8 +315,14 @@ describe('PUT /api/workspaces/:id', () => {
     }
     const summary = await t.request('GET', `/api/workspaces/${id}/summary`, { cookie });
     expect(summary.body.workspace).toMatchObject({
-      name: 'Renamed Desk', model: 'fast', system_prompt: 'Answer in French.', cold_timeout_minutes: 0.05,
-      close_timeout_minutes: 240.5, max_tool_rounds: 1, status: 'active', team: 'General',
+      name: 'Renamed Desk',
+      model: 'fast',
+      system_prompt: 'Answer in French.',
+      cold_timeout_minutes: 0.05,
+      close_timeout_minutes: 240.5,
+      max_tool_rounds: 1,
+      status: 'active',
+      team: 'General',
     });
   });
 
@@ -269,11 +335,16 @@ describe('PUT /api/workspaces/:id', () => {
   });
 
   it.each([
-    [{ model: 'gpt-4' }, 'model'], [{ model: 'turbo' }, 'model'],
-    [{ cold_timeout_minutes: 0 }, 'cold_timeout_minutes'], [{ cold_timeout_minutes: -1 }, 'cold_timeout_minutes'],
-    [{ cold_timeout_minutes: '5' }, 'cold_timeout_minutes'], [{ close_timeout_minutes: 0 }, 'close_timeout_minutes'],
-    [{ max_tool_rounds: 0 }, 'max_tool_rounds'], [{ max_tool_rounds: 51 }, 'max_tool_rounds'],
-    [{ max_tool_rounds: 2.5 }, 'max_tool_rounds'], [{ name: '' }, 'name'],
+    [{ model: 'gpt-4' }, 'model'],
+    [{ model: 'turbo' }, 'model'],
+    [{ cold_timeout_minutes: 0 }, 'cold_timeout_minutes'],
+    [{ cold_timeout_minutes: -1 }, 'cold_timeout_minutes'],
+    [{ cold_timeout_minutes: '5' }, 'cold_timeout_minutes'],
+    [{ close_timeout_minutes: 0 }, 'close_timeout_minutes'],
+    [{ max_tool_rounds: 0 }, 'max_tool_rounds'],
+    [{ max_tool_rounds: 51 }, 'max_tool_rounds'],
+    [{ max_tool_rounds: 2.5 }, 'max_tool_rounds'],
+    [{ name: '' }, 'name'],
   ])('answers 400 naming the field for %j and changes nothing', async (body, field) => {
     const { cookie, id } = await orgWithWorkspace();
     const before = (await t.request('GET', `/api/workspaces/${id}/summary`, { cookie })).body;
@@ -293,7 +364,7 @@ describe('PUT /api/workspaces/:id', () => {
   });
 });
 
-describe('workspace ids that are unknown or another organisation\'s', () => {
+describe("workspace ids that are unknown or another organisation's", () => {
   const suffixes = ['/summary', '', '/dashboard', '/activity', '/connections', '/consumers', '/knowledge', '/compliance', '/conversations'];
   const probes = (id: string, cid: string): [string, string][] => [
     ...suffixes.map((suffix): [string, string] => ['GET', `/api/workspaces/${id}${suffix}`]),
@@ -341,10 +412,14 @@ describe('child endpoints of an empty workspace', () => {
     expect(await get('compliance')).toEqual({ guardrails: [], violations: [], next_cursor: null });
     expect(await get('activity')).toEqual({ activity: [], total: 0, next_cursor: null });
     expect(await get('conversations')).toEqual({
-      conversations: [], total: 0, next_cursor: null,
+      conversations: [],
+      total: 0,
+      next_cursor: null,
       filters: {
-        status: ['open', 'cold', 'closed'], consumer: ['team-chat', 'api', 'messaging', 'coding-agent'],
-        category: [], resolution: ['resolved', 'unresolved'],
+        status: ['open', 'cold', 'closed'],
+        consumer: ['team-chat', 'api', 'messaging', 'coding-agent'],
+        category: [],
+        resolution: ['resolved', 'unresolved'],
       },
     });
   });
@@ -360,7 +435,9 @@ describe('child endpoints of an empty workspace', () => {
       resolution: { resolved: 0, unresolved: 0, rate: null },
       cost: { today: 0, mtd: 0, per_conversation: 0 },
       usage: { queries_today: 0, week: 0, month: 0, by_day: expect.any(Array) },
-      recent_conversations: [], categories: [], channels: [],
+      recent_conversations: [],
+      categories: [],
+      channels: [],
     });
     expect(dashboard.usage.by_day).toHaveLength(30);
     expect(dashboard.usage.by_day[0]).toEqual({ date: daysAgo(29), queries: 0, cost: 0 });
@@ -409,8 +486,12 @@ describe('GET /api/workspaces/:id/activity', () => {
   });
 
   it.each([
-    ['limit=-1', 'limit'], ['limit=abc', 'limit'], ['limit=0', 'limit'],
-    ['offset=-2', 'offset'], ['offset=1.5', 'offset'], ['cursor=garbage', 'cursor'],
+    ['limit=-1', 'limit'],
+    ['limit=abc', 'limit'],
+    ['limit=0', 'limit'],
+    ['offset=-2', 'offset'],
+    ['offset=1.5', 'offset'],
+    ['cursor=garbage', 'cursor'],
   ])('answers 400 for ?%s naming %s', async (query, field) => {
     const { cookie, id } = await orgWithWorkspace();
     const response = await t.request('GET', `/api/workspaces/${id}/activity?${query}`, { cookie });
@@ -418,7 +499,7 @@ describe('GET /api/workspaces/:id/activity', () => {
     expect(pathsOf(response)).toEqual([field]);
   });
 
-  it('rejects a cursor taken from another workspace\'s activity', async () => {
+  it("rejects a cursor taken from another workspace's activity", async () => {
     const { cookie, id } = await orgWithWorkspace();
     const other = await t.createWorkspace(cookie, { name: uniqueName() });
     await seedActivity(id, 4);
@@ -440,16 +521,40 @@ describe('conversations of a workspace', () => {
     ({ cookie, id } = await orgWithWorkspace());
     const seeds: SeedConversation[] = [
       { id: 'c1', status: 'open', consumer_type: 'api', category: 'support', at: '2026-11-22T09:40:00.000Z' },
-      { id: 'c2', status: 'closed', consumer_type: 'team-chat', category: 'support', resolution_status: 'resolved', channel: 'help', at: '2026-11-22T09:30:00.000Z' },
-      { id: 'c3', status: 'closed', consumer_type: 'api', category: 'issue', resolution_status: 'unresolved', at: '2026-11-22T09:20:00.000Z' },
+      {
+        id: 'c2',
+        status: 'closed',
+        consumer_type: 'team-chat',
+        category: 'support',
+        resolution_status: 'resolved',
+        channel: 'help',
+        at: '2026-11-22T09:30:00.000Z',
+      },
+      {
+        id: 'c3',
+        status: 'closed',
+        consumer_type: 'api',
+        category: 'issue',
+        resolution_status: 'unresolved',
+        at: '2026-11-22T09:20:00.000Z',
+      },
       { id: 'c4', status: 'cold', consumer_type: 'messaging', category: 'query', at: '2026-11-22T09:10:00.000Z' },
     ];
     for (const seed of seeds) await seedConversation(id, seed);
     await addWorkspaceCounters(t.deps, id, {
-      conversations: 4, 'status#open': 1, 'status#cold': 1, 'status#closed': 2,
-      'category#support': 2, 'category#issue': 1, 'category#query': 1, 'category#billing': 0,
-      'resolution#resolved': 1, 'resolution#unresolved': 1,
-      'consumer#api': 2, 'consumer#team-chat': 1, 'consumer#messaging': 1,
+      conversations: 4,
+      'status#open': 1,
+      'status#cold': 1,
+      'status#closed': 2,
+      'category#support': 2,
+      'category#issue': 1,
+      'category#query': 1,
+      'category#billing': 0,
+      'resolution#resolved': 1,
+      'resolution#unresolved': 1,
+      'consumer#api': 2,
+      'consumer#team-chat': 1,
+      'consumer#messaging': 1,
     });
   });
   const list = (query = '') => t.request('GET', `/api/workspaces/${id}/conversations${query}`, { cookie });
@@ -462,9 +567,20 @@ describe('conversations of a workspace', () => {
     expect(response.body).toMatchObject({ total: 4, next_cursor: null });
     expect(response.body.filters.category).toEqual(['issue', 'query', 'support']);
     expect(response.body.conversations[1]).toEqual({
-      id: 'c2', workspace_id: id, consumer_type: 'team-chat', status: 'closed', user_name: 'Uma User', channel: 'help',
-      message_count: 2, sentiment_score: null, resolution_status: 'resolved', category: 'support', summary: null,
-      total_cost_usd: 0.02, stats_status: null, first_message_at: '2026-11-22T06:00:00.000Z',
+      id: 'c2',
+      workspace_id: id,
+      consumer_type: 'team-chat',
+      status: 'closed',
+      user_name: 'Uma User',
+      channel: 'help',
+      message_count: 2,
+      sentiment_score: null,
+      resolution_status: 'resolved',
+      category: 'support',
+      summary: null,
+      total_cost_usd: 0.02,
+      stats_status: null,
+      first_message_at: '2026-11-22T06:00:00.000Z',
       last_activity_at: '2026-11-22T09:30:00.000Z',
     });
   });
@@ -512,7 +628,12 @@ describe('conversations of a workspace', () => {
     const message = (seq: number, role: string, extra: Record<string, unknown> = {}) =>
       t.deps.table.put({
         ...keys.message(id, 'c3', seq),
-        id: `msg-${seq}`, seq, role, content: `message ${seq}`, created_at: `2026-11-22T09:0${seq}:00.000Z`, ...extra,
+        id: `msg-${seq}`,
+        seq,
+        role,
+        content: `message ${seq}`,
+        created_at: `2026-11-22T09:0${seq}:00.000Z`,
+        ...extra,
       });
     const assistant = { tools_called: '["search_docs"]', tokens_input: 120, tokens_output: 40, cost_usd: 0.01, duration_ms: 900 };
     await message(3, 'user');
@@ -527,13 +648,25 @@ describe('conversations of a workspace', () => {
     expect(response.body.conversation).toMatchObject({ id: 'c3', status: 'closed', summary: 'Reset a password.' });
     expect(response.body.messages.map((m: { seq: number }) => m.seq)).toEqual([1, 2, 3]);
     expect(response.body.messages[0]).toEqual({
-      id: 'msg-1', seq: 1, role: 'user', content: 'message 1', tools_called: null, tokens_input: null,
-      tokens_output: null, cost_usd: null, duration_ms: null, created_at: '2026-11-22T09:01:00.000Z',
+      id: 'msg-1',
+      seq: 1,
+      role: 'user',
+      content: 'message 1',
+      tools_called: null,
+      tokens_input: null,
+      tokens_output: null,
+      cost_usd: null,
+      duration_ms: null,
+      created_at: '2026-11-22T09:01:00.000Z',
     });
     expect(response.body.messages[1]).toMatchObject({ id: 'msg-2', role: 'assistant', ...assistant });
     expect(response.body.stats).toEqual({
-      sentiment_score: 0.6, resolution_status: 'unresolved', category: 'issue', summary: 'Reset a password.',
-      total_cost_usd: 0.02, stats_status: 'complete',
+      sentiment_score: 0.6,
+      resolution_status: 'unresolved',
+      category: 'issue',
+      summary: 'Reset a password.',
+      total_cost_usd: 0.02,
+      stats_status: 'complete',
     });
     const missing = await t.request('GET', `/api/workspaces/${id}/conversations/c-missing`, { cookie });
     expect(missing.status).toBe(404);
@@ -546,14 +679,32 @@ describe('GET /api/workspaces/:id/dashboard', () => {
     await seedConversation(id, { id: 'd1', status: 'closed', consumer_type: 'api', at: '2026-11-22T08:00:00.000Z' });
     await seedConversation(id, { id: 'd2', status: 'open', consumer_type: 'api', at: '2026-11-22T09:00:00.000Z' });
     await addWorkspaceCounters(t.deps, id, {
-      conversations: 8, 'status#open': 2, 'status#cold': 1, 'status#closed': 5,
-      'resolution#resolved': 3, 'resolution#unresolved': 1,
-      'category#billing': 1, 'category#support': 5, 'category#issue': 2, 'category#retired': 0,
-      'channel#general': 3, 'channel#help': 5,
-      sentiment_sum: 2, sentiment_count: 4, 'sentiment#positive': 2, 'sentiment#neutral': 1, 'sentiment#negative': 1,
-      violations: 1, gaps: 2,
+      conversations: 8,
+      'status#open': 2,
+      'status#cold': 1,
+      'status#closed': 5,
+      'resolution#resolved': 3,
+      'resolution#unresolved': 1,
+      'category#billing': 1,
+      'category#support': 5,
+      'category#issue': 2,
+      'category#retired': 0,
+      'channel#general': 3,
+      'channel#help': 5,
+      sentiment_sum: 2,
+      sentiment_count: 4,
+      'sentiment#positive': 2,
+      'sentiment#neutral': 1,
+      'sentiment#negative': 1,
+      violations: 1,
+      gaps: 2,
     });
-    const days: [number, number, number][] = [[0, 4, 0.4], [2, 3, 0.3], [20, 6, 0.6], [40, 100, 9]];
+    const days: [number, number, number][] = [
+      [0, 4, 0.4],
+      [2, 3, 0.3],
+      [20, 6, 0.6],
+      [40, 100, 9],
+    ];
     for (const [ago, queries, cost] of days) await recordUsage(t.deps, id, { queries, cost_usd: cost }, dateDaysAgo(ago));
 
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
@@ -562,7 +713,10 @@ describe('GET /api/workspaces/:id/dashboard', () => {
     expect(dashboard.sentiment).toEqual({ average: 0.5, positive: 2, neutral: 1, negative: 1 });
     expect(dashboard.compliance).toEqual({ violations: 1, guardrails: 0 });
     expect(dashboard.knowledge_gaps.count).toBe(2);
-    expect(dashboard.channels).toEqual([{ channel: 'help', count: 5 }, { channel: 'general', count: 3 }]);
+    expect(dashboard.channels).toEqual([
+      { channel: 'help', count: 5 },
+      { channel: 'general', count: 3 },
+    ]);
     // 40 days ago is last month: in the all-time cost (10.3 over 8 conversations), not in this month's.
     expect(dashboard.cost).toEqual({ today: 0.4, mtd: 1.3, per_conversation: 1.2875 });
     expect(dashboard.usage).toMatchObject({ queries_today: 4, week: 7, month: 13 });

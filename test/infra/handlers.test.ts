@@ -95,7 +95,10 @@ describe('functions/api/handler.ts', () => {
   it('signs up through an API Gateway v2 event: 201, JSON body, security headers and the session cookie', async () => {
     const { handler } = await import('../../functions/api/handler.js');
     const invoke = handler as unknown as (event: unknown, context: unknown) => Promise<LambdaHttpResult>;
-    const signup = await invoke(httpEvent('POST', '/api/signup', { body: { name: 'Lambda', email: 'lambda@example.com', password: 'from the cloud' } }), {});
+    const signup = await invoke(
+      httpEvent('POST', '/api/signup', { body: { name: 'Lambda', email: 'lambda@example.com', password: 'from the cloud' } }),
+      {},
+    );
     expect(signup.statusCode).toBe(201);
     expect(signup.headers['content-type']).toMatch(/^application\/json/);
     expect(signup.headers['x-content-type-options']).toBe('nosniff');
@@ -138,13 +141,23 @@ describe('functions/api/handler.ts', () => {
     client.destroy();
     sqsMock.resetHistory();
     schedulerMock.resetHistory();
-    const closed = await invoke(httpEvent('POST', `/api/workspaces/${workspaceId}/conversations/c-lambda/close`, { cookies: [session] }), {});
+    const closed = await invoke(
+      httpEvent('POST', `/api/workspaces/${workspaceId}/conversations/c-lambda/close`, { cookies: [session] }),
+      {},
+    );
     expect(closed.statusCode).toBe(200);
     const sent = sqsMock.commandCalls(SendMessageCommand).map((call) => call.args[0].input);
     expect(sent).toHaveLength(1);
     expect(sent[0]?.QueueUrl).toBe(QUEUE('conversation-stats'));
-    expect(JSON.parse(sent[0]?.MessageBody ?? '{}')).toMatchObject({ queue: 'conversation-stats', orgId, data: { workspaceId, conversationId: 'c-lambda' } });
-    expect(schedulerMock.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input.GroupName)).toEqual(['test-group', 'test-group']);
+    expect(JSON.parse(sent[0]?.MessageBody ?? '{}')).toMatchObject({
+      queue: 'conversation-stats',
+      orgId,
+      data: { workspaceId, conversationId: 'c-lambda' },
+    });
+    expect(schedulerMock.commandCalls(DeleteScheduleCommand).map((call) => call.args[0].input.GroupName)).toEqual([
+      'test-group',
+      'test-group',
+    ]);
   });
 });
 
@@ -165,7 +178,12 @@ describe('functions/jobs/handler.ts', () => {
       scheduler: { schedule: async () => undefined, cancel: async () => undefined },
     });
     // A lifecycle job for a conversation that does not exist: its move is a no-op, so it completes.
-    const done = { jobId: 'job-done', queue: 'lifecycle' as const, orgId: 'org_1', data: { workspaceId: 'ws-none', conversationId: 'c-1', move: 'close', lastActivityAt: '2026-11-22T10:00:00.000Z' } };
+    const done = {
+      jobId: 'job-done',
+      queue: 'lifecycle' as const,
+      orgId: 'org_1',
+      data: { workspaceId: 'ws-none', conversationId: 'c-1', move: 'close', lastActivityAt: '2026-11-22T10:00:00.000Z' },
+    };
     await recordJob(deps, done);
     const sqsRecord = (messageId: string, body: string) => ({
       messageId,

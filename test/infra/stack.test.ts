@@ -38,7 +38,9 @@ describe('ServiceStack', () => {
       Properties: Match.objectLike({
         BillingMode: 'PAY_PER_REQUEST',
         TimeToLiveSpecification: { AttributeName: 'ttl', Enabled: true },
-        Replicas: [Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } })],
+        Replicas: [
+          Match.objectLike({ DeletionProtectionEnabled: true, PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true } }),
+        ],
       }),
     });
   });
@@ -48,9 +50,9 @@ describe('ServiceStack', () => {
     expect(Object.keys(functions)).toHaveLength(3);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
-      const environment = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
-      expect(environment.NODE_OPTIONS).toBeUndefined();
-      expect(environment.NODE_ENV).toBe('production');
+      const environment = (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables;
+      expect(environment?.NODE_OPTIONS).toBeUndefined();
+      expect(environment?.NODE_ENV).toBe('production');
     }
   });
 
@@ -82,7 +84,8 @@ describe('ServiceStack', () => {
   it('consumes every queue with partial batch failure reporting', () => {
     const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
     expect(mappings).toHaveLength(3);
-    for (const mapping of mappings) expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
+    for (const mapping of mappings)
+      expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
   });
 
   it('alarms on each dead-letter queue holding a message', () => {
@@ -123,7 +126,9 @@ describe('ServiceStack', () => {
     // The agent function's routes are the route table's (every other path goes to $default, the API function).
     const agentRoutes = ROUTE_TABLE.filter((entry) => entry.runs === 'agent').map(routeKeyOf);
     expect(routes.sort()).toEqual(['$default', ...agentRoutes].sort());
-    expect(agentRoutes).toEqual(expect.arrayContaining(['POST /api/workspaces/{id}/query', 'ANY /api/workspaces/{id}/mcp', 'POST /api/consumers/{id}/messages']));
+    expect(agentRoutes).toEqual(
+      expect.arrayContaining(['POST /api/workspaces/{id}/query', 'ANY /api/workspaces/{id}/mcp', 'POST /api/consumers/{id}/messages']),
+    );
     // No CORS unless origins are configured.
     template.hasResourceProperties('AWS::ApiGatewayV2::Api', { CorsConfiguration: Match.absent() });
   });
@@ -137,10 +142,12 @@ describe('ServiceStack', () => {
 
   it("leaves sign-up and the model account to the service's AWS defaults unless the operator sets them, then gives them to every function", () => {
     const variablesOf = (stack: Template) =>
-      Object.values(stack.findResources('AWS::Lambda::Function') as Resources).map((fn) => {
-        const variables = ((fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {});
-        return { signup: variables.SIGNUP_MODE, serviceKey: variables.ALLOW_SERVICE_MODEL_KEY, table: variables.TABLE_NAME };
-      }).filter((fn) => fn.table !== undefined);
+      Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
+        .map((fn) => {
+          const variables = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+          return { signup: variables.SIGNUP_MODE, serviceKey: variables.ALLOW_SERVICE_MODEL_KEY, table: variables.TABLE_NAME };
+        })
+        .filter((fn) => fn.table !== undefined);
     expect(variablesOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined)).toBe(true);
     const open = Template.fromStack(new ServiceStack(newApp(), 'Access', { access: { signupMode: 'open', allowServiceModelKey: true } }));
     const functions = variablesOf(open);
@@ -179,8 +186,8 @@ describe('ServiceStack', () => {
 
   it('grants no wildcard IAM actions', () => {
     const actions = Object.values(resourcesOf('AWS::IAM::Policy')).flatMap((policy) =>
-      ((policy.Properties?.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement ?? []).flatMap((statement) =>
-        Array.isArray(statement.Action) ? statement.Action : [statement.Action],
+      ((policy.Properties?.PolicyDocument as { Statement: { Action: string | string[] }[] } | undefined)?.Statement ?? []).flatMap(
+        (statement) => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]),
       ),
     );
     expect(actions.length).toBeGreaterThan(10);
@@ -220,7 +227,9 @@ describe('cdk-nag (AwsSolutions)', () => {
       pluginReports: { conclusion: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
     };
     const violations = report.pluginReports.flatMap((plugin) =>
-      plugin.violations.map((violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(', ')}`),
+      plugin.violations.map(
+        (violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(', ')}`,
+      ),
     );
     expect(violations).toEqual([]);
     expect(threw).toBeUndefined();

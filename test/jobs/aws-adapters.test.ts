@@ -25,7 +25,8 @@ const URLS: QueueUrls = {
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
 };
 const arnOf = (queue: QueueName) => `arn:aws:sqs:us-east-1:123456789012:${queue}`;
-const urlOfArn = (arn: string | undefined) => (Object.keys(URLS) as QueueName[]).map((queue) => (arnOf(queue) === arn ? URLS[queue] : undefined)).find(Boolean);
+const urlOfArn = (arn: string | undefined) =>
+  (Object.keys(URLS) as QueueName[]).map((queue) => (arnOf(queue) === arn ? URLS[queue] : undefined)).find(Boolean);
 
 const sqsMock = mockClient(SQSClient);
 const schedulerMock = mockClient(SchedulerClient);
@@ -61,7 +62,12 @@ describe('SqsJobQueue', () => {
     [900_000, 900],
     [3_600_000, 900],
   ])('enqueue with a delay of %i ms sends one message to the queue with DelaySeconds %i', async (delayMs, delaySeconds) => {
-    const message: JobMessage = { jobId: `stats-${randomUUID()}`, queue: 'conversation-stats', orgId: orgId(), data: { conversationId: 'conv_1', n: 1 } };
+    const message: JobMessage = {
+      jobId: `stats-${randomUUID()}`,
+      queue: 'conversation-stats',
+      orgId: orgId(),
+      data: { conversationId: 'conv_1', n: 1 },
+    };
     expect(await queue().enqueue(message, delayMs)).toBe(true);
 
     const calls = sqsMock.commandCalls(SendMessageCommand);
@@ -70,7 +76,12 @@ describe('SqsJobQueue', () => {
     expect(Object.keys(input).sort()).toEqual(['DelaySeconds', 'MessageBody', 'QueueUrl']);
     expect(input.QueueUrl).toBe(URLS['conversation-stats']);
     expect(input.DelaySeconds).toBe(delaySeconds);
-    expect(JSON.parse(input.MessageBody ?? '')).toEqual({ jobId: message.jobId, queue: 'conversation-stats', orgId: message.orgId, data: message.data });
+    expect(JSON.parse(input.MessageBody ?? '')).toEqual({
+      jobId: message.jobId,
+      queue: 'conversation-stats',
+      orgId: message.orgId,
+      data: message.data,
+    });
     // The ledger holds the job before the message points at it.
     expect(await getJob(t.deps, message.jobId)).toMatchObject({ state: delayMs > 0 ? 'delayed' : 'waiting', attempts: 0 });
     expect(sqsMock.calls()).toHaveLength(1);
@@ -85,7 +96,12 @@ describe('SqsJobQueue', () => {
   });
 
   it('does not send a job id twice; redeliver sends it again at once', async () => {
-    const message: JobMessage = { jobId: `stats-${randomUUID()}`, queue: 'conversation-stats', orgId: orgId(), data: { conversationId: 'conv_2' } };
+    const message: JobMessage = {
+      jobId: `stats-${randomUUID()}`,
+      queue: 'conversation-stats',
+      orgId: orgId(),
+      data: { conversationId: 'conv_2' },
+    };
     const jobs = queue();
     expect(await jobs.enqueue(message, 2_000)).toBe(true);
     expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(1);
@@ -97,14 +113,20 @@ describe('SqsJobQueue', () => {
     await jobs.redeliver(message);
     const calls = sqsMock.commandCalls(SendMessageCommand);
     expect(calls).toHaveLength(2);
-    expect(calls[1]!.args[0].input).toEqual({ QueueUrl: URLS['conversation-stats'], MessageBody: JSON.stringify(message), DelaySeconds: 0 });
+    expect(calls[1]!.args[0].input).toEqual({
+      QueueUrl: URLS['conversation-stats'],
+      MessageBody: JSON.stringify(message),
+      DelaySeconds: 0,
+    });
     expect(JSON.parse(calls[1]!.args[0].input.MessageBody ?? '')).toEqual(message);
   });
 
   it('does not send when the ledger write fails', async () => {
     const spy = vi.spyOn(t.deps.table, 'putNew').mockRejectedValueOnce(new Error('store down'));
     try {
-      await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'lifecycle', orgId: orgId(), data: {} })).rejects.toThrow('store down');
+      await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'lifecycle', orgId: orgId(), data: {} })).rejects.toThrow(
+        'store down',
+      );
       expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
     } finally {
       spy.mockRestore();
@@ -128,7 +150,12 @@ describe('handleSqsBatch', () => {
     runs.length = 0;
   });
 
-  const jobMessage = (key: string, mode: 'ok' | 'fail'): JobMessage => ({ jobId: `job-${key}`, queue: 'conversation-stats', orgId: orgId(), data: { key, mode } });
+  const jobMessage = (key: string, mode: 'ok' | 'fail'): JobMessage => ({
+    jobId: `job-${key}`,
+    queue: 'conversation-stats',
+    orgId: orgId(),
+    data: { key, mode },
+  });
   const record = (messageId: string, body: unknown, receiptHandle = `rh-${messageId}`): SQSRecord => ({
     messageId,
     receiptHandle,
@@ -157,12 +184,22 @@ describe('handleSqsBatch', () => {
     expect(runs.sort()).toEqual([good.data.key, retry.data.key].sort());
     const visibility = sqsMock.commandCalls(ChangeMessageVisibilityCommand);
     expect(visibility).toHaveLength(1);
-    expect(visibility[0]!.args[0].input).toEqual({ QueueUrl: URLS['conversation-stats'], ReceiptHandle: 'receipt-of-retry', VisibilityTimeout: 4 });
+    expect(visibility[0]!.args[0].input).toEqual({
+      QueueUrl: URLS['conversation-stats'],
+      ReceiptHandle: 'receipt-of-retry',
+      VisibilityTimeout: 4,
+    });
     expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
     expect(await getJob(t.deps, good.jobId)).toMatchObject({ state: 'completed', attempts: 1 });
     expect(await getJob(t.deps, retry.jobId)).toMatchObject({ state: 'delayed', attempts: 1, last_error: `boom ${retry.data.key}` });
-    expect(t.logger.records.some((entry) => entry.message === 'dropping a job message that is not JSON' && entry.extra?.messageId === 'm-not-json')).toBe(true);
-    expect(t.logger.records.some((entry) => entry.message === 'dropping a message that is not a job' && entry.extra?.messageId === 'm-not-job')).toBe(true);
+    expect(
+      t.logger.records.some(
+        (entry) => entry.message === 'dropping a job message that is not JSON' && entry.extra?.messageId === 'm-not-json',
+      ),
+    ).toBe(true);
+    expect(
+      t.logger.records.some((entry) => entry.message === 'dropping a message that is not a job' && entry.extra?.messageId === 'm-not-job'),
+    ).toBe(true);
 
     // Delivered again before the backoff has passed, it goes back for the rest of the wait, uncounted.
     sqsMock.resetHistory();
@@ -226,7 +263,10 @@ describe('handleSqsBatch', () => {
       seen.push(body);
       if ((body as { fail?: boolean }).fail) throw new Error('cannot handle');
     };
-    const result = await run([record('m-ok', { kind: 'other' }), record('m-bad', { kind: 'other', fail: true }), record('m-garbage', 'not json')], { onOtherMessage });
+    const result = await run(
+      [record('m-ok', { kind: 'other' }), record('m-bad', { kind: 'other', fail: true }), record('m-garbage', 'not json')],
+      { onOtherMessage },
+    );
     expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-bad' }] });
     expect(seen).toEqual([{ kind: 'other' }, { kind: 'other', fail: true }]);
   });
@@ -240,7 +280,12 @@ describe('EventBridgeScheduler', () => {
   };
   const client = new SchedulerClient({ region: 'us-east-1' });
   const scheduler = new EventBridgeScheduler(client, options);
-  const message: JobMessage = { jobId: 'lifecycle-cold-conv_1', queue: 'lifecycle', orgId: 'org_1', data: { move: 'cold', conversationId: 'conv_1' } };
+  const message: JobMessage = {
+    jobId: 'lifecycle-cold-conv_1',
+    queue: 'lifecycle',
+    orgId: 'org_1',
+    data: { move: 'cold', conversationId: 'conv_1' },
+  };
   const expectedInput = (expression: string) => ({
     Name: 'cold-abc',
     GroupName: options.groupName,
@@ -283,7 +328,9 @@ describe('EventBridgeScheduler', () => {
   });
 
   it('rethrows other errors of CreateSchedule without updating', async () => {
-    schedulerMock.on(CreateScheduleCommand).rejects(new ValidationException({ message: 'bad expression', Message: 'bad expression', $metadata: {} }));
+    schedulerMock
+      .on(CreateScheduleCommand)
+      .rejects(new ValidationException({ message: 'bad expression', Message: 'bad expression', $metadata: {} }));
     await expect(scheduler.schedule('cold-abc', new Date('2026-11-22T10:30:04.200Z'), message)).rejects.toBeInstanceOf(ValidationException);
     expect(schedulerMock.commandCalls(UpdateScheduleCommand)).toHaveLength(0);
   });

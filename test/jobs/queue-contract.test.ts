@@ -164,7 +164,8 @@ function sqsHarness(): Harness {
   sqsMock.on(ChangeMessageVisibilityCommand).resolves({});
   const queue = new SqsJobQueue(sqsClient, URLS, { table: t.deps.table, clock: t.clock });
   const deps = depsWith(queue);
-  const urlOfArn = (arn: string | undefined) => (Object.keys(URLS) as QueueName[]).map((name) => (QUEUE_ARN(name) === arn ? URLS[name] : undefined)).find(Boolean);
+  const urlOfArn = (arn: string | undefined) =>
+    (Object.keys(URLS) as QueueName[]).map((name) => (QUEUE_ARN(name) === arn ? URLS[name] : undefined)).find(Boolean);
   return {
     deps,
     async deliver() {
@@ -174,7 +175,8 @@ function sqsHarness(): Harness {
         const result = await handleSqsBatch(deps, handlers, SETTINGS, sqsClient, urlOfArn, { Records: batch });
         const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
         // Reported failures come back after their visibility timeout; the rest were acknowledged.
-        for (const record of batch) if (failed.has(record.messageId)) inQueue.push({ ...record, receiptHandle: `${record.receiptHandle}+` });
+        for (const record of batch)
+          if (failed.has(record.messageId)) inQueue.push({ ...record, receiptHandle: `${record.receiptHandle}+` });
       }
     },
     async duplicate(message) {

@@ -26,7 +26,14 @@ beforeAll(async () => {
   );
   const config = parseConfig(
     // The periodic sweep out of the way: the moves must come from the scheduler's own timer.
-    { DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT', ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', SWEEP_INTERVAL_MS: '3600000' },
+    {
+      DATA_DIR: 'memory',
+      PORT: '0',
+      LOG_LEVEL: 'SILENT',
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'k',
+      SWEEP_INTERVAL_MS: '3600000',
+    },
     'local',
   );
   runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
@@ -81,7 +88,12 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
     expect(at('closed_at') - at('cold_at')).toBeLessThanOrEqual(5_000);
 
     const detail = await call('GET', path, cookie);
-    expect(detail.body.stats).toMatchObject({ stats_status: 'complete', category: 'query', resolution_status: 'resolved', sentiment_score: 0.5 });
+    expect(detail.body.stats).toMatchObject({
+      stats_status: 'complete',
+      category: 'query',
+      resolution_status: 'resolved',
+      sentiment_score: 0.5,
+    });
     const queues = await call('GET', '/api/org/queues', cookie);
     const byName = Object.fromEntries(queues.body.queues.map((queue: { name: string }) => [queue.name, queue]));
     expect(byName.lifecycle).toMatchObject({ completed: 2, failed: 0, waiting: 0, active: 0 });
@@ -103,7 +115,10 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
     try {
       const cookie = await signUpOver(first.url, 'restart@example.com');
       const workspace = await callAt(first.url, 'POST', '/api/workspaces', cookie, { name: 'Restarted' });
-      await callAt(first.url, 'PUT', `/api/workspaces/${workspace.body.id}`, cookie, { cold_timeout_minutes: 0.05, close_timeout_minutes: 60 });
+      await callAt(first.url, 'PUT', `/api/workspaces/${workspace.body.id}`, cookie, {
+        cold_timeout_minutes: 0.05,
+        close_timeout_minutes: 60,
+      });
       const asked = await callAt(first.url, 'POST', `/api/workspaces/${workspace.body.id}/query`, cookie, { query: 'Still there?' });
       expect(asked.body.error).toBeNull();
       await first.stop();

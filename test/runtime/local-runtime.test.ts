@@ -83,7 +83,11 @@ describe('local runtime', () => {
     await first.stop();
 
     // The table is in the outside store, which is still up after the runtime stopped.
-    const client = new DynamoDBClient({ endpoint: store.endpoint, region: 'local', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const client = new DynamoDBClient({
+      endpoint: store.endpoint,
+      region: 'local',
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     cleanups.push(async () => client.destroy());
     const described = await client.send(new DescribeTableCommand({ TableName: parseConfig({}, 'local').tableName }));
     expect(described.Table?.TableStatus).toBe('ACTIVE');

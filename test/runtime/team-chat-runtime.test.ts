@@ -16,7 +16,14 @@ beforeAll(async () => {
   model = await startFakeModel();
   model.handle(() => textReply('Order 42 has shipped.'));
   const config = parseConfig(
-    { DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT', SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' },
+    {
+      DATA_DIR: 'memory',
+      PORT: '0',
+      LOG_LEVEL: 'SILENT',
+      SLACK_API_URL: chat.apiUrl,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'k',
+    },
     'local',
   );
   runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
@@ -52,11 +59,21 @@ describe('team chat under the local runtime', () => {
 
     chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> where is order 42?', ts: '9000.0001' });
     await vi.waitFor(
-      () => expect(chat.callsOf('chat.postMessage').filter((post) => post.params.thread_ts === '9000.0001').map((post) => post.params.text)).toEqual(['Order 42 has shipped.']),
+      () =>
+        expect(
+          chat
+            .callsOf('chat.postMessage')
+            .filter((post) => post.params.thread_ts === '9000.0001')
+            .map((post) => post.params.text),
+        ).toEqual(['Order 42 has shipped.']),
       { timeout: 8_000, interval: 50 },
     );
     const conversations = await call('GET', `/api/workspaces/${workspace.body.id}/conversations?consumer=team-chat`, cookie);
     expect(conversations.body.conversations).toHaveLength(1);
-    expect(conversations.body.conversations[0]).toMatchObject({ user_name: 'Ada Lovelace', channel: 'support', consumer_type: 'team-chat' });
+    expect(conversations.body.conversations[0]).toMatchObject({
+      user_name: 'Ada Lovelace',
+      channel: 'support',
+      consumer_type: 'team-chat',
+    });
   });
 });

@@ -43,7 +43,7 @@ export const TEST_ADDRESS_HEADER = 'x-test-client-address';
  * The environment of a test's service: a laptop's (loopback MCP servers allowed, as `npm start`
  * allows them) with the stdio fixture server in the catalogue beside the bundled one.
  */
-export const TEST_ENV: Record<string, string> = {
+const TEST_ENV: Record<string, string> = {
   DATA_DIR: 'memory',
   LOG_LEVEL: 'SILENT',
   TABLE_NAME: 'service-test',
@@ -98,7 +98,10 @@ export async function createTestContext(
   let addresses = 0;
   const app = createApp(deps, {
     agentRoutes,
-    clientAddress: (c) => c.req.header(TEST_ADDRESS_HEADER) ?? `198.51.100.${(addresses = (addresses % 250) + 1)}`,
+    clientAddress: (c) => {
+      addresses = (addresses % 250) + 1;
+      return c.req.header(TEST_ADDRESS_HEADER) ?? `198.51.100.${addresses}`;
+    },
   });
   let counter = 0;
 
@@ -113,7 +116,7 @@ export async function createTestContext(
     if (options.cookie) headers.cookie = options.cookie;
     const response = await app.request(path, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
@@ -160,7 +163,10 @@ export async function createTestContext(
 
   /** Connects an MCP server (HTTP unless `transport` says otherwise) to a workspace; answers the saved connection. */
   async function connectMcp(cookie: string, workspaceId: string, connection: Record<string, unknown>) {
-    const response = await request('POST', '/api/connectors/mcp', { cookie, body: { workspace_id: workspaceId, transport: 'http', ...connection } });
+    const response = await request('POST', '/api/connectors/mcp', {
+      cookie,
+      body: { workspace_id: workspaceId, transport: 'http', ...connection },
+    });
     if (response.status !== 201) throw new Error(`MCP connect failed: ${response.status} ${response.text}`);
     return response.body as { status: string; id: string; tools: number };
   }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 
 /** A Web API call the fake received. */
-export interface ChatCall {
+interface ChatCall {
   method: string;
   token: string | undefined;
   params: Record<string, string>;
@@ -69,7 +69,17 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
     if (token !== expected) return { body: { ok: false, error: 'invalid_auth' } };
     switch (method) {
       case 'auth.test':
-        return { body: { ok: true, url: 'https://example.slack.com/', team: options.teamName ?? 'Example Team', user: 'assistant', team_id: 'T1', user_id: botUserId, bot_id: 'BBOT' } };
+        return {
+          body: {
+            ok: true,
+            url: 'https://example.slack.com/',
+            team: options.teamName ?? 'Example Team',
+            user: 'assistant',
+            team_id: 'T1',
+            user_id: botUserId,
+            bot_id: 'BBOT',
+          },
+        };
       case 'apps.connections.open':
         connectionsOpened += 1;
         return { body: { ok: true, url: `ws://127.0.0.1:${socketPort}/link?ticket=${randomUUID()}` } };
@@ -80,7 +90,9 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         return { body: { ok: true } };
       case 'users.info': {
         const name = users[params.user ?? ''];
-        return name ? { body: { ok: true, user: { id: params.user, name: name.toLowerCase(), real_name: name, profile: { real_name: name } } } } : { body: { ok: false, error: 'user_not_found' } };
+        return name
+          ? { body: { ok: true, user: { id: params.user, name: name.toLowerCase(), real_name: name, profile: { real_name: name } } } }
+          : { body: { ok: false, error: 'user_not_found' } };
       }
       case 'conversations.info': {
         const name = channels[params.channel ?? ''];
@@ -102,7 +114,9 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
       const message = JSON.parse(String(data)) as { envelope_id?: string };
       if (message.envelope_id) acks.push(message.envelope_id);
     });
-    socket.send(JSON.stringify({ type: 'hello', num_connections: sockets.size, debug_info: { host: 'fake' }, connection_info: { app_id: 'A1' } }));
+    socket.send(
+      JSON.stringify({ type: 'hello', num_connections: sockets.size, debug_info: { host: 'fake' }, connection_info: { app_id: 'A1' } }),
+    );
   });
 
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));

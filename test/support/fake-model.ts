@@ -92,7 +92,9 @@ export async function startFakeModel() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'no such route' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'no such route' } }));
         return;
       }
       const record: ModelRequestRecord = { path: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };

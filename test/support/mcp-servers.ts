@@ -116,7 +116,9 @@ export async function startHttpMcpServer(options: { name?: string; tools?: TestT
     let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
     if (!transport) {
       if (req.method !== 'POST' || (body as { method?: string } | undefined)?.method !== 'initialize') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
       const created = new StreamableHTTPServerTransport({

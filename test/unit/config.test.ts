@@ -37,7 +37,13 @@ describe('parseConfig', () => {
   });
 
   it('reads the stdio catalogue from JSON or from @<file>, with defaults for args and env', () => {
-    const inline = parseConfig({ TABLE_NAME: 't', MCP_STDIO_SERVERS: '{"git":{"command":"uvx","args":["mcp-server-git"],"env":["GIT_TOKEN"]},"bare":{"command":"srv"}}' }, 'aws');
+    const inline = parseConfig(
+      {
+        TABLE_NAME: 't',
+        MCP_STDIO_SERVERS: '{"git":{"command":"uvx","args":["mcp-server-git"],"env":["GIT_TOKEN"]},"bare":{"command":"srv"}}',
+      },
+      'aws',
+    );
     expect(inline.mcpStdioServers).toEqual({
       git: { command: 'uvx', args: ['mcp-server-git'], env: ['GIT_TOKEN'] },
       bare: { command: 'srv', args: [], env: [] },
@@ -45,7 +51,9 @@ describe('parseConfig', () => {
     const dir = mkdtempSync(join(tmpdir(), 'catalogue-'));
     const file = join(dir, 'servers.json');
     writeFileSync(file, JSON.stringify({ orders: { command: 'node', args: ['orders.mjs'] } }));
-    expect(parseConfig({ MCP_STDIO_SERVERS: `@${file}` }, 'local').mcpStdioServers).toEqual({ orders: { command: 'node', args: ['orders.mjs'], env: [] } });
+    expect(parseConfig({ MCP_STDIO_SERVERS: `@${file}` }, 'local').mcpStdioServers).toEqual({
+      orders: { command: 'node', args: ['orders.mjs'], env: [] },
+    });
     rmSync(dir, { recursive: true });
   });
 

@@ -10,7 +10,16 @@ const OLD_PHONE_PATTERN = '(?<![\\w+])\\+?\\d{1,3}?[ .-]?\\(?\\d{2,4}\\)?[ .-]?\
 let ids = 0;
 function guardrail(pattern: string, type: GuardrailType = 'redact_pattern', fields: Partial<Guardrail> = {}): Guardrail {
   ids += 1;
-  return { id: `gr_${ids}`, name: `Guardrail ${ids}`, type, pattern, action: type === 'block_pattern' ? 'block' : 'redact', applies_to: 'both', enabled: true, ...fields };
+  return {
+    id: `gr_${ids}`,
+    name: `Guardrail ${ids}`,
+    type,
+    pattern,
+    action: type === 'block_pattern' ? 'block' : 'redact',
+    applies_to: 'both',
+    enabled: true,
+    ...fields,
+  };
 }
 
 /** The 400 details resolveGuardrail gives for a body, or undefined when it accepts it. */
@@ -24,12 +33,24 @@ function problemsOf(input: GuardrailInput): { path: string; message: string }[] 
   }
 }
 
-const patternProblem = (pattern: string) => problemsOf({ name: 'Pattern', type: 'block_pattern', pattern })?.find((detail) => detail.path === 'pattern')?.message;
+const patternProblem = (pattern: string) =>
+  problemsOf({ name: 'Pattern', type: 'block_pattern', pattern })?.find((detail) => detail.path === 'pattern')?.message;
 
 describe('guardrail patterns on RE2', () => {
   it('accepts the presets and ordinary patterns, Unicode ones among them', () => {
     for (const { pattern } of Object.values(PRESETS)) expect(patternProblem(pattern), pattern).toBeUndefined();
-    for (const pattern of ['secret', 'TICKET-\\d+', 'sk-[A-Za-z0-9]{20,}', '\\p{L}+ project', '(?<code>[A-Z]{3})-\\d+', '(?P<word>\\w+)', '\\x{1F600}', 'x(a+)+y', '(a+)+$', 'a'.repeat(500)]) {
+    for (const pattern of [
+      'secret',
+      'TICKET-\\d+',
+      'sk-[A-Za-z0-9]{20,}',
+      '\\p{L}+ project',
+      '(?<code>[A-Z]{3})-\\d+',
+      '(?P<word>\\w+)',
+      '\\x{1F600}',
+      'x(a+)+y',
+      '(a+)+$',
+      'a'.repeat(500),
+    ]) {
       expect(patternProblem(pattern), pattern).toBeUndefined();
     }
   });
@@ -50,16 +71,22 @@ describe('guardrail patterns on RE2', () => {
     ['[z-a]', /^not a valid regular expression: invalid character class range: `z-a`$/],
     ['a**', /^not a valid regular expression: invalid nested repetition operator: `\*\*`$/],
   ])('refuses %s, naming what is wrong', (pattern, message) => {
-    expect(problemsOf({ name: 'Pattern', type: 'redact_pattern', pattern })).toEqual([{ path: 'pattern', message: expect.stringMatching(message) }]);
+    expect(problemsOf({ name: 'Pattern', type: 'redact_pattern', pattern })).toEqual([
+      { path: 'pattern', message: expect.stringMatching(message) },
+    ]);
   });
 
   it('refuses a pattern whose repetitions compile too large, before spending a second compiling it', () => {
     // 496 characters that compile to 110 003 instructions: over a minute on a 5 000-character text.
     const started = performance.now();
-    expect(patternProblem(`${'.{0,1000}'.repeat(55)}z`)).toMatch(/^too large once its repetitions are written out \(at least 55000 steps, at most 1000\)/);
+    expect(patternProblem(`${'.{0,1000}'.repeat(55)}z`)).toMatch(
+      /^too large once its repetitions are written out \(at least 55000 steps, at most 1000\)/,
+    );
     expect(performance.now() - started).toBeLessThan(100);
     // Nested counts are only found by compiling: 40 × 20 optional characters, 1 603 instructions.
-    expect(patternProblem('(?:.{0,20}){40}z')).toBe(`too large once its repetitions are written out (1603 steps, at most ${MAX_PROGRAM_SIZE}): use smaller counts in {n,m}`);
+    expect(patternProblem('(?:.{0,20}){40}z')).toBe(
+      `too large once its repetitions are written out (1603 steps, at most ${MAX_PROGRAM_SIZE}): use smaller counts in {n,m}`,
+    );
     // Braces that are not repetitions do not count.
     expect(patternProblem('\\x{2000}\\p{L}\\{5000\\}[{5000}]\\Q{5000}\\E.{0,400}')).toBeUndefined();
   });
@@ -87,7 +114,9 @@ describe('applyGuardrails and redactAll', () => {
     const excerpt = result.hits[0]?.excerpt ?? '';
     const start = text.indexOf('SECRET');
     const end = start + 'SECRET PROJECT Falcon'.length;
-    const expected = `…${text.slice(start - 40, start)}${REDACTED}${text.slice(end, end + 40)}…`.replace('ada@example.com', REDACTED).replace('secret project Eagle', REDACTED);
+    const expected = `…${text.slice(start - 40, start)}${REDACTED}${text.slice(end, end + 40)}…`
+      .replace('ada@example.com', REDACTED)
+      .replace('secret project Eagle', REDACTED);
     expect(excerpt).toBe(expected);
   });
 
@@ -106,7 +135,11 @@ describe('applyGuardrails and redactAll', () => {
   });
 
   it('keeps to the direction, skips disabled guardrails and block_tool ones', () => {
-    const rails = [guardrail('alpha', 'redact_pattern', { applies_to: 'input' }), guardrail('beta', 'redact_pattern', { enabled: false }), guardrail('gamma*', 'block_tool', { applies_to: 'tools' })];
+    const rails = [
+      guardrail('alpha', 'redact_pattern', { applies_to: 'input' }),
+      guardrail('beta', 'redact_pattern', { enabled: false }),
+      guardrail('gamma*', 'block_tool', { applies_to: 'tools' }),
+    ];
     expect(redactAll(rails, 'alpha beta gamma', 'input')).toBe(`${REDACTED} beta gamma`);
     expect(redactAll(rails, 'alpha beta gamma', 'output')).toBe('alpha beta gamma');
   });
@@ -115,7 +148,9 @@ describe('applyGuardrails and redactAll', () => {
     const rails = [guardrail('é+|😀')];
     const text = '😀 café 😀 CAFÉÉ';
     expect(redactAll(rails, text, 'input')).toBe(text.replace(/é+|😀/giu, REDACTED));
-    expect(applyGuardrails([guardrail('caf', 'block_pattern')], `${'🙂'.repeat(30)}café`, 'input').hits[0]?.excerpt).toBe(`…${'🙂'.repeat(20)}${REDACTED}é`);
+    expect(applyGuardrails([guardrail('caf', 'block_pattern')], `${'🙂'.repeat(30)}café`, 'input').hits[0]?.excerpt).toBe(
+      `…${'🙂'.repeat(20)}${REDACTED}é`,
+    );
   });
 
   it('replaces empty matches as String.replace with a g pattern did', () => {
@@ -140,7 +175,9 @@ describe('applyGuardrails and redactAll', () => {
   });
 
   it('fails rather than skips a stored pattern RE2 refuses, so a guardrail never silently stops applying', () => {
-    expect(() => applyGuardrails([guardrail('(?<=a)b', 'block_pattern')], 'ab', 'input')).toThrow(/cannot be applied, its pattern is not a valid regular expression: lookbehind/);
+    expect(() => applyGuardrails([guardrail('(?<=a)b', 'block_pattern')], 'ab', 'input')).toThrow(
+      /cannot be applied, its pattern is not a valid regular expression: lookbehind/,
+    );
   });
 });
 

@@ -26,7 +26,12 @@ async function failureOf(attempt: () => Promise<unknown>): Promise<unknown> {
 
 describe('mcpFailureReason with the errors the SDK really throws', () => {
   const servers: Server[] = [];
-  const origins: Record<'notFound' | 'failing' | 'html' | 'ssePostFails', string> = { notFound: '', failing: '', html: '', ssePostFails: '' };
+  const origins: Record<'notFound' | 'failing' | 'html' | 'ssePostFails', string> = {
+    notFound: '',
+    failing: '',
+    html: '',
+    ssePostFails: '',
+  };
   let closedPort = 0;
   const guarded = createGuardedFetch(true);
 
@@ -37,9 +42,15 @@ describe('mcpFailureReason with the errors the SDK really throws', () => {
   }
 
   beforeAll(async () => {
-    origins.notFound = await listen(createServer((req, res) => void req.resume().on('end', () => res.writeHead(404, { 'content-type': 'text/html' }).end(PAGE))));
-    origins.failing = await listen(createServer((req, res) => void req.resume().on('end', () => res.writeHead(500, { 'content-type': 'text/plain' }).end(PAGE))));
-    origins.html = await listen(createServer((req, res) => void req.resume().on('end', () => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE))));
+    origins.notFound = await listen(
+      createServer((req, res) => void req.resume().on('end', () => res.writeHead(404, { 'content-type': 'text/html' }).end(PAGE))),
+    );
+    origins.failing = await listen(
+      createServer((req, res) => void req.resume().on('end', () => res.writeHead(500, { 'content-type': 'text/plain' }).end(PAGE))),
+    );
+    origins.html = await listen(
+      createServer((req, res) => void req.resume().on('end', () => res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE))),
+    );
     // An HTTP+SSE server whose event stream works but whose message endpoint answers 404 with a page.
     origins.ssePostFails = await listen(
       createServer((req, res) => {
@@ -128,8 +139,14 @@ describe('mcpFailureReason with the errors the SDK really throws', () => {
 describe('mcpFailureReason', () => {
   it.each([
     [new StreamableHTTPError(404, `Error POSTing to endpoint: ${PAGE}`), 'the server answered HTTP 404'],
-    [new StreamableHTTPError(307, 'Error POSTing to endpoint: Redirect to http://10.0.0.1/secret not followed'), 'the server answered HTTP 307 (a redirect, not followed)'],
-    [new StreamableHTTPError(-1, `Unexpected content type: text/html; ${SECRET}`), 'the server answered with a content type that is not MCP'],
+    [
+      new StreamableHTTPError(307, 'Error POSTing to endpoint: Redirect to http://10.0.0.1/secret not followed'),
+      'the server answered HTTP 307 (a redirect, not followed)',
+    ],
+    [
+      new StreamableHTTPError(-1, `Unexpected content type: text/html; ${SECRET}`),
+      'the server answered with a content type that is not MCP',
+    ],
     [new Error(`Error POSTing to endpoint (HTTP 502): ${PAGE}`), 'the server answered HTTP 502'],
     [new Error(`Failed to connect: ${PAGE} Error POSTing to endpoint (HTTP 200): x`), 'the server did not complete the MCP handshake'],
   ])('names the status only: %s', (error, reason) => {
@@ -149,7 +166,9 @@ describe('mcpFailureReason', () => {
   });
 
   it('says a stdio server whose connection closed exited', () => {
-    expect(mcpFailureReason(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), { transport: 'stdio' })).toBe('the server process exited');
+    expect(mcpFailureReason(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), { transport: 'stdio' })).toBe(
+      'the server process exited',
+    );
   });
 
   function networkError(code: string): TypeError {
@@ -184,8 +203,12 @@ describe('mcpFailureReason', () => {
   });
 
   it('ignores a code that is free text or not a system code', () => {
-    expect(mcpFailureReason(Object.assign(new Error(PAGE), { code: `ECONNREFUSED ${SECRET}` }))).toBe('the server did not complete the MCP handshake');
-    expect(mcpFailureReason(Object.assign(new Error(PAGE), { code: 'ERR_INVALID_ARG_TYPE' }))).toBe('the server did not complete the MCP handshake');
+    expect(mcpFailureReason(Object.assign(new Error(PAGE), { code: `ECONNREFUSED ${SECRET}` }))).toBe(
+      'the server did not complete the MCP handshake',
+    );
+    expect(mcpFailureReason(Object.assign(new Error(PAGE), { code: 'ERR_INVALID_ARG_TYPE' }))).toBe(
+      'the server did not complete the MCP handshake',
+    );
   });
 
   it('survives a cause cycle', () => {

@@ -18,7 +18,10 @@ function throttledTable(answer: (input: { RequestItems: Record<string, unknown> 
 describe('Table batch calls under sustained throttling', () => {
   it('retries the unprocessed items of a write a bounded number of times, with jitter, then fails naming what is left', async () => {
     const { table, doc } = throttledTable((input) => ({ UnprocessedItems: input.RequestItems }));
-    const items = [{ pk: 'A', sk: '1' }, { pk: 'A', sk: '2' }];
+    const items = [
+      { pk: 'A', sk: '1' },
+      { pk: 'A', sk: '2' },
+    ];
     const failure = await table.batchPut(items).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BatchIncompleteError);
     expect((failure as Error).message).toBe(`the store left 2 items of a batch write unprocessed after ${MAX_BATCH_RETRIES} retries`);

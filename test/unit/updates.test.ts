@@ -56,7 +56,14 @@ describe('typed updates (shared/platform/updates.ts)', () => {
       thing
         .build(UpdateItemCommand)
         .item({ ...key, count: $add(1) })
-        .options({ condition: { or: [{ attr: 'pk', exists: false }, { attr: 'status', ne: 'closed' }] } }),
+        .options({
+          condition: {
+            or: [
+              { attr: 'pk', exists: false },
+              { attr: 'status', ne: 'closed' },
+            ],
+          },
+        }),
     );
     expect(resolved(input.condition, input.names, input.values)).toBe('(attribute_not_exists(pk)) OR (status <> "closed")');
     const write = conditionOf(thing, { attr: 'status', in: ['open', 'closed'] });

@@ -2,7 +2,13 @@ import diagnosticsChannel from 'node:diagnostics_channel';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { UnresolvableHostError, UrlRefusedError, assertUrlAllowed, createGuardedFetch, refusalOf } from '../../shared/connections/url-policy.js';
+import {
+  UnresolvableHostError,
+  UrlRefusedError,
+  assertUrlAllowed,
+  createGuardedFetch,
+  refusalOf,
+} from '../../shared/connections/url-policy.js';
 
 const METADATA_URL = 'http://169.254.169.254/latest/meta-data/';
 
@@ -257,9 +263,12 @@ describe('assertUrlAllowed', () => {
     }
   });
 
-  it.each(['http://user:secret@8.8.8.8/mcp', 'http://user@8.8.8.8/mcp', 'https://:secret@8.8.8.8/'])('refuses credentials in %s', async (url) => {
-    expect((await refusal(url, true)).message).toBe('URLs may not carry credentials');
-  });
+  it.each(['http://user:secret@8.8.8.8/mcp', 'http://user@8.8.8.8/mcp', 'https://:secret@8.8.8.8/'])(
+    'refuses credentials in %s',
+    async (url) => {
+      expect((await refusal(url, true)).message).toBe('URLs may not carry credentials');
+    },
+  );
 
   it('refuses what is not a URL', async () => {
     const error = await refusal('not a url', true);
@@ -305,7 +314,9 @@ describe('createGuardedFetch', () => {
       if (req.url?.startsWith('/final')) {
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
-        req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end(`final ${req.method} ${Buffer.concat(chunks).toString('utf8')}`));
+        req.on('end', () =>
+          res.writeHead(200, { 'content-type': 'text/plain' }).end(`final ${req.method} ${Buffer.concat(chunks).toString('utf8')}`),
+        );
         return;
       }
       res.writeHead(404).end('not found');

@@ -53,7 +53,11 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     loadConversation(deps, workspaceId, conversationId),
     deps.table.batchGet([keys.setting(caller.orgId, 'ai_provider'), keys.setting(caller.orgId, 'ai_api_key')]),
   ]);
-  const workspace = ownedWorkspace(workspaceItems.find((item) => item.sk === keys.workspaceSortKey), caller.orgId, workspaceId);
+  const workspace = ownedWorkspace(
+    workspaceItems.find((item) => item.sk === keys.workspaceSortKey),
+    caller.orgId,
+    workspaceId,
+  );
   const connections = workspaceItems.filter((item) => item.sk.startsWith(keys.connectionPrefix)) as unknown as ConnectionItem[];
   const toolsByConnection = new Map<string, ToolItem[]>();
   for (const item of workspaceItems) {
@@ -63,8 +67,19 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
   }
   const setting = (key: string) => settings.find((item) => item.sk === keys.setting(caller.orgId, key).sk)?.value as string | undefined;
   const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
-  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(toGuardrail);
-  return { workspace, connections, toolsByConnection, knowledge, guardrails, ...conversation, provider: setting('ai_provider'), apiKey: setting('ai_api_key') };
+  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(
+    toGuardrail,
+  );
+  return {
+    workspace,
+    connections,
+    toolsByConnection,
+    knowledge,
+    guardrails,
+    ...conversation,
+    provider: setting('ai_provider'),
+    apiKey: setting('ai_api_key'),
+  };
 }
 
 /**
@@ -72,7 +87,13 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
  * it is new), else the caller's own conversation for that `session_id` (`ownConversationId`), so
  * nobody can add a turn to, or read the history of, a conversation they may not continue.
  */
-export async function conversationFor(deps: Deps, caller: Caller, workspaceId: string, requestedId: string, loaded: Awaited<ReturnType<typeof loadConversation>>) {
+export async function conversationFor(
+  deps: Deps,
+  caller: Caller,
+  workspaceId: string,
+  requestedId: string,
+  loaded: Awaited<ReturnType<typeof loadConversation>>,
+) {
   if (!loaded.state?.owner || loaded.state.owner === caller.owner) return { conversationId: requestedId, ...loaded };
   const conversationId = ownConversationId(requestedId, caller.owner);
   return { conversationId, ...(await loadConversation(deps, workspaceId, conversationId)) };

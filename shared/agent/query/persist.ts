@@ -123,8 +123,18 @@ function conversationUpdate(saved: FinishedQuery, at: string, coldAt: Date) {
       // Not closed, and the caller's own (a conversation older than owners is claimed by its next query).
       condition: {
         and: [
-          { or: [{ attr: 'pk', exists: false }, { attr: 'status', ne: 'closed' }] },
-          { or: [{ attr: 'owner', exists: false }, { attr: 'owner', eq: caller.owner }] },
+          {
+            or: [
+              { attr: 'pk', exists: false },
+              { attr: 'status', ne: 'closed' },
+            ],
+          },
+          {
+            or: [
+              { attr: 'owner', exists: false },
+              { attr: 'owner', eq: caller.owner },
+            ],
+          },
         ],
       },
     });

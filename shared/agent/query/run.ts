@@ -55,7 +55,13 @@ function clientOf(deps: Deps, context: QueryContext): ModelClient | string {
  * cannot run, a blocked question (the refusal is the answer, kept with the question), no model
  * client, an unreachable connection.
  */
-export async function answerQuery(deps: Deps, caller: Caller, context: QueryContext, input: ScreenedInput, tier: ModelTier): Promise<QueryRun> {
+export async function answerQuery(
+  deps: Deps,
+  caller: Caller,
+  context: QueryContext,
+  input: ScreenedInput,
+  tier: ModelTier,
+): Promise<QueryRun> {
   if (input.unusable) return nothingRan(input.unusable, false);
   if (input.blockedBy) {
     const name = input.blockedBy.name;

@@ -56,8 +56,15 @@ export function screenInput(guardrails: Guardrail[], query: string, startingHist
 }
 
 /** Guardrails on the way out: the answer returned and stored, or withheld. */
-export function screenAnswer(guardrails: Guardrail[], answer: string): { answer: string; hits: GuardrailHit[]; withheldBy: Guardrail | undefined } {
+export function screenAnswer(
+  guardrails: Guardrail[],
+  answer: string,
+): { answer: string; hits: GuardrailHit[]; withheldBy: Guardrail | undefined } {
   const screened = applyGuardrails(guardrails, answer, 'output');
   if (!screened.blockedBy) return { answer: screened.text, hits: screened.hits, withheldBy: undefined };
-  return { answer: `The answer was withheld: it matches the workspace's guardrail "${screened.blockedBy.name}".`, hits: screened.hits, withheldBy: screened.blockedBy };
+  return {
+    answer: `The answer was withheld: it matches the workspace's guardrail "${screened.blockedBy.name}".`,
+    hits: screened.hits,
+    withheldBy: screened.blockedBy,
+  };
 }

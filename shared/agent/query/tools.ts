@@ -15,9 +15,8 @@ import type { LoopTool } from '../loop.js';
 /** How servers word a call to a tool they no longer have. */
 const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
 
-
 /** The patterns of a role (`permissions[role]`, a JSON-encoded array); none when unset or unreadable. */
-export function patternsFor(workspace: WorkspaceItem, role: string): GlobMatcher[] {
+function patternsFor(workspace: WorkspaceItem, role: string): GlobMatcher[] {
   const raw = workspace.permissions?.[role];
   if (!raw) return [];
   try {
@@ -29,7 +28,7 @@ export function patternsFor(workspace: WorkspaceItem, role: string): GlobMatcher
 }
 
 /** Tool names the model accepts: letters, digits, `_` and `-`, at most 64 characters. */
-export function safeToolName(name: string): string {
+function safeToolName(name: string): string {
   return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
 }
 
@@ -38,7 +37,7 @@ export function safeToolName(name: string): string {
  * offered to the model, and `<connection>__<tool>`. Rules match any of them, so a rule written for
  * one spelling still holds when a second connection renames the tool.
  */
-export function namesOf(connectionName: string, toolName: string, offeredName: string): string[] {
+function namesOf(connectionName: string, toolName: string, offeredName: string): string[] {
   return [...new Set([toolName, offeredName, `${connectionName}__${toolName}`])];
 }
 
