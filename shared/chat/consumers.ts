@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { isConditionFailed, onConditionFailed, type Key } from '../platform/table.js';
+import { type Key, onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import type { BindChannelInput } from './schemas.js';
@@ -74,13 +74,16 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
     ...keys.workspaceChannelsEntry(workspace.id, input.channel_id),
     created_at: deps.clock.now().toISOString(),
   };
-  try {
-    await deps.table.put(binding, {
-      condition: 'attribute_not_exists(pk) OR workspace_id = :workspace',
-      values: { ':workspace': workspace.id },
-    });
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
+  const bound = await unlessConditionFailed(
+    deps.table
+      .put(binding, {
+        condition: 'attribute_not_exists(pk) OR workspace_id = :workspace',
+        values: { ':workspace': workspace.id },
+      })
+      .then(() => true),
+    false,
+  );
+  if (!bound) {
     const holder = await getBinding(deps, orgId, input.channel_id);
     throw new ConflictError(
       `channel ${input.channel_id} is already bound to workspace "${holder?.workspace_name ?? 'another workspace'}" (${holder?.workspace_id ?? 'unknown'})`,

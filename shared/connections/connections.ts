@@ -2,7 +2,7 @@ import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, onConditionFailed } from '../platform/table.js';
+import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
@@ -156,17 +156,15 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
 export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
   const items = toolItemsOf(connection.workspace_id, connection.id, tools);
   await deps.table.batchPut(items);
-  const updated = await deps.table
-    .update<ConnectionItem>(keys.connection(connection.workspace_id, connection.id), {
+  const updated = await unlessConditionFailed(
+    deps.table.update<ConnectionItem>(keys.connection(connection.workspace_id, connection.id), {
       update: 'SET tools_discovered = :yes, tool_count = :count',
       condition: 'attribute_exists(pk) AND tools_discovered = :no',
       values: { ':yes': true, ':no': false, ':count': tools.length },
-    })
-    .catch((error: unknown) => {
-      // Another query discovered them first: its count stands.
-      if (isConditionFailed(error)) return undefined;
-      throw error;
-    });
+    }),
+    // Another query discovered them first: its count stands.
+    undefined,
+  );
   if (updated) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length });
   return items;
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, type Item } from '../platform/table.js';
+import { type Item, unlessConditionFailed } from '../platform/table.js';
 import type { JobMessage } from '../jobs/ledger.js';
 import { scheduleName } from '../jobs/scheduler.js';
 import type { JobHandler } from '../jobs/worker.js';
@@ -105,9 +105,8 @@ async function close(
     values[':expected'] = expected.lastActivityAt;
     condition = `(${condition} AND #last = :expected) OR #moved = :moved`;
   }
-  let previous: ConversationState | undefined;
-  try {
-    previous = await deps.table.updateReturningOld<ConversationState>(keys.conversation(workspaceId, conversationId), {
+  const previous = await unlessConditionFailed(
+    deps.table.updateReturningOld<ConversationState>(keys.conversation(workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
         'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
@@ -115,11 +114,10 @@ async function close(
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },
       values,
-    });
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  }
+    }),
+    null,
+  );
+  if (previous === null) return undefined;
   const left = previous?.status === 'cold' ? 'cold' : 'open';
   // Counters move only when this attempt made the move (not on a retry that finds it made).
   const moved = previous?.status !== 'closed';
@@ -164,9 +162,8 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
   const now = deps.clock.now();
   const closeAt = minutesAfter(now, workspace.close_timeout_minutes);
   const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt);
-  let previous: ConversationState | undefined;
-  try {
-    previous = await deps.table.updateReturningOld<ConversationState>(keys.conversation(data.workspaceId, data.conversationId), {
+  const previous = await unlessConditionFailed(
+    deps.table.updateReturningOld<ConversationState>(keys.conversation(data.workspaceId, data.conversationId), {
       update: 'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi3pk = :g3pk, gsi3sk = :g3sk, #moved = :moved',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
       names: statusNames,
@@ -181,11 +178,10 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
         ':g3sk': due.gsi3sk,
         ':moved': jobId,
       },
-    });
-  } catch (error) {
-    if (isConditionFailed(error)) return; // stale: the conversation moved on (a new message, a close)
-    throw error;
-  }
+    }),
+    null,
+  );
+  if (previous === null) return; // stale: the conversation moved on (a new message, a close)
   if (!previous) return;
   // Counters move only when this attempt made the move (a retry finds it made: status cold, moved_by this job).
   if (previous.status === 'open') {

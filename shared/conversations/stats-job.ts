@@ -5,7 +5,7 @@ import type { JobHandler } from '../jobs/worker.js';
 import { modelTier, type ModelTier } from '../models/catalogue.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, type Item } from '../platform/table.js';
+import { type Item, unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/counters.js';
 import { issueLines } from '../platform/validation.js';
 
@@ -105,8 +105,8 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     }
     const stats = parsed.data;
     const cost = costOf(response.usage, tier);
-    try {
-      await deps.table.update(keys.conversation(data.workspaceId, data.conversationId), {
+    const recorded = await unlessConditionFailed(
+      deps.table.update(keys.conversation(data.workspaceId, data.conversationId), {
         update:
           'SET sentiment_score = :sentiment, resolution_status = :resolution, category = :category, summary = :summary, ' +
           'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost',
@@ -120,11 +120,10 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
           ':at': deps.clock.now().toISOString(),
           ':cost': cost,
         },
-      });
-    } catch (error) {
-      if (isConditionFailed(error)) return; // another delivery finished first
-      throw error;
-    }
+      }),
+      null,
+    );
+    if (recorded === null) return; // another delivery finished first
     // An unresolved conversation is a knowledge gap: its first question is what the knowledge lacked.
     const unresolved = stats.resolution_status === 'unresolved';
     if (unresolved) {
@@ -152,14 +151,13 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     ]);
   },
   async onFailed(deps, data) {
-    await deps.table
-      .update(keys.conversation(data.workspaceId, data.conversationId), {
+    await unlessConditionFailed(
+      deps.table.update(keys.conversation(data.workspaceId, data.conversationId), {
         update: 'SET stats_status = :failed',
         condition: 'attribute_exists(pk) AND stats_status <> :complete',
         values: { ':failed': 'failed', ':complete': 'complete' },
-      })
-      .catch((error: unknown) => {
-        if (!isConditionFailed(error)) throw error;
-      });
+      }),
+      undefined,
+    );
   },
 };

@@ -4,7 +4,7 @@ import { displayName } from '../http/schemas.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, onConditionFailed, type Key } from '../platform/table.js';
+import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, currentPattern, patternSteps } from './patterns.js';
@@ -92,22 +92,21 @@ export function stepsOf(guardrail: Pick<Guardrail, 'type' | 'pattern' | 'enabled
  */
 async function reserveSteps(deps: Deps, workspaceId: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  try {
-    await deps.table.update(keys.workspace(workspaceId), {
+  await onConditionFailed(
+    deps.table.update(keys.workspace(workspaceId), {
       update: 'ADD pattern_steps :delta',
       condition:
         delta < 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(pattern_steps) OR pattern_steps <= :room)',
       values: delta < 0 ? { ':delta': delta } : { ':delta': delta, ':room': WORKSPACE_PATTERN_STEPS - delta },
-    });
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    throw new ValidationError('invalid request body', [
-      {
-        path: 'pattern',
-        message: `the workspace's enabled patterns would take more than ${WORKSPACE_PATTERN_STEPS} steps together (this one takes ${delta}): disable or simplify another pattern first`,
-      },
-    ]);
-  }
+    }),
+    () =>
+      new ValidationError('invalid request body', [
+        {
+          path: 'pattern',
+          message: `the workspace's enabled patterns would take more than ${WORKSPACE_PATTERN_STEPS} steps together (this one takes ${delta}): disable or simplify another pattern first`,
+        },
+      ]),
+  );
 }
 
 export async function createGuardrail(deps: Deps, orgId: string, workspaceId: string, input: GuardrailInput): Promise<Guardrail> {
@@ -143,10 +142,13 @@ export async function updateGuardrail(
   await reserveSteps(deps, workspaceId, delta);
   const item: GuardrailItem = { ...current, ...definition, updated_at: deps.clock.now().toISOString() };
   try {
-    await deps.table.put(item, { condition: 'attribute_exists(pk)' });
+    await onConditionFailed(
+      deps.table.put(item, { condition: 'attribute_exists(pk)' }),
+      () => new NotFoundError(`guardrail ${id} not found`),
+    );
   } catch (error) {
+    // Whatever the failure, the steps reserved for this change are given back.
     await reserveSteps(deps, workspaceId, -delta);
-    if (isConditionFailed(error)) throw new NotFoundError(`guardrail ${id} not found`);
     throw error;
   }
   return toGuardrail(item);

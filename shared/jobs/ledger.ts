@@ -8,7 +8,7 @@ import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { keys } from '../platform/keys.js';
 import type { Store } from '../platform/store.js';
-import { isConditionFailed, type Key } from '../platform/table.js';
+import { type Key, unlessConditionFailed } from '../platform/table.js';
 import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
 
 export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats'] as const;
@@ -156,12 +156,11 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0):
   };
   if (!(await store.table.putNew(item))) {
     // A drained job may be sent again (the sweep re-sends an overdue move): it replaces the removed one.
-    try {
-      await store.table.put(item, conditionOf(jobEntity, { attr: 'state', eq: 'removed' }));
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    const replaced = await unlessConditionFailed(
+      store.table.put(item, conditionOf(jobEntity, { attr: 'state', eq: 'removed' })).then(() => true),
+      false,
+    );
+    if (!replaced) return false;
   }
   await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, state));
   return true;
@@ -239,26 +238,21 @@ export async function transitionJob(store: Store, job: JobItem, options: Transit
   const runAt = options.runAt ?? job.run_at;
   const index = indexAttributes(job.org_id, job.queue, job.id, options.to, at, runAt);
   const { key, input } = updateOf(transitionUpdate(job, options, now, index));
-  try {
-    // ALL_OLD: the counters move from the state the job really was in, not the one read earlier.
-    const previous = await store.table.updateReturningOld<JobItem>(key, input);
-    if (!previous) return undefined;
-    await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
-    const attempts = options.attempts === 'increment' ? previous.attempts + 1 : options.attempts === 'reset' ? 0 : previous.attempts;
-    return {
-      ...previous,
-      ...index,
-      state: options.to,
-      attempts,
-      run_at: runAt,
-      updated_at: at,
-      last_error: options.lastError !== undefined ? options.lastError : previous.last_error,
-      lease_until: options.leaseUntil,
-    };
-  } catch (error) {
-    if (isConditionFailed(error)) return undefined;
-    throw error;
-  }
+  // ALL_OLD: the counters move from the state the job really was in, not the one read earlier.
+  const previous = await unlessConditionFailed(store.table.updateReturningOld<JobItem>(key, input), undefined);
+  if (!previous) return undefined;
+  await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
+  const attempts = options.attempts === 'increment' ? previous.attempts + 1 : options.attempts === 'reset' ? 0 : previous.attempts;
+  return {
+    ...previous,
+    ...index,
+    state: options.to,
+    attempts,
+    run_at: runAt,
+    updated_at: at,
+    last_error: options.lastError !== undefined ? options.lastError : previous.last_error,
+    lease_until: options.leaseUntil,
+  };
 }
 
 export function messageOf(job: JobItem): JobMessage {

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, onConditionFailed, type Key } from '../platform/table.js';
+import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 
@@ -60,17 +60,15 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
     sets.push('content = :content');
     values[':content'] = input.content;
   }
-  try {
-    const item = await deps.table.update<KnowledgeItem>(keys.knowledge(workspaceId, id), {
+  const item = await onConditionFailed(
+    deps.table.update<KnowledgeItem>(keys.knowledge(workspaceId, id), {
       update: `SET ${sets.join(', ')}`,
       condition: 'attribute_exists(pk)',
       values,
-    });
-    return toKnowledge(item);
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(`knowledge entry ${id} not found`);
-    throw error;
-  }
+    }),
+    () => new NotFoundError(`knowledge entry ${id} not found`),
+  );
+  return toKnowledge(item);
 }
 
 export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { OrgRole, Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { isConditionFailed } from '../platform/table.js';
+import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import type { CreateUserInput, User } from './schemas.js';
@@ -88,18 +88,16 @@ function refuseSelf(admin: Principal, userId: string, what: string): void {
 /** `PUT /api/org/users/:id`: the role a user's next request is served with. */
 export async function changeUserRole(deps: Deps, admin: Principal, userId: string, role: OrgRole): Promise<User> {
   refuseSelf(admin, userId, 'change the role of');
-  try {
-    const user = await deps.table.update<UserItem>(keys.user(admin.orgId, userId), {
+  const user = await onConditionFailed(
+    deps.table.update<UserItem>(keys.user(admin.orgId, userId), {
       update: 'SET org_role = :role',
       condition: 'attribute_exists(pk)',
       values: { ':role': role },
-    });
-    deps.sessions.forgetUser(userId);
-    return toUser(user);
-  } catch (error) {
-    if (isConditionFailed(error)) throw new NotFoundError(`user ${userId} not found`);
-    throw error;
-  }
+    }),
+    () => new NotFoundError(`user ${userId} not found`),
+  );
+  deps.sessions.forgetUser(userId);
+  return toUser(user);
 }
 
 /**
@@ -113,7 +111,8 @@ export async function removeUser(deps: Deps, admin: Principal, userId: string): 
   await deps.table.delete(keys.user(admin.orgId, userId));
   deps.sessions.forgetUser(userId);
   // The login record goes last, and only if it is still this user's (the email may be reused).
-  await deps.table.delete(keys.email(user.email), { condition: 'user_id = :id', values: { ':id': userId } }).catch((error: unknown) => {
-    if (!isConditionFailed(error)) throw error;
-  });
+  await unlessConditionFailed(
+    deps.table.delete(keys.email(user.email), { condition: 'user_id = :id', values: { ':id': userId } }),
+    undefined,
+  );
 }

@@ -62,7 +62,7 @@ export interface QueryPage<T> {
 }
 
 /** Thrown by `put`/`update`/`delete` when their condition does not hold. */
-export function isConditionFailed(error: unknown): boolean {
+function isConditionFailed(error: unknown): boolean {
   return error instanceof ConditionalCheckFailedException;
 }
 
@@ -75,6 +75,19 @@ export async function onConditionFailed<T>(write: Promise<T>, failed: () => Erro
     return await write;
   } catch (error) {
     if (isConditionFailed(error)) throw failed();
+    throw error;
+  }
+}
+
+/**
+ * A conditional write whose failed condition is an expected outcome: `otherwise` instead of the
+ * store's error. Any other error passes through.
+ */
+export async function unlessConditionFailed<T, F>(write: Promise<T>, otherwise: F): Promise<T | F> {
+  try {
+    return await write;
+  } catch (error) {
+    if (isConditionFailed(error)) return otherwise;
     throw error;
   }
 }
@@ -133,13 +146,10 @@ export class Table {
 
   /** Puts `item` only if no item has its key yet. Returns false when one exists. */
   async putNew(item: Item | (Key & object)): Promise<boolean> {
-    try {
-      await this.put(item, { condition: 'attribute_not_exists(pk)' });
-      return true;
-    } catch (error) {
-      if (isConditionFailed(error)) return false;
-      throw error;
-    }
+    return unlessConditionFailed(
+      this.put(item, { condition: 'attribute_not_exists(pk)' }).then(() => true),
+      false,
+    );
   }
 
   /** Applies an update expression; returns the item's attributes after the update. */

@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { slugify } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { isConditionFailed, onConditionFailed } from '../platform/table.js';
+import { onConditionFailed } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { getOrganisationItem } from '../org/organisations.js';
 import { findOrCreateTeam, getTeam } from '../org/teams.js';
@@ -176,20 +176,18 @@ export async function updateWorkspace(
     values[`:${field}`] = value;
     assignments.push(`#${field} = :${field}`);
   }
-  try {
-    names['#org_id'] = 'org_id';
-    values[':org_id'] = orgId;
-    const item = await deps.table.update<WorkspaceItem>(keys.workspace(workspaceId), {
+  names['#org_id'] = 'org_id';
+  values[':org_id'] = orgId;
+  const item = await onConditionFailed(
+    deps.table.update<WorkspaceItem>(keys.workspace(workspaceId), {
       update: `SET ${assignments.join(', ')}`,
       condition: 'attribute_exists(pk) AND #org_id = :org_id',
       names,
       values,
-    });
-    return toSummary(item);
-  } catch (error) {
-    if (isConditionFailed(error)) throw workspaceNotFound(workspaceId);
-    throw error;
-  }
+    }),
+    () => workspaceNotFound(workspaceId),
+  );
+  return toSummary(item);
 }
 
 export const PERMISSION_ROLES = ['admin', 'member'] as const;

@@ -12,7 +12,7 @@ import type { Deps } from '../../deps.js';
 import { ConflictError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { keys } from '../../platform/keys.js';
-import { isConditionFailed, type Item } from '../../platform/table.js';
+import { type Item, unlessConditionFailed } from '../../platform/table.js';
 import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
 import { counterNames, recordUsage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
@@ -152,15 +152,15 @@ async function claimConversation(
   coldAt: Date,
 ): Promise<{ previous: ConversationState | undefined } | 'taken'> {
   const { key, input } = updateOf(conversationUpdate(saved, at, coldAt));
-  try {
-    return { previous: await deps.table.updateReturningOld<ConversationState>(key, input) };
-  } catch (error) {
-    if (!isConditionFailed(error)) throw error;
-    const { caller, conversationId } = saved;
-    const current = await deps.table.get<ConversationState>(key, true);
-    if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
-    throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
-  }
+  const claimed = await unlessConditionFailed(
+    deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
+    null,
+  );
+  if (claimed) return claimed;
+  const { caller, conversationId } = saved;
+  const current = await deps.table.get<ConversationState>(key, true);
+  if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
+  throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
 }
 
 /** The messages of the query (and of the history a new conversation starts with), numbered after `previousCount`. */
