@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { costOf, type ContentBlock } from '../agent/model.js';
 import { modelsOf } from '../deps.js';
 import type { JobHandler } from '../jobs/worker.js';
+import { readModelSettings } from '../org/settings.js';
 import { modelTier, type ModelTier } from '../models/catalogue.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
@@ -76,14 +77,13 @@ function transcriptOf(messages: Item[]): string {
 export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>> = {
   schema: StatsJobSchema,
   async run(deps, data, job) {
-    const [items, settings] = await Promise.all([
+    const [items, modelSettings] = await Promise.all([
       deps.table.queryAll({ pk: keys.conversationPartition(data.workspaceId, data.conversationId), consistent: true }),
-      deps.table.batchGet([keys.setting(job.org_id, 'ai_provider'), keys.setting(job.org_id, 'ai_api_key')]),
+      readModelSettings(deps, job.org_id),
     ]);
     const conversation = items.find((item) => item.sk === keys.conversationSortKey);
     if (!conversation || conversation.stats_status === 'complete') return;
-    const setting = (key: string) => settings.find((item) => item.sk === keys.setting(job.org_id, key).sk)?.value as string | undefined;
-    const client = modelsOf(deps).clientFor({ provider: setting('ai_provider'), apiKey: setting('ai_api_key') });
+    const client = modelsOf(deps).clientFor(modelSettings);
     const tier = modelTier(STATS_TIER) as ModelTier;
     const response = await client.createMessage({
       model: client.modelFor(tier),

@@ -78,3 +78,10 @@ export async function readSetting(deps: Store, orgId: string, key: string): Prom
   const item = await deps.table.get<SettingItem>(keys.setting(orgId, key));
   return item?.value;
 }
+
+/** The organisation's model settings (`ai_provider`, `ai_api_key`): one BatchGet, for the query and the statistics job. */
+export async function readModelSettings(deps: Store, orgId: string): Promise<{ provider?: string; apiKey?: string }> {
+  const items = await deps.table.batchGet<SettingItem>([keys.setting(orgId, 'ai_provider'), keys.setting(orgId, 'ai_api_key')]);
+  const value = (key: string) => items.find((item) => item.sk === keys.setting(orgId, key).sk)?.value;
+  return { provider: value('ai_provider'), apiKey: value('ai_api_key') };
+}

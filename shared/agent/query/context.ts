@@ -2,6 +2,7 @@ import type { ConnectionItem, ToolItem } from '../../connections/connections.js'
 import { ownConversationId } from '../../conversations/owners.js';
 import { toGuardrail, type GuardrailItem } from '../../guardrails/guardrails.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
+import { readModelSettings } from '../../org/settings.js';
 import type { Deps } from '../../deps.js';
 import { TooManyRequestsError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
@@ -48,10 +49,10 @@ export async function loadConversation(deps: Deps, workspaceId: string, conversa
 }
 
 export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string) {
-  const [workspaceItems, conversation, settings] = await Promise.all([
+  const [workspaceItems, conversation, modelSettings] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
     loadConversation(deps, workspaceId, conversationId),
-    deps.table.batchGet([keys.setting(caller.orgId, 'ai_provider'), keys.setting(caller.orgId, 'ai_api_key')]),
+    readModelSettings(deps, caller.orgId),
   ]);
   const workspace = ownedWorkspace(
     workspaceItems.find((item) => item.sk === keys.workspaceSortKey),
@@ -65,7 +66,6 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     const tool = item as unknown as ToolItem;
     toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
   }
-  const setting = (key: string) => settings.find((item) => item.sk === keys.setting(caller.orgId, key).sk)?.value as string | undefined;
   const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
   const guardrails = (workspaceItems.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(
     toGuardrail,
@@ -77,8 +77,7 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     knowledge,
     guardrails,
     ...conversation,
-    provider: setting('ai_provider'),
-    apiKey: setting('ai_api_key'),
+    ...modelSettings,
   };
 }
 
