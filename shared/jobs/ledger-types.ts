@@ -1,0 +1,80 @@
+import { keys } from '../platform/keys.js';
+import type { Key } from '../platform/table.js';
+
+/* The job ledger's items and names, shared by the ledger (ledger.ts) and its typed writes (ledger-writes.ts). */
+
+export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+export function isQueueName(name: string): name is QueueName {
+  return (QUEUE_NAMES as readonly string[]).includes(name);
+}
+
+/** `removed` is a drained job: kept (with a TTL) so a late delivery of it is recognised and dropped. */
+export const JOB_STATES = ['waiting', 'delayed', 'active', 'completed', 'failed', 'removed'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** What a queue carries: the ledger is the truth, the message only points at it. */
+export interface JobMessage {
+  jobId: string;
+  queue: QueueName;
+  orgId: string;
+  data: Record<string, unknown>;
+}
+
+/** One job in the ledger (`JOB#<id>` / `JOB`). */
+export interface JobItem extends Key {
+  id: string;
+  queue: QueueName;
+  org_id: string;
+  state: JobState;
+  attempts: number;
+  data: Record<string, unknown>;
+  last_error: string | null;
+  /** When a waiting or delayed job may run (ISO). */
+  run_at: string;
+  /** While active: when the claim lapses, so a job whose worker died can be claimed again. */
+  lease_until?: string;
+  created_at: string;
+  updated_at: string;
+  /** GSI1: jobs of one organisation, queue and state, by last change. */
+  gsi1pk: string;
+  gsi1sk: string;
+  /** GSI2 (only while waiting, delayed or active): pending jobs of a queue, by run time. */
+  gsi2pk?: string;
+  gsi2sk?: string;
+  ttl?: number;
+}
+
+/** Finished jobs are kept a week, then expire. */
+export const FINISHED_TTL_SECONDS = 7 * 24 * 3600;
+/** States whose counters count jobs in that state now; `completed` is a running total instead. */
+export const GAUGES: readonly JobState[] = ['waiting', 'delayed', 'active', 'failed'];
+
+const isPending = (state: JobState) => state === 'waiting' || state === 'delayed' || state === 'active';
+
+export function indexAttributes(orgId: string, queue: QueueName, id: string, state: JobState, at: string, runAt: string) {
+  return {
+    gsi1pk: keys.jobsByStateIndex(orgId, queue, state),
+    gsi1sk: keys.timeOrdered(at, id),
+    ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
+  };
+}
+
+/** A queue counter attribute of an organisation's counters item. */
+export type CounterName = `${QueueName}#${JobState}`;
+export const COUNTER_NAMES: readonly CounterName[] = QUEUE_NAMES.flatMap((queue) =>
+  JOB_STATES.map((state) => `${queue}#${state}` as const),
+);
+
+export interface TransitionOptions {
+  /** States the job must be in (checked by the write's condition). */
+  from: JobState[];
+  to: JobState;
+  /** Also allow claiming an active job whose lease has lapsed (its worker died). */
+  lapsedLeaseBefore?: string;
+  attempts?: 'increment' | 'reset';
+  lastError?: string | null;
+  runAt?: string;
+  leaseUntil?: string;
+}
