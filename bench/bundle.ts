@@ -14,6 +14,7 @@ const LOAD_ENV = {
   TABLE_NAME: 'bench',
   AWS_REGION: 'eu-west-1',
   SESSION_SECRET: 'bundle-benchmark-session-secret-0123456789',
+  SECRETS_KMS_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/bench',
   LIFECYCLE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/lifecycle',
   COLD_MESSAGES_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/cold-messages',
   STATS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/conversation-stats',

@@ -10,6 +10,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { Table, ensureTable } from '../shared/platform/table.js';
 import { QUIET_LOGGER, type Row } from './report.js';
+import { inMemorySecrets } from '../shared/platform/secrets.js';
 
 /**
  * Throughput of the local runner for a no-op job: each job is recorded in the ledger, claimed,
@@ -29,6 +30,7 @@ export async function benchJobs(): Promise<Row[]> {
       const deps = createDeps({
         config,
         table,
+        secrets: inMemorySecrets(),
         clock: systemClock,
         logger: QUIET_LOGGER,
         jobs: runner,

@@ -24,6 +24,7 @@ import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { createLogger, type AppLogger } from '../shared/platform/logger.js';
 import { Table, ensureTable } from '../shared/platform/table.js';
 import { errorMessage } from '../shared/platform/errors.js';
+import { EnvelopeSecrets, LocalKeyWrapper, localSecretsKey } from '../shared/platform/secrets.js';
 
 /** A running local runtime: the embedded store and the HTTP server. */
 export interface LocalRuntime {
@@ -147,7 +148,8 @@ async function startServices(
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
-  const core = { table: new Table(client, config.tableName, clock), clock };
+  const secrets = new EnvelopeSecrets(new LocalKeyWrapper(await localSecretsKey(dataDir)));
+  const core = { table: new Table(client, config.tableName, clock), clock, secrets };
   const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
   const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.

@@ -3,6 +3,7 @@ import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { FlowLogDestination, FlowLogTrafficType, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
 import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
 import {
+  type ContainerDefinition,
   Cluster,
   ContainerImage,
   CpuArchitecture,
@@ -33,6 +34,7 @@ export interface ChatBridgeProps {
 export class ChatBridge extends Construct {
   readonly service: FargateService;
   readonly taskDefinition: FargateTaskDefinition;
+  readonly container: ContainerDefinition;
 
   constructor(scope: Construct, id: string, props: ChatBridgeProps) {
     super(scope, id);
@@ -58,7 +60,7 @@ export class ChatBridge extends Construct {
       runtimePlatform: { cpuArchitecture: CpuArchitecture.ARM64, operatingSystemFamily: OperatingSystemFamily.LINUX },
     });
     const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
-    const container = this.taskDefinition.addContainer('Bridge', {
+    this.container = this.taskDefinition.addContainer('Bridge', {
       image: ContainerImage.fromAsset(root, {
         file: 'functions/chat-bridge/Dockerfile',
         platform: Platform.LINUX_ARM64,
@@ -85,6 +87,7 @@ export class ChatBridge extends Construct {
         startPeriod: Duration.seconds(20),
       },
     });
+    const container = this.container;
     // It runs the agent loop for chat messages: the table, the job queues and schedules, Bedrock.
     props.table.grantReadWriteData(this.taskDefinition.taskRole);
     props.jobs.wireJobs(this.taskDefinition.taskRole, (key, value) => container.addEnvironment(key, value));

@@ -1,5 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { AttributeType, Billing, TableV2 } from 'aws-cdk-lib/aws-dynamodb';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
 import { Construct } from 'constructs';
 import { TABLE_KEY_SCHEMA } from '../shared/platform/table.js';
 
@@ -10,6 +12,11 @@ import { TABLE_KEY_SCHEMA } from '../shared/platform/table.js';
  */
 export class Data extends Construct {
   readonly table: TableV2;
+  /**
+   * Wraps the data keys of the secrets kept in the table (envelope encryption, docs/security.md):
+   * retained with the table, rotated yearly by KMS (old versions still decrypt).
+   */
+  readonly secretsKey: Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -28,5 +35,16 @@ export class Data extends Construct {
         sortKey: key(index.sortKey),
       })),
     });
+    this.secretsKey = new Key(this, 'SecretsKey', {
+      description: 'Workspace agent proxy: wraps the data keys of secrets at rest (settings, connection credentials, OAuth tokens)',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** Lets a function or task seal and open secrets: the key's use (not its administration), and its id in the environment. */
+  wireSecrets(principal: IGrantable, addEnvironment: (key: string, value: string) => void): void {
+    this.secretsKey.grant(principal, 'kms:GenerateDataKey', 'kms:Decrypt');
+    addEnvironment('SECRETS_KMS_KEY_ID', this.secretsKey.keyArn);
   }
 }

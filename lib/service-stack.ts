@@ -38,6 +38,10 @@ export class ServiceStack extends Stack {
       throttle: { rateLimit: 50, burstLimit: 100 },
     });
     this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
+    for (const fn of [this.api.apiFunction, this.api.agentFunction, this.jobs.consumer]) {
+      this.data.wireSecrets(fn, (key, value) => fn.addEnvironment(key, value));
+    }
+    this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
 
     Validations.of(this).acknowledge({
       id: `AwsSolutions-IAM5[Resource::<${this.getLogicalId(this.data.table.node.defaultChild as CfnElement)}.Arn>/index/*]`,

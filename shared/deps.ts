@@ -10,6 +10,7 @@ import type { McpHub } from './connections/mcp-hub.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
+import type { Secrets } from './platform/secrets.js';
 import type { Table } from './platform/table.js';
 
 /**
@@ -24,6 +25,8 @@ export interface Deps {
   passwords: PasswordHasher;
   /** HS256 key of session tokens. */
   sessionKey: Uint8Array;
+  /** Seals and opens secrets at rest (KMS envelope encryption on AWS, a key file locally). */
+  secrets: Secrets;
   /** What this process read of sessions, for a few seconds. */
   sessions: SessionCache;
   /**
@@ -47,6 +50,7 @@ export interface DepsParts {
   table: Table;
   clock: Clock;
   logger: AppLogger;
+  secrets: Secrets;
   /** Absent in processes that serve no HTTP (the jobs Lambda): sessions are then never accepted. */
   sessionSecret?: string;
   passwords?: PasswordHasher;
@@ -66,6 +70,7 @@ export function createDeps(parts: DepsParts): Deps {
     logger: parts.logger,
     passwords: parts.passwords ?? new PasswordHasher(),
     sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
+    secrets: parts.secrets,
     sessions: new SessionCache(),
     models: parts.models,
     jobs: parts.jobs,

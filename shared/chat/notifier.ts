@@ -1,4 +1,4 @@
-import type { Store } from '../platform/store.js';
+import type { SecretStore } from '../platform/store.js';
 import { readSetting } from '../org/settings.js';
 
 /** Posts into team-chat threads (the cold notice). */
@@ -19,7 +19,7 @@ export class UnconnectedChat implements ChatNotifier {
  */
 export class TeamChatNotifier implements ChatNotifier {
   constructor(
-    private readonly store: Store,
+    private readonly store: SecretStore,
     private readonly slackApiUrl: string | undefined,
   ) {}
 

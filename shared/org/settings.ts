@@ -1,4 +1,5 @@
-import type { Store } from '../platform/store.js';
+import { isSealed, SecretDecryptionError } from '../platform/secrets.js';
+import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 
@@ -6,8 +7,33 @@ interface SettingItem {
   pk: string;
   sk: string;
   key: string;
+  /** A secret's value is sealed (`platform/secrets.ts`); one written before encryption is plain until its next write. */
   value: string;
+  /** A secret's listed form (`maskSecret`), kept at write time so listing opens no secret. */
+  masked?: string;
   updated_at: string;
+}
+
+/** Where a setting's sealed value belongs: it opens only in this organisation's item of this key. */
+const contextOf = (orgId: string, key: string) => `setting:${orgId}:${key}`;
+
+/** The plain value of a stored setting: opened when sealed (plain values of old items are read as they are). */
+async function plainValue(deps: SecretStore, orgId: string, item: SettingItem): Promise<string> {
+  return isSealed(item.value) ? deps.secrets.open(item.value, contextOf(orgId, item.key)) : item.value;
+}
+
+/**
+ * The same, or undefined when it cannot be opened (sealed with a key this deployment no longer has,
+ * or altered): the setting then reads as unset, and the admin sets it again (docs/operations.md).
+ */
+async function openedOrUnset(deps: SecretStore, orgId: string, item: SettingItem | undefined): Promise<string | undefined> {
+  if (!item) return undefined;
+  try {
+    return await plainValue(deps, orgId, item);
+  } catch (error) {
+    if (error instanceof SecretDecryptionError) return undefined;
+    throw error;
+  }
 }
 
 /** Keys the service itself reads. Other keys matching the key pattern may be stored too. */
@@ -40,31 +66,40 @@ export async function listSettings(
   const settings: Record<string, string> = {};
   const configured: Record<string, boolean> = Object.fromEntries(KNOWN_SETTING_KEYS.map((key) => [key, false]));
   for (const item of items) {
-    settings[item.key] = isSecretKey(item.key) ? maskSecret(item.value) : item.value;
+    settings[item.key] = isSecretKey(item.key) ? (item.masked ?? (isSealed(item.value) ? MASK : maskSecret(item.value))) : item.value;
     configured[item.key] = true;
   }
   return { settings, configured };
 }
 
-export async function putSetting(deps: Store, orgId: string, key: string, value: string): Promise<void> {
+/** Stores a setting; a secret is sealed (and an old plain one is re-sealed by this write). */
+export async function putSetting(deps: SecretStore, orgId: string, key: string, value: string): Promise<void> {
   const problem = VALUE_RULES[key]?.(value);
   if (problem) throw new ValidationError('invalid setting value', [{ path: 'value', message: problem }]);
-  const item: SettingItem = { ...keys.setting(orgId, key), key, value, updated_at: deps.clock.now().toISOString() };
+  const stored = isSecretKey(key) ? { value: await deps.secrets.seal(value, contextOf(orgId, key)), masked: maskSecret(value) } : { value };
+  const item: SettingItem = { ...keys.setting(orgId, key), key, ...stored, updated_at: deps.clock.now().toISOString() };
   // The app token's item is also the organisation's entry in the index the chat bridge polls.
   const indexed = key === 'chat_app_token' ? keys.chatOrganisationEntry(orgId) : {};
   await deps.table.put({ ...item, ...indexed });
 }
 
 /** Organisations with both chat tokens: one Query of the index, one BatchGet of their tokens. */
-export async function listChatOrganisations(deps: Store): Promise<{ orgId: string; botToken: string; appToken: string }[]> {
+export async function listChatOrganisations(deps: SecretStore): Promise<{ orgId: string; botToken: string; appToken: string }[]> {
   const indexed = await deps.table.queryAll<SettingItem & { gsi1sk: string }>({ index: 'gsi1', pk: keys.chatOrganisationsIndex() });
   if (!indexed.length) return [];
   const bots = await deps.table.batchGet<SettingItem>(indexed.map((item) => keys.setting(item.gsi1sk, 'chat_bot_token')));
-  const botTokens = new Map(bots.map((item) => [item.pk, item.value]));
-  return indexed.flatMap((item) => {
-    const botToken = botTokens.get(keys.orgPartition(item.gsi1sk));
-    return botToken ? [{ orgId: item.gsi1sk, botToken, appToken: item.value }] : [];
-  });
+  const botItems = new Map(bots.map((item) => [item.pk, item]));
+  const organisations = await Promise.all(
+    indexed.map(async (item) => {
+      const orgId = item.gsi1sk;
+      const [botToken, appToken] = await Promise.all([
+        openedOrUnset(deps, orgId, botItems.get(keys.orgPartition(orgId))),
+        openedOrUnset(deps, orgId, item),
+      ]);
+      return botToken && appToken ? [{ orgId, botToken, appToken }] : [];
+    }),
+  );
+  return organisations.flat();
 }
 
 export async function deleteSetting(deps: Store, orgId: string, key: string): Promise<void> {
@@ -74,14 +109,14 @@ export async function deleteSetting(deps: Store, orgId: string, key: string): Pr
 }
 
 /** The plain value of one setting, for the service's own use (never for a response). */
-export async function readSetting(deps: Store, orgId: string, key: string): Promise<string | undefined> {
+export async function readSetting(deps: SecretStore, orgId: string, key: string): Promise<string | undefined> {
   const item = await deps.table.get<SettingItem>(keys.setting(orgId, key));
-  return item?.value;
+  return openedOrUnset(deps, orgId, item);
 }
 
 /** The organisation's model settings (`ai_provider`, `ai_api_key`): one BatchGet, for the query and the statistics job. */
-export async function readModelSettings(deps: Store, orgId: string): Promise<{ provider?: string; apiKey?: string }> {
+export async function readModelSettings(deps: SecretStore, orgId: string): Promise<{ provider?: string; apiKey?: string }> {
   const items = await deps.table.batchGet<SettingItem>([keys.setting(orgId, 'ai_provider'), keys.setting(orgId, 'ai_api_key')]);
-  const value = (key: string) => items.find((item) => item.sk === keys.setting(orgId, key).sk)?.value;
-  return { provider: value('ai_provider'), apiKey: value('ai_api_key') };
+  const itemOf = (key: string) => items.find((item) => item.sk === keys.setting(orgId, key).sk);
+  return { provider: itemOf('ai_provider')?.value, apiKey: await openedOrUnset(deps, orgId, itemOf('ai_api_key')) };
 }

@@ -7,7 +7,9 @@ import { systemClock } from './clock.js';
 import { parseConfig, type Config } from './config.js';
 import { createDynamoClient } from './dynamo.js';
 import { createLogger } from './logger.js';
-import type { Store } from './store.js';
+import { EnvelopeSecrets } from './secrets.js';
+import { KmsKeyWrapper } from './secrets-kms.js';
+import type { SecretStore } from './store.js';
 import { Table } from './table.js';
 
 /** The session secret: `SESSION_SECRET`, else the Secrets Manager secret the stack generated. */
@@ -29,16 +31,18 @@ export async function createAwsDeps(
   env: Record<string, string | undefined>,
   options: {
     needsSession: boolean;
-    extra?: (config: Config, logger: ReturnType<typeof createLogger>, store: Store) => Partial<DepsParts>;
+    extra?: (config: Config, logger: ReturnType<typeof createLogger>, store: SecretStore) => Partial<DepsParts>;
   } = { needsSession: true },
 ) {
   const config = parseConfig(env, 'aws');
   const logger = createLogger(config);
   const sessionSecret = await sessionSecretOf(config);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
-  const store: Store = {
+  if (!config.secretsKmsKeyId) throw new Error('SECRETS_KMS_KEY_ID is required on AWS (set by the CDK stack)');
+  const store: SecretStore = {
     table: new Table(createDynamoClient(config, config.dynamoEndpoint), config.tableName, systemClock),
     clock: systemClock,
+    secrets: new EnvelopeSecrets(new KmsKeyWrapper(config.secretsKmsKeyId, config.awsRegion)),
   };
   const { sqs, jobs, scheduler } = createAwsJobs(config, store);
   const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });

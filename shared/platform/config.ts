@@ -64,6 +64,7 @@ function configSchema(runtime: Runtime) {
     DATA_DIR: z.string().min(1).default('./.data'),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     SESSION_SECRET_ARN: z.string().min(1).optional(),
+    SECRETS_KMS_KEY_ID: z.string().min(1).optional(),
     DYNAMODB_ENDPOINT: optionalUrl,
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: optionalUrl,
@@ -122,6 +123,8 @@ export interface Config {
   sessionSecret: string | undefined;
   /** AWS: the Secrets Manager secret holding the session secret (read once per container). */
   sessionSecretArn: string | undefined;
+  /** AWS: the KMS key that wraps the data keys of secrets at rest (set by the CDK stack). */
+  secretsKmsKeyId: string | undefined;
   /** A DynamoDB endpoint other than AWS's (DynamoDB Local, dynalite in tests). */
   dynamoEndpoint: string | undefined;
   anthropicApiKey: string | undefined;
@@ -197,6 +200,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     dataDir: env.DATA_DIR === 'memory' ? null : env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,
     sessionSecretArn: env.SESSION_SECRET_ARN,
+    secretsKmsKeyId: env.SECRETS_KMS_KEY_ID,
     dynamoEndpoint: env.DYNAMODB_ENDPOINT,
     anthropicApiKey: env.ANTHROPIC_API_KEY,
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL,

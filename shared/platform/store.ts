@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js';
+import type { Secrets } from './secrets.js';
 import type { Table } from './table.js';
 
 /**
@@ -9,4 +10,9 @@ import type { Table } from './table.js';
 export interface Store {
   readonly table: Table;
   readonly clock: Clock;
+}
+
+/** A store module that also keeps secrets (settings, connection credentials, tokens): seals and opens them. */
+export interface SecretStore extends Store {
+  readonly secrets: Secrets;
 }

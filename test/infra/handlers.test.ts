@@ -7,6 +7,7 @@ import { parseConfig } from '../../shared/platform/config.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { ensureTable } from '../../shared/platform/table.js';
 import { recordJob } from '../../shared/jobs/ledger.js';
+import { inMemorySecrets } from '../../shared/platform/secrets.js';
 
 /**
  * The Lambda entry points as AWS calls them: an API Gateway HTTP API v2 event through the API
@@ -28,6 +29,7 @@ beforeAll(async () => {
     AWS_ACCESS_KEY_ID: 'test',
     AWS_SECRET_ACCESS_KEY: 'test',
     SESSION_SECRET: 'lambda-test-session-secret-of-32-chars-or-more',
+    SECRETS_KMS_KEY_ID: 'arn:aws:kms:eu-west-1:123456789012:key/test',
     LIFECYCLE_QUEUE_URL: QUEUE('lifecycle'),
     COLD_MESSAGES_QUEUE_URL: QUEUE('cold-messages'),
     STATS_QUEUE_URL: QUEUE('conversation-stats'),
@@ -172,6 +174,7 @@ describe('functions/jobs/handler.ts', () => {
     const deps = createDeps({
       config,
       table: new Table(client, config.tableName, systemClock),
+      secrets: inMemorySecrets(),
       clock: systemClock,
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       jobs: { enqueue: async () => true, redeliver: async () => undefined, cancel: () => undefined },

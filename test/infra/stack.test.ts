@@ -163,6 +163,35 @@ describe('ServiceStack', () => {
     expect(secretReaders).toHaveLength(2);
   });
 
+  it('keeps one rotating KMS key for secrets at rest, retained, and lets every function and the bridge use it (not administer it)', () => {
+    template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ EnableKeyRotation: true }) });
+    template.resourceCountIs('AWS::KMS::Key', 1);
+    const keyId = Object.keys(resourcesOf('AWS::KMS::Key'))[0];
+    const users = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties).includes('kms:GenerateDataKey'),
+    );
+    // The API, agent and jobs functions, and the bridge task.
+    expect(users).toHaveLength(4);
+    for (const policy of users) {
+      const statements =
+        (policy.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] } | undefined)?.Statement ??
+        [];
+      const kms = statements.filter((statement) => JSON.stringify(statement.Action).includes('kms:'));
+      expect(kms).toEqual([
+        expect.objectContaining({ Action: ['kms:GenerateDataKey', 'kms:Decrypt'], Resource: { 'Fn::GetAtt': [keyId, 'Arn'] } }),
+      ]);
+    }
+    for (const fn of Object.values(resourcesOf('AWS::Lambda::Function'))) {
+      const environment = (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables;
+      expect(environment?.SECRETS_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    }
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      ContainerDefinitions: [
+        Match.objectLike({ Environment: Match.arrayWith([{ Name: 'SECRETS_KMS_KEY_ID', Value: { 'Fn::GetAtt': [keyId, 'Arn'] } }]) }),
+      ],
+    });
+  });
+
   it('runs the chat bridge as one arm64 Fargate task with a health check, circuit breaker with rollback, and logs', () => {
     template.hasResourceProperties('AWS::ECS::Service', {
       LaunchType: 'FARGATE',

@@ -87,6 +87,7 @@ function depsWith(jobs: Deps['jobs']): Deps {
   const deps = createDeps({
     config: t.deps.config,
     table: t.deps.table,
+    secrets: t.deps.secrets,
     clock: t.clock,
     logger: t.logger,
     passwords: t.deps.passwords,

@@ -1,3 +1,4 @@
+import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
 import { createAgentParts } from '../../shared/agent/wiring.js';
@@ -10,6 +11,7 @@ import { deliveryOf } from '../../shared/jobs/worker.js';
 import { BUNDLED_STDIO_SERVERS, parseConfig } from '../../shared/platform/config.js';
 import { STDIO_SERVER_ARGS } from './mcp-servers.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
+import { inMemorySecrets } from '../../shared/platform/secrets.js';
 import { Table, ensureTable } from '../../shared/platform/table.js';
 import { TestClock } from './clock.js';
 import { RecordingLogger } from './logger.js';
@@ -76,7 +78,7 @@ export async function createTestContext(
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
   const logger = new RecordingLogger();
-  const core = { table: new Table(client, config.tableName, clock), clock };
+  const core = { table: new Table(client, config.tableName, clock), clock, secrets: inMemorySecrets() };
   const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
   const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
   const scheduler = new ManualScheduler(runner);
@@ -186,6 +188,18 @@ export async function createTestContext(
     addMember,
     createWorkspace,
     connectMcp,
+    /** Every item of the table as stored (a raw Scan: the service itself never scans), for at-rest checks. */
+    async scanTable(): Promise<Record<string, unknown>[]> {
+      const documents = DynamoDBDocumentClient.from(client);
+      const items: Record<string, unknown>[] = [];
+      let start: Record<string, unknown> | undefined;
+      do {
+        const page = await documents.send(new ScanCommand({ TableName: config.tableName, ExclusiveStartKey: start }));
+        items.push(...(page.Items ?? []));
+        start = page.LastEvaluatedKey;
+      } while (start);
+      return items;
+    },
     async close() {
       await runner.stop(1000);
       await deps.mcp.closeAll();
