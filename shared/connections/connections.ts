@@ -5,8 +5,11 @@ import { keys } from '../platform/keys.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
-import type { CreateMcpInput } from './schemas.js';
+import { type ConnectionCredentials, McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
+import type { Config } from '../platform/config.js';
+import type { SecretStore } from '../platform/store.js';
+import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
+import type { CreateMcpInput, TestMcpInput } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
 /** A saved MCP connection (`WS#<workspace>` / `CONN#<id>`; found by id through GSI2 `CONNID#<id>`). */
@@ -20,7 +23,9 @@ export interface ConnectionItem extends ConnectionSpec {
   org_id: string;
   name: string;
   type: 'mcp';
-  status: 'connected';
+  status: ConnectionStatus;
+  /** Why the last attempt to reach it failed (status `error`); null once it is reached again. */
+  last_error?: string | null;
   transport: 'http' | 'stdio';
   url: string | null;
   command: string | null;
@@ -29,8 +34,16 @@ export interface ConnectionItem extends ConnectionSpec {
   /** False for a stdio connection until its first query lists its tools. */
   tools_discovered: boolean;
   server: string | null;
+  /** Sealed headers (http) or environment (stdio), and their names for listings (`credentials.ts`). */
+  credentials_sealed?: string;
+  header_names?: string[];
+  env_names?: string[];
   created_at: string;
+  /** Set when the connection is edited: live sessions made with the older settings are not reused. */
+  updated_at?: string;
 }
+
+type ConnectionStatus = 'connected' | 'needs_authorization' | 'error';
 
 /** A tool as cached with its connection (`WS#<workspace>` / `TOOL#<connection>#<name>`). */
 export interface ToolItem {
@@ -44,7 +57,7 @@ export interface ToolItem {
   connection_id: string;
 }
 
-function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
+export function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
   return tools.map((tool) => ({
     ...keys.tool(workspaceId, connectionId, tool.name),
     id: `${connectionId}:${tool.name}`,
@@ -68,6 +81,19 @@ export function specOf(input: {
     : { transport: 'stdio', command: input.command ?? null, args: input.args ?? [] };
 }
 
+/** How to reach a saved connection, with its stored credentials (opened only if a session is opened). */
+export function connectionSpec(deps: SecretStore, item: ConnectionItem): ConnectionSpec {
+  return { ...specOf(item), credentials: credentialsOf(deps, item), version: item.updated_at ?? item.created_at };
+}
+
+/** How to reach a connection about to be tested or saved, with the credentials of the request. */
+function requestSpec(config: Config, input: Parameters<typeof specOf>[0] & ConnectionCredentials): ConnectionSpec {
+  const spec = specOf(input);
+  const credentials = { ...(input.headers ? { headers: input.headers } : {}), ...(input.env ? { env: input.env } : {}) };
+  checkCredentials(config.mcpStdioServers, spec, credentials);
+  return { ...spec, credentials: async () => credentials };
+}
+
 /** Refusals (URL policy, stdio allowlist) as a 400 naming the field. */
 function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | undefined {
   if (!(error instanceof UrlRefusedError || error instanceof McpConnectionError)) return undefined;
@@ -76,8 +102,8 @@ function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | u
 }
 
 /** `POST /api/connectors/mcp/test`: connects, lists tools, disconnects. Unreachable is an answer, not an error. */
-export async function testConnection(deps: Deps, input: { transport: 'http' | 'stdio'; url?: string; command?: string; args?: string[] }) {
-  const spec = specOf(input);
+export async function testConnection(deps: Deps, input: TestMcpInput) {
+  const spec = requestSpec(deps.config, input);
   try {
     await mcpOf(deps).assertAllowed(spec);
   } catch (error) {
@@ -100,7 +126,7 @@ export async function testConnection(deps: Deps, input: { transport: 'http' | 's
  */
 export async function saveConnection(deps: Deps, orgId: string, input: CreateMcpInput) {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
-  const spec = specOf(input);
+  const spec = requestSpec(deps.config, input);
   try {
     await mcpOf(deps).assertAllowed(spec);
   } catch (error) {
@@ -123,6 +149,7 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
   const claimed = await deps.table.putNew({ ...keys.connectionName(workspace.id, input.name), connection_id: id });
   if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
   const tools = discovered?.tools ?? [];
+  const sealed = await sealCredentials(deps, orgId, id, { headers: input.headers, env: input.env });
   const item: ConnectionItem = {
     ...keys.connection(workspace.id, id),
     ...keys.connectionIdEntry(id),
@@ -139,6 +166,8 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
     tool_count: tools.length,
     tools_discovered: spec.transport === 'http',
     server: discovered?.server ?? null,
+    ...sealed,
+    last_error: null,
     created_at: now.toISOString(),
   };
   // Tools first, the connection last: readers only use tools of connections that exist.
@@ -169,9 +198,41 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
   return items;
 }
 
+/**
+ * Keeps a connection's `status` true to the last attempt to reach it: `error` with the reason when
+ * a query could not, `connected` again once one could. Writes only on a change.
+ */
+export async function recordHealth(deps: Deps, connection: ConnectionItem, failure: string | undefined): Promise<void> {
+  const key = keys.connection(connection.workspace_id, connection.id);
+  if (failure !== undefined) {
+    if (connection.status === 'error' && connection.last_error === failure) return;
+    await unlessConditionFailed(
+      deps.table.update(key, {
+        update: 'SET #status = :error, last_error = :reason',
+        condition: 'attribute_exists(pk)',
+        names: { '#status': 'status' },
+        values: { ':error': 'error', ':reason': failure },
+      }),
+      undefined,
+    );
+    return;
+  }
+  if (connection.status === 'connected') return;
+  await unlessConditionFailed(
+    deps.table.update(key, {
+      update: 'SET #status = :connected, last_error = :none',
+      condition: 'attribute_exists(pk) AND #status = :error',
+      names: { '#status': 'status' },
+      values: { ':connected': 'connected', ':none': null, ':error': 'error' },
+    }),
+    // Deleted meanwhile, or it needs authorization: that status stands.
+    undefined,
+  );
+}
+
 /** Lists a connection's tools again and replaces its cached list (a tool call found it stale). */
 export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
-  const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
+  const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection));
   const fresh = new Set(tools.map((tool) => tool.name));
   const cached = await deps.table.queryAll({
     pk: keys.workspacePartition(connection.workspace_id),
@@ -189,11 +250,17 @@ export async function refreshTools(deps: Deps, connection: ConnectionItem): Prom
   if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
 }
 
-/** `DELETE /api/connections/:id`: the connection, its name claim and all its tools; its live session is closed. */
-export async function deleteConnection(deps: Deps, orgId: string, connectionId: string): Promise<void> {
+/** A connection of the organisation by id (another organisation's is not found). */
+export async function findConnection(deps: Deps, orgId: string, connectionId: string): Promise<ConnectionItem> {
   const found = await deps.table.query<ConnectionItem>({ index: 'gsi2', pk: keys.connectionIdIndex(connectionId), limit: 1 });
   const connection = found.items[0];
   if (!connection || connection.org_id !== orgId) throw new NotFoundError(`connection ${connectionId} not found`);
+  return connection;
+}
+
+/** `DELETE /api/connections/:id`: the connection, its name claim and all its tools; its live session is closed. */
+export async function deleteConnection(deps: Deps, orgId: string, connectionId: string): Promise<void> {
+  const connection = await findConnection(deps, orgId, connectionId);
   const tools = await deps.table.queryAll({
     pk: keys.workspacePartition(connection.workspace_id),
     sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) },

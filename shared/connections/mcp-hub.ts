@@ -6,8 +6,15 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServerEntry } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
+import { catalogueEntryOf } from './catalogue.js';
 import { mcpFailureReason } from './mcp-errors.js';
 import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
+
+/** A connection's static credentials: request headers (http), environment variables (stdio). */
+export interface ConnectionCredentials {
+  headers?: Record<string, string>;
+  env?: Record<string, string>;
+}
 
 /** Where an MCP server is and how to reach it. */
 export interface ConnectionSpec {
@@ -15,6 +22,10 @@ export interface ConnectionSpec {
   url?: string | null;
   command?: string | null;
   args?: string[];
+  /** Opened only when a session is opened (a warm query decrypts nothing). */
+  credentials?: () => Promise<ConnectionCredentials>;
+  /** Changes when the connection is edited, so a process holding a session with old settings opens a new one. */
+  version?: string;
 }
 
 /** A tool as the server describes it, with `is_write` derived from its annotations. */
@@ -48,14 +59,6 @@ export interface McpHubOptions {
   logger: AppLogger;
 }
 
-/** The catalogue entry whose command and arguments equal the spec's exactly, if any. */
-function stdioCatalogueEntry(servers: Record<string, StdioServerEntry>, spec: ConnectionSpec): StdioServerEntry | undefined {
-  const args = spec.args ?? [];
-  return Object.values(servers).find(
-    (entry) => entry.command === spec.command && entry.args.length === args.length && entry.args.every((arg, index) => arg === args[index]),
-  );
-}
-
 /** Counters the benchmark reads to show a warm query opens no session and lists no tools. */
 export interface McpHubStats {
   sessionsOpened: number;
@@ -78,7 +81,7 @@ function describe(spec: ConnectionSpec): string {
 
 /** Identity of a live session: an edited connection (new URL or command) gets a new one. */
 function sessionKey(connectionId: string, spec: ConnectionSpec): string {
-  return `${connectionId}\u0000${spec.transport}\u0000${describe(spec)}`;
+  return `${connectionId}\u0000${spec.transport}\u0000${describe(spec)}\u0000${spec.version ?? ''}`;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -111,7 +114,7 @@ export class McpHub {
       return;
     }
     if (!spec.command) throw new McpConnectionError('a stdio connection needs a command');
-    if (!stdioCatalogueEntry(this.options.stdioServers, spec)) {
+    if (!catalogueEntryOf(this.options.stdioServers, spec)) {
       const names = Object.keys(this.options.stdioServers);
       throw new McpConnectionError(
         `only the stdio servers the operator lists in MCP_STDIO_SERVERS may run, with exactly their command and args (${names.length ? `listed: ${names.join(', ')}` : 'none are listed'}; GET /api/connectors/mcp/catalogue shows them)`,
@@ -119,12 +122,13 @@ export class McpHub {
     }
   }
 
-  private stdioTransport(spec: ConnectionSpec): Transport {
-    // A minimal environment: PATH, HOME, USER and the like, never the service's own credentials.
+  private stdioTransport(spec: ConnectionSpec, env: Record<string, string>): Transport {
+    // A minimal environment (PATH, HOME, USER and the like, never the service's own credentials),
+    // plus the variables the connection sets (only names its catalogue entry declares).
     return new StdioClientTransport({
       command: spec.command ?? '',
       args: spec.args ?? [],
-      env: getDefaultEnvironment(),
+      env: { ...getDefaultEnvironment(), ...env },
       stderr: 'ignore',
     });
   }
@@ -143,14 +147,17 @@ export class McpHub {
       this.stats.sessionsOpened += 1;
       return client;
     };
-    if (spec.transport === 'stdio') return connect(this.stdioTransport(spec));
+    const credentials = (await spec.credentials?.()) ?? {};
+    if (spec.transport === 'stdio') return connect(this.stdioTransport(spec, credentials.env ?? {}));
     const url = new URL(spec.url ?? '');
+    const http = { fetch: this.guarded.fetch, requestInit: { headers: credentials.headers ?? {} } };
     try {
-      return await connect(new StreamableHTTPClientTransport(url, { fetch: this.guarded.fetch }));
+      return await connect(new StreamableHTTPClientTransport(url, http));
     } catch (streamableError) {
       if (streamableError instanceof UrlRefusedError || this.isRefusal(streamableError)) throw streamableError;
       try {
-        return await connect(new SSEClientTransport(url, { fetch: this.guarded.fetch }));
+        // The SDK sends requestInit's headers on the event stream's request too.
+        return await connect(new SSEClientTransport(url, http));
       } catch {
         throw streamableError;
       }

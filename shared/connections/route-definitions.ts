@@ -1,7 +1,16 @@
-import { createRoute } from '@hono/zod-openapi';
+import { createRoute, z } from '@hono/zod-openapi';
+import { ConnectionSchema } from '../workspaces/schemas.js';
 import { ADMINS, onAgent, onApi } from '../http/placement.js';
 import { StatusOkSchema, adminErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
-import { ConnectionParams, CreateMcpBody, StdioCatalogueResponse, CreateMcpResponse, TestMcpBody, TestMcpResponse } from './schemas.js';
+import {
+  ConnectionParams,
+  CreateMcpBody,
+  UpdateMcpBody,
+  StdioCatalogueResponse,
+  CreateMcpResponse,
+  TestMcpBody,
+  TestMcpResponse,
+} from './schemas.js';
 
 const tags = ['connections'];
 
@@ -34,6 +43,25 @@ export const connectionRouteDefinitions = {
       request: { body: jsonBody(CreateMcpBody) },
       responses: {
         201: jsonResponse(CreateMcpResponse, 'saved'),
+        ...adminErrors,
+        ...validationErrors,
+        ...notFoundError,
+        ...conflictError,
+      },
+    }),
+  ),
+  update: onAgent(
+    ADMINS,
+    createRoute({
+      method: 'put',
+      path: '/connections/{id}',
+      tags,
+      summary: 'Change a connection (admin): name, url, headers or env; reaches the server again and rediscovers its tools',
+      description:
+        'What is given replaces what was (a headers or env object as a whole; {} removes them). A server that cannot be reached with the new settings is a 400 and nothing changes.',
+      request: { params: ConnectionParams, body: jsonBody(UpdateMcpBody) },
+      responses: {
+        200: jsonResponse(z.object({ connection: ConnectionSchema }), 'the connection as listed'),
         ...adminErrors,
         ...validationErrors,
         ...notFoundError,

@@ -6,6 +6,25 @@ const url = z.string().max(2048, 'must be at most 2048 characters').url('must be
 const command = z.string().min(1).max(200, 'must be at most 200 characters');
 const args = z.array(z.string().max(4096)).max(50, 'at most 50 arguments');
 
+const headerValue = z
+  .string()
+  .max(4096, 'must be at most 4096 characters')
+  .regex(/^[^\r\n\0]*$/, 'must not contain line breaks or NUL');
+const headers = z
+  .record(z.string().max(64, 'header names are at most 64 characters'), headerValue)
+  .refine((value) => Object.keys(value).length <= 20, 'at most 20 headers')
+  .openapi({ description: 'http only: headers sent with every request to the server (secrets: stored encrypted, never shown)' });
+const env = z
+  .record(
+    z.string().max(128),
+    z
+      .string()
+      .max(4096, 'must be at most 4096 characters')
+      .regex(/^[^\0]*$/, 'must not contain NUL'),
+  )
+  .refine((value) => Object.keys(value).length <= 20, 'at most 20 variables')
+  .openapi({ description: 'stdio only: environment variables the catalogue entry declares (secrets: stored encrypted, never shown)' });
+
 function requireTarget<T extends { transport: 'http' | 'stdio'; url?: string; command?: string }>(body: T, context: z.RefinementCtx) {
   if (body.transport === 'http' && !body.url)
     context.addIssue({ code: 'custom', path: ['url'], message: 'required for the http transport' });
@@ -14,9 +33,17 @@ function requireTarget<T extends { transport: 'http' | 'stdio'; url?: string; co
 }
 
 export const TestMcpBody = z
-  .object({ transport, url: url.optional(), command: command.optional(), args: args.optional() })
+  .object({
+    transport,
+    url: url.optional(),
+    command: command.optional(),
+    args: args.optional(),
+    headers: headers.optional(),
+    env: env.optional(),
+  })
   .superRefine(requireTarget)
   .openapi('TestMcpRequest');
+export type TestMcpInput = z.infer<typeof TestMcpBody>;
 
 export const TestMcpResponse = z
   .object({
@@ -36,10 +63,18 @@ export const CreateMcpBody = z
     url: url.optional(),
     command: command.optional(),
     args: args.optional(),
+    headers: headers.optional(),
+    env: env.optional(),
   })
   .superRefine(requireTarget)
   .openapi('CreateMcpConnectionRequest');
 export type CreateMcpInput = z.infer<typeof CreateMcpBody>;
+
+export const UpdateMcpBody = z
+  .object({ name: displayName(64).optional(), url: url.optional(), headers: headers.optional(), env: env.optional() })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), 'give at least one of name, url, headers, env')
+  .openapi('UpdateMcpConnectionRequest');
+export type UpdateMcpInput = z.infer<typeof UpdateMcpBody>;
 
 export const CreateMcpResponse = z
   .object({ status: z.literal('saved'), message: z.string(), tools: z.number().int(), id: z.string() })

@@ -1,3 +1,4 @@
+import { masked } from '../connections/credentials.js';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import type { Pagination } from '../http/schemas.js';
@@ -31,7 +32,7 @@ type KnowledgeGap = z.infer<typeof KnowledgeGapSchema>;
 type Violation = z.infer<typeof ViolationSchema>;
 
 /** Item → API shapes. Each picks its fields explicitly so nothing internal (hashes, tokens) leaks. */
-const toConnection = (item: Item): Connection => ({
+export const toConnection = (item: Item): Connection => ({
   id: str(item.id),
   name: str(item.name),
   type: str(item.type, 'mcp'),
@@ -40,6 +41,9 @@ const toConnection = (item: Item): Connection => ({
   url: strOrNull(item.url),
   command: strOrNull(item.command),
   args: strings(item.args),
+  headers: masked(item.header_names),
+  env: masked(item.env_names),
+  last_error: strOrNull(item.last_error),
   tool_count: num(item.tool_count),
   created_at: str(item.created_at),
 });
@@ -153,7 +157,7 @@ export function permissionsOf(workspace: WorkspaceItem): Permission[] {
  * only, since a URL or an argument can carry an internal host name or a token.
  */
 export function connectionsFor(role: string, connections: Connection[]): Connection[] {
-  return role === 'admin' ? connections : connections.map((connection) => ({ ...connection, url: null, args: [] }));
+  return role === 'admin' ? connections : connections.map((connection) => ({ ...connection, url: null, args: [], headers: {}, env: {} }));
 }
 
 export async function listConnections(deps: Deps, viewer: { orgId: string; role: string }, workspaceId: string) {

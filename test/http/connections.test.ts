@@ -324,6 +324,7 @@ describe('POST /api/connectors/mcp/test', () => {
       { name: 'orders', command: 'node', args: ['servers/orders-mcp-server.mjs'], env: [] },
       { name: 'fixture', command: 'node', args: STDIO_SERVER_ARGS, env: [] },
       { name: 'broken', command: 'node', args: ['test/fixtures/no-such-server.mjs'], env: [] },
+      { name: 'orders_env', command: 'node', args: ['test/fixtures/env-mcp-server.mjs'], env: ['ORDERS_API_TOKEN'] },
     ]);
     expect((await t.request('GET', '/api/connectors/mcp/catalogue', { cookie: member.cookie })).status).toBe(403);
   });
@@ -400,6 +401,9 @@ describe('POST /api/connectors/mcp', () => {
         url: docs.url,
         command: null,
         args: [],
+        headers: {},
+        env: {},
+        last_error: null,
         tool_count: 5,
         created_at: expect.any(String),
       },

@@ -207,6 +207,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     ],
     'POST /api/connectors/mcp/test': [{ transport: 'http', url: toolServer.url }],
     'POST /api/connectors/mcp': [{ workspace_id: ws, name: 'More tools', transport: 'http', url: toolServer.url }],
+    'PUT /api/connections/{id}': [{ name: 'Renamed tools' }, { url: toolServer.url, headers: { 'X-Api-Key': 'hostile-key' } }],
     'POST /api/org/integrations/test': [{ type: 'team-chat', credentials: { bot_token: chat.botToken } }],
     'POST /api/connectors/consumer': [
       { type: 'api', workspace_id: ws, credentials: {} },

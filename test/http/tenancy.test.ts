@@ -31,6 +31,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/query': { query: 'hello?' },
   // The test environment's catalogue entry whose script is missing: fails fast, starts nothing lasting.
   'POST /api/connectors/mcp/test': { transport: 'stdio', command: 'node', args: ['test/fixtures/no-such-server.mjs'] },
+  'PUT /api/connections/{id}': { name: 'Renamed matrix' },
   'POST /api/connectors/mcp': {
     workspace_id: 'ws-filled-per-test',
     name: 'Matrix',

@@ -55,6 +55,7 @@ const TEST_ENV: Record<string, string> = {
     fixture: { command: 'node', args: STDIO_SERVER_ARGS, env: [] },
     // Listed, but its script does not exist: a server that cannot start.
     broken: { command: 'node', args: ['test/fixtures/no-such-server.mjs'], env: [] },
+    orders_env: { command: 'node', args: ['test/fixtures/env-mcp-server.mjs'], env: ['ORDERS_API_TOKEN'] },
   }),
 };
 

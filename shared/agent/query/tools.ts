@@ -1,4 +1,11 @@
-import { recordDiscoveredTools, refreshTools, specOf, type ConnectionItem, type ToolItem } from '../../connections/connections.js';
+import {
+  recordDiscoveredTools,
+  recordHealth,
+  refreshTools,
+  connectionSpec,
+  type ConnectionItem,
+  type ToolItem,
+} from '../../connections/connections.js';
 import { blockingGuardrail } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
@@ -73,7 +80,7 @@ export function offeredTools(
         connectionName: connection.name,
         run: async (input) => {
           const timeoutMs = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : undefined;
-          const outcome = await mcpOf(deps).callTool(connection.id, specOf(connection), tool.name, input, timeoutMs);
+          const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection), tool.name, input, timeoutMs);
           // The cached list may be stale (the server dropped or renamed the tool): list again.
           if (outcome.isError && STALE_TOOL.test(outcome.text)) {
             await refreshTools(deps, connection).catch((error: unknown) =>
@@ -118,14 +125,18 @@ export async function connectAll(deps: Deps, connections: ConnectionItem[], tool
   const failures = await Promise.all(
     connections.map(async (connection) => {
       try {
-        await mcpOf(deps).session(connection.id, specOf(connection));
+        await mcpOf(deps).session(connection.id, connectionSpec(deps, connection));
         if (!connection.tools_discovered) {
-          const tools = await mcpOf(deps).listTools(connection.id, specOf(connection));
+          const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection));
           toolsByConnection.set(connection.id, await recordDiscoveredTools(deps, connection, tools));
         }
+        // Health is a hint for the listing: a failed write of it never fails the query.
+        await recordHealth(deps, connection, undefined).catch(() => undefined);
         return undefined;
       } catch (error) {
-        return `MCP connection "${connection.name}" is unreachable: ${mcpOf(deps).reasonOf(error)}`;
+        const reason = mcpOf(deps).reasonOf(error);
+        await recordHealth(deps, connection, reason).catch(() => undefined);
+        return `MCP connection "${connection.name}" is unreachable: ${reason}`;
       }
     }),
   );
