@@ -9,6 +9,7 @@ import { type ConnectionCredentials, McpConnectionError, type ConnectionSpec, ty
 import type { Config } from '../platform/config.js';
 import type { SecretStore } from '../platform/store.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
+import { StoredOAuthProvider } from './oauth.js';
 import type { CreateMcpInput, TestMcpInput } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
@@ -41,6 +42,9 @@ export interface ConnectionItem extends ConnectionSpec {
   created_at: string;
   /** Set when the connection is edited: live sessions made with the older settings are not reused. */
   updated_at?: string;
+  /** An OAuth connection (`oauth-flow.ts`): its grant's tokens are sealed under `OAUTH#<id>`. */
+  auth?: 'oauth';
+  oauth_redirect_url?: string;
 }
 
 type ConnectionStatus = 'connected' | 'needs_authorization' | 'error';
@@ -83,11 +87,13 @@ export function specOf(input: {
 
 /** How to reach a saved connection, with its stored credentials (opened only if a session is opened). */
 export function connectionSpec(deps: SecretStore, item: ConnectionItem): ConnectionSpec {
-  return { ...specOf(item), credentials: credentialsOf(deps, item), version: item.updated_at ?? item.created_at };
+  const authProvider =
+    item.auth === 'oauth' ? new StoredOAuthProvider(deps, item.id, 'workspace', item.oauth_redirect_url ?? '') : undefined;
+  return { ...specOf(item), credentials: credentialsOf(deps, item), version: item.updated_at ?? item.created_at, authProvider };
 }
 
 /** How to reach a connection about to be tested or saved, with the credentials of the request. */
-function requestSpec(config: Config, input: Parameters<typeof specOf>[0] & ConnectionCredentials): ConnectionSpec {
+export function requestSpec(config: Config, input: Parameters<typeof specOf>[0] & ConnectionCredentials): ConnectionSpec {
   const spec = specOf(input);
   const credentials = { ...(input.headers ? { headers: input.headers } : {}), ...(input.env ? { env: input.env } : {}) };
   checkCredentials(config.mcpStdioServers, spec, credentials);
@@ -95,7 +101,7 @@ function requestSpec(config: Config, input: Parameters<typeof specOf>[0] & Conne
 }
 
 /** Refusals (URL policy, stdio allowlist) as a 400 naming the field. */
-function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | undefined {
+export function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | undefined {
   if (!(error instanceof UrlRefusedError || error instanceof McpConnectionError)) return undefined;
   const path = spec.transport === 'http' ? 'url' : 'command';
   return new ValidationError('connection refused', [{ path, message: error.message }], { cause: error });
@@ -202,16 +208,20 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
  * Keeps a connection's `status` true to the last attempt to reach it: `error` with the reason when
  * a query could not, `connected` again once one could. Writes only on a change.
  */
-export async function recordHealth(deps: Deps, connection: ConnectionItem, failure: string | undefined): Promise<void> {
+export async function recordHealth(
+  deps: Deps,
+  connection: ConnectionItem,
+  failure: { status: 'error' | 'needs_authorization'; reason: string } | undefined,
+): Promise<void> {
   const key = keys.connection(connection.workspace_id, connection.id);
   if (failure !== undefined) {
-    if (connection.status === 'error' && connection.last_error === failure) return;
+    if (connection.status === failure.status && connection.last_error === failure.reason) return;
     await unlessConditionFailed(
       deps.table.update(key, {
-        update: 'SET #status = :error, last_error = :reason',
+        update: 'SET #status = :status, last_error = :reason',
         condition: 'attribute_exists(pk)',
         names: { '#status': 'status' },
-        values: { ':error': 'error', ':reason': failure },
+        values: { ':status': failure.status, ':reason': failure.reason },
       }),
       undefined,
     );
@@ -221,11 +231,11 @@ export async function recordHealth(deps: Deps, connection: ConnectionItem, failu
   await unlessConditionFailed(
     deps.table.update(key, {
       update: 'SET #status = :connected, last_error = :none',
-      condition: 'attribute_exists(pk) AND #status = :error',
+      condition: 'attribute_exists(pk) AND #status <> :connected',
       names: { '#status': 'status' },
-      values: { ':connected': 'connected', ':none': null, ':error': 'error' },
+      values: { ':connected': 'connected', ':none': null },
     }),
-    // Deleted meanwhile, or it needs authorization: that status stands.
+    // Deleted meanwhile.
     undefined,
   );
 }
@@ -265,8 +275,9 @@ export async function deleteConnection(deps: Deps, orgId: string, connectionId: 
     pk: keys.workspacePartition(connection.workspace_id),
     sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) },
   });
-  // Tools first, the connection last, so a failed delete can simply be repeated.
-  await Promise.all(tools.map((tool) => deps.table.delete({ pk: tool.pk, sk: tool.sk })));
+  const grants = await deps.table.queryAll({ pk: keys.oauthPartition(connectionId) });
+  // Tools and OAuth grants first, the connection last, so a failed delete can simply be repeated.
+  await Promise.all([...tools, ...grants].map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
   await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
   await onConditionFailed(
     deps.table.delete(keys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServerEntry } from '../platform/config.js';
@@ -26,6 +27,8 @@ export interface ConnectionSpec {
   credentials?: () => Promise<ConnectionCredentials>;
   /** Changes when the connection is edited, so a process holding a session with old settings opens a new one. */
   version?: string;
+  /** An OAuth connection's grant (`connections/oauth.ts`): the transport sends its token and refreshes it. */
+  authProvider?: OAuthClientProvider;
 }
 
 /** A tool as the server describes it, with `is_write` derived from its annotations. */
@@ -57,6 +60,16 @@ export interface McpHubOptions {
   /** Connect and tools/list timeout, and the default tool call timeout. */
   timeoutMs: number;
   logger: AppLogger;
+}
+
+const NEEDS_AUTHORIZATION = 'it needs authorization: its OAuth grant is missing, expired or was revoked';
+
+/** Whether a failure is the server wanting a (new) OAuth grant, wherever it sits in the cause chain. */
+export function needsAuthorization(error: unknown): boolean {
+  for (let cause: unknown = error; cause instanceof Error; cause = cause.cause) {
+    if (cause instanceof UnauthorizedError) return true;
+  }
+  return false;
 }
 
 /** Counters the benchmark reads to show a warm query opens no session and lists no tools. */
@@ -106,6 +119,11 @@ export class McpHub {
     this.guarded = createGuardedFetch(options.allowPrivateUrls);
   }
 
+  /** The fetch every request to a tool server goes through (the URL policy at connect time): OAuth's too. */
+  get fetch(): FetchLike {
+    return this.guarded.fetch;
+  }
+
   /** Refuses a spec the policy does not allow (URL ranges, the stdio catalogue) before any request. */
   async assertAllowed(spec: ConnectionSpec): Promise<void> {
     if (spec.transport === 'http') {
@@ -150,7 +168,7 @@ export class McpHub {
     const credentials = (await spec.credentials?.()) ?? {};
     if (spec.transport === 'stdio') return connect(this.stdioTransport(spec, credentials.env ?? {}));
     const url = new URL(spec.url ?? '');
-    const http = { fetch: this.guarded.fetch, requestInit: { headers: credentials.headers ?? {} } };
+    const http = { fetch: this.guarded.fetch, requestInit: { headers: credentials.headers ?? {} }, authProvider: spec.authProvider };
     try {
       return await connect(new StreamableHTTPClientTransport(url, http));
     } catch (streamableError) {
@@ -176,6 +194,7 @@ export class McpHub {
    * server's own text (see `mcpFailureReason`); the hub's own errors already carry such a reason.
    */
   reasonOf(error: unknown, spec?: ConnectionSpec): string {
+    if (needsAuthorization(error)) return NEEDS_AUTHORIZATION;
     if (error instanceof McpConnectionError) return error.message.slice(0, 500);
     return mcpFailureReason(error, { transport: spec?.transport });
   }

@@ -1,6 +1,6 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ConnectionSchema } from '../workspaces/schemas.js';
-import { ADMINS, onAgent, onApi } from '../http/placement.js';
+import { ADMINS, PUBLIC, onAgent, onApi } from '../http/placement.js';
 import { StatusOkSchema, adminErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 import {
   ConnectionParams,
@@ -66,6 +66,46 @@ export const connectionRouteDefinitions = {
         ...validationErrors,
         ...notFoundError,
         ...conflictError,
+      },
+    }),
+  ),
+  authorize: onAgent(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/connections/{id}/authorize',
+      tags,
+      summary: 'Start a new OAuth grant of the connection (admin): answers the authorization URL to open',
+      request: { params: ConnectionParams },
+      responses: {
+        200: jsonResponse(z.object({ authorization_url: z.string() }), 'where to grant access'),
+        ...adminErrors,
+        ...validationErrors,
+        ...notFoundError,
+      },
+    }),
+  ),
+  callback: onAgent(
+    PUBLIC,
+    createRoute({
+      method: 'get',
+      path: '/connectors/mcp/oauth/callback',
+      tags,
+      summary: "OAuth redirect URI: finishes a grant (the signed-in user who started it), lists the server's tools",
+      description: 'Answers a small HTML page saying whether the connection is connected. The state is single use and lasts ten minutes.',
+      request: {
+        query: z.object({
+          code: z.string().max(4096).optional(),
+          state: z.string().max(256).optional(),
+          error: z.string().max(256).optional(),
+          error_description: z.string().max(1024).optional(),
+        }),
+      },
+      responses: {
+        200: { content: { 'text/html': { schema: z.string() } }, description: 'connected' },
+        400: { content: { 'text/html': { schema: z.string() } }, description: 'the grant was refused or failed' },
+        403: { content: { 'text/html': { schema: z.string() } }, description: 'another user started this grant' },
+        404: { content: { 'text/html': { schema: z.string() } }, description: 'the link expired or was used' },
       },
     }),
   ),

@@ -65,8 +65,25 @@ export const CreateMcpBody = z
     args: args.optional(),
     headers: headers.optional(),
     env: env.optional(),
+    auth: z.enum(['none', 'oauth'], { error: 'must be none or oauth' }).optional().openapi({
+      description: 'oauth (http only): the server is reached with an OAuth 2.1 grant an admin makes (the answer has its authorization_url)',
+    }),
+    oauth_client_id: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .openapi({ description: 'a client registered by hand; else dynamic registration' }),
+    oauth_client_secret: z.string().min(1).max(2048).optional(),
   })
   .superRefine(requireTarget)
+  .superRefine((body, context) => {
+    if (body.auth === 'oauth' && body.transport !== 'http')
+      context.addIssue({ code: 'custom', path: ['auth'], message: 'oauth is for http connections' });
+    if (body.auth !== 'oauth' && (body.oauth_client_id || body.oauth_client_secret)) {
+      context.addIssue({ code: 'custom', path: ['oauth_client_id'], message: 'only with "auth": "oauth"' });
+    }
+  })
   .openapi('CreateMcpConnectionRequest');
 export type CreateMcpInput = z.infer<typeof CreateMcpBody>;
 
@@ -77,7 +94,16 @@ export const UpdateMcpBody = z
 export type UpdateMcpInput = z.infer<typeof UpdateMcpBody>;
 
 export const CreateMcpResponse = z
-  .object({ status: z.literal('saved'), message: z.string(), tools: z.number().int(), id: z.string() })
+  .object({
+    status: z.enum(['saved', 'authorization_required']),
+    message: z.string(),
+    tools: z.number().int(),
+    id: z.string(),
+    authorization_url: z
+      .string()
+      .optional()
+      .openapi({ description: 'oauth: where an admin grants access (then the connection lists its tools)' }),
+  })
   .openapi('CreateMcpConnectionResponse');
 
 export const ConnectionParams = z.object({

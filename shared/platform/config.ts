@@ -65,6 +65,7 @@ function configSchema(runtime: Runtime) {
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     SESSION_SECRET_ARN: z.string().min(1).optional(),
     SECRETS_KMS_KEY_ID: z.string().min(1).optional(),
+    PUBLIC_BASE_URL: z.string().url().optional(),
     DYNAMODB_ENDPOINT: optionalUrl,
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_BASE_URL: optionalUrl,
@@ -125,6 +126,8 @@ export interface Config {
   sessionSecretArn: string | undefined;
   /** AWS: the KMS key that wraps the data keys of secrets at rest (set by the CDK stack). */
   secretsKmsKeyId: string | undefined;
+  /** The service's public origin, for OAuth redirect URIs (else the origin each request came to). */
+  publicBaseUrl: string | undefined;
   /** A DynamoDB endpoint other than AWS's (DynamoDB Local, dynalite in tests). */
   dynamoEndpoint: string | undefined;
   anthropicApiKey: string | undefined;
@@ -201,6 +204,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     sessionSecret: env.SESSION_SECRET,
     sessionSecretArn: env.SESSION_SECRET_ARN,
     secretsKmsKeyId: env.SECRETS_KMS_KEY_ID,
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dynamoEndpoint: env.DYNAMODB_ENDPOINT,
     anthropicApiKey: env.ANTHROPIC_API_KEY,
     anthropicBaseUrl: env.ANTHROPIC_BASE_URL,

@@ -176,4 +176,14 @@ export const keys = {
   session: (sessionId: string): Key => ({ pk: `SESSION#${sessionId}`, sk: 'SESSION' }),
   /** Claimed by the deployment's first sign-up: under `SIGNUP_MODE=invite` only that one is open. */
   firstSignup: (): Key => ({ pk: 'DEPLOYMENT', sk: 'FIRST_SIGNUP' }),
+
+  // OAuth grants of connections (shared/connections/oauth.ts): sealed client registration and tokens.
+  /** A connection's OAuth partition: its registered client and its grants. */
+  oauthPartition: (connectionId: string) => `OAUTH#${connectionId}`,
+  /** The OAuth client the service registered (or was given) for a connection. */
+  oauthClient: (connectionId: string): Key => ({ pk: `OAUTH#${connectionId}`, sk: 'CLIENT' }),
+  /** A grant's tokens: `workspace` for the workspace's own grant, a user id for a per-user one. */
+  oauthTokens: (connectionId: string, subject: string): Key => ({ pk: `OAUTH#${connectionId}`, sk: `TOKENS#${subject}` }),
+  /** A grant under way: single use, for ten minutes (TTL). */
+  oauthState: (state: string): Key => ({ pk: `OAUTHSTATE#${state}`, sk: 'STATE' }),
 };

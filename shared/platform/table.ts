@@ -190,6 +190,13 @@ export class Table {
     await batchPutItems(this, items);
   }
 
+  /** Deletes an item and answers what it was (undefined when there was none): a single-use take. */
+  async deleteReturningOld<T extends object = Item>(key: Key): Promise<T | undefined> {
+    this.roundTrips += 1;
+    const result = await this.doc.send(new DeleteCommand({ TableName: this.name, Key: key, ReturnValues: 'ALL_OLD' }));
+    return result.Attributes as T | undefined;
+  }
+
   async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
     await this.doc.send(

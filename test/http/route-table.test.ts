@@ -42,7 +42,15 @@ describe('the route table', () => {
 
   it('derives the public paths and the routes each key type may use', () => {
     expect([...publicPaths()].sort()).toEqual(
-      ['/api/auth/login', '/api/auth/logout', '/api/auth/session', '/api/models', '/api/openapi.json', '/api/signup'].sort(),
+      [
+        '/api/auth/login',
+        '/api/auth/logout',
+        '/api/auth/session',
+        '/api/connectors/mcp/oauth/callback',
+        '/api/models',
+        '/api/openapi.json',
+        '/api/signup',
+      ].sort(),
     );
     const matchers = keyMatchers();
     const matches = (type: keyof typeof matchers, path: string) => matchers[type].some((matcher) => matcher.test(path));

@@ -222,6 +222,7 @@ describe('authentication', () => {
         'GET /api/auth/logout',
         'POST /api/auth/logout',
         'GET /api/models',
+        'GET /api/connectors/mcp/oauth/callback',
       ].sort(),
     );
   });

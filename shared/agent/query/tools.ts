@@ -9,6 +9,7 @@ import {
 import { blockingGuardrail } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
+import { needsAuthorization } from '../../connections/mcp-hub.js';
 import { mcpOf, type Deps } from '../../deps.js';
 import { globMatcher, type GlobMatcher } from '../../platform/globs.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
@@ -135,8 +136,11 @@ export async function connectAll(deps: Deps, connections: ConnectionItem[], tool
         return undefined;
       } catch (error) {
         const reason = mcpOf(deps).reasonOf(error);
-        await recordHealth(deps, connection, reason).catch(() => undefined);
-        return `MCP connection "${connection.name}" is unreachable: ${reason}`;
+        const status = needsAuthorization(error) ? 'needs_authorization' : 'error';
+        await recordHealth(deps, connection, { status, reason }).catch(() => undefined);
+        return status === 'needs_authorization'
+          ? `MCP connection "${connection.name}" needs authorization: an admin grants it again with POST /api/connections/${connection.id}/authorize`
+          : `MCP connection "${connection.name}" is unreachable: ${reason}`;
       }
     }),
   );

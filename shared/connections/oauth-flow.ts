@@ -1,0 +1,145 @@
+import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
+import { mcpOf, type Deps } from '../deps.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { sealCredentials } from './credentials.js';
+import type { CreateMcpInput } from './schemas.js';
+import { UnresolvableHostError } from './url-policy.js';
+import { keys } from '../platform/keys.js';
+import { onConditionFailed } from '../platform/table.js';
+import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { type ConnectionItem, connectionSpec, findConnection, refusedField, requestSpec, toolItemsOf } from './connections.js';
+import { StoredOAuthProvider, startGrant, takeGrantState } from './oauth.js';
+
+/*
+ * The grants of OAuth connections (docs/connections.md): started by an admin (the connection's own
+ * grant, used for every caller), finished at the public callback by the same signed-in user.
+ */
+
+const CALLBACK_PATH = '/api/connectors/mcp/oauth/callback';
+
+/** Where the authorization server sends the person back: `PUBLIC_BASE_URL`, else the origin the request came to. */
+export function redirectUrlOf(deps: Deps, requestOrigin: string): string {
+  return `${deps.config.publicBaseUrl ?? requestOrigin}${CALLBACK_PATH}`;
+}
+
+/**
+ * An OAuth connection: saved as `needs_authorization` with no tools; the answer carries the
+ * authorization URL (discovery and registration done), and the callback lists its tools.
+ */
+export async function saveOAuthConnection(
+  deps: Deps,
+  orgId: string,
+  input: CreateMcpInput,
+  grant: { redirectUrl: string; userId: string },
+) {
+  const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
+  const spec = requestSpec(deps.config, input);
+  try {
+    await mcpOf(deps).assertAllowed(spec);
+  } catch (error) {
+    if (error instanceof UnresolvableHostError) {
+      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
+    }
+    throw refusedField(spec, error) ?? error;
+  }
+  const now = deps.clock.now();
+  const id = newId('conn', now);
+  if (input.oauth_client_id) {
+    const client = { client_id: input.oauth_client_id, ...(input.oauth_client_secret ? { client_secret: input.oauth_client_secret } : {}) };
+    await new StoredOAuthProvider(deps, id, 'workspace', grant.redirectUrl).saveClientInformation(client);
+  }
+  const authorizationUrl = await startGrant(
+    deps,
+    { connectionId: id, url: spec.url ?? '', redirectUrl: grant.redirectUrl },
+    { userId: grant.userId, orgId },
+  );
+  const claimed = await deps.table.putNew({ ...keys.connectionName(workspace.id, input.name), connection_id: id });
+  if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
+  const sealed = await sealCredentials(deps, orgId, id, { headers: input.headers });
+  const item: ConnectionItem = {
+    ...keys.connection(workspace.id, id),
+    ...keys.connectionIdEntry(id),
+    id,
+    workspace_id: workspace.id,
+    org_id: orgId,
+    name: input.name,
+    type: 'mcp',
+    status: 'needs_authorization',
+    transport: 'http',
+    url: spec.url ?? null,
+    command: null,
+    args: [],
+    tool_count: 0,
+    tools_discovered: false,
+    server: null,
+    ...sealed,
+    last_error: null,
+    auth: 'oauth',
+    oauth_redirect_url: grant.redirectUrl,
+    created_at: now.toISOString(),
+  };
+  await deps.table.put({ ...item });
+  await addWorkspaceCounters(deps, workspace.id, { connection_count: 1 });
+  return {
+    status: 'authorization_required' as const,
+    message: `Saved "${input.name}"; grant access at authorization_url, then its tools are listed`,
+    tools: 0,
+    id,
+    authorization_url: authorizationUrl,
+  };
+}
+
+/** `POST /api/connections/:id/authorize`: a new grant of the connection (admin). */
+export async function authorizeConnection(deps: Deps, orgId: string, userId: string, connectionId: string) {
+  const connection = await findConnection(deps, orgId, connectionId);
+  if (connection.auth !== 'oauth') {
+    throw new ValidationError('invalid request', [{ path: 'id', message: 'this connection does not use OAuth' }]);
+  }
+  const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
+  return { authorization_url: await startGrant(deps, target, { userId, orgId }) };
+}
+
+/**
+ * The callback: takes the grant (single use, ten minutes, only by the user who started it),
+ * exchanges the code through the SDK (tokens are sealed by the provider), lists the server's
+ * tools with the new token and marks the connection connected.
+ */
+export async function finishGrant(deps: Deps, input: { code: string; state: string }, userId: string | undefined) {
+  const grant = await takeGrantState(deps, input.state);
+  if (!grant) throw new NotFoundError('this authorization link has expired or was already used: start again from the connection');
+  if (grant.userId !== userId) throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
+  const connection = await findConnection(deps, grant.orgId, grant.connectionId);
+  const provider = new StoredOAuthProvider(deps, connection.id, grant.subject, grant.redirectUrl, grant.verifier);
+  try {
+    await auth(provider, { serverUrl: connection.url ?? '', authorizationCode: input.code, fetchFn: mcpOf(deps).fetch });
+  } catch (error) {
+    throw new ValidationError('the authorization server refused the grant', [{ path: 'code', message: mcpOf(deps).reasonOf(error) }], {
+      cause: error,
+    });
+  }
+  const { server, tools } = await mcpOf(deps).probe({ ...connectionSpec(deps, connection), authProvider: provider });
+  await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
+  await onConditionFailed(
+    deps.table.update(keys.connection(connection.workspace_id, connection.id), {
+      update:
+        'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, updated_at = :at',
+      condition: 'attribute_exists(pk)',
+      names: { '#status': 'status', '#server': 'server' },
+      values: {
+        ':connected': 'connected',
+        ':none': null,
+        ':count': tools.length,
+        ':yes': true,
+        ':server': server,
+        ':at': deps.clock.now().toISOString(),
+      },
+    }),
+    () => new NotFoundError(`connection ${connection.id} not found`),
+  );
+  if (tools.length !== connection.tool_count)
+    await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length - connection.tool_count });
+  await mcpOf(deps).drop(connection.id);
+  return { name: connection.name, tools: tools.length };
+}

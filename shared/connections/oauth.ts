@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { mcpOf, type Deps } from '../deps.js';
+import { ValidationError } from '../platform/errors.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { keys } from '../platform/keys.js';
+import type { SecretStore } from '../platform/store.js';
+
+/*
+ * OAuth 2.1 for tool servers, as the MCP authorization spec describes it, through the MCP SDK's
+ * client auth (`auth()` and the transports' `authProvider`): discovery, dynamic registration,
+ * PKCE, the resource parameter and refresh are the SDK's. This provider only keeps what the SDK
+ * hands it — the registered client and the tokens, sealed in the table; the PKCE verifier in the
+ * grant's state item — and captures the authorization URL instead of opening a browser.
+ */
+
+/** Whose grant: the workspace's own (`workspace`), or a user's (`user:<id>`). */
+export type GrantSubject = string;
+
+/** The grant under way, kept until the callback (single use, ten minutes). */
+export interface GrantState {
+  state: string;
+  connectionId: string;
+  subject: GrantSubject;
+  /** Who started it: only their session may finish it. */
+  userId: string;
+  orgId: string;
+  redirectUrl: string;
+  verifier: string;
+}
+
+const GRANT_LIFETIME_SECONDS = 10 * 60;
+
+const contextOf = (connectionId: string, what: string) => `oauth:${connectionId}:${what}`;
+
+export class StoredOAuthProvider implements OAuthClientProvider {
+  /** Set by the SDK when a person must grant access: the URL to send them to. */
+  authorizationUrl: URL | undefined;
+  private verifier: string | undefined;
+  private readonly stateValue = randomBytes(24).toString('base64url');
+
+  constructor(
+    private readonly store: SecretStore,
+    private readonly connectionId: string,
+    private readonly subject: GrantSubject,
+    readonly redirectUrl: string,
+    /** At the callback: the verifier the grant was started with. */
+    startedWith?: string,
+  ) {
+    this.verifier = startedWith;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'Workspace agent proxy',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_post',
+    };
+  }
+
+  state(): string {
+    return this.stateValue;
+  }
+
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    return this.read<OAuthClientInformationMixed>(keys.oauthClient(this.connectionId), 'client');
+  }
+
+  async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
+    await this.write(keys.oauthClient(this.connectionId), 'client', information);
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    return this.read<OAuthTokens>(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`);
+  }
+
+  async saveTokens(tokens: OAuthTokens): Promise<void> {
+    await this.write(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`, tokens);
+  }
+
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+
+  codeVerifier(): string {
+    if (!this.verifier) throw new Error('no PKCE verifier: the grant was not started here');
+    return this.verifier;
+  }
+
+  /** The SDK found the tokens (or the client) no longer valid: forget them, a person grants again. */
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'all' || scope === 'tokens') await this.store.table.delete(keys.oauthTokens(this.connectionId, this.subject));
+    if (scope === 'all' || scope === 'client') await this.store.table.delete(keys.oauthClient(this.connectionId));
+    if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
+  }
+
+  /** The grant to keep until the callback, once the SDK has made the authorization URL. */
+  grantState(userId: string, orgId: string): GrantState | undefined {
+    if (!this.authorizationUrl || !this.verifier) return undefined;
+    return {
+      state: this.stateValue,
+      connectionId: this.connectionId,
+      subject: this.subject,
+      userId,
+      orgId,
+      redirectUrl: this.redirectUrl,
+      verifier: this.verifier,
+    };
+  }
+
+  private async read<T>(key: { pk: string; sk: string }, what: string): Promise<T | undefined> {
+    const item = await this.store.table.get<{ sealed: string }>(key, true);
+    if (!item) return undefined;
+    return JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what))) as T;
+  }
+
+  private async write(key: { pk: string; sk: string }, what: string, value: unknown): Promise<void> {
+    const sealed = await this.store.secrets.seal(JSON.stringify(value), contextOf(this.connectionId, what));
+    await this.store.table.put({ ...key, sealed, updated_at: this.store.clock.now().toISOString() });
+  }
+}
+
+/** Keeps a grant under way (sealed: it holds the PKCE verifier), for ten minutes. */
+async function saveGrantState(store: SecretStore, grant: GrantState): Promise<void> {
+  const expires = Math.floor(store.clock.now().getTime() / 1000) + GRANT_LIFETIME_SECONDS;
+  const sealed = await store.secrets.seal(JSON.stringify(grant), `oauth-state:${grant.state}`);
+  await store.table.put({ ...keys.oauthState(grant.state), sealed, expires_at: expires, ttl: expires });
+}
+
+/** Takes a grant under way: once (a conditional delete), and only within its ten minutes. */
+export async function takeGrantState(store: SecretStore, state: string): Promise<GrantState | undefined> {
+  const item = await store.table.deleteReturningOld<{ sealed: string; expires_at: number }>(keys.oauthState(state));
+  if (!item || item.expires_at * 1000 < store.clock.now().getTime()) return undefined;
+  return JSON.parse(await store.secrets.open(item.sealed, `oauth-state:${state}`)) as GrantState;
+}
+
+/** A provider for a new grant: it ignores the tokens held now (they keep working until the new grant replaces them). */
+class FreshGrant extends StoredOAuthProvider {
+  override async tokens() {
+    return undefined;
+  }
+}
+
+/**
+ * Starts a grant: discovery and (when no client is known) dynamic registration through the SDK,
+ * then the authorization URL with PKCE and the resource parameter. Answers that URL.
+ */
+export async function startGrant(
+  deps: Deps,
+  target: { connectionId: string; url: string; redirectUrl: string },
+  starter: { userId: string; orgId: string },
+): Promise<string> {
+  const provider = new FreshGrant(deps, target.connectionId, 'workspace', target.redirectUrl);
+  let result: string;
+  try {
+    result = await auth(provider, { serverUrl: target.url, fetchFn: mcpOf(deps).fetch });
+  } catch (error) {
+    throw new ValidationError(
+      'could not start the authorization',
+      [{ path: 'url', message: `the server's authorization could not be discovered: ${mcpOf(deps).reasonOf(error)}` }],
+      { cause: error },
+    );
+  }
+  const grant = provider.grantState(starter.userId, starter.orgId);
+  if (result !== 'REDIRECT' || !grant || !provider.authorizationUrl)
+    throw new Error('the authorization server answered no authorization URL');
+  await saveGrantState(deps, grant);
+  return provider.authorizationUrl.href;
+}
