@@ -4,7 +4,7 @@ import { toConversation } from '../conversations/list.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
-import { toGap } from './children.js';
+import { toConnection, toGap } from './children.js';
 import { counterNames, counterOf, countsOf, type ConversationDimension } from './counters.js';
 import { KnowledgeGapSchema } from './schemas.js';
 import { roundUsd } from './stats.js';
@@ -32,6 +32,9 @@ export const DashboardSchema = z
     recent_conversations: z.array(ConversationSchema),
     categories: z.array(z.object({ category: z.string(), count: z.number().int() })),
     channels: z.array(z.object({ channel: z.string(), count: z.number().int() })),
+    connections: z
+      .array(z.object({ id: z.string(), name: z.string(), status: z.string(), last_error: z.string().nullable() }))
+      .openapi({ description: 'each connection with its health: connected, needs_authorization, or error (with last_error)' }),
   })
   .openapi('Dashboard');
 export type Dashboard = z.infer<typeof DashboardSchema>;
@@ -43,14 +46,14 @@ const RECENT = 5;
 /**
  * `GET /api/workspaces/:id/dashboard`, from counters only, in one round of parallel reads: the
  * workspace item (month, all-time and conversation counters), the last 30 day items (one Query),
- * the latest conversations and gaps (one Query each).
+ * the latest conversations and gaps, and the connections with their health (one Query each).
  */
 export async function readDashboard(deps: Deps, orgId: string, workspaceId: string): Promise<Dashboard> {
   const now = deps.clock.now();
   const days = daysEndingOn(now, DASHBOARD_DAYS);
   const today = dayOf(now);
   const month = monthOf(now);
-  const [workspace, dayPage, recent, gaps] = await Promise.all([
+  const [workspace, dayPage, recent, gaps, connections] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.query({
       pk: keys.workspaceStatsPartition(workspaceId),
@@ -58,6 +61,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     }),
     deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(workspaceId), newestFirst: true, limit: RECENT }),
     deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT }),
+    deps.table.queryAll({ pk: keys.workspacePartition(workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
   ]);
   const byDay = new Map(dayPage.items.map((item) => [item.sk.slice(keys.dayStatsPrefix.length), item]));
   const count = (name: string) => counterOf(workspace, name);
@@ -100,5 +104,9 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     recent_conversations: recent.items.map(toConversation),
     categories: countsOf(workspace, 'category').map(({ label, count: n }) => ({ category: label, count: n })),
     channels: countsOf(workspace, 'channel').map(({ label, count: n }) => ({ channel: label, count: n })),
+    connections: connections.map((item) => {
+      const { id, name, status, last_error } = toConnection(item);
+      return { id, name, status, last_error };
+    }),
   };
 }

@@ -763,6 +763,9 @@ describe('connection health', () => {
       expect(connection?.last_error?.length, path).toBeGreaterThan(0);
       expect(connection?.last_error, path).not.toMatch(/[\r\n]/);
     }
+    // The dashboard shows the same health.
+    const dashboard = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie });
+    expect(dashboard.body.connections).toEqual([{ id, name: 'Flaky CRM', status: 'error', last_error: expect.any(String) }]);
 
     // The server is back, at a new address.
     const back = await headerServer({ value: key });
@@ -783,6 +786,8 @@ describe('connection health', () => {
     // The kept header went to the new address.
     expect(back.rejected).toBe(0);
     expect(await connectionOf(cookie, workspaceId, id)).toMatchObject({ status: 'connected', last_error: null });
+    const dashboardAfter = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie });
+    expect(dashboardAfter.body.connections).toEqual([{ id, name: 'Flaky CRM', status: 'connected', last_error: null }]);
   });
 
   it("records a server that starts refusing the stored header, in the service's words, never the server's", async () => {

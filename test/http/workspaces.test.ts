@@ -438,6 +438,7 @@ describe('child endpoints of an empty workspace', () => {
       recent_conversations: [],
       categories: [],
       channels: [],
+      connections: [],
     });
     expect(dashboard.usage.by_day).toHaveLength(30);
     expect(dashboard.usage.by_day[0]).toEqual({ date: daysAgo(29), queries: 0, cost: 0 });
