@@ -39,7 +39,7 @@ export async function runQuery(
   const { workspace, guardrails } = loaded;
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));
-  const { loop, answered, hits } = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier);
+  const { loop, answered, hits, authorizationUrl } = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier);
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);
@@ -68,6 +68,7 @@ export async function runQuery(
       error: loop.error,
       conversation_id: savedId,
       session_id: savedId,
+      ...(authorizationUrl ? { authorization_url: authorizationUrl } : {}),
     },
     timing: { totalMs, modelMs: loop.modelMs, toolMs: loop.toolMs, overheadMs: Math.max(0, totalMs - loop.modelMs - loop.toolMs) },
   };

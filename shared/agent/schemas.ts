@@ -35,5 +35,9 @@ export const QueryResponseSchema = z
     error: z.string().nullable(),
     conversation_id: z.string(),
     session_id: z.string(),
+    authorization_url: z
+      .string()
+      .optional()
+      .openapi({ description: 'a per-user connection you have not authorized: open it to grant access, then ask again' }),
   })
   .openapi('QueryResponse');

@@ -44,6 +44,8 @@ export interface ConnectionItem extends ConnectionSpec {
   updated_at?: string;
   /** An OAuth connection (`oauth-flow.ts`): its grant's tokens are sealed under `OAUTH#<id>`. */
   auth?: 'oauth';
+  /** Whose grant a call uses: the connection's own (`workspace`), or the caller's (`per_user`). */
+  credential?: 'workspace' | 'per_user';
   oauth_redirect_url?: string;
 }
 
@@ -85,11 +87,25 @@ export function specOf(input: {
     : { transport: 'stdio', command: input.command ?? null, args: input.args ?? [] };
 }
 
-/** How to reach a saved connection, with its stored credentials (opened only if a session is opened). */
-export function connectionSpec(deps: SecretStore, item: ConnectionItem): ConnectionSpec {
-  const authProvider =
-    item.auth === 'oauth' ? new StoredOAuthProvider(deps, item.id, 'workspace', item.oauth_redirect_url ?? '') : undefined;
-  return { ...specOf(item), credentials: credentialsOf(deps, item), version: item.updated_at ?? item.created_at, authProvider };
+/** The grant a caller's calls use: the connection's own, or (per-user connections) the caller's (`user:<id>`, `consumer:<id>`). */
+function grantSubjectOf(item: ConnectionItem, caller: string): string {
+  return item.credential === 'per_user' ? caller : 'workspace';
+}
+
+/**
+ * How to reach a saved connection for a caller, with its stored credentials (opened only if a
+ * session is opened). Each grant has sessions of its own: a per-user connection's callers never
+ * share one.
+ */
+export function connectionSpec(deps: SecretStore, item: ConnectionItem, caller = 'workspace'): ConnectionSpec {
+  const subject = grantSubjectOf(item, caller);
+  const authProvider = item.auth === 'oauth' ? new StoredOAuthProvider(deps, item.id, subject, item.oauth_redirect_url ?? '') : undefined;
+  return {
+    ...specOf(item),
+    credentials: credentialsOf(deps, item),
+    version: `${item.updated_at ?? item.created_at}|${subject}`,
+    authProvider,
+  };
 }
 
 /** How to reach a connection about to be tested or saved, with the credentials of the request. */

@@ -50,11 +50,11 @@ export async function saveOAuthConnection(
     const client = { client_id: input.oauth_client_id, ...(input.oauth_client_secret ? { client_secret: input.oauth_client_secret } : {}) };
     await new StoredOAuthProvider(deps, id, 'workspace', grant.redirectUrl).saveClientInformation(client);
   }
-  const authorizationUrl = await startGrant(
-    deps,
-    { connectionId: id, url: spec.url ?? '', redirectUrl: grant.redirectUrl },
-    { userId: grant.userId, orgId },
-  );
+  const credential = input.credential ?? 'workspace';
+  // A per-user connection starts with the admin's own grant.
+  const subject = credential === 'per_user' ? `user:${grant.userId}` : 'workspace';
+  const target = { connectionId: id, url: spec.url ?? '', redirectUrl: grant.redirectUrl };
+  const authorizationUrl = await startGrant(deps, target, { userId: grant.userId, orgId }, subject);
   const claimed = await deps.table.putNew({ ...keys.connectionName(workspace.id, input.name), connection_id: id });
   if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
   const sealed = await sealCredentials(deps, orgId, id, { headers: input.headers });
@@ -77,6 +77,7 @@ export async function saveOAuthConnection(
     ...sealed,
     last_error: null,
     auth: 'oauth',
+    credential,
     oauth_redirect_url: grant.redirectUrl,
     created_at: now.toISOString(),
   };
@@ -91,14 +92,20 @@ export async function saveOAuthConnection(
   };
 }
 
-/** `POST /api/connections/:id/authorize`: a new grant of the connection (admin). */
-export async function authorizeConnection(deps: Deps, orgId: string, userId: string, connectionId: string) {
-  const connection = await findConnection(deps, orgId, connectionId);
+/**
+ * `POST /api/connections/:id/authorize`: a new grant. Of the connection's own grant only an admin;
+ * of a per-user connection, anyone grants their own.
+ */
+export async function authorizeConnection(deps: Deps, caller: { orgId: string; userId: string; role: string }, connectionId: string) {
+  const connection = await findConnection(deps, caller.orgId, connectionId);
   if (connection.auth !== 'oauth') {
     throw new ValidationError('invalid request', [{ path: 'id', message: 'this connection does not use OAuth' }]);
   }
+  const perUser = connection.credential === 'per_user';
+  if (!perUser && caller.role !== 'admin') throw new ForbiddenError("only an admin grants a connection's own access");
   const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
-  return { authorization_url: await startGrant(deps, target, { userId, orgId }) };
+  const subject = perUser ? `user:${caller.userId}` : 'workspace';
+  return { authorization_url: await startGrant(deps, target, { userId: caller.userId, orgId: caller.orgId }, subject) };
 }
 
 /**

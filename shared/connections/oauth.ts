@@ -155,8 +155,9 @@ export async function startGrant(
   deps: Deps,
   target: { connectionId: string; url: string; redirectUrl: string },
   starter: { userId: string; orgId: string },
+  subject: GrantSubject = 'workspace',
 ): Promise<string> {
-  const provider = new FreshGrant(deps, target.connectionId, 'workspace', target.redirectUrl);
+  const provider = new FreshGrant(deps, target.connectionId, subject, target.redirectUrl);
   let result: string;
   try {
     result = await auth(provider, { serverUrl: target.url, fetchFn: mcpOf(deps).fetch });

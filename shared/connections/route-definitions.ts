@@ -1,7 +1,17 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { ConnectionSchema } from '../workspaces/schemas.js';
-import { ADMINS, PUBLIC, onAgent, onApi } from '../http/placement.js';
-import { StatusOkSchema, adminErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import { ADMINS, MEMBERS, PUBLIC, onAgent, onApi } from '../http/placement.js';
+import {
+  StatusOkSchema,
+  adminErrors,
+  authErrors,
+  conflictError,
+  errorResponse,
+  jsonBody,
+  jsonResponse,
+  notFoundError,
+  validationErrors,
+} from '../http/schemas.js';
 import {
   ConnectionParams,
   CreateMcpBody,
@@ -70,16 +80,17 @@ export const connectionRouteDefinitions = {
     }),
   ),
   authorize: onAgent(
-    ADMINS,
+    MEMBERS,
     createRoute({
       method: 'post',
       path: '/connections/{id}/authorize',
       tags,
-      summary: 'Start a new OAuth grant of the connection (admin): answers the authorization URL to open',
+      summary: "Start a new OAuth grant: the connection's own (admin), or your own of a per-user connection; answers the URL to open",
       request: { params: ConnectionParams },
       responses: {
         200: jsonResponse(z.object({ authorization_url: z.string() }), 'where to grant access'),
-        ...adminErrors,
+        ...authErrors,
+        403: errorResponse("a member starting a grant of a connection's own (workspace) access"),
         ...validationErrors,
         ...notFoundError,
       },

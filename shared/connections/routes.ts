@@ -27,9 +27,7 @@ export function connectionRoutes(deps: Deps) {
     .openapi(routes.update.route, async (c) =>
       c.json(await updateConnection(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
     )
-    .openapi(routes.authorize.route, async (c) =>
-      c.json(await authorizeConnection(deps, orgIdOf(c), c.get('principal').userId, c.req.valid('param').id), 200),
-    )
+    .openapi(routes.authorize.route, async (c) => c.json(await authorizeConnection(deps, c.get('principal'), c.req.valid('param').id), 200))
     .openapi(routes.callback.route, async (c) => {
       const { code, state, error } = c.req.valid('query');
       if (error || !code || !state)

@@ -75,6 +75,9 @@ export const CreateMcpBody = z
       .optional()
       .openapi({ description: 'a client registered by hand; else dynamic registration' }),
     oauth_client_secret: z.string().min(1).max(2048).optional(),
+    credential: z.enum(['workspace', 'per_user'], { error: 'must be workspace or per_user' }).optional().openapi({
+      description: 'oauth: one grant an admin makes for every caller (workspace, the default), or each person grants their own (per_user)',
+    }),
   })
   .superRefine(requireTarget)
   .superRefine((body, context) => {
@@ -83,6 +86,8 @@ export const CreateMcpBody = z
     if (body.auth !== 'oauth' && (body.oauth_client_id || body.oauth_client_secret)) {
       context.addIssue({ code: 'custom', path: ['oauth_client_id'], message: 'only with "auth": "oauth"' });
     }
+    if (body.auth !== 'oauth' && body.credential)
+      context.addIssue({ code: 'custom', path: ['credential'], message: 'only with "auth": "oauth"' });
   })
   .openapi('CreateMcpConnectionRequest');
 export type CreateMcpInput = z.infer<typeof CreateMcpBody>;

@@ -156,3 +156,48 @@ describe('OAuth 2.1 connections (workspace grant)', () => {
     expect(stray.status).toBe(400);
   });
 });
+
+describe('OAuth 2.1 connections (per-user grants)', () => {
+  it('gives each person their own grant: a query without one answers the authorization URL, and tools act as whoever asks', async () => {
+    const admin = await t.signUp();
+    const member = await t.addMember(admin.cookie);
+    const workspace = await t.createWorkspace(admin.cookie, { name: 'Per user' });
+    const saved = await t.request('POST', '/api/connectors/mcp', {
+      cookie: admin.cookie,
+      body: { workspace_id: workspace.id, name: 'Mailbox', transport: 'http', url: server.url, auth: 'oauth', credential: 'per_user' },
+    });
+    expect(saved.status, saved.text).toBe(201);
+    // The admin's own grant, started by the save.
+    expect((await t.request('GET', await grantAs(saved.body.authorization_url, 'alice'), { cookie: admin.cookie })).status).toBe(200);
+    expect(await whoami(admin.cookie, workspace.id)).toMatchObject({ error: null, result: { content: 'alice' } });
+
+    // The member has no grant: the query says so and answers a URL only they can finish.
+    model.reset();
+    const asked = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: member.cookie, body: { query: 'who am I?' } });
+    expect(asked.status).toBe(200);
+    expect(asked.body.error).toMatch(/"Mailbox" needs your authorization/);
+    expect(asked.body.authorization_url).toEqual(expect.stringContaining('code_challenge='));
+    expect(model.requests).toEqual([]);
+    const memberCallback = await grantAs(asked.body.authorization_url, 'bob');
+    expect((await t.request('GET', memberCallback, { cookie: admin.cookie })).status).toBe(403);
+
+    // They grant it themselves (a member may start their own grant of a per-user connection).
+    const own = await t.request('POST', `/api/connections/${saved.body.id}/authorize`, { cookie: member.cookie });
+    expect(own.status, own.text).toBe(200);
+    expect((await t.request('GET', await grantAs(own.body.authorization_url, 'bob'), { cookie: member.cookie })).status).toBe(200);
+    expect(await whoami(member.cookie, workspace.id)).toMatchObject({ error: null, result: { content: 'bob' } });
+    // Neither uses the other's token.
+    expect(await whoami(admin.cookie, workspace.id)).toMatchObject({ error: null, result: { content: 'alice' } });
+    const calls = server.toolCalls
+      .filter((call) => call.tool === 'whoami')
+      .slice(-3)
+      .map((call) => call.user);
+    expect(calls).toEqual(['alice', 'bob', 'alice']);
+  });
+
+  it("keeps a member from starting a grant of a connection's own (workspace) access", async () => {
+    const { admin, saved } = await setup();
+    const member = await t.addMember(admin.cookie);
+    expect((await t.request('POST', `/api/connections/${saved.id}/authorize`, { cookie: member.cookie })).status).toBe(403);
+  });
+});

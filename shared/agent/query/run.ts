@@ -23,6 +23,8 @@ export interface QueryRun {
   answered: boolean;
   /** Guardrail hits of the run: calls to a blocked tool, and the answer's. */
   hits: ScreenedInput['hits'];
+  /** A per-user connection the caller must grant first: where (`query/tools.ts`). */
+  authorizationUrl?: string;
 }
 
 function toModelMessages(history: { role: 'user' | 'assistant'; content: string }[]): ModelMessage[] {
@@ -70,14 +72,14 @@ export async function answerQuery(
   const client = clientOf(deps, context);
   if (typeof client === 'string') return nothingRan(client, false);
   const { workspace, connections, toolsByConnection, guardrails } = context;
-  const unreachable = await connectAll(deps, connections, toolsByConnection);
-  if (unreachable.length) return nothingRan(unreachable.join('; '), false);
+  const reached = await connectAll(deps, connections, toolsByConnection, caller);
+  if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
 
   const history = toModelMessages(context.state ? context.messages : input.history);
   const knowledge = knowledgeFor(context.knowledge);
   // Tools a block_tool guardrail names are never offered, whatever the role may use.
   const tools = [
-    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails),
+    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, caller.owner),
     ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
   ];
   const loop = await runAgentLoop({

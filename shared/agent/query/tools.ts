@@ -10,6 +10,7 @@ import { blockingGuardrail } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
 import { needsAuthorization } from '../../connections/mcp-hub.js';
+import { startGrant } from '../../connections/oauth.js';
 import { mcpOf, type Deps } from '../../deps.js';
 import { globMatcher, type GlobMatcher } from '../../platform/globs.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
@@ -61,6 +62,8 @@ export function offeredTools(
   connections: ConnectionItem[],
   toolsByConnection: Map<string, ToolItem[]>,
   guardrails: Guardrail[] = [],
+  /** Who asks (`Caller.owner`): a per-user connection's calls use their grant. */
+  caller = 'workspace',
 ): LoopTool[] {
   const counts = new Map<string, number>();
   for (const connection of connections) {
@@ -81,7 +84,7 @@ export function offeredTools(
         connectionName: connection.name,
         run: async (input) => {
           const timeoutMs = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : undefined;
-          const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection), tool.name, input, timeoutMs);
+          const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection, caller), tool.name, input, timeoutMs);
           // The cached list may be stale (the server dropped or renamed the tool): list again.
           if (outcome.isError && STALE_TOOL.test(outcome.text)) {
             await refreshTools(deps, connection).catch((error: unknown) =>
@@ -118,23 +121,52 @@ export function knowledgeFor(knowledge: KnowledgeItem[]): { prompt: string; tool
   };
 }
 
+/** What connecting found: why connections could not be reached, and where the caller grants a per-user one. */
+export interface Reachability {
+  failures: string[];
+  authorizationUrl?: string;
+}
+
+/** A per-user connection the caller has not granted (or whose grant lapsed): a grant of their own, when they can finish one. */
+async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { owner: string; orgId: string }) {
+  const userId = caller.owner.startsWith('user:') ? caller.owner.slice('user:'.length) : undefined;
+  const failure = `MCP connection "${connection.name}" needs your authorization`;
+  // Keys and chat callers cannot sign in to finish a grant here.
+  if (!userId) return { failure: `${failure}, which this caller cannot give (only a signed-in user can)` };
+  const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
+  const url = await startGrant(deps, target, { userId, orgId: caller.orgId }, caller.owner);
+  return { failure: `${failure}: open authorization_url to grant it, then ask again`, authorizationUrl: url };
+}
+
 /**
  * Connects to every connection in parallel (live sessions are reused) and lists the tools of any
- * stdio connection used for the first time. Returns the names of unreachable connections with why.
+ * stdio connection used for the first time. Answers the unreachable connections with why.
  */
-export async function connectAll(deps: Deps, connections: ConnectionItem[], toolsByConnection: Map<string, ToolItem[]>): Promise<string[]> {
+export async function connectAll(
+  deps: Deps,
+  connections: ConnectionItem[],
+  toolsByConnection: Map<string, ToolItem[]>,
+  caller: { owner: string; orgId: string } = { owner: 'workspace', orgId: '' },
+): Promise<Reachability> {
+  let authorizationUrl: string | undefined;
   const failures = await Promise.all(
     connections.map(async (connection) => {
+      const spec = connectionSpec(deps, connection, caller.owner);
       try {
-        await mcpOf(deps).session(connection.id, connectionSpec(deps, connection));
+        await mcpOf(deps).session(connection.id, spec);
         if (!connection.tools_discovered) {
-          const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection));
+          const tools = await mcpOf(deps).listTools(connection.id, spec);
           toolsByConnection.set(connection.id, await recordDiscoveredTools(deps, connection, tools));
         }
         // Health is a hint for the listing: a failed write of it never fails the query.
         await recordHealth(deps, connection, undefined).catch(() => undefined);
         return undefined;
       } catch (error) {
+        if (needsAuthorization(error) && connection.credential === 'per_user') {
+          const asked = await askForGrant(deps, connection, caller);
+          authorizationUrl ??= asked.authorizationUrl;
+          return asked.failure;
+        }
         const reason = mcpOf(deps).reasonOf(error);
         const status = needsAuthorization(error) ? 'needs_authorization' : 'error';
         await recordHealth(deps, connection, { status, reason }).catch(() => undefined);
@@ -144,5 +176,5 @@ export async function connectAll(deps: Deps, connections: ConnectionItem[], tool
       }
     }),
   );
-  return failures.filter((failure): failure is string => failure !== undefined);
+  return { failures: failures.filter((failure): failure is string => failure !== undefined), authorizationUrl };
 }

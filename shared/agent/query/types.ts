@@ -28,6 +28,8 @@ export interface QueryResponse {
   error: string | null;
   conversation_id: string;
   session_id: string;
+  /** A per-user connection the caller must grant first. */
+  authorization_url?: string;
 }
 
 /** Time spent in each part of a query, for the `Server-Timing` header and the benchmark. */
