@@ -113,9 +113,20 @@ function namesOf(
 }
 
 /** The thread's reply: the answer, or what stopped it said in words (a closed conversation, the rate limit, a removed workspace). */
-async function answerOf(deps: AgentDeps, caller: Caller, workspaceId: string, query: string, conversationId: string): Promise<string> {
+async function answerOf(
+  deps: AgentDeps,
+  caller: Caller,
+  workspaceId: string,
+  query: string,
+  conversationId: string,
+  sendGrantLink: (url: string) => Promise<void>,
+): Promise<string> {
   try {
     const { response } = await runQuery(deps, caller, workspaceId, { query, session_id: conversationId });
+    if (response.authorization_url) {
+      await sendGrantLink(response.authorization_url);
+      return 'A tool of this workspace needs your authorization first: I sent you a private link to grant it. Ask again once you have.';
+    }
     return response.error
       ? `${response.answer ? `${response.answer}\n\n` : ''}Sorry, I could not finish: ${response.error}`
       : response.answer || '(no answer)';
@@ -179,8 +190,12 @@ export async function handleChatMessage(
       channel: channelName,
       chat: { channelId: channel, threadTs },
       owner: teamChatOwner(binding.workspace_id),
+      grantSubject: `chat:${context.orgId}:${user}`,
     };
-    const reply = await answerOf(deps, caller, binding.workspace_id, query, conversationId);
+    const reply = await answerOf(deps, caller, binding.workspace_id, query, conversationId, async (url) => {
+      // Only that chat user sees the link: it finishes their own grant.
+      await context.client.chat.postEphemeral({ channel, user, thread_ts: threadTs, text: `Grant access, then ask again: ${url}` });
+    });
     await postInThread(context, channel, threadTs, reply);
   } finally {
     await context.client.reactions.remove({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);

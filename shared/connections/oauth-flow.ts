@@ -116,7 +116,11 @@ export async function authorizeConnection(deps: Deps, caller: { orgId: string; u
 export async function finishGrant(deps: Deps, input: { code: string; state: string }, userId: string | undefined) {
   const grant = await takeGrantState(deps, input.state);
   if (!grant) throw new NotFoundError('this authorization link has expired or was already used: start again from the connection');
-  if (grant.userId !== userId) throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
+  // A chat user's grant is finished by whoever holds its link, which the bot sent only to them
+  // (single use, ten minutes); any other grant only in the session of the user who started it.
+  const chatGrant = grant.userId.startsWith('chat:');
+  if (!chatGrant && grant.userId !== userId)
+    throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
   const connection = await findConnection(deps, grant.orgId, grant.connectionId);
   const provider = new StoredOAuthProvider(deps, connection.id, grant.subject, grant.redirectUrl, grant.verifier);
   try {

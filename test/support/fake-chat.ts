@@ -21,7 +21,7 @@ type Answer = { status?: number; headers?: Record<string, string>; body: Record<
 
 /**
  * A fake team-chat platform on 127.0.0.1, for the real Bolt and Web API clients: the Web API
- * methods the service uses (`auth.test`, `apps.connections.open`, `chat.postMessage`,
+ * methods the service uses (`auth.test`, `apps.connections.open`, `chat.postMessage`, `chat.postEphemeral`,
  * `reactions.add/remove`, `users.info`, `conversations.info`), and a socket-mode WebSocket
  * server that says `hello`, delivers `events_api` envelopes and records the acks.
  */
@@ -85,6 +85,8 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         return { body: { ok: true, url: `ws://127.0.0.1:${socketPort}/link?ticket=${randomUUID()}` } };
       case 'chat.postMessage':
         return { body: { ok: true, channel: params.channel, ts: `${Date.now() / 1000}`, message: { text: params.text } } };
+      case 'chat.postEphemeral':
+        return { body: { ok: true, message_ts: `${Date.now() / 1000}` } };
       case 'reactions.add':
       case 'reactions.remove':
         return { body: { ok: true } };

@@ -72,14 +72,15 @@ export async function answerQuery(
   const client = clientOf(deps, context);
   if (typeof client === 'string') return nothingRan(client, false);
   const { workspace, connections, toolsByConnection, guardrails } = context;
-  const reached = await connectAll(deps, connections, toolsByConnection, caller);
+  const subject = caller.grantSubject ?? caller.owner;
+  const reached = await connectAll(deps, connections, toolsByConnection, { owner: subject, orgId: caller.orgId });
   if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
 
   const history = toModelMessages(context.state ? context.messages : input.history);
   const knowledge = knowledgeFor(context.knowledge);
   // Tools a block_tool guardrail names are never offered, whatever the role may use.
   const tools = [
-    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, caller.owner),
+    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, subject),
     ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
   ];
   const loop = await runAgentLoop({

@@ -129,10 +129,15 @@ export interface Reachability {
 
 /** A per-user connection the caller has not granted (or whose grant lapsed): a grant of their own, when they can finish one. */
 async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { owner: string; orgId: string }) {
-  const userId = caller.owner.startsWith('user:') ? caller.owner.slice('user:'.length) : undefined;
+  // A signed-in user finishes the grant in their browser; a chat user with the link the bot sends
+  // only them. Keys and webhooks have nobody to ask.
+  const userId = caller.owner.startsWith('user:')
+    ? caller.owner.slice('user:'.length)
+    : caller.owner.startsWith('chat:')
+      ? caller.owner
+      : undefined;
   const failure = `MCP connection "${connection.name}" needs your authorization`;
-  // Keys and chat callers cannot sign in to finish a grant here.
-  if (!userId) return { failure: `${failure}, which this caller cannot give (only a signed-in user can)` };
+  if (!userId) return { failure: `${failure}, which this caller cannot give (only a person can)` };
   const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
   const url = await startGrant(deps, target, { userId, orgId: caller.orgId }, caller.owner);
   return { failure: `${failure}: open authorization_url to grant it, then ask again`, authorizationUrl: url };

@@ -16,6 +16,11 @@ export interface Caller {
   chat?: { channelId: string; threadTs: string };
   /** Who may continue the conversations this caller starts (`conversations/owners.ts`). */
   owner: string;
+  /**
+   * Whose grant a per-user connection uses, when it is not the owner: a team-chat thread is owned
+   * by the workspace's threads, but each chat user grants their own (`chat:<user id>`).
+   */
+  grantSubject?: string;
 }
 
 export interface QueryResponse {
