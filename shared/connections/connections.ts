@@ -63,7 +63,7 @@ export interface ToolItem {
   connection_id: string;
 }
 
-export function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
+function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
   return tools.map((tool) => ({
     ...keys.tool(workspaceId, connectionId, tool.name),
     id: `${connectionId}:${tool.name}`,
@@ -117,7 +117,7 @@ export function requestSpec(config: Config, input: Parameters<typeof specOf>[0] 
 }
 
 /** Refusals (URL policy, stdio allowlist) as a 400 naming the field. */
-export function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | undefined {
+function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | undefined {
   if (!(error instanceof UrlRefusedError || error instanceof McpConnectionError)) return undefined;
   const path = spec.transport === 'http' ? 'url' : 'command';
   return new ValidationError('connection refused', [{ path, message: error.message }], { cause: error });
@@ -149,14 +149,7 @@ export async function testConnection(deps: Deps, input: TestMcpInput) {
 export async function saveConnection(deps: Deps, orgId: string, input: CreateMcpInput) {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const spec = requestSpec(deps.config, input);
-  try {
-    await mcpOf(deps).assertAllowed(spec);
-  } catch (error) {
-    if (error instanceof UnresolvableHostError) {
-      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
-    }
-    throw refusedField(spec, error) ?? error;
-  }
+  await admitSpec(deps, spec);
   let discovered: { server: string; tools: DiscoveredTool[] } | undefined;
   if (spec.transport === 'http') {
     try {
@@ -166,41 +159,85 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
       throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
     }
   }
-  const now = deps.clock.now();
-  const id = newId('conn', now);
-  const claimed = await deps.table.putNew({ ...keys.connectionName(workspace.id, input.name), connection_id: id });
-  if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
+  const id = newId('conn', deps.clock.now());
   const tools = discovered?.tools ?? [];
-  const sealed = await sealCredentials(deps, orgId, id, { headers: input.headers, env: input.env });
-  const item: ConnectionItem = {
-    ...keys.connection(workspace.id, id),
-    ...keys.connectionIdEntry(id),
+  await storeConnection(deps, {
+    workspaceId: workspace.id,
+    orgId,
     id,
-    workspace_id: workspace.id,
-    org_id: orgId,
     name: input.name,
-    type: 'mcp',
-    status: 'connected',
-    transport: spec.transport,
-    url: spec.url ?? null,
-    command: spec.command ?? null,
-    args: spec.args ?? [],
-    tool_count: tools.length,
-    tools_discovered: spec.transport === 'http',
+    spec,
+    tools,
     server: discovered?.server ?? null,
-    ...sealed,
-    last_error: null,
-    created_at: now.toISOString(),
-  };
-  // Tools first, the connection last: readers only use tools of connections that exist.
-  await deps.table.batchPut(toolItemsOf(workspace.id, id, tools));
-  await deps.table.put({ ...item });
-  await addWorkspaceCounters(deps, workspace.id, { connection_count: 1, tool_count: tools.length });
+    credentials: { headers: input.headers, env: input.env },
+    fields: { status: 'connected', tools_discovered: spec.transport === 'http' },
+  });
   const message =
     spec.transport === 'http'
       ? `Connected "${input.name}" with ${tools.length} tool${tools.length === 1 ? '' : 's'}`
       : `Saved "${input.name}"; its tools are discovered on the first query`;
   return { status: 'saved' as const, message, tools: tools.length, id };
+}
+
+/** Refuses a spec the policy does not allow before anything is saved: a 400 naming the field. */
+export async function admitSpec(deps: Deps, spec: ConnectionSpec): Promise<void> {
+  try {
+    await mcpOf(deps).assertAllowed(spec);
+  } catch (error) {
+    if (error instanceof UnresolvableHostError) {
+      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
+    }
+    throw refusedField(spec, error) ?? error;
+  }
+}
+
+/**
+ * Writes a new connection: its name claim (unique in the workspace, a conditional put), its tools,
+ * then the item with its sealed credentials, then the workspace's counters.
+ */
+export async function storeConnection(
+  deps: Deps,
+  connection: {
+    workspaceId: string;
+    orgId: string;
+    id: string;
+    name: string;
+    spec: ConnectionSpec;
+    tools: DiscoveredTool[];
+    server: string | null;
+    credentials: ConnectionCredentials;
+    /** What differs by kind: status, whether tools are known yet, OAuth settings. */
+    fields: Pick<ConnectionItem, 'status' | 'tools_discovered'> &
+      Partial<Pick<ConnectionItem, 'auth' | 'credential' | 'oauth_redirect_url'>>;
+  },
+): Promise<void> {
+  const { workspaceId, orgId, id, name, spec, tools } = connection;
+  const claimed = await deps.table.putNew({ ...keys.connectionName(workspaceId, name), connection_id: id });
+  if (!claimed) throw new ConflictError(`workspace ${workspaceId} already has a connection named "${name}"`);
+  const sealed = await sealCredentials(deps, orgId, id, connection.credentials);
+  const item: ConnectionItem = {
+    ...keys.connection(workspaceId, id),
+    ...keys.connectionIdEntry(id),
+    id,
+    workspace_id: workspaceId,
+    org_id: orgId,
+    name,
+    type: 'mcp',
+    transport: spec.transport,
+    url: spec.url ?? null,
+    command: spec.command ?? null,
+    args: spec.args ?? [],
+    tool_count: tools.length,
+    server: connection.server,
+    ...sealed,
+    last_error: null,
+    ...connection.fields,
+    created_at: deps.clock.now().toISOString(),
+  };
+  // Tools first, the connection last: readers only use tools of connections that exist.
+  await deps.table.batchPut(toolItemsOf(workspaceId, id, tools));
+  await deps.table.put({ ...item });
+  await addWorkspaceCounters(deps, workspaceId, { connection_count: 1, tool_count: tools.length });
 }
 
 /** Records the tools of a stdio connection listed on its first query. */
@@ -256,18 +293,22 @@ export async function recordHealth(
   );
 }
 
-/** Lists a connection's tools again and replaces its cached list (a tool call found it stale). */
-export async function refreshTools(deps: Deps, connection: ConnectionItem): Promise<void> {
-  const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection));
+/** Replaces a connection's cached tools with the ones just listed (stale ones deleted); answers how the count changed. */
+export async function replaceTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<number> {
   const fresh = new Set(tools.map((tool) => tool.name));
   const cached = await deps.table.queryAll({
     pk: keys.workspacePartition(connection.workspace_id),
     sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
   });
-  const stale = cached.filter((item) => !fresh.has(String(item.name)));
   await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
-  await Promise.all(stale.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
-  const delta = tools.length - connection.tool_count;
+  await Promise.all(cached.filter((item) => !fresh.has(String(item.name))).map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
+  return tools.length - connection.tool_count;
+}
+
+/** Lists a connection's tools again (with the caller's grant) and replaces its cached list (a tool call found it stale). */
+export async function refreshTools(deps: Deps, connection: ConnectionItem, caller = 'workspace'): Promise<void> {
+  const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection, caller));
+  const delta = await replaceTools(deps, connection, tools);
   await deps.table.update(keys.connection(connection.workspace_id, connection.id), {
     update: 'SET tool_count = :count',
     condition: 'attribute_exists(pk)',

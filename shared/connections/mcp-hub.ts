@@ -119,9 +119,15 @@ export class McpHub {
     this.guarded = createGuardedFetch(options.allowPrivateUrls);
   }
 
-  /** The fetch every request to a tool server goes through (the URL policy at connect time): OAuth's too. */
-  get fetch(): FetchLike {
-    return this.guarded.fetch;
+  /**
+   * The fetch of OAuth's own requests (discovery, registration, token): the URL policy at connect
+   * time, like every request to a tool server, and the hub's timeout, which the SDK does not set.
+   */
+  get oauthFetch(): FetchLike {
+    return (url, init) => {
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
+      return this.guarded.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+    };
   }
 
   /** Refuses a spec the policy does not allow (URL ranges, the stdio catalogue) before any request. */

@@ -1,15 +1,13 @@
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { mcpOf, type Deps } from '../deps.js';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { sealCredentials } from './credentials.js';
 import type { CreateMcpInput } from './schemas.js';
-import { UnresolvableHostError } from './url-policy.js';
 import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
-import { type ConnectionItem, connectionSpec, findConnection, refusedField, requestSpec, toolItemsOf } from './connections.js';
+import { admitSpec, connectionSpec, findConnection, replaceTools, requestSpec, storeConnection } from './connections.js';
 import { StoredOAuthProvider, startGrant, takeGrantState } from './oauth.js';
 
 /*
@@ -36,16 +34,8 @@ export async function saveOAuthConnection(
 ) {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const spec = requestSpec(deps.config, input);
-  try {
-    await mcpOf(deps).assertAllowed(spec);
-  } catch (error) {
-    if (error instanceof UnresolvableHostError) {
-      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
-    }
-    throw refusedField(spec, error) ?? error;
-  }
-  const now = deps.clock.now();
-  const id = newId('conn', now);
+  await admitSpec(deps, spec);
+  const id = newId('conn', deps.clock.now());
   if (input.oauth_client_id) {
     const client = { client_id: input.oauth_client_id, ...(input.oauth_client_secret ? { client_secret: input.oauth_client_secret } : {}) };
     await new StoredOAuthProvider(deps, id, 'workspace', grant.redirectUrl).saveClientInformation(client);
@@ -55,34 +45,17 @@ export async function saveOAuthConnection(
   const subject = credential === 'per_user' ? `user:${grant.userId}` : 'workspace';
   const target = { connectionId: id, url: spec.url ?? '', redirectUrl: grant.redirectUrl };
   const authorizationUrl = await startGrant(deps, target, { userId: grant.userId, orgId }, subject);
-  const claimed = await deps.table.putNew({ ...keys.connectionName(workspace.id, input.name), connection_id: id });
-  if (!claimed) throw new ConflictError(`workspace ${workspace.id} already has a connection named "${input.name}"`);
-  const sealed = await sealCredentials(deps, orgId, id, { headers: input.headers });
-  const item: ConnectionItem = {
-    ...keys.connection(workspace.id, id),
-    ...keys.connectionIdEntry(id),
+  await storeConnection(deps, {
+    workspaceId: workspace.id,
+    orgId,
     id,
-    workspace_id: workspace.id,
-    org_id: orgId,
     name: input.name,
-    type: 'mcp',
-    status: 'needs_authorization',
-    transport: 'http',
-    url: spec.url ?? null,
-    command: null,
-    args: [],
-    tool_count: 0,
-    tools_discovered: false,
+    spec,
+    tools: [],
     server: null,
-    ...sealed,
-    last_error: null,
-    auth: 'oauth',
-    credential,
-    oauth_redirect_url: grant.redirectUrl,
-    created_at: now.toISOString(),
-  };
-  await deps.table.put({ ...item });
-  await addWorkspaceCounters(deps, workspace.id, { connection_count: 1 });
+    credentials: { headers: input.headers },
+    fields: { status: 'needs_authorization', tools_discovered: false, auth: 'oauth', credential, oauth_redirect_url: grant.redirectUrl },
+  });
   return {
     status: 'authorization_required' as const,
     message: `Saved "${input.name}"; grant access at authorization_url, then its tools are listed`,
@@ -124,14 +97,14 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
   const connection = await findConnection(deps, grant.orgId, grant.connectionId);
   const provider = new StoredOAuthProvider(deps, connection.id, grant.subject, grant.redirectUrl, grant.verifier);
   try {
-    await auth(provider, { serverUrl: connection.url ?? '', authorizationCode: input.code, fetchFn: mcpOf(deps).fetch });
+    await auth(provider, { serverUrl: connection.url ?? '', authorizationCode: input.code, fetchFn: mcpOf(deps).oauthFetch });
   } catch (error) {
     throw new ValidationError('the authorization server refused the grant', [{ path: 'code', message: mcpOf(deps).reasonOf(error) }], {
       cause: error,
     });
   }
   const { server, tools } = await mcpOf(deps).probe({ ...connectionSpec(deps, connection), authProvider: provider });
-  await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
+  const delta = await replaceTools(deps, connection, tools);
   await onConditionFailed(
     deps.table.update(keys.connection(connection.workspace_id, connection.id), {
       update:
@@ -149,8 +122,7 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
     }),
     () => new NotFoundError(`connection ${connection.id} not found`),
   );
-  if (tools.length !== connection.tool_count)
-    await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length - connection.tool_count });
+  if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);
   return { name: connection.name, tools: tools.length };
 }

@@ -160,7 +160,7 @@ export async function startGrant(
   const provider = new FreshGrant(deps, target.connectionId, subject, target.redirectUrl);
   let result: string;
   try {
-    result = await auth(provider, { serverUrl: target.url, fetchFn: mcpOf(deps).fetch });
+    result = await auth(provider, { serverUrl: target.url, fetchFn: mcpOf(deps).oauthFetch });
   } catch (error) {
     throw new ValidationError(
       'could not start the authorization',

@@ -4,9 +4,9 @@ import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { toConnection } from '../workspaces/children.js';
-import { type ConnectionItem, findConnection, specOf, toolItemsOf } from './connections.js';
+import { type ConnectionItem, findConnection, replaceTools, specOf } from './connections.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
-import { type ConnectionCredentials, type ConnectionSpec, type DiscoveredTool, McpConnectionError } from './mcp-hub.js';
+import { type ConnectionCredentials, type ConnectionSpec, McpConnectionError } from './mcp-hub.js';
 import type { UpdateMcpInput } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
@@ -35,17 +35,6 @@ async function rediscover(deps: Deps, spec: ConnectionSpec, credentials: Connect
     if (!(error instanceof McpConnectionError || error instanceof UrlRefusedError || error instanceof UnresolvableHostError)) throw error;
     throw new ValidationError('could not reach the MCP server with these settings', [{ path, message: error.message }], { cause: error });
   }
-}
-
-/** Replaces the cached tools with the ones just listed. */
-async function replaceTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<void> {
-  const fresh = new Set(tools.map((tool) => tool.name));
-  const cached = await deps.table.queryAll({
-    pk: keys.workspacePartition(connection.workspace_id),
-    sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
-  });
-  await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
-  await Promise.all(cached.filter((item) => !fresh.has(String(item.name))).map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
 }
 
 async function claimName(deps: Deps, connection: ConnectionItem, name: string | undefined): Promise<string> {
@@ -82,14 +71,13 @@ export async function updateConnection(deps: Deps, orgId: string, connectionId: 
     updated_at: now,
   };
   if (!updated.credentials_sealed) delete updated.credentials_sealed;
-  await replaceTools(deps, connection, tools);
+  const delta = await replaceTools(deps, connection, tools);
   await onConditionFailed(
     deps.table.put({ ...updated }, { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
   if (name !== connection.name) await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
-  if (tools.length !== connection.tool_count)
-    await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length - connection.tool_count });
+  if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);
   return { connection: toConnection({ ...updated }) };
 }

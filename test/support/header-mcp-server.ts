@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
-import { standardTools, type TestTool } from './mcp-servers.js';
+import { openSession, standardTools, type TestTool } from './mcp-servers.js';
 
 function buildServer(tools: TestTool[]): McpServer {
   const server = new McpServer({ name: 'header-test-server', version: '1.0.0' });
@@ -52,18 +51,7 @@ export async function startHeaderMcpServer(options: { header: string; value: str
         res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
         return;
       }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          transports.set(id, created);
-        },
-      });
-      created.onclose = () => {
-        if (created.sessionId) transports.delete(created.sessionId);
-      };
-      await buildServer(tools).connect(created);
-      transport = created;
+      transport = await openSession(buildServer(tools), transports, (created) => created);
     }
     await transport.handleRequest(req, res, req.body);
   });

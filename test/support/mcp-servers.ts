@@ -64,6 +64,29 @@ function buildServer(name: string, tools: TestTool[]): McpServer {
   return server;
 }
 
+/**
+ * A streamable HTTP transport for a new session (its `initialize` request), connected to `server`
+ * and kept in `sessions` (as `entryOf` makes the entry) until it closes.
+ */
+export async function openSession<T>(
+  server: McpServer,
+  sessions: Map<string, T>,
+  entryOf: (transport: StreamableHTTPServerTransport) => T,
+): Promise<StreamableHTTPServerTransport> {
+  const created = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => randomUUID(),
+    enableJsonResponse: true,
+    onsessioninitialized: (id) => {
+      sessions.set(id, entryOf(created));
+    },
+  });
+  created.onclose = () => {
+    if (created.sessionId) sessions.delete(created.sessionId);
+  };
+  await server.connect(created);
+  return created;
+}
+
 export interface ServerStats {
   sessions: number;
   toolLists: number;
@@ -121,18 +144,7 @@ export async function startHttpMcpServer(options: { name?: string; tools?: TestT
           .end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null }));
         return;
       }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          transports.set(id, created);
-        },
-      });
-      created.onclose = () => {
-        if (created.sessionId) transports.delete(created.sessionId);
-      };
-      await buildServer(name, tools).connect(created);
-      transport = created;
+      transport = await openSession(buildServer(name, tools), transports, (created) => created);
     }
     await transport.handleRequest(req, res, body);
   });

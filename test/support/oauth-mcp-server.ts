@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
@@ -20,10 +20,10 @@ import {
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createMcpExpressApp } from '@modelcontextprotocol/sdk/server/express.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
-import { standardTools, type TestTool } from './mcp-servers.js';
+import { openSession, standardTools, type TestTool } from './mcp-servers.js';
 
 /** The scope the protected MCP endpoint requires (granted when the client asks for none). */
 const SCOPE = 'mcp:tools';
@@ -327,18 +327,7 @@ export async function startOAuthMcpServer(
         res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
         return;
       }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          transports.set(id, { transport: created, user });
-        },
-      });
-      created.onclose = () => {
-        if (created.sessionId) transports.delete(created.sessionId);
-      };
-      await buildServer(tools, toolCalls).connect(created);
-      transport = created;
+      transport = await openSession(buildServer(tools, toolCalls), transports, (created) => ({ transport: created, user }));
     }
     await transport.handleRequest(req, res, req.body);
   });

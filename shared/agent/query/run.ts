@@ -73,7 +73,7 @@ export async function answerQuery(
   if (typeof client === 'string') return nothingRan(client, false);
   const { workspace, connections, toolsByConnection, guardrails } = context;
   const subject = caller.grantSubject ?? caller.owner;
-  const reached = await connectAll(deps, connections, toolsByConnection, { owner: subject, orgId: caller.orgId });
+  const reached = await connectAll(deps, connections, toolsByConnection, { subject, orgId: caller.orgId });
   if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
 
   const history = toModelMessages(context.state ? context.messages : input.history);

@@ -62,8 +62,8 @@ export function offeredTools(
   connections: ConnectionItem[],
   toolsByConnection: Map<string, ToolItem[]>,
   guardrails: Guardrail[] = [],
-  /** Who asks (`Caller.owner`): a per-user connection's calls use their grant. */
-  caller = 'workspace',
+  /** Whose grant a per-user connection's calls use (`Caller.grantSubject`, else the owner). */
+  caller: string,
 ): LoopTool[] {
   const counts = new Map<string, number>();
   for (const connection of connections) {
@@ -87,7 +87,7 @@ export function offeredTools(
           const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection, caller), tool.name, input, timeoutMs);
           // The cached list may be stale (the server dropped or renamed the tool): list again.
           if (outcome.isError && STALE_TOOL.test(outcome.text)) {
-            await refreshTools(deps, connection).catch((error: unknown) =>
+            await refreshTools(deps, connection, caller).catch((error: unknown) =>
               deps.logger.warn('refreshing tools failed', { connection: connection.id, error: mcpOf(deps).reasonOf(error) }),
             );
           }
@@ -128,18 +128,18 @@ export interface Reachability {
 }
 
 /** A per-user connection the caller has not granted (or whose grant lapsed): a grant of their own, when they can finish one. */
-async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { owner: string; orgId: string }) {
+async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { subject: string; orgId: string }) {
   // A signed-in user finishes the grant in their browser; a chat user with the link the bot sends
   // only them. Keys and webhooks have nobody to ask.
-  const userId = caller.owner.startsWith('user:')
-    ? caller.owner.slice('user:'.length)
-    : caller.owner.startsWith('chat:')
-      ? caller.owner
+  const userId = caller.subject.startsWith('user:')
+    ? caller.subject.slice('user:'.length)
+    : caller.subject.startsWith('chat:')
+      ? caller.subject
       : undefined;
   const failure = `MCP connection "${connection.name}" needs your authorization`;
   if (!userId) return { failure: `${failure}, which this caller cannot give (only a person can)` };
   const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
-  const url = await startGrant(deps, target, { userId, orgId: caller.orgId }, caller.owner);
+  const url = await startGrant(deps, target, { userId, orgId: caller.orgId }, caller.subject);
   return { failure: `${failure}: open authorization_url to grant it, then ask again`, authorizationUrl: url };
 }
 
@@ -151,12 +151,13 @@ export async function connectAll(
   deps: Deps,
   connections: ConnectionItem[],
   toolsByConnection: Map<string, ToolItem[]>,
-  caller: { owner: string; orgId: string } = { owner: 'workspace', orgId: '' },
+  /** Whose grant a per-user connection uses, and their organisation (to start one). */
+  caller: { subject: string; orgId: string },
 ): Promise<Reachability> {
   let authorizationUrl: string | undefined;
   const failures = await Promise.all(
     connections.map(async (connection) => {
-      const spec = connectionSpec(deps, connection, caller.owner);
+      const spec = connectionSpec(deps, connection, caller.subject);
       try {
         await mcpOf(deps).session(connection.id, spec);
         if (!connection.tools_discovered) {
