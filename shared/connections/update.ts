@@ -37,8 +37,14 @@ async function rediscover(deps: Deps, spec: ConnectionSpec, credentials: Connect
   }
 }
 
+/** Whether two names are the same claim (names are unique in a workspace regardless of case and spaces around). */
+const sameClaim = (workspaceId: string, a: string, b: string) =>
+  keys.connectionName(workspaceId, a).sk === keys.connectionName(workspaceId, b).sk;
+
 async function claimName(deps: Deps, connection: ConnectionItem, name: string | undefined): Promise<string> {
-  if (name === undefined || name === connection.name) return connection.name;
+  if (name === undefined) return connection.name;
+  // Another spelling of the same name keeps its claim.
+  if (sameClaim(connection.workspace_id, name, connection.name)) return name;
   const claimed = await deps.table.putNew({ ...keys.connectionName(connection.workspace_id, name), connection_id: connection.id });
   if (!claimed) throw new ConflictError(`workspace ${connection.workspace_id} already has a connection named "${name}"`);
   return name;
@@ -76,7 +82,9 @@ export async function updateConnection(deps: Deps, orgId: string, connectionId: 
     deps.table.put({ ...updated }, { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
-  if (name !== connection.name) await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
+  if (!sameClaim(connection.workspace_id, name, connection.name)) {
+    await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
+  }
   if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);
   return { connection: toConnection({ ...updated }) };

@@ -714,6 +714,13 @@ describe('PUT /api/connections/:id', () => {
     const same = await edit(cookie, otherId, { name: 'Other' });
     expect(same.status, same.text).toBe(200);
     expect(same.body.connection).toMatchObject({ id: otherId, name: 'Other' });
+
+    // Nor is another spelling of it; the claim stays, so the old spelling is still taken.
+    const recased = await edit(cookie, otherId, { name: 'OTHER' });
+    expect(recased.status, recased.text).toBe(200);
+    expect(recased.body.connection).toMatchObject({ id: otherId, name: 'OTHER' });
+    const again = await save(cookie, { workspace_id: workspaceId, name: 'other', transport: 'http', url: server.url });
+    expect(again.status).toBe(409);
   });
 
   it("answers 403 to a member and 404 for another organisation's connection or an unknown id, changing nothing", async () => {
