@@ -56,6 +56,18 @@ async function callAt(base: string, method: string, path: string, cookie: string
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
 }
 
+type QueueCounts = Record<string, { completed: number; failed: number }>;
+
+async function queuesWhen(cookie: string, ready: (queues: QueueCounts) => boolean): Promise<QueueCounts> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const queues = await call('GET', '/api/org/queues', cookie);
+    const byName: QueueCounts = Object.fromEntries(queues.body.queues.map((queue: { name: string }) => [queue.name, queue]));
+    if (ready(byName) || Date.now() > deadline) return byName;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 describe('conversation lifecycle on the local runtime, in real time', () => {
   it('goes open → cold → closed → stats complete with 0.05-minute timeouts, each move within 2 s of its due time', async () => {
     const cookie = await signUpOver(runtime.url, 'timer@example.com');
@@ -94,8 +106,9 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
       resolution_status: 'resolved',
       sentiment_score: 0.5,
     });
-    const queues = await call('GET', '/api/org/queues', cookie);
-    const byName = Object.fromEntries(queues.body.queues.map((queue: { name: string }) => [queue.name, queue]));
+    // The job writes the stats first and the runner records it completed just after: wait for the
+    // ledger to catch up rather than racing it.
+    const byName = await queuesWhen(cookie, (queues) => queues['conversation-stats']?.completed === 1);
     expect(byName.lifecycle).toMatchObject({ completed: 2, failed: 0, waiting: 0, active: 0 });
     expect(byName['conversation-stats']).toMatchObject({ completed: 1, failed: 0 });
   }, 30_000);
