@@ -1,5 +1,6 @@
 import AnthropicBedrock from '@anthropic-ai/bedrock-sdk';
 import Anthropic from '@anthropic-ai/sdk';
+import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import type { ModelTier } from '../models/catalogue.js';
 import { ModelError, type ContentBlock, type ModelClient, type ModelMessage, type ModelRequest, type ModelResponse } from './model.js';
 import { errorMessage } from '../platform/errors.js';
@@ -40,7 +41,7 @@ function fromAnthropicContent(content: Anthropic.ContentBlock[]): ContentBlock[]
  * The request body: system prompt and tools first, each marked for prompt caching, so the
  * stable prefix (system + tools) is written to the cache once and read on later calls.
  */
-function toAnthropicRequest(request: ModelRequest): Anthropic.MessageCreateParamsNonStreaming {
+function toAnthropicRequest(request: ModelRequest): Anthropic.MessageStreamParams {
   const cache = { type: 'ephemeral' as const };
   const tools: Anthropic.Tool[] = request.tools.map((tool, index) => ({
     name: tool.name,
@@ -74,12 +75,13 @@ function fromAnthropicMessage(message: Anthropic.Message): ModelResponse {
   };
 }
 
-function toModelError(error: unknown): ModelError {
+function toModelError(error: unknown, partial: Anthropic.Message | undefined): ModelError {
+  const options = { cause: error, partial: partial && fromAnthropicMessage(partial) };
   if (error instanceof Anthropic.APIError) {
     const detail = error.status ? `model API answered ${error.status}` : 'model API unreachable';
-    return new ModelError(`${detail}: ${error.message}`.slice(0, 500), error.status, { cause: error });
+    return new ModelError(`${detail}: ${error.message}`.slice(0, 500), error.status, options);
   }
-  return new ModelError(errorMessage(error), undefined, { cause: error });
+  return new ModelError(errorMessage(error), undefined, options);
 }
 
 /** Timeouts and retries of model calls: the SDK retries 408/409/429/5xx with backoff, honouring retry-after. */
@@ -94,16 +96,22 @@ export interface ModelCallOptions {
  */
 abstract class MessagesApiClient implements ModelClient {
   protected abstract readonly client: {
-    messages: { create(body: Anthropic.MessageCreateParamsNonStreaming): PromiseLike<Anthropic.Message> };
+    messages: { stream(body: Anthropic.MessageStreamParams): MessageStream };
   };
 
   abstract modelFor(tier: ModelTier): string;
 
-  async createMessage(request: ModelRequest): Promise<ModelResponse> {
+  /**
+   * Every call streams (the SDK's `messages.stream`), listened to or not: one code path, and the
+   * usage is the stream's own (input from `message_start`, output from `message_delta`).
+   */
+  async createMessage(request: ModelRequest, onText?: (delta: string) => void): Promise<ModelResponse> {
+    const stream = this.client.messages.stream(toAnthropicRequest(request));
+    if (onText) stream.on('text', (delta) => onText(delta));
     try {
-      return fromAnthropicMessage(await this.client.messages.create(toAnthropicRequest(request)));
+      return fromAnthropicMessage(await stream.finalMessage());
     } catch (error) {
-      throw toModelError(error);
+      throw toModelError(error, stream.currentMessage);
     }
   }
 }

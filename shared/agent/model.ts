@@ -44,19 +44,30 @@ export interface ModelResponse {
 export interface ModelClient {
   /** The model id this client sends for a tier. */
   modelFor(tier: ModelTier): string;
-  createMessage(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * One model turn, streamed: `onText` gets each piece of answer text as it arrives; the promise
+   * gives the whole turn, its usage as the stream reported it.
+   */
+  createMessage(request: ModelRequest, onText?: (delta: string) => void): Promise<ModelResponse>;
 }
 
-/** Raised when a model call fails for good (after the SDK's own retries). */
+/**
+ * Raised when a model call fails for good (after the SDK's own retries). A stream that broke
+ * mid-answer leaves what had arrived in `partial`, so the answer so far is kept and its tokens
+ * counted.
+ */
 export class ModelError extends Error {
   constructor(
     message: string,
     readonly status?: number,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { partial?: ModelResponse },
   ) {
     super(message, options);
     this.name = 'ModelError';
+    this.partial = options?.partial;
   }
+
+  readonly partial: ModelResponse | undefined;
 }
 
 export const NO_USAGE: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };

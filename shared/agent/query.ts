@@ -8,9 +8,9 @@ import { conversationFor, countQuery, loadQueryContext } from './query/context.j
 import { persistQuery } from './query/persist.js';
 import { answerQuery } from './query/run.js';
 import { screenInput } from './query/screening.js';
-import type { Caller, QueryResponse, QueryTiming } from './query/types.js';
+import type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
 
-export type { Caller, QueryResponse, QueryTiming } from './query/types.js';
+export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
 
 /*
  * The query as a use case in rooms: read (query/context.ts), screen (query/screening.ts), run the
@@ -28,7 +28,8 @@ export async function runQuery(
   caller: Caller,
   workspaceId: string,
   input: QueryInput,
-): Promise<{ response: QueryResponse; timing: QueryTiming }> {
+  listener: QueryListener = {},
+): Promise<{ response: QueryResponse; timing: QueryTiming; answerSeq: number | null }> {
   const started = performance.now();
   const requestedId = input.session_id ?? newId('conv', deps.clock.now());
   const [loaded] = await Promise.all([loadQueryContext(deps, caller, workspaceId, requestedId), countQuery(deps, caller.orgId)]);
@@ -36,14 +37,22 @@ export async function runQuery(
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
+  listener.onStart?.({ conversation_id: conversationId, session_id: conversationId });
   const { workspace, guardrails } = loaded;
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));
-  const { loop, answered, hits, authorizationUrl } = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier);
+  const { loop, answered, hits, authorizationUrl } = await answerQuery(
+    deps,
+    caller,
+    { ...loaded, state, messages },
+    screened,
+    tier,
+    listener,
+  );
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);
-  const savedId = await persistQuery(deps, {
+  const { conversationId: savedId, answerSeq } = await persistQuery(deps, {
     caller,
     workspace,
     conversationId,
@@ -70,6 +79,7 @@ export async function runQuery(
       session_id: savedId,
       ...(authorizationUrl ? { authorization_url: authorizationUrl } : {}),
     },
+    answerSeq,
     timing: { totalMs, modelMs: loop.modelMs, toolMs: loop.toolMs, overheadMs: Math.max(0, totalMs - loop.modelMs - loop.toolMs) },
   };
 }

@@ -1,5 +1,13 @@
 import { createRoute } from '@hono/zod-openapi';
-import { WorkspaceParams, authErrors, conflictError, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
+import {
+  WorkspaceParams,
+  authErrors,
+  conflictError,
+  jsonBody,
+  jsonOrEventStream,
+  notFoundError,
+  validationErrors,
+} from '../http/schemas.js';
 import { MEMBERS_OR_API_KEY, onAgent } from '../http/placement.js';
 import { QueryBody, QueryResponseSchema } from './schemas.js';
 
@@ -17,7 +25,7 @@ export const queryRouteDefinitions = {
         'The `Server-Timing` header gives the time spent in the model, in tools, and in the service itself (overhead).',
       request: { params: WorkspaceParams, body: jsonBody(QueryBody) },
       responses: {
-        200: jsonResponse(QueryResponseSchema, 'the answer, or the error that stopped the query'),
+        200: jsonOrEventStream(QueryResponseSchema, 'the answer, or the error that stopped the query'),
         ...authErrors,
         ...notFoundError,
         ...validationErrors,

@@ -1,7 +1,8 @@
 import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
-import { runQuery, type QueryTiming } from './query.js';
+import { streamQuery, wantsEventStream } from '../http/sse.js';
+import { runQuery, type Caller, type QueryListener, type QueryTiming } from './query.js';
 import { queryRouteDefinitions } from './route-definitions.js';
 
 function serverTiming(timing: QueryTiming): string {
@@ -12,19 +13,18 @@ function serverTiming(timing: QueryTiming): string {
 export function queryRoutes(deps: Deps) {
   return createRouter().openapi(queryRouteDefinitions.query.route, async (c) => {
     const principal = c.get('principal');
-    const { response, timing } = await runQuery(
-      deps,
-      {
-        orgId: principal.orgId,
-        role: principal.role,
-        userName: principal.name,
-        consumerType: 'api',
-        channel: null,
-        owner: ownerOf(principal),
-      },
-      c.req.valid('param').id,
-      c.req.valid('json'),
-    );
+    const caller: Caller = {
+      orgId: principal.orgId,
+      role: principal.role,
+      userName: principal.name,
+      consumerType: 'api',
+      channel: null,
+      owner: ownerOf(principal),
+    };
+    const ask = (listener?: QueryListener) => runQuery(deps, caller, c.req.valid('param').id, c.req.valid('json'), listener);
+    // The streaming form: the same query, its events as they happen, the same answer last (`done`).
+    if (wantsEventStream(c)) return streamQuery(c, deps.logger, ask, (result) => result.response);
+    const { response, timing } = await ask();
     c.header('Server-Timing', serverTiming(timing));
     return c.json(response, 200);
   });

@@ -1,7 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { z } from 'zod';
-import { runQuery } from '../agent/query.js';
+import { runQuery, type QueryListener } from '../agent/query.js';
+import { streamQuery, wantsEventStream } from '../http/sse.js';
 import type { Principal } from '../auth/tokens.js';
 import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
@@ -76,13 +77,17 @@ export function consumerAgentRoutes(deps: Deps) {
   const router = createRouter().openapi(consumerAgentRouteDefinitions.message.route, async (c) => {
     const key = keyOf(c.get('principal'), 'messaging');
     const { user, text, thread_id } = c.req.valid('json');
-    const { response } = await runQuery(
-      deps,
-      { orgId: orgIdOf(c), role: 'member', userName: user, consumerType: 'messaging', channel: null, owner: ownerOf(c.get('principal')) },
-      key.workspaceId,
-      // Each thread of this consumer is one conversation.
-      { query: text, session_id: `${key.consumerId}:${thread_id}` },
-    );
+    const ask = (listener?: QueryListener) =>
+      runQuery(
+        deps,
+        { orgId: orgIdOf(c), role: 'member', userName: user, consumerType: 'messaging', channel: null, owner: ownerOf(c.get('principal')) },
+        key.workspaceId,
+        // Each thread of this consumer is one conversation.
+        { query: text, session_id: `${key.consumerId}:${thread_id}` },
+        listener,
+      );
+    if (wantsEventStream(c)) return streamQuery(c, deps.logger, ask, ({ response }) => ({ ...response, thread_id }));
+    const { response } = await ask();
     return c.json({ ...response, thread_id }, 200);
   });
   router.all('/workspaces/:id/mcp', async (c) => {

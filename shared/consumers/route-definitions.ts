@@ -8,6 +8,7 @@ import {
   jsonBody,
   jsonResponse,
   notFoundError,
+  jsonOrEventStream,
   validationErrors,
   conflictError,
 } from '../http/schemas.js';
@@ -42,7 +43,7 @@ export const consumerAgentRouteDefinitions = {
       summary: 'Messaging consumer: a message of a thread in, the answer out (Bearer key of this consumer)',
       request: { params: ConsumerParams, body: jsonBody(MessageBody) },
       responses: {
-        200: jsonResponse(QueryResponseSchema.extend({ thread_id: z.string() }), 'the answer, or the error that stopped it'),
+        200: jsonOrEventStream(QueryResponseSchema.extend({ thread_id: z.string() }), 'the answer, or the error that stopped it'),
         ...authErrors,
         403: jsonResponse(z.object({ error: z.string() }), 'not a messaging key'),
         ...notFoundError,

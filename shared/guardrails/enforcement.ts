@@ -72,6 +72,11 @@ function excerptAround(guardrails: Guardrail[], text: string, start: number, end
   return redactAll(guardrails, excerpt, direction);
 }
 
+/** True when the workspace screens answers (a pattern guardrail on output): then answers are not streamed as they come. */
+export function screensAnswers(guardrails: Guardrail[]): boolean {
+  return guardrails.some((guardrail) => applies(guardrail, 'output'));
+}
+
 /**
  * Applies the pattern guardrails of one direction to a text: the first blocking match stops it;
  * redacting matches are replaced. Returns the text to use and the hits to record.

@@ -1,6 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
 import { secureHeaders } from 'hono/secure-headers';
 import { authRoutes } from '../auth/routes.js';
 import { catalogueRoutes } from '../connections/catalogue-routes.js';
@@ -12,7 +11,8 @@ import { queueRoutes } from '../jobs/routes.js';
 import { guardrailRoutes } from '../guardrails/routes.js';
 import { knowledgeRoutes } from '../knowledge/routes.js';
 import { orgRoutes } from '../org/routes.js';
-import { DomainError, TooManyRequestsError, ValidationError } from '../platform/errors.js';
+import { TooManyRequestsError } from '../platform/errors.js';
+import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
 import { workspaceRoutes } from '../workspaces/routes.js';
 import { recordClientAddress, type ClientAddressOf } from './client-address.js';
@@ -33,16 +33,10 @@ const healthRoute = createRoute({
 /** Maps every error to `{ error }` and a status; anything unexpected is a 500 whose details go only to the log. */
 function handleError(logger: AppLogger) {
   return (error: Error, c: Context<AppEnv>) => {
-    if (error instanceof DomainError) {
+    const known = clientErrorOf(error);
+    if (known) {
       if (error instanceof TooManyRequestsError) c.header('Retry-After', String(error.retryAfterSeconds));
-      const body = error instanceof ValidationError ? { error: error.message, details: error.details } : { error: error.message };
-      return c.json(body, error.status);
-    }
-    if (error instanceof HTTPException && error.status < 500) {
-      // Hono's own client errors: malformed JSON (400), unsupported media type (415).
-      const message = error.message || 'bad request';
-      const body = error.status === 400 ? { error: message, details: [{ path: '', message }] } : { error: message };
-      return c.json(body, error.status);
+      return c.json(known.body, known.status);
     }
     logger.error('unhandled error', { error, method: c.req.method, path: c.req.path });
     return c.json({ error: 'internal server error' }, 500);

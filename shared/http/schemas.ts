@@ -71,6 +71,20 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
   return { content: { 'application/json': { schema } }, description };
 }
 
+/**
+ * A 200 that is JSON, or with `Accept: text/event-stream` the same answer streamed as Server-Sent
+ * Events (docs/streaming.md): `start`, `text`, `tool_call`, `tool_result`, and last `done`, whose
+ * data is the JSON answer.
+ */
+export function jsonOrEventStream<T extends z.ZodType>(schema: T, description: string) {
+  const events = z.string().openapi({
+    description:
+      'Server-Sent Events: `start` {conversation_id, session_id}; `text` {delta}; `tool_call` {id, name, connection}; ' +
+      '`tool_result` {id, name, is_error, duration_ms}; last, always, `done` with the JSON answer. A comment line every 15 s.',
+  });
+  return { content: { 'application/json': { schema }, 'text/event-stream': { schema: events } }, description };
+}
+
 export const errorResponse = (description: string) => jsonResponse(ErrorSchema, description);
 
 /** The error answers every authenticated route can give. */

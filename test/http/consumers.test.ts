@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { errorReply, startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
+import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 
 type Admin = Awaited<ReturnType<TestContext['signUp']>>;
 type KeyType = 'api' | 'messaging' | 'coding-agent';
@@ -29,9 +29,17 @@ const textsOf = (messages: { role: string; content: unknown }[] | undefined) =>
     (message.content as { type: string; text?: string }[]).map((block) => block.text ?? `<${block.type}>`).join(''),
   );
 
-/** The fake model echoes the last user text, unless a test queues replies. */
+/**
+ * The fake model echoes the last user text, unless a test queues replies. A closed conversation's
+ * statistics job (a forced tool call) gets its statistics at once: a job that failed on an echo
+ * would be retried later, into another test's model requests.
+ */
 function echo() {
   model.handle((request) => {
+    if ((request.body as { tool_choice?: unknown }).tool_choice) {
+      const stats = { sentiment_score: 0, resolution_status: 'resolved', category: 'query', summary: 'Asked and answered.' };
+      return toolUseReply([{ name: 'record_conversation_stats', input: stats }]);
+    }
     const last = request.body.messages.at(-1)?.content as { text?: string }[];
     return textReply(`Answer to: ${last?.[0]?.text ?? ''}`);
   });

@@ -20,6 +20,12 @@ export interface FakeReply {
   body: unknown;
   /** Delay before answering, in ms. */
   delayMs?: number;
+  /** Streamed requests: the text of each text block in pieces of this many characters (default 8). */
+  chunkChars?: number;
+  /** Streamed requests: delay between text pieces, in ms. */
+  chunkDelayMs?: number;
+  /** Streamed requests: break the stream with an `error` event after this many characters of text. */
+  breakAfterChars?: number;
 }
 
 export type ReplyFn = (request: ModelRequestRecord) => FakeReply;
@@ -74,8 +80,64 @@ export function toolUseReply(calls: { name: string; input?: Record<string, unkno
   );
 }
 
+/** A reply whose stream breaks with an overloaded error after `afterChars` characters of `text`. */
+export function brokenStreamReply(text: string, afterChars: number): FakeReply {
+  return { ...textReply(text), breakAfterChars: afterChars };
+}
+
 export function errorReply(status: number, message: string, headers: Record<string, string> = {}): FakeReply {
   return { status, headers, body: { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } } };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pieces of `text` of at most `size` characters. */
+function piecesOf(text: string, size: number): string[] {
+  const pieces: string[] = [];
+  for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size));
+  return pieces;
+}
+
+/**
+ * A message as the Messages API streams it (`stream: true`): `message_start` with the input
+ * usage, each block as start / deltas / stop, `message_delta` with the stop reason and output
+ * usage, `message_stop`. With `breakAfterChars`, an `error` event cuts it mid-text.
+ */
+async function streamMessage(res: ServerResponse, reply: FakeReply): Promise<void> {
+  const message = reply.body as {
+    content: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown })[];
+    stop_reason: string;
+    usage: Usage;
+  };
+  const send = (event: string, data: unknown) => {
+    if (!res.destroyed) res.write(`event: ${event}\ndata: ${JSON.stringify({ type: event, ...(data as object) })}\n\n`);
+  };
+  res.writeHead(200, { 'content-type': 'text/event-stream', ...reply.headers });
+  const { output_tokens, ...input } = message.usage;
+  send('message_start', { message: { ...message, content: [], stop_reason: null, usage: { ...input, output_tokens: 1 } } });
+  let sent = 0;
+  for (const [index, block] of message.content.entries()) {
+    if (block.type === 'text') {
+      send('content_block_start', { index, content_block: { type: 'text', text: '' } });
+      for (const piece of piecesOf(block.text, reply.chunkChars ?? 8)) {
+        if (reply.breakAfterChars !== undefined && sent >= reply.breakAfterChars) {
+          send('error', { error: { type: 'overloaded_error', message: 'Overloaded' } });
+          res.end();
+          return;
+        }
+        if (reply.chunkDelayMs) await pause(reply.chunkDelayMs);
+        send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
+        sent += piece.length;
+      }
+    } else {
+      send('content_block_start', { index, content_block: { ...block, input: {} } });
+      send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    }
+    send('content_block_stop', { index });
+  }
+  send('message_delta', { delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens } });
+  send('message_stop', {});
+  res.end();
 }
 
 /**
@@ -103,6 +165,10 @@ export async function startFakeModel() {
       const reply = typeof next === 'function' ? next(record) : next;
       const send = () => {
         if (res.destroyed) return;
+        if ((record.body as { stream?: boolean }).stream && (reply.status ?? 200) === 200) {
+          void streamMessage(res, reply);
+          return;
+        }
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(JSON.stringify(reply.body));
       };

@@ -239,9 +239,10 @@ function conversationDeltas(saved: FinishedQuery, previous: ConversationState | 
  * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
  * which also hands out the message sequence numbers atomically), then in parallel the messages
  * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
- * Returns the conversation's id: the caller's own one when someone else took the id meanwhile.
+ * Returns the conversation's id (the caller's own one when someone else took the id meanwhile)
+ * and the sequence number of the answer's message, if there is one.
  */
-export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<string> {
+export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<{ conversationId: string; answerSeq: number | null }> {
   const { caller, workspace, conversationId, loop } = saved;
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -252,8 +253,9 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<st
     return persistQuery(deps, { ...saved, conversationId: ownConversationId(conversationId, caller.owner) });
   }
   const { previous } = claim;
+  const previousCount = previous?.message_count ?? 0;
   const items = [
-    ...messageItems(saved, now, previous?.message_count ?? 0),
+    ...messageItems(saved, now, previousCount),
     activityItem(saved, now),
     ...violationItems(deps, workspace.id, conversationId, saved.hits),
   ];
@@ -271,5 +273,6 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<st
     scheduleMove(deps, caller.orgId, { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at }, coldAt),
     recordUsage(deps, workspace.id, usage, now, conversationDeltas(saved, previous)),
   ]);
-  return conversationId;
+  // The answer follows the history and the question (messageItems).
+  return { conversationId, answerSeq: saved.answered ? previousCount + saved.history.length + 2 : null };
 }

@@ -1,4 +1,4 @@
-import { blockingGuardrail } from '../../guardrails/enforcement.js';
+import { blockingGuardrail, screensAnswers } from '../../guardrails/enforcement.js';
 import { modelsOf, type Deps } from '../../deps.js';
 import type { ModelTier } from '../../models/catalogue.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
@@ -9,7 +9,8 @@ import type { loadQueryContext } from './context.js';
 import type { ScreenedInput } from './screening.js';
 import { screenAnswer } from './screening.js';
 import { connectAll, knowledgeFor, offeredTools } from './tools.js';
-import { MAX_TOKENS, type Caller } from './types.js';
+import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
+import type { AgentListener } from '../events.js';
 
 /** What the query read (query/context.ts), with the conversation's state and latest messages. */
 export type QueryContext = Awaited<ReturnType<typeof loadQueryContext>> & {
@@ -42,6 +43,10 @@ function nothingRan(error: string, answered: boolean, answer = ''): QueryRun {
   return { loop, answered, hits: [] };
 }
 
+function withoutText(listener: AgentListener): AgentListener {
+  return (event) => (event.type === 'text' ? undefined : listener(event));
+}
+
 /** The organisation's model client, or why there is none (no key, a provider not allowed). */
 function clientOf(deps: Deps, context: QueryContext): ModelClient | string {
   try {
@@ -63,11 +68,15 @@ export async function answerQuery(
   context: QueryContext,
   input: ScreenedInput,
   tier: ModelTier,
+  listener: QueryListener = {},
 ): Promise<QueryRun> {
+  const say = (text: string) => (text ? listener.onEvent?.({ type: 'text', delta: text }) : undefined);
   if (input.unusable) return nothingRan(input.unusable, false);
   if (input.blockedBy) {
     const name = input.blockedBy.name;
-    return nothingRan(`blocked by guardrail "${name}"`, true, `Your message was not sent: it matches the workspace's guardrail "${name}".`);
+    const refusal = `Your message was not sent: it matches the workspace's guardrail "${name}".`;
+    say(refusal);
+    return nothingRan(`blocked by guardrail "${name}"`, true, refusal);
   }
   const client = clientOf(deps, context);
   if (typeof client === 'string') return nothingRan(client, false);
@@ -83,6 +92,8 @@ export async function answerQuery(
     ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, subject),
     ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
   ];
+  // A workspace that screens answers sends the screened answer whole, once the loop is done.
+  const held = screensAnswers(guardrails);
   const loop = await runAgentLoop({
     client,
     model: client.modelFor(tier),
@@ -92,6 +103,7 @@ export async function answerQuery(
     maxToolRounds: workspace.max_tool_rounds,
     maxTokens: MAX_TOKENS,
     tokenBudget: workspace.max_tokens_per_query ?? undefined,
+    onEvent: listener.onEvent && (held ? withoutText(listener.onEvent) : listener.onEvent),
   });
   // A call to a tool a guardrail keeps from the model was refused as unknown: record the attempt.
   const hits: QueryRun['hits'] = [];
@@ -101,6 +113,7 @@ export async function answerQuery(
   }
   const answer = screenAnswer(guardrails, loop.answer);
   hits.push(...answer.hits);
+  if (held) say(answer.answer);
   const error = answer.withheldBy ? (loop.error ?? `answer withheld by guardrail "${answer.withheldBy.name}"`) : loop.error;
   return { loop: { ...loop, answer: answer.answer, error }, answered: true, hits };
 }

@@ -1,3 +1,5 @@
+import type { AgentListener } from '../events.js';
+
 /*
  * The shapes a query passes between its rooms: who asks, what they get back, and what is read of
  * the conversation.
@@ -21,6 +23,13 @@ export interface Caller {
    * by the workspace's threads, but each chat user grants their own (`chat:<user id>`).
    */
   grantSubject?: string;
+}
+
+/** Who listens to a query as it runs (the streaming forms); the JSON form has none. */
+export interface QueryListener {
+  /** The query passed its checks (access, rate, an open conversation): the stream may begin. */
+  onStart?(ids: { conversation_id: string; session_id: string }): void;
+  onEvent?: AgentListener;
 }
 
 export interface QueryResponse {

@@ -1,0 +1,50 @@
+/*
+ * What the agent loop tells a listener while it works: the events of the streaming query
+ * (docs/streaming.md), in the loop's own terms. The SSE writer, the team-chat reply and the
+ * coding agent's progress notifications all listen to the same events.
+ */
+
+export type AgentEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; id: string; name: string; connection: string | null }
+  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number };
+
+export type AgentListener = (event: AgentEvent) => void;
+
+/**
+ * Turns the text deltas of several model turns into deltas of the final answer, which is each
+ * turn's text trimmed, joined by a blank line: leading blanks of a turn are dropped, trailing
+ * blanks held until more text follows, and the blank line between turns sent before the next
+ * turn's first visible character. So the concatenated deltas equal the stored answer.
+ */
+export class AnswerDeltas {
+  private started = false;
+  private turnStarted = false;
+  private pendingBlank = '';
+
+  constructor(private readonly emit: (delta: string) => void) {}
+
+  /** A new model turn begins. */
+  nextTurn(): void {
+    this.turnStarted = false;
+    this.pendingBlank = '';
+  }
+
+  push(delta: string): void {
+    let text = delta;
+    if (!this.turnStarted) {
+      text = text.trimStart();
+      if (!text) return;
+      this.turnStarted = true;
+      if (this.started) this.pendingBlank = '\n\n';
+      this.started = true;
+    }
+    const visible = text.trimEnd();
+    if (!visible) {
+      this.pendingBlank += text;
+      return;
+    }
+    this.emit(this.pendingBlank + visible);
+    this.pendingBlank = text.slice(visible.length);
+  }
+}

@@ -1,0 +1,97 @@
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
+import type { AgentEvent } from '../agent/events.js';
+import type { QueryListener } from '../agent/query/types.js';
+import type { AppLogger } from '../platform/logger.js';
+import { clientErrorOf } from './error-body.js';
+import type { AppEnv } from './router.js';
+
+/** A comment line this often keeps idle connections (and the proxies between) open; tests shorten it. */
+export const sseTiming = { heartbeatMs: 15_000 };
+
+/** True when the client asked for the streaming form (`Accept: text/event-stream`). */
+export function wantsEventStream(c: Context<AppEnv>): boolean {
+  return (c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+interface StreamEvent {
+  event: string;
+  data: unknown;
+}
+
+/** Events queued for the stream, and a way to wait for the next one. */
+class EventQueue {
+  readonly events: StreamEvent[] = [];
+  private wake: (() => void) | undefined;
+
+  push(event: StreamEvent): void {
+    this.events.push(event);
+    this.wake?.();
+  }
+
+  next(): Promise<void> {
+    return this.events.length ? Promise.resolve() : new Promise((resolve) => (this.wake = resolve));
+  }
+}
+
+function eventOf(event: AgentEvent): StreamEvent {
+  const { type, ...data } = event;
+  return { event: type, data };
+}
+
+async function drain(stream: SSEStreamingApi, queue: EventQueue): Promise<void> {
+  for (let event = queue.events.shift(); event; event = queue.events.shift()) {
+    await stream.writeSSE({ event: event.event, data: JSON.stringify(event.data) });
+  }
+}
+
+/**
+ * Runs a query for the streaming form: its events as Server-Sent Events (`start`, then `text`,
+ * `tool_call`, `tool_result`…, last always `done` with the JSON body the plain request answers).
+ *
+ * The query runs on its own, apart from the response: a client that goes away stops nothing, the
+ * query is finished and stored. Until the query has passed its checks (`start`), an error is a
+ * plain JSON error with its status, as for the plain request; after it, the error is the `done`
+ * event's body.
+ */
+export async function streamQuery<T>(
+  c: Context<AppEnv>,
+  logger: AppLogger,
+  run: (listener: QueryListener) => Promise<T>,
+  answerOf: (result: T) => unknown,
+): Promise<Response> {
+  const queue = new EventQueue();
+  let started!: () => void;
+  const startedSignal = new Promise<void>((resolve) => (started = resolve));
+  const query = run({
+    onStart: (ids) => {
+      queue.push({ event: 'start', data: ids });
+      started();
+    },
+    onEvent: (event) => queue.push(eventOf(event)),
+  });
+  // Errors before the start are the route's own (404, 409, 429…), answered as JSON.
+  await Promise.race([startedSignal, query]);
+  const finished = query.then(
+    (result) => ({ event: 'done', data: answerOf(result) }),
+    (error: unknown) => {
+      const known = clientErrorOf(error);
+      if (!known) logger.error('streamed query failed', { error, path: c.req.path });
+      return { event: 'done', data: known?.body ?? { error: 'internal server error' } };
+    },
+  );
+  void finished.then((done) => queue.push(done));
+  return streamSSE(c, async (stream) => {
+    const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), sseTiming.heartbeatMs);
+    try {
+      for (;;) {
+        await queue.next();
+        const last = queue.events.at(-1)?.event === 'done';
+        await drain(stream, queue);
+        if (last || stream.aborted) break;
+      }
+    } finally {
+      clearInterval(heartbeat);
+    }
+  });
+}
