@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { numOrNull, str } from '../platform/attributes.js';
+import { num, numOrNull, str } from '../platform/attributes.js';
 import { NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
@@ -19,6 +19,8 @@ function toMessage(item: Item): Message {
     cost_usd: numOrNull(item.cost_usd),
     duration_ms: numOrNull(item.duration_ms),
     created_at: str(item.created_at),
+    // Counters kept by `recordFeedback`; absent until the first rating.
+    feedback: { up: num(item.feedback_up), down: num(item.feedback_down) },
   };
 }
 

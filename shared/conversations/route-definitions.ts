@@ -4,12 +4,21 @@ import {
   WorkspaceParams,
   authErrors,
   conflictError,
+  StatusOkSchema,
   errorResponse,
+  jsonBody,
   jsonResponse,
   notFoundError,
   validationErrors,
 } from '../http/schemas.js';
-import { ConversationDetailSchema, ConversationListQuery, ConversationListResponse, ConversationParams } from './schemas.js';
+import {
+  ConversationDetailSchema,
+  ConversationListQuery,
+  ConversationListResponse,
+  ConversationParams,
+  FeedbackBody,
+  MessageParams,
+} from './schemas.js';
 
 // A session, or the Bearer key of the workspace's api consumer.
 
@@ -54,6 +63,20 @@ export const conversationRouteDefinitions = {
         403: errorResponse('a member or api key closing a conversation it did not start'),
         ...conflictError,
       },
+    }),
+  ),
+  feedback: onApi(
+    MEMBERS_OR_API_KEY,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback',
+      tags,
+      summary: 'Rate an answer up or down; each rater’s last rating counts',
+      description:
+        'Any member rates any answer of the workspace; an api key only answers in its own conversations (another’s is 404). ' +
+        'Rating a question rather than an answer is 400. Rating again replaces the rater’s rating (and comment).',
+      request: { params: MessageParams, body: jsonBody(FeedbackBody) },
+      responses: { 200: jsonResponse(StatusOkSchema, 'recorded'), ...readErrors },
     }),
   ),
 };

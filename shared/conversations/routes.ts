@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { getConversation } from './detail.js';
+import { raterOf, recordFeedback, requireOwnConversation } from './feedback.js';
 import { closeConversation } from './lifecycle.js';
 import { ownerOf } from './owners.js';
 import { listConversations } from './list.js';
@@ -24,5 +25,15 @@ export function conversationRoutes(deps: Deps) {
       const requiredOwner = principal.role === 'admin' && !principal.apiKey ? undefined : ownerOf(principal);
       await closeConversation(deps, principal.orgId, id, cid, requiredOwner);
       return c.json({ status: 'closed' as const, message: `Conversation ${cid} is closed; its statistics are being generated` }, 200);
+    })
+    .openapi(routes.feedback.route, async (c) => {
+      const { id, cid, seq } = c.req.valid('param');
+      const { rating, comment } = c.req.valid('json');
+      const principal = c.get('principal');
+      // Members rate any conversation of their organisation; an api key only its own.
+      if (principal.apiKey) await requireOwnConversation(deps, id, cid, ownerOf(principal));
+      const rater = raterOf(principal);
+      await recordFeedback(deps, { orgId: principal.orgId, workspaceId: id, conversationId: cid, seq, rater, rating, comment });
+      return c.json({ status: 'ok' as const }, 200);
     });
 }

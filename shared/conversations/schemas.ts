@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { PaginationQuery, isoTimestamp } from '../http/schemas.js';
+import { PaginationQuery, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
 
 export const CONVERSATION_STATUSES = ['open', 'cold', 'closed'] as const;
 export const RESOLUTION_STATUSES = ['resolved', 'unresolved'] as const;
@@ -60,6 +60,9 @@ const MessageSchema = z
     cost_usd: z.number().nullable(),
     duration_ms: z.number().int().nullable(),
     created_at: isoTimestamp,
+    feedback: z
+      .object({ up: z.number().int(), down: z.number().int() })
+      .openapi('MessageFeedback', { description: 'ratings of an answer that count now (each rater’s last one); 0 and 0 on questions' }),
   })
   .openapi('Message');
 export type Message = z.infer<typeof MessageSchema>;
@@ -91,3 +94,35 @@ export const ConversationParams = z.object({
     .max(200)
     .openapi({ param: { name: 'cid', in: 'path' } }),
 });
+
+const FEEDBACK_RATINGS = ['up', 'down'] as const;
+export type FeedbackRating = (typeof FEEDBACK_RATINGS)[number];
+
+/** Path of one message of a conversation: `seq` as the conversation detail numbers it. */
+export const MessageParams = ConversationParams.extend({
+  seq: z
+    .string()
+    .regex(/^\d+$/, 'seq must be a non-negative integer')
+    .transform(Number)
+    .pipe(z.number().max(Number.MAX_SAFE_INTEGER, 'seq is too large'))
+    .openapi({ param: { name: 'seq', in: 'path' }, type: 'integer', example: 2 }),
+});
+
+/**
+ * Free text of a person, over several lines: like a display name it refuses control characters
+ * (but keeps line breaks and tabs) and invisible format characters.
+ */
+const feedbackComment = z
+  .string()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .refine((value) => !/\p{Cc}/u.test(value.replace(/[\t\n\r]/g, '')), 'must not contain control characters (line breaks and tabs are fine)')
+  .refine((value) => !hasFormatCharacter(value), 'must not contain invisible format characters (such as U+202E or U+200B)')
+  .refine((value) => value.isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
+
+export const FeedbackBody = z
+  .object({
+    rating: z.enum(FEEDBACK_RATINGS, { error: `must be one of ${FEEDBACK_RATINGS.join(', ')}` }),
+    comment: feedbackComment.optional().openapi({ description: 'why; at most 2000 characters (an empty one is none)' }),
+  })
+  .openapi('FeedbackRequest', { example: { rating: 'up', comment: 'Exactly what I needed.' } });

@@ -13,10 +13,10 @@ export interface Key {
  * SLUG# and ORGSLUG# (suffix counters, organisation slug claims), WS# (a workspace with its
  * configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit log), WSGAP#
  * (knowledge gaps), WSVIOL# (guardrail violations), CONV# (a conversation with its messages),
- * APIKEY# (consumer key records), CHANNEL# (team-chat channel bindings), CHATEVENT# and CHATMSG#
- * (team-chat deliveries seen), JOB# and QSTAT# (job ledger, queue counters), RATE# (query rate
- * windows), THROTTLE# (login and sign-up throttling), SESSION# (signed-in sessions), DEPLOYMENT
- * (facts of the whole deployment).
+ * FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
+ * (team-chat channel bindings), CHATEVENT# and CHATMSG# (team-chat deliveries seen), JOB# and
+ * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
+ * throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the whole deployment).
  */
 export const keys = {
   // --- Organisation partition (`ORG#<org>`) ---
@@ -119,6 +119,15 @@ export const keys = {
     sk: `MSG#${String(seq).padStart(6, '0')}`,
   }),
   messagePrefix: 'MSG#',
+  /**
+   * One rater's rating of one answer. Ratings have a partition of their own per conversation, not
+   * the conversation's: its newest-first Query (the query's context, limit 41) must meet only
+   * messages before the conversation item, and the detail view reads the whole partition.
+   */
+  feedback: (workspaceId: string, conversationId: string, seq: number, rater: string): Key => ({
+    pk: `FEEDBACK#${workspaceId}#${conversationId}`,
+    sk: `MSG#${String(seq).padStart(6, '0')}#${rater}`,
+  }),
   /** GSI1 partition listing a workspace's conversations by last activity (sort key `timeOrdered`). */
   conversationsIndex: (workspaceId: string) => `WSCONV#${workspaceId}`,
   /** GSI2 partition listing a workspace's conversations of one status by last activity. */

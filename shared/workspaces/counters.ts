@@ -16,15 +16,17 @@ const USAGE_FIELDS: readonly UsageField[] = ['queries', 'errors', 'duration_ms',
 
 /**
  * Counter attributes kept on the workspace item by atomic ADDs: usage per month and all-time,
- * and conversation counts per status, category, resolution, consumer type and channel. Only the
- * day counters live in items of their own (`WSSTAT#<id>` / `DAY#<date>`), as they would make the
- * workspace item grow without bound.
+ * conversation counts per status, category, resolution, consumer type and channel, and the
+ * ratings of answers. Only the day counters live in items of their own (`WSSTAT#<id>` /
+ * `DAY#<date>`), as they would make the workspace item grow without bound.
  */
 export const counterNames = {
   month: (month: string, field: UsageField) => `month#${month}#${field}`,
   total: (field: UsageField) => `total#${field}`,
   conversations: 'conversations',
   dimension: (dimension: ConversationDimension, value: string) => `${dimension}#${value}`,
+  /** Ratings of the workspace's answers that count now (a changed rating moves from one to the other). */
+  feedback: (rating: 'up' | 'down') => `feedback#${rating}`,
 };
 export type ConversationDimension = 'status' | 'category' | 'resolution' | 'consumer' | 'channel' | 'sentiment';
 
@@ -44,7 +46,7 @@ function addExpression(deltas: Record<string, number>) {
 }
 
 /** Adds to the workspace item's counters (an UpdateItem; nothing when every delta is 0). */
-export async function addWorkspaceCounters(deps: Deps, workspaceId: string, deltas: Record<string, number>): Promise<void> {
+export async function addWorkspaceCounters(deps: Pick<Deps, 'table'>, workspaceId: string, deltas: Record<string, number>): Promise<void> {
   const expression = addExpression(deltas);
   if (!expression) return;
   await deps.table.update(keys.workspace(workspaceId), { ...expression, condition: 'attribute_exists(pk)' });

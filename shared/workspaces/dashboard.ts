@@ -22,6 +22,9 @@ export const DashboardSchema = z
     compliance: z.object({ violations: z.number().int(), guardrails: z.number().int() }),
     knowledge_gaps: z.object({ count: z.number().int(), recent: z.array(KnowledgeGapSchema) }),
     resolution: z.object({ resolved: z.number().int(), unresolved: z.number().int(), rate: z.number().nullable() }),
+    feedback: z
+      .object({ up: z.number().int(), down: z.number().int(), rate: z.number().nullable() })
+      .openapi({ description: 'ratings of answers that count now (each rater’s last one); rate = up / (up + down), null with none' }),
     cost: z.object({ today: z.number(), mtd: z.number(), per_conversation: z.number() }),
     usage: z.object({
       queries_today: z.number().int(),
@@ -70,6 +73,8 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
   const resolved = dimension('resolution', 'resolved');
   const unresolved = dimension('resolution', 'unresolved');
   const conversations = count(counterNames.conversations);
+  const up = count(counterNames.feedback('up'));
+  const down = count(counterNames.feedback('down'));
   return {
     tickets: {
       open: dimension('status', 'open'),
@@ -86,6 +91,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     compliance: { violations: count('violations'), guardrails: workspace.guardrail_count ?? 0 },
     knowledge_gaps: { count: count('gaps'), recent: gaps.items.map(toGap) },
     resolution: { resolved, unresolved, rate: resolved + unresolved ? resolved / (resolved + unresolved) : null },
+    feedback: { up, down, rate: up + down ? up / (up + down) : null },
     cost: {
       today: roundUsd(counterOf(byDay.get(today), 'cost_usd')),
       mtd: roundUsd(count(counterNames.month(month, 'cost_usd'))),

@@ -169,6 +169,9 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return [f.workspaceId];
     case 'cid':
       return [f.conversationId];
+    case 'seq':
+      // The fixture's first query: its question (1) and its answer (2).
+      return ['2', '1'];
     case 'kid':
       return [f.knowledgeId];
     case 'gid':
@@ -230,6 +233,10 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/workspaces/{id}/guardrails/{gid}': [{ enabled: false, name: 'Renamed guardrail' }],
     'PUT /api/workspaces/{id}/permissions/{role}': [{ tool_patterns: ['search_*', 'plain_tool'] }],
     'POST /api/consumers/{id}/messages': [{ user: 'Hostile', text: 'hello', thread_id: 't-1' }],
+    'POST /api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback': [
+      { rating: 'up', comment: 'Helpful, thanks.\nSaved me a ticket.' },
+      { rating: 'down' },
+    ],
     // Not declared as a body in the document (JSON-RPC, documented by hand), but it takes one.
     'POST /api/workspaces/{id}/mcp': [
       {

@@ -52,6 +52,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/workspaces/{id}/guardrails/{gid}': { enabled: false },
   'PUT /api/workspaces/{id}/permissions/{role}': { tool_patterns: ['search_*'] },
   'POST /api/consumers/{id}/messages': { user: 'Matrix', text: 'hello', thread_id: 't-1' },
+  'POST /api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback': { rating: 'up', comment: 'Helpful.' },
 };
 
 let t: TestContext;
@@ -65,6 +66,7 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('/api/connections/{id}', `/api/connections/${ids.connectionId ?? 'conn_none'}`)
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
+    .replace('{seq}', '2')
     .replace('{key}', 'ai_provider')
     .replace('{channel_id}', 'CMATRIX1')
     .replace('{kid}', 'kn_none')

@@ -433,6 +433,7 @@ describe('child endpoints of an empty workspace', () => {
       compliance: { violations: 0, guardrails: 0 },
       knowledge_gaps: { count: 0, recent: [] },
       resolution: { resolved: 0, unresolved: 0, rate: null },
+      feedback: { up: 0, down: 0, rate: null },
       cost: { today: 0, mtd: 0, per_conversation: 0 },
       usage: { queries_today: 0, week: 0, month: 0, by_day: expect.any(Array) },
       recent_conversations: [],
@@ -659,6 +660,7 @@ describe('conversations of a workspace', () => {
       cost_usd: null,
       duration_ms: null,
       created_at: '2026-11-22T09:01:00.000Z',
+      feedback: { up: 0, down: 0 },
     });
     expect(response.body.messages[1]).toMatchObject({ id: 'msg-2', role: 'assistant', ...assistant });
     expect(response.body.stats).toEqual({

@@ -35,6 +35,7 @@ describe('table keys', () => {
     expect(keys.violation('ws-a', 'T', 'v1')).toEqual({ pk: 'WSVIOL#ws-a', sk: 'T#v1' });
     expect(keys.conversation('ws-a', 'c1')).toEqual({ pk: 'CONV#ws-a#c1', sk: 'STATE' });
     expect(keys.message('ws-a', 'c1', 7)).toEqual({ pk: 'CONV#ws-a#c1', sk: 'MSG#000007' });
+    expect(keys.feedback('ws-a', 'c1', 7, 'user:u1')).toEqual({ pk: 'FEEDBACK#ws-a#c1', sk: 'MSG#000007#user:u1' });
     expect(keys.conversationsByStatusIndex('ws-a', 'open')).toBe('WSCONV#ws-a#open');
     expect(keys.dueIndex('cold', 3)).toBe('DUE#cold#3');
     expect(keys.dueIndexSortKey('T', 'ws-a', 'c1')).toBe('T#ws-a#c1');
