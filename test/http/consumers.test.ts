@@ -461,6 +461,32 @@ describe('coding-agent: the workspace as an MCP server', () => {
     }
   });
 
+  it('sends progress notifications from ask when the client gives a progress token, then the same result', async () => {
+    const { key } = await connected('coding-agent');
+    const client = await mcpClient(key, workspaceId);
+    try {
+      model.reply(toolUseReply([{ name: 'no_such_tool' }]), { ...textReply('Done after a detour.'), chunkChars: 2, chunkDelayMs: 60 });
+      const progress: { progress: number; message?: string }[] = [];
+      const result = (await client.callTool({ name: 'ask', arguments: { question: 'Take a detour' } }, undefined, {
+        onprogress: (notification) => progress.push(notification),
+      })) as ToolResult;
+      expect(result.content).toEqual([{ type: 'text', text: 'Done after a detour.' }]);
+      const messages = progress.map((notification) => notification.message);
+      expect(messages.slice(0, 3)).toEqual(['thinking', 'calling no_such_tool', expect.stringMatching(/^no_such_tool failed in \d+ ms$/)]);
+      expect(messages.slice(3).length).toBeGreaterThan(0);
+      expect(messages.slice(3).every((message) => /^writing the answer \(\d+ characters\)$/.test(message ?? ''))).toBe(true);
+      // Progress only grows.
+      expect(progress.map((notification) => notification.progress)).toEqual(progress.map((_, index) => index + 1));
+
+      // Without a token: a plain JSON answer, no notifications.
+      model.reply(textReply('quiet'));
+      const quiet = (await client.callTool({ name: 'ask', arguments: { question: 'No progress please' } })) as ToolResult;
+      expect(quiet.content).toEqual([{ type: 'text', text: 'quiet' }]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('answers ask with the model’s answer and a session_id that continues the conversation', async () => {
     const { id, key } = await connected('coding-agent');
     const client = await mcpClient(key, workspaceId);
