@@ -3,6 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../platform/error
 import { type Key, onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { readSetting } from '../org/settings.js';
 import type { BindChannelInput } from './schemas.js';
 
 /**
@@ -52,6 +53,18 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
   return id;
 }
 
+function boundElsewhere(channelId: string, holder: ChannelBinding | undefined): ConflictError {
+  return new ConflictError(
+    `channel ${channelId} is already bound to workspace "${holder?.workspace_name ?? 'another workspace'}" (${holder?.workspace_id ?? 'unknown'})`,
+  );
+}
+
+/** True when the organisation has both team-chat tokens (the bridge runs its socket). */
+async function botConnected(deps: Deps, orgId: string): Promise<boolean> {
+  const [bot, app] = await Promise.all([readSetting(deps, orgId, 'chat_bot_token'), readSetting(deps, orgId, 'chat_app_token')]);
+  return Boolean(bot && app);
+}
+
 /**
  * `POST /api/connectors/consumer/channel`: binds a channel to a workspace. One conditional put
  * decides: twenty parallel binds of one channel to different workspaces give one winner.
@@ -60,9 +73,20 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const consumer = await deps.table.get(keys.consumer(workspace.id, teamChatConsumerId(workspace.id)));
   if (consumer?.status !== 'active') {
-    throw new ValidationError('invalid request body', [
-      { path: 'workspace_id', message: 'connect the team-chat consumer to this workspace first (POST /api/connectors/consumer)' },
-    ]);
+    // The organisation's bot is already connected (by another workspace): this workspace's
+    // team-chat consumer is made here, with no second post of the tokens.
+    if (!(await botConnected(deps, orgId))) {
+      throw new ValidationError('invalid request body', [
+        {
+          path: 'workspace_id',
+          message: 'connect the team-chat bot first: POST /api/connectors/consumer with type team-chat and its tokens',
+        },
+      ]);
+    }
+    // A channel held by another workspace is refused before anything is made.
+    const holder = await getBinding(deps, orgId, input.channel_id);
+    if (holder && holder.workspace_id !== workspace.id) throw boundElsewhere(input.channel_id, holder);
+    await ensureTeamChatConsumer(deps, orgId, workspace.id);
   }
   const binding: ChannelBinding = {
     ...keys.channelBinding(orgId, input.channel_id),
@@ -83,12 +107,7 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
       .then(() => true),
     false,
   );
-  if (!bound) {
-    const holder = await getBinding(deps, orgId, input.channel_id);
-    throw new ConflictError(
-      `channel ${input.channel_id} is already bound to workspace "${holder?.workspace_name ?? 'another workspace'}" (${holder?.workspace_id ?? 'unknown'})`,
-    );
-  }
+  if (!bound) throw boundElsewhere(input.channel_id, await getBinding(deps, orgId, input.channel_id));
   const name = input.channel_name ? `#${input.channel_name} (${input.channel_id})` : input.channel_id;
   return { status: 'saved', message: `Channel ${name} is bound to ${workspace.name}` };
 }

@@ -63,7 +63,8 @@ export const chatRouteDefinitions = {
       tags,
       summary: 'Bind a team-chat channel to a workspace (admin)',
       description:
-        'A channel belongs to one workspace: binding it to another is 409 naming the holder; binding it again to the same one is a no-op.',
+        'A channel belongs to one workspace: binding it to another is 409 naming the holder; binding it again to the same one is a no-op. ' +
+        "A workspace without a team-chat consumer gets one when the organisation's bot is connected (400 when it is not).",
       request: { body: jsonBody(BindChannelBody) },
       responses: {
         200: jsonResponse(z.object({ status: z.literal('saved'), message: z.string() }), 'bound'),

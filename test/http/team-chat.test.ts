@@ -125,14 +125,42 @@ describe('channel bindings', () => {
     expect((await bind(other.id, 'C9RACE')).status).toBe(200);
   });
 
-  it('refuses to bind a channel to a workspace without a team-chat consumer', async () => {
-    const bare = await t.createWorkspace(admin.cookie, { name: 'No chat' });
+  it('creates the team-chat consumer of a workspace that has none when the organisation’s bot is connected, with no second post of the tokens', async () => {
+    const bare = await t.createWorkspace(admin.cookie, { name: 'No chat yet' });
+    const bind = (channel: string) =>
+      t.request('POST', '/api/connectors/consumer/channel', {
+        cookie: admin.cookie,
+        body: { type: 'team-chat', workspace_id: bare.id, channel_id: channel, channel_name: 'desk' },
+      });
+    // A channel another workspace holds: 409, and no consumer is made.
+    const taken = await bind('C3');
+    expect(taken.status).toBe(409);
+    const before = await t.request('GET', `/api/workspaces/${bare.id}/consumers`, { cookie: admin.cookie });
+    expect(before.body.consumers).toEqual([]);
+
+    const bound = await bind('C555');
+    expect(bound.status).toBe(200);
+    expect(bound.body).toMatchObject({ status: 'saved', message: expect.stringContaining('#desk') });
+    const after = await t.request('GET', `/api/workspaces/${bare.id}/consumers`, { cookie: admin.cookie });
+    expect(after.body.consumers).toEqual([
+      { id: `tc-${bare.id}`, type: 'team-chat', status: 'active', channels: [{ channel_id: 'C555', channel_name: 'desk' }] },
+    ]);
+  });
+
+  it('refuses to bind a channel in an organisation whose bot is not connected, saying to connect it first', async () => {
+    const stranger = await t.signUp();
+    const bare = await t.createWorkspace(stranger.cookie, { name: 'No bot' });
     const response = await t.request('POST', '/api/connectors/consumer/channel', {
-      cookie: admin.cookie,
+      cookie: stranger.cookie,
       body: { type: 'team-chat', workspace_id: bare.id, channel_id: 'C777' },
     });
     expect(response.status).toBe(400);
-    expect(response.body.details[0].path).toBe('workspace_id');
+    expect(response.body.details[0]).toMatchObject({
+      path: 'workspace_id',
+      message: expect.stringContaining('connect the team-chat bot first'),
+    });
+    const consumers = await t.request('GET', `/api/workspaces/${bare.id}/consumers`, { cookie: stranger.cookie });
+    expect(consumers.body.consumers).toEqual([]);
   });
 });
 
