@@ -4,6 +4,7 @@ import { Api } from './api.js';
 import { accessEnvironment, type AccessSettings } from './functions.js';
 import { ChatBridge } from './chat-bridge.js';
 import { Data } from './data.js';
+import { FrontDoor } from './front-door.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -24,6 +25,7 @@ export class ServiceStack extends Stack {
   readonly jobs: Jobs;
   readonly api: Api;
   readonly chatBridge: ChatBridge;
+  readonly frontDoor: FrontDoor;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -37,8 +39,17 @@ export class ServiceStack extends Stack {
       corsOrigins: props.corsOrigins ?? [],
       throttle: { rateLimit: 50, burstLimit: 100 },
     });
+    this.frontDoor = new FrontDoor(this, 'FrontDoor', {
+      httpApi: this.api.httpApi,
+      streamFunction: this.api.streamFunction,
+      corsOrigins: props.corsOrigins ?? [],
+    });
+    // OAuth redirect URIs (made when an MCP connection is saved, on the agent function) lead back
+    // to the domain users sign in on, where their session cookie is. Not the stream function's:
+    // its URL is CloudFront's origin (a cycle), and it only reads redirect URIs already stored.
+    this.api.agentFunction.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
-    for (const fn of [this.api.apiFunction, this.api.agentFunction, this.jobs.consumer]) {
+    for (const fn of [this.api.apiFunction, this.api.agentFunction, this.api.streamFunction, this.jobs.consumer]) {
       this.data.wireSecrets(fn, (key, value) => fn.addEnvironment(key, value));
     }
     this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
@@ -52,7 +63,15 @@ export class ServiceStack extends Stack {
       reason: 'The service targets nodejs22.x (the runtime it is built and tested for); moving to a newer runtime is a deliberate upgrade.',
     });
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API' });
+    new CfnOutput(this, 'ServiceUrl', {
+      value: this.frontDoor.url,
+      description: 'The URL to give users: the whole API on one domain (CloudFront), its streamed answers not cut at 30 s',
+    });
+    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API (API Gateway), behind ServiceUrl' });
+    new CfnOutput(this, 'StreamFunctionUrl', {
+      value: this.frontDoor.functionUrl.url,
+      description: "The stream function's URL, behind ServiceUrl: the query and the messaging webhook only",
+    });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     for (const { name } of JOB_QUEUES) {
       new CfnOutput(this, `${pascalCase(name)}QueueUrl`, {

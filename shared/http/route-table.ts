@@ -47,6 +47,13 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   { documentRoute },
 ].flatMap((domain): PlacedRoute[] => Object.values(domain));
 
+/**
+ * The routes that also answer as Server-Sent Events (`Accept: text/event-stream`). On AWS the
+ * stream function serves them a second time, behind CloudFront, where API Gateway's 30 s limit
+ * does not cut them (`lib/front-door.ts`, docs/deploy.md).
+ */
+export const STREAMABLE_ROUTES: readonly PlacedRoute[] = [queryRouteDefinitions.query, consumerAgentRouteDefinitions.message];
+
 /** `/workspaces/{id}/query` → `/api/workspaces/{id}/query`. */
 export function fullPath(entry: PlacedRoute): string {
   return `${API_PREFIX}${entry.route.path}`;
@@ -71,6 +78,15 @@ function matcherOf(path: string): RegExp {
     return group;
   });
   return new RegExp(`^${source}$`);
+}
+
+/** Whether a request (method, path) is one of `entries`' routes: what a function serving only those lets through. */
+export function routeMatcher(entries: readonly PlacedRoute[]): (method: string, path: string) => boolean {
+  const routes = entries.map((entry) => ({
+    method: entry.byHand === 'all-methods' ? undefined : entry.route.method.toUpperCase(),
+    path: matcherOf(fullPath(entry)),
+  }));
+  return (method, path) => routes.some((route) => (route.method === undefined || route.method === method) && route.path.test(path));
 }
 
 /** For each key type, the matchers of the paths it may call (whatever the method: a wrong method is the router's 404). */

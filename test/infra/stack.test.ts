@@ -47,7 +47,8 @@ describe('ServiceStack', () => {
 
   it('runs every function on nodejs22.x, arm64, from minified ESM bundles without source maps', () => {
     const functions = resourcesOf('AWS::Lambda::Function');
-    expect(Object.keys(functions)).toHaveLength(3);
+    // API, agent, stream, jobs.
+    expect(Object.keys(functions)).toHaveLength(4);
     for (const fn of Object.values(functions)) {
       expect(fn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Handler: 'index.handler' });
       const environment = (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables;
@@ -151,16 +152,16 @@ describe('ServiceStack', () => {
     expect(variablesOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined)).toBe(true);
     const open = Template.fromStack(new ServiceStack(newApp(), 'Access', { access: { signupMode: 'open', allowServiceModelKey: true } }));
     const functions = variablesOf(open);
-    expect(functions).toHaveLength(3);
+    expect(functions).toHaveLength(4);
     expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true')).toBe(true);
   }, 120_000);
 
-  it('generates the session secret in Secrets Manager and gives it to the API and agent functions only', () => {
+  it('generates the session secret in Secrets Manager and gives it to the HTTP functions (API, agent, stream) only', () => {
     template.resourceCountIs('AWS::SecretsManager::Secret', 1);
     const secretReaders = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties).includes('secretsmanager:GetSecretValue'),
     );
-    expect(secretReaders).toHaveLength(2);
+    expect(secretReaders).toHaveLength(3);
   });
 
   it('keeps one rotating KMS key for secrets at rest, retained, and lets every function and the bridge use it (not administer it)', () => {
@@ -170,8 +171,8 @@ describe('ServiceStack', () => {
     const users = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties).includes('kms:GenerateDataKey'),
     );
-    // The API, agent and jobs functions, and the bridge task.
-    expect(users).toHaveLength(4);
+    // The API, agent, stream and jobs functions, and the bridge task.
+    expect(users).toHaveLength(5);
     for (const policy of users) {
       const statements =
         (policy.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] } | undefined)?.Statement ??
@@ -227,9 +228,17 @@ describe('ServiceStack', () => {
     }
   });
 
-  it('outputs the API URL, the table name and the queue URLs', () => {
+  it("outputs the service's URL (CloudFront), the API and stream function URLs, the table name and the queue URLs", () => {
     const outputs = Object.keys(template.findOutputs('*')).sort();
-    expect(outputs).toEqual(['ApiUrl', 'ColdMessagesQueueUrl', 'ConversationStatsQueueUrl', 'LifecycleQueueUrl', 'TableName']);
+    expect(outputs).toEqual([
+      'ApiUrl',
+      'ColdMessagesQueueUrl',
+      'ConversationStatsQueueUrl',
+      'LifecycleQueueUrl',
+      'ServiceUrl',
+      'StreamFunctionUrl',
+      'TableName',
+    ]);
   });
 
   it('has this resource list (review changes to it deliberately)', () => {

@@ -1,0 +1,126 @@
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  CachePolicy,
+  Distribution,
+  OriginRequestPolicy,
+  ViewerProtocolPolicy,
+  type BehaviorOptions,
+  type IOrigin,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import type { PlacedRoute } from '../shared/http/placement.js';
+import { STREAMABLE_ROUTES, fullPath } from '../shared/http/route-table.js';
+
+export interface FrontDoorProps {
+  /** The HTTP API: every path but the streamable routes. */
+  httpApi: HttpApi;
+  /** The stream function (`functions/stream/handler.ts`): the streamable routes. */
+  streamFunction: IFunction;
+  /** Origins allowed by CORS (as the HTTP API's); CORS is off when empty. */
+  corsOrigins: string[];
+}
+
+/** A route's CloudFront path pattern: its path with each parameter as `*`. */
+function pathPatternOf(entry: PlacedRoute): string {
+  return fullPath(entry).replace(/\{[^}]+\}/g, '*');
+}
+
+/**
+ * One domain for the whole service (docs/deploy.md): a CloudFront distribution that sends the
+ * streamable routes (the query, the messaging webhook) to the stream function's URL with response
+ * streaming, which has no 30-second limit, and every other path to the HTTP API. Nothing is
+ * cached: answers depend on who asks.
+ *
+ * The function URL's auth type is NONE: the app authenticates every request (session cookie or
+ * Bearer key), as it does behind API Gateway. AWS_IAM behind CloudFront's origin access control
+ * would need every client to send the SHA-256 of its POST body (`x-amz-content-sha256`), which no
+ * browser, curl user or webhook sender does.
+ */
+export class FrontDoor extends Construct {
+  readonly distribution: Distribution;
+  readonly functionUrl: FunctionUrl;
+
+  constructor(scope: Construct, id: string, props: FrontDoorProps) {
+    super(scope, id);
+    this.functionUrl = props.streamFunction.addFunctionUrl({
+      authType: FunctionUrlAuthType.NONE,
+      invokeMode: InvokeMode.RESPONSE_STREAM,
+      cors: props.corsOrigins.length
+        ? {
+            allowedOrigins: props.corsOrigins,
+            allowCredentials: true,
+            allowedHeaders: ['content-type', 'authorization', 'accept'],
+            allowedMethods: [HttpMethod.POST],
+            maxAge: Duration.hours(1),
+          }
+        : undefined,
+    });
+
+    const apiDomain = `${props.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
+    // CloudFront waits this long for the first byte, and between two bytes. A stream sends its
+    // `start` event at once and a comment every 15 s; a JSON answer must come within it. 60 s is
+    // within every account's quota (longer needs a quota increase).
+    const stream = new FunctionUrlOrigin(this.functionUrl, { readTimeout: Duration.seconds(60) });
+    const behaviour = (origin: IOrigin): BehaviorOptions => ({
+      origin,
+      allowedMethods: AllowedMethods.ALLOW_ALL,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      // Every viewer header but Host (the origin's own domain is its Host), all cookies and query strings.
+      originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+      // Compressing a stream of events would hold them back until a block fills.
+      compress: false,
+    });
+
+    this.distribution = new Distribution(this, 'Distribution', {
+      comment: 'Workspace agent proxy: the API, and its streamed answers',
+      defaultBehavior: behaviour(new HttpOrigin(apiDomain)),
+      additionalBehaviors: Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream)])),
+      logBucket: this.accessLogBucket(),
+      logIncludesCookies: false,
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR1',
+      reason: 'The service has users wherever its organisations are; there is no country to refuse.',
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR2',
+      reason:
+        "Every request is authenticated by the application and limited per organisation; the HTTP API is throttled. A web ACL (billed per rule and request) is the operator's choice (docs/deploy.md).",
+    });
+    Validations.of(this.distribution).acknowledge({
+      id: 'AwsSolutions-CFR4',
+      reason:
+        "The distribution uses its cloudfront.net domain, whose certificate's minimum TLS version cannot be set; a custom domain with its own certificate can require TLS 1.2.",
+    });
+  }
+
+  /** CloudFront's access logs (the stream paths have no API Gateway log): kept 3 months, like the API's. */
+  private accessLogBucket(): Bucket {
+    const bucket = new Bucket(this, 'AccessLogs', {
+      // CloudFront's standard logs are delivered with an ACL grant.
+      objectOwnership: ObjectOwnership.OBJECT_WRITER,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      lifecycleRules: [{ expiration: Duration.days(90) }],
+      // Deleting a bucket that holds logs fails; it expires its logs and is deleted by hand (docs/deploy.md).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This bucket holds access logs; logging the access to it would need another bucket for each log bucket.',
+    });
+    return bucket;
+  }
+
+  /** The URL to give users: `https://<id>.cloudfront.net`. */
+  get url(): string {
+    return `https://${this.distribution.distributionDomainName}`;
+  }
+}

@@ -1,0 +1,178 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ServiceStack } from '../../lib/service-stack.js';
+import { STREAMABLE_ROUTES, routeKeyOf } from '../../shared/http/route-table.js';
+
+/**
+ * The streaming front door: the stream function behind a function URL with response streaming,
+ * and the CloudFront distribution that puts it and the HTTP API on one domain.
+ */
+
+type Resource = { Type: string; Properties: Record<string, unknown> };
+type Resources = Record<string, Resource>;
+
+/** CloudFront's managed policies (their ids are fixed by AWS). */
+const CACHING_DISABLED = '4135ea2d-6df8-44a3-9df3-4b5a84be39ad';
+const ALL_VIEWER_EXCEPT_HOST_HEADER = 'b689b0a8-53d0-40ab-baf2-68738e2966ac';
+const ALL_METHODS = ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'];
+
+interface Behaviour {
+  PathPattern?: string;
+  TargetOriginId: string;
+  AllowedMethods: string[];
+  CachePolicyId: string;
+  OriginRequestPolicyId: string;
+  ViewerProtocolPolicy: string;
+  Compress: boolean;
+}
+interface DistributionConfig {
+  DefaultCacheBehavior: Behaviour;
+  CacheBehaviors: Behaviour[];
+  Origins: { Id: string; DomainName: unknown; CustomOriginConfig: { OriginReadTimeout?: number; OriginProtocolPolicy: string } }[];
+  Logging?: { IncludeCookies: boolean };
+}
+
+const outdirs: string[] = [];
+function synth(props: ConstructorParameters<typeof ServiceStack>[2] = {}): Template {
+  const outdir = mkdtempSync(join(tmpdir(), 'wap-cdk-'));
+  outdirs.push(outdir);
+  return Template.fromStack(new ServiceStack(new App({ outdir }), 'Stream', props));
+}
+
+let template: Template;
+let resources: Resources;
+beforeAll(() => {
+  template = synth();
+  resources = (template.toJSON() as { Resources: Resources }).Resources;
+}, 120_000);
+afterAll(() => {
+  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+});
+
+/** A resource's properties, by logical id (failing the test when there is none). */
+function propertiesOf(id: string): Record<string, unknown> {
+  const found = resources[id];
+  if (!found) throw new Error(`no resource ${id}`);
+  return found.Properties;
+}
+const ofType = (type: string) => Object.entries(resources).filter(([, resource]) => resource.Type === type);
+function functionId(description: string): string {
+  const found = ofType('AWS::Lambda::Function').filter(([, fn]) => String(fn.Properties.Description).startsWith(description));
+  expect(found).toHaveLength(1);
+  return found[0]?.[0] ?? '';
+}
+const streamFunctionId = () => functionId('The query and the messaging webhook, streamed');
+const agentFunctionId = () => functionId('The query (agent loop');
+const urlId = () => ofType('AWS::Lambda::Url')[0]?.[0] ?? '';
+const distribution = () => ofType('AWS::CloudFront::Distribution')[0]?.[1].Properties.DistributionConfig as DistributionConfig;
+/** The origin a behaviour sends to, by what its domain name is made of. */
+const originOf = (behaviour: Behaviour) => JSON.stringify(distribution().Origins.find((origin) => origin.Id === behaviour.TargetOriginId));
+
+describe('the stream function', () => {
+  it('runs the stream entry point far longer than API Gateway would wait (30 s)', () => {
+    const fn = propertiesOf(streamFunctionId());
+    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 1769 });
+    expect(Number(fn.Timeout)).toBeGreaterThan(30);
+    expect(Number(fn.Timeout)).toBe(900);
+  });
+
+  it('has a function URL with response streaming and no IAM auth (the app authenticates), and no CORS unless configured', () => {
+    template.resourceCountIs('AWS::Lambda::Url', 1);
+    expect(propertiesOf(urlId())).toEqual({
+      AuthType: 'NONE',
+      InvokeMode: 'RESPONSE_STREAM',
+      TargetFunctionArn: { 'Fn::GetAtt': [streamFunctionId(), 'Arn'] },
+    });
+    const permissions = ofType('AWS::Lambda::Permission')
+      .map(([, permission]) => permission.Properties)
+      .filter((permission) => JSON.stringify(permission.FunctionName).includes(streamFunctionId()));
+    expect(permissions).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ Action: 'lambda:InvokeFunctionUrl', FunctionUrlAuthType: 'NONE', Principal: '*' }),
+      ]),
+    );
+  });
+
+  it('gets the environment and grants of the agent function (but PUBLIC_BASE_URL)', () => {
+    const variables = (id: string) =>
+      Object.keys((propertiesOf(id).Environment as { Variables: Record<string, unknown> }).Variables).sort();
+    expect(variables(streamFunctionId())).toEqual(variables(agentFunctionId()).filter((name) => name !== 'PUBLIC_BASE_URL'));
+    const actions = (id: string) => {
+      const role = JSON.stringify((propertiesOf(id).Role as { 'Fn::GetAtt': string[] })['Fn::GetAtt'][0]);
+      const policies = ofType('AWS::IAM::Policy').filter(([, candidate]) => JSON.stringify(candidate.Properties.Roles).includes(role));
+      expect(policies).toHaveLength(1);
+      const statements = policies.flatMap(
+        ([, policy]) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[] }[] }).Statement,
+      );
+      return statements.flatMap((statement) => statement.Action).sort();
+    };
+    expect(actions(streamFunctionId())).toEqual(actions(agentFunctionId()));
+    expect(actions(streamFunctionId())).toEqual(
+      expect.arrayContaining(['secretsmanager:GetSecretValue', 'kms:Decrypt', 'bedrock:InvokeModel', 'sqs:SendMessage', 'dynamodb:Query']),
+    );
+  });
+});
+
+describe('the CloudFront distribution', () => {
+  it('sends the streamable routes of the route table to the function URL: all methods, nothing cached, every viewer header but Host', () => {
+    expect(STREAMABLE_ROUTES.map(routeKeyOf)).toEqual(['POST /api/workspaces/{id}/query', 'POST /api/consumers/{id}/messages']);
+    // They are the agent function's routes on the HTTP API too (for ApiUrl): the same app serves them.
+    expect(STREAMABLE_ROUTES.every((entry) => entry.runs === 'agent')).toBe(true);
+    const behaviours = distribution().CacheBehaviors;
+    expect(behaviours.map((behaviour) => behaviour.PathPattern).sort()).toEqual(['/api/consumers/*/messages', '/api/workspaces/*/query']);
+    for (const behaviour of behaviours) {
+      expect(behaviour).toMatchObject({
+        AllowedMethods: ALL_METHODS,
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+        ViewerProtocolPolicy: 'https-only',
+        Compress: false,
+      });
+      expect(originOf(behaviour)).toContain(`"Fn::GetAtt":["${urlId()}","FunctionUrl"]`);
+    }
+  });
+
+  it('waits 60 s for the stream origin (a stream sends at once and every 15 s), over HTTPS only', () => {
+    const stream = distribution().Origins.find((origin) => JSON.stringify(origin).includes(urlId()));
+    expect(stream?.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginProtocolPolicy: 'https-only' });
+  });
+
+  it('sends every other path to the HTTP API, uncached, with all methods', () => {
+    const fallback = distribution().DefaultCacheBehavior;
+    expect(fallback).toMatchObject({
+      AllowedMethods: ALL_METHODS,
+      CachePolicyId: CACHING_DISABLED,
+      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+      ViewerProtocolPolicy: 'https-only',
+    });
+    const apiId = ofType('AWS::ApiGatewayV2::Api')[0]?.[0];
+    expect(originOf(fallback)).toContain(`{"Ref":"${apiId}"},".execute-api."`);
+    expect(originOf(fallback)).not.toContain(urlId());
+  });
+
+  it('logs requests without their cookies (session tokens)', () => {
+    expect(distribution().Logging).toMatchObject({ IncludeCookies: false });
+  });
+
+  it("gives the agent function the distribution's URL for OAuth redirect URIs, and outputs it as ServiceUrl", () => {
+    const distributionId = ofType('AWS::CloudFront::Distribution')[0]?.[0];
+    const publicUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
+    const agent = propertiesOf(agentFunctionId()).Environment as { Variables: Record<string, unknown> };
+    expect(agent.Variables.PUBLIC_BASE_URL).toEqual(publicUrl);
+    const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
+    expect(outputs.ServiceUrl?.Value).toEqual(publicUrl);
+    expect(outputs.StreamFunctionUrl?.Value).toEqual({ 'Fn::GetAtt': [urlId(), 'FunctionUrl'] });
+  });
+
+  it('answers CORS on the function URL for the origins the HTTP API allows', () => {
+    const withCors = synth({ corsOrigins: ['https://app.example.com'] });
+    withCors.hasResourceProperties('AWS::Lambda::Url', {
+      InvokeMode: 'RESPONSE_STREAM',
+      Cors: { AllowOrigins: ['https://app.example.com'], AllowCredentials: true, AllowMethods: ['POST'], MaxAge: 3600 },
+    });
+  }, 120_000);
+});
