@@ -2,11 +2,15 @@ import { createHash } from 'node:crypto';
 import { App, LogLevel } from '@slack/bolt';
 import type { AgentDeps } from '../deps.js';
 import { listChatOrganisations } from '../org/settings.js';
+import { FEEDBACK_ACTIONS, handleFeedbackPress } from './feedback-buttons.js';
 import { handleChatMessage, type ChatMessageEvent } from './messages.js';
 import { chatClientOptions } from './web.js';
 import { errorMessage } from '../platform/errors.js';
 
 type BoltApp = InstanceType<typeof App>;
+
+/** The 👍/👎 buttons under answers. */
+const FEEDBACK_ACTION_IDS = new RegExp(`^(${FEEDBACK_ACTIONS.up}|${FEEDBACK_ACTIONS.down})$`);
 
 interface RunningBridge {
   app: BoltApp;
@@ -44,18 +48,40 @@ function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
   }: {
     event: unknown;
     body: unknown;
-    context: { botUserId?: string };
+    context: { botUserId?: string; teamId?: string };
     client: BoltApp['client'];
   }) => {
     const eventId = (body as { event_id?: string }).event_id;
     try {
-      await handleChatMessage(deps, { orgId, botUserId: context.botUserId ?? '', client }, event as ChatMessageEvent, eventId);
+      const chat = { orgId, botUserId: context.botUserId ?? '', teamId: context.teamId, client };
+      await handleChatMessage(deps, chat, event as ChatMessageEvent, eventId);
     } catch (error) {
       deps.logger.error('chat message failed', { orgId, eventId, error: errorMessage(error) });
     }
   };
   app.event('app_mention', onMessage);
   app.message(onMessage);
+  app.action({ action_id: FEEDBACK_ACTION_IDS }, async ({ ack, body, action, client }) => {
+    await ack();
+    const press = body as { user?: { id?: string }; channel?: { id?: string }; message?: { ts?: string; thread_ts?: string } };
+    const button = action as { action_id: string; value?: string };
+    if (!press.user?.id || !press.channel?.id) return;
+    try {
+      await handleFeedbackPress(
+        deps,
+        { orgId, client },
+        {
+          user: press.user.id,
+          channel: press.channel.id,
+          threadTs: press.message?.thread_ts ?? press.message?.ts,
+          actionId: button.action_id,
+          value: button.value,
+        },
+      );
+    } catch (error) {
+      deps.logger.error('chat feedback failed', { orgId, error: errorMessage(error) });
+    }
+  });
 }
 
 /**

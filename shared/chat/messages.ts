@@ -8,6 +8,8 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/
 import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
 import { getBinding } from './consumers.js';
+import { feedbackBlocks } from './feedback-buttons.js';
+import { ThreadReply } from './reply.js';
 
 /** The fields of a team-chat message event the bridge reads. */
 export interface ChatMessageEvent {
@@ -24,6 +26,8 @@ export interface ChatMessageEvent {
 export interface ChatContext {
   orgId: string;
   botUserId: string;
+  /** The chat team the event came from (streaming a message outside a DM names it). */
+  teamId?: string;
   client: WebClient;
 }
 
@@ -35,6 +39,8 @@ const WORKING_REACTION = 'eyes';
 export const UNBOUND_REPLY =
   'This channel is not connected to a workspace yet. An admin can bind it with POST /api/connectors/consumer/channel.';
 const CLOSED_REPLY = 'This conversation is closed. Mention me in a new thread to start another one.';
+const NEEDS_GRANT_REPLY =
+  'A tool of this workspace needs your authorization first: I sent you a private link to grant it. Ask again once you have.';
 
 /** Splits an answer into posts of at most `max` characters, at paragraph, line or word boundaries. */
 export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
@@ -112,31 +118,64 @@ function namesOf(
   ]);
 }
 
-/** The thread's reply: the answer, or what stopped it said in words (a closed conversation, the rate limit, a removed workspace). */
-async function answerOf(
+/** What stopped a query before it ran, said in words (a closed conversation, the rate limit, a removed workspace). */
+function refusalOf(error: unknown): string {
+  if (error instanceof ConflictError) return CLOSED_REPLY;
+  if (error instanceof TooManyRequestsError)
+    return `I am answering too many questions right now; ask again in ${error.retryAfterSeconds} seconds.`;
+  if (error instanceof NotFoundError) return 'The workspace of this channel no longer exists.';
+  throw error;
+}
+
+/**
+ * Answers in the thread while the agent works (`reply.ts`: a status, then the answer streamed into
+ * one message, with 👍/👎 buttons at the end), or says what stopped it.
+ */
+async function answerInThread(
   deps: AgentDeps,
+  context: ChatContext,
   caller: Caller,
-  workspaceId: string,
-  query: string,
-  conversationId: string,
-  sendGrantLink: (url: string) => Promise<void>,
-): Promise<string> {
+  ask: { workspaceId: string; query: string; conversationId: string; userId: string },
+): Promise<void> {
+  const { channelId: channel, threadTs } = caller.chat as { channelId: string; threadTs: string };
+  const reply = new ThreadReply(context.client, { channel, threadTs, userId: ask.userId, teamId: context.teamId }, deps.logger);
+  await reply.start();
+  let result: Awaited<ReturnType<typeof runQuery>>;
   try {
-    const { response } = await runQuery(deps, caller, workspaceId, { query, session_id: conversationId });
-    if (response.authorization_url) {
-      await sendGrantLink(response.authorization_url);
-      return 'A tool of this workspace needs your authorization first: I sent you a private link to grant it. Ask again once you have.';
-    }
-    return response.error
-      ? `${response.answer ? `${response.answer}\n\n` : ''}Sorry, I could not finish: ${response.error}`
-      : response.answer || '(no answer)';
+    result = await runQuery(
+      deps,
+      caller,
+      ask.workspaceId,
+      { query: ask.query, session_id: ask.conversationId },
+      {
+        onEvent: (event) => reply.onEvent(event),
+      },
+    );
   } catch (error) {
-    if (error instanceof ConflictError) return CLOSED_REPLY;
-    if (error instanceof TooManyRequestsError)
-      return `I am answering too many questions right now; ask again in ${error.retryAfterSeconds} seconds.`;
-    if (error instanceof NotFoundError) return 'The workspace of this channel no longer exists.';
-    throw error;
+    await reply.abandon();
+    await postInThread(context, channel, threadTs, refusalOf(error));
+    return;
   }
+  const { response, answerSeq } = result;
+  if (response.authorization_url) {
+    await reply.abandon();
+    // Only that chat user sees the link: it finishes their own grant.
+    await context.client.chat.postEphemeral({
+      channel,
+      user: ask.userId,
+      thread_ts: threadTs,
+      text: `Grant access, then ask again: ${response.authorization_url}`,
+    });
+    await postInThread(context, channel, threadTs, NEEDS_GRANT_REPLY);
+    return;
+  }
+  // The answer has streamed; what is left is why it stopped, if it did.
+  const ending = response.error
+    ? `${response.answer ? '\n\n' : ''}Sorry, I could not finish: ${response.error}`
+    : response.answer
+      ? ''
+      : '(no answer)';
+  await reply.finish(ending, answerSeq === null ? [] : feedbackBlocks(ask.workspaceId, response.conversation_id, answerSeq));
 }
 
 /**
@@ -192,11 +231,7 @@ export async function handleChatMessage(
       owner: teamChatOwner(binding.workspace_id),
       grantSubject: `chat:${context.orgId}:${user}`,
     };
-    const reply = await answerOf(deps, caller, binding.workspace_id, query, conversationId, async (url) => {
-      // Only that chat user sees the link: it finishes their own grant.
-      await context.client.chat.postEphemeral({ channel, user, thread_ts: threadTs, text: `Grant access, then ask again: ${url}` });
-    });
-    await postInThread(context, channel, threadTs, reply);
+    await answerInThread(deps, context, caller, { workspaceId: binding.workspace_id, query, conversationId, userId: user });
   } finally {
     await context.client.reactions.remove({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);
   }

@@ -526,7 +526,6 @@ describe('the team-chat bridge restarted in a thread', () => {
     });
     const t = await createTestContext({ env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
     const bridges: ChatBridge[] = [];
-    const postsIn = (threadTs: string) => chat.callsOf('chat.postMessage').filter((call) => call.params.thread_ts === threadTs);
     try {
       const admin = await t.signUp();
       const workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Chat restarts' })).id;
@@ -547,8 +546,8 @@ describe('the team-chat bridge restarted in a thread', () => {
       await waitFor(() => expect(chat.openSockets).toBe(1));
       const firstEvent = { type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> where is order 7?', ts: '5000.0001' };
       chat.sendEvent(firstEvent, 'EvRESTART1');
-      await waitFor(() => expect(postsIn('5000.0001')).toHaveLength(1));
-      expect(postsIn('5000.0001')[0]?.params.text).toBe('Answer to: where is order 7?');
+      await waitFor(() => expect(chat.answersIn('5000.0001')).toHaveLength(1));
+      expect(chat.answersIn('5000.0001')[0]).toBe('Answer to: where is order 7?');
 
       // The bridge goes down and a new one comes up on the same deps (a redeploy).
       await firstBridge.stop();
@@ -564,12 +563,9 @@ describe('the team-chat bridge restarted in a thread', () => {
         { type: 'message', channel: 'C1', user: 'U1', text: 'and when will it arrive?', ts: '5000.0002', thread_ts: '5000.0001' },
         'EvRESTART2',
       );
-      await waitFor(() => expect(postsIn('5000.0001')).toHaveLength(2));
+      await waitFor(() => expect(chat.answersIn('5000.0001')).toHaveLength(2));
       await sleep(400);
-      expect(postsIn('5000.0001').map((call) => call.params.text)).toEqual([
-        'Answer to: where is order 7?',
-        'Answer to: and when will it arrive?',
-      ]);
+      expect(chat.answersIn('5000.0001')).toEqual(['Answer to: where is order 7?', 'Answer to: and when will it arrive?']);
       expect(model.requests).toHaveLength(2);
       // The follow-up saw the first turn: the same conversation.
       expect(model.requests[1]?.body.messages.map((m) => (m.content as { text: string }[])?.[0]?.text)).toEqual([

@@ -16,7 +16,6 @@ let admin: Awaited<ReturnType<TestContext['signUp']>>;
 let workspaceId: string;
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 8_000, interval: 25 });
-const postsIn = (threadTs: string) => chat.callsOf('chat.postMessage').filter((call) => call.params.thread_ts === threadTs);
 
 beforeAll(async () => {
   chat = await startFakeChat();
@@ -58,8 +57,8 @@ describe('team chat with a per-user OAuth connection', () => {
   it('sends the asker a private link, keeps the grant for that chat user, and answers their next message with their own token', async () => {
     model.reset();
     chat.sendEvent({ type: 'app_mention', channel: 'C9', user: 'U1', text: '<@UBOT> who am I?', ts: '2000.0001' });
-    await waitFor(() => expect(postsIn('2000.0001')).toHaveLength(1));
-    expect(postsIn('2000.0001')[0]?.params.text).toMatch(/needs your authorization first: I sent you a private link/);
+    await waitFor(() => expect(chat.answersIn('2000.0001')).toHaveLength(1));
+    expect(chat.answersIn('2000.0001')[0]).toMatch(/needs your authorization first: I sent you a private link/);
     const ephemeral = chat.callsOf('chat.postEphemeral');
     expect(ephemeral).toHaveLength(1);
     expect(ephemeral[0]?.params).toMatchObject({ channel: 'C9', user: 'U1', thread_ts: '2000.0001' });
@@ -67,7 +66,7 @@ describe('team chat with a per-user OAuth connection', () => {
     // The link is not in the thread, where everyone reads.
     const link = /https?:\/\/\S+/.exec(String(ephemeral[0]?.params.text))?.[0] ?? '';
     expect(link).toContain('code_challenge=');
-    expect(String(postsIn('2000.0001')[0]?.params.text)).not.toContain(link);
+    expect(chat.answersIn('2000.0001')[0]).not.toContain(link);
 
     // The chat user opens it (no session of the service: the link reached only them) and grants access.
     const callback = new URL(await server.login(link, 'chat-user-one'));
@@ -77,8 +76,8 @@ describe('team chat with a per-user OAuth connection', () => {
     // Their next message in the thread works, as them.
     model.reply(toolUseReply([{ name: 'whoami' }]), textReply('You are chat-user-one.'));
     chat.sendEvent({ type: 'message', channel: 'C9', user: 'U1', text: 'who am I now?', ts: '2000.0002', thread_ts: '2000.0001' });
-    await waitFor(() => expect(postsIn('2000.0001')).toHaveLength(2));
-    expect(postsIn('2000.0001')[1]?.params.text).toBe('You are chat-user-one.');
+    await waitFor(() => expect(chat.answersIn('2000.0001')).toHaveLength(2));
+    expect(chat.answersIn('2000.0001')[1]).toBe('You are chat-user-one.');
     expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'chat-user-one' });
 
     // Another chat user in the same thread has no grant of theirs yet: a link of their own.

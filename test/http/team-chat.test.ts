@@ -15,7 +15,8 @@ let admin: Awaited<ReturnType<TestContext['signUp']>>;
 let workspaceId: string;
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 8_000, interval: 25 });
-const postsIn = (threadTs: string) => chat.callsOf('chat.postMessage').filter((call) => call.params.thread_ts === threadTs);
+/** The bot's finished messages in a thread, as the platform shows them (posted, or streamed and stopped). */
+const answersIn = (threadTs: string) => chat.messagesIn(threadTs).filter((message) => !message.streaming);
 
 beforeAll(async () => {
   chat = await startFakeChat();
@@ -171,6 +172,7 @@ describe('the bridge', () => {
   });
   beforeEach(() => {
     chat.calls.length = 0;
+    chat.clearMessages();
   });
 
   it('answers a first mention in its thread, with a reaction while it works, and records the conversation', async () => {
@@ -181,9 +183,9 @@ describe('the bridge', () => {
       text: '<@UBOT> where is order 42?',
       ts: '1000.0001',
     });
-    await waitFor(() => expect(postsIn('1000.0001')).toHaveLength(1));
+    await waitFor(() => expect(answersIn('1000.0001')).toHaveLength(1));
     expect(chat.acks).toContain(envelope);
-    expect(postsIn('1000.0001')[0]?.params).toMatchObject({ channel: 'C1', text: 'Answer to: where is order 42?' });
+    expect(answersIn('1000.0001')[0]).toMatchObject({ channel: 'C1', text: 'Answer to: where is order 42?' });
     expect(chat.callsOf('reactions.add')[0]?.params).toMatchObject({ channel: 'C1', timestamp: '1000.0001', name: 'eyes' });
     await waitFor(() => expect(chat.callsOf('reactions.remove')).toHaveLength(1));
     const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/C1-1000.0001`, { cookie: admin.cookie });
@@ -197,8 +199,8 @@ describe('the bridge', () => {
 
   it('continues a thread without a mention, ignores chatter outside it, and handles the same message sent as mention and message once', async () => {
     chat.sendEvent({ type: 'message', channel: 'C1', user: 'U2', text: 'and order 43?', ts: '1000.0002', thread_ts: '1000.0001' });
-    await waitFor(() => expect(postsIn('1000.0001')).toHaveLength(1));
-    expect(postsIn('1000.0001')[0]?.params.text).toBe('Answer to: and order 43?');
+    await waitFor(() => expect(answersIn('1000.0001')).toHaveLength(1));
+    expect(answersIn('1000.0001')[0]?.text).toBe('Answer to: and order 43?');
 
     chat.sendEvent({ type: 'message', channel: 'C1', user: 'U1', text: 'lunch anyone?', ts: '1000.0100' });
     // The same message as both events: one answer.
@@ -218,10 +220,10 @@ describe('the bridge', () => {
       ts: '1000.0003',
       thread_ts: '1000.0001',
     });
-    await waitFor(() => expect(postsIn('1000.0001')).toHaveLength(2));
+    await waitFor(() => expect(answersIn('1000.0001')).toHaveLength(2));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(postsIn('1000.0001')).toHaveLength(2);
-    expect(postsIn('1000.0100')).toHaveLength(0);
+    expect(answersIn('1000.0001')).toHaveLength(2);
+    expect(answersIn('1000.0100')).toHaveLength(0);
     const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/C1-1000.0001`, { cookie: admin.cookie });
     expect(conversation.body.conversation.message_count).toBe(6);
   });
@@ -230,30 +232,32 @@ describe('the bridge', () => {
     const event = { type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> hello once', ts: '2000.0001' };
     chat.sendEvent(event, 'EvSAME');
     chat.sendEvent({ ...event, ts: '2000.0001' }, 'EvSAME');
-    await waitFor(() => expect(postsIn('2000.0001')).toHaveLength(1));
+    await waitFor(() => expect(answersIn('2000.0001')).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(postsIn('2000.0001')).toHaveLength(1);
+    expect(answersIn('2000.0001')).toHaveLength(1);
   });
 
   it('tells an unbound channel it is not connected, and ignores the bot’s own messages', async () => {
     chat.sendEvent({ type: 'app_mention', channel: 'C2', user: 'U1', text: '<@UBOT> anyone there?', ts: '3000.0001' });
-    await waitFor(() => expect(postsIn('3000.0001')).toHaveLength(1));
-    expect(postsIn('3000.0001')[0]?.params.text).toBe(UNBOUND_REPLY);
+    await waitFor(() => expect(answersIn('3000.0001')).toHaveLength(1));
+    expect(answersIn('3000.0001')[0]?.text).toBe(UNBOUND_REPLY);
 
     chat.sendEvent({ type: 'message', channel: 'C1', user: 'UBOT', text: '<@UBOT> talking to myself', ts: '3000.0002' });
     chat.sendEvent({ type: 'message', subtype: 'bot_message', channel: 'C1', bot_id: 'BBOT', text: 'bot says', ts: '3000.0003' });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(postsIn('3000.0002')).toHaveLength(0);
-    expect(postsIn('3000.0003')).toHaveLength(0);
+    expect(answersIn('3000.0002')).toHaveLength(0);
+    expect(answersIn('3000.0003')).toHaveLength(0);
     expect(model.requests.some((request) => JSON.stringify(request.body.messages).includes('talking to myself'))).toBe(false);
   });
 
-  it('retries a rate-limited post after Retry-After', async () => {
-    chat.override('chat.postMessage', { status: 429, headers: { 'retry-after': '1' }, body: { ok: false, error: 'ratelimited' } });
+  it('retries a rate-limited write after Retry-After', async () => {
+    chat.override('chat.startStream', { status: 429, headers: { 'retry-after': '1' }, body: { ok: false, error: 'ratelimited' } });
     chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> busy day?', ts: '4000.0001' });
-    await waitFor(() => expect(postsIn('4000.0001')).toHaveLength(2));
-    const [first, second] = postsIn('4000.0001');
-    expect(first?.params.text).toBe(second?.params.text);
+    await waitFor(() => expect(answersIn('4000.0001')).toHaveLength(1));
+    const starts = chat.callsOf('chat.startStream').filter((call) => call.params.thread_ts === '4000.0001');
+    expect(starts).toHaveLength(2);
+    expect(starts[0]?.params.markdown_text).toBe(starts[1]?.params.markdown_text);
+    expect(answersIn('4000.0001')[0]?.text).toBe('Answer to: busy day?');
   });
 
   it('reconnects after the socket drops, losing no event and answering none twice', async () => {
@@ -264,9 +268,9 @@ describe('the bridge', () => {
       expect(chat.openSockets).toBe(1);
     });
     chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> still there?', ts: '5000.0001' });
-    await waitFor(() => expect(postsIn('5000.0001')).toHaveLength(1));
+    await waitFor(() => expect(answersIn('5000.0001')).toHaveLength(1));
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(postsIn('5000.0001')).toHaveLength(1);
+    expect(answersIn('5000.0001')).toHaveLength(1);
   });
 
   it('posts the cold notice in the thread when the conversation goes cold', async () => {

@@ -58,16 +58,7 @@ describe('team chat under the local runtime', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
 
     chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> where is order 42?', ts: '9000.0001' });
-    await vi.waitFor(
-      () =>
-        expect(
-          chat
-            .callsOf('chat.postMessage')
-            .filter((post) => post.params.thread_ts === '9000.0001')
-            .map((post) => post.params.text),
-        ).toEqual(['Order 42 has shipped.']),
-      { timeout: 8_000, interval: 50 },
-    );
+    await vi.waitFor(() => expect(chat.answersIn('9000.0001')).toEqual(['Order 42 has shipped.']), { timeout: 8_000, interval: 50 });
     const conversations = await call('GET', `/api/workspaces/${workspace.body.id}/conversations?consumer=team-chat`, cookie);
     expect(conversations.body.conversations).toHaveLength(1);
     expect(conversations.body.conversations[0]).toMatchObject({

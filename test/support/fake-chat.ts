@@ -8,6 +8,8 @@ interface ChatCall {
   method: string;
   token: string | undefined;
   params: Record<string, string>;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface FakeChatOptions {
@@ -15,15 +17,33 @@ export interface FakeChatOptions {
   appToken?: string;
   botUserId?: string;
   teamName?: string;
+  /** Whether the app may use the streaming message methods (`chat.startStream`…); default true. */
+  streaming?: boolean;
+  /** Whether the app may set the assistant status of a thread; default true. */
+  assistantStatus?: boolean;
+}
+
+/** A message as the platform shows it: its text so far, its blocks, and whether it is still streaming. */
+export interface ShownMessage {
+  ts: string;
+  channel: string;
+  threadTs: string | undefined;
+  text: string;
+  blocks: unknown[];
+  streaming: boolean;
+  /** The text after each write (post, update, start, append, stop), to see it grow. */
+  versions: string[];
 }
 
 type Answer = { status?: number; headers?: Record<string, string>; body: Record<string, unknown> };
 
 /**
  * A fake team-chat platform on 127.0.0.1, for the real Bolt and Web API clients: the Web API
- * methods the service uses (`auth.test`, `apps.connections.open`, `chat.postMessage`, `chat.postEphemeral`,
- * `reactions.add/remove`, `users.info`, `conversations.info`), and a socket-mode WebSocket
- * server that says `hello`, delivers `events_api` envelopes and records the acks.
+ * methods the service uses (`auth.test`, `apps.connections.open`, `chat.postMessage`, `chat.update`,
+ * `chat.delete`, `chat.postEphemeral`, the streaming `chat.startStream/appendStream/stopStream`,
+ * `assistant.threads.setStatus`, `reactions.add/remove`, `users.info`, `conversations.info`) over
+ * a model of the messages as the platform would show them, and a socket-mode WebSocket server
+ * that says `hello`, delivers `events_api` and `interactive` (button) envelopes and records the acks.
  */
 export async function startFakeChat(options: FakeChatOptions = {}) {
   const botToken = options.botToken ?? 'xoxb-test-bot-token';
@@ -35,6 +55,11 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
   const overrides: { method: string; answer: Answer; times: number }[] = [];
   let connectionsOpened = 0;
   let socketCount = 0;
+  let clock = 0;
+  const messages = new Map<string, ShownMessage>();
+  const statuses: { channel: string; threadTs: string; status: string }[] = [];
+  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++clock).padStart(6, '0')}`;
+  const blocksOf = (value: unknown): unknown[] => (typeof value === 'string' ? JSON.parse(value) : ((value as unknown[]) ?? []));
 
   const users: Record<string, string> = { U1: 'Ada Lovelace', U2: 'Grace Hopper' };
   const channels: Record<string, string> = { C1: 'support', C2: 'random', C3: 'billing' };
@@ -52,7 +77,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         params = Object.fromEntries(new URLSearchParams(raw));
       }
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || params.token;
-      calls.push({ method, token, params });
+      calls.push({ method, token, params, at: Date.now() });
       const answer = answerFor(method, token, params);
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body));
@@ -83,10 +108,64 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
       case 'apps.connections.open':
         connectionsOpened += 1;
         return { body: { ok: true, url: `ws://127.0.0.1:${socketPort}/link?ticket=${randomUUID()}` } };
-      case 'chat.postMessage':
-        return { body: { ok: true, channel: params.channel, ts: `${Date.now() / 1000}`, message: { text: params.text } } };
+      case 'chat.postMessage': {
+        const ts = nextTs();
+        const text = params.text ?? '';
+        messages.set(ts, {
+          ts,
+          channel: params.channel ?? '',
+          threadTs: params.thread_ts,
+          text,
+          blocks: blocksOf(params.blocks),
+          streaming: false,
+          versions: [text],
+        });
+        return { body: { ok: true, channel: params.channel, ts, message: { text } } };
+      }
+      case 'chat.update': {
+        const message = messages.get(params.ts ?? '');
+        if (!message) return { body: { ok: false, error: 'message_not_found' } };
+        message.text = params.text ?? '';
+        message.blocks = blocksOf(params.blocks);
+        message.versions.push(message.text);
+        return { body: { ok: true, channel: message.channel, ts: message.ts, text: message.text } };
+      }
+      case 'chat.delete':
+        return messages.delete(params.ts ?? '') ? { body: { ok: true } } : { body: { ok: false, error: 'message_not_found' } };
+      case 'chat.startStream': {
+        if (options.streaming === false) return { body: { ok: false, error: 'not_allowed_token_type' } };
+        if (!params.recipient_user_id) return { body: { ok: false, error: 'missing_recipient_user_id' } };
+        const ts = nextTs();
+        const text = params.markdown_text ?? '';
+        messages.set(ts, {
+          ts,
+          channel: params.channel ?? '',
+          threadTs: params.thread_ts,
+          text,
+          blocks: [],
+          streaming: true,
+          versions: [text],
+        });
+        return { body: { ok: true, channel: params.channel, ts } };
+      }
+      case 'chat.appendStream':
+      case 'chat.stopStream': {
+        const message = messages.get(params.ts ?? '');
+        if (!message?.streaming) return { body: { ok: false, error: 'message_not_in_streaming_state' } };
+        message.text += params.markdown_text ?? '';
+        message.versions.push(message.text);
+        if (method === 'chat.stopStream') {
+          message.streaming = false;
+          message.blocks = blocksOf(params.blocks);
+        }
+        return { body: { ok: true, channel: message.channel, ts: message.ts } };
+      }
       case 'chat.postEphemeral':
-        return { body: { ok: true, message_ts: `${Date.now() / 1000}` } };
+        return { body: { ok: true, message_ts: nextTs() } };
+      case 'assistant.threads.setStatus':
+        if (options.assistantStatus === false) return { body: { ok: false, error: 'not_allowed_token_type' } };
+        statuses.push({ channel: params.channel_id ?? '', threadTs: params.thread_ts ?? '', status: params.status ?? '' });
+        return { body: { ok: true } };
       case 'reactions.add':
       case 'reactions.remove':
         return { body: { ok: true } };
@@ -149,6 +228,55 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
     /** Answers the next `times` calls of `method` with `answer` (a 429, an error…). */
     override(method: string, answer: Answer, times = 1) {
       overrides.push({ method, answer, times });
+    },
+    /** The thread's messages as the platform shows them now (posted, updated, streamed), oldest first. */
+    messagesIn(threadTs: string): ShownMessage[] {
+      return [...messages.values()].filter((message) => message.threadTs === threadTs).sort((a, b) => a.ts.localeCompare(b.ts));
+    },
+    /** The texts of the thread's finished messages (posted, or streamed and stopped), oldest first. */
+    answersIn(threadTs: string): string[] {
+      return this.messagesIn(threadTs)
+        .filter((message) => !message.streaming)
+        .map((message) => message.text);
+    },
+    /** Forgets the messages shown so far (between tests). */
+    clearMessages() {
+      messages.clear();
+      statuses.length = 0;
+    },
+    /** Assistant statuses set in a thread, in order. */
+    statusesIn(threadTs: string): string[] {
+      return statuses.filter((status) => status.threadTs === threadTs).map((status) => status.status);
+    },
+    /** Sets whether the app may stream messages and set statuses (as an app without the AI features may not). */
+    allow(features: { streaming?: boolean; assistantStatus?: boolean }) {
+      Object.assign(options, features);
+    },
+    /** Delivers an interactive payload (a button press) over every open socket; returns the envelope id. */
+    pressButton(press: { user: string; channel: string; messageTs: string; threadTs?: string; actionId: string; value: string }): string {
+      const envelopeId = randomUUID();
+      const envelope = {
+        envelope_id: envelopeId,
+        type: 'interactive',
+        accepts_response_payload: false,
+        payload: {
+          type: 'block_actions',
+          token: 'verification',
+          api_app_id: 'A1',
+          team: { id: 'T1', domain: 'example' },
+          user: { id: press.user, username: press.user.toLowerCase(), team_id: 'T1' },
+          channel: { id: press.channel, name: channels[press.channel] ?? press.channel },
+          container: { type: 'message', message_ts: press.messageTs, channel_id: press.channel, is_ephemeral: false },
+          message: { type: 'message', ts: press.messageTs, thread_ts: press.threadTs, text: '' },
+          trigger_id: `trigger-${envelopeId}`,
+          response_url: `http://127.0.0.1:${port}/response/${envelopeId}`,
+          actions: [
+            { type: 'button', action_id: press.actionId, block_id: 'feedback', value: press.value, action_ts: `${Date.now() / 1000}` },
+          ],
+        },
+      };
+      for (const socket of sockets) socket.send(JSON.stringify(envelope));
+      return envelopeId;
     },
     /** Delivers an Events API event over every open socket; returns the envelope id. */
     sendEvent(event: Record<string, unknown>, eventId = `Ev${randomUUID().slice(0, 8)}`): string {
