@@ -3,6 +3,7 @@ import { benchBundle } from './bundle.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
+import { benchStream } from './stream.js';
 import { printTable, type Row } from './report.js';
 
 /**
@@ -28,6 +29,11 @@ const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> =
     title:
       'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
     run: benchQuery,
+  },
+  stream: {
+    title:
+      'Streamed query on the local runtime (Accept: text/event-stream; zero-latency fake model streaming on loopback): time to the first text event at the client minus the model’s own time to its first token (budget p50 ≤ 15 ms, p99 ≤ 40 ms)',
+    run: benchStream,
   },
 };
 

@@ -12,6 +12,9 @@ export interface ModelRequestRecord {
     tools?: { name: string; description?: string; input_schema: unknown; cache_control?: unknown }[];
     messages: { role: string; content: unknown }[];
   };
+  /** When the request had arrived whole, and (streamed) when its first piece of text was written: `performance.now()`. */
+  receivedAt?: number;
+  firstTextAt?: number;
 }
 
 export interface FakeReply {
@@ -103,7 +106,7 @@ function piecesOf(text: string, size: number): string[] {
  * usage, each block as start / deltas / stop, `message_delta` with the stop reason and output
  * usage, `message_stop`. With `breakAfterChars`, an `error` event cuts it mid-text.
  */
-async function streamMessage(res: ServerResponse, reply: FakeReply): Promise<void> {
+async function streamMessage(res: ServerResponse, reply: FakeReply, record: ModelRequestRecord): Promise<void> {
   const message = reply.body as {
     content: ({ type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown })[];
     stop_reason: string;
@@ -126,6 +129,7 @@ async function streamMessage(res: ServerResponse, reply: FakeReply): Promise<voi
           return;
         }
         if (reply.chunkDelayMs) await pause(reply.chunkDelayMs);
+        record.firstTextAt ??= performance.now();
         send('content_block_delta', { index, delta: { type: 'text_delta', text: piece } });
         sent += piece.length;
       }
@@ -159,14 +163,19 @@ export async function startFakeModel() {
           .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: 'no such route' } }));
         return;
       }
-      const record: ModelRequestRecord = { path: req.url, headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
+      const record: ModelRequestRecord = {
+        path: req.url,
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+        receivedAt: performance.now(),
+      };
       requests.push(record);
       const next = queue.shift() ?? handler ?? textReply('ok');
       const reply = typeof next === 'function' ? next(record) : next;
       const send = () => {
         if (res.destroyed) return;
         if ((record.body as { stream?: boolean }).stream && (reply.status ?? 200) === 200) {
-          void streamMessage(res, reply);
+          void streamMessage(res, reply, record);
           return;
         }
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
