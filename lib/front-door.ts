@@ -12,9 +12,11 @@ import {
 import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
+import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import type { PlacedRoute } from '../shared/http/placement.js';
 import { STREAMABLE_ROUTES, fullPath } from '../shared/http/route-table.js';
+import { ORIGIN_VERIFY_HEADER } from '../shared/platform/viewer-address.js';
 
 export interface FrontDoorProps {
   /** The HTTP API: every path but the streamable routes. */
@@ -23,6 +25,8 @@ export interface FrontDoorProps {
   streamFunction: IFunction;
   /** Origins allowed by CORS (as the HTTP API's); CORS is off when empty. */
   corsOrigins: string[];
+  /** Sent to both origins in `x-origin-verify`: the functions trust CloudFront's viewer address only with it. */
+  originSecret: ISecret;
 }
 
 /** A route's CloudFront path pattern: its path with each parameter as `*`. */
@@ -40,6 +44,11 @@ function pathPatternOf(entry: PlacedRoute): string {
  * Bearer key), as it does behind API Gateway. AWS_IAM behind CloudFront's origin access control
  * would need every client to send the SHA-256 of its POST body (`x-amz-content-sha256`), which no
  * browser, curl user or webhook sender does.
+ *
+ * Every origin request carries the origin secret (`x-origin-verify`) and the viewer's address
+ * (`CloudFront-Viewer-Address`): the functions count sign-ups and logins by that address only when
+ * the secret is right (shared/platform/viewer-address.ts). The secret reaches the template as a
+ * CloudFormation dynamic reference, resolved by CloudFormation at deploy, never as its value.
  */
 export class FrontDoor extends Construct {
   readonly distribution: Distribution;
@@ -65,12 +74,17 @@ export class FrontDoor extends Construct {
     // CloudFront waits this long for the first byte, and between two bytes. A stream sends its
     // `start` event at once and a comment every 15 s; a JSON answer must come within it. 60 s is
     // within every account's quota (longer needs a quota increase).
-    const stream = new FunctionUrlOrigin(this.functionUrl, { readTimeout: Duration.seconds(60) });
+    // `unsafeUnwrap` gives the token of `{{resolve:secretsmanager:…}}`, not the value.
+    const customHeaders = { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValue.unsafeUnwrap() };
+    const stream = new FunctionUrlOrigin(this.functionUrl, { readTimeout: Duration.seconds(60), customHeaders });
     const behaviour = (origin: IOrigin): BehaviorOptions => ({
       origin,
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
-      // Every viewer header but Host (the origin's own domain is its Host), all cookies and query strings.
+      // Every viewer header but Host (the origin's own domain is its Host), all cookies and query
+      // strings, and CloudFront's headers, CloudFront-Viewer-Address among them.
+      // ALL_VIEWER_AND_CLOUDFRONT_2022 would forward the viewer's Host, which neither API Gateway
+      // nor a function URL answers.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
       // Compressing a stream of events would hold them back until a block fills.
@@ -79,7 +93,7 @@ export class FrontDoor extends Construct {
 
     this.distribution = new Distribution(this, 'Distribution', {
       comment: 'Workspace agent proxy: the API, and its streamed answers',
-      defaultBehavior: behaviour(new HttpOrigin(apiDomain)),
+      defaultBehavior: behaviour(new HttpOrigin(apiDomain, { customHeaders })),
       additionalBehaviors: Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream)])),
       logBucket: this.accessLogBucket(),
       logIncludesCookies: false,

@@ -43,6 +43,7 @@ export class ServiceStack extends Stack {
       httpApi: this.api.httpApi,
       streamFunction: this.api.streamFunction,
       corsOrigins: props.corsOrigins ?? [],
+      originSecret: this.api.originSecret,
     });
     // OAuth redirect URIs (made when an MCP connection is saved, on the agent function) lead back
     // to the domain users sign in on, where their session cookie is. Not the stream function's:

@@ -39,6 +39,18 @@ function eventOf(event: AgentEvent): StreamEvent {
   return { event: type, data };
 }
 
+/** The streamed queries still running in this process (see `queriesSettled`). */
+const runningQueries = new Set<Promise<unknown>>();
+
+/**
+ * Resolves once every streamed query started in this process has settled: finished and stored,
+ * or failed. The stream function awaits it before returning, since Lambda freezes whatever is
+ * still running when the handler returns (functions/stream/handler.ts).
+ */
+export async function queriesSettled(): Promise<void> {
+  while (runningQueries.size) await Promise.allSettled(runningQueries);
+}
+
 async function drain(stream: SSEStreamingApi, queue: EventQueue): Promise<void> {
   for (let event = queue.events.shift(); event; event = queue.events.shift()) {
     await stream.writeSSE({ event: event.event, data: JSON.stringify(event.data) });
@@ -70,6 +82,9 @@ export async function streamQuery<T>(
     },
     onEvent: (event) => queue.push(eventOf(event)),
   });
+  runningQueries.add(query);
+  const forget = () => runningQueries.delete(query);
+  void query.then(forget, forget);
   // Errors before the start are the route's own (404, 409, 429…), answered as JSON.
   await Promise.race([startedSignal, query]);
   const finished = query.then(

@@ -1,6 +1,4 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
-import type { Context } from 'hono';
-import { getConnInfo } from 'hono/aws-lambda';
 import { createDeps, type DepsParts } from '../deps.js';
 import { createAwsJobs } from '../jobs/aws.js';
 import { systemClock } from './clock.js';
@@ -11,21 +9,38 @@ import { EnvelopeSecrets } from './secrets.js';
 import { KmsKeyWrapper } from './secrets-kms.js';
 import type { SecretStore } from './store.js';
 import { Table } from './table.js';
+import { lambdaClientAddress } from './viewer-address.js';
+
+/** A secret the stack generated in Secrets Manager (at least 32 characters), read at cold start. */
+async function generatedSecret(arn: string, name: string): Promise<string> {
+  const secret = await getSecret(arn, { maxAge: 3600 });
+  if (typeof secret !== 'string' || secret.length < 32)
+    throw new Error(`the ${name} in Secrets Manager is missing or shorter than 32 characters`);
+  return secret;
+}
 
 /** The session secret: `SESSION_SECRET`, else the Secrets Manager secret the stack generated. */
 async function sessionSecretOf(config: Config): Promise<string | undefined> {
   if (config.sessionSecret) return config.sessionSecret;
   if (!config.sessionSecretArn) return undefined;
-  const secret = await getSecret(config.sessionSecretArn, { maxAge: 3600 });
-  if (typeof secret !== 'string' || secret.length < 32)
-    throw new Error('the session secret in Secrets Manager is missing or shorter than 32 characters');
-  return secret;
+  return generatedSecret(config.sessionSecretArn, 'session secret');
+}
+
+/**
+ * The origin secret that CloudFront sends to the HTTP functions (lib/front-door.ts), when the
+ * stack gave its ARN (`ORIGIN_VERIFY_SECRET_ARN`). Without it no request is taken for CloudFront's.
+ * The variable is AWS wiring only, read from the `env` given here like the rest of the function's
+ * configuration; it belongs in the config schema (shared/platform/config.ts) with the other ARNs.
+ */
+async function originSecretOf(env: Record<string, string | undefined>): Promise<string | undefined> {
+  const arn = env.ORIGIN_VERIFY_SECRET_ARN;
+  return arn ? generatedSecret(arn, 'origin secret') : undefined;
 }
 
 /**
  * The deps of a Lambda container, built once at module load: configuration from the environment,
  * the table, the SQS job queues and EventBridge schedules. `extra` adds what a function needs
- * beyond the core (the agent's clients).
+ * beyond the core (the agent's clients). `clientAddress` is the HTTP functions' `ClientAddressOf`.
  */
 export async function createAwsDeps(
   env: Record<string, string | undefined>,
@@ -36,7 +51,7 @@ export async function createAwsDeps(
 ) {
   const config = parseConfig(env, 'aws');
   const logger = createLogger(config);
-  const sessionSecret = await sessionSecretOf(config);
+  const [sessionSecret, originSecret] = await Promise.all([sessionSecretOf(config), originSecretOf(env)]);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
   if (!config.secretsKmsKeyId) throw new Error('SECRETS_KMS_KEY_ID is required on AWS (set by the CDK stack)');
   const store: SecretStore = {
@@ -46,14 +61,6 @@ export async function createAwsDeps(
   };
   const { sqs, jobs, scheduler } = createAwsJobs(config, store);
   const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
-  return { config, deps, sqs };
-}
-
-/** API Gateway's source IP of the request (never a header the client sets), or undefined outside a Lambda event. */
-export function lambdaClientAddress(c: Context): string | undefined {
-  try {
-    return getConnInfo(c).remote.address;
-  } catch {
-    return undefined;
-  }
+  // The address per-address limits count: the viewer's behind CloudFront, else the source IP.
+  return { config, deps, sqs, clientAddress: lambdaClientAddress(originSecret) };
 }

@@ -156,8 +156,9 @@ describe('ServiceStack', () => {
     expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true')).toBe(true);
   }, 120_000);
 
-  it('generates the session secret in Secrets Manager and gives it to the HTTP functions (API, agent, stream) only', () => {
-    template.resourceCountIs('AWS::SecretsManager::Secret', 1);
+  it('generates the session and origin secrets in Secrets Manager and gives them to the HTTP functions (API, agent, stream) only', () => {
+    // The origin secret's wiring is checked in test/infra/stream.test.ts.
+    template.resourceCountIs('AWS::SecretsManager::Secret', 2);
     const secretReaders = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties).includes('secretsmanager:GetSecretValue'),
     );

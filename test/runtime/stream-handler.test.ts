@@ -38,6 +38,26 @@ class RecordingResponseStream extends Writable {
   }
 }
 
+/**
+ * A response stream whose client hangs up after the first chunk: every later write fails, as
+ * Lambda's does once the connection is gone. Hono's adapter then ends the stream and returns.
+ */
+class HangingUpResponseStream extends RecordingResponseStream {
+  private writes = 0;
+
+  constructor() {
+    super();
+    // What fails after the client left is only logged; the test reads the store instead.
+    this.on('error', () => undefined);
+  }
+
+  override _write(chunk: Buffer | string, encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.writes += 1;
+    if (this.writes > 1) callback(new Error('the client went away'));
+    else super._write(chunk, encoding, callback);
+  }
+}
+
 type StreamingHandler = (event: unknown, responseStream: Writable, context: unknown) => Promise<void>;
 
 // What the Lambda Node.js runtime puts in the global scope for response streaming: the runtime
@@ -107,6 +127,7 @@ let model: FakeModel;
 const sqsMock = mockClient(SQSClient);
 const schedulerMock = mockClient(SchedulerClient);
 let streamHandler: StreamingHandler;
+let api: (event: unknown, context: unknown) => Promise<{ statusCode: number; body: string; cookies?: string[] }>;
 let session: string;
 let workspaceId: string;
 let messaging: { id: string; key: string };
@@ -150,10 +171,7 @@ beforeAll(async () => {
 
   // The organisation, its admin's session and a workspace, through the API function.
   const { handler: apiHandler } = await import('../../functions/api/handler.js');
-  const api = apiHandler as unknown as (
-    event: unknown,
-    context: unknown,
-  ) => Promise<{ statusCode: number; body: string; cookies?: string[] }>;
+  api = apiHandler as unknown as typeof api;
   const signup = await api(
     apiEvent('POST', '/api/signup', { body: { name: 'Streamer', email: 'stream@example.com', password: 'streamed answers' } }),
     {},
@@ -266,5 +284,46 @@ describe('functions/stream/handler.ts', () => {
     expect(done).toMatchObject({ answer: 'A streamed answer, in pieces.', error: null });
     const deltas = events.filter((event) => event.event === 'text').map((event) => (JSON.parse(event.data) as { delta: string }).delta);
     expect(deltas.join('')).toBe('A streamed answer, in pieces.');
+  });
+
+  it('returns only once a query whose client hung up is finished and stored (Lambda freezes what is left running)', async () => {
+    const answer = 'An answer that takes a while to arrive, long after the client has gone away.';
+    // 4 characters every 20 ms: about 400 ms of answer after the `start` event.
+    model.reply({ ...textReply(answer), chunkChars: 4, chunkDelayMs: 20 });
+    const question = `Still there? ${Math.random().toString(36).slice(2)}`;
+    const stream = new HangingUpResponseStream();
+    // Hono's adapter logs the failed write; expected here.
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      await streamHandler(
+        urlEvent('POST', `/api/workspaces/${workspaceId}/query`, {
+          body: { query: question },
+          cookies: [session],
+          headers: { accept: 'text/event-stream' },
+        }),
+        stream,
+        {},
+      );
+    } finally {
+      logged.mockRestore();
+    }
+    // The one chunk the client got: the `start` event, naming the conversation.
+    const events: EventSourceMessage[] = [];
+    createParser({ onEvent: (event) => events.push(event) }).feed(stream.body);
+    expect(events.map((event) => event.event)).toEqual(['start']);
+    const { conversation_id: conversationId } = JSON.parse(events[0]?.data ?? '{}') as { conversation_id: string };
+
+    // Read at once, without waiting: what is not stored by now would be frozen with the container.
+    const detail = await api(apiEvent('GET', `/api/workspaces/${workspaceId}/conversations/${conversationId}`, { cookies: [session] }), {});
+    expect(detail.statusCode, detail.body).toBe(200);
+    const { messages } = JSON.parse(detail.body) as { messages: { role: string; content: string }[] };
+    expect(messages.map((message) => [message.role, message.content])).toEqual([
+      ['user', question],
+      ['assistant', answer],
+    ]);
+    const activity = await api(apiEvent('GET', `/api/workspaces/${workspaceId}/activity`, { cookies: [session] }), {});
+    expect(activity.statusCode, activity.body).toBe(200);
+    const entries = (JSON.parse(activity.body) as { activity: { query: string; error: string | null }[] }).activity;
+    expect(entries.filter((entry) => entry.query === question)).toEqual([expect.objectContaining({ error: null })]);
   });
 });
