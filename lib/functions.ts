@@ -63,7 +63,8 @@ export function roleOf(fn: NodejsFunction): IRole {
 export function grantBedrockClaude(scope: Construct, fn: IGrantable): void {
   fn.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
-      actions: ['bedrock:InvokeModel'],
+      // Every model call streams (shared/agent/anthropic.ts): InvokeModelWithResponseStream.
+      actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
       resources: [
         'arn:aws:bedrock:*::foundation-model/anthropic.*',
         Stack.of(scope).formatArn({ service: 'bedrock', region: '*', resource: 'inference-profile', resourceName: '*anthropic.*' }),
@@ -71,7 +72,7 @@ export function grantBedrockClaude(scope: Construct, fn: IGrantable): void {
     }),
   );
   const reason =
-    'Bedrock model and inference-profile ids differ per model tier and region: the grant is InvokeModel on Anthropic models only.';
+    'Bedrock model and inference-profile ids differ per model tier and region: the grant is InvokeModel (and its streaming form) on Anthropic models only.';
   for (const resource of [
     'arn:aws:bedrock:*::foundation-model/anthropic.*',
     'arn:<AWS::Partition>:bedrock:*:<AWS::AccountId>:inference-profile/*anthropic.*',

@@ -52,7 +52,12 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
  * stream function serves them a second time, behind CloudFront, where API Gateway's 30 s limit
  * does not cut them (`lib/front-door.ts`, docs/deploy.md).
  */
-export const STREAMABLE_ROUTES: readonly PlacedRoute[] = [queryRouteDefinitions.query, consumerAgentRouteDefinitions.message];
+export const STREAMABLE_ROUTES: readonly PlacedRoute[] = [
+  queryRouteDefinitions.query,
+  consumerAgentRouteDefinitions.message,
+  // The coding agent's `ask` answers as an event stream when it sends progress.
+  consumerAgentRouteDefinitions.mcp,
+];
 
 /** `/workspaces/{id}/query` → `/api/workspaces/{id}/query`. */
 export function fullPath(entry: PlacedRoute): string {

@@ -6,8 +6,15 @@ import type { AppLogger } from '../platform/logger.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppEnv } from './router.js';
 
-/** A comment line this often keeps idle connections (and the proxies between) open; tests shorten it. */
-export const sseTiming = { heartbeatMs: 15_000 };
+/**
+ * A comment line every `heartbeatMs` keeps idle connections (and the proxies between) open; a
+ * stream whose reader stopped reading is given up `giveUpAfterDoneMs` after its query finished.
+ * Tests shorten both.
+ */
+export const sseTiming = { heartbeatMs: 15_000, giveUpAfterDoneMs: 10_000 };
+
+/** Event streams being written now (each ends when its `done` is written, or is given up). */
+export const sseStreams = { open: 0 };
 
 /** True when the client asked for the streaming form (`Accept: text/event-stream`). */
 export function wantsEventStream(c: Context<AppEnv>): boolean {
@@ -97,7 +104,15 @@ export async function streamQuery<T>(
   );
   void finished.then((done) => queue.push(done));
   return streamSSE(c, async (stream) => {
+    sseStreams.open += 1;
     const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), sseTiming.heartbeatMs);
+    // A reader that stopped reading without cancelling (Lambda's response stream after the client
+    // left) would hold the writes forever: once the query is done, it gets a while, then the
+    // stream is aborted, which fails the pending writes and ends this loop.
+    let giveUp: NodeJS.Timeout | undefined;
+    void finished.then(() => {
+      giveUp = setTimeout(() => stream.abort(), sseTiming.giveUpAfterDoneMs);
+    });
     try {
       for (;;) {
         await queue.next();
@@ -107,6 +122,8 @@ export async function streamQuery<T>(
       }
     } finally {
       clearInterval(heartbeat);
+      clearTimeout(giveUp);
+      sseStreams.open -= 1;
     }
   });
 }

@@ -29,12 +29,9 @@ async function sessionSecretOf(config: Config): Promise<string | undefined> {
 /**
  * The origin secret that CloudFront sends to the HTTP functions (lib/front-door.ts), when the
  * stack gave its ARN (`ORIGIN_VERIFY_SECRET_ARN`). Without it no request is taken for CloudFront's.
- * The variable is AWS wiring only, read from the `env` given here like the rest of the function's
- * configuration; it belongs in the config schema (shared/platform/config.ts) with the other ARNs.
  */
-async function originSecretOf(env: Record<string, string | undefined>): Promise<string | undefined> {
-  const arn = env.ORIGIN_VERIFY_SECRET_ARN;
-  return arn ? generatedSecret(arn, 'origin secret') : undefined;
+async function originSecretOf(config: Config): Promise<string | undefined> {
+  return config.originSecretArn ? generatedSecret(config.originSecretArn, 'origin secret') : undefined;
 }
 
 /**
@@ -51,7 +48,7 @@ export async function createAwsDeps(
 ) {
   const config = parseConfig(env, 'aws');
   const logger = createLogger(config);
-  const [sessionSecret, originSecret] = await Promise.all([sessionSecretOf(config), originSecretOf(env)]);
+  const [sessionSecret, originSecret] = await Promise.all([sessionSecretOf(config), originSecretOf(config)]);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
   if (!config.secretsKmsKeyId) throw new Error('SECRETS_KMS_KEY_ID is required on AWS (set by the CDK stack)');
   const store: SecretStore = {

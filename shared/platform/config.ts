@@ -64,6 +64,7 @@ function configSchema(runtime: Runtime) {
     DATA_DIR: z.string().min(1).default('./.data'),
     SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
     SESSION_SECRET_ARN: z.string().min(1).optional(),
+    ORIGIN_VERIFY_SECRET_ARN: z.string().min(1).optional(),
     SECRETS_KMS_KEY_ID: z.string().min(1).optional(),
     PUBLIC_BASE_URL: z.string().url().optional(),
     DYNAMODB_ENDPOINT: optionalUrl,
@@ -124,6 +125,8 @@ export interface Config {
   sessionSecret: string | undefined;
   /** AWS: the Secrets Manager secret holding the session secret (read once per container). */
   sessionSecretArn: string | undefined;
+  /** AWS: the secret CloudFront sends in `x-origin-verify`, proving a request came through it (viewer-address.ts). */
+  originSecretArn: string | undefined;
   /** AWS: the KMS key that wraps the data keys of secrets at rest (set by the CDK stack). */
   secretsKmsKeyId: string | undefined;
   /** The service's public origin, for OAuth redirect URIs (else the origin each request came to). */
@@ -203,6 +206,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     dataDir: env.DATA_DIR === 'memory' ? null : env.DATA_DIR,
     sessionSecret: env.SESSION_SECRET,
     sessionSecretArn: env.SESSION_SECRET_ARN,
+    originSecretArn: env.ORIGIN_VERIFY_SECRET_ARN,
     secretsKmsKeyId: env.SECRETS_KMS_KEY_ID,
     publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     dynamoEndpoint: env.DYNAMODB_ENDPOINT,

@@ -1,8 +1,8 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sseTiming } from '../../shared/http/sse.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sseStreams, sseTiming } from '../../shared/http/sse.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { brokenStreamReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 import { startHttpMcpServer, standardTools } from '../support/mcp-servers.js';
@@ -207,6 +207,30 @@ describe('POST /api/workspaces/:id/query with Accept: text/event-stream', () => 
       expect(activity.body.activity.map((entry: { query: string }) => entry.query)).toContain('Take your time');
     } finally {
       sseTiming.heartbeatMs = 15_000;
+    }
+  });
+});
+
+describe('a reader that stops reading without hanging up', () => {
+  it('is given up once the query is done, so nothing of the stream stays behind', async () => {
+    const { admin, workspaceId } = await setup();
+    const before = sseStreams.open;
+    sseTiming.giveUpAfterDoneMs = 50;
+    try {
+      model.reply({ ...textReply('Nobody reads this answer.'), chunkChars: 2 });
+      // The body is never read (as Lambda's response stream after a failed write): writes back up.
+      const response = await t.app.request(`/api/workspaces/${workspaceId}/query`, {
+        method: 'POST',
+        headers: { ...SSE, cookie: admin.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'Anyone?' }),
+      });
+      expect(response.status).toBe(200);
+      expect(sseStreams.open).toBe(before + 1);
+      await vi.waitFor(() => expect(sseStreams.open).toBe(before), { timeout: 5_000, interval: 20 });
+      const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
+      expect(activity.body.activity.map((entry: { query: string }) => entry.query)).toContain('Anyone?');
+    } finally {
+      sseTiming.giveUpAfterDoneMs = 10_000;
     }
   });
 });

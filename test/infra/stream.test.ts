@@ -124,11 +124,19 @@ describe('the stream function', () => {
 
 describe('the CloudFront distribution', () => {
   it('sends the streamable routes of the route table to the function URL: all methods, nothing cached, every viewer header but Host', () => {
-    expect(STREAMABLE_ROUTES.map(routeKeyOf)).toEqual(['POST /api/workspaces/{id}/query', 'POST /api/consumers/{id}/messages']);
+    expect(STREAMABLE_ROUTES.map(routeKeyOf)).toEqual([
+      'POST /api/workspaces/{id}/query',
+      'POST /api/consumers/{id}/messages',
+      'ANY /api/workspaces/{id}/mcp',
+    ]);
     // They are the agent function's routes on the HTTP API too (for ApiUrl): the same app serves them.
     expect(STREAMABLE_ROUTES.every((entry) => entry.runs === 'agent')).toBe(true);
     const behaviours = distribution().CacheBehaviors;
-    expect(behaviours.map((behaviour) => behaviour.PathPattern).sort()).toEqual(['/api/consumers/*/messages', '/api/workspaces/*/query']);
+    expect(behaviours.map((behaviour) => behaviour.PathPattern).sort()).toEqual([
+      '/api/consumers/*/messages',
+      '/api/workspaces/*/mcp',
+      '/api/workspaces/*/query',
+    ]);
     for (const behaviour of behaviours) {
       expect(behaviour).toMatchObject({
         AllowedMethods: ALL_METHODS,
