@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { ModelClientCache } from '../../shared/agent/providers.js';
+import { createAgentParts } from '../../shared/agent/wiring.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { sweepOverdue } from '../../shared/conversations/lifecycle.js';
 import { queueUrlsOf } from '../../shared/jobs/aws.js';
@@ -8,11 +8,12 @@ import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { handleSqsBatch } from '../../shared/jobs/sqs.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 
-// Built once per container. The statistics job calls the model, so the model clients are wired.
+// Built once per container. The statistics job calls the model, and an approval's expiry runs its
+// query on (the model and the MCP servers), so the agent's clients are wired.
 const { config, deps, sqs } = await createAwsDeps(process.env, {
   needsSession: false,
-  extra: (configuration, _logger, store) => ({
-    models: new ModelClientCache(configuration),
+  extra: (configuration, logger, store) => ({
+    ...createAgentParts(configuration, logger),
     // Cold notices post with the organisation's bot token.
     chat: new TeamChatNotifier(store, configuration.slackApiUrl),
   }),

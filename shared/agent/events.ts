@@ -7,7 +7,18 @@
 export type AgentEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_call'; id: string; name: string; connection: string | null }
-  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number };
+  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number }
+  | ({ type: 'approval_required' } & PendingApproval);
+
+/** A tool call waiting for a person's approval, as the query's answer and its stream show it. */
+export interface PendingApproval {
+  id: string;
+  tool: string;
+  connection: string | null;
+  input: Record<string, unknown>;
+  requested_by: string;
+  expires_at: string;
+}
 
 export type AgentListener = (event: AgentEvent) => void;
 
@@ -22,7 +33,13 @@ export class AnswerDeltas {
   private turnStarted = false;
   private pendingBlank = '';
 
-  constructor(private readonly emit: (delta: string) => void) {}
+  /** `continuing`: the answer already has text (a loop resumed after an approval), so the next turn's text starts after a blank line. */
+  constructor(
+    private readonly emit: (delta: string) => void,
+    continuing = false,
+  ) {
+    this.started = continuing;
+  }
 
   /** A new model turn begins. */
   nextTurn(): void {

@@ -1,3 +1,4 @@
+import { approvalAgentRoutes } from '../approvals/agent-routes.js';
 import { chatAgentRoutes } from '../chat/agent-routes.js';
 import { connectionRoutes } from '../connections/routes.js';
 import { consumerAgentRoutes } from '../consumers/agent-routes.js';
@@ -10,5 +11,5 @@ import { queryRoutes } from './routes.js';
  * processes that carry the agent — the local runtime and the agent function on AWS.
  */
 export function agentRoutes(deps: Deps) {
-  return [queryRoutes(deps), connectionRoutes(deps), chatAgentRoutes(deps), consumerAgentRoutes(deps)];
+  return [queryRoutes(deps), connectionRoutes(deps), chatAgentRoutes(deps), consumerAgentRoutes(deps), approvalAgentRoutes(deps)];
 }

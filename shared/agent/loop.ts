@@ -17,6 +17,8 @@ export interface LoopTool {
   spec: ToolSpec;
   /** Display name of the connection that serves it (for `connections_hit`); none for built-in tools. */
   connectionName?: string;
+  /** A person must approve each call first (the workspace's `approval` setting): the loop pauses. */
+  needsApproval?: boolean;
   run(input: Record<string, unknown>): Promise<ToolCallOutcome>;
 }
 
@@ -34,6 +36,32 @@ export interface LoopInput {
   onEvent?: AgentListener;
 }
 
+export type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
+
+/** What the loop has done so far: carried across a pause. */
+export interface LoopProgress {
+  answerParts: string[];
+  toolsCalled: string[];
+  connectionsHit: string[];
+  usage: TokenUsage;
+  modelMs: number;
+  toolMs: number;
+  rounds: number;
+}
+
+/**
+ * A loop paused on a call that needs approval: the conversation up to the turn that asked for it,
+ * that turn, the results of its calls that ran, and the calls still waiting (the first is the one
+ * asked about now). Plain data: it is stored until someone decides.
+ */
+export interface LoopCheckpoint {
+  messages: ModelMessage[];
+  turn: ContentBlock[];
+  results: ContentBlock[];
+  waiting: ToolUse[];
+  progress: LoopProgress;
+}
+
 export interface LoopResult {
   answer: string;
   toolsCalled: string[];
@@ -43,6 +71,8 @@ export interface LoopResult {
   toolMs: number;
   rounds: number;
   error: string | null;
+  /** Set when the loop paused for an approval. */
+  paused?: LoopCheckpoint;
 }
 
 function textOf(content: ContentBlock[]): string {
@@ -52,35 +82,38 @@ function textOf(content: ContentBlock[]): string {
     .join('');
 }
 
+const NO_PROGRESS: LoopProgress = {
+  answerParts: [],
+  toolsCalled: [],
+  connectionsHit: [],
+  usage: NO_USAGE,
+  modelMs: 0,
+  toolMs: 0,
+  rounds: 0,
+};
+
+function resultOf(progress: LoopProgress, error: string | null, paused?: LoopCheckpoint): LoopResult {
+  const { answerParts, ...rest } = progress;
+  return { ...rest, answer: answerParts.join('\n\n').trim(), error, ...(paused ? { paused } : {}) };
+}
+
 /**
  * The agent loop: ask the model; while it asks for tools, run that turn's calls concurrently and
  * send back their results (a failed call goes back as an error result, for the model to handle);
  * stop at a text answer. A model that keeps calling tools is stopped after `maxToolRounds` rounds.
+ * A call that needs approval pauses the loop once the turn's other calls have run (`paused`);
+ * `resumeAgentLoop` goes on from there. `start` continues from a resumed state.
  */
-export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
+export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMessage[]; progress: LoopProgress }): Promise<LoopResult> {
   const byName = new Map(input.tools.map((tool) => [tool.spec.name, tool]));
   const specs = input.tools.map((tool) => tool.spec);
-  const messages = [...input.messages];
+  const messages = [...(start?.messages ?? input.messages)];
+  const progress: LoopProgress = structuredClone(start?.progress ?? NO_PROGRESS);
   const emit = input.onEvent ?? (() => undefined);
-  const deltas = input.onEvent ? new AnswerDeltas((delta) => emit({ type: 'text', delta })) : undefined;
-  const state = { toolsCalled: [] as string[], connectionsHit: new Set<string>(), answerParts: [] as string[] };
-  let usage = NO_USAGE;
-  let modelMs = 0;
-  let toolMs = 0;
-  let rounds = 0;
-  const result = (error: string | null): LoopResult => ({
-    answer: state.answerParts.join('\n\n').trim(),
-    toolsCalled: state.toolsCalled,
-    connectionsHit: [...state.connectionsHit],
-    usage,
-    modelMs,
-    toolMs,
-    rounds,
-    error,
-  });
+  const deltas = input.onEvent ? new AnswerDeltas((delta) => emit({ type: 'text', delta }), progress.answerParts.length > 0) : undefined;
   const keepText = (content: ContentBlock[]) => {
     const text = textOf(content).trim();
-    if (text) state.answerParts.push(text);
+    if (text) progress.answerParts.push(text);
   };
 
   for (;;) {
@@ -91,38 +124,75 @@ export async function runAgentLoop(input: LoopInput): Promise<LoopResult> {
       const request = { model: input.model, system: input.system, tools: specs, messages, maxTokens: input.maxTokens };
       response = await input.client.createMessage(request, deltas && ((delta) => deltas.push(delta)));
     } catch (error) {
-      modelMs += performance.now() - started;
+      progress.modelMs += performance.now() - started;
       if (!(error instanceof ModelError)) throw error;
       // A stream that broke mid-answer: keep what arrived, and count what it used.
       if (error.partial) {
-        usage = addUsage(usage, error.partial.usage);
+        progress.usage = addUsage(progress.usage, error.partial.usage);
         keepText(error.partial.content);
       }
-      return result(error.message);
+      return resultOf(progress, error.message);
     }
-    modelMs += performance.now() - started;
-    usage = addUsage(usage, response.usage);
+    progress.modelMs += performance.now() - started;
+    progress.usage = addUsage(progress.usage, response.usage);
     keepText(response.content);
-    const calls = response.content.filter((block): block is Extract<ContentBlock, { type: 'tool_use' }> => block.type === 'tool_use');
-    if (calls.length === 0 || response.stopReason !== 'tool_use') return result(null);
+    const calls = response.content.filter((block): block is ToolUse => block.type === 'tool_use');
+    if (calls.length === 0 || response.stopReason !== 'tool_use') return resultOf(progress, null);
     // A model that keeps calling tools forever is a bug: stop at max_tool_rounds.
-    if (rounds >= input.maxToolRounds) return result(`max tool rounds reached (${input.maxToolRounds})`);
+    if (progress.rounds >= input.maxToolRounds) return resultOf(progress, `max tool rounds reached (${input.maxToolRounds})`);
+    const { usage } = progress;
     const spent = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
-    if (input.tokenBudget !== undefined && spent >= input.tokenBudget) return result(`token budget reached (${input.tokenBudget})`);
+    if (input.tokenBudget !== undefined && spent >= input.tokenBudget)
+      return resultOf(progress, `token budget reached (${input.tokenBudget})`);
 
-    rounds += 1;
+    progress.rounds += 1;
+    const waiting = calls.filter((call) => byName.get(call.name)?.needsApproval);
     const toolsStarted = performance.now();
-    const outcomes = await Promise.all(calls.map((call) => runCall(call, byName.get(call.name), state, emit)));
-    toolMs += performance.now() - toolsStarted;
+    const outcomes = await Promise.all(
+      calls.filter((call) => !waiting.includes(call)).map((call) => runCall(call, byName.get(call.name), progress, emit)),
+    );
+    progress.toolMs += performance.now() - toolsStarted;
+    if (waiting.length) {
+      return resultOf(progress, null, {
+        messages,
+        turn: response.content,
+        results: outcomes,
+        waiting,
+        progress: structuredClone(progress),
+      });
+    }
     messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: outcomes });
   }
 }
 
+/**
+ * Goes on from a checkpoint once the first waiting call is decided: `decided` is its result (the
+ * tool's, when approved and run; an error result saying why not, otherwise). Pauses again on the
+ * next waiting call of the same turn, else sends the turn's results to the model and loops on.
+ */
+export async function resumeAgentLoop(input: LoopInput, checkpoint: LoopCheckpoint, decided: ContentBlock): Promise<LoopResult> {
+  const results = [...checkpoint.results, decided];
+  const [, ...stillWaiting] = checkpoint.waiting;
+  if (stillWaiting.length) {
+    return resultOf(checkpoint.progress, null, { ...checkpoint, results, waiting: stillWaiting });
+  }
+  const order = checkpoint.turn.filter((block): block is ToolUse => block.type === 'tool_use').map((block) => block.id);
+  const ordered = [...results].sort(
+    (a, b) => order.indexOf(a.type === 'tool_result' ? a.toolUseId : '') - order.indexOf(b.type === 'tool_result' ? b.toolUseId : ''),
+  );
+  const messages: ModelMessage[] = [
+    ...checkpoint.messages,
+    { role: 'assistant', content: checkpoint.turn },
+    { role: 'user', content: ordered },
+  ];
+  return runAgentLoop(input, { messages, progress: checkpoint.progress });
+}
+
 /** One tool call of a turn, told to the listener as it starts and ends; its result goes back to the model. */
-async function runCall(
-  call: Extract<ContentBlock, { type: 'tool_use' }>,
+export async function runCall(
+  call: ToolUse,
   tool: LoopTool | undefined,
-  state: { toolsCalled: string[]; connectionsHit: Set<string> },
+  state: { toolsCalled: string[]; connectionsHit: string[] },
   emit: AgentListener,
 ): Promise<ContentBlock> {
   state.toolsCalled.push(call.name);
@@ -130,7 +200,7 @@ async function runCall(
   emit({ type: 'tool_call', id: call.id, name: call.name, connection: tool?.connectionName ?? null });
   let outcome: ToolCallOutcome = { text: `unknown tool: ${call.name}`, isError: true };
   if (tool) {
-    if (tool.connectionName) state.connectionsHit.add(tool.connectionName);
+    if (tool.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
     outcome = await tool.run(call.input);
   }
   emit({

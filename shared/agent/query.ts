@@ -2,7 +2,9 @@ import type { Deps } from '../deps.js';
 import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../models/catalogue.js';
 import { ConflictError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { costOf, totalInput } from './model.js';
+import { costOf } from './model.js';
+import { requestApproval } from '../approvals/request.js';
+import { pausedSoFar, queryResponse } from './query/answer.js';
 import type { QueryInput } from './schemas.js';
 import { conversationFor, countQuery, loadQueryContext } from './query/context.js';
 import { persistQuery } from './query/persist.js';
@@ -41,7 +43,7 @@ export async function runQuery(
   const { workspace, guardrails } = loaded;
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));
-  const { loop, answered, hits, authorizationUrl } = await answerQuery(
+  const { loop, answered, hits, authorizationUrl, tools } = await answerQuery(
     deps,
     caller,
     { ...loaded, state, messages },
@@ -52,7 +54,7 @@ export async function runQuery(
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);
-  const { conversationId: savedId, answerSeq } = await persistQuery(deps, {
+  const saved = await persistQuery(deps, {
     caller,
     workspace,
     conversationId,
@@ -63,23 +65,24 @@ export async function runQuery(
     loop,
     costUsd,
     durationMs,
-    answered,
+    // Paused for an approval: the question is stored now, the answer once it is decided.
+    answered: answered && !loop.paused,
   });
+  const pending = loop.paused
+    ? await requestApproval(deps, {
+        caller,
+        workspace,
+        conversationId: saved.conversationId,
+        loop: { ...loop, paused: loop.paused },
+        tools,
+        paused: pausedSoFar(screened.text, saved, { costUsd, durationMs, loop }, []),
+      })
+    : null;
+  if (pending) listener.onEvent?.({ type: 'approval_required', ...pending });
   const totalMs = performance.now() - started;
   return {
-    response: {
-      answer: loop.answer,
-      tools_called: loop.toolsCalled,
-      connections_hit: loop.connectionsHit,
-      tokens: { input: totalInput(loop.usage), output: loop.usage.output },
-      cost_usd: costUsd,
-      duration_ms: durationMs,
-      error: loop.error,
-      conversation_id: savedId,
-      session_id: savedId,
-      ...(authorizationUrl ? { authorization_url: authorizationUrl } : {}),
-    },
-    answerSeq,
+    response: queryResponse(loop, { costUsd, durationMs, conversationId: saved.conversationId, authorizationUrl, pending }),
+    answerSeq: saved.answerSeq,
     timing: { totalMs, modelMs: loop.modelMs, toolMs: loop.toolMs, overheadMs: Math.max(0, totalMs - loop.modelMs - loop.toolMs) },
   };
 }

@@ -24,6 +24,17 @@ export const QueryBody = z
   .openapi('QueryRequest');
 export type QueryInput = z.infer<typeof QueryBody>;
 
+const PendingApprovalSchema = z
+  .object({
+    id: z.string(),
+    tool: z.string(),
+    connection: z.string().nullable(),
+    input: z.record(z.string(), z.unknown()),
+    requested_by: z.string(),
+    expires_at: z.string().openapi({ format: 'date-time' }),
+  })
+  .openapi('PendingApproval');
+
 export const QueryResponseSchema = z
   .object({
     answer: z.string(),
@@ -39,5 +50,9 @@ export const QueryResponseSchema = z
       .string()
       .optional()
       .openapi({ description: 'a per-user connection you have not authorized: open it to grant access, then ask again' }),
+    pending_approval: PendingApprovalSchema.nullable().openapi({
+      description:
+        'a tool call waiting for a person to approve it: the query is paused until it is decided (POST …/approvals/{approval_id})',
+    }),
   })
   .openapi('QueryResponse');

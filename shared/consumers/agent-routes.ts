@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { answerMcpRequest } from './coding-agent.js';
+import { answerWithWaiting } from '../approvals/describe.js';
 import { consumerAgentRouteDefinitions } from './route-definitions.js';
 
 function keyOf(principal: Principal, type: 'messaging' | 'coding-agent') {
@@ -29,7 +30,9 @@ export function consumerAgentRoutes(deps: Deps) {
       );
     if (wantsEventStream(c)) return streamQuery(c, deps.logger, ask, ({ response }) => ({ ...response, thread_id }));
     const { response } = await ask();
-    return c.json({ ...response, thread_id }, 200);
+    // Nobody can press a button here: a pending approval is said in the answer.
+    const answer = await answerWithWaiting(deps, key.workspaceId, response.answer, response.pending_approval);
+    return c.json({ ...response, answer, thread_id }, 200);
   });
   router.all('/workspaces/:id/mcp', async (c) => {
     const principal = c.get('principal');

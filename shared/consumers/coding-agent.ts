@@ -7,6 +7,7 @@ import type { Principal } from '../auth/tokens.js';
 import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
+import { answerWithWaiting } from '../approvals/describe.js';
 
 /** Text progress is told at most this often; tool calls always. */
 const TEXT_PROGRESS_MS = 500;
@@ -25,6 +26,7 @@ function progressListener(notify: Notify, now: () => number): QueryListener {
   const onEvent = (event: AgentEvent) => {
     if (event.type === 'tool_call') tell(`calling ${event.name}${event.connection ? ` (${event.connection})` : ''}`);
     else if (event.type === 'tool_result') tell(`${event.name} ${event.is_error ? 'failed' : 'answered'} in ${event.duration_ms} ms`);
+    else if (event.type === 'approval_required') tell(`waiting for approval of ${event.tool}`);
     else {
       written += event.delta.length;
       if (now() - toldAt < TEXT_PROGRESS_MS) return;
@@ -87,7 +89,8 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
         { query: question, session_id: ownSessionId(deps, consumerId, session_id) },
         progressToken === undefined ? {} : progressListener(notify, () => performance.now()),
       );
-      const text = response.error ? `${response.answer ? `${response.answer}\n\n` : ''}Error: ${response.error}` : response.answer;
+      const answer = await answerWithWaiting(deps, workspaceId, response.answer, response.pending_approval);
+      const text = response.error ? `${answer ? `${answer}\n\n` : ''}Error: ${response.error}` : answer;
       return {
         content: [{ type: 'text' as const, text: text || '(no answer)' }],
         structuredContent: { ...response },

@@ -8,6 +8,7 @@ import type { JobMessage } from '../jobs/ledger.js';
 import { scheduleName } from '../jobs/scheduler.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
+import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
 import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.js';
 
 /**
@@ -244,6 +245,17 @@ export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now(
       }
     }
   }
+  // Approvals past their time whose expiry was not sent (approvals/expiry.ts).
+  for (let shard = 0; shard < APPROVAL_DUE_SHARDS; shard += 1) {
+    const due = await deps.table.queryAll<{ org_id: string; workspace_id: string; id: string }>({
+      index: 'gsi3',
+      pk: keys.dueIndex(APPROVAL_DUE_STATUS, shard),
+      sk: { lte: keys.afterTime(now) },
+    });
+    for (const approval of due) {
+      if (await deps.jobs.enqueue(expiryMessage(approval.org_id, approval.workspace_id, approval.id))) sent += 1;
+    }
+  }
   return sent;
 }
 
@@ -254,12 +266,12 @@ export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now(
 export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | undefined> {
   // Sort keys are `<due ISO time>#…`, so this skips everything due at `after`.
   const from = keys.afterTime(after.toISOString());
+  const partitions = [
+    ...(['open', 'cold'] as const).flatMap((status) => Array.from({ length: DUE_SHARDS }, (_, shard) => keys.dueIndex(status, shard))),
+    ...Array.from({ length: APPROVAL_DUE_SHARDS }, (_, shard) => keys.dueIndex(APPROVAL_DUE_STATUS, shard)),
+  ];
   const firsts = await Promise.all(
-    (['open', 'cold'] as const).flatMap((status) =>
-      Array.from({ length: DUE_SHARDS }, (_, shard) =>
-        deps.table.query<{ due_at: string }>({ index: 'gsi3', pk: keys.dueIndex(status, shard), sk: { gte: from }, limit: 1 }),
-      ),
-    ),
+    partitions.map((pk) => deps.table.query<{ due_at: string }>({ index: 'gsi3', pk, sk: { gte: from }, limit: 1 })),
   );
   // due_at is written with the index attributes, and holds the same time.
   const earliest = Math.min(...firsts.flatMap((page) => page.items.map((item) => Date.parse(item.due_at))));

@@ -2,6 +2,7 @@ import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import { authRoutes } from '../auth/routes.js';
+import { approvalRoutes } from '../approvals/routes.js';
 import { catalogueRoutes } from '../connections/catalogue-routes.js';
 import { chatRoutes } from '../chat/routes.js';
 import { consumerRoutes } from '../consumers/routes.js';
@@ -116,6 +117,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', consumerRoutes(deps));
   app.route('/api', knowledgeRoutes(deps));
   app.route('/api', guardrailRoutes(deps));
+  app.route('/api', approvalRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',

@@ -7,6 +7,7 @@ import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../cons
 import { conversationRouteDefinitions } from '../conversations/route-definitions.js';
 import { guardrailRouteDefinitions } from '../guardrails/route-definitions.js';
 import { queueRouteDefinitions } from '../jobs/route-definitions.js';
+import { approvalRouteDefinitions } from '../approvals/route-definitions.js';
 import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
 import { orgRouteDefinitions } from '../org/route-definitions.js';
 import { workspaceRouteDefinitions } from '../workspaces/route-definitions.js';
@@ -44,6 +45,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   queueRouteDefinitions,
   knowledgeRouteDefinitions,
   guardrailRouteDefinitions,
+  approvalRouteDefinitions,
   { documentRoute },
 ].flatMap((domain): PlacedRoute[] => Object.values(domain));
 
@@ -57,6 +59,7 @@ export const STREAMABLE_ROUTES: readonly PlacedRoute[] = [
   consumerAgentRouteDefinitions.message,
   // The coding agent's `ask` answers as an event stream when it sends progress.
   consumerAgentRouteDefinitions.mcp,
+  approvalRouteDefinitions.decide,
 ];
 
 /** `/workspaces/{id}/query` → `/api/workspaces/{id}/query`. */

@@ -58,10 +58,13 @@ export async function queriesSettled(): Promise<void> {
   while (runningQueries.size) await Promise.allSettled(runningQueries);
 }
 
-async function drain(stream: SSEStreamingApi, queue: EventQueue): Promise<void> {
+/** Writes the queued events (and any that arrive meanwhile); true once `done` is written. */
+async function drain(stream: SSEStreamingApi, queue: EventQueue): Promise<boolean> {
   for (let event = queue.events.shift(); event; event = queue.events.shift()) {
     await stream.writeSSE({ event: event.event, data: JSON.stringify(event.data) });
+    if (event.event === 'done') return true;
   }
+  return false;
 }
 
 /**
@@ -116,9 +119,7 @@ export async function streamQuery<T>(
     try {
       for (;;) {
         await queue.next();
-        const last = queue.events.at(-1)?.event === 'done';
-        await drain(stream, queue);
-        if (last || stream.aborted) break;
+        if ((await drain(stream, queue)) || stream.aborted) break;
       }
     } finally {
       clearInterval(heartbeat);

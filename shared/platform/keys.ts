@@ -103,6 +103,13 @@ export const keys = {
   /** A guardrail violation, listed newest first. */
   violation: (workspaceId: string, at: string, violationId: string): Key => ({ pk: `WSVIOL#${workspaceId}`, sk: `${at}#${violationId}` }),
 
+  // --- Approvals of tool calls (`WSAPPR#<workspace>`) ---
+  /** An approval of one tool call; ids are time-ordered, so the partition lists newest first. */
+  approval: (workspaceId: string, approvalId: string): Key => ({ pk: `WSAPPR#${workspaceId}`, sk: `APPR#${approvalId}` }),
+  approvalsPartition: (workspaceId: string) => `WSAPPR#${workspaceId}`,
+  /** GSI2 partition of a workspace's approvals of one status (sort key: the approval id). */
+  approvalsByStatusIndex: (workspaceId: string, status: string) => `WSAPPR#${workspaceId}#${status}`,
+
   // --- Conversation partition (`CONV#<workspace>#<conversation>`) ---
   /**
    * A conversation and its messages share a partition: the messages `MSG#<seq, 6 digits>` and the

@@ -92,6 +92,7 @@ const toActivity = (item: Item): ActivityEntry => ({
   cost_usd: num(item.cost_usd),
   duration_ms: num(item.duration_ms),
   error: strOrNull(item.error),
+  approvals: Array.isArray(item.approvals) ? (item.approvals as ActivityEntry['approvals']) : [],
   created_at: str(item.created_at),
 });
 export const toGap = (item: Item): KnowledgeGap => ({

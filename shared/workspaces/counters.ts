@@ -27,6 +27,8 @@ export const counterNames = {
   dimension: (dimension: ConversationDimension, value: string) => `${dimension}#${value}`,
   /** Ratings of the workspace's answers that count now (a changed rating moves from one to the other). */
   feedback: (rating: 'up' | 'down') => `feedback#${rating}`,
+  /** Approvals of tool calls by status (a decision moves one from pending to its status). */
+  approvals: (status: string) => `approvals#${status}`,
 };
 export type ConversationDimension = 'status' | 'category' | 'resolution' | 'consumer' | 'channel' | 'sentiment';
 

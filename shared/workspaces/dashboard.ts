@@ -25,6 +25,9 @@ export const DashboardSchema = z
     feedback: z
       .object({ up: z.number().int(), down: z.number().int(), rate: z.number().nullable() })
       .openapi({ description: 'ratings of answers that count now (each rater’s last one); rate = up / (up + down), null with none' }),
+    approvals: z
+      .object({ pending: z.number().int(), approved: z.number().int(), denied: z.number().int(), expired: z.number().int() })
+      .openapi({ description: 'approvals of tool calls by status' }),
     cost: z.object({ today: z.number(), mtd: z.number(), per_conversation: z.number() }),
     usage: z.object({
       queries_today: z.number().int(),
@@ -92,6 +95,12 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     knowledge_gaps: { count: count('gaps'), recent: gaps.items.map(toGap) },
     resolution: { resolved, unresolved, rate: resolved + unresolved ? resolved / (resolved + unresolved) : null },
     feedback: { up, down, rate: up + down ? up / (up + down) : null },
+    approvals: {
+      pending: count(counterNames.approvals('pending')),
+      approved: count(counterNames.approvals('approved')),
+      denied: count(counterNames.approvals('denied')),
+      expired: count(counterNames.approvals('expired')),
+    },
     cost: {
       today: roundUsd(counterOf(byDay.get(today), 'cost_usd')),
       mtd: roundUsd(count(counterNames.month(month, 'cost_usd'))),

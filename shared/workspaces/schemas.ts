@@ -1,3 +1,4 @@
+import { ApprovalSettingSchema } from '../approvals/setting.js';
 import { z } from '@hono/zod-openapi';
 import { displayName, isoTimestamp } from '../http/schemas.js';
 import { MODEL_TIER_IDS } from '../models/catalogue.js';
@@ -56,6 +57,7 @@ export const WorkspaceSummarySchema = z
       .number()
       .nullable()
       .openapi({ description: 'timeout of one tool call; null: the service default (MCP_TIMEOUT_MS)' }),
+    approval: ApprovalSettingSchema,
     created_at: isoTimestamp,
   })
   .openapi('WorkspaceSummary');
@@ -112,10 +114,11 @@ export const UpdateWorkspaceBody = z
       .optional(),
     max_tokens_per_query: tokenBudget.nullable().optional(),
     tool_timeout_seconds: toolTimeout.nullable().optional(),
+    approval: ApprovalSettingSchema.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message:
-      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds',
+      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, approval',
   })
   .openapi('UpdateWorkspaceRequest');
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;
@@ -231,6 +234,18 @@ export const ActivityEntrySchema = z
     cost_usd: z.number(),
     duration_ms: z.number().int(),
     error: z.string().nullable(),
+    approvals: z
+      .array(
+        z.object({
+          id: z.string(),
+          tool: z.string(),
+          status: z.string(),
+          decided_by: z.string().nullable(),
+          decided_at: z.string().nullable(),
+          reason: z.string().nullable(),
+        }),
+      )
+      .openapi({ description: 'decisions on the tool calls of this query that needed approval: who decided, when, the decision' }),
     created_at: isoTimestamp,
   })
   .openapi('ActivityEntry');

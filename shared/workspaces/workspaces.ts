@@ -17,12 +17,13 @@ import {
 import { monthOf } from '../platform/clock.js';
 import { counterNames, counterOf } from './counters.js';
 import { readQueriesToday, roundUsd } from './stats.js';
+import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
 
 /**
  * The workspace item (`WS#<id>` / `META`, listed through GSI1 `ORG#<org>#WS`): configuration,
  * child counts, and the counters of `counters.ts`, all kept by atomic ADDs.
  */
-export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds'> {
+export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'approval'> {
   pk: string;
   sk: string;
   gsi1pk: string;
@@ -37,6 +38,8 @@ export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_qu
   /** Absent on workspaces made before these limits existed: read as null. */
   max_tokens_per_query?: number | null;
   tool_timeout_seconds?: number | null;
+  /** Which tool calls need a person's approval (absent on older workspaces: none). */
+  approval?: ApprovalSetting | null;
   updated_at: string;
 }
 
@@ -56,6 +59,7 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
     max_tool_rounds: item.max_tool_rounds,
     max_tokens_per_query: item.max_tokens_per_query ?? null,
     tool_timeout_seconds: item.tool_timeout_seconds ?? null,
+    approval: approvalSettingOf(item),
     created_at: item.created_at,
   };
 }
@@ -157,6 +161,7 @@ const UPDATABLE = [
   'max_tool_rounds',
   'max_tokens_per_query',
   'tool_timeout_seconds',
+  'approval',
 ] as const satisfies readonly (keyof UpdateWorkspaceInput)[];
 
 /** `PUT /api/workspaces/:id`: one conditional UpdateItem (the workspace must exist in the caller's organisation). */

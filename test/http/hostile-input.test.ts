@@ -184,6 +184,9 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return ['conversation-stats', 'lifecycle', 'cold-messages'];
     case 'channel_id':
       return ['C1', 'C2'];
+    case 'approval_id':
+      // Well-formed ids of no approval: the fixture pauses no query (test/http/approvals.test.ts decides real ones).
+      return ['appr_0mwtl95xg00000000000000000000'];
     default:
       throw new Error(`add real values for the path parameter {${param}} of ${operation.key}`);
   }
@@ -237,6 +240,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
       { rating: 'up', comment: 'Helpful, thanks.\nSaved me a ticket.' },
       { rating: 'down' },
     ],
+    'POST /api/workspaces/{id}/approvals/{approval_id}': [{ decision: 'approve' }, { decision: 'deny', reason: 'not now' }],
     // Not declared as a body in the document (JSON-RPC, documented by hand), but it takes one.
     'POST /api/workspaces/{id}/mcp': [
       {

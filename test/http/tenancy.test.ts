@@ -53,6 +53,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/workspaces/{id}/permissions/{role}': { tool_patterns: ['search_*'] },
   'POST /api/consumers/{id}/messages': { user: 'Matrix', text: 'hello', thread_id: 't-1' },
   'POST /api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback': { rating: 'up', comment: 'Helpful.' },
+  'POST /api/workspaces/{id}/approvals/{approval_id}': { decision: 'approve' },
 };
 
 let t: TestContext;
@@ -67,6 +68,7 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
     .replace('{seq}', '2')
+    .replace('{approval_id}', 'appr_none')
     .replace('{key}', 'ai_provider')
     .replace('{channel_id}', 'CMATRIX1')
     .replace('{kid}', 'kn_none')
@@ -196,8 +198,9 @@ describe('roles', () => {
     for (const operation of open) {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
-      // No conversation, and no connection, of the member's organisation is named here.
-      const expected = operation.path.includes('{cid}') || operation.path.startsWith('/api/connections/{id}') ? 404 : 200;
+      // No conversation, approval or connection of the member's organisation is named here.
+      const named = ['{cid}', '{approval_id}'].some((param) => operation.path.includes(param));
+      const expected = named || operation.path.startsWith('/api/connections/{id}') ? 404 : 200;
       expect(response.status, `${operation.method} ${path}`).toBe(expected);
     }
   });

@@ -259,6 +259,7 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
         max_tool_rounds: 10,
         max_tokens_per_query: null,
         tool_timeout_seconds: null,
+        approval: { mode: 'none', approvers: 'admins', expires_minutes: 60 },
         created_at: t.clock.now().toISOString(),
       },
     });
@@ -434,6 +435,7 @@ describe('child endpoints of an empty workspace', () => {
       knowledge_gaps: { count: 0, recent: [] },
       resolution: { resolved: 0, unresolved: 0, rate: null },
       feedback: { up: 0, down: 0, rate: null },
+      approvals: { pending: 0, approved: 0, denied: 0, expired: 0 },
       cost: { today: 0, mtd: 0, per_conversation: 0 },
       usage: { queries_today: 0, week: 0, month: 0, by_day: expect.any(Array) },
       recent_conversations: [],
@@ -456,7 +458,8 @@ describe('GET /api/workspaces/:id/activity', () => {
     const newestFirst = ['act-6', 'act-5', 'act-4', 'act-3', 'act-2', 'act-1', 'act-0'];
     expect(all.body.activity.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
     const newest = new Date(t.clock.now().getTime() - 1000).toISOString();
-    expect(all.body.activity[0]).toEqual({ ...activityFields(6), tokens_input: 106, created_at: newest });
+    // Entries written before approvals existed read with none.
+    expect(all.body.activity[0]).toEqual({ ...activityFields(6), tokens_input: 106, approvals: [], created_at: newest });
 
     const seen: string[] = [];
     let [cursor, pages]: [string | null, number] = [null, 0];

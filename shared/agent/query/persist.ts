@@ -40,8 +40,30 @@ export interface FinishedQuery {
   loop: LoopResult;
   costUsd: number;
   durationMs: number;
-  /** False when the query stopped before the model ran: then only the question is stored. */
+  /** False when the query stopped before the model ran (or paused for an approval): then only the question is stored. */
   answered: boolean;
+  /** The decisions on the query's tool calls so far, for its audit entry. */
+  approvals?: ApprovalRecord[];
+  /**
+   * A query resumed after an approval: its question is stored already, and so is its audit entry
+   * (`activityAt`, `activityId`), which is rewritten with the totals; `counted` is what the first
+   * part already added to the counters.
+   */
+  resumed?: {
+    activityAt: string;
+    activityId: string;
+    counted: { costUsd: number; durationMs: number; tokensInput: number; tokensOutput: number };
+  };
+}
+
+/** One decision on a tool call, as the audit entry records it. */
+export interface ApprovalRecord {
+  id: string;
+  tool: string;
+  status: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
 }
 
 /** The attributes of the conversation item (`CONV#…` / `STATE`) a query writes. */
@@ -113,7 +135,7 @@ function conversationUpdate(saved: FinishedQuery, at: string, coldAt: Date) {
       owner: $get('owner', caller.owner),
       chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
       chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
-      message_count: $add(saved.history.length + (saved.answered ? 2 : 1)),
+      message_count: $add(saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1)),
       total_cost_usd: $add(saved.costUsd),
       // Open again: a cold conversation's move and cold time are over.
       moved_by: $remove(),
@@ -168,7 +190,8 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
   const { workspace, conversationId, history, loop } = saved;
   const at = now.toISOString();
   const historySeq = previousCount + 1;
-  const firstSeq = historySeq + history.length;
+  // A resumed query's question is stored already: only its answer follows.
+  const firstSeq = saved.resumed ? previousCount : historySeq + history.length;
   const message = (seq: number, role: 'user' | 'assistant', content: string): Item => ({
     ...keys.message(workspace.id, conversationId, seq),
     id: newId('msg', now),
@@ -182,8 +205,8 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
     duration_ms: null,
     created_at: at,
   });
-  const items: Item[] = history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
-  items.push(message(firstSeq, 'user', saved.query));
+  const items: Item[] = saved.resumed ? [] : history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
+  if (!saved.resumed) items.push(message(firstSeq, 'user', saved.query));
   if (saved.answered) {
     items.push({
       ...message(firstSeq + 1, 'assistant', loop.answer),
@@ -200,8 +223,8 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
 /** The audit entry of the query (`WSACT#<workspace>`). */
 function activityItem(saved: FinishedQuery, now: Date): Item {
   const { loop } = saved;
-  const at = now.toISOString();
-  const activityId = newId('act', now);
+  const at = saved.resumed?.activityAt ?? now.toISOString();
+  const activityId = saved.resumed?.activityId ?? newId('act', now);
   return {
     ...keys.activityEntry(saved.workspace.id, at, activityId),
     id: activityId,
@@ -215,6 +238,7 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
     cost_usd: saved.costUsd,
     duration_ms: saved.durationMs,
     error: loop.error,
+    approvals: saved.approvals ?? [],
     created_at: at,
   };
 }
@@ -242,7 +266,7 @@ function conversationDeltas(saved: FinishedQuery, previous: ConversationState | 
  * Returns the conversation's id (the caller's own one when someone else took the id meanwhile)
  * and the sequence number of the answer's message, if there is one.
  */
-export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<{ conversationId: string; answerSeq: number | null }> {
+export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<SavedQuery> {
   const { caller, workspace, conversationId, loop } = saved;
   const now = deps.clock.now();
   const at = now.toISOString();
@@ -254,18 +278,17 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<{ 
   }
   const { previous } = claim;
   const previousCount = previous?.message_count ?? 0;
-  const items = [
-    ...messageItems(saved, now, previousCount),
-    activityItem(saved, now),
-    ...violationItems(deps, workspace.id, conversationId, saved.hits),
-  ];
+  const activity = activityItem(saved, now);
+  const items = [...messageItems(saved, now, previousCount), activity, ...violationItems(deps, workspace.id, conversationId, saved.hits)];
+  // A resumed query adds to the counters only what it spent since it paused.
+  const counted = saved.resumed?.counted ?? { costUsd: 0, durationMs: 0, tokensInput: 0, tokensOutput: 0 };
   const usage = {
-    queries: 1,
+    queries: saved.resumed ? 0 : 1,
     errors: loop.error ? 1 : 0,
-    duration_ms: saved.durationMs,
-    cost_usd: saved.costUsd,
-    tokens_input: totalInput(loop.usage),
-    tokens_output: loop.usage.output,
+    duration_ms: saved.durationMs - counted.durationMs,
+    cost_usd: saved.costUsd - counted.costUsd,
+    tokens_input: totalInput(loop.usage) - counted.tokensInput,
+    tokens_output: loop.usage.output - counted.tokensOutput,
   };
   await Promise.all([
     deps.table.batchPut(items),
@@ -274,5 +297,14 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<{ 
     recordUsage(deps, workspace.id, usage, now, conversationDeltas(saved, previous)),
   ]);
   // The answer follows the history and the question (messageItems).
-  return { conversationId, answerSeq: saved.answered ? previousCount + saved.history.length + 2 : null };
+  const answerSeq = saved.resumed ? previousCount + 1 : saved.answered ? previousCount + saved.history.length + 2 : null;
+  return { conversationId, answerSeq, activityAt: String(activity.created_at), activityId: String(activity.id) };
+}
+
+/** What saving a query tells: its conversation, its answer's sequence number, and its audit entry. */
+export interface SavedQuery {
+  conversationId: string;
+  answerSeq: number | null;
+  activityAt: string;
+  activityId: string;
 }

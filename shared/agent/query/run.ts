@@ -2,7 +2,8 @@ import { blockingGuardrail, screensAnswers } from '../../guardrails/enforcement.
 import { modelsOf, type Deps } from '../../deps.js';
 import type { ModelTier } from '../../models/catalogue.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
-import { runAgentLoop, type LoopResult } from '../loop.js';
+import { runAgentLoop, type LoopInput, type LoopResult, type LoopTool } from '../loop.js';
+import type { Guardrail } from '../../guardrails/guardrails.js';
 import { NO_USAGE, type ModelClient, type ModelMessage } from '../model.js';
 import { ModelConfigurationError } from '../providers.js';
 import type { loadQueryContext } from './context.js';
@@ -26,6 +27,8 @@ export interface QueryRun {
   hits: ScreenedInput['hits'];
   /** A per-user connection the caller must grant first: where (`query/tools.ts`). */
   authorizationUrl?: string;
+  /** The tools offered (a paused loop's call is looked up among them). */
+  tools: LoopTool[];
 }
 
 function toModelMessages(history: { role: 'user' | 'assistant'; content: string }[]): ModelMessage[] {
@@ -40,7 +43,7 @@ function defaultSystemPrompt(workspace: WorkspaceItem): string {
 
 function nothingRan(error: string, answered: boolean, answer = ''): QueryRun {
   const loop: LoopResult = { answer, toolsCalled: [], connectionsHit: [], usage: NO_USAGE, modelMs: 0, toolMs: 0, rounds: 0, error };
-  return { loop, answered, hits: [] };
+  return { loop, answered, hits: [], tools: [] };
 }
 
 function withoutText(listener: AgentListener): AgentListener {
@@ -57,6 +60,67 @@ function clientOf(deps: Deps, context: QueryContext): ModelClient | string {
   }
 }
 
+/** A loop ready to run: its input (without the messages), the tools offered, whether answers are held for screening. */
+export interface PreparedLoop {
+  input: Omit<LoopInput, 'messages'>;
+  tools: LoopTool[];
+  held: boolean;
+}
+
+/**
+ * Everything a run of the loop needs apart from its messages: the model client, every connection
+ * reached, the tools the caller may use, the system prompt with the knowledge; or why it cannot
+ * run (no model client, an unreachable connection). Also what a resumed query runs with.
+ */
+export async function prepareLoop(
+  deps: Deps,
+  caller: Caller,
+  context: QueryContext,
+  tier: ModelTier,
+  listener: QueryListener,
+): Promise<PreparedLoop | QueryRun> {
+  const client = clientOf(deps, context);
+  if (typeof client === 'string') return nothingRan(client, false);
+  const { workspace, connections, toolsByConnection, guardrails } = context;
+  const subject = caller.grantSubject ?? caller.owner;
+  const reached = await connectAll(deps, connections, toolsByConnection, { subject, orgId: caller.orgId });
+  if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
+  const knowledge = knowledgeFor(context.knowledge);
+  // Tools a block_tool guardrail names are never offered, whatever the role may use.
+  const tools = [
+    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, subject),
+    ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
+  ];
+  // A workspace that screens answers sends the screened answer whole, once the loop is done.
+  const held = screensAnswers(guardrails);
+  const input = {
+    client,
+    model: client.modelFor(tier),
+    system: (workspace.system_prompt || defaultSystemPrompt(workspace)) + knowledge.prompt,
+    tools,
+    maxToolRounds: workspace.max_tool_rounds,
+    maxTokens: MAX_TOKENS,
+    tokenBudget: workspace.max_tokens_per_query ?? undefined,
+    onEvent: listener.onEvent && (held ? withoutText(listener.onEvent) : listener.onEvent),
+  };
+  return { input, tools, held };
+}
+
+/** The run's guardrail hits (calls to blocked tools, the answer's) and its screened answer. */
+export function finishRun(guardrails: Guardrail[], loop: LoopResult, prepared: PreparedLoop, listener: QueryListener): QueryRun {
+  // A call to a tool a guardrail keeps from the model was refused as unknown: record the attempt.
+  const hits: QueryRun['hits'] = [];
+  for (const name of new Set(loop.toolsCalled)) {
+    const guardrail = blockingGuardrail(guardrails, name);
+    if (guardrail) hits.push({ guardrail, direction: 'tools', action: 'block', excerpt: `call to tool ${name}` });
+  }
+  const answer = screenAnswer(guardrails, loop.answer);
+  hits.push(...answer.hits);
+  if (prepared.held && answer.answer) listener.onEvent?.({ type: 'text', delta: answer.answer });
+  const error = answer.withheldBy ? (loop.error ?? `answer withheld by guardrail "${answer.withheldBy.name}"`) : loop.error;
+  return { loop: { ...loop, answer: answer.answer, error }, answered: true, hits, tools: prepared.tools };
+}
+
 /**
  * Runs the agent loop for a screened question, or says why it did not run: a guardrail that
  * cannot run, a blocked question (the refusal is the answer, kept with the question), no model
@@ -70,50 +134,19 @@ export async function answerQuery(
   tier: ModelTier,
   listener: QueryListener = {},
 ): Promise<QueryRun> {
-  const say = (text: string) => (text ? listener.onEvent?.({ type: 'text', delta: text }) : undefined);
   if (input.unusable) return nothingRan(input.unusable, false);
   if (input.blockedBy) {
     const name = input.blockedBy.name;
     const refusal = `Your message was not sent: it matches the workspace's guardrail "${name}".`;
-    say(refusal);
+    listener.onEvent?.({ type: 'text', delta: refusal });
     return nothingRan(`blocked by guardrail "${name}"`, true, refusal);
   }
-  const client = clientOf(deps, context);
-  if (typeof client === 'string') return nothingRan(client, false);
-  const { workspace, connections, toolsByConnection, guardrails } = context;
-  const subject = caller.grantSubject ?? caller.owner;
-  const reached = await connectAll(deps, connections, toolsByConnection, { subject, orgId: caller.orgId });
-  if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
-
+  const prepared = await prepareLoop(deps, caller, context, tier, listener);
+  if ('loop' in prepared) return prepared;
   const history = toModelMessages(context.state ? context.messages : input.history);
-  const knowledge = knowledgeFor(context.knowledge);
-  // Tools a block_tool guardrail names are never offered, whatever the role may use.
-  const tools = [
-    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, subject),
-    ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
-  ];
-  // A workspace that screens answers sends the screened answer whole, once the loop is done.
-  const held = screensAnswers(guardrails);
   const loop = await runAgentLoop({
-    client,
-    model: client.modelFor(tier),
-    system: (workspace.system_prompt || defaultSystemPrompt(workspace)) + knowledge.prompt,
-    tools,
+    ...prepared.input,
     messages: [...history, { role: 'user', content: [{ type: 'text', text: input.text }] }],
-    maxToolRounds: workspace.max_tool_rounds,
-    maxTokens: MAX_TOKENS,
-    tokenBudget: workspace.max_tokens_per_query ?? undefined,
-    onEvent: listener.onEvent && (held ? withoutText(listener.onEvent) : listener.onEvent),
   });
-  // A call to a tool a guardrail keeps from the model was refused as unknown: record the attempt.
-  const hits: QueryRun['hits'] = [];
-  for (const name of new Set(loop.toolsCalled)) {
-    const guardrail = blockingGuardrail(guardrails, name);
-    if (guardrail) hits.push({ guardrail, direction: 'tools', action: 'block', excerpt: `call to tool ${name}` });
-  }
-  const answer = screenAnswer(guardrails, loop.answer);
-  hits.push(...answer.hits);
-  if (held) say(answer.answer);
-  const error = answer.withheldBy ? (loop.error ?? `answer withheld by guardrail "${answer.withheldBy.name}"`) : loop.error;
-  return { loop: { ...loop, answer: answer.answer, error }, answered: true, hits };
+  return finishRun(context.guardrails, loop, prepared, listener);
 }

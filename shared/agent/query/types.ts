@@ -1,4 +1,4 @@
-import type { AgentListener } from '../events.js';
+import type { AgentListener, PendingApproval } from '../events.js';
 
 /*
  * The shapes a query passes between its rooms: who asks, what they get back, and what is read of
@@ -44,6 +44,8 @@ export interface QueryResponse {
   session_id: string;
   /** A per-user connection the caller must grant first. */
   authorization_url?: string;
+  /** A tool call waiting for a person's approval: the query is paused until it is decided. */
+  pending_approval: PendingApproval | null;
 }
 
 /** Time spent in each part of a query, for the `Server-Timing` header and the benchmark. */

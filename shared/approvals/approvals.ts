@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import type { Caller } from '../agent/query/types.js';
+import type { LoopCheckpoint } from '../agent/loop.js';
+import type { ApprovalRecord } from '../agent/query/persist.js';
+import type { Store } from '../platform/store.js';
+import { keys } from '../platform/keys.js';
+import type { Item } from '../platform/table.js';
+import { unlessConditionFailed } from '../platform/table.js';
+import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
+import { approvalDueIndex } from './expiry.js';
+
+/*
+ * The approval of one tool call: what was asked (the tool and its exact arguments, bound by a
+ * hash), by whom, until when, and everything the paused query needs to go on once it is decided.
+ * Nothing waits in memory: the item is the query's whole state while it waits.
+ */
+
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+
+/** What the paused query had spent and recorded when it paused (its audit entry is rewritten at the end). */
+export interface PausedQuery {
+  caller: Caller;
+  /** The question as screened, and the time the query has taken so far. */
+  query: string;
+  durationMs: number;
+  activityAt: string;
+  activityId: string;
+  counted: { costUsd: number; durationMs: number; tokensInput: number; tokensOutput: number };
+  checkpoint: LoopCheckpoint;
+  /** Decisions already made on earlier calls of the same query. */
+  earlier: ApprovalRecord[];
+}
+
+export interface ApprovalFields {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  conversation_id: string;
+  status: ApprovalStatus;
+  tool: string;
+  connection: string | null;
+  /** The arguments as shown (JSON), and the hash that binds the call to them. */
+  input: string;
+  input_hash: string;
+  requested_by: string;
+  requester: string;
+  approvers: 'admins' | 'requester';
+  expires_at: string;
+  created_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+  /** The paused query (`PausedQuery`, JSON). */
+  paused: string;
+}
+
+export type ApprovalItem = ApprovalFields & Item;
+
+/** An approval as the API shows it. */
+export interface ApprovalView {
+  id: string;
+  status: ApprovalStatus;
+  tool: string;
+  connection: string | null;
+  input: Record<string, unknown>;
+  requested_by: string;
+  conversation_id: string;
+  approvers: 'admins' | 'requester';
+  expires_at: string;
+  created_at: string;
+  decided_by: string | null;
+  decided_at: string | null;
+  reason: string | null;
+}
+
+/** JSON with its keys sorted at every level: the same arguments always hash the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, entry]) => `${JSON.stringify(key)}:${canonical(entry)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export function argumentsHash(input: unknown): string {
+  return createHash('sha256').update(canonical(input)).digest('hex');
+}
+
+function toApprovalView(item: ApprovalItem): ApprovalView {
+  return {
+    id: item.id,
+    status: item.status,
+    tool: item.tool,
+    connection: item.connection,
+    input: JSON.parse(item.input) as Record<string, unknown>,
+    requested_by: item.requested_by,
+    conversation_id: item.conversation_id,
+    approvers: item.approvers,
+    expires_at: item.expires_at,
+    created_at: item.created_at,
+    decided_by: item.decided_by,
+    decided_at: item.decided_at,
+    reason: item.reason,
+  };
+}
+
+export function pausedQueryOf(item: ApprovalItem): PausedQuery {
+  return JSON.parse(item.paused) as PausedQuery;
+}
+
+/** Records a new pending approval (and counts it on the dashboard). */
+export async function createApproval(deps: Store, item: ApprovalFields): Promise<ApprovalItem> {
+  const stored: ApprovalItem = {
+    ...keys.approval(item.workspace_id, item.id),
+    gsi2pk: keys.approvalsByStatusIndex(item.workspace_id, 'pending'),
+    gsi2sk: item.id,
+    // In the due index until decided, for the sweep that expires it if its schedule is lost.
+    ...approvalDueIndex(item.workspace_id, item.id, item.expires_at),
+    ...item,
+  };
+  await deps.table.put(stored);
+  await addWorkspaceCounters(deps, item.workspace_id, { [counterNames.approvals('pending')]: 1 });
+  return stored;
+}
+
+export async function getApproval(deps: Store, workspaceId: string, approvalId: string): Promise<ApprovalItem | undefined> {
+  return deps.table.get<ApprovalItem>(keys.approval(workspaceId, approvalId), true);
+}
+
+/** A workspace's approvals, newest first, of one status or all; at most `limit`. */
+export async function listApprovals(
+  deps: Store,
+  workspaceId: string,
+  status: ApprovalStatus | undefined,
+  limit = 100,
+): Promise<{ approvals: ApprovalView[]; total: number }> {
+  const query = status
+    ? { index: 'gsi2' as const, pk: keys.approvalsByStatusIndex(workspaceId, status) }
+    : { pk: keys.approvalsPartition(workspaceId) };
+  const [items, total] = await Promise.all([
+    deps.table.queryAll<ApprovalItem>({ ...query, newestFirst: true, limit }),
+    deps.table.count(query),
+  ]);
+  return { approvals: items.map(toApprovalView), total };
+}
+
+/**
+ * Moves a pending approval to its decision: one conditional write, so of two decisions (or a
+ * decision and the expiry) exactly one wins. False when it was no longer pending (or, for an
+ * expiry, not yet due).
+ */
+export async function claimDecision(
+  deps: Store,
+  item: ApprovalItem,
+  decision: { status: Exclude<ApprovalStatus, 'pending'>; decidedBy: string | null; reason: string | null },
+): Promise<boolean> {
+  const now = deps.clock.now().toISOString();
+  const expiring = decision.status === 'expired';
+  const claimed = await unlessConditionFailed(
+    deps.table
+      .update(keys.approval(item.workspace_id, item.id), {
+        update:
+          'SET #status = :status, decided_by = :by, decided_at = :at, reason = :reason, gsi2pk = :index REMOVE gsi3pk, gsi3sk, due_at',
+        condition: expiring ? '#status = :pending AND expires_at <= :at' : '#status = :pending AND expires_at > :at',
+        names: { '#status': 'status' },
+        values: {
+          ':status': decision.status,
+          ':by': decision.decidedBy,
+          ':at': now,
+          ':reason': decision.reason,
+          ':index': keys.approvalsByStatusIndex(item.workspace_id, decision.status),
+          ':pending': 'pending',
+        },
+      })
+      .then(() => true),
+    false,
+  );
+  if (claimed) {
+    await addWorkspaceCounters(deps, item.workspace_id, {
+      [counterNames.approvals('pending')]: -1,
+      [counterNames.approvals(decision.status)]: 1,
+    });
+  }
+  return claimed;
+}

@@ -1,0 +1,75 @@
+import type { QueryListener, QueryResponse } from '../agent/query/types.js';
+import type { Deps } from '../deps.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
+import { claimDecision, getApproval, pausedQueryOf, type ApprovalItem } from './approvals.js';
+import { resumeQuery } from './resume.js';
+
+/** Who decides: their organisation and role, who they are as a conversation owner, their name. */
+export interface Decider {
+  orgId: string;
+  role: string;
+  owner: string;
+  name: string;
+  /**
+   * A team-chat user deciding with a button in the conversation's thread (`chat:<org>:<user>`):
+   * they are the asker if they asked, and the bridge shows what follows in the thread itself.
+   */
+  chatUser?: string;
+}
+
+/**
+ * Who asked, as a decider is compared with them: the chat user in team chat (all threads of a
+ * workspace share one owner, so the owner does not say who asked), else the owner.
+ */
+function askerOf(item: ApprovalItem): string {
+  const { caller } = pausedQueryOf(item);
+  return caller.consumerType === 'team-chat' && caller.grantSubject ? caller.grantSubject : item.requester;
+}
+
+/** Whether this person may decide this approval (the workspace's `approvers` when it was asked). */
+export function mayDecide(item: ApprovalItem, decider: Decider): boolean {
+  return item.approvers === 'admins' ? decider.role === 'admin' : (decider.chatUser ?? decider.owner) === askerOf(item);
+}
+
+function whoMayDecide(item: ApprovalItem): string {
+  return item.approvers === 'admins' ? 'an admin of the organisation' : `the person who asked (${item.requested_by})`;
+}
+
+/** An approval of the caller's organisation, or 404 as if it did not exist. */
+export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {
+  const item = await getApproval(deps, workspaceId, approvalId);
+  if (!item || item.org_id !== orgId) throw new NotFoundError(`approval ${approvalId} not found`);
+  return item;
+}
+
+/**
+ * `POST /api/workspaces/:id/approvals/:approval_id`: decides a pending approval and goes on with
+ * its query, answering the query's result. 403 for someone who may not decide it; 409 for one
+ * decided or expired already — of two decisions at once exactly one wins (a conditional write).
+ */
+export async function decideApproval(
+  deps: Deps,
+  decider: Decider,
+  workspaceId: string,
+  approvalId: string,
+  body: { decision: 'approve' | 'deny'; reason?: string },
+  listener: QueryListener = {},
+): Promise<{ response: QueryResponse; answerSeq: number | null }> {
+  const item = await approvalOf(deps, decider.orgId, workspaceId, approvalId);
+  if (!mayDecide(item, decider)) throw new ForbiddenError(`only ${whoMayDecide(item)} may decide this approval`);
+  const expired = item.status === 'expired' || item.expires_at <= deps.clock.now().toISOString();
+  if (item.status !== 'pending' || expired) {
+    throw new ConflictError(`approval ${approvalId} is ${expired ? 'expired' : `already ${item.status}`}`);
+  }
+  const decision = {
+    status: body.decision === 'approve' ? ('approved' as const) : ('denied' as const),
+    decidedBy: decider.name,
+    reason: body.reason ?? null,
+  };
+  if (!(await claimDecision(deps, item, decision))) {
+    const now = await getApproval(deps, workspaceId, approvalId);
+    throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
+  }
+  listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });
+  return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined });
+}

@@ -1,0 +1,22 @@
+import type { JobHandler } from '../jobs/worker.js';
+import { claimDecision, getApproval } from './approvals.js';
+import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from './expiry.js';
+import { resumeQuery } from './resume.js';
+
+/**
+ * An approval's expiry (on the lifecycle queue): a pending approval past its time becomes
+ * `expired` — one conditional write, so a decision at the same moment either wins or loses
+ * whole — and its query goes on, the model told the call was not approved.
+ */
+export const approvalExpiryHandler: JobHandler<ApprovalExpiryJob> = {
+  schema: ApprovalExpiryJobSchema,
+  async run(deps, data, job) {
+    const item = await getApproval(deps, data.workspaceId, data.approvalId);
+    if (!item || item.org_id !== job.org_id || item.status !== 'pending') return; // gone or decided
+    // A schedule that fired a moment early: fail, and the retry comes after the time.
+    if (item.expires_at > deps.clock.now().toISOString()) throw new Error(`approval ${item.id} is not due until ${item.expires_at}`);
+    const decision = { status: 'expired' as const, decidedBy: null, reason: null };
+    if (!(await claimDecision(deps, item, decision))) return; // decided at the same moment
+    await resumeQuery(deps, item, decision);
+  },
+};

@@ -1,0 +1,55 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import type { JobMessage } from '../jobs/ledger.js';
+import { scheduleName } from '../jobs/scheduler.js';
+import { keys } from '../platform/keys.js';
+
+/*
+ * An approval that nobody decides expires: a timed move like a conversation's, sent by a one-time
+ * schedule on the lifecycle queue, with the store's due index as the backstop (the periodic sweep
+ * on AWS, the local scheduler's wake-ups). The job itself is `expire-job.ts`.
+ */
+
+/** Shards of the approvals' due index. */
+export const APPROVAL_DUE_SHARDS = 2;
+/** The due index's status name for approvals (conversations use open and cold). */
+export const APPROVAL_DUE_STATUS = 'approval';
+
+export const ApprovalExpiryJobSchema = z.object({
+  workspaceId: z.string().min(1),
+  approvalId: z.string().min(1),
+  move: z.literal('expire-approval'),
+});
+export type ApprovalExpiryJob = z.infer<typeof ApprovalExpiryJobSchema>;
+
+function shardOf(workspaceId: string, approvalId: string): number {
+  return (createHash('sha1').update(`${workspaceId}#${approvalId}`).digest()[0] ?? 0) % APPROVAL_DUE_SHARDS;
+}
+
+/** GSI3 attributes of a pending approval, due at its expiry. */
+export function approvalDueIndex(workspaceId: string, approvalId: string, expiresAt: string) {
+  return {
+    gsi3pk: keys.dueIndex(APPROVAL_DUE_STATUS, shardOf(workspaceId, approvalId)),
+    gsi3sk: keys.dueIndexSortKey(expiresAt, workspaceId, approvalId),
+    due_at: expiresAt,
+  };
+}
+
+/** The expiry job of an approval; its id is deterministic, so the schedule, the sweep and retries name one job. */
+export function expiryMessage(orgId: string, workspaceId: string, approvalId: string): JobMessage {
+  return {
+    jobId: `expire-approval-${workspaceId}-${approvalId}`,
+    queue: 'lifecycle',
+    orgId,
+    data: { workspaceId, approvalId, move: 'expire-approval' } satisfies ApprovalExpiryJob,
+  };
+}
+
+export async function scheduleExpiry(deps: Deps, orgId: string, workspaceId: string, approvalId: string, at: Date): Promise<void> {
+  await deps.scheduler.schedule(
+    scheduleName('expire-approval', workspaceId, approvalId),
+    at,
+    expiryMessage(orgId, workspaceId, approvalId),
+  );
+}

@@ -1,0 +1,63 @@
+import type { PendingApproval } from '../agent/events.js';
+import type { LoopResult, LoopTool } from '../agent/loop.js';
+import type { Caller } from '../agent/query/types.js';
+import type { Deps } from '../deps.js';
+import { newId } from '../platform/ids.js';
+import type { WorkspaceItem } from '../workspaces/workspaces.js';
+import { argumentsHash, createApproval, type ApprovalView, type PausedQuery } from './approvals.js';
+import { approvalSettingOf } from './setting.js';
+import { scheduleExpiry } from './expiry.js';
+
+/** A query paused on a call: what asking for its approval needs. */
+export interface ApprovalRequest {
+  caller: Caller;
+  workspace: WorkspaceItem;
+  conversationId: string;
+  loop: LoopResult & { paused: NonNullable<LoopResult['paused']> };
+  tools: LoopTool[];
+  paused: Omit<PausedQuery, 'checkpoint' | 'caller'>;
+}
+
+/**
+ * Records the approval of the first waiting call of a paused loop, with everything the query needs
+ * to go on, and plans its expiry. Answers what the caller is told (`pending_approval`).
+ */
+export async function requestApproval(deps: Deps, request: ApprovalRequest): Promise<PendingApproval> {
+  const { caller, workspace, loop } = request;
+  const call = loop.paused.waiting[0];
+  if (!call) throw new Error('a paused loop has a waiting call');
+  const setting = approvalSettingOf(workspace);
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + setting.expires_minutes * 60_000).toISOString();
+  const tool = request.tools.find((candidate) => candidate.spec.name === call.name);
+  const paused: PausedQuery = { ...request.paused, caller, checkpoint: loop.paused };
+  const item = await createApproval(deps, {
+    id: newId('appr', now),
+    org_id: caller.orgId,
+    workspace_id: workspace.id,
+    conversation_id: request.conversationId,
+    status: 'pending',
+    tool: call.name,
+    connection: tool?.connectionName ?? null,
+    input: JSON.stringify(call.input),
+    input_hash: argumentsHash(call.input),
+    requested_by: caller.userName,
+    requester: caller.owner,
+    approvers: setting.approvers,
+    expires_at: expiresAt,
+    created_at: now.toISOString(),
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+    paused: JSON.stringify(paused),
+  });
+  await scheduleExpiry(deps, caller.orgId, workspace.id, item.id, new Date(expiresAt));
+  return {
+    id: item.id,
+    tool: item.tool,
+    connection: item.connection,
+    input: call.input,
+    requested_by: item.requested_by,
+    expires_at: expiresAt,
+  };
+}

@@ -1,0 +1,14 @@
+import type { Deps } from '../deps.js';
+import { createRouter, orgIdOf } from '../http/router.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { listApprovals } from './approvals.js';
+import { approvalRouteDefinitions as routes } from './route-definitions.js';
+
+/** `GET /api/workspaces/:id/approvals` (API function). */
+export function approvalRoutes(deps: Deps) {
+  return createRouter().openapi(routes.list.route, async (c) => {
+    const { id } = c.req.valid('param');
+    await getWorkspaceItem(deps, orgIdOf(c), id);
+    return c.json(await listApprovals(deps, id, c.req.valid('query').status), 200);
+  });
+}

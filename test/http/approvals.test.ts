@@ -1,0 +1,284 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import { startHttpMcpServer } from '../support/mcp-servers.js';
+
+let t: TestContext;
+let model: FakeModel;
+let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
+/** The arguments of every call that reached the ticket tool. */
+const created: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  tickets = await startHttpMcpServer({
+    name: 'tickets-server',
+    tools: [
+      { name: 'search_tickets', annotations: { readOnlyHint: true }, run: (args) => `found tickets about ${String(args.query)}` },
+      {
+        name: 'create_ticket',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+        run: (args) => {
+          created.push(args);
+          return `ticket created: ${String(args.title)}`;
+        },
+      },
+    ],
+  });
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+});
+afterAll(async () => {
+  await t.close();
+  await Promise.all([model.stop(), tickets.stop()]);
+});
+beforeEach(() => {
+  model.reset();
+  created.length = 0;
+});
+
+async function setup(approval: Record<string, unknown> = { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 }) {
+  const admin = await t.signUp();
+  const workspace = await t.createWorkspace(admin.cookie, { name: `Approvals ${t.uniqueEmail('ws')}` });
+  await t.connectMcp(admin.cookie, workspace.id, { name: 'tickets', url: tickets.url });
+  const put = await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { approval } });
+  expect(put.status, put.text).toBe(200);
+  return { admin, workspaceId: workspace.id as string };
+}
+
+/** The model asks for a read and a write in one turn, then answers with what it got back. */
+function readAndWrite() {
+  model.reply(
+    toolUseReply([
+      { name: 'search_tickets', input: { query: 'vpn' } },
+      { name: 'create_ticket', input: { title: 'VPN down' } },
+    ]),
+  );
+  model.handle((request: ModelRequestRecord) => {
+    const results = (request.body.messages.at(-1)?.content as { type: string; content?: string; is_error?: boolean }[]) ?? [];
+    return textReply(`Done: ${results.map((block) => `${block.is_error ? 'ERROR ' : ''}${block.content}`).join(' | ')}`);
+  });
+}
+
+const ask = (cookie: string, workspaceId: string, query = 'Open a ticket for the VPN') =>
+  t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query } });
+const decide = (cookie: string, workspaceId: string, approvalId: string, body: Record<string, unknown>, headers = {}) =>
+  t.request('POST', `/api/workspaces/${workspaceId}/approvals/${approvalId}`, { cookie, body, headers });
+
+describe('approval of write tools', () => {
+  it('pauses on the write after running the read, then approved runs it with exactly the arguments shown', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    expect(asked.status).toBe(200);
+    expect(asked.body).toMatchObject({
+      error: null,
+      tools_called: ['search_tickets'],
+      pending_approval: {
+        id: expect.stringMatching(/^appr_/),
+        tool: 'create_ticket',
+        connection: 'tickets',
+        input: { title: 'VPN down' },
+        requested_by: 'Ada Admin',
+        expires_at: expect.any(String),
+      },
+    });
+    expect(created).toEqual([]);
+    const approvalId = asked.body.pending_approval.id;
+    const conversationPath = `/api/workspaces/${workspaceId}/conversations/${asked.body.conversation_id}`;
+    const waiting = await t.request('GET', conversationPath, { cookie: admin.cookie });
+    expect(waiting.body.conversation.status).toBe('open');
+    expect(waiting.body.messages.map((message: { role: string }) => message.role)).toEqual(['user']);
+    const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });
+    expect(pending.body).toMatchObject({ total: 1, approvals: [{ id: approvalId, status: 'pending', tool: 'create_ticket' }] });
+
+    const decided = await decide(admin.cookie, workspaceId, approvalId, { decision: 'approve' });
+    expect(decided.status, decided.text).toBe(200);
+    expect(created).toEqual([{ title: 'VPN down' }]);
+    expect(decided.body).toMatchObject({
+      error: null,
+      pending_approval: null,
+      tools_called: ['search_tickets', 'create_ticket'],
+      conversation_id: asked.body.conversation_id,
+    });
+    expect(decided.body.answer).toBe('Done: found tickets about vpn | ticket created: VPN down');
+    // Tokens and cost of the whole query: both model calls.
+    expect(decided.body.tokens).toEqual({ input: 200, output: 40 });
+
+    const conversation = await t.request('GET', conversationPath, { cookie: admin.cookie });
+    expect(conversation.body.messages.map((message: { role: string; content: string }) => [message.role, message.content])).toEqual([
+      ['user', 'Open a ticket for the VPN'],
+      ['assistant', decided.body.answer],
+    ]);
+    const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
+    expect(activity.body.activity).toHaveLength(1);
+    expect(activity.body.activity[0]).toMatchObject({
+      tokens_input: 200,
+      tokens_output: 40,
+      approvals: [{ id: approvalId, status: 'approved', decided_by: 'Ada Admin', tool: 'create_ticket' }],
+    });
+    const dashboard = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie: admin.cookie });
+    expect(dashboard.body.approvals).toEqual({ pending: 0, approved: 1, denied: 0, expired: 0 });
+    expect(dashboard.body.usage?.queries ?? dashboard.body.queries ?? 1).toBeGreaterThan(0);
+  });
+
+  it('denied, the model is told and the tool never runs', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const decided = await decide(admin.cookie, workspaceId, asked.body.pending_approval.id, { decision: 'deny', reason: 'not today' });
+    expect(decided.status).toBe(200);
+    expect(created).toEqual([]);
+    expect(decided.body.answer).toBe('Done: found tickets about vpn | ERROR Ada Admin denied this call; it did not run: not today.');
+    const listed = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=denied`, { cookie: admin.cookie });
+    expect(listed.body.approvals[0]).toMatchObject({ status: 'denied', decided_by: 'Ada Admin', reason: 'not today' });
+  });
+
+  it('answers 409 for a decided approval, and of parallel decisions exactly one wins', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const id = asked.body.pending_approval.id;
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, index) => decide(admin.cookie, workspaceId, id, { decision: index % 2 ? 'deny' : 'approve' })),
+    );
+    expect(results.filter((result) => result.status === 200)).toHaveLength(1);
+    expect(results.filter((result) => result.status === 409)).toHaveLength(5);
+    expect(created.length).toBeLessThanOrEqual(1);
+    const again = await decide(admin.cookie, workspaceId, id, { decision: 'approve' });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatch(/already (approved|denied)/);
+  });
+
+  it('refuses a decision from someone who may not decide (403), with each approvers setting', async () => {
+    const { admin, workspaceId } = await setup();
+    const member = await t.addMember(admin.cookie);
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const refused = await decide(member.cookie, workspaceId, asked.body.pending_approval.id, { decision: 'approve' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatch(/only an admin/);
+    expect(created).toEqual([]);
+
+    // The requester decides their own; another member may not, nor may an admin.
+    await t.request('PUT', `/api/workspaces/${workspaceId}`, {
+      cookie: admin.cookie,
+      body: { approval: { mode: 'write_tools', approvers: 'requester', expires_minutes: 60 } },
+    });
+    const other = await t.addMember(admin.cookie);
+    readAndWrite();
+    const own = await ask(member.cookie, workspaceId);
+    expect((await decide(other.cookie, workspaceId, own.body.pending_approval.id, { decision: 'approve' })).status).toBe(403);
+    expect((await decide(admin.cookie, workspaceId, own.body.pending_approval.id, { decision: 'approve' })).status).toBe(403);
+    expect((await decide(member.cookie, workspaceId, own.body.pending_approval.id, { decision: 'approve' })).status).toBe(200);
+    expect(created).toHaveLength(1);
+  });
+
+  it('refuses to run a call whose stored arguments changed after it was asked', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const id = asked.body.pending_approval.id;
+    // Someone with access to the table edits what would run.
+    const key = keys.approval(workspaceId, id);
+    const item = await t.deps.table.get<{ paused: string }>(key);
+    const paused = JSON.parse(String(item?.paused));
+    paused.checkpoint.waiting[0].input.title = 'DROP everything';
+    await t.deps.table.update(key, { update: 'SET paused = :paused', values: { ':paused': JSON.stringify(paused) } });
+    const decided = await decide(admin.cookie, workspaceId, id, { decision: 'approve' });
+    expect(decided.status).toBe(200);
+    expect(created).toEqual([]);
+    expect(decided.body.answer).toContain('ERROR This call was refused: its arguments are not the ones that were approved.');
+  });
+
+  it('expires a request nobody decides: the model is told, and a late decision is 409', async () => {
+    const { admin, workspaceId } = await setup({
+      mode: 'patterns',
+      patterns: ['tickets__create_*'],
+      approvers: 'admins',
+      expires_minutes: 5,
+    });
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const id = asked.body.pending_approval.id;
+    t.clock.advance(6 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    const expired = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=expired`, { cookie: admin.cookie });
+    expect(expired.body.approvals.map((approval: { id: string }) => approval.id)).toEqual([id]);
+    expect(created).toEqual([]);
+    const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${asked.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
+    expect(conversation.body.messages.at(-1)?.content).toContain('ERROR Nobody approved this call in time; it expired and did not run.');
+    const late = await decide(admin.cookie, workspaceId, id, { decision: 'approve' });
+    expect(late.status).toBe(409);
+    expect(late.body.error).toMatch(/expired/);
+  });
+
+  it('streams: approval_required on the query, and the resumed answer on the decision', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const SSE = { accept: 'text/event-stream' };
+    const asked = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie: admin.cookie,
+      headers: SSE,
+      body: { query: 'Open one' },
+    });
+    const events = eventsOf(asked.text);
+    const required = events.find((event) => event.event === 'approval_required');
+    expect(required?.data).toMatchObject({ tool: 'create_ticket', input: { title: 'VPN down' } });
+    expect(events.at(-1)?.data.pending_approval).toEqual(required?.data);
+
+    const decided = await decide(admin.cookie, workspaceId, required?.data.id, { decision: 'approve' }, SSE);
+    const resumed = eventsOf(decided.text);
+    expect(resumed.map((event) => event.event)).toEqual(expect.arrayContaining(['start', 'tool_call', 'tool_result', 'text', 'done']));
+    expect(resumed.at(-1)?.data).toMatchObject({
+      pending_approval: null,
+      answer: 'Done: found tickets about vpn | ticket created: VPN down',
+    });
+  });
+
+  it('tells a messaging caller in words what waits for whom, and the decision from the API goes on with its thread', async () => {
+    const { admin, workspaceId } = await setup();
+    const consumer = await t.request('POST', '/api/connectors/consumer', {
+      cookie: admin.cookie,
+      body: { type: 'messaging', workspace_id: workspaceId, credentials: {} },
+    });
+    readAndWrite();
+    const message = await t.request('POST', `/api/consumers/${consumer.body.id}/messages`, {
+      headers: { authorization: `Bearer ${consumer.body.api_key}` },
+      body: { user: 'Lin', text: 'Open a ticket for the VPN', thread_id: 'wa-1' },
+    });
+    expect(message.status).toBe(200);
+    const pending = message.body.pending_approval;
+    expect(message.body.answer).toBe(
+      `The call to create_ticket (tickets) waits for approval by an admin of the organisation until ${pending.expires_at}. ` +
+        `It is decided in team chat or with POST /api/workspaces/${workspaceId}/approvals/${pending.id}; the answer continues then.`,
+    );
+    const decided = await decide(admin.cookie, workspaceId, pending.id, { decision: 'approve' });
+    expect(decided.body.conversation_id).toBe(message.body.conversation_id);
+    expect(created).toEqual([{ title: 'VPN down' }]);
+  });
+
+  it('validates the setting and the decision', async () => {
+    const { admin, workspaceId } = await setup();
+    const bad = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
+      cookie: admin.cookie,
+      body: { approval: { mode: 'patterns', approvers: 'admins', expires_minutes: 60 } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].path).toBe('approval.patterns');
+    const unknown = await decide(admin.cookie, workspaceId, 'appr_nope', { decision: 'approve' });
+    expect(unknown.status).toBe(404);
+    const invalid = await decide(admin.cookie, workspaceId, 'appr_nope', { decision: 'maybe' });
+    expect(invalid.status).toBe(400);
+  });
+});
+
+function eventsOf(text: string): { event: string; data: any }[] {
+  const events: EventSourceMessage[] = [];
+  createParser({ onEvent: (event) => events.push(event) }).feed(text);
+  return events.map((event) => ({ event: event.event ?? 'message', data: JSON.parse(event.data) }));
+}
