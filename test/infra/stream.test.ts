@@ -128,12 +128,14 @@ describe('the CloudFront distribution', () => {
       'POST /api/workspaces/{id}/query',
       'POST /api/consumers/{id}/messages',
       'ANY /api/workspaces/{id}/mcp',
+      'POST /api/workspaces/{id}/approvals/{approval_id}',
     ]);
     // They are the agent function's routes on the HTTP API too (for ApiUrl): the same app serves them.
     expect(STREAMABLE_ROUTES.every((entry) => entry.runs === 'agent')).toBe(true);
     const behaviours = distribution().CacheBehaviors;
     expect(behaviours.map((behaviour) => behaviour.PathPattern).sort()).toEqual([
       '/api/consumers/*/messages',
+      '/api/workspaces/*/approvals/*',
       '/api/workspaces/*/mcp',
       '/api/workspaces/*/query',
     ]);
