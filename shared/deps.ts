@@ -3,7 +3,7 @@ import type { ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { SessionCache } from './auth/session-cache.js';
 import { sessionKey } from './auth/tokens.js';
-import { UnconnectedChat, type ChatNotifier } from './chat/notifier.js';
+import { UnconnectedChat, type ChatNotifier } from './chat/notifier-port.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { McpHub } from './connections/mcp-hub.js';

@@ -1,6 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { createAgentParts } from '../../shared/agent/wiring.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { createAgentProcessParts } from '../../shared/agent/wiring.js';
 import { sweepOverdue } from '../../shared/conversations/lifecycle.js';
 import { queueUrlsOf } from '../../shared/jobs/aws.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
@@ -12,11 +11,8 @@ import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 // query on (the model and the MCP servers), so the agent's clients are wired.
 const { config, deps, sqs } = await createAwsDeps(process.env, {
   needsSession: false,
-  extra: (configuration, logger, store) => ({
-    ...createAgentParts(configuration, logger),
-    // Cold notices post with the organisation's bot token.
-    chat: new TeamChatNotifier(store, configuration.slackApiUrl),
-  }),
+  // Cold notices and expired approvals post with the organisation's bot token.
+  extra: createAgentProcessParts,
 });
 const urls = Object.values(queueUrlsOf(config));
 const queueUrlOf = (arn: string | undefined) => urls.find((url) => arn !== undefined && url.endsWith(`/${arn.split(':').at(-1)}`));

@@ -1,5 +1,5 @@
 import { agentRoutes } from '../../shared/agent/http.js';
-import { createAgentParts } from '../../shared/agent/wiring.js';
+import { createAgentProcessParts } from '../../shared/agent/wiring.js';
 import { createApp } from '../../shared/http/app.js';
 import { STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
 import { serveOnly } from '../../shared/http/serve-only.js';
@@ -15,7 +15,7 @@ import { streamHandleAwaiting } from '../../shared/platform/lambda-streaming.js'
 // carries CloudFront's origin secret, else the event's source IP (the function URL can be called
 // directly, with any header). No route served here counts by address (only sign-up and login do,
 // on the API function); it is recorded the same way as everywhere else.
-const { deps, clientAddress } = await createAwsDeps(process.env, { needsSession: true, extra: createAgentParts });
+const { deps, clientAddress } = await createAwsDeps(process.env, { needsSession: true, extra: createAgentProcessParts });
 
 // A streamed query goes on when its client hangs up; Lambda would freeze it with the container as
 // soon as the handler returned, so the handler returns once every query it started is stored.

@@ -1,6 +1,8 @@
 import { McpHub } from '../connections/mcp-hub.js';
 import type { Config } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
+import type { SecretStore } from '../platform/store.js';
+import { TeamChatNotifier } from '../chat/notifier.js';
 import { ModelClientCache } from './providers.js';
 
 /** The agent's clients (MCP hub, model clients), for the processes that run the agent loop. */
@@ -14,4 +16,12 @@ export function createAgentParts(config: Config, logger: AppLogger) {
       logger,
     }),
   };
+}
+
+/**
+ * The agent's clients and the team-chat notifier, for the Lambda functions that run the loop (agent,
+ * stream, jobs): a decision or an expiry on a team-chat conversation is told in its thread.
+ */
+export function createAgentProcessParts(config: Config, logger: AppLogger, store: SecretStore) {
+  return { ...createAgentParts(config, logger), chat: new TeamChatNotifier(store, config.slackApiUrl) };
 }

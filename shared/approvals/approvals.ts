@@ -50,8 +50,10 @@ export interface ApprovalFields {
   decided_by: string | null;
   decided_at: string | null;
   reason: string | null;
-  /** The paused query (`PausedQuery`, JSON). */
-  paused: string;
+  /** Who asked (`Caller`, JSON): kept after the decision, when the paused query is dropped. */
+  caller: string;
+  /** The paused query (`PausedQuery`, JSON); removed by the write that decides. */
+  paused?: string;
 }
 
 export type ApprovalItem = ApprovalFields & Item;
@@ -87,7 +89,7 @@ export function argumentsHash(input: unknown): string {
   return createHash('sha256').update(canonical(input)).digest('hex');
 }
 
-function toApprovalView(item: ApprovalItem): ApprovalView {
+export function toApprovalView(item: ApprovalItem): ApprovalView {
   return {
     id: item.id,
     status: item.status,
@@ -106,7 +108,19 @@ function toApprovalView(item: ApprovalItem): ApprovalView {
 }
 
 export function pausedQueryOf(item: ApprovalItem): PausedQuery {
+  if (!item.paused) throw new Error(`approval ${item.id} keeps no paused query: it was decided`);
   return JSON.parse(item.paused) as PausedQuery;
+}
+
+/** Who asked: their organisation, role, name, owner, and (team chat) thread and chat user. */
+export function callerOf(item: ApprovalItem): Caller {
+  return JSON.parse(item.caller) as Caller;
+}
+
+/** Whether the conversation of an approval was closed while the call waited. */
+export async function conversationClosed(deps: Store, item: ApprovalItem): Promise<boolean> {
+  const conversation = await deps.table.get<{ status?: string }>(keys.conversation(item.workspace_id, item.conversation_id), true);
+  return conversation?.status === 'closed';
 }
 
 /** Records a new pending approval (and counts it on the dashboard). */
@@ -153,16 +167,23 @@ export async function listApprovals(
 export async function claimDecision(
   deps: Store,
   item: ApprovalItem,
-  decision: { status: Exclude<ApprovalStatus, 'pending'>; decidedBy: string | null; reason: string | null },
+  decision: { status: Exclude<ApprovalStatus, 'pending'>; decidedBy: string | null; reason: string | null; at?: string },
+  /** An expiry before its time (the conversation was closed). */
+  options: { early?: boolean } = {},
 ): Promise<boolean> {
-  const now = deps.clock.now().toISOString();
-  const expiring = decision.status === 'expired';
+  const now = decision.at ?? deps.clock.now().toISOString();
+  const expiring = decision.status === 'expired' && !options.early;
   const claimed = await unlessConditionFailed(
     deps.table
       .update(keys.approval(item.workspace_id, item.id), {
+        // The paused query is read before the claim and not kept after it (it holds tool results).
         update:
-          'SET #status = :status, decided_by = :by, decided_at = :at, reason = :reason, gsi2pk = :index REMOVE gsi3pk, gsi3sk, due_at',
-        condition: expiring ? '#status = :pending AND expires_at <= :at' : '#status = :pending AND expires_at > :at',
+          'SET #status = :status, decided_by = :by, decided_at = :at, reason = :reason, gsi2pk = :index REMOVE gsi3pk, gsi3sk, due_at, paused',
+        condition: expiring
+          ? '#status = :pending AND expires_at <= :at'
+          : options.early
+            ? '#status = :pending'
+            : '#status = :pending AND expires_at > :at',
         names: { '#status': 'status' },
         values: {
           ':status': decision.status,

@@ -1,7 +1,7 @@
 import type { QueryListener, QueryResponse } from '../agent/query/types.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
-import { claimDecision, getApproval, pausedQueryOf, type ApprovalItem } from './approvals.js';
+import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from './approvals.js';
 import { resumeQuery } from './resume.js';
 
 /** Who decides: their organisation and role, who they are as a conversation owner, their name. */
@@ -22,7 +22,7 @@ export interface Decider {
  * workspace share one owner, so the owner does not say who asked), else the owner.
  */
 function askerOf(item: ApprovalItem): string {
-  const { caller } = pausedQueryOf(item);
+  const caller = callerOf(item);
   return caller.consumerType === 'team-chat' && caller.grantSubject ? caller.grantSubject : item.requester;
 }
 
@@ -61,10 +61,16 @@ export async function decideApproval(
   if (item.status !== 'pending' || expired) {
     throw new ConflictError(`approval ${approvalId} is ${expired ? 'expired' : `already ${item.status}`}`);
   }
+  // A conversation closed while the call waited takes no more answers: the call expires unrun.
+  if (await conversationClosed(deps, item)) {
+    await claimDecision(deps, item, { status: 'expired', decidedBy: null, reason: 'the conversation was closed' }, { early: true });
+    throw new ConflictError(`approval ${approvalId} can no longer be decided: its conversation was closed`);
+  }
   const decision = {
     status: body.decision === 'approve' ? ('approved' as const) : ('denied' as const),
     decidedBy: decider.name,
     reason: body.reason ?? null,
+    at: deps.clock.now().toISOString(),
   };
   if (!(await claimDecision(deps, item, decision))) {
     const now = await getApproval(deps, workspaceId, approvalId);

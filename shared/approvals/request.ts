@@ -4,7 +4,7 @@ import type { Caller } from '../agent/query/types.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
 import type { WorkspaceItem } from '../workspaces/workspaces.js';
-import { argumentsHash, createApproval, type ApprovalView, type PausedQuery } from './approvals.js';
+import { argumentsHash, createApproval, type PausedQuery } from './approvals.js';
 import { approvalSettingOf } from './setting.js';
 import { scheduleExpiry } from './expiry.js';
 
@@ -43,12 +43,15 @@ export async function requestApproval(deps: Deps, request: ApprovalRequest): Pro
     input_hash: argumentsHash(call.input),
     requested_by: caller.userName,
     requester: caller.owner,
-    approvers: setting.approvers,
+    // A messaging thread or a coding agent can neither press a button nor call the decide route:
+    // its requests go to the admins.
+    approvers: caller.consumerType === 'messaging' || caller.consumerType === 'coding-agent' ? 'admins' : setting.approvers,
     expires_at: expiresAt,
     created_at: now.toISOString(),
     decided_by: null,
     decided_at: null,
     reason: null,
+    caller: JSON.stringify(caller),
     paused: JSON.stringify(paused),
   });
   await scheduleExpiry(deps, caller.orgId, workspace.id, item.id, new Date(expiresAt));

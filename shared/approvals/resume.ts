@@ -20,6 +20,8 @@ export interface Decision {
   status: Exclude<ApprovalStatus, 'pending'>;
   decidedBy: string | null;
   reason: string | null;
+  /** When it was decided (the claim's time). */
+  at?: string;
 }
 
 function errorResult(call: ToolUse, text: string): ContentBlock {
@@ -120,7 +122,7 @@ export async function resumeQuery(
   const { loop } = run;
   const costUsd = costOf(loop.usage, tier);
   const durationMs = paused.durationMs + Math.round(performance.now() - started);
-  const approvals = approvalsOf(paused.earlier, item, decision, deps.clock.now().toISOString());
+  const approvals = approvalsOf(paused.earlier, item, decision, decision.at ?? deps.clock.now().toISOString());
   const saved = await persistQuery(deps, {
     caller,
     workspace: context.workspace,

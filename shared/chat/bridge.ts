@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import { App, LogLevel } from '@slack/bolt';
 import type { AgentDeps } from '../deps.js';
 import { listChatOrganisations } from '../org/settings.js';
+import { handleApprovalPress } from './approval-buttons.js';
+import { APPROVAL_ACTIONS } from './approval-messages.js';
 import { FEEDBACK_ACTIONS, handleFeedbackPress } from './feedback-buttons.js';
 import { handleChatMessage, type ChatMessageEvent } from './messages.js';
 import { chatClientOptions } from './web.js';
@@ -11,6 +13,15 @@ type BoltApp = InstanceType<typeof App>;
 
 /** The 👍/👎 buttons under answers. */
 const FEEDBACK_ACTION_IDS = new RegExp(`^(${FEEDBACK_ACTIONS.up}|${FEEDBACK_ACTIONS.down})$`);
+/** The Approve / Deny buttons of approval messages. */
+const APPROVAL_ACTION_IDS = new RegExp(`^(${APPROVAL_ACTIONS.approve}|${APPROVAL_ACTIONS.deny})$`);
+
+/** The fields of a button press (`block_actions`) the bridge reads. */
+interface ButtonPress {
+  user?: { id?: string };
+  channel?: { id?: string };
+  message?: { ts?: string; thread_ts?: string };
+}
 
 interface RunningBridge {
   app: BoltApp;
@@ -63,7 +74,7 @@ function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
   app.message(onMessage);
   app.action({ action_id: FEEDBACK_ACTION_IDS }, async ({ ack, body, action, client }) => {
     await ack();
-    const press = body as { user?: { id?: string }; channel?: { id?: string }; message?: { ts?: string; thread_ts?: string } };
+    const press = body as ButtonPress;
     const button = action as { action_id: string; value?: string };
     if (!press.user?.id || !press.channel?.id) return;
     try {
@@ -80,6 +91,21 @@ function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
       );
     } catch (error) {
       deps.logger.error('chat feedback failed', { orgId, error: errorMessage(error) });
+    }
+  });
+  app.action({ action_id: APPROVAL_ACTION_IDS }, async ({ ack, body, action, client, context }) => {
+    await ack();
+    const press = body as ButtonPress;
+    const button = action as { action_id: string; value?: string };
+    if (!press.user?.id || !press.channel?.id) return;
+    try {
+      await handleApprovalPress(
+        deps,
+        { orgId, teamId: context.teamId, client },
+        { user: press.user.id, channel: press.channel.id, messageTs: press.message?.ts, actionId: button.action_id, value: button.value },
+      );
+    } catch (error) {
+      deps.logger.error('chat approval failed', { orgId, error: errorMessage(error) });
     }
   });
 }

@@ -3,6 +3,7 @@ import { recordFeedback } from '../conversations/feedback.js';
 import { DomainError, errorMessage } from '../platform/errors.js';
 import { getBinding } from './consumers.js';
 import type { WebClient } from '@slack/web-api';
+import type { types } from '@slack/bolt';
 
 /** Which answer a button rates: small, in the button's value (the platform caps it at 2 000 characters). */
 interface AnswerRef {
@@ -14,12 +15,12 @@ interface AnswerRef {
 export const FEEDBACK_ACTIONS = { up: 'feedback_up', down: 'feedback_down' } as const;
 
 /** The 👍/👎 buttons under an answer. */
-export function feedbackBlocks(workspaceId: string, conversationId: string, seq: number): unknown[] {
+export function feedbackBlocks(workspaceId: string, conversationId: string, seq: number): types.KnownBlock[] {
   const value = JSON.stringify({ w: workspaceId, c: conversationId, s: seq } satisfies AnswerRef);
   const button = (actionId: string, emoji: string, label: string) => ({
-    type: 'button',
+    type: 'button' as const,
     action_id: actionId,
-    text: { type: 'plain_text', text: emoji, emoji: true },
+    text: { type: 'plain_text' as const, text: emoji, emoji: true },
     accessibility_label: label,
     value,
   });

@@ -8,8 +8,10 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/
 import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
 import { getBinding } from './consumers.js';
-import { feedbackBlocks } from './feedback-buttons.js';
 import { ThreadReply } from './reply.js';
+import { finishAnswer, splitForPosting } from './thread-answer.js';
+
+export { splitForPosting } from './thread-answer.js';
 
 /** The fields of a team-chat message event the bridge reads. */
 export interface ChatMessageEvent {
@@ -31,8 +33,6 @@ export interface ChatContext {
   client: WebClient;
 }
 
-/** The platform's limit is 40 000 characters; answers are split into readable posts well below it. */
-const MAX_POST_CHARS = 3_900;
 const DEDUPE_TTL_SECONDS = 2 * 24 * 3600;
 const WORKING_REACTION = 'eyes';
 
@@ -41,22 +41,6 @@ export const UNBOUND_REPLY =
 const CLOSED_REPLY = 'This conversation is closed. Mention me in a new thread to start another one.';
 const NEEDS_GRANT_REPLY =
   'A tool of this workspace needs your authorization first: I sent you a private link to grant it. Ask again once you have.';
-
-/** Splits an answer into posts of at most `max` characters, at paragraph, line or word boundaries. */
-export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
-  const parts: string[] = [];
-  let rest = text.trim();
-  while (rest.length > max) {
-    const window = rest.slice(0, max);
-    // The last paragraph break in the second half of the window, else a line break, else a space.
-    const cut = ['\n\n', '\n', ' '].map((separator) => window.lastIndexOf(separator)).find((index) => index > max / 2);
-    const at = cut ?? max;
-    parts.push(rest.slice(0, at).trimEnd());
-    rest = rest.slice(at).trimStart();
-  }
-  if (rest) parts.push(rest);
-  return parts.length ? parts : [''];
-}
 
 /** The question without the bot's mention. */
 function stripMention(text: string, botUserId: string): string {
@@ -129,7 +113,8 @@ function refusalOf(error: unknown): string {
 
 /**
  * Answers in the thread while the agent works (`reply.ts`: a status, then the answer streamed into
- * one message, with 👍/👎 buttons at the end), or says what stopped it.
+ * one message, with 👍/👎 buttons at the end, or the approval message of a call it waits for), or
+ * says what stopped it.
  */
 async function answerInThread(
   deps: AgentDeps,
@@ -156,7 +141,7 @@ async function answerInThread(
     await postInThread(context, channel, threadTs, refusalOf(error));
     return;
   }
-  const { response, answerSeq } = result;
+  const { response } = result;
   if (response.authorization_url) {
     await reply.abandon();
     // Only that chat user sees the link: it finishes their own grant.
@@ -169,13 +154,8 @@ async function answerInThread(
     await postInThread(context, channel, threadTs, NEEDS_GRANT_REPLY);
     return;
   }
-  // The answer has streamed; what is left is why it stopped, if it did.
-  const ending = response.error
-    ? `${response.answer ? '\n\n' : ''}Sorry, I could not finish: ${response.error}`
-    : response.answer
-      ? ''
-      : '(no answer)';
-  await reply.finish(ending, answerSeq === null ? [] : feedbackBlocks(ask.workspaceId, response.conversation_id, answerSeq));
+  // The answer has streamed; what is left is why it stopped, if it did, or the approval it waits for.
+  await finishAnswer(deps, context.client, reply, { channel, threadTs, workspaceId: ask.workspaceId }, result);
 }
 
 /**

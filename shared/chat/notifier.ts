@@ -1,17 +1,6 @@
+import { NOT_CONNECTED, type ChatNotifier, type DecisionForThread } from './notifier-port.js';
 import type { SecretStore } from '../platform/store.js';
 import { readSetting } from '../org/settings.js';
-
-/** Posts into team-chat threads (the cold notice). */
-export interface ChatNotifier {
-  postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void>;
-}
-
-/** Until the organisation's team-chat is connected: a job that needs it fails, visibly, with this reason. */
-export class UnconnectedChat implements ChatNotifier {
-  async postInThread(): Promise<void> {
-    throw new Error('team-chat is not connected for this organisation');
-  }
-}
 
 /**
  * Posts with the organisation's own bot token (`chat_bot_token`), through the team-chat Web API.
@@ -24,10 +13,21 @@ export class TeamChatNotifier implements ChatNotifier {
   ) {}
 
   async postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void> {
+    const client = await this.clientOf(orgId);
+    await client.chat.postMessage({ channel: channelId, thread_ts: threadTs, text });
+  }
+
+  async continueAfterDecision(decided: DecisionForThread): Promise<void> {
+    const client = await this.clientOf(decided.orgId);
+    const { showDecisionInThread } = await import('./thread-answer.js');
+    await showDecisionInThread(this.store, client, decided);
+  }
+
+  private async clientOf(orgId: string) {
     const token = await readSetting(this.store, orgId, 'chat_bot_token');
-    if (!token) throw new Error('team-chat is not connected for this organisation (no chat_bot_token)');
+    if (!token) throw new Error(`${NOT_CONNECTED} (no chat_bot_token)`);
     // Loaded on use: the API function's bundle carries this module (for UnconnectedChat) but never posts.
     const { chatWebClient } = await import('./web.js');
-    await chatWebClient(token, this.slackApiUrl).chat.postMessage({ channel: channelId, thread_ts: threadTs, text });
+    return chatWebClient(token, this.slackApiUrl);
   }
 }

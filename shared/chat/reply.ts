@@ -47,6 +47,7 @@ export class ThreadReply {
   private current: Segment = { ts: undefined, text: '', pending: '' };
   private flushTimer: NodeJS.Timeout | undefined;
   private lastFlush = 0;
+  private wrote = false;
 
   constructor(
     private readonly client: WebClient,
@@ -59,10 +60,24 @@ export class ThreadReply {
     return this.enqueue(() => this.setStatus(THINKING));
   }
 
-  /** Told of each event of the loop: tool calls change the status, text is written. */
+  /** Whether any of the answer's text has been written (a paused query may have said nothing yet). */
+  get hasText(): boolean {
+    return this.wrote;
+  }
+
+  /**
+   * Told of each event of the loop: tool calls change the status, text is written. The reply's
+   * text begins at its first visible character (a resumed answer's first delta carries the blank
+   * line between it and the text before the pause, which is in an earlier message).
+   */
   onEvent(event: AgentEvent): void {
     if (event.type === 'tool_call') void this.enqueue(() => this.setStatus(`is calling ${event.name}…`));
-    else if (event.type === 'text') this.write(event.delta);
+    else if (event.type === 'text') {
+      const text = this.wrote ? event.delta : event.delta.trimStart();
+      if (!text) return;
+      this.wrote = true;
+      this.write(text);
+    }
   }
 
   /** The answer is complete: writes what is left, with `blocks` on the last message. */

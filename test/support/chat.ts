@@ -1,4 +1,4 @@
-import type { ChatNotifier } from '../../shared/chat/notifier.js';
+import type { ChatNotifier } from '../../shared/chat/notifier-port.js';
 
 /** Records the thread posts the service makes (tests only; the team-chat issue brings the real client). */
 export class RecordingChat implements ChatNotifier {

@@ -41,7 +41,8 @@ type Answer = { status?: number; headers?: Record<string, string>; body: Record<
  * A fake team-chat platform on 127.0.0.1, for the real Bolt and Web API clients: the Web API
  * methods the service uses (`auth.test`, `apps.connections.open`, `chat.postMessage`, `chat.update`,
  * `chat.delete`, `chat.postEphemeral`, the streaming `chat.startStream/appendStream/stopStream`,
- * `assistant.threads.setStatus`, `reactions.add/remove`, `users.info`, `conversations.info`) over
+ * `assistant.threads.setStatus`, `reactions.add/remove`, `users.info` (with the profile's e-mail),
+ * `conversations.info`, `conversations.replies`) over
  * a model of the messages as the platform would show them, and a socket-mode WebSocket server
  * that says `hello`, delivers `events_api` and `interactive` (button) envelopes and records the acks.
  */
@@ -62,6 +63,9 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
   const blocksOf = (value: unknown): unknown[] => (typeof value === 'string' ? JSON.parse(value) : ((value as unknown[]) ?? []));
 
   const users: Record<string, string> = { U1: 'Ada Lovelace', U2: 'Grace Hopper' };
+  /** The e-mail address of a user's profile (shown to an app with `users:read.email`). */
+  const emails: Record<string, string> = { U1: 'ada@example.com', U2: 'grace@example.com' };
+  const ephemerals: { channel: string; user: string; threadTs: string | undefined; text: string }[] = [];
   const channels: Record<string, string> = { C1: 'support', C2: 'random', C3: 'billing' };
 
   const web = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -161,6 +165,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         return { body: { ok: true, channel: message.channel, ts: message.ts } };
       }
       case 'chat.postEphemeral':
+        ephemerals.push({ channel: params.channel ?? '', user: params.user ?? '', threadTs: params.thread_ts, text: params.text ?? '' });
         return { body: { ok: true, message_ts: nextTs() } };
       case 'assistant.threads.setStatus':
         if (options.assistantStatus === false) return { body: { ok: false, error: 'not_allowed_token_type' } };
@@ -171,9 +176,19 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         return { body: { ok: true } };
       case 'users.info': {
         const name = users[params.user ?? ''];
+        const email = emails[params.user ?? ''];
+        const profile = { real_name: name, ...(email ? { email } : {}) };
         return name
-          ? { body: { ok: true, user: { id: params.user, name: name.toLowerCase(), real_name: name, profile: { real_name: name } } } }
+          ? { body: { ok: true, user: { id: params.user, name: name.toLowerCase(), real_name: name, profile } } }
           : { body: { ok: false, error: 'user_not_found' } };
+      }
+      case 'conversations.replies': {
+        // The bot's messages of the thread (the fake keeps no one else's), one page.
+        const replies = [...messages.values()]
+          .filter((message) => message.channel === params.channel && message.threadTs === params.ts)
+          .sort((a, b) => a.ts.localeCompare(b.ts))
+          .map((message) => ({ type: 'message', ts: message.ts, thread_ts: message.threadTs, text: message.text, blocks: message.blocks }));
+        return { body: { ok: true, messages: replies, has_more: false } };
       }
       case 'conversations.info': {
         const name = channels[params.channel ?? ''];
@@ -212,6 +227,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
     calls,
     acks,
     users,
+    emails,
     channels,
     get connectionsOpened() {
       return connectionsOpened;
@@ -239,10 +255,15 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         .filter((message) => !message.streaming)
         .map((message) => message.text);
     },
+    /** The private messages (`chat.postEphemeral`) shown to a user, oldest first. */
+    ephemeralsFor(user: string): string[] {
+      return ephemerals.filter((message) => message.user === user).map((message) => message.text);
+    },
     /** Forgets the messages shown so far (between tests). */
     clearMessages() {
       messages.clear();
       statuses.length = 0;
+      ephemerals.length = 0;
     },
     /** Assistant statuses set in a thread, in order. */
     statusesIn(threadTs: string): string[] {
@@ -253,7 +274,15 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
       Object.assign(options, features);
     },
     /** Delivers an interactive payload (a button press) over every open socket; returns the envelope id. */
-    pressButton(press: { user: string; channel: string; messageTs: string; threadTs?: string; actionId: string; value: string }): string {
+    pressButton(press: {
+      user: string;
+      channel: string;
+      messageTs: string;
+      threadTs?: string;
+      actionId: string;
+      value: string;
+      blockId?: string;
+    }): string {
       const envelopeId = randomUUID();
       const envelope = {
         envelope_id: envelopeId,
@@ -271,7 +300,13 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
           trigger_id: `trigger-${envelopeId}`,
           response_url: `http://127.0.0.1:${port}/response/${envelopeId}`,
           actions: [
-            { type: 'button', action_id: press.actionId, block_id: 'feedback', value: press.value, action_ts: `${Date.now() / 1000}` },
+            {
+              type: 'button',
+              action_id: press.actionId,
+              block_id: press.blockId ?? 'feedback',
+              value: press.value,
+              action_ts: `${Date.now() / 1000}`,
+            },
           ],
         },
       };

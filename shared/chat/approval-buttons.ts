@@ -1,0 +1,148 @@
+import type { WebClient } from '@slack/web-api';
+import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../approvals/approvals.js';
+import { approvalOf, decideApproval, mayDecide, type Decider } from '../approvals/decide.js';
+import { teamChatOwner } from '../conversations/owners.js';
+import type { AgentDeps } from '../deps.js';
+import { listUsers } from '../org/users.js';
+import { DomainError, NotFoundError, errorMessage } from '../platform/errors.js';
+import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
+import { getBinding } from './consumers.js';
+import { ThreadReply } from './reply.js';
+import { finishAnswer, showDecision } from './thread-answer.js';
+
+/** A press of an Approve / Deny button, as the bridge reads it from the interactive payload. */
+export interface ApprovalPress {
+  user: string;
+  channel: string;
+  /** The approval message the button is on. */
+  messageTs: string | undefined;
+  actionId: string;
+  value: string | undefined;
+}
+
+interface PressContext {
+  orgId: string;
+  teamId: string | undefined;
+  client: WebClient;
+}
+
+const NOT_HERE = 'This request is not one of a workspace bound to this channel, so nothing was decided.';
+const GONE_WRONG = 'Sorry, the decision is recorded but I could not go on with the answer. Ask again in this thread.';
+
+/**
+ * The chat user as a decider: an admin when the e-mail address of their chat profile (`users.info`,
+ * scope `users:read.email`) is that of an admin user of the organisation; themselves as the asker
+ * of their own questions (`chatUser`).
+ */
+async function chatDecider(deps: AgentDeps, context: PressContext, user: string, workspaceId: string): Promise<Decider> {
+  const info = await context.client.users.info({ user }).catch(() => undefined);
+  const name = info?.user?.real_name || info?.user?.profile?.real_name || info?.user?.name || user;
+  const email = info?.user?.profile?.email?.toLowerCase();
+  const admin =
+    email !== undefined &&
+    (await listUsers(deps, context.orgId)).some((candidate) => candidate.org_role === 'admin' && candidate.email.toLowerCase() === email);
+  return {
+    orgId: context.orgId,
+    role: admin ? 'admin' : 'member',
+    owner: teamChatOwner(workspaceId),
+    name,
+    chatUser: `chat:${context.orgId}:${user}`,
+  };
+}
+
+/** The approval of a button pressed in this channel: of the organisation, asked in a thread of the channel, of the workspace bound to it. */
+async function pressedApproval(deps: AgentDeps, orgId: string, channel: string, ref: { workspaceId: string; approvalId: string }) {
+  const item = await approvalOf(deps, orgId, ref.workspaceId, ref.approvalId).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+  const caller = item && callerOf(item);
+  if (!item || caller?.chat?.channelId !== channel) return undefined;
+  const binding = await getBinding(deps, orgId, channel);
+  return binding?.workspace_id === item.workspace_id ? { item, caller, threadTs: caller.chat.threadTs } : undefined;
+}
+
+/** Why a press on an approval no longer pending decides nothing. */
+function decidedNotice(item: ApprovalItem | undefined): string {
+  if (item?.status === 'approved' || item?.status === 'denied')
+    return `This call was already ${item.status} by ${item.decided_by ?? 'someone'}.`;
+  return 'This request has expired: nobody decided it in time, and the call did not run.';
+}
+
+/** Who may decide, for someone who may not. */
+function mayNotNotice(item: ApprovalItem): string {
+  if (item.approvers === 'requester') return `You may not decide this: only the person who asked (${item.requested_by}) may.`;
+  return (
+    'You may not decide this: only an admin of the organisation may. An admin is recognised by the e-mail address of ' +
+    'their chat profile, which must be that of an admin user of the organisation.'
+  );
+}
+
+/**
+ * An Approve / Deny press on an approval message. A press on one decided or expired already, or by
+ * someone who may not decide it, is answered with a private notice and nothing else happens.
+ * Otherwise the message shows the decision and the query goes on in the thread like any answer
+ * (status, streamed text, 👍/👎 buttons; or the next approval message).
+ */
+export async function handleApprovalPress(deps: AgentDeps, context: PressContext, press: ApprovalPress): Promise<void> {
+  const ref = approvalRefOf(press.value);
+  if (!ref) return;
+  const tell = (text: string, threadTs?: string) =>
+    context.client.chat.postEphemeral({ channel: press.channel, user: press.user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
+  const pressed = await pressedApproval(deps, context.orgId, press.channel, ref);
+  if (!pressed) {
+    await tell(NOT_HERE);
+    return;
+  }
+  const { item, caller, threadTs } = pressed;
+  if (item.status !== 'pending' || item.expires_at <= deps.clock.now().toISOString()) {
+    await tell(decidedNotice(item), threadTs);
+    return;
+  }
+  const decider = await chatDecider(deps, context, press.user, item.workspace_id);
+  if (!mayDecide(item, decider)) {
+    await tell(mayNotNotice(item), threadTs);
+    return;
+  }
+
+  const status = press.actionId === APPROVAL_ACTIONS.approve ? ('approved' as const) : ('denied' as const);
+  // The answer goes on for the one who asked (a stream in a channel names its recipient).
+  const asker = caller.grantSubject?.slice(`chat:${context.orgId}:`.length) || press.user;
+  const reply = new ThreadReply(context.client, { channel: press.channel, threadTs, userId: asker, teamId: context.teamId }, deps.logger);
+  let started = false;
+  let shown: Promise<void> = Promise.resolve();
+  const onStart = () => {
+    // Claimed: the message shows the decision at once, and the thread that the agent works again.
+    started = true;
+    const message = { channel: press.channel, ts: press.messageTs ?? '' };
+    shown = showDecision(context.client, message, item.workspace_id, toApprovalView(item), {
+      status,
+      decidedBy: decider.name,
+      reason: null,
+    }).catch((error: unknown) =>
+      deps.logger.warn('team-chat approval message not updated', { approvalId: item.id, error: errorMessage(error) }),
+    );
+    void reply.start();
+  };
+  let result: Awaited<ReturnType<typeof decideApproval>>;
+  try {
+    const decision = { decision: status === 'approved' ? ('approve' as const) : ('deny' as const) };
+    result = await decideApproval(deps, decider, item.workspace_id, item.id, decision, {
+      onStart,
+      onEvent: (event) => reply.onEvent(event),
+    });
+  } catch (error) {
+    await reply.abandon();
+    if (!started && error instanceof DomainError) {
+      // Decided by someone else a moment before (of two decisions exactly one wins).
+      await tell(decidedNotice(await getApproval(deps, item.workspace_id, item.id)), threadTs);
+      return;
+    }
+    // Decided, but the query could not go on: the thread says so (the bridge logs why).
+    await shown;
+    await context.client.chat.postMessage({ channel: press.channel, thread_ts: threadTs, text: GONE_WRONG });
+    throw error;
+  }
+  await shown;
+  await finishAnswer(deps, context.client, reply, { channel: press.channel, threadTs, workspaceId: item.workspace_id }, result);
+}

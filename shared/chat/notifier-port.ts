@@ -1,0 +1,44 @@
+import type { QueryResponse } from '../agent/query/types.js';
+
+/*
+ * The port through which the core posts into team-chat threads; `notifier.ts` implements it with
+ * the Web API. Light on purpose: `deps.ts` imports it, and nothing here imports the chat code.
+ */
+
+/** An approval of a team-chat conversation decided outside its thread (the API, the expiry), and what the query answered then. */
+export interface DecisionForThread {
+  orgId: string;
+  channelId: string;
+  threadTs: string;
+  workspaceId: string;
+  approvalId: string;
+  decision: { status: 'approved' | 'denied' | 'expired'; decidedBy: string | null; reason: string | null };
+  /** The answer the thread shows already (up to the pause): what follows it is posted. */
+  answeredBefore: string;
+  response: QueryResponse;
+  answerSeq: number | null;
+}
+
+/** Posts into team-chat threads (the cold notice, the outcome of an approval decided elsewhere). */
+export interface ChatNotifier {
+  postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void>;
+  /**
+   * Shows in the thread that its approval was decided (the approval message updated) and what
+   * followed: the rest of the answer, or the next approval. Optional: a notifier that only posts
+   * notices (the tests' recorder) has nothing to show it with.
+   */
+  continueAfterDecision?(decided: DecisionForThread): Promise<void>;
+}
+
+export const NOT_CONNECTED = 'team-chat is not connected for this organisation';
+
+/** Until the organisation's team-chat is connected: a job that needs it fails, visibly, with this reason. */
+export class UnconnectedChat implements ChatNotifier {
+  async postInThread(): Promise<void> {
+    throw new Error(NOT_CONNECTED);
+  }
+
+  async continueAfterDecision(): Promise<void> {
+    throw new Error(NOT_CONNECTED);
+  }
+}

@@ -1,0 +1,321 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatBridge } from '../../shared/chat/bridge.js';
+import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeChat, type FakeChat, type ShownMessage } from '../support/fake-chat.js';
+import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import { startHttpMcpServer } from '../support/mcp-servers.js';
+
+/** Approvals of tool calls in team chat, through the real Bolt client against the fake platform. */
+
+let t: TestContext;
+let chat: FakeChat;
+let model: FakeModel;
+let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
+let bridge: ChatBridge;
+let admin: Awaited<ReturnType<TestContext['signUp']>>;
+let workspaceId: string;
+let thread = 0;
+/** The arguments of every call that reached the ticket tool. */
+const created: Record<string, unknown>[] = [];
+
+const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 10_000, interval: 25 });
+
+beforeAll(async () => {
+  chat = await startFakeChat();
+  model = await startFakeModel();
+  tickets = await startHttpMcpServer({
+    name: 'tickets-server',
+    tools: [
+      { name: 'search_tickets', annotations: { readOnlyHint: true }, run: (args) => `found tickets about ${String(args.query)}` },
+      {
+        name: 'create_ticket',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+        run: (args) => {
+          created.push(args);
+          return `ticket created: ${String(args.title)}`;
+        },
+      },
+    ],
+  });
+  t = await createTestContext({
+    env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' },
+  });
+  // Decisions made elsewhere (the API, the expiry) reach the thread through the notifier.
+  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
+  admin = await t.signUp();
+  workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Approvals desk' })).id;
+  await t.connectMcp(admin.cookie, workspaceId, { name: 'tickets', url: tickets.url });
+  // U3 is the admin's chat user (the same e-mail address); U2 is a member of the organisation; U1 is in chat only.
+  chat.users.U3 = 'Ada Admin (chat)';
+  chat.emails.U3 = admin.email.toUpperCase();
+  const member = await t.addMember(admin.cookie);
+  chat.emails.U2 = member.user.email;
+  const connected = await t.request('POST', '/api/connectors/consumer', {
+    cookie: admin.cookie,
+    body: {
+      type: 'team-chat',
+      workspace_id: workspaceId,
+      credentials: { bot_token: chat.botToken, app_token: chat.appToken },
+      channel_id: 'C1',
+    },
+  });
+  expect(connected.status).toBe(201);
+  bridge = new ChatBridge(t.deps, { pollMs: 100 });
+  await bridge.start();
+  await waitFor(() => expect(chat.openSockets).toBe(1));
+});
+afterAll(async () => {
+  await bridge.stop();
+  await t.close();
+  await Promise.all([chat.stop(), model.stop(), tickets.stop()]);
+});
+beforeEach(async () => {
+  model.reset();
+  created.length = 0;
+  await useApprovers('admins');
+});
+
+async function useApprovers(approvers: 'admins' | 'requester') {
+  const put = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
+    cookie: admin.cookie,
+    body: { approval: { mode: 'write_tools', approvers, expires_minutes: 60 } },
+  });
+  expect(put.status, put.text).toBe(200);
+}
+
+/** The model says what it will do, asks for a read and a write in one turn, then answers with what it got back. */
+function readAndWrite(title = 'VPN down') {
+  model.reply(
+    toolUseReply(
+      [
+        { name: 'search_tickets', input: { query: 'vpn' } },
+        { name: 'create_ticket', input: { title } },
+      ],
+      undefined,
+      'Let me open a ticket.',
+    ),
+  );
+  model.handle((request: ModelRequestRecord) => {
+    const results = (request.body.messages.at(-1)?.content as { type: string; content?: string; is_error?: boolean }[]) ?? [];
+    return textReply(`Done: ${results.map((block) => `${block.is_error ? 'ERROR ' : ''}${block.content}`).join(' | ')}`);
+  });
+}
+
+/** Mentions the bot in a new thread of C1; returns the thread's ts. */
+function ask(text: string, user = 'U1'): string {
+  thread += 1;
+  const ts = `8000.${String(thread).padStart(4, '0')}`;
+  chat.sendEvent({ type: 'app_mention', channel: 'C1', user, text: `<@UBOT> ${text}`, ts });
+  return ts;
+}
+
+const buttonsOf = (message: ShownMessage | undefined) =>
+  ((message?.blocks ?? []) as { type: string; elements?: { action_id: string; value: string }[] }[])
+    .filter((block) => block.type === 'actions')
+    .flatMap((block) => block.elements ?? []);
+
+/** What a message shows: its text and the text of its blocks. */
+const shownText = (message: ShownMessage | undefined) => `${message?.text ?? ''}\n${JSON.stringify(message?.blocks ?? [])}`;
+
+const approvalMessagesIn = (ts: string) => chat.messagesIn(ts).filter((message) => shownText(message).includes('approval:appr_'));
+
+/** An approval message as it was posted: what it showed and its buttons (pressable again after it changed). */
+interface PostedApproval {
+  ts: string;
+  shown: string;
+  buttons: { action_id: string; value: string }[];
+}
+
+/** Waits for the thread's `count`th approval message, with its buttons. */
+async function approvalMessage(ts: string, count = 1): Promise<PostedApproval> {
+  await waitFor(() => {
+    expect(approvalMessagesIn(ts)).toHaveLength(count);
+    expect(buttonsOf(approvalMessagesIn(ts).at(-1))).toHaveLength(2);
+  });
+  const message = approvalMessagesIn(ts).at(-1);
+  return { ts: message?.ts ?? '', shown: shownText(message), buttons: buttonsOf(message) };
+}
+
+function press(user: string, message: PostedApproval, action: 'approval_approve' | 'approval_deny', ts: string): void {
+  const button = message.buttons.find((element) => element.action_id === action);
+  chat.pressButton({
+    user,
+    channel: 'C1',
+    messageTs: message.ts,
+    threadTs: ts,
+    actionId: action,
+    value: button?.value ?? '',
+    blockId: 'approval',
+  });
+}
+
+/** The thread's finished messages that are not approval messages (the answers). */
+const answersIn = (ts: string) =>
+  chat.messagesIn(ts).filter((message) => !message.streaming && !shownText(message).includes('approval:appr_'));
+
+describe('team chat: approval of a tool call', () => {
+  it('posts an approval message with the call, who asked, until when, and Approve / Deny buttons; the answer so far stays', async () => {
+    readAndWrite();
+    const ts = ask('open a ticket for the VPN');
+    const message = await approvalMessage(ts);
+    const { shown } = message;
+    expect(shown).toContain('create_ticket');
+    expect(shown).toContain('tickets');
+    expect(shown).toContain('\\"title\\": \\"VPN down\\"');
+    expect(shown).toContain('Asked by Ada Lovelace');
+    expect(shown).toContain('an admin of the organisation');
+    expect(shown).toMatch(/<!date\^\d+\^/);
+    const [approve, deny] = message.buttons;
+    expect([approve?.action_id, deny?.action_id]).toEqual(['approval_approve', 'approval_deny']);
+    expect(JSON.parse(approve?.value ?? '{}')).toMatchObject({ w: workspaceId, a: expect.stringMatching(/^appr_/) });
+    // The text before the pause stays in its streamed message; no "(no answer)", no feedback buttons yet.
+    await waitFor(() => expect(answersIn(ts).map((answer) => answer.text)).toEqual(['Let me open a ticket.']));
+    expect(buttonsOf(answersIn(ts)[0])).toEqual([]);
+    expect(chat.messagesIn(ts).some((shownMessage) => shownMessage.text.includes('(no answer)'))).toBe(false);
+    expect(created).toEqual([]);
+  });
+
+  it('refuses a press by a chat user who is not an admin, privately, and runs nothing; an admin’s chat user (by e-mail) approves it', async () => {
+    readAndWrite();
+    const ts = ask('open a ticket for the VPN');
+    const message = await approvalMessage(ts);
+
+    // U2 is a member of the organisation (their e-mail matches), U1 is not a user at all.
+    press('U2', message, 'approval_approve', ts);
+    press('U1', message, 'approval_approve', ts);
+    await waitFor(() => expect(chat.ephemeralsFor('U1').length + chat.ephemeralsFor('U2').length).toBe(2));
+    for (const user of ['U1', 'U2']) {
+      expect(chat.ephemeralsFor(user).at(-1)).toMatch(
+        /^You may not decide this: only an admin of the organisation may\. An admin is recognised by the e-mail/,
+      );
+    }
+    expect(created).toEqual([]);
+    expect(buttonsOf(approvalMessagesIn(ts)[0])).toHaveLength(2);
+    const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });
+    const approvalId = JSON.parse(message.buttons[0]?.value ?? '{}').a;
+    expect(pending.body.approvals.map((approval: { id: string }) => approval.id)).toContain(approvalId);
+
+    press('U3', message, 'approval_approve', ts);
+    await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
+    expect(created).toEqual([{ title: 'VPN down' }]);
+    const [decided] = approvalMessagesIn(ts);
+    expect(buttonsOf(decided)).toEqual([]);
+    expect(shownText(decided)).toContain('*Approved* by Ada Admin (chat)');
+    // The answer goes on in a new streamed message, with the 👍/👎 buttons of the whole answer.
+    const answer = answersIn(ts)[1];
+    expect(answer?.text).toBe('Done: found tickets about vpn | ticket created: VPN down');
+    expect(chat.callsOf('chat.startStream').at(-1)?.params).toMatchObject({ thread_ts: ts, recipient_user_id: 'U1' });
+    expect(buttonsOf(answer).map((button) => button.action_id)).toEqual(['feedback_up', 'feedback_down']);
+    expect(JSON.parse(buttonsOf(answer)[0]?.value ?? '{}')).toEqual({ w: workspaceId, c: `C1-${ts}`, s: 2 });
+    await waitFor(() => expect(chat.statusesIn(ts).slice(-3)).toEqual(['is thinking…', 'is calling create_ticket…', '']));
+
+    const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
+    expect(activity.body.activity[0].approvals).toMatchObject([{ status: 'approved', decided_by: 'Ada Admin (chat)' }]);
+
+    // A second press on the decided approval: a private notice, nothing runs again.
+    press('U3', message, 'approval_deny', ts);
+    await waitFor(() => expect(chat.ephemeralsFor('U3').at(-1)).toBe('This call was already approved by Ada Admin (chat).'));
+    expect(created).toHaveLength(1);
+    expect(answersIn(ts)).toHaveLength(2);
+  });
+
+  it('denied with the button: the model is told, the tool never runs, and the answer continues in the thread', async () => {
+    readAndWrite();
+    const ts = ask('open a ticket for the VPN');
+    const message = await approvalMessage(ts);
+    press('U3', message, 'approval_deny', ts);
+    await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
+    expect(created).toEqual([]);
+    expect(answersIn(ts)[1]?.text).toBe('Done: found tickets about vpn | ERROR Ada Admin (chat) denied this call; it did not run.');
+    expect(buttonsOf(answersIn(ts)[1])).toHaveLength(2);
+    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Denied* by Ada Admin (chat)');
+  });
+
+  it('posts another approval message when the resumed query pauses again', async () => {
+    model.reply(
+      toolUseReply([{ name: 'create_ticket', input: { title: 'first' } }]),
+      toolUseReply([{ name: 'create_ticket', input: { title: 'second' } }]),
+    );
+    model.handle(() => textReply('Both tickets are open.'));
+    const ts = ask('open two tickets');
+    press('U3', await approvalMessage(ts), 'approval_approve', ts);
+    const second = await approvalMessage(ts, 2);
+    expect(second.shown).toContain('\\"title\\": \\"second\\"');
+    expect(created).toEqual([{ title: 'first' }]);
+    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Approved*');
+    press('U3', second, 'approval_approve', ts);
+    await waitFor(() => expect(answersIn(ts).map((answer) => answer.text)).toEqual(['Both tickets are open.']));
+    expect(created).toEqual([{ title: 'first' }, { title: 'second' }]);
+    expect(buttonsOf(answersIn(ts)[0])).toHaveLength(2);
+  });
+});
+
+describe('team chat: approvers requester', () => {
+  it('lets the chat user who asked decide, and refuses another chat user (even an admin)', async () => {
+    await useApprovers('requester');
+    readAndWrite();
+    const ts = ask('open a ticket for the VPN', 'U1');
+    const message = await approvalMessage(ts);
+    expect(message.shown).toContain('the person who asked');
+    press('U3', message, 'approval_approve', ts);
+    press('U2', message, 'approval_approve', ts);
+    await waitFor(() =>
+      expect(chat.ephemeralsFor('U2').at(-1)).toBe('You may not decide this: only the person who asked (Ada Lovelace) may.'),
+    );
+    await waitFor(() => expect(chat.ephemeralsFor('U3').at(-1)).toMatch(/only the person who asked \(Ada Lovelace\)/));
+    expect(created).toEqual([]);
+    press('U1', message, 'approval_approve', ts);
+    await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
+    expect(created).toEqual([{ title: 'VPN down' }]);
+    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Approved* by Ada Lovelace');
+  });
+});
+
+describe('team chat: approvals decided elsewhere', () => {
+  const pendingOf = async (ts: string) => {
+    const message = await approvalMessage(ts);
+    return { message, id: JSON.parse(message.buttons[0]?.value ?? '{}').a as string };
+  };
+
+  it('a decision through the API: the approval message shows it and the answer appears in the thread, with its buttons', async () => {
+    readAndWrite();
+    const ts = ask('open a ticket for the VPN');
+    const { message: posted, id } = await pendingOf(ts);
+    const decided = await t.request('POST', `/api/workspaces/${workspaceId}/approvals/${id}`, {
+      cookie: admin.cookie,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    expect(created).toEqual([{ title: 'VPN down' }]);
+    await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
+    const answer = answersIn(ts)[1];
+    // Only what follows the text before the pause, which the thread shows already.
+    expect(answer?.text).toBe('Done: found tickets about vpn | ticket created: VPN down');
+    expect(buttonsOf(answer).map((button) => button.action_id)).toEqual(['feedback_up', 'feedback_down']);
+    const [message] = approvalMessagesIn(ts);
+    expect(buttonsOf(message)).toEqual([]);
+    expect(shownText(message)).toContain('*Approved* by Ada Admin');
+
+    // A press after the decision: a private notice.
+    press('U3', posted, 'approval_approve', ts);
+    await waitFor(() => expect(chat.ephemeralsFor('U3').at(-1)).toBe('This call was already approved by Ada Admin.'));
+    expect(created).toHaveLength(1);
+  });
+
+  it('an expiry: the approval message says nobody decided, and the answer appears in the thread', async () => {
+    readAndWrite();
+    const ts = ask('open a ticket for the VPN');
+    await pendingOf(ts);
+    t.clock.advance(61 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
+    expect(answersIn(ts)[1]?.text).toBe(
+      'Done: found tickets about vpn | ERROR Nobody approved this call in time; it expired and did not run.',
+    );
+    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Expired*');
+    expect(buttonsOf(approvalMessagesIn(ts)[0])).toEqual([]);
+    expect(created).toEqual([]);
+  });
+});
