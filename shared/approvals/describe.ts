@@ -8,7 +8,7 @@ import { getApproval } from './approvals.js';
  */
 async function describeWaiting(deps: Store, workspaceId: string, pending: PendingApproval): Promise<string> {
   const item = await getApproval(deps, workspaceId, pending.id);
-  const who = item?.approvers === 'requester' ? `${pending.requested_by}, who asked` : 'an admin of the organisation';
+  const who = item?.approvers === 'requester' ? `${pending.requested_by}, who asked,` : 'an admin of the organisation';
   const tool = pending.connection ? `${pending.tool} (${pending.connection})` : pending.tool;
   return (
     `The call to ${tool} waits for approval by ${who} until ${pending.expires_at}. ` +

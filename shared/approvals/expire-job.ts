@@ -1,6 +1,5 @@
 import type { JobHandler } from '../jobs/worker.js';
-import { keys } from '../platform/keys.js';
-import { claimDecision, getApproval } from './approvals.js';
+import { claimDecision, conversationClosed, getApproval } from './approvals.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from './expiry.js';
 import { resumeQuery } from './resume.js';
 
@@ -16,10 +15,14 @@ export const approvalExpiryHandler: JobHandler<ApprovalExpiryJob> = {
     if (!item || item.org_id !== job.org_id || item.status !== 'pending') return; // gone or decided
     // A schedule that fired a moment early: fail, and the retry comes after the time.
     if (item.expires_at > deps.clock.now().toISOString()) throw new Error(`approval ${item.id} is not due until ${item.expires_at}`);
-    const conversation = await deps.table.get<{ status?: string }>(keys.conversation(item.workspace_id, item.conversation_id), true);
     // A conversation closed while it waited takes no more answers: the approval just expires.
-    const closed = conversation?.status === 'closed';
-    const decision = { status: 'expired' as const, decidedBy: null, reason: closed ? 'the conversation was closed' : null };
+    const closed = await conversationClosed(deps, item);
+    const decision = {
+      status: 'expired' as const,
+      decidedBy: null,
+      reason: closed ? 'the conversation was closed' : null,
+      at: deps.clock.now().toISOString(),
+    };
     if (!(await claimDecision(deps, item, decision))) return; // decided at the same moment
     if (!closed) await resumeQuery(deps, item, decision);
   },

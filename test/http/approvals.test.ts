@@ -241,7 +241,8 @@ describe('approval of write tools', () => {
   });
 
   it('tells a messaging caller in words what waits for whom, and the decision from the API goes on with its thread', async () => {
-    const { admin, workspaceId } = await setup();
+    // The messaging caller cannot decide: even with approvers requester, its requests go to the admins.
+    const { admin, workspaceId } = await setup({ mode: 'write_tools', approvers: 'requester', expires_minutes: 60 });
     const consumer = await t.request('POST', '/api/connectors/consumer', {
       cookie: admin.cookie,
       body: { type: 'messaging', workspace_id: workspaceId, credentials: {} },
@@ -260,6 +261,34 @@ describe('approval of write tools', () => {
     const decided = await decide(admin.cookie, workspaceId, pending.id, { decision: 'approve' });
     expect(decided.body.conversation_id).toBe(message.body.conversation_id);
     expect(created).toEqual([{ title: 'VPN down' }]);
+  });
+
+  it('does not run a call whose conversation was closed while it waited: 409, and the approval expires', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${asked.body.conversation_id}/close`, {
+      cookie: admin.cookie,
+    });
+    expect(closed.status).toBe(200);
+    const decided = await decide(admin.cookie, workspaceId, asked.body.pending_approval.id, { decision: 'approve' });
+    expect(decided.status).toBe(409);
+    expect(decided.body.error).toMatch(/conversation was closed/);
+    expect(created).toEqual([]);
+    const expired = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=expired`, { cookie: admin.cookie });
+    expect(expired.body.approvals[0]).toMatchObject({ id: asked.body.pending_approval.id, reason: 'the conversation was closed' });
+  });
+
+  it('counts the cost of a paused query once: the conversation holds what the answer says', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const decided = await decide(admin.cookie, workspaceId, asked.body.pending_approval.id, { decision: 'approve' });
+    const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${asked.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
+    expect(conversation.body.conversation.total_cost_usd).toBeCloseTo(decided.body.cost_usd, 9);
+    expect(decided.body.cost_usd).toBeGreaterThan(asked.body.cost_usd);
   });
 
   it('validates the setting and the decision', async () => {

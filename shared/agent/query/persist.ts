@@ -136,7 +136,8 @@ function conversationUpdate(saved: FinishedQuery, at: string, coldAt: Date) {
       chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
       chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
       message_count: $add(saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1)),
-      total_cost_usd: $add(saved.costUsd),
+      // A resumed query adds what it spent since it paused.
+      total_cost_usd: $add(saved.costUsd - (saved.resumed?.counted.costUsd ?? 0)),
       // Open again: a cold conversation's move and cold time are over.
       moved_by: $remove(),
       cold_at: $remove(),
