@@ -1,4 +1,5 @@
 import { benchApi } from './api.js';
+import { benchApprovals } from './approvals.js';
 import { benchBundle } from './bundle.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
@@ -15,6 +16,11 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
 const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> = {
   api: { title: 'API reads on the local runtime (HTTP on loopback, dynalite in memory)', run: benchApi },
+  approvals: {
+    title:
+      'Deciding an approval on the local runtime (Accept: text/event-stream; zero-latency fake model streaming on loopback, MCP server in process): from sending the decision to the first text event of the resumed answer at the client, and to its done',
+    run: benchApprovals,
+  },
   bundle: {
     title: 'Lambda bundles as deployed (budget: API bundle ≤ 1 MB minified, module load ≤ 150 ms)',
     run: benchBundle,
