@@ -3,7 +3,7 @@ import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../models/catalog
 import { ConflictError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { costOf } from './model.js';
-import { requestApproval } from '../approvals/request.js';
+import { requestApproval, unlessTooLargeToWait } from '../approvals/request.js';
 import { pausedSoFar, queryResponse } from './query/answer.js';
 import type { QueryInput } from './schemas.js';
 import { conversationFor, countQuery, loadQueryContext } from './query/context.js';
@@ -43,14 +43,9 @@ export async function runQuery(
   const { workspace, guardrails } = loaded;
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));
-  const { loop, answered, hits, authorizationUrl, tools } = await answerQuery(
-    deps,
-    caller,
-    { ...loaded, state, messages },
-    screened,
-    tier,
-    listener,
-  );
+  const run = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier, listener);
+  const { answered, hits, authorizationUrl, tools } = run;
+  const loop = unlessTooLargeToWait(run.loop);
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);

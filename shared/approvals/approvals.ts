@@ -4,6 +4,8 @@ import type { LoopCheckpoint } from '../agent/loop.js';
 import type { ApprovalRecord } from '../agent/query/persist.js';
 import type { Store } from '../platform/store.js';
 import { keys } from '../platform/keys.js';
+import { readPage } from '../platform/pages.js';
+import type { Pagination } from '../http/schemas.js';
 import type { Item } from '../platform/table.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
@@ -142,21 +144,21 @@ export async function getApproval(deps: Store, workspaceId: string, approvalId: 
   return deps.table.get<ApprovalItem>(keys.approval(workspaceId, approvalId), true);
 }
 
-/** A workspace's approvals, newest first, of one status or all; at most `limit`. */
+/** A workspace's approvals, newest first, of one status or all: one page (by `offset` or `cursor`), and the total. */
 export async function listApprovals(
   deps: Store,
   workspaceId: string,
   status: ApprovalStatus | undefined,
-  limit = 100,
-): Promise<{ approvals: ApprovalView[]; total: number }> {
+  page: Pagination,
+): Promise<{ approvals: ApprovalView[]; total: number; next_cursor: string | null }> {
   const query = status
     ? { index: 'gsi2' as const, pk: keys.approvalsByStatusIndex(workspaceId, status) }
     : { pk: keys.approvalsPartition(workspaceId) };
   const [items, total] = await Promise.all([
-    deps.table.queryAll<ApprovalItem>({ ...query, newestFirst: true, limit }),
+    readPage<ApprovalItem>(deps.table, { ...query, newestFirst: true }, page),
     deps.table.count(query),
   ]);
-  return { approvals: items.map(toApprovalView), total };
+  return { approvals: items.items.map(toApprovalView), total, next_cursor: items.nextCursor };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Deps } from '../deps.js';
 import { errorMessage } from '../platform/errors.js';
 import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../models/catalogue.js';
 import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, type PausedQuery } from './approvals.js';
-import { requestApproval } from './request.js';
+import { requestApproval, unlessTooLargeToWait } from './request.js';
 
 /*
  * Going on with a paused query once its approval is decided (or has expired), in whichever process
@@ -119,7 +119,7 @@ export async function resumeQuery(
     const loop = await resumeAgentLoop({ ...prepared.input, messages: [] }, { ...checkpoint, progress }, decided);
     run = finishRun(context.guardrails, loop, prepared, listener);
   }
-  const { loop } = run;
+  const loop = unlessTooLargeToWait(run.loop);
   const costUsd = costOf(loop.usage, tier);
   const durationMs = paused.durationMs + Math.round(performance.now() - started);
   const approvals = approvalsOf(paused.earlier, item, decision, decision.at ?? deps.clock.now().toISOString());

@@ -9,6 +9,7 @@ export function approvalRoutes(deps: Deps) {
   return createRouter().openapi(routes.list.route, async (c) => {
     const { id } = c.req.valid('param');
     await getWorkspaceItem(deps, orgIdOf(c), id);
-    return c.json(await listApprovals(deps, id, c.req.valid('query').status), 200);
+    const { status, ...page } = c.req.valid('query');
+    return c.json(await listApprovals(deps, id, status, page), 200);
   });
 }

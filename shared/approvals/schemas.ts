@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { WorkspaceParams, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
+import { PaginationQuery, WorkspaceParams, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
 
 export const ApprovalParams = WorkspaceParams.extend({
   approval_id: z
@@ -8,7 +8,7 @@ export const ApprovalParams = WorkspaceParams.extend({
     .openapi({ param: { name: 'approval_id', in: 'path' }, example: 'appr_0mwtl95xg0000' }),
 });
 
-export const ApprovalListQuery = z.object({
+export const ApprovalListQuery = PaginationQuery.extend({
   status: z
     .enum(['pending', 'approved', 'denied', 'expired'], { error: 'must be pending, approved, denied or expired' })
     .optional()
@@ -45,4 +45,6 @@ const ApprovalSchema = z
   })
   .openapi('Approval');
 
-export const ApprovalListResponse = z.object({ approvals: z.array(ApprovalSchema), total: z.number().int() }).openapi('ApprovalList');
+export const ApprovalListResponse = z
+  .object({ approvals: z.array(ApprovalSchema), total: z.number().int(), next_cursor: z.string().nullable() })
+  .openapi('ApprovalList');

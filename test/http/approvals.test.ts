@@ -16,7 +16,11 @@ beforeAll(async () => {
   tickets = await startHttpMcpServer({
     name: 'tickets-server',
     tools: [
-      { name: 'search_tickets', annotations: { readOnlyHint: true }, run: (args) => `found tickets about ${String(args.query)}` },
+      {
+        name: 'search_tickets',
+        annotations: { readOnlyHint: true },
+        run: (args) => (args.query === 'everything' ? 'x'.repeat(120_000) : `found tickets about ${String(args.query)}`),
+      },
       {
         name: 'create_ticket',
         annotations: { readOnlyHint: false, destructiveHint: true },
@@ -289,6 +293,41 @@ describe('approval of write tools', () => {
     });
     expect(conversation.body.conversation.total_cost_usd).toBeCloseTo(decided.body.cost_usd, 9);
     expect(decided.body.cost_usd).toBeGreaterThan(asked.body.cost_usd);
+  });
+
+  it('pages the list by cursor, newest first', async () => {
+    const { admin, workspaceId } = await setup();
+    const ids: string[] = [];
+    for (let index = 0; index < 3; index += 1) {
+      readAndWrite();
+      ids.push((await ask(admin.cookie, workspaceId, `Ticket ${index}`)).body.pending_approval.id);
+    }
+    const first = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?limit=2`, { cookie: admin.cookie });
+    expect(first.body.approvals.map((approval: { id: string }) => approval.id)).toEqual([ids[2], ids[1]]);
+    expect(first.body.total).toBe(3);
+    const second = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?limit=2&cursor=${first.body.next_cursor}`, {
+      cookie: admin.cookie,
+    });
+    expect(second.body).toMatchObject({ approvals: [{ id: ids[0] }], next_cursor: null, total: 3 });
+  });
+
+  it('ends a query too large to wait for an approval with an error saying so, not a failure to store', async () => {
+    const { admin, workspaceId } = await setup();
+    model.reply(
+      toolUseReply([
+        { name: 'search_tickets', input: { query: 'everything' } },
+        { name: 'search_tickets', input: { query: 'everything' } },
+        { name: 'search_tickets', input: { query: 'everything' } },
+        { name: 'create_ticket', input: { title: 'Huge' } },
+      ]),
+    );
+    const asked = await ask(admin.cookie, workspaceId);
+    expect(asked.status).toBe(200);
+    expect(asked.body.pending_approval).toBeNull();
+    expect(asked.body.error).toBe(
+      'the call to create_ticket needs approval, but this query is too large to wait for one; ask again with less',
+    );
+    expect(created).toEqual([]);
   });
 
   it('validates the setting and the decision', async () => {
