@@ -1,4 +1,7 @@
 import { NOT_CONNECTED, type ChatNotifier, type DecisionForThread } from './notifier-port.js';
+// Imported statically: a dynamic import here made esbuild order the MCP SDK before zod in the jobs
+// bundle, which then threw at its cold start (test/infra/bundles.test.ts).
+import { showDecisionInThread } from './thread-answer.js';
 import type { SecretStore } from '../platform/store.js';
 import { readSetting } from '../org/settings.js';
 
@@ -19,7 +22,6 @@ export class TeamChatNotifier implements ChatNotifier {
 
   async continueAfterDecision(decided: DecisionForThread): Promise<void> {
     const client = await this.clientOf(decided.orgId);
-    const { showDecisionInThread } = await import('./thread-answer.js');
     await showDecisionInThread(this.store, client, decided);
   }
 
