@@ -92,7 +92,8 @@ const NO_PROGRESS: LoopProgress = {
   rounds: 0,
 };
 
-function resultOf(progress: LoopProgress, error: string | null, paused?: LoopCheckpoint): LoopResult {
+/** A loop's result from its progress: also a paused loop that cannot go on, ended with `error`. */
+export function resultOf(progress: LoopProgress, error: string | null, paused?: LoopCheckpoint): LoopResult {
   const { answerParts, ...rest } = progress;
   return { ...rest, answer: answerParts.join('\n\n').trim(), error, ...(paused ? { paused } : {}) };
 }

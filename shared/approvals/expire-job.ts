@@ -1,4 +1,5 @@
 import type { JobHandler } from '../jobs/worker.js';
+import { NotFoundError } from '../platform/errors.js';
 import { claimDecision, conversationClosed, getApproval } from './approvals.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from './expiry.js';
 import { resumeQuery } from './resume.js';
@@ -24,6 +25,10 @@ export const approvalExpiryHandler: JobHandler<ApprovalExpiryJob> = {
       at: deps.clock.now().toISOString(),
     };
     if (!(await claimDecision(deps, item, decision))) return; // decided at the same moment
-    if (!closed) await resumeQuery(deps, item, decision);
+    if (closed) return;
+    // A workspace removed while the call waited has nothing to go on with.
+    await resumeQuery(deps, item, decision).catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
   },
 };

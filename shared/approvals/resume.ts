@@ -1,4 +1,4 @@
-import { resumeAgentLoop, runCall, type LoopProgress, type ToolUse } from '../agent/loop.js';
+import { resultOf, resumeAgentLoop, runCall, type LoopProgress, type ToolUse } from '../agent/loop.js';
 import { costOf, type ContentBlock } from '../agent/model.js';
 import { pausedSoFar, queryResponse } from '../agent/query/answer.js';
 import { loadQueryContext } from '../agent/query/context.js';
@@ -113,7 +113,9 @@ export async function resumeQuery(
   const progress = structuredClone(checkpoint.progress);
   let run: ReturnType<typeof finishRun> | Awaited<ReturnType<typeof prepareLoop>>;
   if ('loop' in prepared) {
-    run = prepared; // no model client or a connection down: the query ends with that error
+    // No model client, or a connection down: the query ends with that error, keeping what it had
+    // spent and answered before the pause (the counters hold it already).
+    run = { ...prepared, answered: true, loop: resultOf(progress, prepared.loop.error) };
   } else {
     const decided = await decidedResult(item, call, decision, prepared, progress, listener);
     const loop = await resumeAgentLoop({ ...prepared.input, messages: [] }, { ...checkpoint, progress }, decided);

@@ -330,6 +330,33 @@ describe('approval of write tools', () => {
     expect(created).toEqual([]);
   });
 
+  it('ends with the connection error when the server is gone at the decision, keeping what was spent', async () => {
+    const doomed = await startHttpMcpServer({
+      name: 'doomed-server',
+      tools: [{ name: 'create_ticket', annotations: { destructiveHint: true }, run: () => 'created' }],
+    });
+    const admin = await t.signUp();
+    const workspace = await t.createWorkspace(admin.cookie, { name: `Doomed ${t.uniqueEmail('ws')}` });
+    await t.connectMcp(admin.cookie, workspace.id, { name: 'doomed', url: doomed.url });
+    await t.request('PUT', `/api/workspaces/${workspace.id}`, {
+      cookie: admin.cookie,
+      body: { approval: { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 } },
+    });
+    model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'x' } }], { input_tokens: 300, output_tokens: 30 }));
+    const asked = await ask(admin.cookie, workspace.id);
+    expect(asked.body.pending_approval).not.toBeNull();
+    await doomed.stop();
+    await t.deps.mcp?.closeAll();
+    const decided = await decide(admin.cookie, workspace.id, asked.body.pending_approval.id, { decision: 'approve' });
+    expect(decided.status).toBe(200);
+    expect(decided.body.error).toMatch(/doomed/);
+    expect(decided.body.tokens).toEqual({ input: 300, output: 30 });
+    const activity = await t.request('GET', `/api/workspaces/${workspace.id}/activity`, { cookie: admin.cookie });
+    expect(activity.body.activity[0]).toMatchObject({ tokens_input: 300, tokens_output: 30, error: expect.stringMatching(/doomed/) });
+    const dashboard = await t.request('GET', `/api/workspaces/${workspace.id}/dashboard`, { cookie: admin.cookie });
+    expect(dashboard.body.cost.mtd).toBeGreaterThan(0);
+  });
+
   it('validates the setting and the decision', async () => {
     const { admin, workspaceId } = await setup();
     const bad = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
