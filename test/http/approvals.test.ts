@@ -337,7 +337,7 @@ describe('approval of write tools', () => {
     });
     const admin = await t.signUp();
     const workspace = await t.createWorkspace(admin.cookie, { name: `Doomed ${t.uniqueEmail('ws')}` });
-    await t.connectMcp(admin.cookie, workspace.id, { name: 'doomed', url: doomed.url });
+    const connection = await t.connectMcp(admin.cookie, workspace.id, { name: 'doomed', url: doomed.url });
     await t.request('PUT', `/api/workspaces/${workspace.id}`, {
       cookie: admin.cookie,
       body: { approval: { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 } },
@@ -346,7 +346,8 @@ describe('approval of write tools', () => {
     const asked = await ask(admin.cookie, workspace.id);
     expect(asked.body.pending_approval).not.toBeNull();
     await doomed.stop();
-    await t.deps.mcp?.closeAll();
+    // Its live session goes too (as when the server restarts): the next use must connect again.
+    await t.deps.mcp?.drop(connection.id);
     const decided = await decide(admin.cookie, workspace.id, asked.body.pending_approval.id, { decision: 'approve' });
     expect(decided.status).toBe(200);
     expect(decided.body.error).toMatch(/doomed/);
