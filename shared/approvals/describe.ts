@@ -1,29 +1,21 @@
 import type { PendingApproval } from '../agent/events.js';
-import type { Store } from '../platform/store.js';
-import { getApproval } from './approvals.js';
 
 /**
  * What waits for whom, in words: for callers that cannot press a button (the messaging webhook,
  * a coding agent), so the person reading knows the question is not lost and who can let it go on.
+ * Their requests are always decided by the admins (`request.ts`), so nothing needs reading.
  */
-async function describeWaiting(deps: Store, workspaceId: string, pending: PendingApproval): Promise<string> {
-  const item = await getApproval(deps, workspaceId, pending.id);
-  const who = item?.approvers === 'requester' ? `${pending.requested_by}, who asked,` : 'an admin of the organisation';
+function describeWaiting(workspaceId: string, pending: PendingApproval): string {
   const tool = pending.connection ? `${pending.tool} (${pending.connection})` : pending.tool;
   return (
-    `The call to ${tool} waits for approval by ${who} until ${pending.expires_at}. ` +
+    `The call to ${tool} waits for approval by an admin of the organisation until ${pending.expires_at}. ` +
     `It is decided in team chat or with POST /api/workspaces/${workspaceId}/approvals/${pending.id}; the answer continues then.`
   );
 }
 
 /** The answer so far, then what waits for whom. */
-export async function answerWithWaiting(
-  deps: Store,
-  workspaceId: string,
-  answer: string,
-  pending: PendingApproval | null,
-): Promise<string> {
+export function answerWithWaiting(workspaceId: string, answer: string, pending: PendingApproval | null): string {
   if (!pending) return answer;
-  const waiting = await describeWaiting(deps, workspaceId, pending);
+  const waiting = describeWaiting(workspaceId, pending);
   return answer ? `${answer}\n\n${waiting}` : waiting;
 }

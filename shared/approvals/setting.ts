@@ -37,12 +37,15 @@ export function approvalSettingOf(workspace: { approval?: ApprovalSetting | null
   return workspace.approval ?? DEFAULT_APPROVAL;
 }
 
-/** Whether a call to this tool needs approval; `names` are the tool's three names (as permissions match them). */
-export function requiresApproval(setting: ApprovalSetting, tool: { isWrite: boolean; names: string[] }): boolean {
-  if (setting.mode === 'write_tools') return tool.isWrite;
+/**
+ * Whether a call to a tool needs approval under this setting, its patterns compiled once per query;
+ * `names` are the tool's three names (as permissions match them).
+ */
+export function approvalRule(setting: ApprovalSetting): (tool: { isWrite: boolean; names: string[] }) => boolean {
+  if (setting.mode === 'write_tools') return (tool) => tool.isWrite;
   if (setting.mode === 'patterns') {
     const matchers = (setting.patterns ?? []).map(globMatcher);
-    return tool.names.some((name) => matchers.some((matches) => matches(name)));
+    return (tool) => tool.names.some((name) => matchers.some((matches) => matches(name)));
   }
-  return false;
+  return () => false;
 }

@@ -3,7 +3,7 @@ import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../app
 import { approvalOf, decideApproval, mayDecide, type Decider } from '../approvals/decide.js';
 import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
-import { listUsers } from '../org/users.js';
+import { findUserByEmail } from '../org/users.js';
 import { DomainError, NotFoundError, errorMessage } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
 import { getBinding } from './consumers.js';
@@ -38,9 +38,7 @@ async function chatDecider(deps: AgentDeps, context: PressContext, user: string,
   const info = await context.client.users.info({ user }).catch(() => undefined);
   const name = info?.user?.real_name || info?.user?.profile?.real_name || info?.user?.name || user;
   const email = info?.user?.profile?.email?.toLowerCase();
-  const admin =
-    email !== undefined &&
-    (await listUsers(deps, context.orgId)).some((candidate) => candidate.org_role === 'admin' && candidate.email.toLowerCase() === email);
+  const admin = email !== undefined && (await findUserByEmail(deps, context.orgId, email))?.org_role === 'admin';
   return {
     orgId: context.orgId,
     role: admin ? 'admin' : 'member',

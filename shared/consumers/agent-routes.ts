@@ -31,7 +31,7 @@ export function consumerAgentRoutes(deps: Deps) {
     if (wantsEventStream(c)) return streamQuery(c, deps.logger, ask, ({ response }) => ({ ...response, thread_id }));
     const { response } = await ask();
     // Nobody can press a button here: a pending approval is said in the answer.
-    const answer = await answerWithWaiting(deps, key.workspaceId, response.answer, response.pending_approval);
+    const answer = answerWithWaiting(key.workspaceId, response.answer, response.pending_approval);
     return c.json({ ...response, answer, thread_id }, 200);
   });
   router.all('/workspaces/:id/mcp', async (c) => {

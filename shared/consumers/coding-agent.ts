@@ -89,7 +89,7 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
         { query: question, session_id: ownSessionId(deps, consumerId, session_id) },
         progressToken === undefined ? {} : progressListener(notify, () => performance.now()),
       );
-      const answer = await answerWithWaiting(deps, workspaceId, response.answer, response.pending_approval);
+      const answer = answerWithWaiting(workspaceId, response.answer, response.pending_approval);
       const text = response.error ? `${answer ? `${answer}\n\n` : ''}Error: ${response.error}` : answer;
       return {
         content: [{ type: 'text' as const, text: text || '(no answer)' }],

@@ -15,7 +15,7 @@ import { mcpOf, type Deps } from '../../deps.js';
 import { globMatcher, type GlobMatcher } from '../../platform/globs.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopTool } from '../loop.js';
-import { approvalSettingOf, requiresApproval } from '../../approvals/setting.js';
+import { approvalRule, approvalSettingOf } from '../../approvals/setting.js';
 
 /*
  * Which tools a query offers the model, and reaching their servers: names, permissions, block_tool
@@ -71,7 +71,7 @@ export function offeredTools(
     for (const tool of toolsByConnection.get(connection.id) ?? []) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
   }
   const patterns = patternsFor(workspace, role);
-  const approval = approvalSettingOf(workspace);
+  const needsApproval = approvalRule(approvalSettingOf(workspace));
   const offered: LoopTool[] = [];
   for (const connection of [...connections].sort((a, b) => a.name.localeCompare(b.name))) {
     const tools = [...(toolsByConnection.get(connection.id) ?? [])].sort((a, b) => a.name.localeCompare(b.name));
@@ -84,7 +84,7 @@ export function offeredTools(
       offered.push({
         spec: { name, description: tool.description, inputSchema: tool.input_schema },
         connectionName: connection.name,
-        needsApproval: requiresApproval(approval, { isWrite: tool.is_write, names }),
+        needsApproval: needsApproval({ isWrite: tool.is_write, names }),
         run: async (input) => {
           const timeoutMs = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : undefined;
           const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection, caller), tool.name, input, timeoutMs);
