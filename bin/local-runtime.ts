@@ -14,6 +14,7 @@ import { TeamChatNotifier } from '../shared/chat/notifier.js';
 import { sendDueMoves } from '../shared/conversations/lifecycle.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
+import { consoleApp, isApiUrl } from './console.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { deliveryOf } from '../shared/jobs/worker.js';
@@ -41,6 +42,8 @@ export interface LocalRuntimeOptions {
   scrypt?: ScryptParams;
   /** Model clients (the benchmark's zero-latency fake); by default the configured providers. */
   models?: ModelClients;
+  /** The built console to serve at `/` (web/dist by default; `bin/console.ts`). */
+  consoleDir?: string;
 }
 
 /** Starts dynalite on a free loopback port; persisted under `dir`, or in memory when `dir` is null. */
@@ -179,10 +182,13 @@ async function startServices(
   const sweeper = setInterval(() => scheduler.wakeNow(), config.sweepIntervalMs);
   sweeper.unref();
   const app = createApp(deps, { agentRoutes, clientAddress: (c) => getConnInfo(c).remote.address });
+  const web = consoleApp(options.consoleDir);
+  // The API answers /api and /health; the console every other path, on the same origin so the session cookie just works.
+  const fetchOf = (request: Request, env: unknown) => (isApiUrl(request.url) ? app.fetch(request, env) : web.fetch(request, env));
   const bridge = new ChatBridge(deps, { pollMs: config.chatBridgePollMs });
   await bridge.start();
   const server: ServerType = await new Promise((resolvePromise, reject) => {
-    const started = serve({ fetch: app.fetch, hostname: config.host, port: config.port }, () => resolvePromise(started));
+    const started = serve({ fetch: fetchOf, hostname: config.host, port: config.port }, () => resolvePromise(started));
     started.once('error', reject);
   });
   const address = server.address() as AddressInfo;

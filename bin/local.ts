@@ -1,5 +1,6 @@
 import { parseConfig } from '../shared/platform/config.js';
 import { createLogger } from '../shared/platform/logger.js';
+import { ensureConsoleBuilt } from '../web/build.js';
 import { startLocalRuntime } from './local-runtime.js';
 import { errorMessage } from '../shared/platform/errors.js';
 
@@ -12,6 +13,8 @@ const config = parseConfig({ MCP_ALLOW_PRIVATE_URLS: 'true', ...process.env }, '
 const logger = createLogger(config);
 
 try {
+  // The console is built on the first start, and again when its sources change (about a second).
+  await ensureConsoleBuilt((line) => logger.info(line));
   const runtime = await startLocalRuntime(config, { logger });
   logger.info(`workspace agent proxy listening on ${runtime.url}`, { dataDir: runtime.deps.config.dataDir ?? 'memory' });
   let stopping = false;

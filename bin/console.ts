@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+
+/** Where `npm run build:web` (and `npm start`, on its first run) puts the console. */
+export const CONSOLE_DIST = join(import.meta.dirname, '..', 'web', 'dist');
+
+/**
+ * The console's pages may load only the console's own files and talk only to this origin: a
+ * script injected through text the API returns (a tool's output shown in a transcript) has nowhere
+ * to send anything. The same policy is set by CloudFront on AWS (lib/console.ts).
+ */
+export const CONSOLE_CSP = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  fontSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/** Whether a request's URL is one the API answers (/api…, /health); every other path is the console's. */
+export function isApiUrl(url: string): boolean {
+  // The path starts at the first slash after the scheme's `//` (cheaper than parsing a URL per request).
+  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?') || path.startsWith('/health');
+}
+
+/**
+ * Serves the built console: hashed assets cached for a year, and `index.html` (never cached) for
+ * every other path, so the single-page app's own routes (/workspaces/ws-1/dashboard) load on a
+ * refresh or a shared link.
+ */
+export function consoleApp(dist = CONSOLE_DIST) {
+  const app = new Hono();
+  app.use('*', secureHeaders({ contentSecurityPolicy: CONSOLE_CSP, crossOriginResourcePolicy: 'same-origin' }));
+  app.use('/assets/*', async (c, next) => {
+    await next();
+    if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
+  });
+  app.get('/assets/*', serveStatic({ root: dist }));
+  app.get('/assets/*', (c) => c.text('not found', 404));
+  app.get('*', async (c, next) => {
+    if (!existsSync(join(dist, 'index.html'))) {
+      return c.text('The web console is not built yet: run `npm run build:web` (npm start builds it on its first run).', 503);
+    }
+    c.header('Cache-Control', 'no-cache');
+    return serveStatic({ path: join(dist, 'index.html') })(c, next);
+  });
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  return app;
+}

@@ -1,0 +1,51 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { $api } from '../../api/client';
+import { SESSION_QUERY } from '../../app/session';
+import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { PageHeader } from '../../ui/page';
+
+/** Where to go after signing in: the page that asked, when it is one of ours. */
+function nextPath(params: URLSearchParams): string {
+  const next = params.get('next');
+  return next?.startsWith('/') && !next.startsWith('//') ? next : '/workspaces';
+}
+
+export function SignIn() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const queryClient = useQueryClient();
+  const login = $api.useMutation('post', '/api/auth/login', {
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
+      void navigate(nextPath(params), { replace: true });
+    },
+  });
+  return (
+    <main id="content" className="auth-page">
+      <PageHeader title="Sign in" />
+      <form
+        className="card form"
+        noValidate
+        onSubmit={(event) => {
+          const { email = '', password = '' } = formValues(event);
+          login.mutate({ body: { email, password } });
+        }}
+      >
+        <FormError error={login.error} />
+        <Field label="Email" name="email" error={login.error}>
+          <input type="email" autoComplete="username" required />
+        </Field>
+        <Field label="Password" name="password" error={login.error}>
+          <input type="password" autoComplete="current-password" required />
+        </Field>
+        <Submit pending={login.isPending} busy="Signing in">
+          Sign in
+        </Submit>
+      </form>
+      <p>
+        New here? <Link to="/signup">Create an organisation</Link>.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,27 @@
+import { Outlet } from 'react-router';
+import { $api } from '../../api/client';
+import { useIsAdmin } from '../../app/session';
+import { Tabs } from '../../ui/tabs';
+
+/** The organisation: its users, teams, settings and team-chat integration. */
+export default function OrgShell() {
+  const isAdmin = useIsAdmin();
+  const org = $api.useQuery('get', '/api/org');
+  const tabs = [
+    { to: '/org', label: 'Users', end: true },
+    { to: '/org/teams', label: 'Teams' },
+    ...(isAdmin
+      ? [
+          { to: '/org/settings', label: 'Settings' },
+          { to: '/org/team-chat', label: 'Team chat' },
+        ]
+      : []),
+  ];
+  return (
+    <div className="org">
+      <p className="breadcrumb">Organisation{org.data ? ` / ${org.data.org.name}` : ''}</p>
+      <Tabs label="Organisation" tabs={tabs} />
+      <Outlet />
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../../ui/page';
+
+export default function Activity() {
+  return <PageHeader title="Activity" />;
+}

@@ -1,0 +1,53 @@
+import { Link, Outlet, useParams } from 'react-router';
+import { $api } from '../../api/client';
+import { Badge } from '../../ui/badge';
+import { ErrorNote, Loading } from '../../ui/states';
+import { Tabs } from '../../ui/tabs';
+
+/** The workspace id of the current page (inside /workspaces/:id). */
+export function useWorkspaceId(): string {
+  const { id } = useParams();
+  if (!id) throw new Error('useWorkspaceId outside /workspaces/:id');
+  return id;
+}
+
+const TABS = [
+  { to: '', label: 'Overview', end: true },
+  { to: 'dashboard', label: 'Dashboard' },
+  { to: 'playground', label: 'Playground' },
+  { to: 'conversations', label: 'Conversations' },
+  { to: 'activity', label: 'Activity' },
+  { to: 'approvals', label: 'Approvals' },
+  { to: 'connections', label: 'Connections' },
+  { to: 'knowledge', label: 'Knowledge' },
+  { to: 'guardrails', label: 'Guardrails' },
+  { to: 'consumers', label: 'Consumers' },
+  { to: 'permissions', label: 'Permissions' },
+  { to: 'settings', label: 'Settings' },
+];
+
+/** A workspace: its name, its tabs, and the tab's page. */
+export default function WorkspaceShell() {
+  const id = useWorkspaceId();
+  const summary = $api.useQuery('get', '/api/workspaces/{id}/summary', { params: { path: { id } } });
+  if (summary.isPending) return <Loading label="Loading the workspace" />;
+  if (summary.isError)
+    return (
+      <>
+        <ErrorNote error={summary.error} retry={() => void summary.refetch()} />
+        <p>
+          <Link to="/workspaces">Back to the workspaces</Link>
+        </p>
+      </>
+    );
+  const { workspace } = summary.data;
+  return (
+    <div className="workspace">
+      <p className="breadcrumb">
+        <Link to="/workspaces">Workspaces</Link> / <span>{workspace.name}</span> <Badge status={workspace.status} />
+      </p>
+      <Tabs label="Workspace" tabs={TABS.map((tab) => ({ ...tab, to: `/workspaces/${id}${tab.to ? `/${tab.to}` : ''}` }))} />
+      <Outlet />
+    </div>
+  );
+}

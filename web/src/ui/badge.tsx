@@ -1,0 +1,25 @@
+const TONES: Record<string, string> = {
+  connected: 'good',
+  active: 'good',
+  open: 'good',
+  approved: 'good',
+  resolved: 'good',
+  positive: 'good',
+  cold: 'warn',
+  pending: 'warn',
+  needs_authorization: 'warn',
+  neutral: 'warn',
+  closed: 'muted',
+  expired: 'muted',
+  revoked: 'muted',
+  error: 'bad',
+  denied: 'bad',
+  failed: 'bad',
+  negative: 'bad',
+  unresolved: 'bad',
+};
+
+/** A status word in a coloured pill; the word itself carries the meaning (colour is only a hint). */
+export function Badge({ status }: { status: string }) {
+  return <span className={`badge badge-${TONES[status] ?? 'muted'}`}>{status.replaceAll('_', ' ')}</span>;
+}

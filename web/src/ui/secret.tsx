@@ -1,0 +1,25 @@
+import { useState } from 'react';
+
+/** A secret the API shows once (a consumer's key): copy it now, it will not be shown again. */
+export function SecretOnce({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="secret-once" role="status">
+      <p>
+        <strong>{label}</strong> — copy it now: it is shown only this once.
+      </p>
+      <div className="secret-row">
+        <code>{value}</code>
+        <button
+          type="button"
+          className="button secondary"
+          onClick={() => {
+            void navigator.clipboard?.writeText(value).then(() => setCopied(true));
+          }}
+        >
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+      </div>
+    </div>
+  );
+}
