@@ -1,5 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { ServiceStack } from '../lib/service-stack.js';
+import { ensureConsoleBuilt } from '../web/build.js';
 
 // The CDK app: the only place that reads the deployment environment.
 const app = new App();
@@ -13,6 +14,8 @@ const corsOrigins = (process.env.CORS_ALLOWED_ORIGINS ?? '')
   .split(',')
   .map((origin) => origin.trim())
   .filter(Boolean);
+// The console's files are an asset of the stack: built (when its sources changed) before synth.
+await ensureConsoleBuilt((line) => console.error(line));
 new ServiceStack(app, 'WorkspaceAgentProxy', {
   env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
   corsOrigins,

@@ -3,27 +3,10 @@ import { join } from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import { CONSOLE_CSP } from '../shared/http/console-policy.js';
 
 /** Where `npm run build:web` (and `npm start`, on its first run) puts the console. */
 export const CONSOLE_DIST = join(import.meta.dirname, '..', 'web', 'dist');
-
-/**
- * The console's pages may load only the console's own files and talk only to this origin: a
- * script injected through text the API returns (a tool's output shown in a transcript) has nowhere
- * to send anything. The same policy is set by CloudFront on AWS (lib/console.ts).
- */
-export const CONSOLE_CSP = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'"],
-  fontSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'none'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-};
 
 /** Whether a request's URL is one the API answers (/api…, /health); every other path is the console's. */
 export function isApiUrl(url: string): boolean {

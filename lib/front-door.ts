@@ -14,6 +14,7 @@ import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl, type IFu
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
+import { ConsoleSite } from './console.js';
 import type { PlacedRoute } from '../shared/http/placement.js';
 import { STREAMABLE_ROUTES, fullPath } from '../shared/http/route-table.js';
 import { ORIGIN_VERIFY_HEADER } from '../shared/platform/viewer-address.js';
@@ -27,6 +28,8 @@ export interface FrontDoorProps {
   corsOrigins: string[];
   /** Sent to both origins in `x-origin-verify`: the functions trust CloudFront's viewer address only with it. */
   originSecret: ISecret;
+  /** The built web console (web/dist), served for every path that is not the API's. */
+  consoleDir: string;
 }
 
 /** A route's CloudFront path pattern: its path with each parameter as `*`. */
@@ -37,8 +40,10 @@ function pathPatternOf(entry: PlacedRoute): string {
 /**
  * One domain for the whole service (docs/deploy.md): a CloudFront distribution that sends the
  * streamable routes (the query, the messaging webhook) to the stream function's URL with response
- * streaming, which has no 30-second limit, and every other path to the HTTP API. Nothing is
- * cached: answers depend on who asks.
+ * streaming, which has no 30-second limit, every other `/api/*` path and `/health` to the HTTP
+ * API, and everything else to the web console's bucket (lib/console.ts). Nothing of the API is
+ * cached: answers depend on who asks. The console and the API share the origin, so the session
+ * cookie needs no CORS.
  *
  * The function URL's auth type is NONE: the app authenticates every request (session cookie or
  * Bearer key), as it does behind API Gateway. AWS_IAM behind CloudFront's origin access control
@@ -53,6 +58,7 @@ function pathPatternOf(entry: PlacedRoute): string {
 export class FrontDoor extends Construct {
   readonly distribution: Distribution;
   readonly functionUrl: FunctionUrl;
+  readonly console: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: FrontDoorProps) {
     super(scope, id);
@@ -91,13 +97,22 @@ export class FrontDoor extends Construct {
       compress: false,
     });
 
+    const api = behaviour(new HttpOrigin(apiDomain, { customHeaders }));
+    this.console = new ConsoleSite(this, 'Console', { dir: props.consoleDir });
     this.distribution = new Distribution(this, 'Distribution', {
-      comment: 'Workspace agent proxy: the API, and its streamed answers',
-      defaultBehavior: behaviour(new HttpOrigin(apiDomain, { customHeaders })),
-      additionalBehaviors: Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream)])),
+      comment: 'Workspace agent proxy: the web console, the API, and its streamed answers',
+      defaultBehavior: this.console.behaviour,
+      // CloudFront tries these in order: the streamable routes before the rest of /api/*.
+      additionalBehaviors: {
+        ...Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream)])),
+        '/api/*': api,
+        '/health': api,
+      },
+      defaultRootObject: 'index.html',
       logBucket: this.accessLogBucket(),
       logIncludesCookies: false,
     });
+    this.console.deploy(this.distribution);
     Validations.of(this.distribution).acknowledge({
       id: 'AwsSolutions-CFR1',
       reason: 'The service has users wherever its organisations are; there is no country to refuse.',

@@ -5,6 +5,7 @@ import { accessEnvironment, type AccessSettings } from './functions.js';
 import { ChatBridge } from './chat-bridge.js';
 import { Data } from './data.js';
 import { FrontDoor } from './front-door.js';
+import { CONSOLE_DIST } from '../bin/console.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -17,6 +18,8 @@ export interface ServiceStackProps extends StackProps {
    * `ALLOW_SERVICE_MODEL_KEY`; docs/security.md). Unset: the service's AWS defaults, invite and false.
    */
   access?: AccessSettings;
+  /** The built web console (default web/dist: `bin/app.ts` builds it before synth). */
+  consoleDir?: string;
 }
 
 /** The whole service in one stack; constructs model its parts. */
@@ -44,6 +47,7 @@ export class ServiceStack extends Stack {
       streamFunction: this.api.streamFunction,
       corsOrigins: props.corsOrigins ?? [],
       originSecret: this.api.originSecret,
+      consoleDir: props.consoleDir ?? CONSOLE_DIST,
     });
     // OAuth redirect URIs (made when an MCP connection is saved, on the agent function) lead back
     // to the domain users sign in on, where their session cookie is. Not the stream function's:
@@ -66,7 +70,7 @@ export class ServiceStack extends Stack {
 
     new CfnOutput(this, 'ServiceUrl', {
       value: this.frontDoor.url,
-      description: 'The URL to give users: the whole API on one domain (CloudFront), its streamed answers not cut at 30 s',
+      description: 'The URL to give users: the web console and the whole API on one domain (CloudFront), streamed answers not cut at 30 s',
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API (API Gateway), behind ServiceUrl' });
     new CfnOutput(this, 'StreamFunctionUrl', {

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import openapiTS, { astToString } from 'openapi-typescript';
+import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 import { startLocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { createLogger } from '../shared/platform/logger.js';
@@ -16,20 +16,20 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 export const API_TYPES_FILE = join(import.meta.dirname, '..', 'web', 'src', 'api', 'schema.d.ts');
 
 /** The OpenAPI document, as `GET /api/openapi.json` answers it (an in-memory runtime, stopped after). */
-export async function openApiDocument(): Promise<Record<string, unknown>> {
+export async function openApiDocument(): Promise<OpenAPI3> {
   const config = parseConfig({ DATA_DIR: 'memory', PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'SILENT' }, 'local');
   const runtime = await startLocalRuntime(config, { logger: createLogger(config) });
   try {
     const response = await fetch(`${runtime.url}/api/openapi.json`);
-    return (await response.json()) as Record<string, unknown>;
+    return (await response.json()) as OpenAPI3;
   } finally {
     await runtime.stop();
   }
 }
 
 /** The TypeScript source of the API's types. */
-export async function apiTypesSource(document: Record<string, unknown>): Promise<string> {
-  const ast = await openapiTS(document as Parameters<typeof openapiTS>[0], { alphabetize: true });
+export async function apiTypesSource(document: OpenAPI3): Promise<string> {
+  const ast = await openapiTS(document, { alphabetize: true });
   return `// Generated from GET /api/openapi.json by scripts/api-types.ts (npm run api-types): do not edit.\n\n${astToString(ast)}`;
 }
 

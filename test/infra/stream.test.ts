@@ -76,6 +76,13 @@ const urlId = () => ofType('AWS::Lambda::Url')[0]?.[0] ?? '';
 const distribution = () => ofType('AWS::CloudFront::Distribution')[0]?.[1].Properties.DistributionConfig as DistributionConfig;
 /** The origin a behaviour sends to, by what its domain name is made of. */
 const originOf = (behaviour: Behaviour) => JSON.stringify(distribution().Origins.find((origin) => origin.Id === behaviour.TargetOriginId));
+/** The behaviours of the API's origins (the default behaviour is the web console's: test/infra/console.test.ts). */
+const streamBehaviours = () =>
+  distribution().CacheBehaviors.filter((behaviour) => !['/api/*', '/health'].includes(behaviour.PathPattern ?? ''));
+const apiBehaviours = () =>
+  distribution().CacheBehaviors.filter((behaviour) => ['/api/*', '/health'].includes(behaviour.PathPattern ?? ''));
+/** The origins the functions sit behind (not the console's bucket). */
+const functionOrigins = () => distribution().Origins.filter((origin) => origin.CustomOriginConfig !== undefined);
 
 describe('the stream function', () => {
   it('runs the stream entry point far longer than API Gateway would wait (30 s)', () => {
@@ -132,7 +139,7 @@ describe('the CloudFront distribution', () => {
     ]);
     // They are the agent function's routes on the HTTP API too (for ApiUrl): the same app serves them.
     expect(STREAMABLE_ROUTES.every((entry) => entry.runs === 'agent')).toBe(true);
-    const behaviours = distribution().CacheBehaviors;
+    const behaviours = streamBehaviours();
     expect(behaviours.map((behaviour) => behaviour.PathPattern).sort()).toEqual([
       '/api/consumers/*/messages',
       '/api/workspaces/*/approvals/*',
@@ -156,17 +163,22 @@ describe('the CloudFront distribution', () => {
     expect(stream?.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginProtocolPolicy: 'https-only' });
   });
 
-  it('sends every other path to the HTTP API, uncached, with all methods', () => {
-    const fallback = distribution().DefaultCacheBehavior;
-    expect(fallback).toMatchObject({
-      AllowedMethods: ALL_METHODS,
-      CachePolicyId: CACHING_DISABLED,
-      OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
-      ViewerProtocolPolicy: 'https-only',
-    });
+  it('sends every other /api path and /health to the HTTP API, uncached, with all methods, after the streamable routes', () => {
+    expect(apiBehaviours().map((behaviour) => behaviour.PathPattern)).toEqual(['/api/*', '/health']);
     const apiId = ofType('AWS::ApiGatewayV2::Api')[0]?.[0];
-    expect(originOf(fallback)).toContain(`{"Ref":"${apiId}"},".execute-api."`);
-    expect(originOf(fallback)).not.toContain(urlId());
+    for (const behaviour of apiBehaviours()) {
+      expect(behaviour).toMatchObject({
+        AllowedMethods: ALL_METHODS,
+        CachePolicyId: CACHING_DISABLED,
+        OriginRequestPolicyId: ALL_VIEWER_EXCEPT_HOST_HEADER,
+        ViewerProtocolPolicy: 'https-only',
+      });
+      expect(originOf(behaviour)).toContain(`{"Ref":"${apiId}"},".execute-api."`);
+      expect(originOf(behaviour)).not.toContain(urlId());
+    }
+    // CloudFront takes the first pattern that matches: /api/* must come after the streamable routes.
+    const patterns = distribution().CacheBehaviors.map((behaviour) => behaviour.PathPattern);
+    expect(patterns.indexOf('/api/*')).toBe(STREAMABLE_ROUTES.length);
   });
 
   it('logs requests without their cookies (session tokens)', () => {
@@ -209,8 +221,8 @@ describe('the origin secret (CloudFront-Viewer-Address is trusted only with it)'
     expect(secret).not.toHaveProperty('SecretString');
   });
 
-  it('is added by CloudFront to the requests to both origins, as a dynamic reference', () => {
-    const origins = distribution().Origins;
+  it('is added by CloudFront to the requests to both function origins, as a dynamic reference', () => {
+    const origins = functionOrigins();
     expect(origins).toHaveLength(2);
     for (const origin of origins) {
       expect(origin.OriginCustomHeaders).toEqual([{ HeaderName: 'x-origin-verify', HeaderValue: dynamicReference() }]);
@@ -226,14 +238,14 @@ describe('the origin secret (CloudFront-Viewer-Address is trusted only with it)'
   });
 
   it('keeps the origin request policy that forwards CloudFront-Viewer-Address without the viewer Host', () => {
-    for (const behaviour of [distribution().DefaultCacheBehavior, ...distribution().CacheBehaviors]) {
+    for (const behaviour of distribution().CacheBehaviors) {
       expect(behaviour.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
     }
   });
 
   it('is given to the three HTTP functions (its ARN, and read access), not to the jobs consumer', () => {
     const httpFunctions = [functionId('The HTTP API'), agentFunctionId(), streamFunctionId()];
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of ofType('AWS::Lambda::Function').filter(([id]) => !id.startsWith('CustomCDKBucketDeployment'))) {
       const variables = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
       if (httpFunctions.includes(id)) expect(variables.ORIGIN_VERIFY_SECRET_ARN, id).toEqual({ Ref: secretId() });
       else expect(variables, id).not.toHaveProperty('ORIGIN_VERIFY_SECRET_ARN');

@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
+import { parseConfig } from '../../shared/platform/config.js';
+import { API_TYPES_FILE, apiTypesSource } from '../../scripts/api-types.js';
+import { CONSOLE_DIST } from '../../bin/console.js';
+import { RecordingLogger } from '../support/logger.js';
+import { FAST_SCRYPT } from '../support/context.js';
+
+/** The web console as the local runtime serves it (the browser tests drive it: test/browser/). */
+
+let runtime: LocalRuntime;
+let dir: string;
+beforeAll(async () => {
+  // A console build of its own: three files are enough to see what is served how.
+  dir = await mkdtemp(join(tmpdir(), 'wap-console-'));
+  await mkdir(join(dir, 'assets'));
+  await writeFile(
+    join(dir, 'index.html'),
+    '<!doctype html><title>console</title><script type="module" src="/assets/main-ABC.js"></script>',
+  );
+  await writeFile(join(dir, 'assets', 'main-ABC.js'), 'console.log("console");');
+  await writeFile(join(dir, 'build-stamp.json'), '{"hash":"secret-ish"}');
+  const config = parseConfig({ DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT' }, 'local');
+  runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT, consoleDir: dir });
+});
+afterAll(async () => {
+  await runtime.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const get = (path: string, init?: RequestInit) => fetch(`${runtime.url}${path}`, init);
+
+describe('the console at /', () => {
+  it("answers index.html for / and for the app's own routes, never cached, with a CSP that allows only this origin", async () => {
+    for (const path of ['/', '/workspaces', '/workspaces/ws-1/dashboard', '/org/team-chat?x=1']) {
+      const response = await get(path);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('content-security-policy')).toContain("default-src 'self'; script-src 'self'");
+      expect(response.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(await response.text()).toContain('/assets/main-ABC.js');
+    }
+  });
+
+  it('serves hashed assets cached for a year, and 404 for a missing one (not index.html)', async () => {
+    const asset = await get('/assets/main-ABC.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toContain('javascript');
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(await asset.text()).toBe('console.log("console");');
+    const missing = await get('/assets/main-OLD.js');
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('cache-control')).toBeNull();
+  });
+
+  it('serves nothing outside the build: no traversal, no file but index.html and assets', async () => {
+    for (const path of ['/assets/../build-stamp.json', '/assets/%2e%2e/build-stamp.json', '/assets/..%2fbuild-stamp.json']) {
+      const response = await get(path);
+      expect(await response.text(), path).not.toContain('secret-ish');
+    }
+    // Any other path is the app's (index.html), so the stamp never leaves as itself.
+    expect(await (await get('/build-stamp.json')).text()).not.toContain('secret-ish');
+  });
+
+  it('leaves /api and /health to the API, and answers other methods with a JSON 404', async () => {
+    expect(await (await get('/health')).json()).toEqual({ status: 'ok' });
+    const api = await get('/api/workspaces');
+    expect(api.status).toBe(401);
+    expect(await api.json()).toEqual({ error: 'authentication required' });
+    const post = await get('/workspaces', { method: 'POST' });
+    expect(post.status).toBe(404);
+    expect(await post.json()).toEqual({ error: 'no route for POST /workspaces' });
+  });
+
+  it('says how to build the console when there is no build', async () => {
+    const empty = await mkdtemp(join(tmpdir(), 'wap-console-empty-'));
+    const config = parseConfig({ DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT' }, 'local');
+    const bare = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT, consoleDir: empty });
+    try {
+      const response = await fetch(`${bare.url}/`);
+      expect(response.status).toBe(503);
+      expect(await response.text()).toContain('npm run build:web');
+    } finally {
+      await bare.stop();
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the console build (web/dist, built before the tests as npm start builds it)', () => {
+  it('holds index.html pointing at its hashed entry script and stylesheet', async () => {
+    const html = await readFile(join(CONSOLE_DIST, 'index.html'), 'utf8');
+    const assets = await readdir(join(CONSOLE_DIST, 'assets'));
+    const script = /src="\/assets\/(main-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const style = /href="\/assets\/(main-[A-Z0-9]+\.css)"/.exec(html)?.[1];
+    expect(script && assets.includes(script)).toBe(true);
+    expect(style && assets.includes(style)).toBe(true);
+  });
+});
+
+describe("the console's API types (web/src/api/schema.d.ts)", () => {
+  it('are what the OpenAPI document generates today: run `npm run api-types` after changing a route', async () => {
+    const document = (await (await get('/api/openapi.json')).json()) as Parameters<typeof apiTypesSource>[0];
+    expect(await readFile(API_TYPES_FILE, 'utf8')).toBe(await apiTypesSource(document));
+  });
+});
