@@ -1,5 +1,158 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { api, errorText, type Schemas } from '../../api/client';
+import { Badge } from '../../ui/badge';
+import { count, dateTime, duration, money } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
+import { Loadable } from '../../ui/states';
+import { DataTable } from '../../ui/table';
+import { useWorkspaceId } from './shell';
 
+const PAGE_SIZE = 50;
+
+/**
+ * The audit log, page after page through the API's cursor. The key starts like `$api`'s
+ * (`['get', path, init]`) so invalidating the path refreshes it, and ends apart so it never
+ * shares a cache entry with a single-page read of the same path.
+ */
+function useActivity(id: string) {
+  return useInfiniteQuery({
+    queryKey: ['get', '/api/workspaces/{id}/activity', { params: { path: { id } } }, 'pages'],
+    queryFn: async ({ pageParam, signal }) => {
+      const query = { limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) };
+      const { data, error } = await api.GET('/api/workspaces/{id}/activity', { params: { path: { id }, query }, signal });
+      if (error) throw error;
+      return data;
+    },
+    initialPageParam: '',
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+}
+
+/** A list of names (each once), or "—". */
+function Names({ names }: { names: string[] }) {
+  if (names.length === 0) return <>—</>;
+  return (
+    <ul className="activity-names">
+      {[...new Set(names)].map((name) => (
+        <li key={name}>
+          <code>{name}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function Approvals({ approvals }: { approvals: Schemas['ActivityEntry']['approvals'] }) {
+  if (approvals.length === 0) return <>—</>;
+  return (
+    <ul className="activity-names">
+      {approvals.map((approval) => (
+        <li key={approval.id}>
+          <code>{approval.tool}</code> <Badge status={approval.status} />
+          {approval.decided_by && <span className="hint"> by {approval.decided_by}</span>}
+          {approval.reason && <span className="hint">: {approval.reason}</span>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ActivityTable({ entries }: { entries: Schemas['ActivityEntry'][] }) {
+  return (
+    <DataTable caption="Audit log">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">User</th>
+          <th scope="col">Query</th>
+          <th scope="col">Tools called</th>
+          <th scope="col">Connections</th>
+          <th scope="col" className="num">
+            Tokens in / out
+          </th>
+          <th scope="col" className="num">
+            Cost
+          </th>
+          <th scope="col" className="num">
+            Duration
+          </th>
+          <th scope="col">Error</th>
+          <th scope="col">Approvals</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.id}>
+            <th scope="row" className="nowrap">
+              <time dateTime={entry.created_at}>{dateTime(entry.created_at)}</time>
+            </th>
+            <td>{entry.user_name}</td>
+            <td className="activity-query">{entry.query}</td>
+            <td>
+              <Names names={entry.tools_called} />
+            </td>
+            <td>
+              <Names names={entry.connections_hit} />
+            </td>
+            <td className="num">
+              {count(entry.tokens_input)} / {count(entry.tokens_output)}
+            </td>
+            <td className="num">{money(entry.cost_usd)}</td>
+            <td className="num">{duration(entry.duration_ms)}</td>
+            <td>{entry.error ? <span className="activity-error">{entry.error}</span> : '—'}</td>
+            <td>
+              <Approvals approvals={entry.approvals} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
+  );
+}
+
+/** Every query asked of the workspace, newest first: who, what, which tools, what it cost, how it ended. */
 export default function Activity() {
-  return <PageHeader title="Activity" />;
+  const id = useWorkspaceId();
+  const activity = useActivity(id);
+  return (
+    <>
+      <PageHeader title="Activity">
+        <p>The audit log: every query asked of this workspace, newest first.</p>
+      </PageHeader>
+      <Loadable
+        // A failed "Load more" keeps the pages already shown; its error shows under them.
+        query={{ ...activity, isError: activity.isError && !activity.data }}
+        label="the audit log"
+        isEmpty={(data) => data.pages.every((page) => page.activity.length === 0)}
+        empty="No queries yet: ask one in the playground and it shows here."
+      >
+        {(data) => {
+          const entries = data.pages.flatMap((page) => page.activity);
+          const total = data.pages[0]?.total ?? entries.length;
+          return (
+            <>
+              <p className="hint" aria-live="polite">{`${count(entries.length)} shown of ${count(total)} entries.`}</p>
+              <ActivityTable entries={entries} />
+              {activity.hasNextPage && (
+                <button
+                  type="button"
+                  className="button secondary"
+                  disabled={activity.isFetchingNextPage}
+                  aria-busy={activity.isFetchingNextPage || undefined}
+                  onClick={() => void activity.fetchNextPage()}
+                >
+                  {activity.isFetchingNextPage ? 'Loading more…' : 'Load more'}
+                </button>
+              )}
+              {activity.isFetchNextPageError && (
+                <p className="form-error" role="alert">
+                  Could not load more: {errorText(activity.error)}
+                </p>
+              )}
+            </>
+          );
+        }}
+      </Loadable>
+    </>
+  );
 }

@@ -1,5 +1,136 @@
-import { PageHeader } from '../../ui/page';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { $api, type Schemas } from '../../api/client';
+import { useIsAdmin } from '../../app/session';
+import { Badge } from '../../ui/badge';
+import { ConfirmButton } from '../../ui/confirm';
+import { PageHeader, Section } from '../../ui/page';
+import { ErrorNote, Loadable } from '../../ui/states';
+import { DataTable } from '../../ui/table';
+import { ChannelBindings, channelLabel } from './consumers/channels';
+import { CONSUMER_TYPES, ConnectConsumer, type Connected } from './consumers/connect-form';
+import { ConnectedNote } from './consumers/connected';
+import { useWorkspaceId } from './shell';
 
+type Consumer = Schemas['Consumer'];
+
+const typeLabel = (type: string) => CONSUMER_TYPES.find((option) => option.value === type)?.label ?? type;
+
+function Revoke({ consumer }: { consumer: Consumer }) {
+  const queryClient = useQueryClient();
+  const revoke = $api.useMutation('delete', '/api/connectors/consumer/{id}', {
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/consumers'] });
+      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
+    },
+  });
+  const what = `${typeLabel(consumer.type)} consumer ${consumer.id}`;
+  return (
+    <>
+      <ConfirmButton
+        title={`Revoke the ${what}?`}
+        description={
+          consumer.type === 'team-chat'
+            ? 'Its channels are unbound at once: the bot stops answering there for this workspace.'
+            : 'Its key stops working at once. This cannot be undone: connect a new consumer for a new key.'
+        }
+        confirmLabel="Revoke"
+        disabled={revoke.isPending}
+        onConfirm={() => revoke.mutate({ params: { path: { id: consumer.id } } })}
+      >
+        {revoke.isPending ? 'Revoking…' : 'Revoke'}
+        <span className="visually-hidden"> {what}</span>
+      </ConfirmButton>
+      {revoke.error ? <ErrorNote error={revoke.error} /> : null}
+    </>
+  );
+}
+
+function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin: boolean }) {
+  return (
+    <DataTable caption="Consumers">
+      <thead>
+        <tr>
+          <th scope="col">Type</th>
+          <th scope="col">Id</th>
+          <th scope="col">Status</th>
+          <th scope="col">Channels</th>
+          {isAdmin && <th scope="col">Actions</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {consumers.map((consumer) => (
+          <tr key={consumer.id}>
+            <th scope="row">{typeLabel(consumer.type)}</th>
+            <td>
+              <code>{consumer.id}</code>
+            </td>
+            <td>
+              <Badge status={consumer.status} />
+            </td>
+            <td>{consumer.type === 'team-chat' ? consumer.channels.map(channelLabel).join(', ') || 'None bound' : '—'}</td>
+            {isAdmin && <td className="access-actions">{consumer.status === 'active' ? <Revoke consumer={consumer} /> : '—'}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
+  );
+}
+
+/** The workspace's entry points; admins connect them (a key shown once), revoke them and bind chat channels. */
 export default function Consumers() {
-  return <PageHeader title="Consumers" />;
+  const id = useWorkspaceId();
+  const isAdmin = useIsAdmin();
+  const [connecting, setConnecting] = useState(false);
+  const [connected, setConnected] = useState<Connected | null>(null);
+  const consumers = $api.useQuery('get', '/api/workspaces/{id}/consumers', { params: { path: { id } } });
+  const channels = (consumers.data?.consumers ?? [])
+    .filter((consumer) => consumer.type === 'team-chat')
+    .flatMap((consumer) => consumer.channels);
+  return (
+    <>
+      <PageHeader
+        title="Consumers"
+        actions={
+          isAdmin &&
+          !connecting && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                setConnected(null);
+                setConnecting(true);
+              }}
+            >
+              Connect a consumer
+            </button>
+          )
+        }
+      >
+        <p>Entry points where people and programs talk to this workspace: the API, a messaging webhook, a coding agent, team chat.</p>
+      </PageHeader>
+      {connecting && (
+        <ConnectConsumer
+          workspaceId={id}
+          onCancel={() => setConnecting(false)}
+          onConnected={(done) => {
+            setConnecting(false);
+            setConnected(done);
+          }}
+        />
+      )}
+      {connected && <ConnectedNote connected={connected} workspaceId={id} onDone={() => setConnected(null)} />}
+      <Section title="Connected consumers">
+        <Loadable
+          query={consumers}
+          label="consumers"
+          isEmpty={(data) => data.consumers.length === 0}
+          empty={isAdmin ? 'No consumers yet: connect the first one.' : 'No consumers yet: an admin of your organisation connects them.'}
+        >
+          {(data) => <ConsumersTable consumers={data.consumers} isAdmin={isAdmin} />}
+        </Loadable>
+      </Section>
+      {consumers.isSuccess && <ChannelBindings workspaceId={id} channels={channels} isAdmin={isAdmin} />}
+    </>
+  );
 }

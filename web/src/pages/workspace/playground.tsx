@@ -1,5 +1,104 @@
-import { PageHeader } from '../../ui/page';
+import { useState } from 'react';
+import { Field, FormError, Submit } from '../../ui/form';
+import { PageHeader, Section } from '../../ui/page';
+import { Empty } from '../../ui/states';
+import type { Turn } from './playground/chat-state';
+import { TurnView } from './playground/turn';
+import { useChat } from './playground/use-chat';
+import { useWorkspaceId } from './shell';
 
+/** What the live region says: the finished answer once, never each delta. */
+function announcementOf(turn: Turn | undefined): string {
+  if (!turn || turn.status === 'running') return '';
+  if (turn.status === 'failed') return `The question failed: ${turn.error ?? 'no answer'}`;
+  const answer = turn.answer ? `Answer: ${turn.answer}` : 'No answer text.';
+  return turn.pending ? `${answer} A call to ${turn.pending.tool} waits for approval.` : answer;
+}
+
+function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: string) => Promise<unknown> }) {
+  const [question, setQuestion] = useState('');
+  const [error, setError] = useState<unknown>();
+  const submit = async () => {
+    const asked = question.trim();
+    setError(undefined);
+    setQuestion('');
+    const refused = await onAsk(asked);
+    // Refused before it ran: the question comes back to the box, with the reason.
+    if (refused) {
+      setError(refused);
+      setQuestion(asked);
+    }
+  };
+  return (
+    <form
+      className="form chat-ask"
+      aria-label="Ask the agent"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!running) void submit();
+      }}
+    >
+      <FormError error={error} />
+      <Field label="Question" name="query" error={error} hint="Enter asks; Shift+Enter starts a new line.">
+        <textarea
+          rows={3}
+          value={question}
+          onChange={(event) => setQuestion(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+      </Field>
+      <div className="actions">
+        <Submit pending={running} busy="Asking">
+          Ask
+        </Submit>
+      </div>
+    </form>
+  );
+}
+
+/** Ask the workspace's agent and watch the answer stream in, with its tool calls and approvals. */
 export default function Playground() {
-  return <PageHeader title="Playground" />;
+  const workspaceId = useWorkspaceId();
+  const chat = useChat(workspaceId);
+  const last = chat.turns.at(-1);
+  return (
+    <>
+      <PageHeader
+        title="Playground"
+        actions={
+          <button type="button" className="button secondary" onClick={chat.reset} disabled={chat.turns.length === 0}>
+            New conversation
+          </button>
+        }
+      >
+        <p>Ask the agent as your users do: it answers with this workspace's tools, knowledge and guardrails.</p>
+      </PageHeader>
+      <Section title="Conversation">
+        {chat.turns.length === 0 ? (
+          <Empty>No questions yet: ask the first one below. Follow-up questions continue the same conversation.</Empty>
+        ) : (
+          <ol className="chat-log chat-turns">
+            {chat.turns.map((turn) => (
+              <TurnView
+                key={turn.key}
+                turn={turn}
+                workspaceId={workspaceId}
+                onDecide={(approvalId, body) => void chat.decide(turn.key, approvalId, body)}
+              />
+            ))}
+          </ol>
+        )}
+        <div className="visually-hidden" aria-live="polite">
+          {announcementOf(last)}
+        </div>
+        <AskForm running={chat.running} onAsk={chat.ask} />
+      </Section>
+    </>
+  );
 }

@@ -1,5 +1,129 @@
-import { PageHeader } from '../../ui/page';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { $api, type Schemas } from '../../api/client';
+import { Badge } from '../../ui/badge';
+import { ConfirmButton } from '../../ui/confirm';
+import { FormError } from '../../ui/form';
+import { dateTime } from '../../ui/format';
+import { PageHeader, Section } from '../../ui/page';
+import { Loadable } from '../../ui/states';
+import { optionLabel } from './conversations/filters';
+import { Messages } from './conversations/messages';
+import { ConversationStatsView } from './conversations/stats';
+import { useWorkspaceId } from './shell';
 
+/** How long, and how often, the page asks again for the statistics after a close. */
+const POLL_FOR_MS = 60_000;
+const POLL_EVERY_MS = 2_000;
+
+const statsSettled = (detail: Schemas['ConversationDetail'] | undefined) =>
+  detail?.stats.stats_status === 'complete' || detail?.stats.stats_status === 'failed';
+
+/** After a close, the statistics job runs in the background: ask again every 2 s, for up to a minute. */
+function useStatsPolling() {
+  const [closedAt, setClosedAt] = useState<number>();
+  const [gaveUp, setGaveUp] = useState(false);
+  useEffect(() => {
+    if (closedAt === undefined) return;
+    const timer = setTimeout(() => setGaveUp(true), POLL_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [closedAt]);
+  return {
+    started: () => {
+      setGaveUp(false);
+      setClosedAt(Date.now());
+    },
+    active: (detail: Schemas['ConversationDetail'] | undefined) => closedAt !== undefined && !gaveUp && !statsSettled(detail),
+    gaveUp,
+  };
+}
+
+function CloseConversation({
+  workspaceId,
+  conversationId,
+  onClosed,
+}: {
+  workspaceId: string;
+  conversationId: string;
+  onClosed: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const close = $api.useMutation('post', '/api/workspaces/{id}/conversations/{cid}/close', {
+    onSuccess: async () => {
+      onClosed();
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] }),
+        queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations'] }),
+      ]);
+    },
+  });
+  return (
+    <>
+      <ConfirmButton
+        title="Close this conversation?"
+        description="It takes no more messages; its statistics (sentiment, resolution, category, summary) are computed then."
+        confirmLabel="Close conversation"
+        disabled={close.isPending}
+        onConfirm={() => close.mutate({ params: { path: { id: workspaceId, cid: conversationId } } })}
+      >
+        {close.isPending ? 'Closing…' : 'Close conversation'}
+      </ConfirmButton>
+      <FormError error={close.error} />
+    </>
+  );
+}
+
+/** One conversation: its messages as a transcript, their ratings, and its statistics. */
 export default function Transcript() {
-  return <PageHeader title="Conversation" />;
+  const id = useWorkspaceId();
+  const { cid = '' } = useParams();
+  const polling = useStatsPolling();
+  const detail = $api.useQuery(
+    'get',
+    '/api/workspaces/{id}/conversations/{cid}',
+    { params: { path: { id, cid } } },
+    { refetchInterval: (query) => (polling.active(query.state.data) ? POLL_EVERY_MS : false) },
+  );
+  const conversation = detail.data?.conversation;
+  return (
+    <>
+      <PageHeader
+        title="Conversation"
+        actions={
+          conversation &&
+          conversation.status !== 'closed' && (
+            <CloseConversation workspaceId={id} conversationId={conversation.id} onClosed={polling.started} />
+          )
+        }
+      >
+        {conversation && (
+          <p className="transcript-about">
+            <Badge status={conversation.status} /> {conversation.user_name || 'Unknown user'} · {optionLabel(conversation.consumer_type)}
+            {conversation.channel ? ` · ${conversation.channel}` : ''} · started {dateTime(conversation.first_message_at)} · last activity{' '}
+            {dateTime(conversation.last_activity_at)}
+          </p>
+        )}
+        <p>
+          <Link to={`/workspaces/${id}/conversations`}>All conversations</Link>
+        </p>
+      </PageHeader>
+      <Loadable query={detail} label="the conversation">
+        {(data) => (
+          <>
+            <Section title="Statistics">
+              <ConversationStatsView detail={data} polling={polling.active(data)} gaveUp={polling.gaveUp && !statsSettled(data)} />
+            </Section>
+            <Section title="Transcript">
+              {data.messages.length === 0 ? (
+                <p className="hint">No messages yet.</p>
+              ) : (
+                <Messages workspaceId={id} conversation={data.conversation} messages={data.messages} />
+              )}
+            </Section>
+          </>
+        )}
+      </Loadable>
+    </>
+  );
 }

@@ -1,0 +1,134 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { $api, type Schemas } from '../../../api/client';
+import { ConfirmButton } from '../../../ui/confirm';
+import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { Section } from '../../../ui/page';
+import { Empty, ErrorNote } from '../../../ui/states';
+import { DataTable } from '../../../ui/table';
+import { OtherErrors } from './other-errors';
+
+type Channel = Schemas['Consumer']['channels'][number];
+
+/** Re-reads everything that lists the workspace's consumers and their channels. */
+function useRefreshConsumers() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/consumers'] });
+    await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
+  };
+}
+
+export const channelLabel = (channel: Channel) => (channel.channel_name ? `#${channel.channel_name}` : channel.channel_id);
+
+/** The team-chat channels bound to the workspace; admins bind and unbind them. */
+export function ChannelBindings({ workspaceId, channels, isAdmin }: { workspaceId: string; channels: Channel[]; isAdmin: boolean }) {
+  const [bound, setBound] = useState('');
+  return (
+    <Section title="Team chat channels">
+      <p className="hint">Each thread in a bound channel is a conversation of this workspace. A channel belongs to one workspace.</p>
+      {bound && (
+        <p className="access-note" role="status">
+          {bound}
+        </p>
+      )}
+      {channels.length === 0 ? (
+        <Empty>No channel is bound to this workspace.</Empty>
+      ) : (
+        <DataTable caption="Bound channels">
+          <thead>
+            <tr>
+              <th scope="col">Channel</th>
+              <th scope="col">Channel id</th>
+              {isAdmin && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {channels.map((channel) => (
+              <tr key={channel.channel_id}>
+                <th scope="row">{channelLabel(channel)}</th>
+                <td>
+                  <code>{channel.channel_id}</code>
+                </td>
+                {isAdmin && (
+                  <td className="access-actions">
+                    <Unbind channel={channel} />
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
+      )}
+      {isAdmin && <BindChannel workspaceId={workspaceId} onBound={setBound} />}
+    </Section>
+  );
+}
+
+function Unbind({ channel }: { channel: Channel }) {
+  const refresh = useRefreshConsumers();
+  const unbind = $api.useMutation('delete', '/api/connectors/consumer/channel/{channel_id}', { onSuccess: refresh });
+  return (
+    <>
+      <ConfirmButton
+        title={`Unbind ${channelLabel(channel)}?`}
+        description="The bot stops answering in this channel for this workspace. Its conversations stay."
+        confirmLabel="Unbind"
+        disabled={unbind.isPending}
+        onConfirm={() => unbind.mutate({ params: { path: { channel_id: channel.channel_id } } })}
+      >
+        {unbind.isPending ? 'Unbinding…' : 'Unbind'}
+        <span className="visually-hidden"> channel {channelLabel(channel)}</span>
+      </ConfirmButton>
+      {unbind.error ? <ErrorNote error={unbind.error} /> : null}
+    </>
+  );
+}
+
+function BindChannel({ workspaceId, onBound }: { workspaceId: string; onBound: (message: string) => void }) {
+  const refresh = useRefreshConsumers();
+  const form = useRef<HTMLFormElement>(null);
+  const bind = $api.useMutation('post', '/api/connectors/consumer/channel', {
+    onSuccess: async (answer) => {
+      await refresh();
+      form.current?.reset();
+      onBound(answer.message);
+    },
+  });
+  return (
+    <form
+      ref={form}
+      className="form access-bind"
+      aria-label="Bind a channel"
+      noValidate
+      onSubmit={(event) => {
+        const { channel_id: channelId = '', channel_name: channelName = '' } = formValues(event);
+        onBound('');
+        bind.mutate({
+          body: {
+            type: 'team-chat',
+            workspace_id: workspaceId,
+            channel_id: channelId.trim(),
+            ...(channelName.trim() ? { channel_name: channelName.trim() } : {}),
+          },
+        });
+      }}
+    >
+      <h3>Bind a channel</h3>
+      <p className="hint">The organisation's bot must be connected first (connect a team chat consumer once).</p>
+      <FormError error={bind.error} />
+      <OtherErrors error={bind.error} shown={['channel_id', 'channel_name']} />
+      <Field label="Channel id" name="channel_id" error={bind.error} hint="For example C0456EFGH: channel details → About.">
+        <input autoComplete="off" required />
+      </Field>
+      <Field label="Channel name (optional)" name="channel_name" error={bind.error}>
+        <input autoComplete="off" />
+      </Field>
+      <div className="actions">
+        <Submit pending={bind.isPending} busy="Binding">
+          Bind channel
+        </Submit>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,123 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { $api, errorText, type Schemas } from '../../../api/client';
+import { count, dateTime, duration, money } from '../../../ui/format';
+
+/** The tool names of an answer: the API keeps them as a JSON-encoded array. */
+function toolsOf(message: Schemas['Message']): string[] {
+  if (!message.tools_called) return [];
+  try {
+    const tools: unknown = JSON.parse(message.tools_called);
+    return Array.isArray(tools) ? [...new Set(tools.map(String))] : [];
+  } catch {
+    return [];
+  }
+}
+
+/** 👍 / 👎 on one answer, with how many rated it each way (each rater's last rating counts). */
+function Feedback({ workspaceId, conversationId, message }: { workspaceId: string; conversationId: string; message: Schemas['Message'] }) {
+  const queryClient = useQueryClient();
+  const rate = $api.useMutation('post', '/api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback', {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] }),
+  });
+  const send = (rating: Schemas['FeedbackRequest']['rating']) =>
+    rate.mutate({ params: { path: { id: workspaceId, cid: conversationId, seq: message.seq } }, body: { rating } });
+  return (
+    <div className="transcript-feedback">
+      <button
+        type="button"
+        className="button secondary small"
+        aria-label="Rate answer helpful"
+        disabled={rate.isPending}
+        onClick={() => send('up')}
+      >
+        <span aria-hidden="true">👍</span>
+      </button>
+      <span>
+        {count(message.feedback.up)} <span className="visually-hidden">rated helpful</span>
+      </span>
+      <button
+        type="button"
+        className="button secondary small"
+        aria-label="Rate answer not helpful"
+        disabled={rate.isPending}
+        onClick={() => send('down')}
+      >
+        <span aria-hidden="true">👎</span>
+      </button>
+      <span>
+        {count(message.feedback.down)} <span className="visually-hidden">rated not helpful</span>
+      </span>
+      <span role="status" className="hint">
+        {rate.isSuccess && `Thanks: rated ${rate.variables.body.rating === 'up' ? 'helpful' : 'not helpful'}.`}
+      </span>
+      {rate.isError && (
+        <p className="form-error" role="alert">
+          {errorText(rate.error)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface MessageProps {
+  workspaceId: string;
+  conversation: Schemas['Conversation'];
+  message: Schemas['Message'];
+}
+
+/** One message of the transcript: who, when, the text; an answer also its tools, figures and ratings. */
+function MessageItem({ workspaceId, conversation, message }: MessageProps) {
+  const isAnswer = message.role === 'assistant';
+  const tools = toolsOf(message);
+  return (
+    <li className={`transcript-message transcript-${message.role}`}>
+      <p className="transcript-head">
+        <strong>{isAnswer ? 'Assistant' : 'User'}</strong>
+        {!isAnswer && conversation.user_name && <span> {conversation.user_name}</span>}
+        <span className="hint">
+          {' · '}
+          <time dateTime={message.created_at}>{dateTime(message.created_at)}</time>
+        </span>
+      </p>
+      <div className={`bubble ${isAnswer ? 'assistant' : 'user'}`}>{message.content || <span className="hint">(no text)</span>}</div>
+      {isAnswer && (
+        <>
+          {tools.length > 0 && (
+            <p className="tool-line">
+              Tools called:{' '}
+              {tools.map((tool, index) => (
+                <span key={tool}>
+                  {index > 0 && ', '}
+                  <code>{tool}</code>
+                </span>
+              ))}
+            </p>
+          )}
+          <p className="tool-line">
+            Tokens {count(message.tokens_input)} in / {count(message.tokens_output)} out · Cost {money(message.cost_usd)} · Time{' '}
+            {duration(message.duration_ms)}
+          </p>
+          <Feedback workspaceId={workspaceId} conversationId={conversation.id} message={message} />
+        </>
+      )}
+    </li>
+  );
+}
+
+export function Messages({
+  workspaceId,
+  conversation,
+  messages,
+}: {
+  workspaceId: string;
+  conversation: Schemas['Conversation'];
+  messages: Schemas['Message'][];
+}) {
+  return (
+    <ol className="transcript">
+      {messages.map((message) => (
+        <MessageItem key={message.id} workspaceId={workspaceId} conversation={conversation} message={message} />
+      ))}
+    </ol>
+  );
+}

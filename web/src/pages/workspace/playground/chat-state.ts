@@ -1,0 +1,136 @@
+import { errorText, type Schemas } from '../../../api/client';
+import { isAnswer, type PendingApproval, type QueryResponse, type StreamEvent } from './sse';
+
+export interface ToolLine {
+  kind: 'tool';
+  id: string;
+  name: string;
+  connection: string | null;
+  state: 'running' | 'done' | 'error';
+  durationMs?: number;
+}
+
+/** A decision on a paused call, once the API accepted it. */
+export interface DecisionLine {
+  kind: 'decision';
+  id: string;
+  tool: string;
+  decision: Schemas['ApprovalDecision']['decision'];
+}
+
+/** One question and its answer, as it streams in (and goes on after an approval). */
+export interface Turn {
+  key: number;
+  question: string;
+  /** The answer so far: the joined `text` deltas, replaced by `done.answer` at the end. */
+  answer: string;
+  /** Tool calls and decisions, in the order they happened. */
+  steps: (ToolLine | DecisionLine)[];
+  status: 'running' | 'paused' | 'done' | 'failed';
+  /** The last `done` of this turn (a decision's `done` carries the whole query's figures). */
+  result?: QueryResponse;
+  pending: PendingApproval | null;
+  /** Why the turn failed, or the `error` of its answer. */
+  error?: string;
+  /** The decision being sent, until the API accepts it (`start`) or refuses it. */
+  deciding?: DecisionLine;
+  /** A decision the API refused (403, 409…): its error body, shown by the approval form. */
+  decisionError?: unknown;
+}
+
+export interface ChatState {
+  turns: Turn[];
+  /** Sent with the next question so it continues the same conversation. */
+  sessionId?: string;
+}
+
+export type ChatAction =
+  | { type: 'ask'; key: number; question: string }
+  | { type: 'deciding'; key: number; decision: Schemas['ApprovalDecision']['decision'] }
+  | { type: 'event'; key: number; event: StreamEvent }
+  | { type: 'refused'; key: number; error: unknown }
+  | { type: 'failed'; key: number; error: unknown }
+  | { type: 'drop'; key: number }
+  | { type: 'reset' };
+
+export const initialChat: ChatState = { turns: [] };
+
+function applyEvent(turn: Turn, event: StreamEvent): Turn {
+  switch (event.event) {
+    case 'start': {
+      // The query (or the decision) was accepted: whatever waited is being decided.
+      const steps = turn.deciding ? [...turn.steps, turn.deciding] : turn.steps;
+      return { ...turn, steps, pending: null, deciding: undefined, decisionError: undefined };
+    }
+    case 'text':
+      return { ...turn, answer: turn.answer + event.data.delta };
+    case 'tool_call':
+      return { ...turn, steps: [...turn.steps, { kind: 'tool', ...event.data, state: 'running' }] };
+    case 'tool_result': {
+      const { id, is_error: isError, duration_ms: durationMs } = event.data;
+      const steps = turn.steps.map((step) =>
+        step.kind === 'tool' && step.id === id ? { ...step, state: isError ? ('error' as const) : ('done' as const), durationMs } : step,
+      );
+      return { ...turn, steps };
+    }
+    case 'approval_required':
+      return { ...turn, pending: event.data };
+    case 'done': {
+      const data = event.data;
+      if (!isAnswer(data)) return { ...turn, status: 'failed', error: data.error };
+      return {
+        ...turn,
+        answer: data.answer,
+        result: data,
+        pending: data.pending_approval,
+        status: data.pending_approval ? 'paused' : 'done',
+        error: data.error ?? undefined,
+      };
+    }
+  }
+}
+
+function update(state: ChatState, key: number, change: (turn: Turn) => Turn): ChatState {
+  return { ...state, turns: state.turns.map((turn) => (turn.key === key ? change(turn) : turn)) };
+}
+
+export function chatReducer(state: ChatState, action: ChatAction): ChatState {
+  if (action.type === 'reset') return initialChat;
+  if (action.type === 'ask') {
+    const turn: Turn = { key: action.key, question: action.question, answer: '', steps: [], status: 'running', pending: null };
+    return { ...state, turns: [...state.turns, turn] };
+  }
+  // A stream of a conversation that was reset since: nothing of it belongs here.
+  if (!state.turns.some((turn) => turn.key === action.key)) return state;
+  switch (action.type) {
+    case 'drop':
+      return { ...state, turns: state.turns.filter((turn) => turn.key !== action.key) };
+    case 'deciding':
+      return update(state, action.key, (turn) => {
+        const deciding = turn.pending && {
+          kind: 'decision' as const,
+          id: turn.pending.id,
+          tool: turn.pending.tool,
+          decision: action.decision,
+        };
+        return { ...turn, status: 'running', deciding: deciding ?? undefined, decisionError: undefined };
+      });
+    case 'refused':
+      return update(state, action.key, (turn) => ({ ...turn, status: 'paused', deciding: undefined, decisionError: action.error }));
+    case 'failed':
+      return update(state, action.key, (turn) => ({ ...turn, status: 'failed', error: errorText(action.error) }));
+    case 'event': {
+      const { event } = action;
+      const next = update(state, action.key, (turn) => applyEvent(turn, event));
+      // `done` is the authority on the session (a rare race gives another than `start`'s).
+      if (event.event === 'start') return { ...next, sessionId: event.data.session_id };
+      if (event.event === 'done' && isAnswer(event.data)) return { ...next, sessionId: event.data.session_id };
+      return next;
+    }
+  }
+}
+
+/** The connection an `authorization_url` is for, named by the answer's error. */
+export function connectionToAuthorize(error: string | null | undefined): string | undefined {
+  return error?.match(/MCP connection "([^"]+)" needs your authorization/)?.[1];
+}

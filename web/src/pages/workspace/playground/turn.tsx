@@ -1,0 +1,118 @@
+import { Link } from 'react-router';
+import type { Schemas } from '../../../api/client';
+import { count, duration, money } from '../../../ui/format';
+import { ApprovalCard } from './approval';
+import { connectionToAuthorize, type ToolLine, type Turn } from './chat-state';
+import type { QueryResponse } from './sse';
+
+function toolState(tool: ToolLine): string {
+  if (tool.state === 'running') return 'running…';
+  const took = duration(tool.durationMs);
+  return tool.state === 'error' ? `error after ${took}` : `done in ${took}`;
+}
+
+/** One line per tool call, as it starts and ends, and per decision on a paused call. */
+function Steps({ steps }: { steps: Turn['steps'] }) {
+  return (
+    <ul className="chat-tools" aria-label="Tool calls">
+      {steps.map((step) =>
+        step.kind === 'tool' ? (
+          <li key={step.id} className={`tool-line chat-tool-${step.state}`}>
+            <span aria-hidden="true">⚙ </span>
+            <code>{step.name}</code> {step.connection ? `on ${step.connection}` : 'in the knowledge base'} — {toolState(step)}
+          </li>
+        ) : (
+          <li key={step.id} className="tool-line">
+            <span aria-hidden="true">{step.decision === 'approve' ? '✓ ' : '✗ '}</span>
+            You {step.decision === 'approve' ? 'approved' : 'denied'} the call to <code>{step.tool}</code>
+          </li>
+        ),
+      )}
+    </ul>
+  );
+}
+
+/** What the answer cost, and where the conversation is kept. */
+function TurnStats({ result, workspaceId }: { result: QueryResponse; workspaceId: string }) {
+  return (
+    <div className="chat-meta">
+      <dl>
+        <div>
+          <dt>Tokens</dt>
+          <dd>
+            {count(result.tokens.input)} in / {count(result.tokens.output)} out
+          </dd>
+        </div>
+        <div>
+          <dt>Cost</dt>
+          <dd>{money(result.cost_usd)}</dd>
+        </div>
+        <div>
+          <dt>Time</dt>
+          <dd>{duration(result.duration_ms)}</dd>
+        </div>
+      </dl>
+      <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(result.conversation_id)}`}>View transcript</Link>
+    </div>
+  );
+}
+
+function AuthorizeLink({ result }: { result: QueryResponse }) {
+  if (!result.authorization_url) return null;
+  const connection = connectionToAuthorize(result.error);
+  return (
+    <p>
+      <a className="button secondary" href={result.authorization_url} target="_blank" rel="noopener noreferrer">
+        Authorize {connection ?? 'the connection'}
+        <span className="visually-hidden"> (opens in a new tab)</span>
+      </a>{' '}
+      <span className="hint">Then ask again.</span>
+    </p>
+  );
+}
+
+interface TurnProps {
+  turn: Turn;
+  workspaceId: string;
+  onDecide: (approvalId: string, body: Schemas['ApprovalDecision']) => void;
+}
+
+/** A question, the tool calls it led to, and the answer as it streams. */
+export function TurnView({ turn, workspaceId, onDecide }: TurnProps) {
+  const running = turn.status === 'running';
+  return (
+    <li className="chat-turn">
+      <div className="bubble user">
+        <span className="chat-who">You</span>
+        {turn.question}
+      </div>
+      {turn.steps.length > 0 && <Steps steps={turn.steps} />}
+      <div className="bubble assistant" aria-busy={running || undefined}>
+        <span className="chat-who">Assistant</span>
+        {turn.answer}
+        {running && (
+          <span className="chat-working">
+            <span className="spinner" aria-hidden="true" /> {turn.answer ? 'Still working…' : 'Working…'}
+          </span>
+        )}
+        {!running && !turn.answer && <span className="hint">No answer text.</span>}
+      </div>
+      {turn.error && (
+        <p className="form-error" role="alert">
+          {turn.error}
+        </p>
+      )}
+      {turn.result && <AuthorizeLink result={turn.result} />}
+      {turn.pending && (
+        <ApprovalCard
+          workspaceId={workspaceId}
+          pending={turn.pending}
+          deciding={running}
+          error={turn.decisionError}
+          onDecide={(body) => turn.pending && onDecide(turn.pending.id, body)}
+        />
+      )}
+      {turn.result && !running && <TurnStats result={turn.result} workspaceId={workspaceId} />}
+    </li>
+  );
+}

@@ -1,0 +1,75 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { $api, type Schemas } from '../../../api/client';
+import { FormError, formValues, Submit } from '../../../ui/form';
+import { OtherErrors } from '../consumers/other-errors';
+import { changedBody } from './body';
+import { ApprovalFields, GeneralFields, LimitFields, TimeoutFields } from './fields';
+
+type Summary = Schemas['WorkspaceSummary'];
+
+/** The request fields the form has inputs for (the others' messages are listed at the top). */
+const SHOWN = [
+  'name',
+  'model',
+  'system_prompt',
+  'cold_timeout_minutes',
+  'close_timeout_minutes',
+  'tool_timeout_seconds',
+  'max_tool_rounds',
+  'max_tokens_per_query',
+  'approval.mode',
+  'approval.patterns',
+  'approval.approvers',
+  'approval.expires_minutes',
+];
+
+/** The admin's form: sends only what changed, then re-reads every view of the workspace. */
+export function SettingsForm({ workspace, models }: { workspace: Summary; models: Schemas['Model'][] | undefined }) {
+  const queryClient = useQueryClient();
+  const [notice, setNotice] = useState('');
+  const save = $api.useMutation('put', '/api/workspaces/{id}', {
+    onSuccess: async () => {
+      await Promise.all(
+        ['/api/workspaces/{id}/summary', '/api/workspaces/{id}', '/api/workspaces'].map((path) =>
+          queryClient.invalidateQueries({ queryKey: ['get', path] }),
+        ),
+      );
+      setNotice('Settings saved.');
+    },
+  });
+  return (
+    <form
+      // A new version of the workspace starts the form over from what was saved.
+      key={JSON.stringify(workspace)}
+      className="form access-settings"
+      aria-label="Workspace settings"
+      noValidate
+      onSubmit={(event) => {
+        const body = changedBody(formValues(event), workspace);
+        save.reset();
+        if (Object.keys(body).length === 0) {
+          setNotice('Nothing changed: there is nothing to save.');
+          return;
+        }
+        setNotice('');
+        save.mutate({ params: { path: { id: workspace.id } }, body });
+      }}
+    >
+      <FormError error={save.error} />
+      <OtherErrors error={save.error} shown={SHOWN} />
+      {notice && (
+        <p className="access-note" role="status">
+          {notice}
+        </p>
+      )}
+      <GeneralFields workspace={workspace} models={models} error={save.error} />
+      <TimeoutFields workspace={workspace} error={save.error} />
+      <LimitFields workspace={workspace} error={save.error} />
+      <ApprovalFields approval={workspace.approval} error={save.error} />
+      <div className="actions">
+        <Submit pending={save.isPending}>Save settings</Submit>
+      </div>
+    </form>
+  );
+}
