@@ -44,6 +44,8 @@ export const toConnection = (item: Item): Connection => ({
   headers: masked(item.header_names),
   env: masked(item.env_names),
   last_error: strOrNull(item.last_error),
+  auth: item.auth === 'oauth' ? 'oauth' : 'none',
+  credential: item.auth === 'oauth' ? (item.credential === 'per_user' ? 'per_user' : 'workspace') : null,
   tool_count: num(item.tool_count),
   created_at: str(item.created_at),
 });
@@ -80,6 +82,7 @@ const toConsumer = (item: Item): Consumer => ({
         channel_name: strOrNull(channel.channel_name),
       }))
     : [],
+  created_at: str(item.created_at),
 });
 const toActivity = (item: Item): ActivityEntry => ({
   id: str(item.id),

@@ -148,6 +148,11 @@ export const ConnectionSchema = z
     headers: z.record(z.string(), z.string()).openapi({ description: 'header names with a mask (admins; {} for members)' }),
     env: z.record(z.string(), z.string()).openapi({ description: 'environment variable names with a mask (admins; {} for members)' }),
     last_error: z.string().nullable().openapi({ description: 'why the last attempt to reach it failed (status error)' }),
+    auth: z.enum(['none', 'oauth']).openapi({ description: 'oauth: reached with an OAuth grant (POST /api/connections/:id/authorize)' }),
+    credential: z
+      .enum(['workspace', 'per_user'])
+      .nullable()
+      .openapi({ description: 'oauth: one grant for every caller (workspace) or one per person (per_user); null otherwise' }),
     tool_count: z.number().int(),
     created_at: isoTimestamp,
   })
@@ -202,6 +207,7 @@ export const ConsumerSchema = z
     type: z.string(),
     status: z.string(),
     channels: z.array(z.object({ channel_id: z.string(), channel_name: z.string().nullable() })),
+    created_at: isoTimestamp,
   })
   .openapi('Consumer');
 

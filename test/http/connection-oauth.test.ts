@@ -64,7 +64,12 @@ describe('OAuth 2.1 connections (workspace grant)', () => {
     expect(url.searchParams.get('resource')).toBe(server.url);
     expect(url.searchParams.get('redirect_uri')).toMatch(/\/api\/connectors\/mcp\/oauth\/callback$/);
     expect(server.registeredClients().length).toBeGreaterThanOrEqual(1);
-    expect(await connectionOf(admin.cookie, workspace.id, saved.id)).toMatchObject({ status: 'needs_authorization', tool_count: 0 });
+    expect(await connectionOf(admin.cookie, workspace.id, saved.id)).toMatchObject({
+      status: 'needs_authorization',
+      auth: 'oauth',
+      credential: 'workspace',
+      tool_count: 0,
+    });
   });
 
   it('finishes the grant at the callback, lists the tools, calls them with the token, refreshes it, and asks again once the grant is revoked', async () => {
@@ -167,6 +172,8 @@ describe('OAuth 2.1 connections (per-user grants)', () => {
       body: { workspace_id: workspace.id, name: 'Mailbox', transport: 'http', url: server.url, auth: 'oauth', credential: 'per_user' },
     });
     expect(saved.status, saved.text).toBe(201);
+    const listed = await t.request('GET', `/api/workspaces/${workspace.id}/connections`, { cookie: member.cookie });
+    expect(listed.body.connections).toMatchObject([{ id: saved.body.id, auth: 'oauth', credential: 'per_user' }]);
     // The admin's own grant, started by the save.
     expect((await t.request('GET', await grantAs(saved.body.authorization_url, 'alice'), { cookie: admin.cookie })).status).toBe(200);
     expect(await whoami(admin.cookie, workspace.id)).toMatchObject({ error: null, result: { content: 'alice' } });

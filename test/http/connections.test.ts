@@ -404,6 +404,8 @@ describe('POST /api/connectors/mcp', () => {
         headers: {},
         env: {},
         last_error: null,
+        auth: 'none',
+        credential: null,
         tool_count: 5,
         created_at: expect.any(String),
       },

@@ -90,7 +90,13 @@ describe('POST /api/connectors/consumer (team-chat)', () => {
     expect(settings.text).not.toContain(chat.appToken);
     const consumers = await t.request('GET', `/api/workspaces/${workspaceId}/consumers`, { cookie: admin.cookie });
     expect(consumers.body.consumers).toEqual([
-      { id: `tc-${workspaceId}`, type: 'team-chat', status: 'active', channels: [{ channel_id: 'C1', channel_name: 'support' }] },
+      {
+        id: `tc-${workspaceId}`,
+        type: 'team-chat',
+        status: 'active',
+        channels: [{ channel_id: 'C1', channel_name: 'support' }],
+        created_at: t.clock.now().toISOString(),
+      },
     ]);
     // Connecting again is the same consumer.
     expect((await connect({})).status).toBe(201);
@@ -144,7 +150,13 @@ describe('channel bindings', () => {
     expect(bound.body).toMatchObject({ status: 'saved', message: expect.stringContaining('#desk') });
     const after = await t.request('GET', `/api/workspaces/${bare.id}/consumers`, { cookie: admin.cookie });
     expect(after.body.consumers).toEqual([
-      { id: `tc-${bare.id}`, type: 'team-chat', status: 'active', channels: [{ channel_id: 'C555', channel_name: 'desk' }] },
+      {
+        id: `tc-${bare.id}`,
+        type: 'team-chat',
+        status: 'active',
+        channels: [{ channel_id: 'C555', channel_name: 'desk' }],
+        created_at: t.clock.now().toISOString(),
+      },
     ]);
   });
 

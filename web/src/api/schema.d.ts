@@ -5418,12 +5418,22 @@ export interface components {
         };
         Connection: {
             args: string[];
+            /**
+             * @description oauth: reached with an OAuth grant (POST /api/connections/:id/authorize)
+             * @enum {string}
+             */
+            auth: "none" | "oauth";
             command: string | null;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+            /**
+             * @description oauth: one grant for every caller (workspace) or one per person (per_user); null otherwise
+             * @enum {string|null}
+             */
+            credential: "workspace" | "per_user" | null;
             /** @description environment variable names with a mask (admins; {} for members) */
             env: {
                 [key: string]: string;
@@ -5449,6 +5459,11 @@ export interface components {
                 channel_id: string;
                 channel_name: string | null;
             }[];
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
             id: string;
             status: string;
             type: string;
