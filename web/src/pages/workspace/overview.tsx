@@ -1,5 +1,152 @@
-import { PageHeader } from '../../ui/page';
+import { Link } from 'react-router';
+import { $api, type Schemas } from '../../api/client';
+import { Badge } from '../../ui/badge';
+import { count, dateTime, duration, money, percent } from '../../ui/format';
+import { PageHeader, Section } from '../../ui/page';
+import { Empty, Loadable } from '../../ui/states';
+import { DataTable } from '../../ui/table';
+import { useWorkspaceId } from './shell';
 
+type Detail = Schemas['WorkspaceDetail'];
+
+/** Every field of WorkspaceStats, in reading order. */
+function StatsGrid({ stats }: { stats: Schemas['WorkspaceStats'] }) {
+  const items: [string, string][] = [
+    ['Queries today', count(stats.today)],
+    ['Queries this week', count(stats.week)],
+    ['Queries this month', count(stats.month)],
+    ['Average duration', duration(stats.avg_ms)],
+    ['Cost this month', money(stats.cost_mtd)],
+    ['Error rate', percent(stats.error_rate)],
+  ];
+  return (
+    <dl className="stats" aria-label="Usage">
+      {items.map(([label, value]) => (
+        <div className="stat" key={label}>
+          <dt>{label}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** What the workspace holds, each count leading to the tab that manages it. */
+function Counts({ id, detail }: { id: string; detail: Detail }) {
+  const items: [string, number, string][] = [
+    ['Connections', detail.connections.length, 'connections'],
+    ['Tools', detail.tools.length, 'connections'],
+    ['Knowledge entries', detail.knowledge.length, 'knowledge'],
+    ['Guardrails', detail.guardrails.length, 'guardrails'],
+    ['Consumers', detail.consumers.length, 'consumers'],
+    ['Permissions', detail.permissions.length, 'permissions'],
+  ];
+  return (
+    <dl className="stats" aria-label="Configuration">
+      {items.map(([label, value, tab]) => (
+        <div className="stat" key={label}>
+          <dt>
+            <Link to={`/workspaces/${id}/${tab}`}>{label}</Link>
+          </dt>
+          <dd>{count(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function Summary({ id, workspace }: { id: string; workspace: Schemas['WorkspaceSummary'] }) {
+  const approvals = { none: 'none', write_tools: 'write tools', patterns: 'tools matching patterns' }[workspace.approval.mode];
+  return (
+    <Section title="Workspace" actions={<Link to={`/workspaces/${id}/settings`}>Change the settings</Link>}>
+      <dl className="wc-facts">
+        <dt>Team</dt>
+        <dd>{workspace.team}</dd>
+        <dt>Status</dt>
+        <dd>
+          <Badge status={workspace.status} />
+        </dd>
+        <dt>Model</dt>
+        <dd>{workspace.model}</dd>
+        <dt>Created</dt>
+        <dd>{dateTime(workspace.created_at)}</dd>
+        <dt>Conversations go cold after</dt>
+        <dd>{count(workspace.cold_timeout_minutes)} minutes</dd>
+        <dt>Cold conversations close after</dt>
+        <dd>{count(workspace.close_timeout_minutes)} minutes</dd>
+        <dt>Tool rounds per query</dt>
+        <dd>at most {count(workspace.max_tool_rounds)}</dd>
+        <dt>Tokens per query</dt>
+        <dd>{workspace.max_tokens_per_query === null ? 'no budget' : `at most ${count(workspace.max_tokens_per_query)}`}</dd>
+        <dt>Tool call timeout</dt>
+        <dd>{workspace.tool_timeout_seconds === null ? 'the service default' : `${count(workspace.tool_timeout_seconds)} seconds`}</dd>
+        <dt>Approvals</dt>
+        <dd>{approvals}</dd>
+        <dt>System prompt</dt>
+        <dd className="wc-prose">{workspace.system_prompt || 'none'}</dd>
+      </dl>
+    </Section>
+  );
+}
+
+function ConnectionHealth({ id, connections }: { id: string; connections: Schemas['Connection'][] }) {
+  return (
+    <Section title="Connection health" actions={<Link to={`/workspaces/${id}/connections`}>Manage connections</Link>}>
+      {connections.length === 0 ? (
+        <Empty>No connections yet: the agent has no tools until one is added.</Empty>
+      ) : (
+        <DataTable caption="Connection health">
+          <thead>
+            <tr>
+              <th scope="col">Connection</th>
+              <th scope="col">Status</th>
+              <th scope="col">Transport</th>
+              <th scope="col" className="num">
+                Tools
+              </th>
+              <th scope="col">Last error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {connections.map((connection) => (
+              <tr key={connection.id}>
+                <th scope="row">{connection.name}</th>
+                <td>
+                  <Badge status={connection.status} />
+                </td>
+                <td>{connection.transport}</td>
+                <td className="num">{count(connection.tool_count)}</td>
+                <td>{connection.last_error ?? '—'}</td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
+      )}
+    </Section>
+  );
+}
+
+/** The workspace at a glance: its settings, usage, what it holds, and whether its connections work. */
 export default function Overview() {
-  return <PageHeader title="Overview" />;
+  const id = useWorkspaceId();
+  const detail = $api.useQuery('get', '/api/workspaces/{id}', { params: { path: { id } } });
+  return (
+    <>
+      <PageHeader title="Overview" />
+      <Loadable query={detail} label="the workspace">
+        {(data) => (
+          <>
+            <Section title="Usage">
+              <StatsGrid stats={data.stats} />
+            </Section>
+            <Section title="Configuration">
+              <Counts id={id} detail={data} />
+            </Section>
+            <ConnectionHealth id={id} connections={data.connections} />
+            <Summary id={id} workspace={data.workspace} />
+          </>
+        )}
+      </Loadable>
+    </>
+  );
 }

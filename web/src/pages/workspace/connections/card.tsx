@@ -1,0 +1,165 @@
+import { useId, useState } from 'react';
+import { $api, type Schemas } from '../../../api/client';
+import { useIsAdmin } from '../../../app/session';
+import { Badge } from '../../../ui/badge';
+import { ConfirmButton } from '../../../ui/confirm';
+import { FormError } from '../../../ui/form';
+import { count, dateTime } from '../../../ui/format';
+import { Empty } from '../../../ui/states';
+import { DataTable } from '../../../ui/table';
+import { AuthorizeButton } from './authorize';
+import { EditCredentials } from './edit-credentials';
+import { type Connection, useRefreshConnections } from './shared';
+
+/** Secret names with their mask: the values are never sent to the console. */
+function MaskedNames({ values }: { values: Record<string, string> }) {
+  const names = Object.entries(values);
+  if (names.length === 0) return <>none</>;
+  return (
+    <ul className="wc-inline-list">
+      {names.map(([name, mask]) => (
+        <li key={name}>
+          <code>{name}</code> <span aria-hidden="true">{mask}</span>
+          <span className="visually-hidden">(value hidden)</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function whereOf(connection: Connection): string {
+  if (connection.transport === 'http') return connection.url ?? '—';
+  return [connection.command, ...connection.args].filter(Boolean).join(' ') || '—';
+}
+
+function ToolsTable({ connection, tools }: { connection: Connection; tools: Schemas['Tool'][] }) {
+  if (tools.length === 0) {
+    const why =
+      connection.status === 'needs_authorization'
+        ? 'Its tools are listed once access is authorized.'
+        : connection.transport === 'stdio'
+          ? 'A stdio server lists its tools on the first query.'
+          : 'The server offers no tools.';
+    return <Empty>No tools yet. {why}</Empty>;
+  }
+  return (
+    <DataTable caption={`Tools of ${connection.name}`}>
+      <thead>
+        <tr>
+          <th scope="col">Tool</th>
+          <th scope="col">Access</th>
+          <th scope="col">Description</th>
+        </tr>
+      </thead>
+      <tbody>
+        {tools.map((tool) => (
+          <tr key={tool.id}>
+            <th scope="row">
+              <code>{tool.name}</code>
+            </th>
+            <td>{tool.is_write ? <span className="wc-write">write</span> : 'read only'}</td>
+            <td>{tool.description || '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
+  );
+}
+
+function DeleteConnection({ connection, onDone }: { connection: Connection; onDone: (message: string) => void }) {
+  const refresh = useRefreshConnections();
+  const remove = $api.useMutation('delete', '/api/connections/{id}', {
+    onSuccess: async () => {
+      await refresh();
+      onDone(`Deleted "${connection.name}" and its tools.`);
+    },
+  });
+  return (
+    <>
+      <ConfirmButton
+        title={`Delete ${connection.name}?`}
+        description={`The connection and its ${count(connection.tool_count)} tools are removed; queries no longer reach this server.`}
+        confirmLabel="Delete connection"
+        disabled={remove.isPending}
+        onConfirm={() => remove.mutate({ params: { path: { id: connection.id } } })}
+      >
+        {remove.isPending ? 'Deleting…' : 'Delete'}
+        <span className="visually-hidden"> connection {connection.name}</span>
+      </ConfirmButton>
+      <FormError error={remove.error} />
+    </>
+  );
+}
+
+/** One connection: whether it works, where it points, its credentials by name, its tools, and what may be done. */
+export function ConnectionCard({
+  connection,
+  tools,
+  onNotice,
+}: {
+  connection: Connection;
+  tools: Schemas['Tool'][];
+  onNotice: (message: string) => void;
+}) {
+  const isAdmin = useIsAdmin();
+  const headingId = useId();
+  const [editing, setEditing] = useState(false);
+  return (
+    <article className="card wc-connection" aria-labelledby={headingId}>
+      <div className="wc-card-head">
+        <h3 id={headingId}>{connection.name}</h3>
+        <Badge status={connection.status} />
+      </div>
+      {connection.last_error && (
+        <p className="wc-last-error">
+          <strong>Last error:</strong> {connection.last_error}
+        </p>
+      )}
+      <dl className="wc-facts">
+        <dt>Transport</dt>
+        <dd>{connection.transport}</dd>
+        <dt>{connection.transport === 'http' ? 'URL' : 'Command'}</dt>
+        <dd className="wc-break">{isAdmin ? <code>{whereOf(connection)}</code> : 'shown to admins'}</dd>
+        {isAdmin && connection.transport === 'http' && (
+          <>
+            <dt>Headers</dt>
+            <dd>
+              <MaskedNames values={connection.headers} />
+            </dd>
+          </>
+        )}
+        {isAdmin && connection.transport === 'stdio' && (
+          <>
+            <dt>Environment</dt>
+            <dd>
+              <MaskedNames values={connection.env} />
+            </dd>
+          </>
+        )}
+        <dt>Tools</dt>
+        <dd>{count(connection.tool_count)}</dd>
+        <dt>Added</dt>
+        <dd>{dateTime(connection.created_at)}</dd>
+      </dl>
+      <ToolsTable connection={connection} tools={tools} />
+      <div className="actions">
+        <AuthorizeButton connection={connection} />
+        {isAdmin && !editing && (
+          <button type="button" className="button secondary" onClick={() => setEditing(true)}>
+            Edit credentials<span className="visually-hidden"> of {connection.name}</span>
+          </button>
+        )}
+        {isAdmin && <DeleteConnection connection={connection} onDone={onNotice} />}
+      </div>
+      {editing && (
+        <EditCredentials
+          connection={connection}
+          onDone={(message) => {
+            setEditing(false);
+            if (message) onNotice(message);
+          }}
+        />
+      )}
+    </article>
+  );
+}
