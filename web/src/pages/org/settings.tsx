@@ -1,5 +1,227 @@
-import { PageHeader } from '../../ui/page';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { $api, errorText } from '../../api/client';
+import { useIsAdmin } from '../../app/session';
+import { ConfirmButton } from '../../ui/confirm';
+import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { PageHeader, Section } from '../../ui/page';
+import { Empty, Loadable } from '../../ui/states';
+import { DataTable } from '../../ui/table';
 
-export default function OrgSettings() {
-  return <PageHeader title="Settings" />;
+const SETTINGS = ['get', '/api/org/settings'] as const;
+
+/** The service's rule (docs/api-decisions.md): these keys hold secrets, listed masked, typed unseen. */
+const isSecretKey = (key: string) => /_(key|token|secret|password)$/.test(key);
+
+/** The keys the service reads, and what each is for. */
+const KNOWN: Record<string, string> = {
+  ai_api_key: "The model provider's API key for this organisation's queries.",
+  ai_provider: 'anthropic (the default) or bedrock.',
+  chat_bot_token: 'The team-chat bot token (xoxb-…); removing it disconnects the bot.',
+  chat_app_token: 'The team-chat app-level token for socket mode (xapp-…); removing it disconnects the bot.',
+};
+
+function OrgName() {
+  const queryClient = useQueryClient();
+  const org = $api.useQuery('get', '/api/org');
+  const [saved, setSaved] = useState('');
+  const rename = $api.useMutation('put', '/api/org', {
+    onSuccess: async (data) => {
+      setSaved(`Renamed the organisation to ${data.org.name}.`);
+      await queryClient.invalidateQueries({ queryKey: ['get', '/api/org'] });
+    },
+  });
+  return (
+    <Section title="Organisation name">
+      <Loadable query={org} label="the organisation">
+        {(data) => (
+          <form
+            className="form"
+            noValidate
+            onSubmit={(event) => {
+              setSaved('');
+              rename.mutate({ body: { name: formValues(event).name ?? '' } });
+            }}
+          >
+            <FormError error={rename.error} />
+            <Field label="Name" name="name" error={rename.error}>
+              <input defaultValue={data.org.name} key={data.org.name} required autoComplete="organization" />
+            </Field>
+            <div className="actions">
+              <Submit pending={rename.isPending}>Save name</Submit>
+              <span role="status">{saved}</span>
+            </div>
+          </form>
+        )}
+      </Loadable>
+    </Section>
+  );
+}
+
+/** Sets one setting; `key` is chosen here or by a row's "Change" button (or `?key=` from another page). */
+function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) {
+  const queryClient = useQueryClient();
+  const [missing, setMissing] = useState(false);
+  const [saved, setSaved] = useState('');
+  const save = $api.useMutation('put', '/api/org/settings/{key}', {
+    onSuccess: async (_data, variables) => {
+      setSaved(`Saved ${variables.params.path.key}.`);
+      setSettingKey('');
+      if (valueInput.current) valueInput.current.value = '';
+      await queryClient.invalidateQueries({ queryKey: SETTINGS });
+    },
+  });
+  const error = missing ? { error: "Enter the setting's key.", details: [{ path: 'key', message: 'enter a key' }] } : save.error;
+  const secret = isSecretKey(settingKey);
+  return (
+    <form
+      className="form"
+      aria-label="Set a setting"
+      noValidate
+      onSubmit={(event) => {
+        const { value = '' } = formValues(event);
+        const key = settingKey.trim();
+        setSaved('');
+        setMissing(!key);
+        if (key) save.mutate({ params: { path: { key } }, body: { value } });
+      }}
+    >
+      <FormError error={error} />
+      <Field
+        label="Key"
+        name="key"
+        error={error}
+        hint="Lower case letters, digits and _ (ai_api_key, ai_provider, chat_bot_token, chat_app_token…)."
+      >
+        <input value={settingKey} onChange={(event) => setSettingKey(event.target.value)} list="setting-keys" autoComplete="off" required />
+      </Field>
+      <datalist id="setting-keys">
+        {Object.keys(KNOWN).map((key) => (
+          <option key={key} value={key} />
+        ))}
+      </datalist>
+      <Field
+        label="Value"
+        name="value"
+        error={error}
+        hint={secret ? 'A secret: stored encrypted and listed masked; it is never shown again in full.' : (KNOWN[settingKey] ?? undefined)}
+      >
+        <input ref={valueInput} type={secret ? 'password' : 'text'} autoComplete={secret ? 'new-password' : 'off'} required />
+      </Field>
+      <div className="actions">
+        <Submit pending={save.isPending}>Save setting</Submit>
+        <span role="status">{saved}</span>
+      </div>
+    </form>
+  );
+}
+
+interface SetSettingProps {
+  settingKey: string;
+  setSettingKey: (key: string) => void;
+  valueInput: React.RefObject<HTMLInputElement | null>;
+}
+
+function RemoveSetting({ settingKey }: { settingKey: string }) {
+  const queryClient = useQueryClient();
+  const remove = $api.useMutation('delete', '/api/org/settings/{key}', {
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: SETTINGS }),
+  });
+  return (
+    <>
+      <ConfirmButton
+        title={`Remove the setting ${settingKey}?`}
+        confirmLabel="Remove setting"
+        disabled={remove.isPending}
+        description={
+          <p>
+            {KNOWN[settingKey] ? `${settingKey}: ${KNOWN[settingKey]} ` : ''}The value is deleted; setting it again needs the value again.
+          </p>
+        }
+        onConfirm={() => remove.mutate({ params: { path: { key: settingKey } } })}
+      >
+        Remove<span className="visually-hidden"> setting {settingKey}</span>
+      </ConfirmButton>
+      {remove.error && (
+        <p className="row-error" role="alert">
+          {errorText(remove.error)}
+        </p>
+      )}
+    </>
+  );
+}
+
+function OrgSettings() {
+  const [searchParams] = useSearchParams();
+  const [settingKey, setSettingKey] = useState(searchParams.get('key') ?? '');
+  const valueInput = useRef<HTMLInputElement>(null);
+  const settings = $api.useQuery('get', '/api/org/settings');
+  const change = (key: string) => {
+    setSettingKey(key);
+    valueInput.current?.focus();
+  };
+  return (
+    <>
+      <Section title="Settings">
+        <p className="hint">Credentials and provider choices of the organisation. Secrets arrive masked and stay masked.</p>
+        <Loadable query={settings} label="settings" isEmpty={(data) => Object.keys(data.configured).length === 0}>
+          {(data) => (
+            <DataTable caption="Settings of the organisation">
+              <thead>
+                <tr>
+                  <th scope="col">Key</th>
+                  <th scope="col">Value</th>
+                  <th scope="col">Actions</th>
+                </tr>
+              </thead>
+              <tbody>
+                {[...new Set([...Object.keys(data.configured), ...Object.keys(data.settings)])].sort().map((key) => (
+                  <tr key={key}>
+                    <th scope="row">
+                      <code>{key}</code>
+                      {KNOWN[key] && <div className="row-meta">{KNOWN[key]}</div>}
+                    </th>
+                    <td>{data.configured[key] ? <code>{data.settings[key]}</code> : <span className="hint">Not set</span>}</td>
+                    <td>
+                      <div className="actions row-actions">
+                        <button type="button" className="button small secondary" onClick={() => change(key)}>
+                          {data.configured[key] ? 'Change' : 'Set'}
+                          <span className="visually-hidden"> setting {key}</span>
+                        </button>
+                        {data.configured[key] && <RemoveSetting settingKey={key} />}
+                      </div>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </DataTable>
+          )}
+        </Loadable>
+      </Section>
+      <Section title="Set a setting">
+        <SetSetting settingKey={settingKey} setSettingKey={setSettingKey} valueInput={valueInput} />
+      </Section>
+    </>
+  );
+}
+
+/** The organisation's name and settings (admins only, as the API). */
+export default function OrgSettingsPage() {
+  const isAdmin = useIsAdmin();
+  return (
+    <>
+      <PageHeader title="Settings">
+        <p>The organisation's name, credentials and provider choices.</p>
+      </PageHeader>
+      {isAdmin ? (
+        <>
+          <OrgName />
+          <OrgSettings />
+        </>
+      ) : (
+        <Empty>Only admins of the organisation see its settings.</Empty>
+      )}
+    </>
+  );
 }

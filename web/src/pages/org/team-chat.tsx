@@ -1,5 +1,130 @@
-import { PageHeader } from '../../ui/page';
+import { Link } from 'react-router';
+import { $api, type Schemas } from '../../api/client';
+import { useIsAdmin } from '../../app/session';
+import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { PageHeader, Section } from '../../ui/page';
+import { Empty, Loadable } from '../../ui/states';
+import { DataTable } from '../../ui/table';
 
+/** The settings that hold the bot's tokens (docs/team-chat.md, "Connect it"). */
+const TOKENS = [
+  { key: 'chat_bot_token', name: 'Bot token', hint: 'starts with xoxb-, on the app’s OAuth page' },
+  { key: 'chat_app_token', name: 'App token', hint: 'starts with xapp-, an app-level token with connections:write for socket mode' },
+];
+
+/** Whether each token is stored, with a link to set or change it on the Settings tab. */
+function StoredTokens() {
+  const settings = $api.useQuery('get', '/api/org/settings');
+  return (
+    <Section title="The bot's tokens">
+      <p>
+        The bot connects with two organisation settings. Set them on the <Link to="/org/settings">Settings tab</Link>; the bot connects
+        within seconds of both being set, reconnects when one changes, and disconnects when one is removed.
+      </p>
+      <Loadable query={settings} label="the token settings">
+        {(data) => (
+          <DataTable caption="Team-chat token settings">
+            <thead>
+              <tr>
+                <th scope="col">Token</th>
+                <th scope="col">Setting</th>
+                <th scope="col">Stored</th>
+                <th scope="col">Value</th>
+              </tr>
+            </thead>
+            <tbody>
+              {TOKENS.map((token) => (
+                <tr key={token.key}>
+                  <th scope="row">
+                    {token.name}
+                    <div className="row-meta">{token.hint}</div>
+                  </th>
+                  <td>
+                    <Link to={`/org/settings?key=${token.key}`} aria-label={`Set ${token.key} on the Settings tab`}>
+                      <code>{token.key}</code>
+                    </Link>
+                  </td>
+                  <td>
+                    {/* The word says it; the pill's colour only hints. */}
+                    {data.configured[token.key] ? (
+                      <span className="badge badge-good">set</span>
+                    ) : (
+                      <span className="badge badge-warn">not set</span>
+                    )}
+                  </td>
+                  <td>{data.settings[token.key] ? <code>{data.settings[token.key]}</code> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </DataTable>
+        )}
+      </Loadable>
+    </Section>
+  );
+}
+
+function TestResult({ result }: { result: Schemas['IntegrationTestResponse'] }) {
+  if (result.ok)
+    return (
+      <div className="result">
+        <p>
+          The token works: it is the bot <strong>{result.detail?.bot_name ?? '(unnamed)'}</strong> of the team{' '}
+          <strong>{result.detail?.team ?? '(unnamed)'}</strong>.
+        </p>
+      </div>
+    );
+  return (
+    <div className="result result-bad">
+      <p>The token was refused: {result.error ?? 'no reason given'}.</p>
+    </div>
+  );
+}
+
+/** Checks a bot token with the platform (auth.test) without storing it. */
+function TestToken() {
+  const test = $api.useMutation('post', '/api/org/integrations/test');
+  return (
+    <Section title="Test a bot token">
+      <form
+        className="form"
+        noValidate
+        onSubmit={(event) => {
+          const { 'credentials.bot_token': botToken = '' } = formValues(event);
+          test.mutate({ body: { type: 'team-chat', credentials: { bot_token: botToken } } });
+        }}
+      >
+        <p className="hint">The token is sent to the chat platform to check it, and not stored.</p>
+        <FormError error={test.error} />
+        <Field label="Bot token" name="credentials.bot_token" error={test.error} hint="xoxb-…">
+          <input type="password" autoComplete="off" required />
+        </Field>
+        <div className="actions">
+          <Submit pending={test.isPending} busy="Testing">
+            Test token
+          </Submit>
+        </div>
+        <div role="status">{test.data && !test.isPending && <TestResult result={test.data} />}</div>
+      </form>
+    </Section>
+  );
+}
+
+/** The team-chat integration: the bot's stored tokens, and a check of a bot token. */
 export default function TeamChat() {
-  return <PageHeader title="Team chat" />;
+  const isAdmin = useIsAdmin();
+  return (
+    <>
+      <PageHeader title="Team chat">
+        <p>One bot per organisation answers in the threads of channels bound to a workspace (docs/team-chat.md).</p>
+      </PageHeader>
+      {isAdmin ? (
+        <>
+          <TestToken />
+          <StoredTokens />
+        </>
+      ) : (
+        <Empty>Only admins of the organisation manage the team-chat integration.</Empty>
+      )}
+    </>
+  );
 }

@@ -1,5 +1,194 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { $api, errorText, type Schemas } from '../../api/client';
+import { useIsAdmin, useUser } from '../../app/session';
+import { ConfirmButton } from '../../ui/confirm';
+import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { dateTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
+import { Loadable } from '../../ui/states';
+import { DataTable } from '../../ui/table';
 
+type User = Schemas['User'];
+type Role = Schemas['OrgRole'];
+
+const USERS = ['get', '/api/org/users'] as const;
+
+function AddUser({ onDone }: { onDone: (message?: string) => void }) {
+  const queryClient = useQueryClient();
+  const create = $api.useMutation('post', '/api/org/users', {
+    onSuccess: async ({ user }) => {
+      await queryClient.invalidateQueries({ queryKey: USERS });
+      onDone(`Added ${user.name} (${user.email}) as ${user.org_role}. They sign in with the password you set.`);
+    },
+  });
+  return (
+    <form
+      className="card form"
+      aria-label="Add a user"
+      noValidate
+      onSubmit={(event) => {
+        const { name = '', email = '', password = '', org_role: role = 'member' } = formValues(event);
+        create.mutate({ body: { name, email, password, org_role: role as Role } });
+      }}
+    >
+      <h2>Add a user</h2>
+      <FormError error={create.error} />
+      <Field label="Name" name="name" error={create.error}>
+        <input required autoComplete="off" />
+      </Field>
+      <Field label="Email" name="email" error={create.error}>
+        <input type="email" required autoComplete="off" />
+      </Field>
+      <Field label="Password" name="password" error={create.error} hint="At least 8 characters; tell it to them yourself.">
+        <input type="password" required minLength={8} autoComplete="new-password" />
+      </Field>
+      <Field label="Role" name="org_role" error={create.error} hint="Admins manage the organisation, its workspaces and its settings.">
+        <select defaultValue="member">
+          <option value="member">member</option>
+          <option value="admin">admin</option>
+        </select>
+      </Field>
+      <div className="actions">
+        <Submit pending={create.isPending} busy="Adding">
+          Add user
+        </Submit>
+        <button type="button" className="button secondary" onClick={() => onDone()}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** An admin's controls for another user: change the role, remove. */
+function UserActions({ user }: { user: User }) {
+  const queryClient = useQueryClient();
+  const refresh = () => queryClient.invalidateQueries({ queryKey: USERS });
+  const change = $api.useMutation('put', '/api/org/users/{id}', { onSuccess: refresh });
+  const remove = $api.useMutation('delete', '/api/org/users/{id}', { onSuccess: refresh });
+  const path = { params: { path: { id: user.id } } };
+  return (
+    <>
+      <div className="actions row-actions">
+        <form
+          className="inline-form"
+          noValidate
+          onSubmit={(event) => {
+            const { org_role: role = user.org_role } = formValues(event);
+            change.mutate({ ...path, body: { org_role: role as Role } });
+          }}
+        >
+          <Field label={`Role of ${user.name}`} name="org_role" error={change.error}>
+            <select defaultValue={user.org_role} key={user.org_role}>
+              <option value="member">member</option>
+              <option value="admin">admin</option>
+            </select>
+          </Field>
+          <button type="submit" className="button small secondary" disabled={change.isPending} aria-busy={change.isPending || undefined}>
+            {change.isPending ? 'Changing…' : 'Change role'}
+            <span className="visually-hidden"> of {user.name}</span>
+          </button>
+        </form>
+        <ConfirmButton
+          title={`Remove ${user.name}?`}
+          confirmLabel="Remove user"
+          disabled={remove.isPending}
+          description={
+            <p>
+              {user.name} ({user.email}) can no longer sign in: their sessions stop working on their next request. Their conversations stay.
+              Their email address can be added again later.
+            </p>
+          }
+          onConfirm={() => remove.mutate(path)}
+        >
+          Remove<span className="visually-hidden"> {user.name}</span>
+        </ConfirmButton>
+      </div>
+      {(change.error || remove.error) && (
+        <p className="row-error" role="alert">
+          {errorText(change.error ?? remove.error)}
+        </p>
+      )}
+    </>
+  );
+}
+
+function UsersTable({ users }: { users: User[] }) {
+  const me = useUser();
+  const isAdmin = useIsAdmin();
+  return (
+    <DataTable caption="Users of the organisation">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Email</th>
+          <th scope="col">Role</th>
+          <th scope="col">Added</th>
+          {isAdmin && <th scope="col">Actions</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {users.map((user) => {
+          const isMe = user.id === me.id;
+          return (
+            <tr key={user.id}>
+              <th scope="row">
+                {user.name}
+                {isMe && ' (you)'}
+              </th>
+              <td>{user.email}</td>
+              <td>{user.org_role}</td>
+              <td>{dateTime(user.created_at)}</td>
+              {isAdmin && <td>{isMe ? <span className="hint">Another admin changes your role.</span> : <UserActions user={user} />}</td>}
+            </tr>
+          );
+        })}
+      </tbody>
+    </DataTable>
+  );
+}
+
+/** The organisation's users and their roles; an admin adds, changes and removes them (never themself). */
 export default function Users() {
-  return <PageHeader title="Users" />;
+  const isAdmin = useIsAdmin();
+  const [adding, setAdding] = useState(false);
+  const [notice, setNotice] = useState('');
+  const users = $api.useQuery('get', '/api/org/users');
+  return (
+    <>
+      <PageHeader
+        title="Users"
+        actions={
+          isAdmin &&
+          !adding && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => {
+                setNotice('');
+                setAdding(true);
+              }}
+            >
+              Add user
+            </button>
+          )
+        }
+      >
+        <p>Everyone who signs in to your organisation, and their role.</p>
+      </PageHeader>
+      <div role="status">{notice && <p className="result">{notice}</p>}</div>
+      {adding && (
+        <AddUser
+          onDone={(message) => {
+            setAdding(false);
+            if (message) setNotice(message);
+          }}
+        />
+      )}
+      <Loadable query={users} label="users" isEmpty={(data) => data.users.length === 0}>
+        {(data) => <UsersTable users={data.users} />}
+      </Loadable>
+    </>
+  );
 }

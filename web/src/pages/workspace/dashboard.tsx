@@ -1,5 +1,102 @@
-import { PageHeader } from '../../ui/page';
+import { Link } from 'react-router';
+import { $api, type Schemas } from '../../api/client';
+import { count, money, percent } from '../../ui/format';
+import { PageHeader, Section } from '../../ui/page';
+import { Loadable } from '../../ui/states';
+import {
+  ApprovalsFigure,
+  CategoriesFigure,
+  ChannelsFigure,
+  FeedbackFigure,
+  ResolutionFigure,
+  SentimentFigure,
+  TicketsFigure,
+} from './dashboard/figures';
+import { ConnectionHealth, KnowledgeGaps, RecentConversations, Stats } from './dashboard/lists';
+import { UsageChart } from './dashboard/usage';
+import { useWorkspaceId } from './shell';
 
-export default function Dashboard() {
-  return <PageHeader title="Dashboard" />;
+type Dashboard = Schemas['Dashboard'];
+
+/** The numbers a reader looks for first. */
+function Headline({ data }: { data: Dashboard }) {
+  return (
+    <Stats
+      items={[
+        ['Queries today', count(data.usage.queries_today)],
+        ['Queries, last 7 days', count(data.usage.week)],
+        ['Queries this month', count(data.usage.month)],
+        ['Cost today', money(data.cost.today)],
+        ['Cost this month', money(data.cost.mtd)],
+        ['Cost per conversation', money(data.cost.per_conversation)],
+        ['Open tickets', count(data.tickets.open)],
+        ['Resolution rate', percent(data.resolution.rate)],
+        ['Thumbs-up rate', percent(data.feedback.rate)],
+        ['Knowledge gaps', count(data.knowledge_gaps.count)],
+      ]}
+    />
+  );
+}
+
+function DashboardBody({ id, data }: { id: string; data: Dashboard }) {
+  return (
+    <>
+      <Headline data={data} />
+      <Section title="Usage and cost">
+        <UsageChart days={data.usage.by_day} />
+      </Section>
+      <Section title="Conversations">
+        <div className="grid chart-grid">
+          <TicketsFigure tickets={data.tickets} />
+          <SentimentFigure sentiment={data.sentiment} />
+          <ResolutionFigure resolution={data.resolution} />
+          <FeedbackFigure feedback={data.feedback} />
+          <CategoriesFigure categories={data.categories} />
+          <ChannelsFigure channels={data.channels} />
+        </div>
+      </Section>
+      <Section title="Approvals and compliance">
+        <div className="grid chart-grid">
+          <ApprovalsFigure approvals={data.approvals} />
+          <div>
+            <Stats
+              items={[
+                ['Guardrail violations', count(data.compliance.violations)],
+                ['Guardrails', count(data.compliance.guardrails)],
+              ]}
+            />
+            <p className="hint">
+              <Link to={`/workspaces/${id}/guardrails`}>Guardrails and their violations</Link> ·{' '}
+              <Link to={`/workspaces/${id}/approvals`}>Approvals</Link>
+            </p>
+          </div>
+        </div>
+      </Section>
+      <Section title="Knowledge gaps" actions={<Link to={`/workspaces/${id}/knowledge`}>Knowledge</Link>}>
+        <KnowledgeGaps workspaceId={id} gaps={data.knowledge_gaps} />
+      </Section>
+      <Section title="Connection health" actions={<Link to={`/workspaces/${id}/connections`}>Connections</Link>}>
+        <ConnectionHealth workspaceId={id} connections={data.connections} />
+      </Section>
+      <Section title="Recent conversations" actions={<Link to={`/workspaces/${id}/conversations`}>All conversations</Link>}>
+        <RecentConversations workspaceId={id} conversations={data.recent_conversations} />
+      </Section>
+    </>
+  );
+}
+
+/** The workspace's dashboard: headline numbers, then pictures of usage, conversations and health. */
+export default function DashboardPage() {
+  const id = useWorkspaceId();
+  const dashboard = $api.useQuery('get', '/api/workspaces/{id}/dashboard', { params: { path: { id } } });
+  return (
+    <>
+      <PageHeader title="Dashboard">
+        <p>Usage, cost and how conversations go, from the workspace's counters.</p>
+      </PageHeader>
+      <Loadable query={dashboard} label="the dashboard">
+        {(data) => <DashboardBody id={id} data={data} />}
+      </Loadable>
+    </>
+  );
 }

@@ -1,0 +1,85 @@
+import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from 'recharts';
+import type { Schemas } from '../../../api/client';
+import { count, money } from '../../../ui/format';
+import { ANIMATE, COLOURS, ChartFigure, EmptyFigure, HiddenTable, TICK } from './figure';
+
+type Day = Schemas['Dashboard']['usage']['by_day'][number];
+
+const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
+/** A day of the usage series ("2026-05-12") as "12 May"; the days are UTC days. */
+const day = (date: string) => {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return Number.isNaN(parsed.getTime()) ? date : dayFormat.format(parsed);
+};
+
+/** Costs on the axis: short ("$0.12"), the table and tooltip give the exact amount. */
+const axisMoney = (value: number) => `$${value < 1 ? value.toFixed(2) : Math.round(value)}`;
+
+function summaryOf(days: Day[]): string {
+  const queries = days.reduce((sum, entry) => sum + entry.queries, 0);
+  const cost = days.reduce((sum, entry) => sum + entry.cost, 0);
+  const busiest = days.reduce((top, entry) => (entry.queries > top.queries ? entry : top));
+  return (
+    `Queries and cost per day over the last ${days.length} days, bar and line chart: ` +
+    `${count(queries)} queries costing ${money(cost)} in all; the busiest day was ${day(busiest.date)} ` +
+    `with ${count(busiest.queries)} queries costing ${money(busiest.cost)}.`
+  );
+}
+
+/** The chart's key, in words and shapes (a bar, a line) besides colour; cheaper than recharts' Legend. */
+function UsageKey() {
+  return (
+    <div className="chart-key">
+      <span>
+        <span className="key-bar" aria-hidden="true" /> Queries (bars, left axis)
+      </span>
+      <span>
+        <span className="key-line" aria-hidden="true" /> Cost in USD (line, right axis)
+      </span>
+    </div>
+  );
+}
+
+/** Queries per day as bars (left axis) and their cost as a line (right axis), with a legend naming both. */
+export function UsageChart({ days }: { days: Day[] }) {
+  const caption = `Queries and cost per day, last ${days.length} days`;
+  if (!days.some((entry) => entry.queries > 0 || entry.cost > 0))
+    return <EmptyFigure caption={caption}>No queries in the last {days.length} days yet: ask one in the playground.</EmptyFigure>;
+  return (
+    <ChartFigure
+      caption={caption}
+      summary={summaryOf(days)}
+      note={<UsageKey />}
+      height={260}
+      table={
+        <HiddenTable
+          caption={caption}
+          columns={['Day', 'Queries', 'Cost']}
+          rows={days.map((entry) => [day(entry.date), count(entry.queries), money(entry.cost)])}
+        />
+      }
+    >
+      <ComposedChart data={days} accessibilityLayer={false} margin={{ top: 8, right: 4, bottom: 4, left: 4 }}>
+        <CartesianGrid vertical={false} stroke={COLOURS.grid} />
+        <XAxis dataKey="date" tickFormatter={day} tick={TICK} stroke={COLOURS.axis} minTickGap={16} />
+        <YAxis yAxisId="queries" allowDecimals={false} tick={TICK} stroke={COLOURS.axis} width={40} />
+        <YAxis yAxisId="cost" orientation="right" tickFormatter={axisMoney} tick={TICK} stroke={COLOURS.axis} width={48} />
+        <Tooltip
+          labelFormatter={(label) => day(String(label))}
+          formatter={(value, name) => [name === 'Cost (USD)' ? money(Number(value)) : count(Number(value)), name]}
+        />
+        <Bar yAxisId="queries" dataKey="queries" name="Queries" fill={COLOURS.accent} isAnimationActive={ANIMATE} maxBarSize={24} />
+        <Line
+          yAxisId="cost"
+          dataKey="cost"
+          name="Cost (USD)"
+          type="monotone"
+          stroke={COLOURS.cost}
+          strokeWidth={2}
+          dot={false}
+          isAnimationActive={ANIMATE}
+        />
+      </ComposedChart>
+    </ChartFigure>
+  );
+}
