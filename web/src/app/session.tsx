@@ -20,7 +20,7 @@ export function useIsAdmin(): boolean {
   return useUser().role === 'admin';
 }
 
-export const SESSION_QUERY = ['get', '/api/auth/session'] as const;
+const SESSION_QUERY = ['get', '/api/auth/session'] as const;
 
 /** Renders its children for a signed-in user; sends anyone else to the sign-in page, back here after. */
 export function RequireSession({ children }: { children: ReactNode }) {

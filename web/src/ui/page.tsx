@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useId, type ReactNode } from 'react';
 
 /** A page's heading, which also names the browser tab. */
 export function PageHeader({ title, actions, children }: { title: string; actions?: ReactNode; children?: ReactNode }) {
@@ -16,12 +16,13 @@ export function PageHeader({ title, actions, children }: { title: string; action
   );
 }
 
-/** A titled block of a page. */
+/** A titled block of a page: a region named by its heading, so screen readers can jump between them. */
 export function Section({ title, children, actions }: { title: string; children: ReactNode; actions?: ReactNode }) {
+  const id = useId();
   return (
-    <section className="section">
+    <section className="section" aria-labelledby={id}>
       <div className="section-header">
-        <h2>{title}</h2>
+        <h2 id={id}>{title}</h2>
         {actions}
       </div>
       {children}

@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { $api } from '../../api/client';
-import { SESSION_QUERY } from '../../app/session';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
 import { PageHeader } from '../../ui/page';
 
@@ -16,8 +15,9 @@ export function SignIn() {
   const [params] = useSearchParams();
   const queryClient = useQueryClient();
   const login = $api.useMutation('post', '/api/auth/login', {
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
+    onSuccess: () => {
+      // Nothing cached before signing in holds: not the "signed out" session, not another user's data.
+      queryClient.clear();
       void navigate(nextPath(params), { replace: true });
     },
   });

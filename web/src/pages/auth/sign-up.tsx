@@ -1,7 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import { $api } from '../../api/client';
-import { SESSION_QUERY } from '../../app/session';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
 import { PageHeader } from '../../ui/page';
 
@@ -9,8 +8,9 @@ export function SignUp() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const signup = $api.useMutation('post', '/api/signup', {
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: SESSION_QUERY });
+    onSuccess: () => {
+      // Nothing cached before signing in holds: not the "signed out" session, not another user's data.
+      queryClient.clear();
       void navigate('/workspaces', { replace: true });
     },
   });

@@ -1,0 +1,182 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage, launchBrowser, saveFailure } from './browser.js';
+import { ANSWER, MARKUP, STATS, startConsoleService, type ConsoleService } from './service.js';
+
+/**
+ * The web console in Chromium against the local runtime, as a new user meets it: sign up, make a
+ * workspace, connect the repository's stdio MCP server, ask, read the conversation and the
+ * activity, close the conversation. Every page visited is checked with axe-core at 1280 and 390 px
+ * and saved as a screenshot under test-results/console/.
+ */
+
+let service: ConsoleService;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  service = await startConsoleService();
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+});
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await saveFailure(page, context.task.name);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+const at = (path: string) => `${service.url}${path}`;
+
+describe('a new user', () => {
+  it('is sent to sign in, and can go on to sign up', async () => {
+    await page.goto(at('/workspaces'));
+    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+    expect(page.url()).toBe(at('/signin?next=%2Fworkspaces'));
+    await checkPage(page, 'sign-in');
+    await page.getByRole('link', { name: 'Create an organisation' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Create your organisation' }).waitFor();
+    await checkPage(page, 'sign-up');
+  });
+
+  it("sees the API's message next to the field it is about", async () => {
+    await page.getByLabel('Your name').fill('Ada Lovelace');
+    await page.getByLabel('Email').fill('ada@example.com');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    const password = page.getByLabel('Password');
+    await expect.poll(() => password.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await password.getAttribute('aria-describedby')) ?? '';
+    const message = await page.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent();
+    expect(message).toMatch(/8/);
+    expect(page.url()).toBe(at('/signup'));
+  });
+
+  it('signs up and lands on an empty list of workspaces', async () => {
+    await page.getByLabel('Password').fill('analytical engine');
+    await page.getByLabel('Organisation name').fill('Analytical');
+    await page.getByRole('button', { name: 'Create organisation' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+    await page.getByText('No workspaces yet: create the first one.').waitFor();
+    await checkPage(page, 'workspaces-empty');
+  });
+
+  it('creates a workspace and opens it', async () => {
+    await page.getByRole('button', { name: 'New workspace' }).click();
+    await page.getByLabel('Name').fill('Customer Support');
+    await page.getByLabel('System prompt').fill('You help our customers.');
+    await page.getByRole('button', { name: 'Create workspace' }).click();
+    await page.waitForURL(at('/workspaces/ws-customer-support'));
+    await page.getByRole('navigation', { name: 'Workspace' }).waitFor();
+    await page.goto(at('/workspaces'));
+    const row = page.getByRole('row', { name: /Customer Support/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('active');
+    await checkPage(page, 'workspaces');
+  });
+});
+
+describe('the first workspace, end to end', () => {
+  const workspace = '/workspaces/ws-customer-support';
+
+  it("connects the repository's stdio server, tested before it is saved", async () => {
+    await page.goto(at(`${workspace}/connections`));
+    await page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
+    await page.getByRole('button', { name: 'Add a connection' }).click();
+    const form = page.getByRole('form', { name: 'Add a connection' });
+    await form.getByLabel('Name').fill('Orders');
+    await form.getByLabel('Transport').selectOption({ label: 'stdio: a server the service runs' });
+    await form.getByLabel('Server').selectOption({ index: 1 });
+    await form.getByRole('button', { name: 'Test connection' }).click();
+    await form.getByText(/Reached .*: 2 tools/).waitFor();
+    await checkPage(page, 'connections-add');
+    await form.getByRole('button', { name: 'Save connection' }).click();
+    const card = page.getByRole('article', { name: 'Orders' });
+    // A stdio server is started for a query, not for the save: its tools are listed on the first query.
+    await card.getByText('No tools yet').waitFor();
+    expect(await card.textContent()).toContain('connected');
+    await checkPage(page, 'connections-saved');
+  });
+
+  it('asks in the playground: the tool call shows, the answer streams in, then tokens, cost and time', async () => {
+    await page.goto(at(`${workspace}/playground`));
+    await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
+    await page.getByLabel('Question').fill('Where is my order 42?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const tools = page.getByRole('list', { name: 'Tool calls' });
+    await tools.getByText(/lookup_order.*on Orders — done in/).waitFor();
+    // Streamed: part of the answer shows while the query still runs (the model sends it in pieces 60 ms apart).
+    await page.waitForFunction(
+      () => {
+        const text = document.querySelector('.bubble.assistant[aria-busy="true"]')?.textContent ?? '';
+        return text.includes('Order 42') && !text.includes('2 days.');
+      },
+      undefined,
+      { polling: 'raf' },
+    );
+    await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: ANSWER }).waitFor();
+    await page.getByRole('link', { name: 'View transcript' }).waitFor();
+    const meta = (await page.locator('.chat-meta').textContent()) ?? '';
+    // Two model calls: 420 + 510 tokens in, 24 + 36 out.
+    expect(meta).toContain('930 in / 60 out');
+    expect(meta).toMatch(/\$0\.\d+/);
+    await checkPage(page, 'playground');
+  });
+
+  it('lists the tools the query discovered, and which of them write', async () => {
+    await page.goto(at(`${workspace}/connections`));
+    const tools = page.getByRole('article', { name: 'Orders' }).getByRole('table', { name: 'Tools of Orders' });
+    await tools.waitFor();
+    expect(await tools.getByRole('row', { name: /refund_order/ }).textContent()).toContain('write');
+    expect(await tools.getByRole('row', { name: /lookup_order/ }).textContent()).toContain('read only');
+    await checkPage(page, 'connections');
+  });
+
+  it('shows the conversation in the list and the query in the activity log', async () => {
+    await page.goto(at(`${workspace}/conversations`));
+    const conversations = page.getByRole('table', { name: 'Conversations' });
+    await conversations.waitFor();
+    const rows = conversations.locator('tbody tr');
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().textContent()).toContain('open');
+    await checkPage(page, 'conversations');
+
+    await page.goto(at(`${workspace}/activity`));
+    const log = page.getByRole('table', { name: 'Audit log' });
+    await log.waitFor();
+    const entry = (await log.locator('tbody tr').first().textContent()) ?? '';
+    expect(entry).toContain('Where is my order 42?');
+    expect(entry).toContain('lookup_order');
+    expect(entry).toContain('Ada Lovelace');
+    await checkPage(page, 'activity');
+  });
+
+  it('closes the conversation from its transcript and sees its statistics once the job has run', async () => {
+    await page.goto(at(`${workspace}/conversations`));
+    await page.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().getByRole('link').first().click();
+    await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+    await page.getByText('Where is my order 42?').waitFor();
+    await page.getByText(ANSWER).waitFor();
+    await checkPage(page, 'transcript-open');
+    await page.getByRole('button', { name: 'Close conversation' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Close conversation' }).click();
+    await page.getByText(STATS.summary).waitFor();
+    const stats = (await page.getByRole('region', { name: 'Statistics' }).textContent()) ?? '';
+    expect(stats).toContain(STATS.category);
+    expect(stats).toContain('resolved');
+    expect(await page.locator('main').textContent()).toContain('closed');
+    await checkPage(page, 'transcript-closed');
+  });
+
+  it('shows tool and model text as text, never as markup', async () => {
+    service.script.markup = true;
+    await page.goto(at(`${workspace}/playground`));
+    await page.getByLabel('Question').fill('Say something odd');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: MARKUP }).waitFor();
+    expect(await page.evaluate(() => (window as unknown as { pwned?: boolean }).pwned)).toBeUndefined();
+    expect(await page.locator('main img').count()).toBe(0);
+    service.script.markup = false;
+  });
+});

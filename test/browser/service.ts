@@ -1,0 +1,82 @@
+import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
+import { parseConfig } from '../../shared/platform/config.js';
+import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import { FAST_SCRYPT } from '../support/context.js';
+import { RecordingLogger } from '../support/logger.js';
+
+/** What the fake model answers, and the switch that makes the statistics job fail (to have a failed job to retry). */
+export interface ModelScript {
+  failStats: boolean;
+  /** Answer with markup that would run a script if the console rendered it as HTML. */
+  markup: boolean;
+}
+
+export const STATS = {
+  sentiment_score: 0.6,
+  resolution_status: 'resolved',
+  category: 'orders',
+  summary: 'Asked where order 42 is; it has shipped.',
+};
+export const MARKUP = '<img src=x onerror="window.pwned=true"> <script>window.pwned=true</script>';
+export const ANSWER = 'Order 42 has shipped with Parcelways and arrives within 2 days.';
+
+/**
+ * The model's side of a conversation: a question gets one call of the orders server's
+ * `lookup_order`, the tool's result gets the answer; the statistics job gets its statistics.
+ */
+function reply(script: ModelScript) {
+  return (request: ModelRequestRecord) => {
+    const body = request.body as ModelRequestRecord['body'] & { tool_choice?: unknown };
+    if (body.tool_choice)
+      return script.failStats ? errorReply(500, 'the model is down') : toolUseReply([{ name: 'record_conversation_stats', input: STATS }]);
+    if (script.markup) return textReply(MARKUP);
+    const last = body.messages.at(-1);
+    const answeringTool =
+      Array.isArray(last?.content) && (last.content as { type: string }[]).some((block) => block.type === 'tool_result');
+    const lookup = body.tools?.find((tool) => tool.name.endsWith('lookup_order'));
+    if (!answeringTool && lookup)
+      return toolUseReply([{ name: lookup.name, input: { order_id: '42' } }], { input_tokens: 420, output_tokens: 24 });
+    return { ...textReply(ANSWER, { input_tokens: 510, output_tokens: 36 }), chunkDelayMs: 60 };
+  };
+}
+
+export interface ConsoleService {
+  url: string;
+  runtime: LocalRuntime;
+  model: FakeModel;
+  script: ModelScript;
+  stop(): Promise<void>;
+}
+
+/**
+ * The local runtime as `npm start` runs it (the built console at /, the repository's stdio MCP
+ * server allowed), in memory, with the fake model; a job is tried once, so a failure is final.
+ */
+export async function startConsoleService(): Promise<ConsoleService> {
+  const model = await startFakeModel();
+  const script: ModelScript = { failStats: false, markup: false };
+  model.handle(reply(script));
+  const config = parseConfig(
+    {
+      DATA_DIR: 'memory',
+      PORT: '0',
+      LOG_LEVEL: 'SILENT',
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'browser-test-key',
+      JOB_MAX_ATTEMPTS: '1',
+      JOB_RETRY_BASE_MS: '0',
+    },
+    'local',
+  );
+  const runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
+  return {
+    url: runtime.url,
+    runtime,
+    model,
+    script,
+    async stop() {
+      await runtime.stop();
+      await model.stop();
+    },
+  };
+}
