@@ -7,13 +7,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
-const ROOTS = ['shared', 'bin', 'functions', 'lib'];
+const ROOTS = ['shared', 'bin', 'functions', 'lib', 'web/src'];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return filesUnder(path);
-    return path.endsWith('.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) && !path.endsWith('.d.ts') ? [path] : [];
   });
 }
 

@@ -16,8 +16,8 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** The two widths every page must work at. */
-export const WIDE = { width: 1280, height: 860 };
-export const NARROW = { width: 390, height: 844 };
+const WIDE = { width: 1280, height: 860 };
+const NARROW = { width: 390, height: 844 };
 
 const SCREENSHOTS = join(import.meta.dirname, '..', '..', 'test-results', 'console');
 // Evaluated through the DevTools protocol, which the console's CSP (no inline scripts) does not stop.

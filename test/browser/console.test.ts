@@ -180,3 +180,164 @@ describe('the first workspace, end to end', () => {
     service.script.markup = false;
   });
 });
+
+describe('the admin pages', () => {
+  const workspace = '/workspaces/ws-customer-support';
+
+  it('shows the dashboard as charts, each named with its numbers', async () => {
+    await page.goto(at(`${workspace}/dashboard`));
+    await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
+    const usage = page.getByRole('img', { name: /queries/i }).first();
+    await usage.waitFor();
+    expect(await page.locator('svg.recharts-surface').count()).toBeGreaterThan(3);
+    const sentiment = page.getByRole('img', { name: /positive/i }).first();
+    expect(await sentiment.getAttribute('aria-label')).toMatch(/Positive 1/);
+    await checkPage(page, 'dashboard');
+  });
+
+  it('adds a knowledge entry', async () => {
+    await page.goto(at(`${workspace}/knowledge`));
+    await page.getByRole('button', { name: 'Add an entry' }).click();
+    const form = page.getByRole('form', { name: 'Add a knowledge entry' });
+    await form.getByLabel('Title').fill('Refunds');
+    await form.getByLabel('Content').fill('Refunds take 5 working days.');
+    await form.getByRole('button', { name: 'Add entry' }).click();
+    await page.getByRole('heading', { name: 'Refunds' }).waitFor();
+    await checkPage(page, 'knowledge');
+  });
+
+  it('connects an api consumer and shows its key once', async () => {
+    await page.goto(at(`${workspace}/consumers`));
+    await page.getByRole('button', { name: 'Connect a consumer' }).click();
+    const form = page.getByRole('form', { name: 'Connect a consumer' });
+    await form.getByLabel('Type').selectOption('api');
+    await form.getByRole('button', { name: 'Connect consumer' }).click();
+    const key = page.locator('.secret-once code');
+    await key.waitFor();
+    expect(await key.textContent()).toMatch(/^wap_api_/);
+    await checkPage(page, 'consumers-key');
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Consumers' }).waitFor();
+    expect(await page.locator('.secret-once').count()).toBe(0);
+    expect(await page.locator('main').textContent()).not.toContain('wap_api_');
+  });
+
+  it("shows each of the workspace's other pages", async () => {
+    for (const [path, title] of [
+      ['', 'Overview'],
+      ['/approvals', 'Approvals'],
+      ['/guardrails', 'Guardrails'],
+      ['/permissions', 'Permissions'],
+      ['/settings', 'Settings'],
+    ] as const) {
+      await page.goto(at(`${workspace}${path}`));
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Loading' }).first().waitFor({ state: 'detached' });
+      await checkPage(page, `workspace-${title.toLowerCase()}`);
+    }
+  });
+
+  it("puts the API's message next to the setting it is about", async () => {
+    await page.goto(at(`${workspace}/settings`));
+    const field = page.getByLabel('Cold timeout (minutes)');
+    await field.fill('0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'workspace-settings-error');
+  });
+
+  it("shows the organisation's pages", async () => {
+    for (const [path, title] of [
+      ['/org', 'Users'],
+      ['/org/teams', 'Teams'],
+      ['/org/settings', 'Settings'],
+      ['/org/team-chat', 'Team chat'],
+    ] as const) {
+      await page.goto(at(path));
+      await page.getByRole('heading', { level: 1, name: title }).waitFor();
+      await checkPage(page, `org-${title.toLowerCase().replace(' ', '-')}`);
+    }
+  });
+});
+
+describe('the on-call engineer', () => {
+  it('sees a failed job with its reason and retries it from the operations page', async () => {
+    // A conversation whose statistics fail: the model is down when the job runs (tried once here).
+    service.script.failStats = true;
+    const asked = await page.request.post(at('/api/workspaces/ws-customer-support/query'), { data: { query: 'Where is order 7?' } });
+    const { conversation_id: conversationId } = (await asked.json()) as { conversation_id: string };
+    await page.request.post(at(`/api/workspaces/ws-customer-support/conversations/${conversationId}/close`));
+
+    await page.goto(at('/ops'));
+    const stats = page.getByRole('region', { name: 'conversation-stats', exact: true });
+    await stats.getByRole('table').or(stats.getByText(conversationId)).first().waitFor();
+    await expect.poll(async () => (await stats.textContent()) ?? '', { timeout: 15_000 }).toContain(conversationId);
+    expect(await stats.textContent()).toMatch(/model/i);
+    await checkPage(page, 'ops-failed');
+
+    service.script.failStats = false;
+    await stats.getByRole('button', { name: 'Retry all failed jobs of conversation-stats' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Retry all failed jobs' }).click();
+    await stats.getByText(/Retried 1 job of conversation-stats/).waitFor();
+    const failed = stats.locator('.stat').filter({ hasText: 'Failed' }).locator('dd');
+    await expect.poll(() => failed.textContent(), { timeout: 15_000 }).toBe('0');
+    const conversation = await page.request.get(at(`/api/workspaces/ws-customer-support/conversations/${conversationId}`));
+    expect(((await conversation.json()) as { stats: { summary: string | null } }).stats.summary).toBe(STATS.summary);
+    await checkPage(page, 'ops');
+  });
+});
+
+describe('a member', () => {
+  it('is added by the admin on the users page', async () => {
+    await page.goto(at('/org'));
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const form = page.getByRole('form', { name: 'Add a user' });
+    await form.getByLabel('Name').fill('Grace Hopper');
+    await form.getByLabel('Email').fill('grace@example.com');
+    await form.getByLabel('Password').fill('compiler pioneer');
+    await form.getByLabel('Role').selectOption('member');
+    await form.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('row', { name: /Grace Hopper/ }).waitFor();
+  });
+
+  it('sees the data but none of the admin actions', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const member = await context.newPage();
+    try {
+      await member.goto(at('/signin'));
+      await member.getByLabel('Email').fill('grace@example.com');
+      await member.getByLabel('Password').fill('compiler pioneer');
+      await member.getByRole('button', { name: 'Sign in' }).click();
+      await member.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+      await member.getByRole('row', { name: /Customer Support/ }).waitFor();
+      expect(await member.getByRole('button', { name: 'New workspace' }).count()).toBe(0);
+      expect(await member.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Operations' }).count()).toBe(0);
+      await checkPage(member, 'member-workspaces');
+
+      await member.goto(at('/workspaces/ws-customer-support/connections'));
+      await member.getByRole('article', { name: 'Orders' }).waitFor();
+      for (const name of ['Add a connection', 'Delete connection Orders', 'Edit credentials of Orders']) {
+        expect(await member.getByRole('button', { name }).count(), name).toBe(0);
+      }
+      expect(await member.getByRole('article', { name: 'Orders' }).textContent()).toContain('shown to admins');
+      await checkPage(member, 'member-connections');
+
+      await member.goto(at('/workspaces/ws-customer-support/settings'));
+      await member.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+      await member.getByRole('region', { name: 'General' }).waitFor();
+      expect(await member.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+
+      await member.goto(at('/org'));
+      await member.getByRole('row', { name: /Ada Lovelace/ }).waitFor();
+      expect(await member.getByRole('button', { name: 'Add user' }).count()).toBe(0);
+      expect(await member.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+
+      await member.goto(at('/ops'));
+      await member.getByText('Only admins of the organisation see operations.').waitFor();
+      await checkPage(member, 'member-ops');
+    } finally {
+      await context.close();
+    }
+  });
+});

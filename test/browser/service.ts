@@ -5,7 +5,7 @@ import { FAST_SCRYPT } from '../support/context.js';
 import { RecordingLogger } from '../support/logger.js';
 
 /** What the fake model answers, and the switch that makes the statistics job fail (to have a failed job to retry). */
-export interface ModelScript {
+interface ModelScript {
   failStats: boolean;
   /** Answer with markup that would run a script if the console rendered it as HTML. */
   markup: boolean;

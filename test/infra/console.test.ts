@@ -67,8 +67,9 @@ describe('the web console on AWS', () => {
     const policy = ofType('AWS::S3::BucketPolicy').find(([, candidate]) =>
       JSON.stringify(candidate.Properties.Bucket).includes(consoleBucketId()),
     );
+    if (!policy) throw new Error("no policy on the console's bucket");
     const statements = (
-      policy?.[1].Properties.PolicyDocument as { Statement: { Effect: string; Principal?: unknown; Condition?: unknown }[] }
+      policy[1].Properties.PolicyDocument as { Statement: { Effect: string; Principal?: unknown; Condition?: unknown }[] }
     ).Statement;
     const reads = statements.filter((statement) => statement.Effect === 'Allow');
     expect(reads).toHaveLength(1);
@@ -93,7 +94,8 @@ describe('the web console on AWS', () => {
 
   it('sends the same security headers as the local runtime: a CSP that allows only this origin, no framing', () => {
     const [[, policy] = []] = ofType('AWS::CloudFront::ResponseHeadersPolicy');
-    const security = (policy?.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Record<string, Record<string, unknown>> })
+    if (!policy) throw new Error('no response headers policy');
+    const security = (policy.Properties.ResponseHeadersPolicyConfig as { SecurityHeadersConfig: Record<string, Record<string, unknown>> })
       .SecurityHeadersConfig;
     expect(security.ContentSecurityPolicy?.ContentSecurityPolicy).toBe(
       "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",

@@ -4,8 +4,6 @@ import type { components, paths } from './schema';
 
 /** The API's schemas by name, as generated from GET /api/openapi.json. */
 export type Schemas = components['schemas'];
-/** An error answer: `{ error, details? }`, details naming the field (`path`) each message is about. */
-export type ApiErrorBody = Schemas['Error'];
 
 const sessionListeners = new Set<() => void>();
 

@@ -17,6 +17,29 @@ const FILTERS: { value: Status | ''; label: string }[] = [
 ];
 const PAGE_SIZE = 20;
 
+/** Newer / Older through the API's cursor; `cursors` holds the cursor of each page up to the current one. */
+function Pager({
+  cursors,
+  next,
+  onChange,
+}: {
+  cursors: (string | undefined)[];
+  next?: string | null;
+  onChange: (cursors: (string | undefined)[]) => void;
+}) {
+  if (cursors.length === 1 && !next) return null;
+  return (
+    <nav className="actions access-pager" aria-label="Pages of approvals">
+      <button type="button" className="button secondary" disabled={cursors.length === 1} onClick={() => onChange(cursors.slice(0, -1))}>
+        Newer
+      </button>
+      <button type="button" className="button secondary" disabled={!next} onClick={() => next && onChange([...cursors, next])}>
+        Older
+      </button>
+    </nav>
+  );
+}
+
 /** Approvals of tool calls: pending first by default, paged with the API's cursor; approvers decide them here. */
 export default function Approvals() {
   const id = useWorkspaceId();
@@ -83,26 +106,7 @@ export default function Approvals() {
                 />
               ))}
             </div>
-            {(cursors.length > 1 || data.next_cursor) && (
-              <nav className="actions access-pager" aria-label="Pages of approvals">
-                <button
-                  type="button"
-                  className="button secondary"
-                  disabled={cursors.length === 1}
-                  onClick={() => setCursors(cursors.slice(0, -1))}
-                >
-                  Newer
-                </button>
-                <button
-                  type="button"
-                  className="button secondary"
-                  disabled={!data.next_cursor}
-                  onClick={() => data.next_cursor && setCursors([...cursors, data.next_cursor])}
-                >
-                  Older
-                </button>
-              </nav>
-            )}
+            <Pager cursors={cursors} next={data.next_cursor} onChange={setCursors} />
           </>
         )}
       </Loadable>

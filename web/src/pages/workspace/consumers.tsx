@@ -4,6 +4,7 @@ import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
+import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
 import { ErrorNote, Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
@@ -55,6 +56,7 @@ function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin
           <th scope="col">Id</th>
           <th scope="col">Status</th>
           <th scope="col">Channels</th>
+          <th scope="col">Connected</th>
           {isAdmin && <th scope="col">Actions</th>}
         </tr>
       </thead>
@@ -69,6 +71,7 @@ function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin
               <Badge status={consumer.status} />
             </td>
             <td>{consumer.type === 'team-chat' ? consumer.channels.map(channelLabel).join(', ') || 'None bound' : '—'}</td>
+            <td>{dateTime(consumer.created_at)}</td>
             {isAdmin && <td className="access-actions">{consumer.status === 'active' ? <Revoke consumer={consumer} /> : '—'}</td>}
           </tr>
         ))}

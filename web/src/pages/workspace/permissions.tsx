@@ -22,7 +22,7 @@ const ROLES = ['admin', 'member'] as const;
 type Role = (typeof ROLES)[number];
 
 /** `*` matches any run of characters, anything else itself, over the whole name (as shared/platform/globs.ts). */
-export function globMatches(pattern: string, name: string): boolean {
+function globMatches(pattern: string, name: string): boolean {
   let p = 0;
   let n = 0;
   let star = -1;

@@ -1,7 +1,7 @@
 import { Badge } from '../../../ui/badge';
 
 /** The word of a sentiment score, with the thresholds the statistics job counts by (±0.25). */
-export function sentimentWord(score: number): 'positive' | 'neutral' | 'negative' {
+function sentimentWord(score: number): 'positive' | 'neutral' | 'negative' {
   if (score > 0.25) return 'positive';
   if (score < -0.25) return 'negative';
   return 'neutral';

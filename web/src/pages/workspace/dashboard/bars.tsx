@@ -4,7 +4,7 @@ import { count } from '../../../ui/format';
 import { ANIMATE, COLOURS, ChartFigure, EmptyFigure, HiddenTable, TICK } from './figure';
 
 /** One bar: its label (on the axis, so colour is never the only cue), its number, its colour. */
-export interface BarDatum {
+interface BarDatum {
   label: string;
   value: number;
   colour?: string;

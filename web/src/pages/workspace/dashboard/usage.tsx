@@ -13,7 +13,12 @@ const day = (date: string) => {
 };
 
 /** Costs on the axis: short ("$0.12"), the table and tooltip give the exact amount. */
-const axisMoney = (value: number) => `$${value < 1 ? value.toFixed(2) : Math.round(value)}`;
+/** Cost ticks: enough decimals to tell fractions of a cent apart ($0.003), whole dollars past 10. */
+const axisMoney = (value: number) => {
+  if (value === 0) return '$0';
+  if (value >= 10) return `$${Math.round(value)}`;
+  return `$${Number(value.toPrecision(2))}`;
+};
 
 function summaryOf(days: Day[]): string {
   const queries = days.reduce((sum, entry) => sum + entry.queries, 0);
@@ -63,7 +68,7 @@ export function UsageChart({ days }: { days: Day[] }) {
         <CartesianGrid vertical={false} stroke={COLOURS.grid} />
         <XAxis dataKey="date" tickFormatter={day} tick={TICK} stroke={COLOURS.axis} minTickGap={16} />
         <YAxis yAxisId="queries" allowDecimals={false} tick={TICK} stroke={COLOURS.axis} width={40} />
-        <YAxis yAxisId="cost" orientation="right" tickFormatter={axisMoney} tick={TICK} stroke={COLOURS.axis} width={48} />
+        <YAxis yAxisId="cost" orientation="right" tickFormatter={axisMoney} tick={TICK} stroke={COLOURS.axis} width={56} />
         <Tooltip
           labelFormatter={(label) => day(String(label))}
           formatter={(value, name) => [name === 'Cost (USD)' ? money(Number(value)) : count(Number(value)), name]}

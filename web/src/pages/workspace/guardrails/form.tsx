@@ -14,7 +14,7 @@ const PRESETS: Record<Preset, string> = {
   phone_number: 'Phone numbers',
 };
 
-export const KINDS: Record<Kind, string> = {
+const KINDS: Record<Kind, string> = {
   block_pattern: 'Block messages that match a pattern',
   redact_pattern: 'Redact what matches a pattern',
   block_tool: 'Block tools whose name matches',

@@ -11,7 +11,7 @@ export interface ToolLine {
 }
 
 /** A decision on a paused call, once the API accepted it. */
-export interface DecisionLine {
+interface DecisionLine {
   kind: 'decision';
   id: string;
   tool: string;

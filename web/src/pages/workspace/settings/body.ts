@@ -9,7 +9,7 @@ const number = (value: string | undefined) => (value === undefined || value.trim
 /** A limit that may be left empty for "none" / "the service default". */
 const optionalNumber = (value: string | undefined) => (value === undefined || value.trim() === '' ? null : Number(value));
 
-export const linesOf = (text: string | undefined) =>
+const linesOf = (text: string | undefined) =>
   (text ?? '')
     .split('\n')
     .map((line) => line.trim())
