@@ -1,6 +1,7 @@
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { LAMBDA_ENTRIES, buildLambdaBundle, loadLambdaBundle } from '../lib/bundling.js';
+import { buildConsole } from '../web/build.js';
 import { percentile, type Row } from './report.js';
 
 const root = join(import.meta.dirname, '..');
@@ -34,4 +35,23 @@ export async function benchBundle(): Promise<Row[]> {
     });
   }
   return rows;
+}
+
+/** The web console as `npm start` and the CDK stack build it: what a first visit loads, gzipped, and the whole build. */
+export async function benchConsoleBundle(): Promise<Row[]> {
+  const consoleDir = join(outdir, 'console');
+  const started = performance.now();
+  const sizes = await buildConsole(consoleDir);
+  const buildMs = performance.now() - started;
+  rmSync(consoleDir, { recursive: true, force: true });
+  const kb = (bytes: number) => Math.round(bytes / 102.4) / 10;
+  return [
+    {
+      bundle: 'console (web/src/main.tsx)',
+      first_load_gzip_kb: kb(sizes.firstLoadBytes),
+      all_files_gzip_kb: kb(sizes.totalBytes),
+      files: sizes.files,
+      build_ms: Math.round(buildMs),
+    },
+  ];
 }

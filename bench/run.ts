@@ -1,6 +1,6 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
-import { benchBundle } from './bundle.js';
+import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
@@ -14,7 +14,14 @@ import { printTable, type Row } from './report.js';
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
-const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> = {
+interface Benchmark {
+  title: string;
+  run: () => Promise<Row[]>;
+  /** Further tables the same name prints. */
+  also?: Benchmark[];
+}
+
+const benchmarks: Record<string, Benchmark> = {
   api: { title: 'API reads on the local runtime (HTTP on loopback, dynalite in memory)', run: benchApi },
   approvals: {
     title:
@@ -24,6 +31,13 @@ const benchmarks: Record<string, { title: string; run: () => Promise<Row[]> }> =
   bundle: {
     title: 'Lambda bundles as deployed (budget: API bundle ≤ 1 MB minified, module load ≤ 150 ms)',
     run: benchBundle,
+    also: [
+      {
+        title:
+          'Web console as built (web/build.ts; budget: first load ≤ 300 KB gzipped — index.html, the entry script, its static chunks and the stylesheet)',
+        run: benchConsoleBundle,
+      },
+    ],
   },
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
   load: {
@@ -53,5 +67,5 @@ for (const name of wanted.length ? wanted : Object.keys(benchmarks)) {
   const benchmark = benchmarks[name];
   if (!benchmark) continue;
   console.log(`running ${name}…`);
-  printTable(benchmark.title, await benchmark.run());
+  for (const table of [benchmark, ...(benchmark.also ?? [])]) printTable(table.title, await table.run());
 }
