@@ -68,9 +68,9 @@ export class ConsoleSite extends Construct {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
-      // The files are rebuilt from the repository on every deploy.
-      removalPolicy: RemovalPolicy.DESTROY,
-      autoDeleteObjects: false,
+      // A stack cannot delete a bucket that holds objects (emptying it on destroy would take one
+      // more custom-resource function): it is kept, and removed by hand (docs/deploy.md).
+      removalPolicy: RemovalPolicy.RETAIN,
     });
     Validations.of(this.bucket).acknowledge({
       id: 'AwsSolutions-S1',

@@ -102,6 +102,18 @@ describe('the console build (web/dist, built before the tests as npm start build
   });
 });
 
+describe("the console's sources", () => {
+  it('never render what the API returns as HTML (no dangerouslySetInnerHTML, innerHTML or eval)', async () => {
+    const root = join(CONSOLE_DIST, '..', 'src');
+    const files = (await readdir(root, { recursive: true })).filter((file) => /\.tsx?$/.test(file));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const source = await readFile(join(root, file), 'utf8');
+      expect(source, file).not.toMatch(/dangerouslySetInnerHTML|\.innerHTML|outerHTML|insertAdjacentHTML|\beval\(|new Function\(/);
+    }
+  });
+});
+
 describe("the console's API types (web/src/api/schema.d.ts)", () => {
   it('are what the OpenAPI document generates today: run `npm run api-types` after changing a route', async () => {
     const document = (await (await get('/api/openapi.json')).json()) as Parameters<typeof apiTypesSource>[0];
