@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** `npm run test:browser`: the web console driven in Chromium (test/browser/README in docs/console.md). */
+/** The web console driven in Chromium: `npm run test:browser` (scripts/test-browser.ts checks for Chromium first; docs/console.md). */
 export default defineConfig({
   test: {
     include: ['test/browser/**/*.test.ts'],
