@@ -103,11 +103,9 @@ describe('the first workspace, end to end', () => {
     await page.goto(at(`${workspace}/playground`));
     await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
     await page.getByLabel('Question').fill('Where is my order 42?');
-    await page.getByRole('button', { name: 'Ask' }).click();
-    const tools = page.getByRole('list', { name: 'Tool calls' });
-    await tools.getByText(/lookup_order.*on Orders — done in/).waitFor();
-    // Streamed: part of the answer shows while the query still runs (the model sends it in pieces 60 ms apart).
-    await page.waitForFunction(
+    // Streamed: part of the answer shows while the query still runs (the model sends it in pieces
+    // 60 ms apart). Watched from before the question is asked, on every frame.
+    const partial = page.waitForFunction(
       () => {
         const text = document.querySelector('.bubble.assistant[aria-busy="true"]')?.textContent ?? '';
         return text.includes('Order 42') && !text.includes('2 days.');
@@ -115,6 +113,10 @@ describe('the first workspace, end to end', () => {
       undefined,
       { polling: 'raf' },
     );
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await partial;
+    const tools = page.getByRole('list', { name: 'Tool calls' });
+    await tools.getByText(/lookup_order.*on Orders — done in/).waitFor();
     await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: ANSWER }).waitFor();
     await page.getByRole('link', { name: 'View transcript' }).waitFor();
     const meta = (await page.locator('.chat-meta').textContent()) ?? '';
@@ -282,8 +284,12 @@ describe('the on-call engineer', () => {
     await stats.getByText(/Retried 1 job of conversation-stats/).waitFor();
     const failed = stats.locator('.stat').filter({ hasText: 'Failed' }).locator('dd');
     await expect.poll(() => failed.textContent(), { timeout: 15_000 }).toBe('0');
-    const conversation = await page.request.get(at(`/api/workspaces/ws-customer-support/conversations/${conversationId}`));
-    expect(((await conversation.json()) as { stats: { summary: string | null } }).stats.summary).toBe(STATS.summary);
+    // Retried, the job runs again and writes the statistics.
+    const summary = async () => {
+      const conversation = await page.request.get(at(`/api/workspaces/ws-customer-support/conversations/${conversationId}`));
+      return ((await conversation.json()) as { stats: { summary: string | null } }).stats.summary;
+    };
+    await expect.poll(summary, { timeout: 15_000 }).toBe(STATS.summary);
     await checkPage(page, 'ops');
   });
 });

@@ -8,6 +8,7 @@ import { Empty, Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 import { OtherErrors } from './consumers/other-errors';
 import { useWorkspaceId } from './shell';
+import { globMatcher } from '../../../../shared/platform/globs';
 
 type Detail = Schemas['WorkspaceDetail'];
 /** A tool with the names rules match it by: its MCP name, the name offered to the model, `<connection>__<tool>`. */
@@ -21,29 +22,8 @@ interface NamedTool {
 const ROLES = ['admin', 'member'] as const;
 type Role = (typeof ROLES)[number];
 
-/** `*` matches any run of characters, anything else itself, over the whole name (as shared/platform/globs.ts). */
-function globMatches(pattern: string, name: string): boolean {
-  let p = 0;
-  let n = 0;
-  let star = -1;
-  let resume = 0;
-  while (n < name.length) {
-    if (p < pattern.length && pattern[p] !== '*' && pattern[p] === name[n]) {
-      p += 1;
-      n += 1;
-    } else if (p < pattern.length && pattern[p] === '*') {
-      star = p;
-      resume = n;
-      p += 1;
-    } else if (star >= 0) {
-      p = star + 1;
-      resume += 1;
-      n = resume;
-    } else return false;
-  }
-  while (pattern[p] === '*') p += 1;
-  return p === pattern.length;
-}
+/** `*` matches any run of characters, anything else itself, over the whole name: the service's own matcher. */
+const globMatches = (pattern: string, name: string): boolean => globMatcher(pattern)(name);
 
 /** The names the service matches a tool by (shared/agent/query/tools.ts): prefixed where two connections share a name. */
 function namedTools(detail: Detail): NamedTool[] {

@@ -12,9 +12,16 @@ function channelOf(conversation: Schemas['Conversation']): string {
   return conversation.channel ? `${type} · ${conversation.channel}` : type;
 }
 
-export function ConversationTable({ workspaceId, conversations }: { workspaceId: string; conversations: Schemas['Conversation'][] }) {
+interface ConversationTableProps {
+  workspaceId: string;
+  conversations: Schemas['Conversation'][];
+  caption?: string;
+}
+
+/** Conversations with their status, channel, figures and statistics; each links to its transcript. */
+export function ConversationTable({ workspaceId, conversations, caption = 'Conversations' }: ConversationTableProps) {
   return (
-    <DataTable caption="Conversations">
+    <DataTable caption={caption}>
       <thead>
         <tr>
           <th scope="col">User</th>

@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
+import { ConversationTable } from '../conversations/table';
 import type { Schemas } from '../../../api/client';
 import { Badge } from '../../../ui/badge';
-import { count, dateTime, money } from '../../../ui/format';
+import { count, dateTime } from '../../../ui/format';
 import { Empty } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 
@@ -88,6 +89,7 @@ export function ConnectionHealth({ workspaceId, connections }: { workspaceId: st
   );
 }
 
+/** The latest conversations, as the conversations page lists them. */
 export function RecentConversations({
   workspaceId,
   conversations,
@@ -96,43 +98,5 @@ export function RecentConversations({
   conversations: Dashboard['recent_conversations'];
 }) {
   if (conversations.length === 0) return <Empty>No conversations yet: ask a question in the playground.</Empty>;
-  return (
-    <DataTable caption="Recent conversations">
-      <thead>
-        <tr>
-          <th scope="col">Conversation</th>
-          <th scope="col">Status</th>
-          <th scope="col">Channel</th>
-          <th scope="col" className="num">
-            Messages
-          </th>
-          <th scope="col" className="num">
-            Cost
-          </th>
-          <th scope="col">Last activity</th>
-        </tr>
-      </thead>
-      <tbody>
-        {conversations.map((conversation) => (
-          <tr key={conversation.id}>
-            <th scope="row">
-              <Link to={conversationLink(workspaceId, conversation.id)}>
-                {conversation.summary ?? `${conversation.user_name}'s conversation`}
-              </Link>
-              <div className="row-meta">
-                {conversation.user_name} · {conversation.consumer_type}
-              </div>
-            </th>
-            <td>
-              <Badge status={conversation.status} />
-            </td>
-            <td>{conversation.channel ?? '—'}</td>
-            <td className="num">{count(conversation.message_count)}</td>
-            <td className="num">{money(conversation.total_cost_usd)}</td>
-            <td>{dateTime(conversation.last_activity_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
-  );
+  return <ConversationTable caption="Recent conversations" workspaceId={workspaceId} conversations={conversations} />;
 }
