@@ -16,7 +16,9 @@ try {
   // The console is built on the first start, and again when its sources change (about a second).
   await ensureConsoleBuilt((line) => logger.info(line));
   const runtime = await startLocalRuntime(config, { logger });
-  logger.info(`workspace agent proxy listening on ${runtime.url}`, { dataDir: runtime.deps.config.dataDir ?? 'memory' });
+  logger.info(`workspace agent proxy listening on ${runtime.url} (open it for the web console; the API is under /api)`, {
+    dataDir: runtime.deps.config.dataDir ?? 'memory',
+  });
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
