@@ -3,7 +3,7 @@ import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
@@ -35,9 +35,9 @@ export interface ApiProps {
 export class Api extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
-  readonly apiFunction: NodejsFunction;
-  readonly agentFunction: NodejsFunction;
-  readonly streamFunction: NodejsFunction;
+  readonly apiFunction: LambdaFunction;
+  readonly agentFunction: LambdaFunction;
+  readonly streamFunction: LambdaFunction;
   readonly sessionSecret: Secret;
   readonly originSecret: Secret;
 

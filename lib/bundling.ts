@@ -1,8 +1,12 @@
+import type { Plugin } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
 /**
- * How the Lambda functions are bundled, shared by the CDK constructs (`lib/functions.ts`) and the
- * bundle benchmark (`bench/bundle.ts`), so the benchmark measures what is deployed.
+ * How the Lambda functions are bundled, shared by the CDK constructs (`lib/functions.ts`), the
+ * bundle test and the benchmark (`bench/bundle.ts`), so they load and measure what is deployed.
  */
-export const LAMBDA_BUNDLE = {
+const LAMBDA_BUNDLE = {
   format: 'esm' as const,
   target: 'node22',
   minify: true,
@@ -38,14 +42,94 @@ const LOAD_ENV = {
   AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
 };
 
-/** Builds one function's bundle as the CDK constructs do. */
-export async function buildLambdaBundle(entry: string, outfile: string): Promise<void> {
+/**
+ * zod's locales, less English: every message translation zod ships (260 KB minified), none of
+ * which the service uses. zod's namespace object (`z`), which zod-openapi passes around whole,
+ * holds them all, so a bundle cannot drop them unused; this gives zod's own locale index the
+ * English messages only (what zod configures at load), and `z.locales` only `en`.
+ */
+const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]v4[\\/]/.test(args.importer)
+        ? { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(join(dirname(args.path), 'en.js'))};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The AWS SDK's packages that bundled code imports statically (dynamodb-toolbox's DocumentClient
+ * commands, Powertools' Secrets Manager client), loaded with `require`. They are CommonJS, outside
+ * the bundle (the runtime's copy), and Node scans a CommonJS module imported from an ES module for
+ * its export names before it runs it: 20–50 ms of a cold start on these (shared/platform/aws-sdk.ts
+ * does the same for the service's own DynamoDB clients). esbuild's CommonJS interop reads the
+ * names from `module.exports` at run time instead. `import()` of a client (KMS, SQS, Scheduler,
+ * loaded on first use) is left as it is.
+ */
+const awsSdkByRequire: Plugin = {
+  name: 'aws-sdk-by-require',
+  setup(build) {
+    build.onResolve({ filter: /^@aws-sdk\// }, (args) =>
+      args.kind === 'import-statement' ? { path: args.path, namespace: 'aws-sdk-require' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'aws-sdk-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** Where a bundle's own copy of the Bedrock SDK is, beside its entry and chunks (see `bedrockApart`). */
+const BEDROCK_FILE = 'bedrock-sdk.mjs';
+
+/**
+ * The Bedrock SDK (`@anthropic-ai/bedrock-sdk`, imported with `import()` when an organisation uses
+ * Bedrock: shared/agent/anthropic.ts) as a file of its own, built apart with its own copy of
+ * Anthropic's SDK. Within one code-split build it would share that SDK's modules with the entry,
+ * and the resources it makes (the whole beta API) would land in a chunk every cold start loads.
+ */
+const bedrockApart: Plugin = {
+  name: 'bedrock-apart',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/bedrock-sdk$/ }, () => ({ path: `./${BEDROCK_FILE}`, external: true }));
+  },
+};
+
+/** One function's bundle: its entry file (`index.mjs`), and what a cold start loads and what is loaded later. */
+export interface LambdaBundle {
+  entry: string;
+  /** The entry and the chunks it imports statically: what a cold start loads. */
+  initialFiles: string[];
+  /** The chunks loaded on demand (`import()`): the Bedrock SDK and others not every request needs. */
+  lazyFiles: string[];
+  initialBytes: number;
+  totalBytes: number;
+}
+
+/**
+ * Builds one function's bundle as the CDK constructs deploy it, into `outdir`: `index.mjs` and,
+ * with code splitting, the chunks beside it; a dynamic `import()` in the code is a chunk loaded on
+ * its first use, not at the cold start (and the Bedrock SDK a file of its own, `bedrockApart`).
+ */
+export async function buildLambdaBundle(entry: string, outdir: string): Promise<LambdaBundle> {
   const { build } = await import('esbuild');
-  await build({
-    entryPoints: [entry],
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    entryPoints: { index: entry },
     bundle: true,
     platform: 'node',
-    outfile,
+    outdir,
+    splitting: true,
+    // Beside the entry, so every file imports the Bedrock SDK's by the same relative path.
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
     format: LAMBDA_BUNDLE.format,
     target: LAMBDA_BUNDLE.target,
     minify: LAMBDA_BUNDLE.minify,
@@ -53,20 +137,70 @@ export async function buildLambdaBundle(entry: string, outfile: string): Promise
     mainFields: LAMBDA_BUNDLE.mainFields,
     external: LAMBDA_BUNDLE.external,
     banner: { js: LAMBDA_BUNDLE.banner },
+    plugins: [zodEnglishOnly, bedrockApart, awsSdkByRequire],
+    metafile: true,
     logLevel: 'error',
   });
+  const outputs = result.metafile.outputs;
+  const usesBedrock = Object.values(outputs).some((output) => output.imports.some((imported) => imported.path === `./${BEDROCK_FILE}`));
+  if (usesBedrock) {
+    const bedrock = await build({
+      stdin: { contents: "export { default } from '@anthropic-ai/bedrock-sdk';", resolveDir: dirname(entry), loader: 'js' },
+      bundle: true,
+      platform: 'node',
+      outfile: join(outdir, BEDROCK_FILE),
+      format: LAMBDA_BUNDLE.format,
+      target: LAMBDA_BUNDLE.target,
+      minify: LAMBDA_BUNDLE.minify,
+      sourcemap: LAMBDA_BUNDLE.sourcemap,
+      mainFields: LAMBDA_BUNDLE.mainFields,
+      external: LAMBDA_BUNDLE.external,
+      banner: { js: LAMBDA_BUNDLE.banner },
+      plugins: [awsSdkByRequire],
+      metafile: true,
+      logLevel: 'error',
+    });
+    Object.assign(outputs, bedrock.metafile.outputs);
+  }
+  const absolute = (file: string) => resolve(file);
+  const entryKey = Object.keys(outputs).find((file) => absolute(file) === join(resolve(outdir), 'index.mjs'));
+  if (!entryKey) throw new Error(`esbuild wrote no index.mjs for ${entry}`);
+  const initial = new Set<string>();
+  const pending = [entryKey];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (initial.has(file)) continue;
+    initial.add(file);
+    for (const imported of outputs[file]?.imports ?? []) {
+      if (imported.kind === 'import-statement' && outputs[imported.path]) pending.push(imported.path);
+    }
+  }
+  const bytesOf = (files: string[]) => files.reduce((sum, file) => sum + (outputs[file]?.bytes ?? 0), 0);
+  const all = Object.keys(outputs);
+  return {
+    entry: absolute(entryKey),
+    initialFiles: [...initial].map(absolute),
+    lazyFiles: all.filter((file) => !initial.has(file)).map(absolute),
+    initialBytes: bytesOf([...initial]),
+    totalBytes: bytesOf(all),
+  };
 }
 
 /**
  * Imports a bundle in a fresh Node process, as a cold start does (module load and the top-level
  * wiring; the Lambda runtime's `awslambda` global stubbed for the streaming entry). Answers the
- * time it took, or why it failed.
+ * time it took, or why it failed. `thenImport` (a bundle's lazy chunks) are imported after it,
+ * untimed, as a request that needs them would: a chunk that throws as it loads fails too.
  */
-export async function loadLambdaBundle(file: string): Promise<{ ok: true; ms: number } | { ok: false; error: string }> {
+export async function loadLambdaBundle(
+  file: string,
+  thenImport: string[] = [],
+): Promise<{ ok: true; ms: number } | { ok: false; error: string }> {
   const { spawnSync } = await import('node:child_process');
   const script =
     'globalThis.awslambda={streamifyResponse:(f)=>f,HttpResponseStream:{from:(s)=>s}};' +
-    `const t=performance.now();await import(${JSON.stringify(file)});process.stdout.write(String(performance.now()-t));`;
+    `const t=performance.now();await import(${JSON.stringify(file)});const ms=performance.now()-t;` +
+    `for(const chunk of ${JSON.stringify(thenImport)})await import(chunk);` +
+    'process.stdout.write(String(ms));';
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
     env: { ...process.env, ...LOAD_ENV },
     encoding: 'utf8',

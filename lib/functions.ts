@@ -1,24 +1,46 @@
-import { RemovalPolicy, Stack, Validations, type Duration } from 'aws-cdk-lib';
+import { AssetHashType, DockerImage, RemovalPolicy, Stack, Validations, type Duration } from 'aws-cdk-lib';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable, type IRole } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, type NodejsFunctionProps } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { LAMBDA_BUNDLE } from './bundling.js';
 
 const root = join(import.meta.dirname, '..');
 
-/** How every function of the service is built: ESM, arm64, nodejs22.x, minified, no source maps. */
-const BUNDLING: NodejsFunctionProps['bundling'] = {
-  format: OutputFormat.ESM,
-  target: LAMBDA_BUNDLE.target,
-  minify: LAMBDA_BUNDLE.minify,
-  sourceMap: LAMBDA_BUNDLE.sourcemap,
-  mainFields: LAMBDA_BUNDLE.mainFields,
-  externalModules: LAMBDA_BUNDLE.external,
-  banner: LAMBDA_BUNDLE.banner,
-};
+/**
+ * A function's code: its bundle as `lib/bundling.ts` builds it (ESM for nodejs22.x, minified, no
+ * source maps, code-split: `index.mjs`, the chunks it imports and those loaded on demand), the very
+ * build the bundle test loads and the benchmark measures. Built locally by the project's esbuild,
+ * in a process of its own (esbuild's plugins need its asynchronous API; CDK bundles synchronously).
+ */
+function bundledCode(entry: string): Code {
+  return Code.fromAsset(root, {
+    assetHashType: AssetHashType.OUTPUT,
+    bundling: {
+      // The same build in a container, should local bundling ever decline (it does not: esbuild and
+      // tsx are the project's devDependencies). The command also keys CDK's cache of bundles,
+      // which would otherwise give every function the first one built.
+      image: DockerImage.fromRegistry('public.ecr.aws/docker/library/node:22-slim'),
+      workingDirectory: '/asset-input',
+      command: ['node', '--import', 'tsx', 'lib/build-lambda.ts', entry, '/asset-output'],
+      local: {
+        tryBundle(outputDir) {
+          const built = spawnSync(
+            process.execPath,
+            ['--import', 'tsx', join(root, 'lib', 'build-lambda.ts'), join(root, entry), outputDir],
+            {
+              cwd: root,
+              stdio: ['ignore', 'inherit', 'inherit'],
+            },
+          );
+          if (built.status !== 0) throw new Error(`bundling ${entry} failed (exit ${built.status ?? built.signal})`);
+          return true;
+        },
+      },
+    },
+  });
+}
 
 export function serviceFunction(
   scope: Construct,
@@ -33,25 +55,28 @@ export function serviceFunction(
     description: props.description,
   });
   logGroup.grantWrite(role);
-  return new NodejsFunction(scope, id, {
+  return new LambdaFunction(scope, id, {
     role,
-    entry: join(root, props.entry),
-    handler: 'handler',
+    code: bundledCode(props.entry),
+    handler: 'index.handler',
     runtime: Runtime.NODEJS_22_X,
     architecture: Architecture.ARM_64,
     memorySize: props.memorySize,
     timeout: props.timeout,
     description: props.description,
-    environment: { NODE_ENV: 'production', LOG_LEVEL: 'INFO', ...props.environment },
-    bundling: BUNDLING,
+    // The functions' metrics (EMF, shared/platform/metrics-emf.ts) go to a CloudWatch namespace named after the stack.
+    environment: {
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'INFO',
+      POWERTOOLS_METRICS_NAMESPACE: Stack.of(scope).stackName,
+      ...props.environment,
+    },
     logGroup,
-    depsLockFilePath: join(root, 'package-lock.json'),
-    projectRoot: root,
   });
 }
 
 /** The role of a function made by `serviceFunction` (which always gives it one). */
-export function roleOf(fn: NodejsFunction): IRole {
+export function roleOf(fn: LambdaFunction): IRole {
   if (!fn.role) throw new Error(`function ${fn.node.path} has no role`);
   return fn.role;
 }

@@ -3,7 +3,7 @@ import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-clo
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal, type IGrantable } from 'aws-cdk-lib/aws-iam';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { CfnSchedule, CfnScheduleGroup } from 'aws-cdk-lib/aws-scheduler';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Construct, type IConstruct } from 'constructs';
@@ -39,7 +39,7 @@ export class Jobs extends Construct {
   static readonly CONSUMER_TIMEOUT = Duration.seconds(150);
   readonly queues: Record<(typeof JOB_QUEUES)[number]['name'], Queue>;
   readonly deadLetterQueues: Queue[] = [];
-  readonly consumer: NodejsFunction;
+  readonly consumer: LambdaFunction;
   readonly scheduleGroup: CfnScheduleGroup;
   readonly schedulerRole: Role;
 

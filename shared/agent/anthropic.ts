@@ -1,6 +1,8 @@
-import AnthropicBedrock from '@anthropic-ai/bedrock-sdk';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { BaseAnthropic } from '@anthropic-ai/sdk/client';
+import type { APIError } from '@anthropic-ai/sdk/core/error';
 import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
+import { Messages } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelTier } from '../models/catalogue.js';
 import { ModelError, type ContentBlock, type ModelClient, type ModelMessage, type ModelRequest, type ModelResponse } from './model.js';
 import { errorMessage } from '../platform/errors.js';
@@ -75,9 +77,9 @@ function fromAnthropicMessage(message: Anthropic.Message): ModelResponse {
   };
 }
 
-function toModelError(error: unknown, partial: Anthropic.Message | undefined): ModelError {
+function toModelError(error: unknown, partial: Anthropic.Message | undefined, apiError: typeof APIError): ModelError {
   const options = { cause: error, partial: partial && fromAnthropicMessage(partial) };
-  if (error instanceof Anthropic.APIError) {
+  if (error instanceof apiError) {
     const detail = error.status ? `model API answered ${error.status}` : 'model API unreachable';
     return new ModelError(`${detail}: ${error.message}`.slice(0, 500), error.status, options);
   }
@@ -88,6 +90,26 @@ function toModelError(error: unknown, partial: Anthropic.Message | undefined): M
 export interface ModelCallOptions {
   timeoutMs: number;
   maxRetries: number;
+  /** Prompts and answers in the SDK's spans (`OTEL_CAPTURE_CONTENT`); metadata only otherwise. */
+  captureContent?: boolean;
+}
+
+/**
+ * The SDK's own OpenTelemetry spans (one `chat` client span per model call, with the GenAI
+ * attributes: provider, models, tokens), through the tracer provider the entry point registered;
+ * with none registered they cost nothing. The trace context is not sent to the model's provider.
+ */
+function openTelemetryOf(options: ModelCallOptions) {
+  return { propagation: false, traces: { contentMode: options.captureContent ? ('content' as const) : ('metadata_only' as const) } };
+}
+
+/**
+ * The part of an SDK client that a model call uses, and the class of the errors it throws (the
+ * Bedrock SDK is bundled apart, with its own copy of Anthropic's SDK and so its own error classes).
+ */
+interface MessagesApi {
+  client: { messages: { stream(body: Anthropic.MessageStreamParams): MessageStream } };
+  APIError: typeof APIError;
 }
 
 /**
@@ -95,9 +117,8 @@ export interface ModelCallOptions {
  * take the same requests and answer the same messages; they differ in auth and model ids).
  */
 abstract class MessagesApiClient implements ModelClient {
-  protected abstract readonly client: {
-    messages: { stream(body: Anthropic.MessageStreamParams): MessageStream };
-  };
+  /** The SDK client (made, or loaded, on the first call for Bedrock). */
+  protected abstract messagesApi(): MessagesApi | Promise<MessagesApi>;
 
   abstract modelFor(tier: ModelTier): string;
 
@@ -106,23 +127,43 @@ abstract class MessagesApiClient implements ModelClient {
    * usage is the stream's own (input from `message_start`, output from `message_delta`).
    */
   async createMessage(request: ModelRequest, onText?: (delta: string) => void): Promise<ModelResponse> {
-    const stream = this.client.messages.stream(toAnthropicRequest(request));
+    const { client, APIError } = await this.messagesApi();
+    const stream = client.messages.stream(toAnthropicRequest(request));
     if (onText) stream.on('text', (delta) => onText(delta));
     try {
       return fromAnthropicMessage(await stream.finalMessage());
     } catch (error) {
-      throw toModelError(error, stream.currentMessage);
+      throw toModelError(error, stream.currentMessage, APIError);
     }
   }
 }
 
+/**
+ * The SDK's client with the Messages API only. The SDK's default `Anthropic` class also builds
+ * every other resource (beta, files, models, skills, organization…), and a bundle cannot drop
+ * what a class constructs: this one keeps the agent's bundle to the client and Messages.
+ */
+class AnthropicMessagesClient extends BaseAnthropic {
+  messages: Messages = new Messages(this);
+}
+
 /** Anthropic's Messages API through the official SDK. */
 export class AnthropicModelClient extends MessagesApiClient {
-  protected readonly client: Anthropic;
+  protected readonly client: AnthropicMessagesClient;
 
   constructor(apiKey: string, baseURL: string | undefined, options: ModelCallOptions) {
     super();
-    this.client = new Anthropic({ apiKey, baseURL, timeout: options.timeoutMs, maxRetries: options.maxRetries });
+    this.client = new AnthropicMessagesClient({
+      apiKey,
+      baseURL,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      openTelemetry: openTelemetryOf(options),
+    });
+  }
+
+  protected messagesApi(): MessagesApi {
+    return { client: this.client, APIError: AnthropicMessagesClient.APIError };
   }
 
   modelFor(tier: ModelTier): string {
@@ -130,13 +171,41 @@ export class AnthropicModelClient extends MessagesApiClient {
   }
 }
 
-/** Claude on Amazon Bedrock (credentials and region from the AWS default chain). */
+/**
+ * Claude on Amazon Bedrock (credentials and region from the AWS default chain). The Bedrock SDK,
+ * and the AWS SDK's Bedrock runtime client and credential chain it brings, are loaded on the first
+ * call: a function whose organisations do not use Bedrock never loads them (the Lambda bundles
+ * keep them in a file of their own, lib/bundling.ts).
+ */
 export class BedrockModelClient extends MessagesApiClient {
-  protected readonly client: AnthropicBedrock;
+  private client: Promise<MessagesApi> | undefined;
 
-  constructor(awsRegion: string, options: ModelCallOptions) {
+  constructor(
+    private readonly awsRegion: string,
+    private readonly options: ModelCallOptions,
+  ) {
     super();
-    this.client = new AnthropicBedrock({ awsRegion, timeout: options.timeoutMs, maxRetries: options.maxRetries });
+  }
+
+  protected messagesApi(): Promise<MessagesApi> {
+    this.client ??= this.load().catch((error: unknown) => {
+      // A failed load is not kept: the next call tries again.
+      this.client = undefined;
+      throw error;
+    });
+    return this.client;
+  }
+
+  private async load(): Promise<MessagesApi> {
+    const { default: AnthropicBedrock } = await import('@anthropic-ai/bedrock-sdk');
+    const { awsRegion, options } = this;
+    const client = new AnthropicBedrock({
+      awsRegion,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      openTelemetry: openTelemetryOf(options),
+    });
+    return { client, APIError: AnthropicBedrock.APIError };
   }
 
   modelFor(tier: ModelTier): string {

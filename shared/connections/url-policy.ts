@@ -1,6 +1,10 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from 'undici';
+import type { RequestInit as UndiciRequestInit } from 'undici';
+// undici's agent and fetch by their own paths: its package entry would also bring its mock agents,
+// caches, WebSocket and proxy agents into the Lambda bundles (200 KB minified).
+import Agent from 'undici/lib/dispatcher/agent.js';
+import { fetch as undiciFetch } from 'undici/lib/web/fetch/index.js';
 
 /** An MCP URL that the policy does not allow, with the reason. */
 export class UrlRefusedError extends Error {

@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LAMBDA_ENTRIES, buildLambdaBundle, loadLambdaBundle } from '../../lib/bundling.js';
@@ -9,16 +8,23 @@ const outdir = join(root, 'node_modules', '.cache', 'bundle-test');
 
 describe('the Lambda bundles as deployed', () => {
   // A bundle that synthesizes can still fail at its cold start: esbuild once ordered the MCP SDK's
-  // module before zod's in the jobs bundle, and its first line threw. Each is built and imported.
+  // module before zod's in the jobs bundle, and its first line threw. Each is built and imported,
+  // and then its lazy chunks (the Bedrock SDK…), as the first request that needs them would.
   it.each(Object.entries(LAMBDA_ENTRIES))(
-    '%s bundle loads in a fresh process (cold start)',
+    '%s bundle loads in a fresh process (cold start), and then its lazy chunks',
     async (name, entry) => {
-      mkdirSync(outdir, { recursive: true });
-      const outfile = join(outdir, `${name}.mjs`);
-      await buildLambdaBundle(join(root, entry), outfile);
-      const loaded = await loadLambdaBundle(outfile);
+      const bundle = await buildLambdaBundle(join(root, entry), join(outdir, name));
+      const loaded = await loadLambdaBundle(bundle.entry, bundle.lazyFiles);
       expect(loaded.ok ? 'loaded' : loaded.error).toBe('loaded');
     },
     60_000,
   );
+
+  it('keeps the Bedrock SDK out of what the agent function loads at its cold start', async () => {
+    const bundle = await buildLambdaBundle(join(root, LAMBDA_ENTRIES.agent), join(outdir, 'agent-lazy'));
+    const { readFileSync } = await import('node:fs');
+    const initial = bundle.initialFiles.map((file) => readFileSync(file, 'utf8')).join('\n');
+    expect(initial).not.toContain('@aws-sdk/client-bedrock-runtime');
+    expect(bundle.lazyFiles.some((file) => readFileSync(file, 'utf8').includes('@aws-sdk/client-bedrock-runtime'))).toBe(true);
+  }, 60_000);
 });
