@@ -24,4 +24,8 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
     signupMode: signupModeOf(process.env.SIGNUP_MODE),
     allowServiceModelKey: process.env.ALLOW_SERVICE_MODEL_KEY ? process.env.ALLOW_SERVICE_MODEL_KEY === 'true' : undefined,
   },
+  tracing: {
+    otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
+    captureContent: process.env.OTEL_CAPTURE_CONTENT === 'true',
+  },
 });

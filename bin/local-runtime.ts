@@ -15,6 +15,7 @@ import { sendDueMoves } from '../shared/conversations/lifecycle.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { consoleApp, isApiUrl } from './console.js';
+import { isMetricsUrl, metricsApp } from './metrics.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { deliveryOf } from '../shared/jobs/worker.js';
@@ -26,6 +27,7 @@ import { createLogger, type AppLogger } from '../shared/platform/logger.js';
 import { Table, ensureTable } from '../shared/platform/table.js';
 import { errorMessage } from '../shared/platform/errors.js';
 import { EnvelopeSecrets, LocalKeyWrapper, localSecretsKey } from '../shared/platform/secrets.js';
+import { PrometheusMetrics } from '../shared/platform/metrics-prometheus.js';
 
 /** A running local runtime: the embedded store and the HTTP server. */
 export interface LocalRuntime {
@@ -136,6 +138,25 @@ export async function startLocalRuntime(config: Config, options: LocalRuntimeOpt
   }
 }
 
+/**
+ * The HTTP server: the API answers /api and /health; /metrics is the operator's scrape (404 unless
+ * METRICS_TOKEN is set); the console every other path, on the same origin so the session cookie
+ * just works.
+ */
+async function listen(deps: AgentDeps, config: Config, options: LocalRuntimeOptions, metrics?: PrometheusMetrics): Promise<ServerType> {
+  const app = createApp(deps, { agentRoutes, clientAddress: (c) => getConnInfo(c).remote.address });
+  const web = consoleApp(options.consoleDir);
+  const scrape = metricsApp(metrics, config.metricsToken);
+  const fetchOf = (request: Request, env: unknown) => {
+    if (isApiUrl(request.url)) return app.fetch(request, env);
+    return isMetricsUrl(request.url) ? scrape.fetch(request, env) : web.fetch(request, env);
+  };
+  return new Promise((resolvePromise, reject) => {
+    const started = serve({ fetch: fetchOf, hostname: config.host, port: config.port }, () => resolvePromise(started));
+    started.once('error', reject);
+  });
+}
+
 async function startServices(
   config: Config,
   dataDir: string | null,
@@ -161,6 +182,8 @@ async function startServices(
     (now) => sendDueMoves({ ...core, jobs: runner }, now),
     (error) => logger.error('due conversation moves could not be sent', { error: errorMessage(error) }),
   );
+  // Metrics are kept only when someone may read them (`METRICS_TOKEN`, bin/metrics.ts).
+  const metrics = config.metricsToken ? new PrometheusMetrics() : undefined;
   const deps = createAgentDeps({
     ...createAgentParts(config, logger),
     ...core,
@@ -172,6 +195,7 @@ async function startServices(
     jobs: runner,
     scheduler,
     chat: new TeamChatNotifier(core, config.slackApiUrl),
+    metrics,
   });
   runner.start(deliveryOf(deps, jobHandlers, settings));
   const resumed = await runner.resumePending();
@@ -181,16 +205,9 @@ async function startServices(
   scheduler.wakeNow();
   const sweeper = setInterval(() => scheduler.wakeNow(), config.sweepIntervalMs);
   sweeper.unref();
-  const app = createApp(deps, { agentRoutes, clientAddress: (c) => getConnInfo(c).remote.address });
-  const web = consoleApp(options.consoleDir);
-  // The API answers /api and /health; the console every other path, on the same origin so the session cookie just works.
-  const fetchOf = (request: Request, env: unknown) => (isApiUrl(request.url) ? app.fetch(request, env) : web.fetch(request, env));
   const bridge = new ChatBridge(deps, { pollMs: config.chatBridgePollMs });
   await bridge.start();
-  const server: ServerType = await new Promise((resolvePromise, reject) => {
-    const started = serve({ fetch: fetchOf, hostname: config.host, port: config.port }, () => resolvePromise(started));
-    started.once('error', reject);
-  });
+  const server = await listen(deps, config, options, metrics);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;

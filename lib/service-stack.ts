@@ -20,6 +20,12 @@ export interface ServiceStackProps extends StackProps {
   access?: AccessSettings;
   /** The built web console (default web/dist: `bin/app.ts` builds it before synth). */
   consoleDir?: string;
+  /**
+   * Traces (docs/observability.md): the OTLP endpoint the functions send to, and whether spans may
+   * hold content. Unset: no tracing. An endpoint that needs a key is best a collector of yours that
+   * adds it: a function's environment is not the place for a secret.
+   */
+  tracing?: { otlpEndpoint?: string; captureContent?: boolean };
 }
 
 /** The whole service in one stack; constructs model its parts. */
@@ -56,6 +62,10 @@ export class ServiceStack extends Stack {
     this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
     for (const fn of [this.api.apiFunction, this.api.agentFunction, this.api.streamFunction, this.jobs.consumer]) {
       this.data.wireSecrets(fn, (key, value) => fn.addEnvironment(key, value));
+      if (props.tracing?.otlpEndpoint) {
+        fn.addEnvironment('OTEL_EXPORTER_OTLP_ENDPOINT', props.tracing.otlpEndpoint);
+        fn.addEnvironment('OTEL_CAPTURE_CONTENT', String(props.tracing.captureContent ?? false));
+      }
     }
     this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
 

@@ -10,6 +10,7 @@ import type { McpHub } from './connections/mcp-hub.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
+import { NO_METRICS, type Metrics } from './platform/metrics.js';
 import type { Secrets } from './platform/secrets.js';
 import type { Table } from './platform/table.js';
 
@@ -42,6 +43,8 @@ export interface Deps {
   scheduler: Scheduler;
   /** Posts into team-chat threads. */
   chat: ChatNotifier;
+  /** Counters and durations (CloudWatch EMF on AWS, a Prometheus registry locally): in-memory, never awaited. */
+  metrics: Metrics;
 }
 
 /** The parts a runtime provides; the rest is made from the configuration. */
@@ -59,6 +62,8 @@ export interface DepsParts {
   jobs: JobQueue;
   scheduler: Scheduler;
   chat?: ChatNotifier;
+  /** Where metrics go; by default nowhere (the API function records none, tests do not look). */
+  metrics?: Metrics;
 }
 
 /** Builds the core's dependencies once per process (local runtime, Lambda container, test file). */
@@ -77,6 +82,7 @@ export function createDeps(parts: DepsParts): Deps {
     scheduler: parts.scheduler,
     chat: parts.chat ?? new UnconnectedChat(),
     mcp: parts.mcp,
+    metrics: parts.metrics ?? NO_METRICS,
   };
 }
 

@@ -6,10 +6,11 @@ import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { handleSqsBatch } from '../../shared/jobs/sqs.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
+import { flushedAfter } from '../../shared/platform/metrics.js';
 
 // Built once per container. The statistics job calls the model, and an approval's expiry runs its
 // query on (the model and the MCP servers), so the agent's clients are wired.
-const { config, deps, sqs } = await createAwsDeps(process.env, {
+const { config, deps, sqs, telemetry } = await createAwsDeps(process.env, {
   needsSession: false,
   // Cold notices and expired approvals post with the organisation's bot token.
   extra: createAgentProcessParts,
@@ -26,5 +27,9 @@ async function onOtherMessage(body: unknown): Promise<void> {
   }
 }
 
-export const handler = (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
-  handleSqsBatch(deps, jobHandlers, settings, sqs, queueUrlOf, event, { onOtherMessage, context });
+// The batch's metrics (job outcomes, expired approvals, resumed queries) are written out once it is done.
+export const handler = flushedAfter(
+  telemetry,
+  (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+    handleSqsBatch(deps, jobHandlers, settings, sqs, queueUrlOf, event, { onOtherMessage, context }),
+);

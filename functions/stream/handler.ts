@@ -6,6 +6,7 @@ import { serveOnly } from '../../shared/http/serve-only.js';
 import { queriesSettled } from '../../shared/http/sse.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 import { streamHandleAwaiting } from '../../shared/platform/lambda-streaming.js';
+import { flushedAfter } from '../../shared/platform/metrics.js';
 
 // The query and the messaging webhook behind a function URL with response streaming (through
 // CloudFront): the agent function's app, answering only its streamable routes, as a stream that
@@ -15,8 +16,12 @@ import { streamHandleAwaiting } from '../../shared/platform/lambda-streaming.js'
 // carries CloudFront's origin secret, else the event's source IP (the function URL can be called
 // directly, with any header). No route served here counts by address (only sign-up and login do,
 // on the API function); it is recorded the same way as everywhere else.
-const { deps, clientAddress } = await createAwsDeps(process.env, { needsSession: true, extra: createAgentProcessParts });
+const { deps, clientAddress, telemetry } = await createAwsDeps(process.env, { needsSession: true, extra: createAgentProcessParts });
 
 // A streamed query goes on when its client hangs up; Lambda would freeze it with the container as
 // soon as the handler returned, so the handler returns once every query it started is stored.
-export const handler = streamHandleAwaiting(serveOnly(createApp(deps, { agentRoutes, clientAddress }), STREAMABLE_ROUTES), queriesSettled);
+// Its metrics are written out once every query it started is stored (they are recorded then).
+export const handler = streamHandleAwaiting(
+  serveOnly(createApp(deps, { agentRoutes, clientAddress }), STREAMABLE_ROUTES),
+  flushedAfter(telemetry, queriesSettled),
+);

@@ -11,6 +11,8 @@ import {
   type ToolSpec,
 } from './model.js';
 import { AnswerDeltas, type AgentListener } from './events.js';
+import type { Attributes } from '@opentelemetry/api';
+import { ATTR, contentAttributes, failSpan, inSpan } from '../platform/tracing.js';
 
 /** A tool the loop may offer: its spec for the model and how to run it. */
 export interface LoopTool {
@@ -189,6 +191,17 @@ export async function resumeAgentLoop(input: LoopInput, checkpoint: LoopCheckpoi
   return runAgentLoop(input, { messages, progress: checkpoint.progress });
 }
 
+/** The GenAI conventions' attributes of a tool call; its arguments only when content is captured. */
+function toolSpanAttributes(call: ToolUse): Attributes {
+  return {
+    [ATTR.operation]: 'execute_tool',
+    [ATTR.toolName]: call.name,
+    [ATTR.toolCallId]: call.id,
+    [ATTR.toolType]: 'function',
+    ...contentAttributes({ [ATTR.toolArguments]: JSON.stringify(call.input) }),
+  };
+}
+
 /** One tool call of a turn, told to the listener as it starts and ends; its result goes back to the model. */
 export async function runCall(
   call: ToolUse,
@@ -199,11 +212,13 @@ export async function runCall(
   state.toolsCalled.push(call.name);
   const started = performance.now();
   emit({ type: 'tool_call', id: call.id, name: call.name, connection: tool?.connectionName ?? null });
-  let outcome: ToolCallOutcome = { text: `unknown tool: ${call.name}`, isError: true };
-  if (tool) {
-    if (tool.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
-    outcome = await tool.run(call.input);
-  }
+  if (tool?.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
+  const outcome = await inSpan(`execute_tool ${call.name}`, { attributes: toolSpanAttributes(call) }, async (span) => {
+    const ran: ToolCallOutcome = tool ? await tool.run(call.input) : { text: `unknown tool: ${call.name}`, isError: true };
+    span.setAttributes(contentAttributes({ [ATTR.toolResult]: ran.text }));
+    if (ran.isError) failSpan(span, ran.text, 'tool_error');
+    return ran;
+  });
   emit({
     type: 'tool_result',
     id: call.id,

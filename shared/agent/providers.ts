@@ -35,12 +35,22 @@ export class ModelClientCache implements ModelClients {
   constructor(
     private readonly config: Pick<
       Config,
-      'anthropicApiKey' | 'anthropicBaseUrl' | 'awsRegion' | 'modelTimeoutMs' | 'modelMaxRetries' | 'allowServiceModelKey'
+      | 'anthropicApiKey'
+      | 'anthropicBaseUrl'
+      | 'awsRegion'
+      | 'modelTimeoutMs'
+      | 'modelMaxRetries'
+      | 'allowServiceModelKey'
+      | 'otelCaptureContent'
     >,
   ) {}
 
   clientFor(settings: ModelSettings): ModelClient {
-    const options = { timeoutMs: this.config.modelTimeoutMs, maxRetries: this.config.modelMaxRetries };
+    const options = {
+      timeoutMs: this.config.modelTimeoutMs,
+      maxRetries: this.config.modelMaxRetries,
+      captureContent: this.config.otelCaptureContent,
+    };
     const serviceAccount = this.config.allowServiceModelKey;
     if (settings.provider === 'bedrock') {
       if (!serviceAccount) {

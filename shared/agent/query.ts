@@ -10,6 +10,7 @@ import { conversationFor, countQuery, loadQueryContext } from './query/context.j
 import { persistQuery } from './query/persist.js';
 import { answerQuery } from './query/run.js';
 import { screenInput } from './query/screening.js';
+import { inQuerySpan } from './query/span.js';
 import type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
 
 export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
@@ -25,12 +26,22 @@ export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/
  * parallel round; writes are two (the conversation item, then messages + audit entry + counters in
  * parallel).
  */
-export async function runQuery(
+export function runQuery(
   deps: Deps,
   caller: Caller,
   workspaceId: string,
   input: QueryInput,
   listener: QueryListener = {},
+): Promise<{ response: QueryResponse; timing: QueryTiming; answerSeq: number | null }> {
+  return inQuerySpan(workspaceId, input.query, () => answer(deps, caller, workspaceId, input, listener));
+}
+
+async function answer(
+  deps: Deps,
+  caller: Caller,
+  workspaceId: string,
+  input: QueryInput,
+  listener: QueryListener,
 ): Promise<{ response: QueryResponse; timing: QueryTiming; answerSeq: number | null }> {
   const started = performance.now();
   const requestedId = input.session_id ?? newId('conv', deps.clock.now());

@@ -1,6 +1,7 @@
 import { McpHub } from '../connections/mcp-hub.js';
 import type { Config } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
+import { createEmfMetrics } from '../platform/metrics-emf.js';
 import type { SecretStore } from '../platform/store.js';
 import { TeamChatNotifier } from '../chat/notifier.js';
 import { ModelClientCache } from './providers.js';
@@ -20,8 +21,14 @@ export function createAgentParts(config: Config, logger: AppLogger) {
 
 /**
  * The agent's clients and the team-chat notifier, for the Lambda functions that run the loop (agent,
- * stream, jobs): a decision or an expiry on a team-chat conversation is told in its thread.
+ * stream, jobs): a decision or an expiry on a team-chat conversation is told in its thread. Their
+ * metrics go to CloudWatch as EMF, written at the end of each invocation (`flushedAfter` in the
+ * handlers); the API function records none and keeps the no-op.
  */
 export function createAgentProcessParts(config: Config, logger: AppLogger, store: SecretStore) {
-  return { ...createAgentParts(config, logger), chat: new TeamChatNotifier(store, config.slackApiUrl) };
+  return {
+    ...createAgentParts(config, logger),
+    chat: new TeamChatNotifier(store, config.slackApiUrl),
+    metrics: createEmfMetrics(config.metricsNamespace),
+  };
 }

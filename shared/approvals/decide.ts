@@ -63,7 +63,10 @@ export async function decideApproval(
   }
   // A conversation closed while the call waited takes no more answers: the call expires unrun.
   if (await conversationClosed(deps, item)) {
-    await claimDecision(deps, item, { status: 'expired', decidedBy: null, reason: 'the conversation was closed' }, { early: true });
+    const closed = { status: 'expired', decidedBy: null, reason: 'the conversation was closed' } as const;
+    if (await claimDecision(deps, item, closed, { early: true })) {
+      deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: 'expired' });
+    }
     throw new ConflictError(`approval ${approvalId} can no longer be decided: its conversation was closed`);
   }
   const decision = {
@@ -76,6 +79,7 @@ export async function decideApproval(
     const now = await getApproval(deps, workspaceId, approvalId);
     throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
   }
+  deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: decision.status });
   listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });
   return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined });
 }

@@ -10,6 +10,7 @@ import { errorMessage } from '../platform/errors.js';
 import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../models/catalogue.js';
 import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, type PausedQuery } from './approvals.js';
 import { requestApproval, unlessTooLargeToWait } from './request.js';
+import { inQuerySpan } from '../agent/query/span.js';
 
 /*
  * Going on with a paused query once its approval is decided (or has expired), in whichever process
@@ -95,12 +96,23 @@ async function tellThread(deps: Deps, item: ApprovalItem, paused: PausedQuery, d
  * conversation's thread is shown the outcome unless the decision came from that thread
  * (`fromThread`: the bridge streams it there itself).
  */
-export async function resumeQuery(
+export function resumeQuery(
   deps: Deps,
   item: ApprovalItem,
   decision: Decision,
   listener: QueryListener = {},
   options: { fromThread?: boolean } = {},
+): Promise<Resumed> {
+  // The resumed part of a query is a query span of its own (its first part ended at the pause).
+  return inQuerySpan(item.workspace_id, undefined, () => resume(deps, item, decision, listener, options));
+}
+
+async function resume(
+  deps: Deps,
+  item: ApprovalItem,
+  decision: Decision,
+  listener: QueryListener,
+  options: { fromThread?: boolean },
 ): Promise<Resumed> {
   const started = performance.now();
   const paused = pausedQueryOf(item);

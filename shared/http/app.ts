@@ -22,6 +22,7 @@ import type { PlacedRoute } from './placement.js';
 import { API_PREFIX, ROUTE_TABLE, fullPath } from './route-table.js';
 import { createRouter, type AppEnv } from './router.js';
 import { jsonResponse } from './schemas.js';
+import { requestSpans } from './request-spans.js';
 
 const healthRoute = createRoute({
   method: 'get',
@@ -97,6 +98,7 @@ export interface AppOptions {
 /** The HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = createRouter();
+  app.use('*', ...requestSpans());
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   app.use('/api/*', async (c, next) => {
     await next();

@@ -77,6 +77,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
     // A payload that does not validate will not validate next time either: fail it now.
     const error = `invalid job data: ${issueLines(parsed.error).join('; ')}`;
     await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
+    countOutcome(deps, claimed, 'failed');
     return { kind: 'failed', error };
   }
   try {
@@ -87,6 +88,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
       const delayMs = settings.retryBaseMs * 2 ** (claimed.attempts - 1);
       const runAt = new Date(deps.clock.now().getTime() + delayMs).toISOString();
       await transitionJob(deps, claimed, { from: ['active'], to: delayMs > 0 ? 'delayed' : 'waiting', lastError: error, runAt });
+      countOutcome(deps, claimed, 'retried');
       return { kind: 'retry', delayMs, error };
     }
     const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
@@ -96,8 +98,18 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
         .catch((hookError: unknown) => deps.logger.error('job failure hook failed', { job: claimed.id, error: messageOfError(hookError) }));
     }
     deps.logger.warn('job failed for good', { job: claimed.id, queue: claimed.queue, attempts: claimed.attempts, error });
+    countOutcome(deps, claimed, 'failed');
     return { kind: 'failed', error };
   }
   await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
+  countOutcome(deps, claimed, 'completed');
   return { kind: 'completed' };
+}
+
+/**
+ * A claimed attempt's outcome, in the metrics: the same for the local runner and the SQS consumer.
+ * Deliveries that claim nothing (duplicates, drained jobs, an early delivery sent back) are not attempts.
+ */
+function countOutcome(deps: Deps, job: JobItem, outcome: 'completed' | 'failed' | 'retried'): void {
+  deps.metrics.count('jobs', 1, { queue: job.queue, outcome });
 }

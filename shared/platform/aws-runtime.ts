@@ -4,6 +4,7 @@ import { createAwsJobs } from '../jobs/aws.js';
 import { systemClock } from './clock.js';
 import { parseConfig, type Config } from './config.js';
 import { createDynamoClient } from './dynamo.js';
+import { errorMessage } from './errors.js';
 import { createLogger } from './logger.js';
 import { EnvelopeSecrets } from './secrets.js';
 import { KmsKeyWrapper } from './secrets-kms.js';
@@ -48,6 +49,8 @@ export async function createAwsDeps(
 ) {
   const config = parseConfig(env, 'aws');
   const logger = createLogger(config);
+  // Traces only when the function's environment names an OTLP endpoint; the SDK is loaded then only.
+  const tracing = config.otlpEndpoint ? (await import('./tracing-sdk.js')).startTracing(config) : undefined;
   const [sessionSecret, originSecret] = await Promise.all([sessionSecretOf(config), originSecretOf(config)]);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
   if (!config.secretsKmsKeyId) throw new Error('SECRETS_KMS_KEY_ID is required on AWS (set by the CDK stack)');
@@ -58,6 +61,13 @@ export async function createAwsDeps(
   };
   const { sqs, jobs, scheduler } = createAwsJobs(config, store);
   const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
+  // What each invocation writes out before it returns (flushedAfter): its metrics, its spans.
+  const telemetry = {
+    async flush() {
+      deps.metrics.flush();
+      await tracing?.flush().catch((error: unknown) => logger.warn('traces not sent', { error: errorMessage(error) }));
+    },
+  };
   // The address per-address limits count: the viewer's behind CloudFront, else the source IP.
-  return { config, deps, sqs, clientAddress: lambdaClientAddress(originSecret) };
+  return { config, deps, sqs, telemetry, clientAddress: lambdaClientAddress(originSecret) };
 }

@@ -80,6 +80,8 @@ function configSchema(runtime: Runtime) {
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+    OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+    OTEL_CAPTURE_CONTENT: booleanFromString.default(false),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
     CHAT_BRIDGE_POLL_MS: z.coerce
@@ -94,6 +96,9 @@ function configSchema(runtime: Runtime) {
       .min(100)
       .max(3_600_000)
       .default(local ? 5_000 : 60_000),
+    // The bearer token of GET /metrics on the local runtime; without it the route answers 404.
+    METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
+    POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).max(255).default('WorkspaceAgentProxy'),
     LIFECYCLE_QUEUE_URL: optionalUrl,
     COLD_MESSAGES_QUEUE_URL: optionalUrl,
     STATS_QUEUE_URL: optionalUrl,
@@ -150,12 +155,20 @@ export interface Config {
   modelTimeoutMs: number;
   /** Retries of a model call on 408/409/429/5xx (the SDK's backoff, honouring retry-after). */
   modelMaxRetries: number;
+  /** Where traces go over OTLP/HTTP (`OTEL_EXPORTER_OTLP_ENDPOINT`); none: no tracing SDK is started. */
+  otlpEndpoint?: string;
+  /** Prompts, answers and tool arguments and results in spans (`OTEL_CAPTURE_CONTENT`): off by default. */
+  otelCaptureContent: boolean;
   jobMaxAttempts: number;
   jobRetryBaseMs: number;
   /** How often the chat bridge reads which organisations have chat tokens. */
   chatBridgePollMs: number;
   /** How often the local runtime sweeps for overdue conversation moves. */
   sweepIntervalMs: number;
+  /** The bearer token a scraper sends to the local runtime's `GET /metrics`; none: the route answers 404. */
+  metricsToken: string | undefined;
+  /** The CloudWatch namespace of the Lambda functions' metrics (`POWERTOOLS_METRICS_NAMESPACE`, set by the stack). */
+  metricsNamespace: string;
   /** AWS only: the SQS queues and the EventBridge Scheduler group, set by the CDK stack. */
   queues: {
     lifecycleUrl: string | undefined;
@@ -221,10 +234,14 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     modelMaxRetries: env.MODEL_MAX_RETRIES,
+    otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelCaptureContent: env.OTEL_CAPTURE_CONTENT,
     jobMaxAttempts: env.JOB_MAX_ATTEMPTS,
     jobRetryBaseMs: env.JOB_RETRY_BASE_MS,
     chatBridgePollMs: env.CHAT_BRIDGE_POLL_MS,
     sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+    metricsToken: env.METRICS_TOKEN,
+    metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE,
     queues: {
       lifecycleUrl: env.LIFECYCLE_QUEUE_URL,
       coldMessagesUrl: env.COLD_MESSAGES_QUEUE_URL,

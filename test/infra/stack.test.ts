@@ -60,7 +60,12 @@ describe('ServiceStack', () => {
       const environment = (fn.Properties?.Environment as { Variables: Record<string, unknown> } | undefined)?.Variables;
       expect(environment?.NODE_OPTIONS).toBeUndefined();
       expect(environment?.NODE_ENV).toBe('production');
+      // Their metrics (EMF) go to the stack's own CloudWatch namespace.
+      expect(environment?.POWERTOOLS_METRICS_NAMESPACE).toBe('Service');
     }
+    // Each its own bundle (lib/bundling.ts): CDK's cache of bundles once gave all four the first one built.
+    const code = Object.values(functions).map((fn) => JSON.stringify((fn.Properties?.Code as { S3Key?: unknown } | undefined)?.S3Key));
+    expect(new Set(code).size).toBe(4);
   });
 
   it('gives each job kind a queue with a dead-letter queue, maxReceiveCount = JOB_MAX_ATTEMPTS, visibility ≥ 6× the consumer timeout', () => {
@@ -160,6 +165,19 @@ describe('ServiceStack', () => {
     const functions = variablesOf(open);
     expect(functions).toHaveLength(4);
     expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true')).toBe(true);
+  }, 120_000);
+
+  it('gives every function the OTLP endpoint when the operator deploys with one, and none otherwise', () => {
+    const tracingOf = (stack: Template) =>
+      Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
+        .map((fn) => (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {})
+        .filter((variables) => variables.TABLE_NAME !== undefined)
+        .map((variables) => [variables.OTEL_EXPORTER_OTLP_ENDPOINT, variables.OTEL_CAPTURE_CONTENT]);
+    expect(tracingOf(template)).toEqual(Array(4).fill([undefined, undefined]));
+    const traced = Template.fromStack(
+      new ServiceStack(newApp(), 'Traced', { tracing: { otlpEndpoint: 'https://collector.example.com:4318' } }),
+    );
+    expect(tracingOf(traced)).toEqual(Array(4).fill(['https://collector.example.com:4318', 'false']));
   }, 120_000);
 
   it('generates the session and origin secrets in Secrets Manager and gives them to the HTTP functions (API, agent, stream) only', () => {

@@ -11,6 +11,7 @@ import { drainQueue, listFailedJobs, listQueues, retryAllFailed } from '../../sh
 import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/sqs.js';
 import { deliveryOf, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
 import { NotFoundError } from '../../shared/platform/errors.js';
+import type { Metrics } from '../../shared/platform/metrics.js';
 import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
 
 /**
@@ -70,6 +71,18 @@ const handlers: JobHandlers = { lifecycle: unusedHandler, 'cold-messages': unuse
 
 const countOf = (list: string[], key: string) => list.filter((value) => value === key).length;
 
+/** The job outcomes the worker counted (both harnesses' deps record here), cleared before each test. */
+const jobOutcomes: string[] = [];
+const recordingMetrics: Metrics = {
+  count(metric, value, labels) {
+    if (metric === 'jobs' && 'queue' in labels && 'outcome' in labels) {
+      for (let index = 0; index < value; index += 1) jobOutcomes.push(`${labels.queue}:${labels.outcome}`);
+    }
+  },
+  observe() {},
+  flush() {},
+};
+
 interface Harness {
   deps: Deps;
   /** Delivers everything sent until nothing is left to deliver (retries included). */
@@ -95,6 +108,7 @@ function depsWith(jobs: Deps['jobs']): Deps {
     jobs,
     scheduler: t.scheduler,
     chat: t.chat,
+    metrics: recordingMetrics,
   });
   extraDeps.push(deps);
   return deps;
@@ -204,6 +218,7 @@ beforeEach(() => {
   seen.effects.length = 0;
   seen.healed.clear();
   seen.gates.clear();
+  jobOutcomes.length = 0;
 });
 
 describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name) => {
@@ -230,6 +245,7 @@ describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name)
 
     expect(seen.calls).toEqual([key]);
     expect(seen.effects).toEqual([key]);
+    expect(jobOutcomes).toEqual([`${QUEUE}:completed`]);
     const job = await getJob(h.deps, `job-${key}`);
     expect(job).toMatchObject({ state: 'completed', attempts: 1, last_error: null, queue: QUEUE, org_id: orgId });
     expect(await counters()).toEqual({ name: QUEUE, waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
@@ -262,6 +278,8 @@ describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name)
 
     expect(countOf(seen.effects, key)).toBe(1);
     expect(countOf(seen.calls, key)).toBe(1);
+    // Duplicates claim nothing: they are not attempts, and not counted.
+    expect(jobOutcomes).toEqual([`${QUEUE}:completed`]);
     expect(await getJob(h.deps, job.jobId)).toMatchObject({ state: 'completed', attempts: 1 });
     expect(await counters()).toEqual({ name: QUEUE, waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
   });
@@ -273,6 +291,7 @@ describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name)
 
     expect(countOf(seen.calls, key)).toBe(3);
     expect(seen.effects).toEqual([]);
+    expect(jobOutcomes).toEqual([`${QUEUE}:retried`, `${QUEUE}:retried`, `${QUEUE}:failed`]);
     expect(await getJob(h.deps, `job-${key}`)).toMatchObject({ state: 'failed', attempts: 3, last_error: `boom ${key}` });
     const failed = await listFailedJobs(h.deps, orgId, QUEUE, {});
     expect(failed.jobs).toHaveLength(1);
@@ -288,6 +307,7 @@ describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name)
 
     expect(countOf(seen.calls, key)).toBe(3);
     expect(seen.effects).toEqual([key]);
+    expect(jobOutcomes).toEqual([`${QUEUE}:retried`, `${QUEUE}:retried`, `${QUEUE}:completed`]);
     expect(await getJob(h.deps, `job-${key}`)).toMatchObject({ state: 'completed', attempts: 3, last_error: null });
     expect((await listFailedJobs(h.deps, orgId, QUEUE, {})).jobs).toEqual([]);
     expect(await counters()).toEqual({ name: QUEUE, waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
@@ -299,6 +319,7 @@ describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name)
     await h.deliver();
 
     expect(seen.calls).toEqual([]);
+    expect(jobOutcomes).toEqual([`${QUEUE}:failed`]);
     const job = await getJob(h.deps, `job-${key}`);
     expect(job).toMatchObject({ state: 'failed', attempts: 1 });
     expect(job?.last_error).toMatch(/^invalid job data/);

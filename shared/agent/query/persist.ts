@@ -14,7 +14,7 @@ import { newId } from '../../platform/ids.js';
 import { keys } from '../../platform/keys.js';
 import { type Item, unlessConditionFailed } from '../../platform/table.js';
 import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
-import { counterNames, recordUsage } from '../../workspaces/counters.js';
+import { counterNames, recordUsage, type Usage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopResult } from '../loop.js';
 import { totalInput } from '../model.js';
@@ -261,6 +261,24 @@ function conversationDeltas(saved: FinishedQuery, previous: ConversationState | 
 }
 
 /**
+ * The query's metrics, once it is stored: the same amounts as the workspace's counters (a resumed
+ * query adds what it spent since it paused, and is not counted as a query again); its tool calls
+ * and duration once it has ended (not paused), the calls before a pause included.
+ */
+function recordMetrics(deps: Deps, saved: FinishedQuery, usage: Usage): void {
+  const labels = { workspace: saved.workspace.id };
+  const { metrics } = deps;
+  metrics.count('queries', usage.queries, labels);
+  metrics.count('query_errors', usage.errors, labels);
+  metrics.count('input_tokens', usage.tokens_input, labels);
+  metrics.count('output_tokens', usage.tokens_output, labels);
+  metrics.count('cost_usd', usage.cost_usd, labels);
+  if (saved.loop.paused) return;
+  metrics.count('tool_calls', saved.loop.toolsCalled.length, labels);
+  metrics.observe('query_duration', saved.durationMs, labels);
+}
+
+/**
  * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
  * which also hands out the message sequence numbers atomically), then in parallel the messages
  * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
@@ -283,7 +301,7 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   const items = [...messageItems(saved, now, previousCount), activity, ...violationItems(deps, workspace.id, conversationId, saved.hits)];
   // A resumed query adds to the counters only what it spent since it paused.
   const counted = saved.resumed?.counted ?? { costUsd: 0, durationMs: 0, tokensInput: 0, tokensOutput: 0 };
-  const usage = {
+  const usage: Usage = {
     queries: saved.resumed ? 0 : 1,
     errors: loop.error ? 1 : 0,
     duration_ms: saved.durationMs - counted.durationMs,
@@ -297,6 +315,7 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
     scheduleMove(deps, caller.orgId, { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at }, coldAt),
     recordUsage(deps, workspace.id, usage, now, conversationDeltas(saved, previous)),
   ]);
+  recordMetrics(deps, saved, usage);
   // The answer follows the history and the question (messageItems).
   const answerSeq = saved.resumed ? previousCount + 1 : saved.answered ? previousCount + saved.history.length + 2 : null;
   return { conversationId, answerSeq, activityAt: String(activity.created_at), activityId: String(activity.id) };

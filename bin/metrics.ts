@@ -1,0 +1,50 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Hono } from 'hono';
+import { PROMETHEUS_CONTENT_TYPE } from '../shared/platform/metrics-prometheus.js';
+
+/*
+ * `GET /metrics` of the local runtime: the Prometheus text format of the in-process registry.
+ * The numbers span every organisation of the deployment (their workspaces' queries, tokens and
+ * cost), so they are the operator's: not behind a session or an API key of a tenant, but a token
+ * of the operator's own (`METRICS_TOKEN`), which the scraper sends as `Authorization: Bearer …`.
+ * Without it the route does not exist (404); a wrong or missing token is 401.
+ */
+
+/** Whether a request's URL is the metrics route (`/metrics`, with or without a query string). */
+export function isMetricsUrl(url: string): boolean {
+  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  return path === '/metrics' || path.startsWith('/metrics?');
+}
+
+/** Compares the presented token with the configured one in constant time (digests of equal length, whatever was sent). */
+function tokenMatches(presented: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/** The bearer token of an `Authorization` header, if it has one. */
+function bearerOf(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** The metrics app: `registry` renders the text; without a `token` the route answers 404. */
+export function metricsApp(registry: { render(): string } | undefined, token: string | undefined) {
+  const app = new Hono();
+  app.use('*', async (c, next) => {
+    await next();
+    c.header('Cache-Control', 'no-store');
+    c.header('X-Content-Type-Options', 'nosniff');
+  });
+  app.get('/metrics', (c) => {
+    if (!registry || !token) return c.json({ error: 'no route for GET /metrics' }, 404);
+    const presented = bearerOf(c.req.header('authorization'));
+    if (presented === undefined || !tokenMatches(presented, token)) {
+      c.header('WWW-Authenticate', 'Bearer realm="metrics"');
+      return c.json({ error: 'a valid metrics token is required' }, 401);
+    }
+    return c.body(registry.render(), 200, { 'Content-Type': PROMETHEUS_CONTENT_TYPE });
+  });
+  app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
+  return app;
+}

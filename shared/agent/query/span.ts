@@ -1,0 +1,39 @@
+import { ATTR, contentAttributes, failSpan, inSpan } from '../../platform/tracing.js';
+import type { QueryResponse } from './types.js';
+
+/** A message in the GenAI conventions' JSON form (`gen_ai.input.messages`, `gen_ai.output.messages`). */
+const messages = (role: 'user' | 'assistant', text: string) => JSON.stringify([{ role, parts: [{ type: 'text', content: text }] }]);
+
+/**
+ * One `invoke_agent` span per query (the GenAI conventions' agent span): the workspace is the
+ * agent; the model calls (the SDK's `chat` spans), tool calls and store calls of the query are its
+ * children. It ends with the conversation, the tokens and cost of every model call, and the error
+ * the query answered with; the question and answer only when content is captured.
+ */
+export function inQuerySpan<T extends { response: QueryResponse }>(
+  workspaceId: string,
+  question: string | undefined,
+  run: () => Promise<T>,
+): Promise<T> {
+  const attributes = {
+    [ATTR.operation]: 'invoke_agent',
+    [ATTR.agentId]: workspaceId,
+    [ATTR.agentName]: workspaceId,
+    ...(question === undefined ? {} : contentAttributes({ [ATTR.inputMessages]: messages('user', question) })),
+  };
+  return inSpan(`invoke_agent ${workspaceId}`, { attributes }, async (span) => {
+    const result = await run();
+    const { response } = result;
+    span.setAttributes({
+      [ATTR.conversationId]: response.conversation_id,
+      [ATTR.inputTokens]: response.tokens.input,
+      [ATTR.outputTokens]: response.tokens.output,
+      'workspace_agent.cost_usd': response.cost_usd,
+      'workspace_agent.tools_called': response.tools_called,
+      ...contentAttributes({ [ATTR.outputMessages]: messages('assistant', response.answer) }),
+    });
+    if (response.pending_approval) span.setAttribute('workspace_agent.approval_id', response.pending_approval.id);
+    if (response.error) failSpan(span, response.error, 'query_error');
+    return result;
+  });
+}
