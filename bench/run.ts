@@ -4,6 +4,7 @@ import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
+import { benchQueryBlackBox } from './query-blackbox.js';
 import { benchStream } from './stream.js';
 import { printTable, type Row } from './report.js';
 
@@ -50,6 +51,13 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'Query hot path on the local runtime (zero-latency fake model on loopback, MCP servers in process; overhead = total - model - tools)',
     run: benchQuery,
+    also: [
+      {
+        title:
+          'The query as a user runs it, black-box: npm start in its own process (INFO logs, the embedded store on disk), server-everything over streamable HTTP, zero-latency fake model; one tool call per query. Next to it, a naive SDK client doing the same (new MCP session, tool list, two model calls, one tool call, nothing stored). Targets: overhead p50 ≤ 8 ms, p99 ≤ 25 ms, ratio ≤ 0.8',
+        run: benchQueryBlackBox,
+      },
+    ],
   },
   stream: {
     title:

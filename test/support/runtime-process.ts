@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 
-/** A local runtime (`bin/local.ts`) in a child process; resolves with its URL once it listens. */
-export function startRuntimeProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bin/local.ts'], {
+/** A local runtime (`bin/local.ts`) in a child process; resolves with its URL once it listens. `execArgv`: Node's own flags (a CPU profile). */
+export function startRuntimeProcess(env: Record<string, string>, execArgv: string[] = []) {
+  const child = spawn(process.execPath, [...execArgv, '--import', 'tsx', 'bin/local.ts'], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'INFO', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
