@@ -8,10 +8,14 @@ import { CONSOLE_CSP } from '../shared/http/console-policy.js';
 /** Where `npm run build:web` (and `npm start`, on its first run) puts the console. */
 export const CONSOLE_DIST = join(import.meta.dirname, '..', 'web', 'dist');
 
+/** A request URL's path and query: from the first slash after the scheme's `//` (cheaper than parsing a URL per request). */
+export function pathOf(url: string): string {
+  return url.slice(url.indexOf('/', url.indexOf('//') + 2));
+}
+
 /** Whether a request's URL is one the API answers (/api…, /health); every other path is the console's. */
 export function isApiUrl(url: string): boolean {
-  // The path starts at the first slash after the scheme's `//` (cheaper than parsing a URL per request).
-  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  const path = pathOf(url);
   return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?') || path.startsWith('/health');
 }
 

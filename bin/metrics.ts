@@ -1,6 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Hono } from 'hono';
+import { sameSecret } from '../shared/platform/compare.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../shared/platform/metrics-prometheus.js';
+import { pathOf } from './console.js';
 
 /*
  * `GET /metrics` of the local runtime: the Prometheus text format of the in-process registry.
@@ -12,14 +13,8 @@ import { PROMETHEUS_CONTENT_TYPE } from '../shared/platform/metrics-prometheus.j
 
 /** Whether a request's URL is the metrics route (`/metrics`, with or without a query string). */
 export function isMetricsUrl(url: string): boolean {
-  const path = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+  const path = pathOf(url);
   return path === '/metrics' || path.startsWith('/metrics?');
-}
-
-/** Compares the presented token with the configured one in constant time (digests of equal length, whatever was sent). */
-function tokenMatches(presented: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(presented), digest(expected));
 }
 
 /** The bearer token of an `Authorization` header, if it has one. */
@@ -39,7 +34,7 @@ export function metricsApp(registry: { render(): string } | undefined, token: st
   app.get('/metrics', (c) => {
     if (!registry || !token) return c.json({ error: 'no route for GET /metrics' }, 404);
     const presented = bearerOf(c.req.header('authorization'));
-    if (presented === undefined || !tokenMatches(presented, token)) {
+    if (presented === undefined || !sameSecret(presented, token)) {
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
       return c.json({ error: 'a valid metrics token is required' }, 401);
     }

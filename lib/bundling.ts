@@ -202,7 +202,8 @@ export async function loadLambdaBundle(
     `for(const chunk of ${JSON.stringify(thenImport)})await import(chunk);` +
     'process.stdout.write(String(ms));';
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-    env: { ...process.env, ...LOAD_ENV },
+    // Only what a cold start has: not the developer's credentials, endpoints or secrets.
+    env: { PATH: process.env.PATH ?? '', ...LOAD_ENV },
     encoding: 'utf8',
   });
   return result.status === 0 ? { ok: true, ms: Number(result.stdout) } : { ok: false, error: result.stderr.slice(0, 2000) };

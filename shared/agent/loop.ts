@@ -198,7 +198,7 @@ function toolSpanAttributes(call: ToolUse): Attributes {
     [ATTR.toolName]: call.name,
     [ATTR.toolCallId]: call.id,
     [ATTR.toolType]: 'function',
-    ...contentAttributes({ [ATTR.toolArguments]: JSON.stringify(call.input) }),
+    ...contentAttributes(() => ({ [ATTR.toolArguments]: JSON.stringify(call.input) })),
   };
 }
 
@@ -213,10 +213,10 @@ export async function runCall(
   const started = performance.now();
   emit({ type: 'tool_call', id: call.id, name: call.name, connection: tool?.connectionName ?? null });
   if (tool?.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
-  const outcome = await inSpan(`execute_tool ${call.name}`, { attributes: toolSpanAttributes(call) }, async (span) => {
+  const outcome = await inSpan(`execute_tool ${call.name}`, { attributes: () => toolSpanAttributes(call) }, async (span) => {
     const ran: ToolCallOutcome = tool ? await tool.run(call.input) : { text: `unknown tool: ${call.name}`, isError: true };
-    span.setAttributes(contentAttributes({ [ATTR.toolResult]: ran.text }));
-    if (ran.isError) failSpan(span, ran.text, 'tool_error');
+    span.setAttributes(contentAttributes(() => ({ [ATTR.toolResult]: ran.text })));
+    if (ran.isError) failSpan(span, 'tool_error', ran.text);
     return ran;
   });
   emit({

@@ -7,8 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { StdioServerEntry } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
-import { ATTR, failSpan, inSpan, SpanKind } from '../platform/tracing.js';
-import type { Span } from '@opentelemetry/api';
+import { failSpan, inSpan, SpanKind } from '../platform/tracing.js';
 import { inInitializeSpan, toolCallAttributes } from './mcp-spans.js';
 import { catalogueEntryOf } from './catalogue.js';
 import { mcpFailureReason } from './mcp-errors.js';
@@ -302,9 +301,9 @@ export class McpHub {
   ): Promise<ToolCallOutcome> {
     this.stats.toolCalls += 1;
     // The MCP conventions' client span of a tools/call: the method, the tool, where the server is.
-    return inSpan(`tools/call ${name}`, { kind: SpanKind.CLIENT, attributes: toolCallAttributes(spec, name) }, async (span) => {
-      const outcome = await this.callToolOnce(connectionId, spec, name, args, timeoutMs, span);
-      if (outcome.isError) failSpan(span, outcome.text, 'tool_error');
+    return inSpan(`tools/call ${name}`, { kind: SpanKind.CLIENT, attributes: () => toolCallAttributes(spec, name) }, async (span) => {
+      const outcome = await this.callToolOnce(connectionId, spec, name, args, timeoutMs);
+      if (outcome.isError) failSpan(span, 'tool_error', outcome.text);
       return outcome;
     });
   }
@@ -315,12 +314,9 @@ export class McpHub {
     name: string,
     args: Record<string, unknown>,
     timeoutMs: number,
-    span: Span,
   ): Promise<ToolCallOutcome> {
     try {
       const client = await this.session(connectionId, spec);
-      const sessionId = (client.transport as { sessionId?: string } | undefined)?.sessionId;
-      if (sessionId) span.setAttribute(ATTR.mcpSessionId, sessionId);
       const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
       const content = Array.isArray(result.content) ? result.content : [];
       const parts = content.map((part: { type?: string; text?: unknown }) =>

@@ -26,5 +26,9 @@ export function toolCallAttributes(spec: ServerLocation, tool: string): Attribut
 
 /** Opening a session (the MCP `initialize` exchange; for stdio, starting the server's process too) in a client span. */
 export function inInitializeSpan<T>(spec: ServerLocation, run: () => Promise<T>): Promise<T> {
-  return inSpan('initialize', { kind: SpanKind.CLIENT, attributes: { [ATTR.mcpMethod]: 'initialize', ...serverAttributes(spec) } }, run);
+  return inSpan(
+    'initialize',
+    { kind: SpanKind.CLIENT, attributes: () => ({ [ATTR.mcpMethod]: 'initialize', ...serverAttributes(spec) }) },
+    run,
+  );
 }

@@ -80,7 +80,13 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.write(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`, tokens);
   }
 
+  /**
+   * The URL a person is sent to comes from the tool server's metadata: only an http(s) one is
+   * passed on (the SDK already refuses javascript:, data: and vbscript:; this refuses the rest).
+   */
   redirectToAuthorization(url: URL): void {
+    if (url.protocol !== 'https:' && url.protocol !== 'http:')
+      throw new Error(`the authorization endpoint is not an http(s) URL (${url.protocol})`);
     this.authorizationUrl = url;
   }
 

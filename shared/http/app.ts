@@ -23,6 +23,7 @@ import { API_PREFIX, ROUTE_TABLE, fullPath } from './route-table.js';
 import { createRouter, type AppEnv } from './router.js';
 import { jsonResponse } from './schemas.js';
 import { requestSpans } from './request-spans.js';
+import { tracingOn } from '../platform/tracing.js';
 
 const healthRoute = createRoute({
   method: 'get',
@@ -98,7 +99,7 @@ export interface AppOptions {
 /** The HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = createRouter();
-  app.use('*', ...requestSpans());
+  if (tracingOn()) app.use('*', ...requestSpans());
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   app.use('/api/*', async (c, next) => {
     await next();

@@ -1,7 +1,7 @@
 import type { DynamoDBClient as Client } from '@aws-sdk/client-dynamodb';
 import { dynamodb } from './aws-sdk.js';
 import type { Config } from './config.js';
-import { ATTR, inSpan, SpanKind } from './tracing.js';
+import { ATTR, inSpan, SpanKind, tracingOn } from './tracing.js';
 
 const { DynamoDBClient } = dynamodb;
 
@@ -19,6 +19,7 @@ export function createDynamoClient(config: Pick<Config, 'awsRegion'>, endpoint?:
         maxAttempts: 3,
       })
     : new DynamoDBClient({ region: config.awsRegion });
+  if (!tracingOn()) return client;
   client.middlewareStack.add((next, context) => (args) => storeSpan(config.awsRegion, context.commandName, args.input, () => next(args)), {
     step: 'initialize',
     name: 'storeSpans',
@@ -45,5 +46,5 @@ function storeSpan<T>(region: string, commandName: string | undefined, request: 
     [ATTR.cloudRegion]: region,
     ...(tables.length ? { [ATTR.dynamoTables]: tables } : {}),
   };
-  return inSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes }, send);
+  return inSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes: () => attributes }, send);
 }

@@ -1,11 +1,10 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, TracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace';
 import type { Config } from './config.js';
-import { captureContent } from './tracing.js';
+import { captureContent, tracingStarted } from './tracing.js';
 
 /**
  * The OpenTelemetry SDK, started by the entry points only (`bin/local.ts`, the Lambda handlers),
@@ -21,15 +20,19 @@ export interface Tracing {
   shutdown(): Promise<void>;
 }
 
-/** Registers the tracer provider, context manager and W3C propagator globally, exporting through `processor`. */
+/**
+ * Registers the tracer provider and context manager globally, exporting through `processor`. No
+ * propagator: a caller's `traceparent` is not taken (anyone may send one, choosing trace ids and
+ * sampling), and none is sent to tool servers or the model's provider.
+ */
 export function registerTracing(service: string, processor: SpanProcessor): Tracing {
   const provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': service, 'service.version': '0.1.0' }),
     spanProcessors: [processor],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(provider);
+  tracingStarted();
   return { flush: () => provider.forceFlush(), shutdown: () => provider.shutdown() };
 }
 

@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
 
 /**
  * Spans of the core, through `@opentelemetry/api` alone (docs/observability.md). The SDK that
@@ -13,18 +13,33 @@ import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@op
 
 const tracer = trace.getTracer('workspace-agent-proxy', '0.1.0');
 
+/** Whether an SDK records spans (set when an entry point registers one: tracing-sdk.ts). */
+let recording = false;
 /** Whether spans may carry prompts, answers and tool arguments and results (`OTEL_CAPTURE_CONTENT`). */
 let contentCaptured = false;
+
+/** Called by `registerTracing` (tracing-sdk.ts): from then on the core makes real spans. */
+export function tracingStarted(): void {
+  recording = true;
+}
+
+/** Whether spans are recorded: without an SDK, the request and store middlewares are not even installed. */
+export function tracingOn(): boolean {
+  return recording;
+}
 
 /** Set by the entry point that starts the SDK, from `OTEL_CAPTURE_CONTENT` (off unless set). */
 export function captureContent(on: boolean): void {
   contentCaptured = on;
 }
 
-/** Attributes that hold content: set only when content is captured. */
-export function contentAttributes(attributes: Attributes): Attributes {
-  return contentCaptured ? attributes : {};
+/** Attributes that hold content, made (a JSON of the arguments, say) only when content is captured. */
+export function contentAttributes(attributes: () => Attributes): Attributes {
+  return recording && contentCaptured ? attributes() : {};
 }
+
+/** What `run` gets when no SDK records: the API's non-recording span, shared. */
+const NOT_RECORDING = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 /** The semantic conventions' names used here (checked against `@opentelemetry/semantic-conventions` by the tests). */
 export const ATTR = {
@@ -46,11 +61,11 @@ export const ATTR = {
   inputMessages: 'gen_ai.input.messages',
   outputMessages: 'gen_ai.output.messages',
   mcpMethod: 'mcp.method.name',
-  mcpSessionId: 'mcp.session.id',
   networkTransport: 'network.transport',
   serverAddress: 'server.address',
   serverPort: 'server.port',
   errorType: 'error.type',
+  errorMessage: 'error.message',
   rpcSystem: 'rpc.system',
   rpcService: 'rpc.service',
   rpcMethod: 'rpc.method',
@@ -66,14 +81,18 @@ export const ATTR = {
  */
 export function inSpan<T>(
   name: string,
-  options: { kind?: SpanKind; attributes?: Attributes },
+  options: { kind?: SpanKind; attributes?: () => Attributes },
   run: (span: Span) => Promise<T>,
 ): Promise<T> {
-  return tracer.startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes }, async (span) => {
+  // No SDK: no span, no context switch, not even the attributes' object (the agent loop's hot path).
+  if (!recording) return run(NOT_RECORDING);
+  return tracer.startActiveSpan(name, { kind: options.kind ?? SpanKind.INTERNAL, attributes: options.attributes?.() }, async (span) => {
     try {
       return await run(span);
     } catch (error) {
-      failSpan(span, error);
+      // The service's own exceptions: their messages are written from facts, never from a tool's words.
+      span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'error');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
       throw error;
     } finally {
       span.end();
@@ -81,11 +100,14 @@ export function inSpan<T>(
   });
 }
 
-/** Marks a span failed: `error.type` (the error's name) and status ERROR with its message. */
-export function failSpan(span: Span, error: unknown, type?: string): void {
-  const name = type ?? (error instanceof Error ? error.name : 'error');
-  span.setAttribute(ATTR.errorType, name);
-  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+/**
+ * Marks a span failed with `error.type` = `type`. `detail` (a tool's error output, a query's error)
+ * may carry what a tool or a tenant wrote: it goes into the span only when content is captured.
+ */
+export function failSpan(span: Span, type: string, detail: string): void {
+  span.setAttribute(ATTR.errorType, type);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: type });
+  span.setAttributes(contentAttributes(() => ({ [ATTR.errorMessage]: detail })));
 }
 
 export { SpanKind };

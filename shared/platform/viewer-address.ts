@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from './compare.js';
 import type { Context } from 'hono';
 import { getConnInfo } from 'hono/aws-lambda';
 import ipaddr from 'ipaddr.js';
@@ -26,12 +26,6 @@ export function viewerAddressOf(header: string | undefined): string | undefined 
   if (ipaddr.IPv4.isValidFourPartDecimal(host)) return host;
   if (host.includes(':') && ipaddr.IPv6.isValid(host)) return host;
   return undefined;
-}
-
-/** Compares in time independent of where the values differ (both are hashed to one length first). */
-function sameSecret(given: string, expected: string): boolean {
-  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** The event's source IP (API Gateway's or the function URL's), or undefined outside a Lambda event. */

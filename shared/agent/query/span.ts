@@ -15,12 +15,12 @@ export function inQuerySpan<T extends { response: QueryResponse }>(
   question: string | undefined,
   run: () => Promise<T>,
 ): Promise<T> {
-  const attributes = {
+  const attributes = () => ({
     [ATTR.operation]: 'invoke_agent',
     [ATTR.agentId]: workspaceId,
     [ATTR.agentName]: workspaceId,
-    ...(question === undefined ? {} : contentAttributes({ [ATTR.inputMessages]: messages('user', question) })),
-  };
+    ...(question === undefined ? {} : contentAttributes(() => ({ [ATTR.inputMessages]: messages('user', question) }))),
+  });
   return inSpan(`invoke_agent ${workspaceId}`, { attributes }, async (span) => {
     const result = await run();
     const { response } = result;
@@ -30,10 +30,10 @@ export function inQuerySpan<T extends { response: QueryResponse }>(
       [ATTR.outputTokens]: response.tokens.output,
       'workspace_agent.cost_usd': response.cost_usd,
       'workspace_agent.tools_called': response.tools_called,
-      ...contentAttributes({ [ATTR.outputMessages]: messages('assistant', response.answer) }),
+      ...contentAttributes(() => ({ [ATTR.outputMessages]: messages('assistant', response.answer) })),
     });
     if (response.pending_approval) span.setAttribute('workspace_agent.approval_id', response.pending_approval.id);
-    if (response.error) failSpan(span, response.error, 'query_error');
+    if (response.error) failSpan(span, 'query_error', response.error);
     return result;
   });
 }

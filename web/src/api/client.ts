@@ -37,10 +37,13 @@ export function errorText(error: unknown): string {
   return 'Something went wrong.';
 }
 
-/** The API's message for one field (its `details` entry whose path is `field` or starts with `field.`). */
-export function fieldError(error: unknown, field: string): string | undefined {
+/**
+ * The API's message for one field: its `details` entries whose path is `field` or, unless `exact`,
+ * starts with `field.` (a group's input shows its members' messages too).
+ */
+export function fieldError(error: unknown, field: string, options: { exact?: boolean } = {}): string | undefined {
   if (!error || typeof error !== 'object' || !('details' in error) || !Array.isArray(error.details)) return undefined;
   const details = error.details as { path: string; message: string }[];
-  const matching = details.filter((detail) => detail.path === field || detail.path.startsWith(`${field}.`));
+  const matching = details.filter((detail) => detail.path === field || (!options.exact && detail.path.startsWith(`${field}.`)));
   return matching.length ? matching.map((detail) => detail.message).join('; ') : undefined;
 }

@@ -7,7 +7,10 @@ import { PageHeader } from '../../ui/page';
 /** Where to go after signing in: the page that asked, when it is one of ours. */
 function nextPath(params: URLSearchParams): string {
   const next = params.get('next');
-  return next?.startsWith('/') && !next.startsWith('//') ? next : '/workspaces';
+  if (!next) return '/workspaces';
+  // Only a page of this origin (`/\\evil.example` and `//evil.example` are other origins).
+  const url = new URL(next, window.location.origin);
+  return url.origin === window.location.origin ? `${url.pathname}${url.search}` : '/workspaces';
 }
 
 export function SignIn() {

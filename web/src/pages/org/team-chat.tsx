@@ -89,8 +89,10 @@ function TestToken() {
         className="form"
         noValidate
         onSubmit={(event) => {
+          const form = event.currentTarget;
           const { 'credentials.bot_token': botToken = '' } = formValues(event);
-          test.mutate({ body: { type: 'team-chat', credentials: { bot_token: botToken } } });
+          // A checked token does not stay in the page.
+          test.mutate({ body: { type: 'team-chat', credentials: { bot_token: botToken } } }, { onSuccess: () => form.reset() });
         }}
       >
         <p className="hint">The token is sent to the chat platform to check it, and not stored.</p>

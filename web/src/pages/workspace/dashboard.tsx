@@ -12,7 +12,8 @@ import {
   SentimentFigure,
   TicketsFigure,
 } from './dashboard/figures';
-import { ConnectionHealth, KnowledgeGaps, RecentConversations, Stats } from './dashboard/lists';
+import { Stats } from '../../ui/stats';
+import { ConnectionHealth, KnowledgeGaps, RecentConversations } from './dashboard/lists';
 import { UsageChart } from './dashboard/usage';
 import { useWorkspaceId } from './shell';
 

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { Badge } from '../../ui/badge';
 import { count, dateTime, duration, money, percent } from '../../ui/format';
+import { Stats } from '../../ui/stats';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
@@ -19,16 +20,7 @@ function StatsGrid({ stats }: { stats: Schemas['WorkspaceStats'] }) {
     ['Cost this month', money(stats.cost_mtd)],
     ['Error rate', percent(stats.error_rate)],
   ];
-  return (
-    <dl className="stats" aria-label="Usage">
-      {items.map(([label, value]) => (
-        <div className="stat" key={label}>
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
+  return <Stats items={items} label="Usage" />;
 }
 
 /** What the workspace holds, each count leading to the tab that manages it. */

@@ -1,13 +1,9 @@
 import type { ReactNode } from 'react';
 import type { Schemas } from '../../../api/client';
+import { Loading } from '../../../ui/states';
 
 function Outcome({ pending, result }: { pending: boolean; result: Schemas['TestMcpResponse'] | undefined }): ReactNode {
-  if (pending)
-    return (
-      <p className="state state-loading">
-        <span className="spinner" aria-hidden="true" /> Testing the connection…
-      </p>
-    );
+  if (pending) return <Loading label="Testing the connection" />;
   if (!result) return null;
   if (!result.ok)
     return (

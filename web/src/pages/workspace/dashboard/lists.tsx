@@ -8,20 +8,6 @@ import { DataTable } from '../../../ui/table';
 
 type Dashboard = Schemas['Dashboard'];
 
-/** A list of numbers with their names: the console's `stats` grid. */
-export function Stats({ items }: { items: [name: string, value: string][] }) {
-  return (
-    <dl className="stats">
-      {items.map(([name, value]) => (
-        <div className="stat" key={name}>
-          <dt>{name}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
-  );
-}
-
 const conversationLink = (workspaceId: string, conversationId: string) => `/workspaces/${workspaceId}/conversations/${conversationId}`;
 
 export function KnowledgeGaps({ workspaceId, gaps }: { workspaceId: string; gaps: Dashboard['knowledge_gaps'] }) {

@@ -12,7 +12,6 @@ const day = (date: string) => {
   return Number.isNaN(parsed.getTime()) ? date : dayFormat.format(parsed);
 };
 
-/** Costs on the axis: short ("$0.12"), the table and tooltip give the exact amount. */
 /** Cost ticks: enough decimals to tell fractions of a cent apart ($0.003), whole dollars past 10. */
 const axisMoney = (value: number) => {
   if (value === 0) return '$0';

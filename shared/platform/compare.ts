@@ -1,0 +1,7 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Compares a presented secret with the expected one in time independent of where they differ (both hashed to one length first). */
+export function sameSecret(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+  return timingSafeEqual(digest(given), digest(expected));
+}
