@@ -12,6 +12,7 @@ import { inInitializeSpan, toolCallAttributes } from './mcp-spans.js';
 import { catalogueEntryOf } from './catalogue.js';
 import { mcpFailureReason } from './mcp-errors.js';
 import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
+import { loadOutputSchemaEngine, outputSchemaValidator } from './output-schemas.js';
 
 /** A connection's static credentials: request headers (http), environment variables (stdio). */
 export interface ConnectionCredentials {
@@ -161,9 +162,9 @@ export class McpHub {
 
   /** Opens a session: streamable HTTP first, then the older SSE transport for servers that only speak it. */
   private async open(spec: ConnectionSpec): Promise<Client> {
-    await this.assertAllowed(spec);
+    await Promise.all([this.assertAllowed(spec), loadOutputSchemaEngine()]);
     const connect = async (transport: Transport) => {
-      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: outputSchemaValidator() });
       try {
         await inInitializeSpan(spec, () => withTimeout(client.connect(transport), this.options.timeoutMs, 'connecting'));
       } catch (error) {

@@ -1,10 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
-import type { RequestInit as UndiciRequestInit } from 'undici';
-// undici's agent and fetch by their own paths: its package entry would also bring its mock agents,
-// caches, WebSocket and proxy agents into the Lambda bundles (200 KB minified).
-import Agent from 'undici/lib/dispatcher/agent.js';
-import { fetch as undiciFetch } from 'undici/lib/web/fetch/index.js';
+import type { LookupFunction } from 'node:net';
 
 /** An MCP URL that the policy does not allow, with the reason. */
 export class UrlRefusedError extends Error {
@@ -188,15 +184,18 @@ const MAX_REDIRECTS = 5;
 /**
  * The fetch the MCP transports use: every URL, and every redirect target, is checked against the
  * policy before it is requested, and connections go through an agent whose DNS lookup refuses
- * disallowed addresses.
+ * disallowed addresses (undici's, loaded with the first request: `agent-fetch.ts`).
  */
 export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; close(): Promise<void> } {
-  const agent = new Agent({ connect: { lookup: guardedLookup(allowPrivate) } });
+  let agent: Promise<import('./agent-fetch.js').AgentFetch> | undefined;
+  const connect = () =>
+    (agent ??= import('./agent-fetch.js').then(({ createAgentFetch }) => createAgentFetch(guardedLookup(allowPrivate) as LookupFunction)));
   const guardedFetch: FetchLike = async (input, init) => {
     let url = await assertUrlAllowed(input, allowPrivate);
-    let request = { ...(init as UndiciRequestInit), redirect: 'manual' as const, dispatcher: agent };
+    const { fetch } = await connect();
+    let request: RequestInit = { ...init, redirect: 'manual' };
     for (let hop = 0; ; hop += 1) {
-      const response = await undiciFetch(url, request);
+      const response = await fetch(url, request);
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || !location) return response as unknown as Response;
       if (init?.redirect === 'manual' || init?.redirect === 'error') return response as unknown as Response;
@@ -209,5 +208,13 @@ export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; c
       }
     }
   };
-  return { fetch: guardedFetch, close: () => agent.close() };
+  // Nothing to close before the first request (nor when the agent never loaded).
+  return {
+    fetch: guardedFetch,
+    close: async () =>
+      agent?.then(
+        (loaded) => loaded.close(),
+        () => undefined,
+      ),
+  };
 }

@@ -7,7 +7,7 @@ import { keys } from '../platform/keys.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, currentPattern, patternSteps } from './patterns.js';
+import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, currentPattern, loadPatternEngine, patternSteps } from './patterns.js';
 
 const GUARDRAIL_TYPES = ['block_pattern', 'redact_pattern', 'block_tool'] as const;
 export type GuardrailType = (typeof GUARDRAIL_TYPES)[number];
@@ -110,7 +110,7 @@ async function reserveSteps(deps: Deps, workspaceId: string, delta: number): Pro
 }
 
 export async function createGuardrail(deps: Deps, orgId: string, workspaceId: string, input: GuardrailInput): Promise<Guardrail> {
-  await getWorkspaceItem(deps, orgId, workspaceId);
+  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), loadPatternEngine()]);
   const definition = resolveGuardrail(input);
   await reserveSteps(deps, workspaceId, stepsOf(definition));
   const now = deps.clock.now();
@@ -134,7 +134,7 @@ export async function updateGuardrail(
   id: string,
   input: GuardrailInput,
 ): Promise<Guardrail> {
-  await getWorkspaceItem(deps, orgId, workspaceId);
+  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), loadPatternEngine()]);
   const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);
   const definition = resolveGuardrail(input, current);

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { RE2JS, RE2JSSyntaxException } from 're2js';
+import type { RE2JS } from 're2js';
 import { errorMessage } from '../platform/errors.js';
 
 /*
@@ -48,10 +48,22 @@ export const REDACTED = '[redacted]';
  */
 
 /**
- * Case-insensitive, as the `i` flag was. RE2JS reads a JavaScript string by code point, as the `u`
- * flag did, and each use below looks at every match, as the `g` flag did.
+ * The engine, loaded on first need (`loadPatternEngine`): 150 KB that only workspaces with pattern
+ * guardrails use, so a Lambda cold start does not load it. The paths that compile a pattern (the
+ * query's context when its workspace has pattern guardrails, a guardrail's create and update) load
+ * it first; compiling before is a programming error, not a request's.
  */
-const PATTERN_FLAGS = RE2JS.CASE_INSENSITIVE;
+let engine: typeof import('re2js') | undefined;
+
+/** Loads the pattern engine once; later calls answer at once. */
+export async function loadPatternEngine(): Promise<void> {
+  engine ??= await import('re2js');
+}
+
+function re2(): typeof import('re2js') {
+  if (!engine) throw new Error('the pattern engine is not loaded: await loadPatternEngine() before compiling a pattern');
+  return engine;
+}
 
 /**
  * The most instructions a compiled pattern may have. Matching time is linear in the text but also
@@ -101,7 +113,10 @@ export function compilePattern(pattern: string): Compiled {
   if (repeated > MAX_PROGRAM_SIZE) return { problem: tooLarge(`at least ${repeated}`) };
   let regex: RE2JS;
   try {
-    regex = RE2JS.compile(pattern, PATTERN_FLAGS);
+    // Case-insensitive, as the `i` flag was. RE2JS reads a JavaScript string by code point, as the
+    // `u` flag did, and each use below looks at every match, as the `g` flag did.
+    const { RE2JS: Engine } = re2();
+    regex = Engine.compile(pattern, Engine.CASE_INSENSITIVE);
   } catch (error) {
     return { problem: `not a valid regular expression: ${describeCompileError(error, pattern)}` };
   }
@@ -109,6 +124,23 @@ export function compilePattern(pattern: string): Compiled {
   compiledPatterns.set(pattern, regex);
   return { regex };
 }
+
+/**
+ * A JSON Schema `pattern` from a tool server's output schema, as ajv's regular expression engine
+ * (its `code.regExp` option: `shared/connections/output-schemas.ts`). A tool server is no more
+ * trusted than a tenant, and ajv's default, `RegExp`, backtracks: `^(a+)+$` against forty `a`s and a
+ * `!` in a tool's structured result would hold the process. RE2 runs in linear time, with the same
+ * size limit as guardrails; a pattern RE2 refuses (lookaround, or too large) throws, and the schema
+ * it is in is not checked. `toString` names the pattern: ajv keys compiled patterns by it.
+ */
+export function schemaPattern(source: string, flags: string): { test(text: string): boolean; toString(): string } {
+  if (countedRepetitions(source) > MAX_PROGRAM_SIZE) throw new Error(`pattern too large: ${source.slice(0, 80)}`);
+  // RE2JS reads a JavaScript string by code point, as ajv's `u` flag asks.
+  const regex = re2().RE2JS.compile(source);
+  if (regex.programSize() > MAX_PROGRAM_SIZE) throw new Error(`pattern too large: ${source.slice(0, 80)}`);
+  return { test: (text) => regex.matcher(text).find(), toString: () => `/${source}/${flags}` };
+}
+schemaPattern.code = 'schemaPattern';
 
 /**
  * A lower bound on the instructions the counted repetitions of a pattern compile to, read from its
@@ -169,7 +201,7 @@ const UNSUPPORTED: { says: string; matches: (error: string, at: string, pattern:
  * sequence"), since patterns written for JavaScript are the likely ones to meet them.
  */
 function describeCompileError(error: unknown, pattern: string): string {
-  if (!(error instanceof RE2JSSyntaxException)) return errorMessage(error);
+  if (!(error instanceof re2().RE2JSSyntaxException)) return errorMessage(error);
   // RE2JS reads the case-insensitive flag as a `(?i)` written before the pattern.
   const at = error.input === null ? '' : error.input === `(?i)${pattern}` ? pattern : error.input;
   const unsupported = UNSUPPORTED.find((candidate) => candidate.matches(error.error, at, pattern));

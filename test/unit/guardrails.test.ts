@@ -1,8 +1,21 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyGuardrails, redactAll } from '../../shared/guardrails/enforcement.js';
 import { resolveGuardrail, type Guardrail, type GuardrailInput, type GuardrailType } from '../../shared/guardrails/guardrails.js';
-import { MAX_PROGRAM_SIZE, PRESETS, REDACTED, currentPattern } from '../../shared/guardrails/patterns.js';
+import { MAX_PROGRAM_SIZE, PRESETS, REDACTED, currentPattern, loadPatternEngine } from '../../shared/guardrails/patterns.js';
 import { ValidationError } from '../../shared/platform/errors.js';
+
+describe('the pattern engine, loaded on first need', () => {
+  it('refuses to compile before it is loaded, saying so, and compiles once loaded', async () => {
+    vi.resetModules();
+    const fresh = await import('../../shared/guardrails/patterns.js');
+    expect(() => fresh.compilePattern('a+b')).toThrow(/pattern engine is not loaded/);
+    await fresh.loadPatternEngine();
+    const compiled = fresh.compilePattern('a+b');
+    expect('regex' in compiled && fresh.firstMatch(compiled.regex, 'xxAAB')).toEqual({ start: 2, end: 5 });
+  });
+});
+
+beforeAll(loadPatternEngine);
 
 /** The phone preset as it was written for JavaScript's RegExp (lookbehind and lookahead). */
 const OLD_PHONE_PATTERN = '(?<![\\w+])\\+?\\d{1,3}?[ .-]?\\(?\\d{2,4}\\)?[ .-]?\\d{3,4}[ .-]?\\d{3,4}(?!\\w)';

@@ -1,6 +1,7 @@
 import type { ConnectionItem, ToolItem } from '../../connections/connections.js';
 import { ownConversationId } from '../../conversations/owners.js';
 import { toGuardrail, type GuardrailItem } from '../../guardrails/guardrails.js';
+import { loadPatternEngine } from '../../guardrails/patterns.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import { readModelSettings } from '../../org/settings.js';
 import type { Deps } from '../../deps.js';
@@ -70,6 +71,8 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
   const guardrails = (workspaceItems.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(
     toGuardrail,
   );
+  // Pattern guardrails need their engine, loaded by the first query of a process that has any.
+  if (guardrails.some((guardrail) => guardrail.type !== 'block_tool')) await loadPatternEngine();
   return {
     workspace,
     connections,

@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import { startHttpMcpServer } from '../support/mcp-servers.js';
+import { startRuntimeProcess } from '../support/runtime-process.js';
+import { signUpOver } from '../support/signup.js';
+
+/*
+ * The guardrails' pattern engine (re2js) and the MCP transports' HTTP agent (undici) are loaded on
+ * first need, not when a process starts. This runs the first query of a fresh process (npm start in
+ * a child) on a workspace whose guardrail and connection another process made: the query must load
+ * both itself, screen the question and reach the tool server.
+ */
+
+let model: FakeModel;
+let server: Awaited<ReturnType<typeof startHttpMcpServer>>;
+let dataDir: string;
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  server = await startHttpMcpServer({ name: 'lookup', tools: [{ name: 'lookup', run: () => 'found it' }] });
+  dataDir = await mkdtemp(join(tmpdir(), 'wap-lazy-'));
+});
+afterAll(async () => {
+  await Promise.all([model.stop(), server.stop()]);
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function started() {
+  return startRuntimeProcess({ DATA_DIR: dataDir, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' });
+}
+
+async function stop(runtime: ReturnType<typeof startRuntimeProcess>) {
+  runtime.child.kill('SIGTERM');
+  await runtime.exited;
+}
+
+function userText(request: ModelRequestRecord): string {
+  const first = request.body.messages[0]?.content;
+  return typeof first === 'string' ? first : JSON.stringify(first);
+}
+
+describe('modules loaded on first need', () => {
+  it("lets a fresh process's first query screen with stored pattern guardrails and call an HTTP tool server", async () => {
+    const first = started();
+    const base = await first.url;
+    const cookie = await signUpOver(base, 'lazy@example.com');
+    const post = (path: string, body: unknown) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const workspace = (await (await post('/api/workspaces', { name: 'Lazy' })).json()) as { id: string };
+    expect((await post('/api/connectors/mcp', { workspace_id: workspace.id, name: 'lookup', url: server.url })).status).toBe(201);
+    expect((await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'email' })).status).toBe(201);
+    await stop(first);
+
+    const second = started();
+    try {
+      const url = await second.url;
+      model.handle((request) =>
+        request.body.messages.length > 1 ? textReply('Here it is.') : toolUseReply([{ name: 'lookup', input: {} }]),
+      );
+      const callsBefore = server.stats.toolCalls;
+      const response = await fetch(`${url}/api/workspaces/${workspace.id}/query`, {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'Find the order of ada@example.com' }),
+      });
+      const body = (await response.json()) as { answer: string; tools_called: string[] };
+      expect(response.status).toBe(200);
+      expect(body.answer).toBe('Here it is.');
+      expect(body.tools_called).toEqual(['lookup']);
+      expect(server.stats.toolCalls).toBe(callsBefore + 1);
+      const asked = model.requests.at(-2);
+      expect(asked && userText(asked)).toContain('Find the order of [redacted]');
+      expect(asked && userText(asked)).not.toContain('ada@example.com');
+    } finally {
+      await stop(second);
+    }
+  });
+});
