@@ -72,7 +72,7 @@ export async function startChild(file: string, env: Record<string, string>, exec
 
 /**
  * The child's side: sends `ready` with `fields`, answers `memory` requests (after a forced GC) and
- * runs `stop` then exits on a `stop` request.
+ * `cpu` requests (the process's CPU time so far), and runs `stop` then exits on a `stop` request.
  */
 export function serveParent(fields: Record<string, unknown>, stop: () => Promise<void>): void {
   const send = (message: ChildMessage) => process.send?.(message);
@@ -81,6 +81,9 @@ export function serveParent(fields: Record<string, unknown>, stop: () => Promise
       (globalThis as { gc?: () => void }).gc?.();
       const usage = process.memoryUsage();
       send({ id: message.id, type: 'memory', heap_mb: usage.heapUsed / 2 ** 20, rss_mb: usage.rss / 2 ** 20 });
+    } else if (message.type === 'cpu') {
+      const usage = process.cpuUsage();
+      send({ id: message.id, type: 'cpu', cpu_ms: (usage.user + usage.system) / 1000 });
     } else if (message.type === 'snapshot') {
       (globalThis as { gc?: () => void }).gc?.();
       send({ id: message.id, type: 'snapshot', file: writeHeapSnapshot() });

@@ -7,6 +7,8 @@ const RUN_MS = 30_000;
 /** Runs of RUN_MS; `BENCH_LOAD_RUNS` asks for more (a longer look at memory). */
 const RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_LOAD_RUNS) || 3));
 const WARMUP_MS = 5_000;
+/** Each route alone, after the mixed runs: what one request of it costs the service in CPU. */
+const ALONE_MS = 10_000;
 const WORKSPACES = 20;
 const REQUEST_TIMEOUT_MS = 10_000;
 const ERRORS_SHOWN = 5;
@@ -30,7 +32,8 @@ interface ErrorSample {
   body: string;
 }
 
-function pickRoute(): Route {
+function pickRoute(only?: Route): Route {
+  if (only) return only;
   const roll = Math.random();
   let sum = 0;
   for (const { route, share } of ROUTES) {
@@ -114,14 +117,14 @@ export async function benchLoad(): Promise<Row[]> {
     };
 
     /** 64 clients, each looping until the deadline; a request in flight at the deadline is still counted. */
-    const run = async (durationMs: number): Promise<RunResult> => {
+    const run = async (durationMs: number, only?: Route): Promise<RunResult> => {
       const result: RunResult = { latencies: { list: [], detail: [], query: [] }, errors: { list: 0, detail: 0, query: 0 }, elapsedMs: 0 };
       const started = performance.now();
       const deadline = started + durationMs;
       await Promise.all(
         Array.from({ length: CLIENTS }, async () => {
           while (performance.now() < deadline) {
-            const route = pickRoute();
+            const route = pickRoute(only);
             const begun = performance.now();
             try {
               await request(route);
@@ -148,7 +151,23 @@ export async function benchLoad(): Promise<Row[]> {
       if (process.env.BENCH_HEAP_SNAPSHOTS) console.log('heap snapshot:', (await service.ask('snapshot')).file);
       return { heap_mb: Number(reply.heap_mb), rss_mb: Number(reply.rss_mb) };
     };
-    const blank = { requests: '', req_per_s: '', p50_ms: '', p99_ms: '', errors: '' };
+    const blank = { requests: '', req_per_s: '', p50_ms: '', p99_ms: '', errors: '', cpu_ms_per_req: '', req_per_cpu_s: '' };
+    /** The service's CPU time (user + system, all its threads) spent on `work`, in ms. */
+    const cpuOf = async <T>(work: () => Promise<T>): Promise<{ result: T; cpuMs: number }> => {
+      const before = Number((await service.ask('cpu')).cpu_ms);
+      const result = await work();
+      return { result, cpuMs: Number((await service.ask('cpu')).cpu_ms) - before };
+    };
+    /** A row of figures for `samples` (latencies) and `errors` over `seconds`, with the CPU they cost. */
+    const figures = (samples: number[], errors: number, seconds: number, cpuMs?: number) => ({
+      requests: samples.length + errors,
+      req_per_s: (samples.length + errors) / seconds,
+      p50_ms: percentile(samples, 50),
+      p99_ms: percentile(samples, 99),
+      errors,
+      cpu_ms_per_req: cpuMs === undefined ? '' : cpuMs / Math.max(1, samples.length + errors),
+      req_per_cpu_s: cpuMs === undefined ? '' : ((samples.length + errors) * 1000) / Math.max(1, cpuMs),
+    });
 
     rows.push({ run: 'setup', route: 'after setup (no load yet)', ...blank, ...(await memory()) });
     const warmup = await run(WARMUP_MS);
@@ -156,18 +175,13 @@ export async function benchLoad(): Promise<Row[]> {
     rows.push({ run: 'warm-up', route: `${WARMUP_MS / 1000} s, before run 1`, ...blank, errors: warmupErrors, ...(await memory()) });
 
     for (let index = 1; index <= RUNS; index += 1) {
-      const result = await run(RUN_MS);
+      const { result, cpuMs } = await cpuOf(() => run(RUN_MS));
       const seconds = result.elapsedMs / 1000;
       for (const { route, label } of ROUTES) {
-        const samples = result.latencies[route];
         rows.push({
           run: index,
           route: label,
-          requests: samples.length + result.errors[route],
-          req_per_s: (samples.length + result.errors[route]) / seconds,
-          p50_ms: percentile(samples, 50),
-          p99_ms: percentile(samples, 99),
-          errors: result.errors[route],
+          ...figures(result.latencies[route], result.errors[route], seconds),
           heap_mb: '',
           rss_mb: '',
         });
@@ -177,12 +191,19 @@ export async function benchLoad(): Promise<Row[]> {
       rows.push({
         run: index,
         route: `all (${CLIENTS} clients, ${Math.round(seconds)} s)`,
-        requests: all.length + errors,
-        req_per_s: (all.length + errors) / seconds,
-        p50_ms: percentile(all, 50),
-        p99_ms: percentile(all, 99),
-        errors,
+        ...figures(all, errors, seconds, cpuMs),
         ...(await memory()),
+      });
+    }
+    for (const { route, label } of ROUTES) {
+      const { result, cpuMs } = await cpuOf(() => run(ALONE_MS, route));
+      const seconds = result.elapsedMs / 1000;
+      rows.push({
+        run: 'alone',
+        route: label,
+        ...figures(result.latencies[route], result.errors[route], seconds, cpuMs),
+        heap_mb: '',
+        rss_mb: '',
       });
     }
   } finally {

@@ -44,7 +44,7 @@ const benchmarks: Record<string, Benchmark> = {
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
   load: {
     title:
-      'Load on the local runtime: 64 clients on loopback, 3 x 30 s by default (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call; store, model and MCP server in a process of their own); memory of the service process alone, after a forced GC',
+      'Load on the local runtime: 64 clients on loopback, 3 x 30 s by default (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call; store, model and MCP server in a process of their own); memory of the service process alone, after a forced GC. Then each route alone for 10 s. cpu_ms_per_req: CPU time of the service process (all its threads) per request; req_per_cpu_s: requests per second of one core',
     run: benchLoad,
   },
   query: {
