@@ -23,6 +23,7 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
   access: {
     signupMode: signupModeOf(process.env.SIGNUP_MODE),
     allowServiceModelKey: process.env.ALLOW_SERVICE_MODEL_KEY ? process.env.ALLOW_SERVICE_MODEL_KEY === 'true' : undefined,
+    metricsByWorkspace: process.env.METRICS_BY_WORKSPACE ? process.env.METRICS_BY_WORKSPACE === 'true' : undefined,
   },
   tracing: {
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,

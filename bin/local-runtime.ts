@@ -183,7 +183,7 @@ async function startServices(
     (error) => logger.error('due conversation moves could not be sent', { error: errorMessage(error) }),
   );
   // Metrics are kept only when someone may read them (`METRICS_TOKEN`, bin/metrics.ts).
-  const metrics = config.metricsToken ? new PrometheusMetrics() : undefined;
+  const metrics = config.metricsToken ? new PrometheusMetrics({ byWorkspace: config.metricsByWorkspace }) : undefined;
   const deps = createAgentDeps({
     ...createAgentParts(config, logger),
     ...core,

@@ -110,6 +110,8 @@ export function grantBedrockClaude(scope: Construct, fn: IGrantable): void {
 export interface AccessSettings {
   signupMode?: 'open' | 'invite' | 'closed';
   allowServiceModelKey?: boolean;
+  /** Metrics by workspace (`METRICS_BY_WORKSPACE`): CloudWatch bills each workspace's metrics, and tenants make workspaces. */
+  metricsByWorkspace?: boolean;
 }
 
 /** The environment variables of the settings given; none for those left to the service's AWS defaults. */
@@ -117,5 +119,6 @@ export function accessEnvironment(access: AccessSettings = {}): Record<string, s
   return {
     ...(access.signupMode ? { SIGNUP_MODE: access.signupMode } : {}),
     ...(access.allowServiceModelKey !== undefined ? { ALLOW_SERVICE_MODEL_KEY: String(access.allowServiceModelKey) } : {}),
+    ...(access.metricsByWorkspace !== undefined ? { METRICS_BY_WORKSPACE: String(access.metricsByWorkspace) } : {}),
   };
 }

@@ -29,6 +29,6 @@ export function createAgentProcessParts(config: Config, logger: AppLogger, store
   return {
     ...createAgentParts(config, logger),
     chat: new TeamChatNotifier(store, config.slackApiUrl),
-    metrics: createEmfMetrics(config.metricsNamespace),
+    metrics: createEmfMetrics(config.metricsNamespace, { byWorkspace: config.metricsByWorkspace }),
   };
 }

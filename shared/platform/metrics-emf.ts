@@ -1,5 +1,5 @@
 import { Metrics as PowertoolsMetrics } from '@aws-lambda-powertools/metrics';
-import { METRICS, type MetricDefinition, type MetricName, type Metrics } from './metrics.js';
+import { keptLabels, METRICS, type MetricDefinition, type MetricName, type Metrics, type MetricsOptions } from './metrics.js';
 
 /*
  * The metrics of the Lambda functions: CloudWatch Embedded Metric Format, written to stdout by
@@ -27,13 +27,17 @@ const SAMPLES_PER_DOCUMENT = 90;
 class EmfMetrics implements Metrics {
   private readonly groups = new Map<string, Group>();
 
-  constructor(private readonly powertools: PowertoolsMetrics) {}
+  constructor(
+    private readonly powertools: PowertoolsMetrics,
+    private readonly options: MetricsOptions,
+  ) {}
 
-  /** The groups a sample goes to: its labels, and its labels without the workspace. */
+  /** The groups a sample goes to: its kept labels, and, when they hold the workspace, the same without it. */
   private groupsOf(definition: MetricDefinition, labels: Readonly<Record<string, string>>): Group[] {
-    const values = definition.labels.map((name) => [name, labels[name] ?? ''] as const);
+    const kept = keptLabels(definition, this.options);
+    const values = kept.map((name) => [name, labels[name] ?? ''] as const);
     const groups = [this.groupOf(values)];
-    if (definition.labels.includes('workspace')) groups.push(this.groupOf(values.filter(([name]) => name !== 'workspace')));
+    if (kept.includes('workspace')) groups.push(this.groupOf(values.filter(([name]) => name !== 'workspace')));
     return groups;
   }
 
@@ -86,10 +90,10 @@ class EmfMetrics implements Metrics {
 
 /**
  * The EMF adapter under `namespace` (`POWERTOOLS_METRICS_NAMESPACE`, set by the stack). Powertools'
- * default `service` dimension is cleared: a metric's dimensions are exactly its labels.
+ * default `service` dimension is cleared: a metric's dimensions are exactly its kept labels.
  */
-export function createEmfMetrics(namespace: string): Metrics {
+export function createEmfMetrics(namespace: string, options: MetricsOptions = { byWorkspace: true }): Metrics {
   const powertools = new PowertoolsMetrics({ namespace });
   powertools.clearDefaultDimensions();
-  return new EmfMetrics(powertools);
+  return new EmfMetrics(powertools, options);
 }

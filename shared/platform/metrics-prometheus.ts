@@ -1,4 +1,4 @@
-import { METRICS, type MetricDefinition, type MetricName, type Metrics } from './metrics.js';
+import { keptLabels, METRICS, type MetricDefinition, type MetricName, type Metrics, type MetricsOptions } from './metrics.js';
 
 /*
  * The local runtime's metrics: an in-process registry, rendered on demand in the Prometheus text
@@ -48,40 +48,43 @@ function labelText(labels: Readonly<Record<string, string>>, extra?: [string, st
   return pairs.length ? `{${pairs.join(',')}}` : '';
 }
 
-/** A series' key: its label values in the definition's order (a separator no value contains unescaped). */
-function keyOf(definition: MetricDefinition, labels: Readonly<Record<string, string>>): string {
-  return definition.labels.map((name) => JSON.stringify(labels[name] ?? '')).join(',');
+/** A series' key: its label values in the kept labels' order (a separator no value contains unescaped). */
+function keyOf(kept: readonly string[], labels: Readonly<Record<string, string>>): string {
+  return kept.map((name) => JSON.stringify(labels[name] ?? '')).join(',');
 }
 
-/** Only the definition's labels, in its order (what a caller passes is typed, but not closed). */
-function labelsOf(definition: MetricDefinition, labels: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(definition.labels.map((name) => [name, labels[name] ?? '']));
+/** Only the kept labels, in the definition's order (what a caller passes is typed, but not closed). */
+function labelsOf(kept: readonly string[], labels: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(kept.map((name) => [name, labels[name] ?? '']));
 }
 
 export class PrometheusMetrics implements Metrics {
   private readonly counters = new Map<MetricName, Map<string, Series<number>>>();
   private readonly histograms = new Map<MetricName, Map<string, Series<Histogram>>>();
 
+  constructor(private readonly options: MetricsOptions = { byWorkspace: true }) {}
+
   count(metric: MetricName, value: number, labels: Readonly<Record<string, string>>): void {
     // A counter never goes down; a zero still makes its series appear (so `rate()` sees it start at 0).
     if (!(value >= 0)) return;
-    const definition: MetricDefinition = METRICS[metric];
+    const kept = keptLabels(METRICS[metric], this.options);
     const family = this.counters.get(metric) ?? new Map<string, Series<number>>();
     if (!this.counters.has(metric)) this.counters.set(metric, family);
-    const key = keyOf(definition, labels);
+    const key = keyOf(kept, labels);
     const series = family.get(key);
     if (series) series.value += value;
-    else family.set(key, { labels: labelsOf(definition, labels), value });
+    else family.set(key, { labels: labelsOf(kept, labels), value });
   }
 
   observe(metric: MetricName, value: number, labels: Readonly<Record<string, string>>): void {
     const definition: MetricDefinition = METRICS[metric];
+    const kept = keptLabels(definition, this.options);
     const family = this.histograms.get(metric) ?? new Map<string, Series<Histogram>>();
     if (!this.histograms.has(metric)) this.histograms.set(metric, family);
-    const key = keyOf(definition, labels);
+    const key = keyOf(kept, labels);
     let series = family.get(key);
     if (!series) {
-      series = { labels: labelsOf(definition, labels), value: { buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 } };
+      series = { labels: labelsOf(kept, labels), value: { buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 } };
       family.set(key, series);
     }
     const scaled = value / (definition.prometheusDivisor ?? 1);

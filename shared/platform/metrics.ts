@@ -108,6 +108,21 @@ export const METRICS = {
   },
 } as const satisfies Record<string, MetricDefinition>;
 
+/**
+ * How an adapter keeps samples. `byWorkspace` (`METRICS_BY_WORKSPACE`, default true): whether the
+ * `workspace` label is kept. Workspaces are made by tenants, and each one is a series (locally) or
+ * a set of CloudWatch custom metrics (on AWS, billed per metric): an operator who lets anyone sign
+ * up can keep the totals only.
+ */
+export interface MetricsOptions {
+  byWorkspace: boolean;
+}
+
+/** A metric's labels as an adapter keeps them: its own, less `workspace` when not kept by workspace. */
+export function keptLabels(definition: MetricDefinition, options: MetricsOptions): readonly string[] {
+  return options.byWorkspace ? definition.labels : definition.labels.filter((name) => name !== 'workspace');
+}
+
 export type MetricName = keyof typeof METRICS;
 type CounterName = { [M in MetricName]: (typeof METRICS)[M]['type'] extends 'counter' ? M : never }[MetricName];
 type HistogramName = Exclude<MetricName, CounterName>;

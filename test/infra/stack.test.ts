@@ -152,19 +152,28 @@ describe('ServiceStack', () => {
     });
   }, 120_000);
 
-  it("leaves sign-up and the model account to the service's AWS defaults unless the operator sets them, then gives them to every function", () => {
+  it("leaves sign-up, the model account and metrics by workspace to the service's defaults unless the operator sets them, then gives them to every function", () => {
     const variablesOf = (stack: Template) =>
       Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
         .map((fn) => {
           const variables = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
-          return { signup: variables.SIGNUP_MODE, serviceKey: variables.ALLOW_SERVICE_MODEL_KEY, table: variables.TABLE_NAME };
+          return {
+            signup: variables.SIGNUP_MODE,
+            serviceKey: variables.ALLOW_SERVICE_MODEL_KEY,
+            byWorkspace: variables.METRICS_BY_WORKSPACE,
+            table: variables.TABLE_NAME,
+          };
         })
         .filter((fn) => fn.table !== undefined);
-    expect(variablesOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined)).toBe(true);
-    const open = Template.fromStack(new ServiceStack(newApp(), 'Access', { access: { signupMode: 'open', allowServiceModelKey: true } }));
+    expect(
+      variablesOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined && fn.byWorkspace === undefined),
+    ).toBe(true);
+    const open = Template.fromStack(
+      new ServiceStack(newApp(), 'Access', { access: { signupMode: 'open', allowServiceModelKey: true, metricsByWorkspace: false } }),
+    );
     const functions = variablesOf(open);
     expect(functions).toHaveLength(4);
-    expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true')).toBe(true);
+    expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true' && fn.byWorkspace === 'false')).toBe(true);
   }, 120_000);
 
   it('gives every function the OTLP endpoint when the operator deploys with one, and none otherwise', () => {

@@ -19,6 +19,7 @@ describe('parseConfig', () => {
       allowServiceModelKey: true,
       jobMaxAttempts: 3,
       jobRetryBaseMs: 1000,
+      metricsByWorkspace: true,
       production: false,
     });
   });
@@ -73,6 +74,7 @@ describe('parseConfig', () => {
         ALLOW_SERVICE_MODEL_KEY: 'false',
         JOB_MAX_ATTEMPTS: '5',
         JOB_RETRY_BASE_MS: '250',
+        METRICS_BY_WORKSPACE: 'false',
       },
       'local',
     );
@@ -90,6 +92,7 @@ describe('parseConfig', () => {
       allowServiceModelKey: false,
       jobMaxAttempts: 5,
       jobRetryBaseMs: 250,
+      metricsByWorkspace: false,
     });
   });
 

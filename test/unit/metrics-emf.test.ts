@@ -86,6 +86,19 @@ describe('EmfMetrics (Powertools, CloudWatch Embedded Metric Format)', () => {
     expect(jobs).toMatchObject({ queue: 'conversation-stats', outcome: 'failed', Jobs: 1 });
   });
 
+  it('keeps the totals only with byWorkspace false (METRICS_BY_WORKSPACE): no workspace dimension, each sample counted once', () => {
+    const metrics = createEmfMetrics('TestNamespace', { byWorkspace: false });
+    metrics.count('queries', 1, { workspace: 'ws-a' });
+    metrics.count('queries', 1, { workspace: 'ws-b' });
+    metrics.observe('query_duration', 120, { workspace: 'ws-a' });
+    metrics.count('approvals', 1, { workspace: 'ws-a', outcome: 'expired' });
+    const documents = captureEmf(() => metrics.flush());
+    expect(documents.map((document) => document._aws.CloudWatchMetrics[0]?.Dimensions)).toEqual([[[]], [['outcome']]]);
+    expect(documents[0]).toMatchObject({ Queries: 2, QueryDuration: 120 });
+    expect(documents[1]).toMatchObject({ outcome: 'expired', Approvals: 1 });
+    expect(documents.some((document) => 'workspace' in document)).toBe(false);
+  });
+
   it('keeps each document under Powertools’ 100 values of a metric, every one with its dimensions', () => {
     const metrics = createEmfMetrics('TestNamespace');
     for (let index = 0; index < 150; index += 1) metrics.observe('query_duration', index, { workspace: 'ws-a' });

@@ -46,6 +46,19 @@ describe('PrometheusMetrics: the text exposition format', () => {
     expect(lines[type + 1]).toBe('wap_queries_total{workspace="ws-a"} 1');
   });
 
+  it('drops the workspace label with byWorkspace false (METRICS_BY_WORKSPACE): one series per family, other labels kept', () => {
+    const metrics = new PrometheusMetrics({ byWorkspace: false });
+    metrics.count('queries', 1, { workspace: 'ws-a' });
+    metrics.count('queries', 2, { workspace: 'ws-b' });
+    metrics.count('approvals', 1, { workspace: 'ws-a', outcome: 'denied' });
+    metrics.observe('query_duration', 100, { workspace: 'ws-b' });
+    const text = metrics.render();
+    expect(samplesOf(text, 'wap_queries_total')).toEqual(['wap_queries_total 3']);
+    expect(samplesOf(text, 'wap_approvals_total')).toEqual(['wap_approvals_total{outcome="denied"} 1']);
+    expect(samplesOf(text, 'wap_query_duration_seconds_count')).toEqual(['wap_query_duration_seconds_count 1']);
+    expect(text).not.toContain('workspace=');
+  });
+
   it('escapes backslashes, double quotes and line feeds in label values', () => {
     const metrics = new PrometheusMetrics();
     metrics.count('queries', 1, { workspace: 'ws-"quoted"\\back\nline' });
