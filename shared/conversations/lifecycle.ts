@@ -39,7 +39,7 @@ export function minutesAfter(at: Date | string, minutes: number): Date {
   return new Date(new Date(at).getTime() + minutes * 60_000);
 }
 
-const LifecycleJobSchema = z.object({
+export const LifecycleJobSchema = z.object({
   workspaceId: z.string().min(1),
   conversationId: z.string().min(1),
   move: z.enum(['cold', 'close']),

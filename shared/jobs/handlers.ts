@@ -1,26 +1,24 @@
 import { z } from 'zod';
 import { coldNoticeHandler } from '../conversations/cold-notice.js';
-import { lifecycleHandler } from '../conversations/lifecycle.js';
 import { conversationStatsHandler } from '../conversations/stats-job.js';
 import { approvalExpiryHandler } from '../approvals/expire-job.js';
-import { ApprovalExpiryJobSchema } from '../approvals/expiry.js';
+import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../approvals/expiry.js';
+import { LifecycleJobSchema, lifecycleHandler, type LifecycleJob } from '../conversations/lifecycle.js';
 import type { JobHandler, JobHandlers } from './worker.js';
 
 /**
  * The lifecycle queue carries the timed moves: a conversation's (cold, close) and an approval's
- * expiry, told apart by their data.
+ * expiry (expire-approval), told apart by their `move` when the worker parses them, once.
  */
-const timedMoves: JobHandler<unknown> = {
-  schema: z.union([ApprovalExpiryJobSchema, lifecycleHandler.schema]),
+const timedMoves: JobHandler<ApprovalExpiryJob | LifecycleJob> = {
+  schema: z.discriminatedUnion('move', [ApprovalExpiryJobSchema, LifecycleJobSchema]),
   run: (deps, data, job) =>
-    ApprovalExpiryJobSchema.safeParse(data).success
-      ? approvalExpiryHandler.run(deps, data as never, job)
-      : lifecycleHandler.run(deps, data as never, job),
+    data.move === 'expire-approval' ? approvalExpiryHandler.run(deps, data, job) : lifecycleHandler.run(deps, data, job),
 };
 
 /** The handler of each queue. */
 export const jobHandlers: JobHandlers = {
-  lifecycle: timedMoves,
+  lifecycle: timedMoves as JobHandler<unknown>,
   'cold-messages': coldNoticeHandler,
   'conversation-stats': conversationStatsHandler,
 };

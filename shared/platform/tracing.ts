@@ -1,4 +1,5 @@
 import { INVALID_SPAN_CONTEXT, SpanKind, SpanStatusCode, trace, type Attributes, type Span } from '@opentelemetry/api';
+import { errorMessage } from './errors.js';
 
 /**
  * Spans of the core, through `@opentelemetry/api` alone (docs/observability.md). The SDK that
@@ -92,7 +93,7 @@ export function inSpan<T>(
     } catch (error) {
       // The service's own exceptions: their messages are written from facts, never from a tool's words.
       span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'error');
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
       throw error;
     } finally {
       span.end();
