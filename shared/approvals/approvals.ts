@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../agent/query/types.js';
 import type { LoopCheckpoint } from '../agent/loop.js';
 import type { ApprovalRecord } from '../agent/query/persist.js';
+import type { Metrics } from '../platform/metrics.js';
 import type { Store } from '../platform/store.js';
 import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
@@ -126,7 +127,7 @@ export async function conversationClosed(deps: Store, item: ApprovalItem): Promi
 }
 
 /** Records a new pending approval (and counts it on the dashboard). */
-export async function createApproval(deps: Store, item: ApprovalFields): Promise<ApprovalItem> {
+export async function createApproval(deps: Store & { metrics: Metrics }, item: ApprovalFields): Promise<ApprovalItem> {
   const stored: ApprovalItem = {
     ...keys.approval(item.workspace_id, item.id),
     gsi2pk: keys.approvalsByStatusIndex(item.workspace_id, 'pending'),
@@ -137,6 +138,7 @@ export async function createApproval(deps: Store, item: ApprovalFields): Promise
   };
   await deps.table.put(stored);
   await addWorkspaceCounters(deps, item.workspace_id, { [counterNames.approvals('pending')]: 1 });
+  deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: 'requested' });
   return stored;
 }
 
@@ -167,7 +169,7 @@ export async function listApprovals(
  * expiry, not yet due).
  */
 export async function claimDecision(
-  deps: Store,
+  deps: Store & { metrics: Metrics },
   item: ApprovalItem,
   decision: { status: Exclude<ApprovalStatus, 'pending'>; decidedBy: string | null; reason: string | null; at?: string },
   /** An expiry before its time (the conversation was closed). */
@@ -204,6 +206,7 @@ export async function claimDecision(
       [counterNames.approvals('pending')]: -1,
       [counterNames.approvals(decision.status)]: 1,
     });
+    deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: decision.status });
   }
   return claimed;
 }

@@ -64,9 +64,7 @@ export async function decideApproval(
   // A conversation closed while the call waited takes no more answers: the call expires unrun.
   if (await conversationClosed(deps, item)) {
     const closed = { status: 'expired', decidedBy: null, reason: 'the conversation was closed' } as const;
-    if (await claimDecision(deps, item, closed, { early: true })) {
-      deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: 'expired' });
-    }
+    await claimDecision(deps, item, closed, { early: true });
     throw new ConflictError(`approval ${approvalId} can no longer be decided: its conversation was closed`);
   }
   const decision = {
@@ -79,7 +77,6 @@ export async function decideApproval(
     const now = await getApproval(deps, workspaceId, approvalId);
     throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
   }
-  deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: decision.status });
   listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });
   return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined });
 }

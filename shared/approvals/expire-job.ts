@@ -25,7 +25,6 @@ export const approvalExpiryHandler: JobHandler<ApprovalExpiryJob> = {
       at: deps.clock.now().toISOString(),
     };
     if (!(await claimDecision(deps, item, decision))) return; // decided at the same moment
-    deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: 'expired' });
     if (closed) return;
     // A workspace removed while the call waited has nothing to go on with.
     await resumeQuery(deps, item, decision).catch((error: unknown) => {

@@ -69,7 +69,6 @@ export async function requestApproval(deps: Deps, request: ApprovalRequest): Pro
     paused: JSON.stringify(paused),
   });
   await scheduleExpiry(deps, caller.orgId, workspace.id, item.id, new Date(expiresAt));
-  deps.metrics.count('approvals', 1, { workspace: workspace.id, outcome: 'requested' });
   return {
     id: item.id,
     tool: item.tool,
