@@ -3,7 +3,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startHttpMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
-import { QUIET_LOGGER, benchEnv, percentile, type Row } from './report.js';
+import { QUIET_LOGGER, benchEnv, percentileOf, type Row } from './report.js';
 
 const ANSWER = 'The ticket is open: the VPN team has it, and you will hear from them within the hour.';
 const WARM_UP = 20;
@@ -101,32 +101,16 @@ export async function benchApprovals(): Promise<Row[]> {
 
     await measure(WARM_UP);
     const samples = await measure(APPROVALS);
-    const of = (pick: (sample: Sample) => number) => samples.map(pick);
     return [
       {
         benchmark: 'approve, streamed (1 tool call, 1 model call; answer in 11 pieces)',
         n: samples.length,
-        first_text_p50_ms: percentile(
-          of((sample) => sample.firstTextMs),
-          50,
-        ),
-        first_text_p99_ms: percentile(
-          of((sample) => sample.firstTextMs),
-          99,
-        ),
-        done_p50_ms: percentile(
-          of((sample) => sample.doneMs),
-          50,
-        ),
-        done_p99_ms: percentile(
-          of((sample) => sample.doneMs),
-          99,
-        ),
-        store_round_trips_p50: percentile(
-          of((sample) => sample.roundTrips),
-          50,
-        ),
-        store_round_trips_max: Math.max(...of((sample) => sample.roundTrips)),
+        first_text_p50_ms: percentileOf(samples, (sample) => sample.firstTextMs, 50),
+        first_text_p99_ms: percentileOf(samples, (sample) => sample.firstTextMs, 99),
+        done_p50_ms: percentileOf(samples, (sample) => sample.doneMs, 50),
+        done_p99_ms: percentileOf(samples, (sample) => sample.doneMs, 99),
+        store_round_trips_p50: percentileOf(samples, (sample) => sample.roundTrips, 50),
+        store_round_trips_max: Math.max(...samples.map((sample) => sample.roundTrips)),
       },
     ];
   } finally {

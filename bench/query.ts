@@ -3,7 +3,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startHttpMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
-import { QUIET_LOGGER, benchEnv, percentile, type Row } from './report.js';
+import { QUIET_LOGGER, benchEnv, percentileOf, type Row } from './report.js';
 
 interface Sample {
   overheadMs: number;
@@ -95,22 +95,10 @@ export async function benchQuery(): Promise<Row[]> {
     const row = (label: string, samples: Sample[]): Row => ({
       benchmark: label,
       n: samples.length,
-      overhead_p50_ms: percentile(
-        samples.map((s) => s.overheadMs),
-        50,
-      ),
-      overhead_p99_ms: percentile(
-        samples.map((s) => s.overheadMs),
-        99,
-      ),
-      total_p50_ms: percentile(
-        samples.map((s) => s.totalMs),
-        50,
-      ),
-      store_round_trips_p50: percentile(
-        samples.map((s) => s.roundTrips),
-        50,
-      ),
+      overhead_p50_ms: percentileOf(samples, (s) => s.overheadMs, 50),
+      overhead_p99_ms: percentileOf(samples, (s) => s.overheadMs, 99),
+      total_p50_ms: percentileOf(samples, (s) => s.totalMs, 50),
+      store_round_trips_p50: percentileOf(samples, (s) => s.roundTrips, 50),
       store_round_trips_max: Math.max(...samples.map((s) => s.roundTrips)),
       new_mcp_sessions: samples.reduce((sum, s) => sum + s.sessionsOpened, 0),
       tools_list_calls: samples.reduce((sum, s) => sum + s.toolLists, 0),

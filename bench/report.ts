@@ -7,6 +7,11 @@ export function percentile(samples: number[], p: number): number {
 }
 
 /** Prints rows as an aligned text table. */
+/** The `p`th percentile of one field of the samples. */
+export function percentileOf<T>(samples: T[], field: (sample: T) => number, p: number): number {
+  return percentile(samples.map(field), p);
+}
+
 export function printTable(title: string, rows: Row[]): void {
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0] ?? {});

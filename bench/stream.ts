@@ -2,7 +2,7 @@ import { startLocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply } from '../test/support/fake-model.js';
 import { signUpOver } from '../test/support/signup.js';
-import { QUIET_LOGGER, benchEnv, percentile, type Row } from './report.js';
+import { QUIET_LOGGER, benchEnv, percentile, percentileOf, type Row } from './report.js';
 
 const ANSWER = 'To reset your password, open Settings, choose Security, then Reset password, and follow the link we e-mail you.';
 
@@ -85,22 +85,10 @@ export async function benchStream(): Promise<Row[]> {
       {
         benchmark: 'streamed query (no tool call; answer in 19 pieces)',
         n: samples.length,
-        first_text_minus_model_p50_ms: percentile(
-          samples.map((sample) => sample.firstTextMs),
-          50,
-        ),
-        first_text_minus_model_p99_ms: percentile(
-          samples.map((sample) => sample.firstTextMs),
-          99,
-        ),
-        total_p50_ms: percentile(
-          samples.map((sample) => sample.totalMs),
-          50,
-        ),
-        total_p99_ms: percentile(
-          samples.map((sample) => sample.totalMs),
-          99,
-        ),
+        first_text_minus_model_p50_ms: percentileOf(samples, (sample) => sample.firstTextMs, 50),
+        first_text_minus_model_p99_ms: percentileOf(samples, (sample) => sample.firstTextMs, 99),
+        total_p50_ms: percentileOf(samples, (sample) => sample.totalMs, 50),
+        total_p99_ms: percentileOf(samples, (sample) => sample.totalMs, 99),
       },
       {
         benchmark: 'the same query as JSON',
