@@ -1,5 +1,6 @@
 import { App } from 'aws-cdk-lib';
 import { ServiceStack } from '../lib/service-stack.js';
+import { booleanSetting } from '../shared/platform/config.js';
 import { ensureConsoleBuilt } from '../web/build.js';
 
 // The CDK app: the only place that reads the deployment environment.
@@ -22,11 +23,11 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
   jobMaxAttempts: process.env.JOB_MAX_ATTEMPTS ? Number(process.env.JOB_MAX_ATTEMPTS) : undefined,
   access: {
     signupMode: signupModeOf(process.env.SIGNUP_MODE),
-    allowServiceModelKey: process.env.ALLOW_SERVICE_MODEL_KEY ? process.env.ALLOW_SERVICE_MODEL_KEY === 'true' : undefined,
-    metricsByWorkspace: process.env.METRICS_BY_WORKSPACE ? process.env.METRICS_BY_WORKSPACE === 'true' : undefined,
+    allowServiceModelKey: booleanSetting('ALLOW_SERVICE_MODEL_KEY', process.env.ALLOW_SERVICE_MODEL_KEY),
+    metricsByWorkspace: booleanSetting('METRICS_BY_WORKSPACE', process.env.METRICS_BY_WORKSPACE),
   },
   tracing: {
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
-    captureContent: process.env.OTEL_CAPTURE_CONTENT === 'true',
+    captureContent: booleanSetting('OTEL_CAPTURE_CONTENT', process.env.OTEL_CAPTURE_CONTENT) ?? false,
   },
 });

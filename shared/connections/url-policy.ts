@@ -189,7 +189,14 @@ const MAX_REDIRECTS = 5;
 export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; close(): Promise<void> } {
   let agent: Promise<import('./agent-fetch.js').AgentFetch> | undefined;
   const connect = () =>
-    (agent ??= import('./agent-fetch.js').then(({ createAgentFetch }) => createAgentFetch(guardedLookup(allowPrivate) as LookupFunction)));
+    (agent ??= import('./agent-fetch.js').then(
+      ({ createAgentFetch }) => createAgentFetch(guardedLookup(allowPrivate) as LookupFunction),
+      (error: unknown) => {
+        // A failed load is not kept: the next request tries again.
+        agent = undefined;
+        throw error;
+      },
+    ));
   const guardedFetch: FetchLike = async (input, init) => {
     let url = await assertUrlAllowed(input, allowPrivate);
     const { fetch } = await connect();

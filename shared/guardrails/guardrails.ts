@@ -155,7 +155,8 @@ export async function updateGuardrail(
 }
 
 export async function deleteGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
-  await getWorkspaceItem(deps, orgId, workspaceId);
+  // The steps it gives back are its compiled size: the engine, before anything is deleted.
+  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), loadPatternEngine()]);
   const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   await onConditionFailed(
     deps.table.delete(keys.guardrail(workspaceId, id), { condition: 'attribute_exists(pk)' }),

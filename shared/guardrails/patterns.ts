@@ -111,11 +111,11 @@ export function compilePattern(pattern: string): Compiled {
   // Refused before compiling: a pattern like that takes up to a second to compile.
   const repeated = countedRepetitions(pattern);
   if (repeated > MAX_PROGRAM_SIZE) return { problem: tooLarge(`at least ${repeated}`) };
+  const { RE2JS: Engine } = re2();
   let regex: RE2JS;
   try {
     // Case-insensitive, as the `i` flag was. RE2JS reads a JavaScript string by code point, as the
     // `u` flag did, and each use below looks at every match, as the `g` flag did.
-    const { RE2JS: Engine } = re2();
     regex = Engine.compile(pattern, Engine.CASE_INSENSITIVE);
   } catch (error) {
     return { problem: `not a valid regular expression: ${describeCompileError(error, pattern)}` };
@@ -130,17 +130,52 @@ export function compilePattern(pattern: string): Compiled {
  * (its `code.regExp` option: `shared/connections/output-schemas.ts`). A tool server is no more
  * trusted than a tenant, and ajv's default, `RegExp`, backtracks: `^(a+)+$` against forty `a`s and a
  * `!` in a tool's structured result would hold the process. RE2 runs in linear time, with the same
- * size limit as guardrails; a pattern RE2 refuses (lookaround, or too large) throws, and the schema
- * it is in is not checked. `toString` names the pattern: ajv keys compiled patterns by it.
+ * size limit as guardrails; the pattern is read as JavaScript reads it (`ecmaToRe2`), and one RE2
+ * cannot run (lookaround, or too large) throws, and the schema it is in is not checked. `toString`
+ * names the pattern: ajv keys compiled patterns by it.
  */
 export function schemaPattern(source: string, flags: string): { test(text: string): boolean; toString(): string } {
   if (countedRepetitions(source) > MAX_PROGRAM_SIZE) throw new Error(`pattern too large: ${source.slice(0, 80)}`);
   // RE2JS reads a JavaScript string by code point, as ajv's `u` flag asks.
-  const regex = re2().RE2JS.compile(source);
+  const regex = re2().RE2JS.compile(ecmaToRe2(source));
   if (regex.programSize() > MAX_PROGRAM_SIZE) throw new Error(`pattern too large: ${source.slice(0, 80)}`);
   return { test: (text) => regex.matcher(text).find(), toString: () => `/${source}/${flags}` };
 }
 schemaPattern.code = 'schemaPattern';
+
+/** What JavaScript's `\s` matches (white space and line terminators); RE2's `\s` is ASCII only. */
+const ECMA_SPACE = '\\t\\n\\x{0B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
+
+/**
+ * A JavaScript pattern written for RE2 where the two read the same text differently: `\s` and
+ * `\S` as JavaScript means them (Unicode spaces too), `\uXXXX` and `\u{…}` as `\x{…}`. What
+ * cannot be written so, `\S` in a class and JavaScript's `[]` and `[^]`, throws.
+ */
+function ecmaToRe2(source: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < source.length; i++) {
+    const char = source[i];
+    if (char === '\\') {
+      const next = source[i + 1] ?? '';
+      const unicode = next === 'u' ? /^(?:\{([0-9A-Fa-f]{1,6})\}|([0-9A-Fa-f]{4}))/.exec(source.slice(i + 2)) : null;
+      if (next === 's') out += inClass ? ECMA_SPACE : `[${ECMA_SPACE}]`;
+      else if (next === 'S' && !inClass) out += `[^${ECMA_SPACE}]`;
+      else if (next === 'S') throw new Error('\\S in a character class has no RE2 form');
+      else if (unicode) out += `\\x{${unicode[1] ?? unicode[2]}}`;
+      else out += char + next;
+      i += 1 + (unicode ? unicode[0].length : 0);
+    } else if (inClass) {
+      if (char === ']') inClass = false;
+      out += char;
+    } else {
+      if (char === '[' && /^\^?\]/.test(source.slice(i + 1))) throw new Error('[] and [^] have no RE2 form');
+      if (char === '[') inClass = true;
+      out += char;
+    }
+  }
+  return out;
+}
 
 /**
  * A lower bound on the instructions the counted repetitions of a pattern compile to, read from its

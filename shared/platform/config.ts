@@ -10,6 +10,17 @@ const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/**
+ * A yes/no setting as the service reads it (`true`/`1`/`yes`, `false`/`0`/`no`), for the CDK app
+ * to pass on: undefined when unset or empty, and an error naming the variable otherwise.
+ */
+export function booleanSetting(name: string, value: string | undefined): boolean | undefined {
+  if (value === undefined || value === '') return undefined;
+  const parsed = booleanFromString.safeParse(value);
+  if (!parsed.success) throw new Error(`${name} must be true, false, 1, 0, yes or no, not "${value}"`);
+  return parsed.data;
+}
+
 const optionalUrl = z.string().url().optional();
 
 /** One stdio MCP server the operator allows: the exact command line, and the variables a connection may set. */

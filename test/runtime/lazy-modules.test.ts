@@ -43,7 +43,7 @@ function userText(request: ModelRequestRecord): string {
 }
 
 describe('modules loaded on first need', () => {
-  it("lets a fresh process's first query screen with stored pattern guardrails and call an HTTP tool server", async () => {
+  it('lets a fresh process delete a stored pattern guardrail, and its first query screen with the others and call an HTTP tool server', async () => {
     const first = started();
     const base = await first.url;
     const cookie = await signUpOver(base, 'lazy@example.com');
@@ -52,11 +52,20 @@ describe('modules loaded on first need', () => {
     const workspace = (await (await post('/api/workspaces', { name: 'Lazy' })).json()) as { id: string };
     expect((await post('/api/connectors/mcp', { workspace_id: workspace.id, name: 'lookup', url: server.url })).status).toBe(201);
     expect((await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'email' })).status).toBe(201);
+    const phones = await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'phone_number' });
+    expect(phones.status).toBe(201);
+    const { guardrail } = (await phones.json()) as { guardrail: { id: string } };
     await stop(first);
 
     const second = started();
     try {
       const url = await second.url;
+      // The first thing it does: delete a guardrail, which gives back its steps (its compiled size).
+      const removed = await fetch(`${url}/api/workspaces/${workspace.id}/guardrails/${guardrail.id}`, {
+        method: 'DELETE',
+        headers: { cookie },
+      });
+      expect(removed.status).toBe(200);
       model.handle((request) =>
         request.body.messages.length > 1 ? textReply('Here it is.') : toolUseReply([{ name: 'lookup', input: {} }]),
       );

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from '../../shared/platform/config.js';
+import { ConfigError, booleanSetting, parseConfig } from '../../shared/platform/config.js';
 
 describe('parseConfig', () => {
   it('gives the local defaults of README.md (Configuration)', () => {
@@ -121,5 +121,15 @@ describe('parseConfig', () => {
       // The message names the variable but never echoes a secret's value.
       expect((error as ConfigError).message).not.toContain('too short');
     }
+  });
+});
+
+describe('booleanSetting (the CDK app passes yes/no settings on as the service reads them)', () => {
+  it('reads true/1/yes and false/0/no, leaves unset and empty undefined, and names the variable of anything else', () => {
+    expect(['true', '1', 'yes'].map((value) => booleanSetting('X', value))).toEqual([true, true, true]);
+    expect(['false', '0', 'no'].map((value) => booleanSetting('X', value))).toEqual([false, false, false]);
+    expect(booleanSetting('X', undefined)).toBeUndefined();
+    expect(booleanSetting('X', '')).toBeUndefined();
+    expect(() => booleanSetting('METRICS_BY_WORKSPACE', 'maybe')).toThrow(/METRICS_BY_WORKSPACE must be true, false/);
   });
 });

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { applyGuardrails, redactAll } from '../../shared/guardrails/enforcement.js';
 import { resolveGuardrail, type Guardrail, type GuardrailInput, type GuardrailType } from '../../shared/guardrails/guardrails.js';
-import { MAX_PROGRAM_SIZE, PRESETS, REDACTED, currentPattern, loadPatternEngine } from '../../shared/guardrails/patterns.js';
+import { MAX_PROGRAM_SIZE, PRESETS, REDACTED, currentPattern, loadPatternEngine, schemaPattern } from '../../shared/guardrails/patterns.js';
 import { ValidationError } from '../../shared/platform/errors.js';
 
 describe('the pattern engine, loaded on first need', () => {
@@ -218,5 +218,44 @@ describe('the phone_number preset', () => {
     expect(redactAll([guardrail(OLD_PHONE_PATTERN)], 'call +44 20 7946 0958', 'input')).toBe(`call ${REDACTED}`);
     const stored = guardrail(OLD_PHONE_PATTERN, 'redact_pattern', { name: 'Phone numbers' });
     expect(resolveGuardrail({ enabled: false }, stored)).toMatchObject({ pattern: PRESETS.phone_number.pattern, enabled: false });
+  });
+});
+
+describe("tool output schemas' patterns (schemaPattern: RE2, read as JavaScript reads them)", () => {
+  const matches = (pattern: string, text: string) => schemaPattern(pattern, 'u').test(text);
+
+  it('answers at once where RegExp backtracks for ever', () => {
+    const started = performance.now();
+    expect(matches('^(a+)+$', `${'a'.repeat(40)}!`)).toBe(false);
+    expect(matches('^(a+)+$', 'a'.repeat(40))).toBe(true);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('gives \\s and \\S their JavaScript meaning, Unicode spaces included, in and out of a class', () => {
+    for (const space of [' ', '\t', '\v', '\u00a0', '\u2003', '\u3000', '\ufeff']) {
+      expect(matches('^a\\sb$', `a${space}b`)).toBe(true);
+      expect(matches('^[\\w\\s]+$', `a${space}b`)).toBe(true);
+      expect(matches('^\\S+$', `a${space}b`)).toBe(false);
+    }
+    expect(matches('^\\S+$', 'ab')).toBe(true);
+    expect(matches('^\\s$', 'x')).toBe(false);
+  });
+
+  it('reads \\uXXXX and \\u{…} escapes, and keeps other escapes as they are', () => {
+    expect(matches('^\\u00e9$', 'é')).toBe(true);
+    expect(matches('^\\u{1F600}$', '😀')).toBe(true);
+    expect(matches('^[\\u0000-\\u007F]*$', 'plain ascii')).toBe(true);
+    expect(matches('^[\\u0000-\\u007F]*$', 'café')).toBe(false);
+    expect(matches('^\\d{3}\\.\\w+$', '123.abc')).toBe(true);
+    expect(matches('^\\\\s$', '\\s')).toBe(true);
+  });
+
+  it('refuses what RE2 cannot read as JavaScript does, so that schema goes unchecked', () => {
+    for (const pattern of ['[\\S]', '[^]', 'a[]', '(?=x)x', '(a)\\1']) expect(() => schemaPattern(pattern, 'u')).toThrow();
+    expect(() => schemaPattern('x{1000}'.repeat(3), 'u')).toThrow(/too large/);
+  });
+
+  it('names each pattern apart (ajv keys compiled patterns by their text)', () => {
+    expect(String(schemaPattern('^a$', 'u'))).not.toBe(String(schemaPattern('^b$', 'u')));
   });
 });
