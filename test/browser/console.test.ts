@@ -216,9 +216,16 @@ describe('the admin pages', () => {
     await form.getByRole('button', { name: 'Connect consumer' }).click();
     const key = page.locator('.secret-once code');
     await key.waitFor();
-    expect(await key.textContent()).toMatch(/^wap_api_/);
+    const value = String(await key.textContent());
+    expect(value).toMatch(/^wap_api_/);
     await checkPage(page, 'consumers-key');
     await page.getByRole('button', { name: 'Done' }).click();
+    // Gone once dismissed, and never kept where it could be read later: not in the page, the URL or storage.
+    await page.locator('.secret-once').waitFor({ state: 'detached' });
+    expect(await page.locator('body').textContent()).not.toContain(value);
+    expect(page.url()).not.toContain(value);
+    const stored = await page.evaluate(() => JSON.stringify([{ ...localStorage }, { ...sessionStorage }, document.cookie]));
+    expect(stored).not.toContain(value);
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Consumers' }).waitFor();
     expect(await page.locator('.secret-once').count()).toBe(0);
