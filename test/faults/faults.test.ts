@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { ChatBridge } from '../../shared/chat/bridge.js';
+import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startRuntimeProcess } from '../support/runtime-process.js';
 import { startFakeChat } from '../support/fake-chat.js';
@@ -529,21 +530,8 @@ describe('the team-chat bridge restarted in a thread', () => {
     try {
       const admin = await t.signUp();
       const workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Chat restarts' })).id;
-      const connected = await t.request('POST', '/api/connectors/consumer', {
-        cookie: admin.cookie,
-        body: {
-          type: 'team-chat',
-          workspace_id: workspaceId,
-          channel_id: 'C1',
-          credentials: { bot_token: chat.botToken, app_token: chat.appToken },
-        },
-      });
-      expect(connected.status, connected.text).toBe(201);
-
-      const firstBridge = new ChatBridge(t.deps, { pollMs: 100 });
+      const firstBridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
       bridges.push(firstBridge);
-      await firstBridge.start();
-      await waitFor(() => expect(chat.openSockets).toBe(1));
       const firstEvent = { type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> where is order 7?', ts: '5000.0001' };
       chat.sendEvent(firstEvent, 'EvRESTART1');
       await waitFor(() => expect(chat.answersIn('5000.0001')).toHaveLength(1));

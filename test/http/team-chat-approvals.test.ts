@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
+import type { ChatBridge } from '../../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat, type ShownMessage } from '../support/fake-chat.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
@@ -51,19 +52,7 @@ beforeAll(async () => {
   chat.emails.U3 = admin.email.toUpperCase();
   const member = await t.addMember(admin.cookie);
   chat.emails.U2 = member.user.email;
-  const connected = await t.request('POST', '/api/connectors/consumer', {
-    cookie: admin.cookie,
-    body: {
-      type: 'team-chat',
-      workspace_id: workspaceId,
-      credentials: { bot_token: chat.botToken, app_token: chat.appToken },
-      channel_id: 'C1',
-    },
-  });
-  expect(connected.status).toBe(201);
-  bridge = new ChatBridge(t.deps, { pollMs: 100 });
-  await bridge.start();
-  await waitFor(() => expect(chat.openSockets).toBe(1));
+  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
 });
 afterAll(async () => {
   await bridge.stop();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
+import type { ChatBridge } from '../../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { type FakeChat, startFakeChat } from '../support/fake-chat.js';
 import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
@@ -33,19 +34,7 @@ beforeAll(async () => {
   // The admin's own grant lists the tools.
   const callback = new URL(await server.login(saved.body.authorization_url, 'admin-user'));
   expect((await t.request('GET', `${callback.pathname}${callback.search}`, { cookie: admin.cookie })).status).toBe(200);
-  const consumer = await t.request('POST', '/api/connectors/consumer', {
-    cookie: admin.cookie,
-    body: {
-      type: 'team-chat',
-      workspace_id: workspaceId,
-      channel_id: 'C9',
-      credentials: { bot_token: chat.botToken, app_token: chat.appToken },
-    },
-  });
-  expect(consumer.status, consumer.text).toBe(201);
-  bridge = new ChatBridge(t.deps, { pollMs: 100 });
-  await bridge.start();
-  await waitFor(() => expect(chat.openSockets).toBe(1));
+  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat, channel: 'C9' });
 });
 afterAll(async () => {
   await bridge.stop();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
+import type { ChatBridge } from '../../shared/chat/bridge.js';
 import { MAX_MESSAGE_CHARS } from '../../shared/chat/reply.js';
+import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat } from '../support/fake-chat.js';
 import { brokenStreamReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
@@ -25,19 +26,7 @@ beforeAll(async () => {
   admin = await t.signUp();
   workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Streaming desk' })).id;
   await t.connectMcp(admin.cookie, workspaceId, { name: 'docs', url: docs.url });
-  const connected = await t.request('POST', '/api/connectors/consumer', {
-    cookie: admin.cookie,
-    body: {
-      type: 'team-chat',
-      workspace_id: workspaceId,
-      credentials: { bot_token: chat.botToken, app_token: chat.appToken },
-      channel_id: 'C1',
-    },
-  });
-  expect(connected.status).toBe(201);
-  bridge = new ChatBridge(t.deps, { pollMs: 100 });
-  await bridge.start();
-  await waitFor(() => expect(chat.openSockets).toBe(1));
+  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
 });
 afterAll(async () => {
   await bridge.stop();

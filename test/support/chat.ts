@@ -1,4 +1,8 @@
+import { expect, vi } from 'vitest';
+import { ChatBridge } from '../../shared/chat/bridge.js';
 import type { ChatNotifier } from '../../shared/chat/notifier-port.js';
+import type { TestContext } from './context.js';
+import type { FakeChat } from './fake-chat.js';
 
 /** Records the thread posts the service makes (tests only; the team-chat issue brings the real client). */
 export class RecordingChat implements ChatNotifier {
@@ -9,4 +13,29 @@ export class RecordingChat implements ChatNotifier {
     if (this.failWith) throw this.failWith;
     this.posts.push({ orgId, channelId, threadTs, text });
   }
+}
+
+/**
+ * Connects a workspace's team-chat consumer bound to `channel` (the fake platform's tokens), and
+ * starts a bridge that holds its socket; answers the bridge once its socket is open.
+ */
+export async function connectTeamChat(
+  t: TestContext,
+  options: { cookie: string; workspaceId: string; chat: FakeChat; channel?: string },
+): Promise<ChatBridge> {
+  const { cookie, workspaceId, chat } = options;
+  const connected = await t.request('POST', '/api/connectors/consumer', {
+    cookie,
+    body: {
+      type: 'team-chat',
+      workspace_id: workspaceId,
+      channel_id: options.channel ?? 'C1',
+      credentials: { bot_token: chat.botToken, app_token: chat.appToken },
+    },
+  });
+  expect(connected.status, connected.text).toBe(201);
+  const bridge = new ChatBridge(t.deps, { pollMs: 100 });
+  await bridge.start();
+  await vi.waitFor(() => expect(chat.openSockets).toBe(1), { timeout: 10_000, interval: 25 });
+  return bridge;
 }
