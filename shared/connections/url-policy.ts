@@ -179,6 +179,24 @@ export async function assertUrlAllowed(raw: string | URL, allowPrivate: boolean)
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
+/** What a request may carry to another origin it is redirected to: the protocol's own headers. */
+const CROSS_ORIGIN_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
+
+/**
+ * The headers of a request redirected to another origin: the connection's credentials (headers the
+ * admin set, the OAuth bearer token), cookies and its MCP session are for the server they were
+ * given to, so only the protocol's own headers go on, as browsers drop `Authorization` then.
+ */
+function protocolHeadersOf(headers: RequestInit['headers']): Headers {
+  const given = new Headers(headers);
+  const kept = new Headers();
+  for (const name of CROSS_ORIGIN_HEADERS) {
+    const value = given.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  return kept;
+}
+
 const MAX_REDIRECTS = 5;
 
 /**
@@ -208,7 +226,9 @@ export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; c
       if (init?.redirect === 'manual' || init?.redirect === 'error') return response as unknown as Response;
       if (hop >= MAX_REDIRECTS) throw new UrlRefusedError(`too many redirects from ${String(input)}`);
       await response.body?.cancel();
+      const from = url;
       url = await assertUrlAllowed(new URL(location, url), allowPrivate);
+      if (url.origin !== from.origin) request = { ...request, headers: protocolHeadersOf(request.headers) };
       // 303 (and 301/302 after a POST, as browsers do) become a GET without a body.
       if (response.status === 303 || ((response.status === 301 || response.status === 302) && request.method === 'POST')) {
         request = { ...request, method: 'GET', body: undefined };

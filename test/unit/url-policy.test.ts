@@ -287,6 +287,10 @@ describe('assertUrlAllowed', () => {
 describe('createGuardedFetch', () => {
   let server: Server;
   let origin: string;
+  // Another origin (same host, another port), and the headers each server last received.
+  let other: Server;
+  let otherOrigin: string;
+  const headersAt: Record<string, Record<string, unknown>> = {};
   const served: string[] = [];
   const guarded = createGuardedFetch(true);
   const strict = createGuardedFetch(false);
@@ -309,9 +313,11 @@ describe('createGuardedFetch', () => {
       if (req.url === '/to-metadata') return void res.writeHead(307, { location: METADATA_URL }).end();
       if (req.url === '/to-metadata-decimal') return void res.writeHead(302, { location: 'http://2852039166/latest/' }).end();
       if (req.url === '/to-local') return void res.writeHead(307, { location: '/final?from=redirect' }).end();
+      if (req.url === '/to-other') return void res.writeHead(307, { location: `${otherOrigin}/elsewhere` }).end();
       if (req.url === '/loop') return void res.writeHead(307, { location: '/loop' }).end();
       if (req.url === '/see-other') return void res.writeHead(303, { location: '/final' }).end();
       if (req.url?.startsWith('/final')) {
+        headersAt.final = req.headers;
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
         req.on('end', () =>
@@ -323,6 +329,13 @@ describe('createGuardedFetch', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    other = createServer((req, res) => {
+      headersAt.other = req.headers;
+      req.resume();
+      req.on('end', () => res.writeHead(200, { 'content-type': 'text/plain' }).end('elsewhere'));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
     diagnosticsChannel.subscribe('undici:request:create', onCreate);
     diagnosticsChannel.subscribe('undici:client:beforeConnect', onConnect);
   });
@@ -332,8 +345,10 @@ describe('createGuardedFetch', () => {
     diagnosticsChannel.unsubscribe('undici:client:beforeConnect', onConnect);
     await guarded.close();
     await strict.close();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const each of [server, other]) {
+      each.closeAllConnections();
+      await new Promise<void>((resolve) => each.close(() => resolve()));
+    }
   });
 
   beforeEach(() => {
@@ -384,6 +399,30 @@ describe('createGuardedFetch', () => {
     const seeOther = await guarded.fetch(`${origin}/see-other`, { method: 'POST', body: 'payload' });
     expect(await seeOther.text()).toBe('final GET ');
     expect(served).toEqual(['POST /to-local', 'POST /final?from=redirect', 'POST /see-other', 'GET /final']);
+  });
+
+  it("keeps a connection's credentials to its own origin: a redirect elsewhere carries only the protocol's headers", async () => {
+    const headers = {
+      authorization: 'Bearer tenant-secret',
+      'x-api-key': 'tenant-key',
+      cookie: 'sid=1',
+      'mcp-session-id': 'session-1',
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const same = await guarded.fetch(`${origin}/to-local`, { method: 'POST', headers, body: '{}' });
+    expect(await same.text()).toBe('final POST {}');
+    expect(headersAt.final).toMatchObject({ authorization: 'Bearer tenant-secret', 'x-api-key': 'tenant-key' });
+
+    const elsewhere = await guarded.fetch(`${origin}/to-other`, { method: 'POST', headers, body: '{}' });
+    expect(await elsewhere.text()).toBe('elsewhere');
+    for (const name of ['authorization', 'x-api-key', 'cookie', 'mcp-session-id']) expect(headersAt.other).not.toHaveProperty(name);
+    expect(headersAt.other).toMatchObject({
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': '2025-06-18',
+    });
   });
 
   it('hands a redirect back as is when the caller asks for manual redirects', async () => {
