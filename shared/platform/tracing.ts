@@ -91,9 +91,9 @@ export function inSpan<T>(
     try {
       return await run(span);
     } catch (error) {
-      // The service's own exceptions: their messages are written from facts, never from a tool's words.
-      span.setAttribute(ATTR.errorType, error instanceof Error ? error.name : 'error');
-      span.setStatus({ code: SpanStatusCode.ERROR, message: errorMessage(error) });
+      // An exception's message may quote a server (the MCP SDK puts a response body in it): the
+      // span says only its name, and the message goes in with content.
+      failSpan(span, error instanceof Error ? error.name : 'error', errorMessage(error));
       throw error;
     } finally {
       span.end();
