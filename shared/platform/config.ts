@@ -93,7 +93,7 @@ function configSchema(runtime: Runtime) {
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
     OTEL_CAPTURE_CONTENT: booleanFromString.default(false),
-    METRICS_BY_WORKSPACE: booleanFromString.default(true),
+    METRICS_BY_WORKSPACE: booleanFromString.optional(),
     JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(3),
     JOB_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1000),
     CHAT_BRIDGE_POLL_MS: z.coerce
@@ -181,7 +181,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** The CloudWatch namespace of the Lambda functions' metrics (`POWERTOOLS_METRICS_NAMESPACE`, set by the stack). */
   metricsNamespace: string;
-  /** Metrics keep the `workspace` label (`METRICS_BY_WORKSPACE`, default true); false: totals only. */
+  /**
+   * Metrics keep the `workspace` label (`METRICS_BY_WORKSPACE`); false: totals only. Default true,
+   * but false on AWS with open sign-up, where strangers' workspaces would be billed metrics.
+   */
   metricsByWorkspace: boolean;
   /** AWS only: the SQS queues and the EventBridge Scheduler group, set by the CDK stack. */
   queues: {
@@ -256,7 +259,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     sweepIntervalMs: env.SWEEP_INTERVAL_MS,
     metricsToken: env.METRICS_TOKEN,
     metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE,
-    metricsByWorkspace: env.METRICS_BY_WORKSPACE,
+    metricsByWorkspace: env.METRICS_BY_WORKSPACE ?? (runtime === 'local' || env.SIGNUP_MODE !== 'open'),
     queues: {
       lifecycleUrl: env.LIFECYCLE_QUEUE_URL,
       coldMessagesUrl: env.COLD_MESSAGES_QUEUE_URL,

@@ -37,6 +37,13 @@ describe('parseConfig', () => {
     });
   });
 
+  it('keeps metrics by workspace unless strangers can sign up on AWS (their workspaces would be billed metrics), and as set', () => {
+    expect(parseConfig({ TABLE_NAME: 't' }, 'aws').metricsByWorkspace).toBe(true);
+    expect(parseConfig({ TABLE_NAME: 't', SIGNUP_MODE: 'open' }, 'aws').metricsByWorkspace).toBe(false);
+    expect(parseConfig({ TABLE_NAME: 't', SIGNUP_MODE: 'open', METRICS_BY_WORKSPACE: 'true' }, 'aws').metricsByWorkspace).toBe(true);
+    expect(parseConfig({ SIGNUP_MODE: 'open' }, 'local').metricsByWorkspace).toBe(true);
+  });
+
   it('reads the stdio catalogue from JSON or from @<file>, with defaults for args and env', () => {
     const inline = parseConfig(
       {
