@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { bearerToken } from '../shared/http/middleware.js';
 import { sameSecret } from '../shared/platform/compare.js';
 import { PROMETHEUS_CONTENT_TYPE } from '../shared/platform/metrics-prometheus.js';
 import { pathOf } from './console.js';
@@ -17,12 +18,6 @@ export function isMetricsUrl(url: string): boolean {
   return path === '/metrics' || path.startsWith('/metrics?');
 }
 
-/** The bearer token of an `Authorization` header, if it has one. */
-function bearerOf(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
-}
-
 /** The metrics app: `registry` renders the text; without a `token` the route answers 404. */
 export function metricsApp(registry: { render(): string } | undefined, token: string | undefined) {
   const app = new Hono();
@@ -33,7 +28,7 @@ export function metricsApp(registry: { render(): string } | undefined, token: st
   });
   app.get('/metrics', (c) => {
     if (!registry || !token) return c.json({ error: 'no route for GET /metrics' }, 404);
-    const presented = bearerOf(c.req.header('authorization'));
+    const presented = bearerToken(c.req.header('authorization'));
     if (presented === undefined || !sameSecret(presented, token)) {
       c.header('WWW-Authenticate', 'Bearer realm="metrics"');
       return c.json({ error: 'a valid metrics token is required' }, 401);

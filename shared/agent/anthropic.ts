@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { once } from '../platform/once.js';
 import { BaseAnthropic } from '@anthropic-ai/sdk/client';
 import type { APIError } from '@anthropic-ai/sdk/core/error';
 import type { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
@@ -178,7 +179,8 @@ export class AnthropicModelClient extends MessagesApiClient {
  * keep them in a file of their own, lib/bundling.ts).
  */
 export class BedrockModelClient extends MessagesApiClient {
-  private client: Promise<MessagesApi> | undefined;
+  /** Loaded on the first call; a failed load is not kept, the next call tries again. */
+  private readonly client = once(() => this.load());
 
   constructor(
     private readonly awsRegion: string,
@@ -188,12 +190,7 @@ export class BedrockModelClient extends MessagesApiClient {
   }
 
   protected messagesApi(): Promise<MessagesApi> {
-    this.client ??= this.load().catch((error: unknown) => {
-      // A failed load is not kept: the next call tries again.
-      this.client = undefined;
-      throw error;
-    });
-    return this.client;
+    return this.client();
   }
 
   private async load(): Promise<MessagesApi> {

@@ -1,6 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
+import { once } from '../platform/once.js';
+import type { AgentFetch } from './agent-fetch.js';
 
 /** An MCP URL that the policy does not allow, with the reason. */
 export class UrlRefusedError extends Error {
@@ -205,16 +207,12 @@ const MAX_REDIRECTS = 5;
  * disallowed addresses (undici's, loaded with the first request: `agent-fetch.ts`).
  */
 export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; close(): Promise<void> } {
-  let agent: Promise<import('./agent-fetch.js').AgentFetch> | undefined;
-  const connect = () =>
-    (agent ??= import('./agent-fetch.js').then(
-      ({ createAgentFetch }) => createAgentFetch(guardedLookup(allowPrivate) as LookupFunction),
-      (error: unknown) => {
-        // A failed load is not kept: the next request tries again.
-        agent = undefined;
-        throw error;
-      },
-    ));
+  let agent: AgentFetch | undefined;
+  const connect = once(async () => {
+    const { createAgentFetch } = await import('./agent-fetch.js');
+    agent = createAgentFetch(guardedLookup(allowPrivate) as LookupFunction);
+    return agent;
+  });
   const guardedFetch: FetchLike = async (input, init) => {
     let url = await assertUrlAllowed(input, allowPrivate);
     const { fetch } = await connect();
@@ -236,12 +234,5 @@ export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; c
     }
   };
   // Nothing to close before the first request (nor when the agent never loaded).
-  return {
-    fetch: guardedFetch,
-    close: async () =>
-      agent?.then(
-        (loaded) => loaded.close(),
-        () => undefined,
-      ),
-  };
+  return { fetch: guardedFetch, close: async () => agent?.close() };
 }

@@ -72,15 +72,20 @@ async function keyPrincipal(deps: Deps, presented: string, path: string): Promis
   };
 }
 
+/** The token of an `Authorization: Bearer <token>` header, if it is one. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+}
+
 /** Requires a valid session (or a consumer's Bearer key) on every `/api` route that is not public; default deny. */
 export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (isPublicPath(c.req.path)) return next();
     const authorization = c.req.header('authorization');
     if (authorization !== undefined) {
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!bearer?.[1]) throw new UnauthorizedError('the Authorization header must be "Bearer <API key>"');
-      c.set('principal', await keyPrincipal(deps, bearer[1], c.req.path));
+      const key = bearerToken(authorization);
+      if (!key) throw new UnauthorizedError('the Authorization header must be "Bearer <API key>"');
+      c.set('principal', await keyPrincipal(deps, key, c.req.path));
       return next();
     }
     const principal = await readSession(deps, getCookie(c, SESSION_COOKIE));

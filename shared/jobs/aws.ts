@@ -3,6 +3,7 @@ import type { SQSClient } from '@aws-sdk/client-sqs';
 import type { Config } from '../platform/config.js';
 import type { Store } from '../platform/store.js';
 import { EventBridgeScheduler } from './scheduler.js';
+import { once } from '../platform/once.js';
 import { SqsJobQueue, type QueueUrls } from './sqs.js';
 
 function required(value: string | undefined, name: string): string {
@@ -16,12 +17,6 @@ export function queueUrlsOf(config: Config): QueueUrls {
     'cold-messages': required(config.queues.coldMessagesUrl, 'COLD_MESSAGES_QUEUE_URL'),
     'conversation-stats': required(config.queues.statsUrl, 'STATS_QUEUE_URL'),
   };
-}
-
-/** Makes a value on first use, once. */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => (made ??= make());
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Store } from '../platform/store.js';
+import { once } from '../platform/once.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import {
@@ -16,8 +17,7 @@ export { QUEUE_NAMES, isQueueName } from './ledger-types.js';
 export type { JobItem, JobMessage, JobState, QueueName, TransitionOptions } from './ledger-types.js';
 
 /** The typed writes (dynamodb-toolbox), evaluated on first use: a process that never writes a job never loads the builder. */
-let writesModule: Promise<typeof import('./ledger-writes.js')> | undefined;
-const writes = () => (writesModule ??= import('./ledger-writes.js'));
+const writes = once(() => import('./ledger-writes.js'));
 
 /** Adds to the queue counters of an organisation. */
 async function countJobs(store: Store, orgId: string, deltas: Partial<Record<CounterName, number>>): Promise<void> {

@@ -1,4 +1,5 @@
 import type { DecryptCommandOutput, KMSClient } from '@aws-sdk/client-kms';
+import { once } from './once.js';
 import { type KeyWrapper, WrongKeyError } from './secrets.js';
 
 /** KMS's answers that mean the blob is not one of this key's (or was altered); other errors are outages or permissions. */
@@ -12,7 +13,10 @@ const ENCRYPTION_CONTEXT = { purpose: 'workspace-agent-proxy secrets' };
  * Decrypt unwraps a stored one. The SDK client is loaded on first use: most requests open no secret.
  */
 export class KmsKeyWrapper implements KeyWrapper {
-  private client: Promise<{ kms: KMSClient; sdk: typeof import('@aws-sdk/client-kms') }> | undefined;
+  /** The KMS client and its commands, loaded on first use. */
+  private readonly sdk = once(() =>
+    import('@aws-sdk/client-kms').then((sdk) => ({ sdk, kms: this.given ?? new sdk.KMSClient({ region: this.region }) })),
+  );
 
   constructor(
     private readonly keyId: string,
@@ -20,11 +24,6 @@ export class KmsKeyWrapper implements KeyWrapper {
     /** A client to use instead of a new one (tests). */
     private readonly given?: KMSClient,
   ) {}
-
-  private sdk() {
-    this.client ??= import('@aws-sdk/client-kms').then((sdk) => ({ sdk, kms: this.given ?? new sdk.KMSClient({ region: this.region }) }));
-    return this.client;
-  }
 
   async newDataKey() {
     const { kms, sdk } = await this.sdk();
