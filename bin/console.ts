@@ -33,12 +33,15 @@ export function consoleApp(dist = CONSOLE_DIST) {
   });
   app.get('/assets/*', serveStatic({ root: dist }));
   app.get('/assets/*', (c) => c.text('not found', 404));
+  const index = join(dist, 'index.html');
+  const serveIndex = serveStatic({ path: index });
   app.get('*', async (c, next) => {
-    if (!existsSync(join(dist, 'index.html'))) {
+    // Checked on each request: the console may be built after the runtime started.
+    if (!existsSync(index)) {
       return c.text('The web console is not built yet: run `npm run build:web` (npm start builds it on its first run).', 503);
     }
     c.header('Cache-Control', 'no-cache');
-    return serveStatic({ path: join(dist, 'index.html') })(c, next);
+    return serveIndex(c, next);
   });
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
   return app;

@@ -1,4 +1,4 @@
-import type { Plugin } from 'esbuild';
+import type { BuildOptions, Plugin } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
@@ -7,7 +7,9 @@ import { dirname, join, resolve } from 'node:path';
  * bundle test and the benchmark (`bench/bundle.ts`), so they load and measure what is deployed.
  */
 const LAMBDA_BUNDLE = {
-  format: 'esm' as const,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
   target: 'node22',
   minify: true,
   sourcemap: false,
@@ -15,8 +17,10 @@ const LAMBDA_BUNDLE = {
   // The nodejs22.x runtime ships the AWS SDK v3: use it rather than bundle a second copy.
   external: ['@aws-sdk/*'],
   // ESM bundles of CommonJS dependencies still call require() for Node built-ins.
-  banner: "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);",
-};
+  banner: { js: "import{createRequire as __cr}from'module';const require=__cr(import.meta.url);" },
+  metafile: true,
+  logLevel: 'error',
+} satisfies BuildOptions;
 
 /** The entry point of each function. */
 export const LAMBDA_ENTRIES = {
@@ -122,43 +126,23 @@ export async function buildLambdaBundle(entry: string, outdir: string): Promise<
   const { build } = await import('esbuild');
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
+    ...LAMBDA_BUNDLE,
     entryPoints: { index: entry },
-    bundle: true,
-    platform: 'node',
     outdir,
     splitting: true,
     // Beside the entry, so every file imports the Bedrock SDK's by the same relative path.
     chunkNames: '[name]-[hash]',
     outExtension: { '.js': '.mjs' },
-    format: LAMBDA_BUNDLE.format,
-    target: LAMBDA_BUNDLE.target,
-    minify: LAMBDA_BUNDLE.minify,
-    sourcemap: LAMBDA_BUNDLE.sourcemap,
-    mainFields: LAMBDA_BUNDLE.mainFields,
-    external: LAMBDA_BUNDLE.external,
-    banner: { js: LAMBDA_BUNDLE.banner },
     plugins: [zodEnglishOnly, bedrockApart, awsSdkByRequire],
-    metafile: true,
-    logLevel: 'error',
   });
   const outputs = result.metafile.outputs;
   const usesBedrock = Object.values(outputs).some((output) => output.imports.some((imported) => imported.path === `./${BEDROCK_FILE}`));
   if (usesBedrock) {
     const bedrock = await build({
+      ...LAMBDA_BUNDLE,
       stdin: { contents: "export { default } from '@anthropic-ai/bedrock-sdk';", resolveDir: dirname(entry), loader: 'js' },
-      bundle: true,
-      platform: 'node',
       outfile: join(outdir, BEDROCK_FILE),
-      format: LAMBDA_BUNDLE.format,
-      target: LAMBDA_BUNDLE.target,
-      minify: LAMBDA_BUNDLE.minify,
-      sourcemap: LAMBDA_BUNDLE.sourcemap,
-      mainFields: LAMBDA_BUNDLE.mainFields,
-      external: LAMBDA_BUNDLE.external,
-      banner: { js: LAMBDA_BUNDLE.banner },
       plugins: [awsSdkByRequire],
-      metafile: true,
-      logLevel: 'error',
     });
     Object.assign(outputs, bedrock.metafile.outputs);
   }

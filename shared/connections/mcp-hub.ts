@@ -12,7 +12,7 @@ import { inInitializeSpan, toolCallAttributes } from './mcp-spans.js';
 import { catalogueEntryOf } from './catalogue.js';
 import { mcpFailureReason } from './mcp-errors.js';
 import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
-import { loadOutputSchemaEngine, outputSchemaValidator } from './output-schemas.js';
+import { outputSchemaValidator } from './output-schemas.js';
 
 /** A connection's static credentials: request headers (http), environment variables (stdio). */
 export interface ConnectionCredentials {
@@ -162,9 +162,9 @@ export class McpHub {
 
   /** Opens a session: streamable HTTP first, then the older SSE transport for servers that only speak it. */
   private async open(spec: ConnectionSpec): Promise<Client> {
-    await Promise.all([this.assertAllowed(spec), loadOutputSchemaEngine()]);
+    const [, jsonSchemaValidator] = await Promise.all([this.assertAllowed(spec), outputSchemaValidator()]);
     const connect = async (transport: Transport) => {
-      const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator: outputSchemaValidator() });
+      const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
       try {
         await inInitializeSpan(spec, () => withTimeout(client.connect(transport), this.options.timeoutMs, 'connecting'));
       } catch (error) {

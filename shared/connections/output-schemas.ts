@@ -12,19 +12,17 @@ import { loadPatternEngine, schemaPattern } from '../guardrails/patterns.js';
  * makes its own.
  */
 
-/** Loads what the validators need, RE2 (the guardrails' engine, loaded on first need): before `outputSchemaValidator`. */
-export const loadOutputSchemaEngine = loadPatternEngine;
-
 /** Accepts anything: for a schema ajv cannot compile, as for a tool without an output schema. */
 const unchecked: JsonSchemaValidator<unknown> = (input) => ({ valid: true, data: input, errorMessage: undefined });
 
 /**
- * The validator of one MCP client (after `loadOutputSchemaEngine`). A schema
- * it cannot compile (a pattern RE2 refuses, or a schema ajv refuses) is left unchecked rather than
+ * The validator of one MCP session, once RE2 (the guardrails' engine, loaded on first need) is. A
+ * schema it cannot compile (a pattern RE2 refuses, or a schema ajv refuses) is left unchecked rather than
  * failing the whole tool list: the result goes to the model as text either way, and the service
  * reads nothing from it.
  */
-export function outputSchemaValidator(): jsonSchemaValidator {
+export async function outputSchemaValidator(): Promise<jsonSchemaValidator> {
+  await loadPatternEngine();
   const ajv = new Ajv({ strict: false, validateFormats: true, validateSchema: false, allErrors: true, code: { regExp: schemaPattern } });
   addFormats.default(ajv);
   const checked = new AjvJsonSchemaValidator(ajv);

@@ -109,8 +109,16 @@ async function reserveSteps(deps: Deps, workspaceId: string, delta: number): Pro
   );
 }
 
-export async function createGuardrail(deps: Deps, orgId: string, workspaceId: string, input: GuardrailInput): Promise<Guardrail> {
+/**
+ * The caller's workspace (404 otherwise) and the pattern engine, before a guardrail is written or
+ * deleted: its steps are its compiled size, given back on delete.
+ */
+async function workspaceAndEngine(deps: Deps, orgId: string, workspaceId: string): Promise<void> {
   await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), loadPatternEngine()]);
+}
+
+export async function createGuardrail(deps: Deps, orgId: string, workspaceId: string, input: GuardrailInput): Promise<Guardrail> {
+  await workspaceAndEngine(deps, orgId, workspaceId);
   const definition = resolveGuardrail(input);
   await reserveSteps(deps, workspaceId, stepsOf(definition));
   const now = deps.clock.now();
@@ -134,7 +142,7 @@ export async function updateGuardrail(
   id: string,
   input: GuardrailInput,
 ): Promise<Guardrail> {
-  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), loadPatternEngine()]);
+  await workspaceAndEngine(deps, orgId, workspaceId);
   const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);
   const definition = resolveGuardrail(input, current);
@@ -155,8 +163,7 @@ export async function updateGuardrail(
 }
 
 export async function deleteGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
-  // The steps it gives back are its compiled size: the engine, before anything is deleted.
-  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), loadPatternEngine()]);
+  await workspaceAndEngine(deps, orgId, workspaceId);
   const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
   await onConditionFailed(
     deps.table.delete(keys.guardrail(workspaceId, id), { condition: 'attribute_exists(pk)' }),

@@ -58,6 +58,16 @@ function labelsOf(kept: readonly string[], labels: Readonly<Record<string, strin
   return Object.fromEntries(kept.map((name) => [name, labels[name] ?? '']));
 }
 
+/** A metric's series by key, made on its first sample. */
+function familyOf<V>(families: Map<MetricName, Map<string, Series<V>>>, metric: MetricName): Map<string, Series<V>> {
+  let family = families.get(metric);
+  if (!family) {
+    family = new Map();
+    families.set(metric, family);
+  }
+  return family;
+}
+
 export class PrometheusMetrics implements Metrics {
   private readonly counters = new Map<MetricName, Map<string, Series<number>>>();
   private readonly histograms = new Map<MetricName, Map<string, Series<Histogram>>>();
@@ -68,8 +78,7 @@ export class PrometheusMetrics implements Metrics {
     // A counter never goes down; a zero still makes its series appear (so `rate()` sees it start at 0).
     if (!(value >= 0)) return;
     const kept = keptLabels(METRICS[metric], this.options);
-    const family = this.counters.get(metric) ?? new Map<string, Series<number>>();
-    if (!this.counters.has(metric)) this.counters.set(metric, family);
+    const family = familyOf(this.counters, metric);
     const key = keyOf(kept, labels);
     const series = family.get(key);
     if (series) series.value += value;
@@ -79,8 +88,7 @@ export class PrometheusMetrics implements Metrics {
   observe(metric: MetricName, value: number, labels: Readonly<Record<string, string>>): void {
     const definition: MetricDefinition = METRICS[metric];
     const kept = keptLabels(definition, this.options);
-    const family = this.histograms.get(metric) ?? new Map<string, Series<Histogram>>();
-    if (!this.histograms.has(metric)) this.histograms.set(metric, family);
+    const family = familyOf(this.histograms, metric);
     const key = keyOf(kept, labels);
     let series = family.get(key);
     if (!series) {
