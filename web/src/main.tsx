@@ -13,6 +13,9 @@ const queryClient = new QueryClient({
       staleTime: 5_000,
       refetchOnWindowFocus: true,
     },
+    // What a form sent (a password, a bot token, a connection's headers) and what it got back (a
+    // consumer's one-time key) leave the cache as soon as the form is gone, not five minutes later.
+    mutations: { gcTime: 0 },
   },
 });
 

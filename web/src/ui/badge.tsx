@@ -1,5 +1,6 @@
 const TONES: Record<string, string> = {
   connected: 'good',
+  set: 'good',
   active: 'good',
   open: 'good',
   approved: 'good',
@@ -8,6 +9,7 @@ const TONES: Record<string, string> = {
   cold: 'warn',
   pending: 'warn',
   needs_authorization: 'warn',
+  not_set: 'warn',
   neutral: 'warn',
   closed: 'muted',
   expired: 'muted',

@@ -69,6 +69,8 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
       setSaved(`Saved ${variables.params.path.key}.`);
       setSettingKey('');
       if (valueInput.current) valueInput.current.value = '';
+      // The form stays on screen: forget the value it sent (maybe a secret) now.
+      save.reset();
       await queryClient.invalidateQueries({ queryKey: SETTINGS });
     },
   });

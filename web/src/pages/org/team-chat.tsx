@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
+import { Badge } from '../../ui/badge';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable } from '../../ui/states';
@@ -45,12 +46,7 @@ function StoredTokens() {
                     </Link>
                   </td>
                   <td>
-                    {/* The word says it; the pill's colour only hints. */}
-                    {data.configured[token.key] ? (
-                      <span className="badge badge-good">set</span>
-                    ) : (
-                      <span className="badge badge-warn">not set</span>
-                    )}
+                    <Badge status={data.configured[token.key] ? 'set' : 'not_set'} />
                   </td>
                   <td>{data.settings[token.key] ? <code>{data.settings[token.key]}</code> : '—'}</td>
                 </tr>

@@ -22,9 +22,6 @@ interface NamedTool {
 const ROLES = ['admin', 'member'] as const;
 type Role = (typeof ROLES)[number];
 
-/** `*` matches any run of characters, anything else itself, over the whole name: the service's own matcher. */
-const globMatches = (pattern: string, name: string): boolean => globMatcher(pattern)(name);
-
 /** The names the service matches a tool by (shared/agent/query/tools.ts): prefixed where two connections share a name. */
 function namedTools(detail: Detail): NamedTool[] {
   const connectionName = new Map(detail.connections.map((connection) => [connection.id, connection.name]));
@@ -38,7 +35,14 @@ function namedTools(detail: Detail): NamedTool[] {
   });
 }
 
-const allows = (patterns: string[], tool: NamedTool) => patterns.some((pattern) => tool.names.some((name) => globMatches(pattern, name)));
+/**
+ * Whether `patterns` allow a tool under any of its names: `*` matches any run of characters, anything
+ * else itself, over the whole name (the service's own matcher, each pattern compiled once).
+ */
+function allowedBy(patterns: string[]): (tool: NamedTool) => boolean {
+  const matchers = patterns.map((pattern) => globMatcher(pattern));
+  return (tool) => tool.names.some((name) => matchers.some((matches) => matches(name)));
+}
 
 /** A role's patterns: stored as a JSON-encoded array; unreadable or absent is none. */
 function patternsOf(detail: Detail, role: string): string[] {
@@ -67,7 +71,7 @@ function EditPatterns({ role, patterns, tools, onDone }: { role: Role; patterns:
       onDone();
     },
   });
-  const preview = tools.filter((tool) => allows(linesOf(text), tool)).map((tool) => tool.tool.name);
+  const preview = tools.filter(allowedBy(linesOf(text))).map((tool) => tool.tool.name);
   return (
     <form
       className="form"
@@ -103,7 +107,7 @@ function EditPatterns({ role, patterns, tools, onDone }: { role: Role; patterns:
 
 function RoleCard({ role, patterns, tools, isAdmin }: { role: Role; patterns: string[]; tools: NamedTool[]; isAdmin: boolean }) {
   const [editing, setEditing] = useState(false);
-  const allowed = tools.filter((tool) => allows(patterns, tool));
+  const allowed = tools.filter(allowedBy(patterns));
   return (
     <article className="card access-role" aria-labelledby={`role-${role}`}>
       <h3 id={`role-${role}`}>{role === 'admin' ? 'Admins' : 'Members'}</h3>
@@ -137,6 +141,7 @@ function RoleCard({ role, patterns, tools, isAdmin }: { role: Role; patterns: st
 }
 
 function ToolsByRole({ tools, patterns }: { tools: NamedTool[]; patterns: Record<Role, string[]> }) {
+  const allowed = { admin: allowedBy(patterns.admin), member: allowedBy(patterns.member) };
   if (tools.length === 0) return <Empty>No tools yet: connect an MCP server on the Connections page and its tools show here.</Empty>;
   return (
     <DataTable caption="Tools each role may use">
@@ -161,7 +166,7 @@ function ToolsByRole({ tools, patterns }: { tools: NamedTool[]; patterns: Record
             <td>{tool.connection}</td>
             <td>{tool.tool.is_write ? 'writes' : 'reads'}</td>
             {ROLES.map((role) =>
-              allows(patterns[role], tool) ? (
+              allowed[role](tool) ? (
                 <td key={role} className="access-allowed">
                   Allowed
                 </td>
