@@ -54,10 +54,10 @@ export async function checkPage(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const size of [WIDE, NARROW]) {
     await page.setViewportSize(size);
-    await page.waitForTimeout(150);
+    // Charts and tables lay themselves out again after a resize: wait until nothing is wider than the screen.
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    await expect.poll(overflow, { message: `${name} is wider than the screen at ${size.width} px` }).toBeLessThanOrEqual(0);
     expect(await seriousViolations(page), `${name} at ${size.width} px`).toEqual([]);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} is wider than the screen at ${size.width} px`).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(SCREENSHOTS, `${name}-${size.width}.png`), fullPage: true });
   }
   await page.setViewportSize(WIDE);

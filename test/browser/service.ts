@@ -36,7 +36,7 @@ function reply(script: ModelScript) {
     const lookup = body.tools?.find((tool) => tool.name.endsWith('lookup_order'));
     if (!answeringTool && lookup)
       return toolUseReply([{ name: lookup.name, input: { order_id: '42' } }], { input_tokens: 420, output_tokens: 24 });
-    return { ...textReply(ANSWER, { input_tokens: 510, output_tokens: 36 }), chunkDelayMs: 60 };
+    return { ...textReply(ANSWER, { input_tokens: 510, output_tokens: 36 }), chunkDelayMs: 150 };
   };
 }
 

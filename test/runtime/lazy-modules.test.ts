@@ -32,11 +32,6 @@ function started() {
   return startRuntimeProcess({ DATA_DIR: dataDir, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' });
 }
 
-async function stop(runtime: ReturnType<typeof startRuntimeProcess>) {
-  runtime.child.kill('SIGTERM');
-  await runtime.exited;
-}
-
 function userText(request: ModelRequestRecord): string {
   const first = request.body.messages[0]?.content;
   return typeof first === 'string' ? first : JSON.stringify(first);
@@ -45,17 +40,23 @@ function userText(request: ModelRequestRecord): string {
 describe('modules loaded on first need', () => {
   it('lets a fresh process delete a stored pattern guardrail, and its first query screen with the others and call an HTTP tool server', async () => {
     const first = started();
-    const base = await first.url;
-    const cookie = await signUpOver(base, 'lazy@example.com');
-    const post = (path: string, body: unknown) =>
-      fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const workspace = (await (await post('/api/workspaces', { name: 'Lazy' })).json()) as { id: string };
-    expect((await post('/api/connectors/mcp', { workspace_id: workspace.id, name: 'lookup', url: server.url })).status).toBe(201);
-    expect((await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'email' })).status).toBe(201);
-    const phones = await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'phone_number' });
-    expect(phones.status).toBe(201);
-    const { guardrail } = (await phones.json()) as { guardrail: { id: string } };
-    await stop(first);
+    let cookie: string;
+    let workspace: { id: string };
+    let guardrail: { id: string };
+    try {
+      const base = await first.url;
+      cookie = await signUpOver(base, 'lazy@example.com');
+      const post = (path: string, body: unknown) =>
+        fetch(`${base}${path}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      workspace = (await (await post('/api/workspaces', { name: 'Lazy' })).json()) as { id: string };
+      expect((await post('/api/connectors/mcp', { workspace_id: workspace.id, name: 'lookup', url: server.url })).status).toBe(201);
+      expect((await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'email' })).status).toBe(201);
+      const phones = await post(`/api/workspaces/${workspace.id}/guardrails`, { preset: 'phone_number' });
+      expect(phones.status).toBe(201);
+      ({ guardrail } = (await phones.json()) as { guardrail: { id: string } });
+    } finally {
+      await first.stop();
+    }
 
     const second = started();
     try {
@@ -84,7 +85,7 @@ describe('modules loaded on first need', () => {
       expect(asked && userText(asked)).toContain('Find the order of [redacted]');
       expect(asked && userText(asked)).not.toContain('ada@example.com');
     } finally {
-      await stop(second);
+      await second.stop();
     }
   });
 });

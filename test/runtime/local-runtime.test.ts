@@ -112,14 +112,18 @@ describe('npm start (bin/local.ts)', () => {
   it('logs one line with the URL, serves the API and the console, and exits 0 on SIGTERM', async () => {
     const dataDir = await tempDir();
     const started = startRuntimeProcess({ DATA_DIR: dataDir });
-    const url = await started.url;
-    const health = await fetch(`${url}/health`);
-    expect(await health.json()).toEqual({ status: 'ok' });
-    const home = await fetch(`${url}/`);
-    expect(home.headers.get('content-type')).toContain('text/html');
-    expect(await home.text()).toMatch(/<script type="module" src="\/assets\/main-[A-Z0-9]+\.js">/);
-    started.child.kill('SIGTERM');
-    expect(await started.exited, started.output()).toBe(0);
+    try {
+      const url = await started.url;
+      const health = await fetch(`${url}/health`);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const home = await fetch(`${url}/`);
+      expect(home.headers.get('content-type')).toContain('text/html');
+      expect(await home.text()).toMatch(/<script type="module" src="\/assets\/main-[A-Z0-9]+\.js">/);
+      started.child.kill('SIGTERM');
+      expect(await started.exited, started.output()).toBe(0);
+    } finally {
+      await started.stop();
+    }
     const lines = started.output().trim().split('\n');
     expect(lines.filter((line) => line.includes('listening on'))).toHaveLength(1);
     expect(started.output()).toContain('open it for the web console');

@@ -83,30 +83,35 @@ describe('traces over OTLP/HTTP from npm start', () => {
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: 'sk-otlp-test',
     });
-    const url = await started.url;
-    const cookie = await signUpOver(url, 'otlp@example.com');
-    const post = async (path: string, body: unknown) =>
-      (
-        await fetch(`${url}${path}`, {
-          method: 'POST',
-          headers: { cookie, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json();
-    const workspace = (await post('/api/workspaces', { name: 'Orders desk' })) as { id: string };
-    const saved = await post('/api/connectors/mcp', {
-      workspace_id: workspace.id,
-      name: 'orders',
-      transport: 'stdio',
-      command: 'node',
-      args: ['servers/orders-mcp-server.mjs'],
-    });
-    expect(saved).toMatchObject({ status: 'saved' });
-    model.reply(toolUseReply([{ name: 'lookup_order', input: { order_id: '42' } }]), textReply('Order 42 has shipped.'));
-    const answer = (await post(`/api/workspaces/${workspace.id}/query`, { query: 'Where is order 42?' })) as { error: string | null };
-    expect(answer.error).toBeNull();
-    started.child.kill('SIGTERM');
-    expect(await started.exited, started.output()).toBe(0);
+    let workspace: { id: string };
+    try {
+      const url = await started.url;
+      const cookie = await signUpOver(url, 'otlp@example.com');
+      const post = async (path: string, body: unknown) =>
+        (
+          await fetch(`${url}${path}`, {
+            method: 'POST',
+            headers: { cookie, 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          })
+        ).json();
+      workspace = (await post('/api/workspaces', { name: 'Orders desk' })) as { id: string };
+      const saved = await post('/api/connectors/mcp', {
+        workspace_id: workspace.id,
+        name: 'orders',
+        transport: 'stdio',
+        command: 'node',
+        args: ['servers/orders-mcp-server.mjs'],
+      });
+      expect(saved).toMatchObject({ status: 'saved' });
+      model.reply(toolUseReply([{ name: 'lookup_order', input: { order_id: '42' } }]), textReply('Order 42 has shipped.'));
+      const answer = (await post(`/api/workspaces/${workspace.id}/query`, { query: 'Where is order 42?' })) as { error: string | null };
+      expect(answer.error).toBeNull();
+      started.child.kill('SIGTERM');
+      expect(await started.exited, started.output()).toBe(0);
+    } finally {
+      await started.stop();
+    }
 
     expect(received.length).toBeGreaterThan(0);
     expect(received.every((request) => request.contentType === 'application/json')).toBe(true);

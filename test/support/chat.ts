@@ -35,7 +35,13 @@ export async function connectTeamChat(
   });
   expect(connected.status, connected.text).toBe(201);
   const bridge = new ChatBridge(t.deps, { pollMs: 100 });
-  await bridge.start();
-  await vi.waitFor(() => expect(chat.openSockets).toBe(1), { timeout: 10_000, interval: 25 });
+  try {
+    await bridge.start();
+    await vi.waitFor(() => expect(chat.openSockets).toBe(1), { timeout: 10_000, interval: 25 });
+  } catch (error) {
+    // Not handed back, so stopped here: nothing of it outlives the failure.
+    await bridge.stop();
+    throw error;
+  }
   return bridge;
 }

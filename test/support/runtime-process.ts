@@ -25,5 +25,10 @@ export function startRuntimeProcess(env: Record<string, string>, execArgv: strin
       reject(new Error(`exited early with ${code}:\n${output}`));
     });
   });
-  return { child, url, exited, output: () => output };
+  /** Stops it if it still runs (SIGTERM) and waits for it: for a test's `finally`, safe to call twice. */
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exited;
+  };
+  return { child, url, exited, output: () => output, stop };
 }
