@@ -1,4 +1,3 @@
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { keys } from '../shared/platform/keys.js';
@@ -37,17 +36,7 @@ async function seedActivity(table: Table, workspaceId: string, count: number, st
       created_at: created,
     };
   });
-  const batches: (typeof items)[] = [];
-  for (let index = 0; index < items.length; index += 25) batches.push(items.slice(index, index + 25));
-  for (let index = 0; index < batches.length; index += 8) {
-    await Promise.all(
-      batches
-        .slice(index, index + 8)
-        .map((batch) =>
-          table.doc.send(new BatchWriteCommand({ RequestItems: { [table.name]: batch.map((Item) => ({ PutRequest: { Item } })) } })),
-        ),
-    );
-  }
+  for (let index = 0; index < items.length; index += 200) await table.batchPut(items.slice(index, index + 200));
 }
 
 /** API read latency on the local runtime (HTTP on loopback, dynalite in memory). */

@@ -8,7 +8,8 @@ import { deliveryOf, type JobHandlers } from '../shared/jobs/worker.js';
 import { systemClock } from '../shared/platform/clock.js';
 import { parseConfig } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
-import { Table, ensureTable } from '../shared/platform/table.js';
+import { Table } from '../shared/platform/table.js';
+import { ensureTable } from '../shared/platform/table-create.js';
 import { QUIET_LOGGER, type Row } from './report.js';
 import { inMemorySecrets } from '../shared/platform/secrets.js';
 

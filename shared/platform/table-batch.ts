@@ -1,8 +1,6 @@
-import type { DynamoDBDocumentClient as DocumentClient } from '@aws-sdk/lib-dynamodb';
-import { documents } from './aws-sdk.js';
 import type { Key } from './keys.js';
-
-const { BatchGetCommand, BatchWriteCommand } = documents;
+import type { DynamoClient } from './store-http.js';
+import { fromStoreEach, toStore } from './table-codec.js';
 
 /*
  * The batch calls of `Table` (BatchGetItem, BatchWriteItem): split into the store's per-call
@@ -26,9 +24,20 @@ export class BatchIncompleteError extends Error {
   }
 }
 
+/** What BatchGetItem answers: items found, and keys left for another call (store form). */
+interface BatchGetOutput {
+  Responses?: Record<string, unknown[]>;
+  UnprocessedKeys?: Record<string, { Keys?: unknown[] }>;
+}
+
+/** What BatchWriteItem answers: requests left for another call (store form). */
+interface BatchWriteOutput {
+  UnprocessedItems?: Record<string, unknown[]>;
+}
+
 /** What the batch calls need of the table: its client, its name, and the round-trip count to add to. */
 export interface BatchTable {
-  readonly doc: DocumentClient;
+  readonly client: DynamoClient;
   readonly name: string;
   roundTrips: number;
 }
@@ -60,13 +69,14 @@ export async function batchGetItems(table: BatchTable, keys: Key[]): Promise<obj
 
 async function batchGetChunk(table: BatchTable, keys: Key[]): Promise<object[]> {
   const found: object[] = [];
-  let pending: Key[] = keys;
+  // Kept in the store's form: unprocessed keys come back in it and are sent again as they are.
+  let pending: unknown[] = keys.map(toStore);
   for (let attempt = 0; pending.length > 0; attempt += 1) {
     await backOffBeforeRetry(attempt, pending.length, 'read');
     table.roundTrips += 1;
-    const result = await table.doc.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }));
-    found.push(...(result.Responses?.[table.name] ?? []));
-    pending = (result.UnprocessedKeys?.[table.name]?.Keys ?? []) as Key[];
+    const result = await table.client.send<BatchGetOutput>('BatchGetItem', { RequestItems: { [table.name]: { Keys: pending } } });
+    found.push(...fromStoreEach(result.Responses?.[table.name]));
+    pending = result.UnprocessedKeys?.[table.name]?.Keys ?? [];
   }
   return found;
 }
@@ -77,11 +87,11 @@ export async function batchPutItems(table: BatchTable, items: (Key & object)[]):
 }
 
 async function batchPutChunk(table: BatchTable, items: (Key & object)[]): Promise<void> {
-  let pending = items.map((item) => ({ PutRequest: { Item: item as Record<string, unknown> } }));
+  let pending: unknown[] = items.map((item) => ({ PutRequest: { Item: toStore(item) } }));
   for (let attempt = 0; pending.length > 0; attempt += 1) {
     await backOffBeforeRetry(attempt, pending.length, 'write');
     table.roundTrips += 1;
-    const result = await table.doc.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
-    pending = (result.UnprocessedItems?.[table.name] ?? []) as typeof pending;
+    const result = await table.client.send<BatchWriteOutput>('BatchWriteItem', { RequestItems: { [table.name]: pending } });
+    pending = result.UnprocessedItems?.[table.name] ?? [];
   }
 }

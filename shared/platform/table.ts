@@ -1,15 +1,10 @@
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient as DocumentClient, QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { documents, dynamodb } from './aws-sdk.js';
 import type { Clock } from './clock.js';
+import type { DynamoClient } from './store-http.js';
 import { batchGetItems, batchPutItems } from './table-batch.js';
+import { fromStore, fromStoreEach, toStore } from './table-codec.js';
 import type { Key } from './keys.js';
 
 export { BatchIncompleteError, MAX_BATCH_RETRIES } from './table-batch.js';
-
-const { ConditionalCheckFailedException, CreateTableCommand, DescribeTableCommand, ResourceNotFoundException, waitUntilTableExists } =
-  dynamodb;
-const { DeleteCommand, DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } = documents;
 
 export type { Key } from './keys.js';
 
@@ -63,7 +58,7 @@ export interface QueryPage<T> {
 
 /** Thrown by `put`/`update`/`delete` when their condition does not hold. */
 function isConditionFailed(error: unknown): boolean {
-  return error instanceof ConditionalCheckFailedException;
+  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
 }
 
 /**
@@ -95,21 +90,17 @@ export async function unlessConditionFailed<T, F>(write: Promise<T>, otherwise: 
 /**
  * Access to the single table. Only GetItem, BatchGetItem, Query, PutItem, UpdateItem and
  * DeleteItem exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB
- * so benchmarks can report them. The batch calls' retry loop is in `table-batch.ts`.
+ * so benchmarks can report them. The batch calls' retry loop is in `table-batch.ts`; items and
+ * values are converted to and from the store's typed JSON in `table-codec.ts`.
  */
 export class Table {
-  readonly doc: DocumentClient;
   roundTrips = 0;
 
   constructor(
-    client: DynamoDBClient,
+    readonly client: DynamoClient,
     readonly name: string,
     private readonly clock: Clock,
-  ) {
-    this.doc = DynamoDBDocumentClient.from(client, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    });
-  }
+  ) {}
 
   /** An item whose `ttl` (epoch seconds) has passed is treated as absent, as DynamoDB's TTL is lazy. */
   private live<T extends object>(item: T | undefined): T | undefined {
@@ -121,8 +112,8 @@ export class Table {
 
   async get<T extends object = Item>(key: Key, consistent = false): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.doc.send(new GetCommand({ TableName: this.name, Key: key, ConsistentRead: consistent }));
-    return this.live(result.Item as T | undefined);
+    const result = await this.client.send('GetItem', { TableName: this.name, Key: toStore(key), ConsistentRead: consistent });
+    return this.live(fromStore<T>(result.Item));
   }
 
   /** Reads many items by key (any number: split into calls of 100, run in parallel, unprocessed keys retried). */
@@ -133,15 +124,7 @@ export class Table {
 
   async put(item: Item | (Key & object), write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
-    await this.doc.send(
-      new PutCommand({
-        TableName: this.name,
-        Item: item as Record<string, unknown>,
-        ConditionExpression: write.condition,
-        ExpressionAttributeNames: write.names,
-        ExpressionAttributeValues: write.values,
-      }),
-    );
+    await this.client.send('PutItem', { TableName: this.name, Item: toStore(item), ...conditionOf(write) });
   }
 
   /** Puts `item` only if no item has its key yet. Returns false when one exists. */
@@ -168,18 +151,14 @@ export class Table {
     returnValues: 'ALL_NEW' | 'ALL_OLD',
   ): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.doc.send(
-      new UpdateCommand({
-        TableName: this.name,
-        Key: key,
-        UpdateExpression: input.update,
-        ConditionExpression: input.condition,
-        ExpressionAttributeNames: input.names,
-        ExpressionAttributeValues: input.values,
-        ReturnValues: returnValues,
-      }),
-    );
-    return result.Attributes as T | undefined;
+    const result = await this.client.send('UpdateItem', {
+      TableName: this.name,
+      Key: toStore(key),
+      UpdateExpression: input.update,
+      ...conditionOf(input),
+      ReturnValues: returnValues,
+    });
+    return fromStore<T>(result.Attributes);
   }
 
   /**
@@ -193,29 +172,21 @@ export class Table {
   /** Deletes an item and answers what it was (undefined when there was none): a single-use take. */
   async deleteReturningOld<T extends object = Item>(key: Key): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.doc.send(new DeleteCommand({ TableName: this.name, Key: key, ReturnValues: 'ALL_OLD' }));
-    return result.Attributes as T | undefined;
+    const result = await this.client.send('DeleteItem', { TableName: this.name, Key: toStore(key), ReturnValues: 'ALL_OLD' });
+    return fromStore<T>(result.Attributes);
   }
 
   async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
-    await this.doc.send(
-      new DeleteCommand({
-        TableName: this.name,
-        Key: key,
-        ConditionExpression: write.condition,
-        ExpressionAttributeNames: write.names,
-        ExpressionAttributeValues: write.values,
-      }),
-    );
+    await this.client.send('DeleteItem', { TableName: this.name, Key: toStore(key), ...conditionOf(write) });
   }
 
   /** One page of a Query. */
   async query<T extends object = Item>(input: QueryInput): Promise<QueryPage<T>> {
     this.roundTrips += 1;
-    const result = await this.doc.send(new QueryCommand(this.queryCommandInput(input)));
-    const items = (result.Items ?? []).map((item) => this.live(item as T)).filter((item): item is T => !!item);
-    return { items, lastKey: result.LastEvaluatedKey };
+    const result = await this.client.send('Query', this.queryCommandInput(input));
+    const items = fromStoreEach<T>(result.Items).filter((item) => !!this.live(item));
+    return { items, lastKey: fromStore(result.LastEvaluatedKey) };
   }
 
   /** Every item a Query matches, following pages (for partitions known to stay small). */
@@ -237,14 +208,14 @@ export class Table {
     let startKey: Record<string, unknown> | undefined;
     do {
       this.roundTrips += 1;
-      const result = await this.doc.send(new QueryCommand({ ...this.queryCommandInput({ ...input, startKey }), Select: 'COUNT' }));
-      total += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
+      const result = await this.client.send('Query', { ...this.queryCommandInput({ ...input, startKey }), Select: 'COUNT' });
+      total += typeof result.Count === 'number' ? result.Count : 0;
+      startKey = fromStore(result.LastEvaluatedKey);
     } while (startKey);
     return total;
   }
 
-  private queryCommandInput(input: QueryInput): QueryCommandInput {
+  private queryCommandInput(input: QueryInput): Record<string, unknown> {
     const pkName = input.index ? `${input.index}pk` : 'pk';
     const skName = input.index ? `${input.index}sk` : 'sk';
     const names: Record<string, string> = { '#pk': pkName, ...input.names };
@@ -274,51 +245,20 @@ export class Table {
       KeyConditionExpression: condition,
       FilterExpression: input.filter,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
+      ExpressionAttributeValues: toStore(values),
       Limit: input.limit,
       ScanIndexForward: !input.newestFirst,
-      ExclusiveStartKey: input.startKey,
+      ExclusiveStartKey: input.startKey && toStore(input.startKey),
       ConsistentRead: input.index ? undefined : input.consistent,
     };
   }
 }
 
-/** Creates the table with its indexes unless it exists (local runtime and tests). */
-export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
-  const waitForActive = () => waitUntilTableExists({ client, maxWaitTime: 60, minDelay: 1, maxDelay: 2 }, { TableName: name });
-  try {
-    const { Table: table } = await client.send(new DescribeTableCommand({ TableName: name }));
-    // Created by another process a moment ago: still CREATING.
-    if (table?.TableStatus !== 'ACTIVE') await waitForActive();
-    return;
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
-  }
-  const attribute = (AttributeName: string) => ({ AttributeName, AttributeType: 'S' as const });
-  await client.send(
-    new CreateTableCommand({
-      TableName: name,
-      BillingMode: 'PAY_PER_REQUEST',
-      AttributeDefinitions: [
-        attribute(TABLE_KEY_SCHEMA.partitionKey),
-        attribute(TABLE_KEY_SCHEMA.sortKey),
-        ...TABLE_KEY_SCHEMA.indexes.flatMap((index) => [attribute(index.partitionKey), attribute(index.sortKey)]),
-      ],
-      KeySchema: [
-        { AttributeName: TABLE_KEY_SCHEMA.partitionKey, KeyType: 'HASH' },
-        { AttributeName: TABLE_KEY_SCHEMA.sortKey, KeyType: 'RANGE' },
-      ],
-      GlobalSecondaryIndexes: TABLE_KEY_SCHEMA.indexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
-    }),
-  );
-  // The embedded store creates tables at once; another store (DynamoDB Local, a dynalite of its
-  // own) may answer CREATING for a while.
-  await waitForActive();
+/** A write's condition as the store takes it: expression, names, and typed values. */
+function conditionOf(write: ConditionalWrite) {
+  return {
+    ConditionExpression: write.condition,
+    ExpressionAttributeNames: write.names,
+    ExpressionAttributeValues: write.values && toStore(write.values),
+  };
 }

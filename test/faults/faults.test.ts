@@ -232,8 +232,9 @@ describe('a model API that throttles and fails', () => {
 
 /**
  * An HTTP proxy in front of the store that answers every `failEvery`-th first attempt with a
- * DynamoDB InternalServerError (500) without forwarding it. Retries (the SDK's `amz-sdk-request:
- * attempt=N` with N > 1) always pass, so the SDK's retries absorb every failure.
+ * DynamoDB InternalServerError (500) without forwarding it. Retries (`amz-sdk-request: attempt=N`
+ * with N > 1, as the store client and the AWS SDK send it) always pass, so the client's retries
+ * absorb every failure.
  */
 async function startFaultyStoreProxy(target: string, failEvery: number) {
   const upstream = new URL(target);
@@ -279,7 +280,7 @@ async function startFaultyStoreProxy(target: string, failEvery: number) {
 }
 
 describe('a store that fails some requests', () => {
-  it('absorbs the failures with the SDK retries: no 500, and messages, counters, conversations and jobs match the successful queries', async () => {
+  it("absorbs the failures with the store client's retries: no 500, and messages, counters, conversations and jobs match the successful queries", async () => {
     const model = await startFakeModel();
     model.handle((request) => (isStatsRequest(request) ? statsReply() : textReply('stored answer')));
     let proxy: Awaited<ReturnType<typeof startFaultyStoreProxy>> | undefined;

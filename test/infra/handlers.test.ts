@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { parseConfig } from '../../shared/platform/config.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
-import { ensureTable } from '../../shared/platform/table.js';
+import { ensureTable } from '../../shared/platform/table-create.js';
 import { recordJob } from '../../shared/jobs/ledger.js';
 import { inMemorySecrets } from '../../shared/platform/secrets.js';
 

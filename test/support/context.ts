@@ -1,4 +1,3 @@
-import { DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
 import { createAgentParts } from '../../shared/agent/wiring.js';
@@ -12,7 +11,9 @@ import { BUNDLED_STDIO_SERVERS, parseConfig } from '../../shared/platform/config
 import { STDIO_SERVER_ARGS } from './mcp-servers.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { inMemorySecrets } from '../../shared/platform/secrets.js';
-import { Table, ensureTable } from '../../shared/platform/table.js';
+import { Table } from '../../shared/platform/table.js';
+import { fromStoreEach } from '../../shared/platform/table-codec.js';
+import { ensureTable } from '../../shared/platform/table-create.js';
 import { TestClock } from './clock.js';
 import { RecordingLogger } from './logger.js';
 import { RecordingChat } from './chat.js';
@@ -191,12 +192,14 @@ export async function createTestContext(
     connectMcp,
     /** Every item of the table as stored (a raw Scan: the service itself never scans), for at-rest checks. */
     async scanTable(): Promise<Record<string, unknown>[]> {
-      const documents = DynamoDBDocumentClient.from(client);
       const items: Record<string, unknown>[] = [];
-      let start: Record<string, unknown> | undefined;
+      let start: unknown;
       do {
-        const page = await documents.send(new ScanCommand({ TableName: config.tableName, ExclusiveStartKey: start }));
-        items.push(...(page.Items ?? []));
+        const page = await client.send<{ Items?: unknown[]; LastEvaluatedKey?: unknown }>('Scan', {
+          TableName: config.tableName,
+          ExclusiveStartKey: start,
+        });
+        items.push(...fromStoreEach(page.Items));
         start = page.LastEvaluatedKey;
       } while (start);
       return items;

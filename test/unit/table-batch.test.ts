@@ -1,23 +1,32 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../shared/platform/clock.js';
+import { DynamoClient } from '../../shared/platform/store-http.js';
 import { BatchIncompleteError, MAX_BATCH_RETRIES, Table } from '../../shared/platform/table.js';
+import { startFakeStore, type StoreCall } from '../support/fake-store.js';
 
 /**
- * The table adapter's own unit test: its document client is mocked to throttle batch calls (leave
+ * The table adapter's batch calls against a fake store on loopback that throttles them (leaves
  * items unprocessed), which dynalite never does.
  */
-function throttledTable(answer: (input: { RequestItems: Record<string, unknown> }) => unknown) {
-  const table = new Table(new DynamoDBClient({ region: 'local', endpoint: 'http://127.0.0.1:1' }), 't', systemClock);
-  const doc = mockClient(table.doc);
-  doc.onAnyCommand().callsFake(answer);
-  return { table, doc };
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+async function throttledTable(answer: (call: StoreCall) => unknown) {
+  const store = await startFakeStore((call) => ({ body: answer(call) }));
+  const client = new DynamoClient({ region: 'local', endpoint: store.endpoint });
+  stop = async () => {
+    client.destroy();
+    await store.stop();
+  };
+  return { table: new Table(client, 'tbl', systemClock), calls: store.calls };
 }
 
 describe('Table batch calls under sustained throttling', () => {
   it('retries the unprocessed items of a write a bounded number of times, with jitter, then fails naming what is left', async () => {
-    const { table, doc } = throttledTable((input) => ({ UnprocessedItems: input.RequestItems }));
+    const { table, calls } = await throttledTable((call) => ({ UnprocessedItems: call.input.RequestItems }));
     const items = [
       { pk: 'A', sk: '1' },
       { pk: 'A', sk: '2' },
@@ -25,17 +34,21 @@ describe('Table batch calls under sustained throttling', () => {
     const failure = await table.batchPut(items).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(BatchIncompleteError);
     expect((failure as Error).message).toBe(`the store left 2 items of a batch write unprocessed after ${MAX_BATCH_RETRIES} retries`);
-    expect(doc.calls()).toHaveLength(MAX_BATCH_RETRIES + 1);
+    expect(calls).toHaveLength(MAX_BATCH_RETRIES + 1);
+    // Each retry sends exactly what was left, in the store's typed form.
+    expect(calls.every((call) => call.operation === 'BatchWriteItem')).toBe(true);
+    expect(calls.at(-1)?.input).toEqual({
+      RequestItems: { tbl: items.map((item) => ({ PutRequest: { Item: { pk: { S: item.pk }, sk: { S: item.sk } } } })) },
+    });
   }, 30_000);
 
   it('retries unprocessed keys of a read and returns once they are processed', async () => {
-    let calls = 0;
-    const { table } = throttledTable((input) => {
-      calls += 1;
-      if (calls < 3) return { Responses: { t: [] }, UnprocessedKeys: input.RequestItems };
-      return { Responses: { t: [{ pk: 'A', sk: '1', value: 7 }] } };
+    const { table, calls } = await throttledTable((call) => {
+      if (calls.length < 3) return { Responses: { tbl: [] }, UnprocessedKeys: call.input.RequestItems };
+      return { Responses: { tbl: [{ pk: { S: 'A' }, sk: { S: '1' }, value: { N: '7' } }] } };
     });
     expect(await table.batchGet([{ pk: 'A', sk: '1' }])).toEqual([{ pk: 'A', sk: '1', value: 7 }]);
-    expect(calls).toBe(3);
+    expect(calls).toHaveLength(3);
+    expect(calls[2]?.input).toEqual({ RequestItems: { tbl: { Keys: [{ pk: { S: 'A' }, sk: { S: '1' } }] } } });
   });
 });

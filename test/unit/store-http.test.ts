@@ -1,0 +1,82 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DynamoClient, StoreError } from '../../shared/platform/store-http.js';
+import { startFakeStore, type StoreAnswer, type StoreCall } from '../support/fake-store.js';
+
+/** The store client against a fake DynamoDB endpoint on loopback: signing, errors, retries. */
+let stop: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await stop?.();
+  stop = undefined;
+});
+
+async function clientOf(answer: (call: StoreCall, index: number) => StoreAnswer) {
+  const store = await startFakeStore(answer);
+  const client = new DynamoClient({ region: 'eu-west-1', endpoint: store.endpoint });
+  stop = async () => {
+    client.destroy();
+    await store.stop();
+  };
+  return { client, calls: store.calls };
+}
+
+const conditionFailed = {
+  status: 400,
+  body: { __type: 'com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException', message: 'The conditional request failed' },
+};
+
+describe('the store client', () => {
+  it('sends the operation as DynamoDB JSON 1.0, signed with SigV4 for the region, and answers its output', async () => {
+    const { client, calls } = await clientOf(() => ({ body: { Item: { pk: { S: 'A' } } } }));
+    const output = await client.send('GetItem', { TableName: 'tbl', Key: { pk: { S: 'A' }, sk: { S: 'B' } } });
+    expect(output).toEqual({ Item: { pk: { S: 'A' } } });
+    const [call] = calls;
+    expect(call?.operation).toBe('GetItem');
+    expect(call?.headers['x-amz-target']).toBe('DynamoDB_20120810.GetItem');
+    expect(call?.headers['content-type']).toBe('application/x-amz-json-1.0');
+    expect(call?.headers.authorization).toMatch(
+      /^AWS4-HMAC-SHA256 Credential=local\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, SignedHeaders=[a-z0-9;-]*host[a-z0-9;-]*x-amz-target[a-z0-9;-]*, Signature=[0-9a-f]{64}$/,
+    );
+    expect(call?.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
+    expect(call?.input).toEqual({ TableName: 'tbl', Key: { pk: { S: 'A' }, sk: { S: 'B' } } });
+  });
+
+  it("names the store's error by its type and does not retry a refusal", async () => {
+    const { client, calls } = await clientOf(() => conditionFailed);
+    const error = await client.send('PutItem', { TableName: 'tbl', Item: {} }).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(StoreError);
+    expect(error).toMatchObject({
+      name: 'ConditionalCheckFailedException',
+      message: 'The conditional request failed',
+      status: 400,
+      retryable: false,
+    });
+    expect(calls).toHaveLength(1);
+  });
+
+  it('retries throttling, server errors and dropped connections, then answers', async () => {
+    const answers: StoreAnswer[] = [
+      { status: 400, body: { __type: 'com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException', message: 'slow down' } },
+      { body: { Count: 1 } },
+      { status: 500, body: 'upstream broke' },
+      'reset',
+      { body: { Count: 2 } },
+    ];
+    const { client, calls } = await clientOf((_call, index) => answers[index] ?? { status: 500, body: {} });
+    expect(await client.send('Query', { TableName: 'tbl' })).toEqual({ Count: 1 });
+    expect(await client.send('Query', { TableName: 'tbl' })).toEqual({ Count: 2 });
+    expect(calls.map((call) => call.headers['amz-sdk-request'])).toEqual([
+      'attempt=1; max=3',
+      'attempt=2; max=3',
+      'attempt=1; max=3',
+      'attempt=2; max=3',
+      'attempt=3; max=3',
+    ]);
+  });
+
+  it('gives up after three attempts with the last error', async () => {
+    const { client, calls } = await clientOf(() => ({ status: 503, body: '<html>unavailable</html>' }));
+    const error = await client.send('Query', { TableName: 'tbl' }).catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ name: 'InternalServerError', message: 'the store answered HTTP 503', retryable: true });
+    expect(calls).toHaveLength(3);
+  });
+});
