@@ -26,5 +26,12 @@ describe('the Lambda bundles as deployed', () => {
     const initial = bundle.initialFiles.map((file) => readFileSync(file, 'utf8')).join('\n');
     expect(initial).not.toContain('@aws-sdk/client-bedrock-runtime');
     expect(bundle.lazyFiles.some((file) => readFileSync(file, 'utf8').includes('@aws-sdk/client-bedrock-runtime'))).toBe(true);
+    // Nor the SDK's DynamoDB clients (the store client is ours; toolbox's command imports are stubs),
+    // while the credential chain is there, for the first store call on AWS.
+    const all = [...bundle.initialFiles, ...bundle.lazyFiles].map((file) => readFileSync(file, 'utf8')).join('\n');
+    expect(all).not.toContain('@aws-sdk/lib-dynamodb');
+    expect(all).not.toContain('@aws-sdk/client-dynamodb');
+    expect(all).toContain('dynamodb-toolbox sends nothing here');
+    expect(all).toContain('@aws-sdk/credential-provider-node');
   }, 60_000);
 });
