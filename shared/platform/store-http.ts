@@ -65,6 +65,11 @@ export interface StoreEndpoint {
   region: string;
   /** The local or embedded store; absent on AWS. */
   endpoint?: string;
+  /**
+   * Who signs: placeholder credentials (a local store does not check them) or the AWS SDK's
+   * credential chain. By default the placeholder with an endpoint, the chain without one.
+   */
+  credentials?: 'placeholder' | 'chain';
   /** Wraps each call (a trace span); the default sends it as it is. */
   around?: <T>(operation: string, input: object, send: () => Promise<T>) => Promise<T>;
 }
@@ -92,7 +97,10 @@ export class DynamoClient {
       region: options.region,
       sha256: Sha256,
       // The embedded or local store does not check signatures: placeholder credentials there.
-      credentials: options.endpoint ? local : async () => (await defaultCredentials())(),
+      credentials:
+        (options.credentials ?? (options.endpoint ? 'placeholder' : 'chain')) === 'placeholder'
+          ? local
+          : async () => (await defaultCredentials())(),
     });
     this.around = options.around ?? ((_operation, _input, send) => send());
   }

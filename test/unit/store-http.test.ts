@@ -9,9 +9,9 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function clientOf(answer: (call: StoreCall, index: number) => StoreAnswer) {
+async function clientOf(answer: (call: StoreCall, index: number) => StoreAnswer, credentials?: 'chain') {
   const store = await startFakeStore(answer);
-  const client = new DynamoClient({ region: 'eu-west-1', endpoint: store.endpoint });
+  const client = new DynamoClient({ region: 'eu-west-1', endpoint: store.endpoint, credentials });
   stop = async () => {
     client.destroy();
     await store.stop();
@@ -38,6 +38,26 @@ describe('the store client', () => {
     );
     expect(call?.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     expect(call?.input).toEqual({ TableName: 'tbl', Key: { pk: { S: 'A' }, sk: { S: 'B' } } });
+  });
+
+  it("signs with the AWS SDK's credential chain on AWS: the environment's key and session token (as on Lambda)", async () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, {
+      AWS_ACCESS_KEY_ID: 'AKIATESTCHAIN',
+      AWS_SECRET_ACCESS_KEY: 'chain-secret',
+      AWS_SESSION_TOKEN: 'chain-session-token',
+    });
+    try {
+      const { client, calls } = await clientOf(() => ({ body: {} }), 'chain');
+      await client.send('GetItem', { TableName: 'tbl', Key: {} });
+      expect(calls[0]?.headers.authorization).toMatch(
+        /^AWS4-HMAC-SHA256 Credential=AKIATESTCHAIN\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, /,
+      );
+      expect(calls[0]?.headers['x-amz-security-token']).toBe('chain-session-token');
+      expect(calls[0]?.headers.authorization).toContain('x-amz-security-token');
+    } finally {
+      process.env = saved;
+    }
   });
 
   it("names the store's error by its type and does not retry a refusal", async () => {
