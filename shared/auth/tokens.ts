@@ -74,8 +74,10 @@ export async function signSessionToken(
 const verified = new WeakMap<Uint8Array, LRUCache<string, SessionClaims>>();
 
 function verifiedWith(key: Uint8Array): LRUCache<string, SessionClaims> {
-  let cache = verified.get(key);
-  if (!cache) verified.set(key, (cache = new LRUCache<string, SessionClaims>({ max: 10_000 })));
+  const known = verified.get(key);
+  if (known) return known;
+  const cache = new LRUCache<string, SessionClaims>({ max: 10_000 });
+  verified.set(key, cache);
   return cache;
 }
 

@@ -36,10 +36,12 @@ const THROTTLED = new Set([
   'TransactionConflictException',
 ]);
 
-/** Attempts per call (the first and two retries), as the SDK's standard retry mode. */
+/** Attempts per call (the first and two retries), as many as the SDK's standard retry mode. */
 const MAX_ATTEMPTS = 3;
-/** A call that has sent nothing back for this long is abandoned (and retried). */
-const REQUEST_TIMEOUT_MS = 10_000;
+/** A call that has sent nothing back for this long is abandoned (a read is sent again, a write fails). */
+const REQUEST_TIMEOUT_MS = 5_000;
+/** Operations that change nothing: one that timed out may be sent again. */
+const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'DescribeTable']);
 
 /** node:crypto's SHA-256 in the shape the signer takes (the SDK's own Node hash does the same). */
 class Sha256 {
@@ -70,6 +72,8 @@ export interface StoreEndpoint {
    * credential chain. By default the placeholder with an endpoint, the chain without one.
    */
   credentials?: 'placeholder' | 'chain';
+  /** How long a call may send nothing back (default `REQUEST_TIMEOUT_MS`). */
+  timeoutMs?: number;
   /** Wraps each call (a trace span); the default sends it as it is. */
   around?: <T>(operation: string, input: object, send: () => Promise<T>) => Promise<T>;
 }
@@ -86,6 +90,7 @@ export class DynamoClient {
   private readonly agent: http.Agent;
   private readonly signer: SignatureV4;
   private readonly around: NonNullable<StoreEndpoint['around']>;
+  private readonly timeoutMs: number;
 
   constructor(options: StoreEndpoint) {
     this.url = new URL(options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`);
@@ -103,6 +108,7 @@ export class DynamoClient {
           : async () => (await defaultCredentials())(),
     });
     this.around = options.around ?? ((_operation, _input, send) => send());
+    this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
   }
 
   async send<T = Record<string, unknown>>(operation: string, input: object): Promise<T> {
@@ -112,7 +118,7 @@ export class DynamoClient {
         try {
           return (await this.post(operation, body, attempt)) as T;
         } catch (error) {
-          if (attempt >= MAX_ATTEMPTS || !retryable(error)) throw error;
+          if (attempt >= MAX_ATTEMPTS || !retryable(error, operation)) throw error;
           // Full jitter on an exponential ceiling (50, 100 ms): callers throttled together spread out.
           await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
         }
@@ -162,8 +168,8 @@ export class DynamoClient {
           response.on('error', reject);
         },
       );
-      request.setTimeout(REQUEST_TIMEOUT_MS, () =>
-        request.destroy(new StoreError('TimeoutError', `the store sent nothing for ${REQUEST_TIMEOUT_MS} ms`, 0, true)),
+      request.setTimeout(this.timeoutMs, () =>
+        request.destroy(new StoreError('TimeoutError', `the store sent nothing for ${this.timeoutMs} ms`, 0, true)),
       );
       request.on('error', reject);
       request.end(body);
@@ -190,9 +196,13 @@ function storeError(status: number, text: string): StoreError {
   return new StoreError(name, message, status, status >= 500 || THROTTLED.has(name));
 }
 
-/** A failed call worth sending again: the store's transient errors, or a connection that broke or stalled. */
-function retryable(error: unknown): boolean {
-  if (error instanceof StoreError) return error.retryable;
+/**
+ * A failed call worth sending again: the store's transient errors, a connection that broke or was
+ * refused, or a read that stalled. A write that stalled may have been applied (an `ADD` would
+ * count twice), so it fails instead.
+ */
+function retryable(error: unknown, operation: string): boolean {
+  if (error instanceof StoreError) return error.name === 'TimeoutError' ? READS.has(operation) : error.retryable;
   const code = (error as NodeJS.ErrnoException).code;
   return code === 'ECONNRESET' || code === 'EPIPE' || code === 'ECONNREFUSED' || code === 'ETIMEDOUT';
 }

@@ -8,8 +8,11 @@ export interface StoreCall {
   headers: IncomingHttpHeaders;
 }
 
-/** What the fake store answers a call: a status and a JSON body, or `'reset'` to drop the connection unanswered. */
-export type StoreAnswer = { status?: number; body: unknown } | 'reset';
+/**
+ * What the fake store answers a call: a status and a JSON body, `'reset'` to drop the connection
+ * unanswered, or `'silence'` to keep it open and answer nothing (until the store stops).
+ */
+export type StoreAnswer = { status?: number; body: unknown } | 'reset' | 'silence';
 
 /**
  * A DynamoDB endpoint on loopback that answers what the test says, for what dynalite never does:
@@ -34,6 +37,7 @@ export async function startFakeStore(answer: (call: StoreCall, index: number) =>
         request.socket.destroy();
         return;
       }
+      if (reply === 'silence') return;
       response.writeHead(reply.status ?? 200, { 'content-type': 'application/x-amz-json-1.0' });
       response.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
     });

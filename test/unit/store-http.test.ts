@@ -9,9 +9,12 @@ afterEach(async () => {
   stop = undefined;
 });
 
-async function clientOf(answer: (call: StoreCall, index: number) => StoreAnswer, credentials?: 'chain') {
+async function clientOf(
+  answer: (call: StoreCall, index: number) => StoreAnswer,
+  options: { credentials?: 'chain'; timeoutMs?: number } = {},
+) {
   const store = await startFakeStore(answer);
-  const client = new DynamoClient({ region: 'eu-west-1', endpoint: store.endpoint, credentials });
+  const client = new DynamoClient({ region: 'eu-west-1', endpoint: store.endpoint, ...options });
   stop = async () => {
     client.destroy();
     await store.stop();
@@ -41,14 +44,16 @@ describe('the store client', () => {
   });
 
   it("signs with the AWS SDK's credential chain on AWS: the environment's key and session token (as on Lambda)", async () => {
-    const saved = { ...process.env };
-    Object.assign(process.env, {
+    // The chain is loaded once per process and keeps what it found: this is the only test that uses it.
+    const variables = {
       AWS_ACCESS_KEY_ID: 'AKIATESTCHAIN',
       AWS_SECRET_ACCESS_KEY: 'chain-secret',
       AWS_SESSION_TOKEN: 'chain-session-token',
-    });
+    };
+    const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, variables);
     try {
-      const { client, calls } = await clientOf(() => ({ body: {} }), 'chain');
+      const { client, calls } = await clientOf(() => ({ body: {} }), { credentials: 'chain' });
       await client.send('GetItem', { TableName: 'tbl', Key: {} });
       expect(calls[0]?.headers.authorization).toMatch(
         /^AWS4-HMAC-SHA256 Credential=AKIATESTCHAIN\/\d{8}\/eu-west-1\/dynamodb\/aws4_request, /,
@@ -56,7 +61,10 @@ describe('the store client', () => {
       expect(calls[0]?.headers['x-amz-security-token']).toBe('chain-session-token');
       expect(calls[0]?.headers.authorization).toContain('x-amz-security-token');
     } finally {
-      process.env = saved;
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
     }
   });
 
@@ -98,5 +106,19 @@ describe('the store client', () => {
     const error = await client.send('Query', { TableName: 'tbl' }).catch((failure: unknown) => failure);
     expect(error).toMatchObject({ name: 'InternalServerError', message: 'the store answered HTTP 503', retryable: true });
     expect(calls).toHaveLength(3);
+  });
+
+  it('sends a read that stalled again, but fails a write that stalled (it may have been applied)', async () => {
+    const { client, calls } = await clientOf(
+      (call, index) => (call.operation === 'GetItem' && index > 0 ? { body: { Item: {} } } : 'silence'),
+      {
+        timeoutMs: 150,
+      },
+    );
+    expect(await client.send('GetItem', { TableName: 'tbl', Key: {} })).toEqual({ Item: {} });
+    expect(calls.map((call) => call.operation)).toEqual(['GetItem', 'GetItem']);
+    const error = await client.send('UpdateItem', { TableName: 'tbl', Key: {} }).catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ name: 'TimeoutError', message: 'the store sent nothing for 150 ms' });
+    expect(calls.map((call) => call.operation)).toEqual(['GetItem', 'GetItem', 'UpdateItem']);
   });
 });
