@@ -58,9 +58,13 @@ export function lifecycleMessage(orgId: string, data: LifecycleJob): JobMessage 
   };
 }
 
-/** Plans a conversation's next move (replacing the pending schedule of that move). */
-export async function scheduleMove(deps: Deps, orgId: string, data: LifecycleJob, at: Date): Promise<void> {
-  await deps.scheduler.schedule(scheduleName(data.move, data.workspaceId, data.conversationId), at, lifecycleMessage(orgId, data));
+/**
+ * Plans a conversation's next move (replacing the pending schedule of that move). `replaces`: the
+ * conversation was open already, so its move is pending and is replaced (the scheduler tries that first).
+ */
+export async function scheduleMove(deps: Deps, orgId: string, data: LifecycleJob, at: Date, replaces = false): Promise<void> {
+  const name = scheduleName(data.move, data.workspaceId, data.conversationId);
+  await deps.scheduler.schedule(name, at, lifecycleMessage(orgId, data), { replaces });
 }
 
 function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {

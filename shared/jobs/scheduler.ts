@@ -5,8 +5,12 @@ import type { JobMessage } from './ledger.js';
 
 /** Sends a job at a given time: the timed conversation moves. */
 export interface Scheduler {
-  /** Creates or replaces the schedule `name`, which sends `message` to its queue at `at`. */
-  schedule(name: string, at: Date, message: JobMessage): Promise<void>;
+  /**
+   * Creates or replaces the schedule `name`, which sends `message` to its queue at `at`.
+   * `replaces`: a pending schedule of this name is expected (an open conversation's cold move), so
+   * replacing it is tried first; either way the outcome is the same.
+   */
+  schedule(name: string, at: Date, message: JobMessage, options?: { replaces?: boolean }): Promise<void>;
   /** Removes the schedule `name` if it exists. */
   cancel(name: string): Promise<void>;
 }
@@ -51,8 +55,8 @@ export class EventBridgeScheduler implements Scheduler {
     return { client, ...(await import('@aws-sdk/client-scheduler')) };
   }
 
-  async schedule(name: string, at: Date, message: JobMessage): Promise<void> {
-    const { client, ConflictException, CreateScheduleCommand, UpdateScheduleCommand } = await this.sdk();
+  async schedule(name: string, at: Date, message: JobMessage, options: { replaces?: boolean } = {}): Promise<void> {
+    const { client, ConflictException, CreateScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } = await this.sdk();
     const input: CreateScheduleCommandInput = {
       Name: name,
       GroupName: this.options.groupName,
@@ -67,11 +71,21 @@ export class EventBridgeScheduler implements Scheduler {
         RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 86_400 },
       },
     };
+    const create = async () => {
+      try {
+        await client.send(new CreateScheduleCommand(input));
+      } catch (error) {
+        if (!(error instanceof ConflictException)) throw error;
+        await client.send(new UpdateScheduleCommand(input));
+      }
+    };
+    // One call where two were: a conversation's later queries replace the move its first one planned.
+    if (!options.replaces) return create();
     try {
-      await client.send(new CreateScheduleCommand(input));
-    } catch (error) {
-      if (!(error instanceof ConflictException)) throw error;
       await client.send(new UpdateScheduleCommand(input));
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+      await create();
     }
   }
 
@@ -124,7 +138,7 @@ export class DueIndexScheduler implements Scheduler {
     this.arm(this.clock.now().getTime());
   }
 
-  async schedule(_name: string, at: Date, _message: JobMessage): Promise<void> {
+  async schedule(_name: string, at: Date, _message: JobMessage, _options?: { replaces?: boolean }): Promise<void> {
     this.arm(at.getTime());
   }
 

@@ -278,6 +278,22 @@ describe('timed lifecycle: open → cold → closed → stats', () => {
 });
 
 describe('reopening a cold conversation', () => {
+  it('a later question of an open conversation replaces its pending cold move, and says so to the scheduler', async () => {
+    const { admin, workspaceId } = await setup();
+    const cid = (await ask(admin.cookie, workspaceId, 'first question')).conversation_id;
+    t.clock.advance(10 * MINUTE);
+    const secondAt = t.clock.now();
+    await ask(admin.cookie, workspaceId, 'second question', cid);
+    // On AWS `replaces` sends UpdateSchedule first: one call where CreateSchedule's conflict made two.
+    expect(t.scheduler.calls.filter((call) => call.name === coldName(workspaceId, cid)).map((call) => call.replaces)).toEqual([
+      false,
+      true,
+    ]);
+    const cold = t.scheduler.pending.get(coldName(workspaceId, cid))!;
+    expect(cold.at.getTime()).toBe(secondAt.getTime() + 30 * MINUTE);
+    expect(cold.message.data).toMatchObject({ move: 'cold', lastActivityAt: secondAt.toISOString() });
+  });
+
   it('a new message makes it open again, and the old close schedule firing later does nothing', async () => {
     // close (10) shorter than cold (30), so the stale close comes due before the new cold move.
     const { admin, workspaceId } = await setup({ close_timeout_minutes: 10 });
@@ -297,6 +313,11 @@ describe('reopening a cold conversation', () => {
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 1, cold: 0, closed: 0, total: 1 });
     const newCold = t.scheduler.pending.get(coldName(workspaceId, cid))!;
     expect(newCold.at.getTime()).toBe(reopenedAt.getTime() + 30 * MINUTE);
+    // The cold move had run (its schedule is gone): the new one is created, not replaced.
+    expect(t.scheduler.calls.filter((call) => call.name === coldName(workspaceId, cid)).map((call) => call.replaces)).toEqual([
+      false,
+      false,
+    ]);
     expect(newCold.message.data).toMatchObject({ move: 'cold', lastActivityAt: reopenedAt.toISOString() });
 
     // The close planned from the first cold spell comes due: stale, no effect.

@@ -327,6 +327,42 @@ describe('EventBridgeScheduler', () => {
     expect(updated[0]!.args[0].input).toEqual(expectedInput('at(2026-11-22T10:30:05)'));
   });
 
+  it('replaces a schedule expected to exist with one UpdateSchedule, and creates it when it is gone', async () => {
+    schedulerMock.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
+    await scheduler.schedule('cold-abc', new Date('2026-11-22T10:30:04.200Z'), message, { replaces: true });
+    expect(schedulerMock.commandCalls(UpdateScheduleCommand)).toHaveLength(1);
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)).toHaveLength(0);
+    expect(schedulerMock.commandCalls(UpdateScheduleCommand)[0]!.args[0].input).toEqual(expectedInput('at(2026-11-22T10:30:05)'));
+
+    // Gone (it ran, or was deleted): created instead, with the same input.
+    schedulerMock.reset();
+    schedulerMock.on(UpdateScheduleCommand).rejects(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }));
+    schedulerMock.on(CreateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
+    await scheduler.schedule('cold-abc', new Date('2026-11-22T10:30:04.200Z'), message, { replaces: true });
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)[0]!.args[0].input).toEqual(expectedInput('at(2026-11-22T10:30:05)'));
+
+    // Created by a concurrent query between the two calls: updated after all.
+    schedulerMock.reset();
+    schedulerMock
+      .on(UpdateScheduleCommand)
+      .rejectsOnce(new ResourceNotFoundException({ message: 'gone', Message: 'gone', $metadata: {} }))
+      .resolves({});
+    schedulerMock.on(CreateScheduleCommand).rejects(new ConflictException({ message: 'exists', Message: 'exists', $metadata: {} }));
+    await scheduler.schedule('cold-abc', new Date('2026-11-22T10:30:04.200Z'), message, { replaces: true });
+    expect(schedulerMock.commandCalls(UpdateScheduleCommand)).toHaveLength(2);
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)).toHaveLength(1);
+  });
+
+  it('rethrows other errors of UpdateSchedule when replacing, without creating', async () => {
+    schedulerMock
+      .on(UpdateScheduleCommand)
+      .rejects(new ValidationException({ message: 'bad expression', Message: 'bad expression', $metadata: {} }));
+    await expect(scheduler.schedule('cold-abc', new Date('2026-11-22T10:30:04.200Z'), message, { replaces: true })).rejects.toBeInstanceOf(
+      ValidationException,
+    );
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)).toHaveLength(0);
+  });
+
   it('rethrows other errors of CreateSchedule without updating', async () => {
     schedulerMock
       .on(CreateScheduleCommand)

@@ -6,11 +6,14 @@ import type { Scheduler } from '../../shared/jobs/scheduler.js';
 export class ManualScheduler implements Scheduler {
   readonly pending = new Map<string, { at: Date; message: JobMessage }>();
   readonly cancelled: string[] = [];
+  /** Every call to `schedule`, in order: the name and whether a pending one was expected. */
+  readonly calls: { name: string; replaces: boolean }[] = [];
 
   /** `queue`: where due schedules are sent, as EventBridge sends them to SQS. */
   constructor(private readonly queue?: JobQueue) {}
 
-  async schedule(name: string, at: Date, message: JobMessage): Promise<void> {
+  async schedule(name: string, at: Date, message: JobMessage, options: { replaces?: boolean } = {}): Promise<void> {
+    this.calls.push({ name, replaces: options.replaces ?? false });
     this.pending.set(name, { at, message });
   }
 

@@ -311,8 +311,15 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   };
   await Promise.all([
     deps.table.batchPut(items),
-    // The next move: cold after cold_timeout_minutes without activity (replaces the pending one).
-    scheduleMove(deps, caller.orgId, { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at }, coldAt),
+    // The next move: cold after cold_timeout_minutes without activity (replaces the pending one,
+    // which an open conversation has).
+    scheduleMove(
+      deps,
+      caller.orgId,
+      { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at },
+      coldAt,
+      previous?.status === 'open',
+    ),
     recordUsage(deps, workspace.id, usage, now, conversationDeltas(saved, previous)),
   ]);
   recordMetrics(deps, saved, usage);
