@@ -284,7 +284,11 @@ describe('the OAuth MCP server fixture, driven by the SDK client', () => {
       client = await connect(server.url, provider);
       await new Promise((resolve) => setTimeout(resolve, 1100));
       expect(textOf(await client.callTool({ name: 'whoami', arguments: {} }))).toBe('carol');
-      expect(server.issuedTokens().map((token) => token.grant)).toEqual(['authorization_code', 'refresh_token']);
+      // Refreshed at least once; on a busy machine a refreshed token can lapse again before its call.
+      const [first, ...later] = server.issuedTokens().map((token) => token.grant);
+      expect(first).toBe('authorization_code');
+      expect(later.length).toBeGreaterThanOrEqual(1);
+      expect(new Set(later)).toEqual(new Set(['refresh_token']));
     } finally {
       await client?.close();
       await server.close();
