@@ -135,15 +135,16 @@ export class DynamoClient {
       port: port ? Number(port) : undefined,
       path: '/',
       query: {},
-      headers: { host, 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `DynamoDB_20120810.${operation}` },
+      headers: {
+        host,
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': `DynamoDB_20120810.${operation}`,
+        // The attempt, as the SDK tells it (and signs it): a retry is visible to the store's logs.
+        'amz-sdk-request': `attempt=${attempt}; max=${MAX_ATTEMPTS}`,
+      },
       body,
     });
-    // The attempt, as the SDK tells it (`amz-sdk-request`): a retry is visible to the store's logs.
-    const headers = {
-      ...signed.headers,
-      'content-length': String(Buffer.byteLength(body)),
-      'amz-sdk-request': `attempt=${attempt}; max=${MAX_ATTEMPTS}`,
-    };
+    const headers = { ...signed.headers, 'content-length': String(Buffer.byteLength(body)) };
     const { status, text } = await this.exchange({ hostname, port, headers }, body);
     if (status === 200) return text ? JSON.parse(text) : {};
     throw storeError(status, text);
