@@ -70,7 +70,11 @@ describe('team chat: the thread while the agent works', () => {
     const answer = 'The VPN guide says: open the client, pick the corporate profile, and sign in with your badge.';
     slowAnswerWithTool(answer);
     const ts = ask('how do I use the VPN?');
-    await waitFor(() => expect(chat.messagesIn(ts).filter((message) => !message.streaming)).toHaveLength(1));
+    // The status is cleared by a call of its own after the stream stops: wait for both.
+    await waitFor(() => {
+      expect(chat.messagesIn(ts).filter((message) => !message.streaming)).toHaveLength(1);
+      expect(chat.statusesIn(ts).at(-1)).toBe('');
+    });
 
     expect(chat.statusesIn(ts)).toEqual(['is thinking…', 'is calling search_docs…', '']);
     const [message] = chat.messagesIn(ts);
