@@ -41,7 +41,7 @@ const MAX_ATTEMPTS = 3;
 /** A call that has sent nothing back for this long is abandoned (a read is sent again, a write fails). */
 const REQUEST_TIMEOUT_MS = 5_000;
 /** Operations that change nothing: one that timed out may be sent again. */
-const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'Scan', 'DescribeTable']);
+const READS = new Set(['GetItem', 'BatchGetItem', 'Query', 'DescribeTable']);
 
 /** node:crypto's SHA-256 in the shape the signer takes (the SDK's own Node hash does the same). */
 class Sha256 {
@@ -87,6 +87,8 @@ const defaultCredentials = once(async (): Promise<AwsCredentialIdentityProvider>
 /** A DynamoDB client: `send(operation, input)` answers the operation's JSON output or throws `StoreError`. */
 export class DynamoClient {
   private readonly url: URL;
+  /** `node:http` or `node:https`, by the endpoint's scheme. */
+  private readonly transport: typeof http | typeof https;
   private readonly agent: http.Agent;
   private readonly signer: SignatureV4;
   private readonly around: NonNullable<StoreEndpoint['around']>;
@@ -94,8 +96,8 @@ export class DynamoClient {
 
   constructor(options: StoreEndpoint) {
     this.url = new URL(options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`);
-    const secure = this.url.protocol === 'https:';
-    this.agent = new (secure ? https : http).Agent({ keepAlive: true, maxSockets: 50 });
+    this.transport = this.url.protocol === 'https:' ? https : http;
+    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets: 50 });
     const local: AwsCredentialIdentity = { accessKeyId: 'local', secretAccessKey: 'local' };
     this.signer = new SignatureV4({
       service: 'dynamodb',
@@ -151,9 +153,8 @@ export class DynamoClient {
   }
 
   private exchange(target: { hostname: string; port: string; headers: Record<string, string> }, body: string) {
-    const transport = this.url.protocol === 'https:' ? https : http;
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = transport.request(
+      const request = this.transport.request(
         {
           agent: this.agent,
           hostname: target.hostname,
