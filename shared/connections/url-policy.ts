@@ -207,12 +207,13 @@ const MAX_REDIRECTS = 5;
  * disallowed addresses (undici's, loaded with the first request: `agent-fetch.ts`).
  */
 export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; close(): Promise<void> } {
-  let agent: AgentFetch | undefined;
-  const connect = once(async () => {
+  // The agent on its way or made: `close` waits for one still loading, so none is left open.
+  let loading: Promise<AgentFetch> | undefined;
+  const load = once(async () => {
     const { createAgentFetch } = await import('./agent-fetch.js');
-    agent = createAgentFetch(guardedLookup(allowPrivate) as LookupFunction);
-    return agent;
+    return createAgentFetch(guardedLookup(allowPrivate) as LookupFunction);
   });
+  const connect = () => (loading = load());
   const guardedFetch: FetchLike = async (input, init) => {
     let url = await assertUrlAllowed(input, allowPrivate);
     const { fetch } = await connect();
@@ -233,6 +234,6 @@ export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; c
       }
     }
   };
-  // Nothing to close before the first request (nor when the agent never loaded).
-  return { fetch: guardedFetch, close: async () => agent?.close() };
+  // Nothing to close before the first request (nor when the agent failed to load).
+  return { fetch: guardedFetch, close: async () => (await loading?.catch(() => undefined))?.close() };
 }
