@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DynamoClient, type StoreEndpoint } from '../../shared/platform/store-http.js';
 
 /** One call the fake store received: the operation (from `X-Amz-Target`), its JSON input and headers. */
 export interface StoreCall {
@@ -19,7 +20,7 @@ export type StoreAnswer = { status?: number; body: unknown } | 'reset' | 'silenc
  * throttling, unprocessed batch items, 5xx, dropped connections. It speaks the JSON protocol of
  * the real service (a POST, the operation in `X-Amz-Target`), so the real client is under test.
  */
-export async function startFakeStore(answer: (call: StoreCall, index: number) => StoreAnswer) {
+async function startFakeStore(answer: (call: StoreCall, index: number) => StoreAnswer) {
   const calls: StoreCall[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -50,6 +51,23 @@ export async function startFakeStore(answer: (call: StoreCall, index: number) =>
     async stop() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** A fake store and the real store client on it; `stop` closes both. */
+export async function clientOnFakeStore(
+  answer: (call: StoreCall, index: number) => StoreAnswer,
+  options: Omit<StoreEndpoint, 'endpoint' | 'region'> & { region?: string } = {},
+) {
+  const store = await startFakeStore(answer);
+  const client = new DynamoClient({ region: 'local', ...options, endpoint: store.endpoint });
+  return {
+    client,
+    calls: store.calls,
+    async stop() {
+      client.destroy();
+      await store.stop();
     },
   };
 }

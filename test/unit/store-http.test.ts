@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DynamoClient, StoreError } from '../../shared/platform/store-http.js';
-import { startFakeStore, type StoreAnswer, type StoreCall } from '../support/fake-store.js';
+import { StoreError } from '../../shared/platform/store-http.js';
+import { clientOnFakeStore, type StoreAnswer, type StoreCall } from '../support/fake-store.js';
 
 /** The store client against a fake DynamoDB endpoint on loopback: signing, errors, retries. */
 let stop: (() => Promise<void>) | undefined;
@@ -13,13 +13,9 @@ async function clientOf(
   answer: (call: StoreCall, index: number) => StoreAnswer,
   options: { credentials?: 'chain'; timeoutMs?: number } = {},
 ) {
-  const store = await startFakeStore(answer);
-  const client = new DynamoClient({ region: 'eu-west-1', endpoint: store.endpoint, ...options });
-  stop = async () => {
-    client.destroy();
-    await store.stop();
-  };
-  return { client, calls: store.calls };
+  const { client, calls, stop: stopStore } = await clientOnFakeStore(answer, { region: 'eu-west-1', ...options });
+  stop = stopStore;
+  return { client, calls };
 }
 
 const conditionFailed = {

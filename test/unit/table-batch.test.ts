@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../shared/platform/clock.js';
-import { DynamoClient } from '../../shared/platform/store-http.js';
 import { BatchIncompleteError, MAX_BATCH_RETRIES, Table } from '../../shared/platform/table.js';
-import { startFakeStore, type StoreCall } from '../support/fake-store.js';
+import { clientOnFakeStore, type StoreCall } from '../support/fake-store.js';
 
 /**
  * The table adapter's batch calls against a fake store on loopback that throttles them (leaves
@@ -15,13 +14,9 @@ afterEach(async () => {
 });
 
 async function throttledTable(answer: (call: StoreCall) => unknown) {
-  const store = await startFakeStore((call) => ({ body: answer(call) }));
-  const client = new DynamoClient({ region: 'local', endpoint: store.endpoint });
-  stop = async () => {
-    client.destroy();
-    await store.stop();
-  };
-  return { table: new Table(client, 'tbl', systemClock), calls: store.calls };
+  const store = await clientOnFakeStore((call) => ({ body: answer(call) }));
+  stop = store.stop;
+  return { table: new Table(store.client, 'tbl', systemClock), calls: store.calls };
 }
 
 describe('Table batch calls under sustained throttling', () => {
