@@ -9,9 +9,10 @@ import { signUpOver } from '../support/signup.js';
 
 /*
  * The guardrails' pattern engine (re2js) and the MCP transports' HTTP agent (undici) are loaded on
- * first need, not when a process starts. This runs the first query of a fresh process (npm start in
- * a child) on a workspace whose guardrail and connection another process made: the query must load
- * both itself, screen the question and reach the tool server.
+ * first need, not when a process starts. A fresh process (npm start in a child) deletes a stored
+ * pattern guardrail as its first request; another runs its first query on a workspace whose
+ * guardrail and connection an earlier process made: the query must load both itself, screen the
+ * question and reach the tool server.
  */
 
 let model: FakeModel;
@@ -67,6 +68,14 @@ describe('modules loaded on first need', () => {
         headers: { cookie },
       });
       expect(removed.status).toBe(200);
+    } finally {
+      await second.stop();
+    }
+
+    // A third process, whose first request is the query: it loads the pattern engine itself.
+    const third = started();
+    try {
+      const url = await third.url;
       model.handle((request) =>
         request.body.messages.length > 1 ? textReply('Here it is.') : toolUseReply([{ name: 'lookup', input: {} }]),
       );
@@ -85,7 +94,7 @@ describe('modules loaded on first need', () => {
       expect(asked && userText(asked)).toContain('Find the order of [redacted]');
       expect(asked && userText(asked)).not.toContain('ada@example.com');
     } finally {
-      await second.stop();
+      await third.stop();
     }
   });
 });
