@@ -15,6 +15,8 @@ import { sendDueMoves } from '../shared/conversations/lifecycle.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { consoleApp, isApiUrl } from './console.js';
+import { openEmbeddedStore } from './embedded-store.js';
+import { memoizeDynaliteParsers } from './embedded-store-parse.js';
 import { isMetricsUrl, metricsApp } from './metrics.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
@@ -51,6 +53,7 @@ export interface LocalRuntimeOptions {
 
 /** Starts dynalite on a free loopback port; persisted under `dir`, or in memory when `dir` is null. */
 export async function startEmbeddedStore(dir: string | null): Promise<{ endpoint: string; close(): Promise<void> }> {
+  memoizeDynaliteParsers();
   const server = dynalite({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
@@ -169,8 +172,8 @@ async function startServices(
   // of the embedded one; the table is created there if missing, and the store is left running.
   const store = config.dynamoEndpoint
     ? { endpoint: config.dynamoEndpoint, close: async () => {} }
-    : await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
-  const client = createDynamoClient(config, store.endpoint);
+    : openEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
+  const client = createDynamoClient(config, 'transport' in store ? store.transport : store.endpoint);
   await ensureTable(client, config.tableName);
   const clock = options.clock ?? systemClock;
   const secrets = new EnvelopeSecrets(new LocalKeyWrapper(await localSecretsKey(dataDir)));

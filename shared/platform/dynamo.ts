@@ -1,17 +1,18 @@
 import type { Config } from './config.js';
-import { DynamoClient } from './store-http.js';
+import { DynamoClient, type StoreTransport } from './store-http.js';
 import { ATTR, inSpan, SpanKind, tracingOn } from './tracing.js';
 
 /**
- * The DynamoDB client: on AWS the default credential chain and the region's endpoint; locally (and
- * in tests) the embedded dynalite endpoint with placeholder credentials, which it does not check.
- * With tracing on, every call is a client span.
+ * The DynamoDB client: on AWS the default credential chain and the region's endpoint; given an
+ * endpoint (`DYNAMODB_ENDPOINT`, dynalite's server in tests), that one with placeholder
+ * credentials, which it does not check; given a transport, the embedded store in this process
+ * (`bin/embedded-store.ts`). With tracing on, every call is a client span.
  */
-export function createDynamoClient(config: Pick<Config, 'awsRegion'>, endpoint?: string): DynamoClient {
+export function createDynamoClient(config: Pick<Config, 'awsRegion'>, store?: string | StoreTransport): DynamoClient {
   const region = config.awsRegion;
   return new DynamoClient({
     region,
-    endpoint,
+    ...(typeof store === 'function' ? { transport: store } : { endpoint: store }),
     around: tracingOn() ? (operation, input, send) => storeSpan(region, operation, input, send) : undefined,
   });
 }

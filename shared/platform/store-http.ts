@@ -62,6 +62,12 @@ function bytesOf(data: SourceData): string | Uint8Array {
   return ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
 }
 
+/**
+ * Carries one call to a store in this process instead of over HTTP (the embedded store): the
+ * operation and its JSON body in, the store's status and JSON answer out, as the wire would.
+ */
+export type StoreTransport = (operation: string, body: string) => Promise<{ status: number; text: string }>;
+
 /** Where the store is and who signs: an endpoint (local store, placeholder credentials) or AWS's (the default chain). */
 export interface StoreEndpoint {
   region: string;
@@ -74,6 +80,8 @@ export interface StoreEndpoint {
   credentials?: 'placeholder' | 'chain';
   /** How long a call may send nothing back (default `REQUEST_TIMEOUT_MS`). */
   timeoutMs?: number;
+  /** A store in this process (the embedded one): calls go to it unsigned, not over HTTP. */
+  transport?: StoreTransport;
   /** Wraps each call (a trace span); the default sends it as it is. */
   around?: <T>(operation: string, input: object, send: () => Promise<T>) => Promise<T>;
 }
@@ -93,6 +101,8 @@ export class DynamoClient {
   private readonly signer: SignatureV4;
   private readonly around: NonNullable<StoreEndpoint['around']>;
   private readonly timeoutMs: number;
+  /** The store in this process, when it is there. */
+  private readonly inProcess?: StoreTransport;
 
   constructor(options: StoreEndpoint) {
     this.url = new URL(options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`);
@@ -111,6 +121,7 @@ export class DynamoClient {
     });
     this.around = options.around ?? ((_operation, _input, send) => send());
     this.timeoutMs = options.timeoutMs ?? REQUEST_TIMEOUT_MS;
+    this.inProcess = options.transport;
   }
 
   async send<T = Record<string, unknown>>(operation: string, input: object): Promise<T> {
@@ -129,6 +140,13 @@ export class DynamoClient {
   }
 
   private async post(operation: string, body: string, attempt: number): Promise<unknown> {
+    const { status, text } = this.inProcess ? await this.inProcess(operation, body) : await this.overHttp(operation, body, attempt);
+    if (status === 200) return text ? JSON.parse(text) : {};
+    throw storeError(status, text);
+  }
+
+  /** One signed POST to the endpoint. */
+  private async overHttp(operation: string, body: string, attempt: number) {
     const { hostname, port, host, protocol } = this.url;
     const signed = await this.signer.sign({
       method: 'POST',
@@ -147,9 +165,7 @@ export class DynamoClient {
       body,
     });
     const headers = { ...signed.headers, 'content-length': String(Buffer.byteLength(body)) };
-    const { status, text } = await this.exchange({ hostname, port, headers }, body);
-    if (status === 200) return text ? JSON.parse(text) : {};
-    throw storeError(status, text);
+    return this.exchange({ hostname, port, headers }, body);
   }
 
   private exchange(target: { hostname: string; port: string; headers: Record<string, string> }, body: string) {

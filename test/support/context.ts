@@ -1,4 +1,5 @@
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
+import { openEmbeddedStore } from '../../bin/embedded-store.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
 import { createAgentParts } from '../../shared/agent/wiring.js';
 import { createAgentDeps, type AgentDeps } from '../../shared/deps.js';
@@ -7,7 +8,7 @@ import { createApp } from '../../shared/http/app.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { deliveryOf } from '../../shared/jobs/worker.js';
-import { BUNDLED_STDIO_SERVERS, parseConfig } from '../../shared/platform/config.js';
+import { BUNDLED_STDIO_SERVERS, parseConfig, type Config } from '../../shared/platform/config.js';
 import { STDIO_SERVER_ARGS } from './mcp-servers.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { inMemorySecrets } from '../../shared/platform/secrets.js';
@@ -60,8 +61,20 @@ const TEST_ENV: Record<string, string> = {
   }),
 };
 
+/** The test's store and the client to it: in this process, or over HTTP through the test's proxy. */
+async function storeFor(config: Config, storeProxy?: (endpoint: string) => Promise<{ url: string; stop(): Promise<void> }>) {
+  if (!storeProxy) {
+    const store = openEmbeddedStore(null);
+    return { store, proxy: undefined, client: createDynamoClient(config, store.transport) };
+  }
+  const store = await startEmbeddedStore(null);
+  const proxy = await storeProxy(store.endpoint);
+  return { store, proxy, client: createDynamoClient(config, proxy.url) };
+}
+
 /**
- * A test's service: dynalite in memory on loopback, the real app, a clock the test moves, a
+ * A test's service: dynalite in memory in this process, as `npm start` has it (or behind its HTTP
+ * server and the test's proxy), the real app, a clock the test moves, a
  * recording logger. One per test file; tests isolate by signing up their own organisations.
  */
 export async function createTestContext(
@@ -73,10 +86,8 @@ export async function createTestContext(
     passwords?: PasswordHasher;
   } = {},
 ) {
-  const store = await startEmbeddedStore(null);
-  const proxy = options.storeProxy ? await options.storeProxy(store.endpoint) : undefined;
   const config = parseConfig({ ...TEST_ENV, ...options.env }, 'local');
-  const client = createDynamoClient(config, proxy?.url ?? store.endpoint);
+  const { store, proxy, client } = await storeFor(config, options.storeProxy);
   await ensureTable(client, config.tableName);
   const clock = new TestClock();
   const logger = new RecordingLogger();
