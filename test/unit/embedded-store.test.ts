@@ -160,7 +160,11 @@ describe('the embedded store', () => {
       await first.close();
       const second = openEmbeddedStore(dir);
       const reader = new DynamoClient({ region: 'local', transport: second.transport });
-      expect(await reader.send('GetItem', { TableName, Key: key('kept') })).toMatchObject({ Item: { n: { N: '7' } } });
+      // The first read may come before leveldb has opened (dynalite's own path), the next after (read inline).
+      for (let read = 0; read < 2; read += 1) {
+        expect(await reader.send('GetItem', { TableName, Key: key('kept') })).toMatchObject({ Item: { n: { N: '7' } } });
+      }
+      expect(await reader.send('GetItem', { TableName, Key: key('never written') })).toEqual({});
       await second.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
