@@ -224,6 +224,30 @@ describe('approval of write tools', () => {
     expect(late.body.error).toMatch(/expired/);
   });
 
+  it('keeps the conversation open while a call waits: it goes cold only after the wait and the cold timeout', async () => {
+    const { admin, workspaceId } = await setup({ mode: 'write_tools', approvers: 'admins', expires_minutes: 90 });
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const conversationId = asked.body.conversation_id;
+    const status = async () =>
+      (await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${conversationId}`, { cookie: admin.cookie })).body.conversation
+        .status;
+    // Past the workspace's cold timeout (30 minutes), the call still waits and the conversation is open.
+    t.clock.advance(60 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    expect(await status()).toBe('open');
+    // The approval expires at 90 minutes; its resumed query plans the move from then.
+    t.clock.advance(31 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    expect(await status()).toBe('open');
+    t.clock.advance(31 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    expect(await status()).toBe('cold');
+  });
+
   it('streams: approval_required on the query, and the resumed answer on the decision', async () => {
     const { admin, workspaceId } = await setup();
     readAndWrite();

@@ -68,10 +68,7 @@ beforeEach(async () => {
 async function useApprovers(approvers: 'admins' | 'requester') {
   const put = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
     cookie: admin.cookie,
-    // Conversations stay open past the approvals' hour: the expiry test moves the clock an hour on,
-    // and a conversation going cold then would post its notice in the thread, before or after the
-    // resumed answer depending on which job runs first.
-    body: { approval: { mode: 'write_tools', approvers, expires_minutes: 60 }, cold_timeout_minutes: 240 },
+    body: { approval: { mode: 'write_tools', approvers, expires_minutes: 60 } },
   });
   expect(put.status, put.text).toBe(200);
 }

@@ -7,6 +7,7 @@ import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { isOwnConversationId, ownConversationId } from '../../conversations/owners.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
+import { approvalSettingOf } from '../../approvals/setting.js';
 import { dueIndex, minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
 import { ConflictError } from '../../platform/errors.js';
@@ -289,7 +290,11 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   const { caller, workspace, conversationId, loop } = saved;
   const now = deps.clock.now();
   const at = now.toISOString();
-  const coldAt = minutesAfter(now, workspace.cold_timeout_minutes);
+  // A call waiting for approval keeps its conversation open: it goes cold only once the wait
+  // would have expired and cold_timeout_minutes more have passed (the decision or the expiry,
+  // which resume the query, plan the move again from then).
+  const waitMinutes = loop.paused ? approvalSettingOf(workspace).expires_minutes : 0;
+  const coldAt = minutesAfter(now, waitMinutes + workspace.cold_timeout_minutes);
   const claim = await claimConversation(deps, saved, at, coldAt);
   if (claim === 'taken') {
     // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
