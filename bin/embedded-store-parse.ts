@@ -10,8 +10,9 @@ import { createRequire } from 'node:module';
  *
  * A parse depends on the expression, the names it resolves, the types of the values (the parser
  * checks operand types) and, for `BETWEEN` and `attribute_type`, the values themselves: those two
- * are parsed every time. The parse also marks the names and values it used, which dynalite then
- * checks for unused ones; a template replays that. An expression that fails to parse is never kept,
+ * are parsed every time. The parse also marks the names and values it used in a record the
+ * request's expressions share, which dynalite then checks for unused ones; a template keeps every
+ * name its expression uses and replays that. An expression that fails to parse is never kept,
  * so every error is dynalite's own, every time.
  */
 
@@ -69,36 +70,45 @@ function copy(tree: unknown, swap: (node: object) => unknown): unknown {
   return out;
 }
 
-function keysRemoved(before: string[], after: Record<string, boolean> | undefined): string[] {
-  return before.filter((key) => !after || !(key in after));
+/** Every name of `map` marked unused: a parse removes the ones it uses. */
+function allUnused(map: Record<string, unknown> | undefined): Record<string, boolean> {
+  return Object.fromEntries(Object.keys(map ?? {}).map((name) => [name, true]));
 }
 
 function memoized(parser: Parser): Parser['parse'] {
   const parse = parser.parse.bind(parser);
   const templates = new Map<string, Template>();
+  /** Marks what the expression used, as its parse does, in the request's shared bookkeeping. */
+  const markUsed = (context: ParseContext, { usedNames, usedValues }: Template) => {
+    for (const name of usedNames) delete context.unusedAttrNames?.[name];
+    for (const name of usedValues) delete context.unusedAttrVals?.[name];
+  };
   return (input, options) => {
     const { context } = options;
     if (READS_VALUES.test(input)) return parse(input, options);
     const key = keyOf(input, context);
     const kept = templates.get(key);
     if (kept) {
-      for (const name of kept.usedNames) delete context.unusedAttrNames?.[name];
-      for (const name of kept.usedValues) delete context.unusedAttrVals?.[name];
+      markUsed(context, kept);
       const values = context.attrVals ?? {};
       return copy(kept.tree, (node) => (node instanceof ValueSlot ? values[node.name] : undefined));
     }
-    const names = Object.keys(context.unusedAttrNames ?? {});
-    const valueNames = Object.keys(context.unusedAttrVals ?? {});
-    const result = parse(input, options);
+    // The request's expressions share one record of unused names (an update expression may have
+    // used a name its condition uses too): this parse gets a record of its own, all unused, so
+    // the template knows every name the expression uses, whatever came before it.
+    const probe = { ...context, unusedAttrNames: allUnused(context.attrNames), unusedAttrVals: allUnused(context.attrVals) };
+    const result = parse(input, { ...options, context: probe });
+    const template: Template = {
+      tree: undefined,
+      usedNames: Object.keys(context.attrNames ?? {}).filter((name) => !(name in probe.unusedAttrNames)),
+      usedValues: Object.keys(context.attrVals ?? {}).filter((name) => !(name in probe.unusedAttrVals)),
+    };
+    markUsed(context, template);
     // A string is dynalite's message for an expression it refuses: never kept.
     if (typeof result !== 'object' || result === null) return result;
     const slotOf = new Map(Object.entries(context.attrVals ?? {}).map(([name, value]) => [value as object, new ValueSlot(name)]));
     if (templates.size >= MAX_TEMPLATES) templates.delete(templates.keys().next().value as string);
-    templates.set(key, {
-      tree: copy(result, (node) => slotOf.get(node)),
-      usedNames: keysRemoved(names, context.unusedAttrNames),
-      usedValues: keysRemoved(valueNames, context.unusedAttrVals),
-    });
+    templates.set(key, { ...template, tree: copy(result, (node) => slotOf.get(node)) });
     return result;
   };
 }

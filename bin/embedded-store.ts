@@ -71,6 +71,15 @@ const handlers = new Map(
   }),
 );
 
+/** The call's JSON, or the error dynalite answers a body that is not JSON with. */
+function parsedBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw Object.assign(new Error('not JSON'), { statusCode: 400, body: { __type: 'com.amazon.coral.service#SerializationException' } });
+  }
+}
+
 /** dynalite's error answer (a status and a JSON body), or none for an error it did not mean to answer. */
 function answerOf(error: unknown): { status: number; text: string } | undefined {
   const { statusCode, body } = (error ?? {}) as DynaliteError;
@@ -115,7 +124,7 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
     if (!handler) return { status: 400, text: JSON.stringify({ __type: 'com.amazon.coral.service#UnknownOperationException' }) };
     let data: Record<string, unknown>;
     try {
-      data = validations.checkTypes(JSON.parse(body), handler.validation.types);
+      data = validations.checkTypes(parsedBody(body), handler.validation.types);
       validations.checkValidations(data, handler.validation.types, handler.validation.custom, store);
     } catch (error) {
       const answer = answerOf(error);

@@ -140,9 +140,23 @@ export class DynamoClient {
   }
 
   private async post(operation: string, body: string, attempt: number): Promise<unknown> {
-    const { status, text } = this.inProcess ? await this.inProcess(operation, body) : await this.overHttp(operation, body, attempt);
+    const { status, text } = this.inProcess
+      ? await this.inTime(this.inProcess(operation, body))
+      : await this.overHttp(operation, body, attempt);
     if (status === 200) return text ? JSON.parse(text) : {};
     throw storeError(status, text);
+  }
+
+  /** The store in this process answers within the timeout too, or the call fails as a stalled request does. */
+  private inTime<T>(answer: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(
+        () => reject(new StoreError('TimeoutError', `the store sent nothing for ${this.timeoutMs} ms`, 0, true)),
+        this.timeoutMs,
+      );
+    });
+    return Promise.race([answer, stalled]).finally(() => clearTimeout(timer));
   }
 
   /** One signed POST to the endpoint. */

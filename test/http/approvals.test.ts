@@ -237,12 +237,17 @@ describe('approval of write tools', () => {
     await t.scheduler.fireDue(t.clock.now());
     await t.runner.idle();
     expect(await status()).toBe('open');
-    // The approval expires at 90 minutes; its resumed query plans the move from then.
+    // The approval expires at 90 minutes; its resumed query plans the move from then (121 minutes),
+    // replacing the one the pause planned (120).
     t.clock.advance(31 * 60_000);
     await t.scheduler.fireDue(t.clock.now());
     await t.runner.idle();
     expect(await status()).toBe('open');
-    t.clock.advance(31 * 60_000);
+    t.clock.advance(29.5 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    expect(await status()).toBe('open');
+    t.clock.advance(60_000);
     await t.scheduler.fireDue(t.clock.now());
     await t.runner.idle();
     expect(await status()).toBe('cold');

@@ -147,6 +147,48 @@ describe('the embedded store', () => {
     );
   });
 
+  it('counts a name as used by a condition even when the same request’s update used it first', async () => {
+    const names = { '#s': 'status' };
+    const values = { ':v': { S: 'new' }, ':old': { S: 'old' } };
+    await direct.send('PutItem', { TableName, Item: { ...key('shared'), status: { S: 'old' } } });
+    // The update uses #s before the condition does; then a request whose update does not use it.
+    const first = {
+      TableName,
+      Key: key('shared'),
+      UpdateExpression: 'SET #s = :v',
+      ConditionExpression: '#s = :old',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    await direct.send('UpdateItem', first);
+    await direct.send('PutItem', { TableName, Item: { ...key('shared'), status: { S: 'old' } } });
+    const second = { ...first, UpdateExpression: 'SET label_text = :v' };
+    expect(await direct.send('UpdateItem', { ...second, ReturnValues: 'ALL_NEW' })).toMatchObject({
+      Attributes: { label_text: { S: 'new' } },
+    });
+  });
+
+  it('answers a body that is not JSON as dynalite does, and fails a call it never answers as a stalled request', async () => {
+    expect(await embedded.transport('GetItem', 'not json')).toEqual({
+      status: 400,
+      text: JSON.stringify({ __type: 'com.amazon.coral.service#SerializationException' }),
+    });
+    let calls = 0;
+    const silent = new DynamoClient({
+      region: 'local',
+      timeoutMs: 30,
+      transport: () => {
+        calls += 1;
+        return new Promise(() => {});
+      },
+    });
+    await expect(silent.send('PutItem', { TableName, Item: key('x') })).rejects.toMatchObject({ name: 'TimeoutError' });
+    // A write that stalled may have been applied: not sent again; a read is.
+    expect(calls).toBe(1);
+    await expect(silent.send('GetItem', { TableName, Key: key('x') })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(calls).toBe(4);
+  });
+
   it('keeps what it was given: data written in the store is read back after the store is reopened', async () => {
     const { mkdtemp, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
@@ -231,7 +273,24 @@ describe('the memo of parsed expressions', () => {
     expect(Object.getPrototypeOf(second.nestedPaths)).toBeNull();
   });
 
-  it('parses again when a value’s type changes, and never keeps a refused expression', () => {
+  it('marks every name the expression uses, even one an earlier expression of the request used', () => {
+    const fresh = freshParser('conditionParser');
+    const condition = '#s = :old';
+    const names = { '#s': 'status' };
+    // First seen after the update expression used #s: it is no longer in the unused record.
+    const afterUpdate = contextOf(names, { ':old': { S: 'a' } });
+    delete afterUpdate.unusedAttrNames['#s'];
+    memo.conditionParser.parse(condition, { context: afterUpdate });
+    // Then in a request where nothing else used it: the kept parse must mark it.
+    const memoContext = contextOf(names, { ':old': { S: 'b' } });
+    const freshContext = contextOf(names, { ':old': { S: 'b' } });
+    memo.conditionParser.parse(condition, { context: memoContext });
+    fresh.parse(condition, { context: freshContext });
+    expect(memoContext.unusedAttrNames).toEqual(freshContext.unusedAttrNames);
+    expect(memoContext.unusedAttrNames).toEqual({});
+  });
+
+  it('parses again when a value’s type changes, and refuses a missing name every time', () => {
     const condition = 'size(#a) > :v';
     const ok = memo.conditionParser.parse(condition, { context: contextOf({ '#a': 'a' }, { ':v': { N: '1' } }) });
     expect(typeof ok).toBe('object');
