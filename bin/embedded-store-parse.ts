@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { LRUCache } from 'lru-cache';
 
 /*
  * dynalite parses every expression it is sent (condition, key condition, filter, update,
@@ -43,7 +44,11 @@ class ValueSlot {
 
 /** Expressions whose parse reads the values themselves, not only their types. */
 const READS_VALUES = /between|attribute_type/i;
-/** Templates kept per parser; the service sends a few dozen distinct expressions. */
+/**
+ * Templates kept per parser, the least recently used dropped first. The service's own expressions
+ * are a few dozen, but attribute names can come from tenants' data (a counter per category or
+ * channel), and those must not push out the ones every query uses.
+ */
 const MAX_TEMPLATES = 1_000;
 
 const TYPES = ['S', 'N', 'B', 'NULL', 'BOOL', 'SS', 'NS', 'BS', 'L', 'M'];
@@ -75,9 +80,10 @@ function allUnused(map: Record<string, unknown> | undefined): Record<string, boo
   return Object.fromEntries(Object.keys(map ?? {}).map((name) => [name, true]));
 }
 
-function memoized(parser: Parser): Parser['parse'] {
+/** `parser`'s parse with its templates kept (at most `max`); exported for its test. */
+export function memoized(parser: Parser, max = MAX_TEMPLATES): Parser['parse'] {
   const parse = parser.parse.bind(parser);
-  const templates = new Map<string, Template>();
+  const templates = new LRUCache<string, Template>({ max });
   /** Marks what the expression used, as its parse does, in the request's shared bookkeeping. */
   const markUsed = (context: ParseContext, { usedNames, usedValues }: Template) => {
     for (const name of usedNames) delete context.unusedAttrNames?.[name];
@@ -107,7 +113,6 @@ function memoized(parser: Parser): Parser['parse'] {
     // A string is dynalite's message for an expression it refuses: never kept.
     if (typeof result !== 'object' || result === null) return result;
     const slotOf = new Map(Object.entries(context.attrVals ?? {}).map(([name, value]) => [value as object, new ValueSlot(name)]));
-    if (templates.size >= MAX_TEMPLATES) templates.delete(templates.keys().next().value as string);
     templates.set(key, { ...template, tree: copy(result, (node) => slotOf.get(node)) });
     return result;
   };

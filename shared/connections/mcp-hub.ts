@@ -13,6 +13,7 @@ import { catalogueEntryOf } from './catalogue.js';
 import { mcpFailureReason } from './mcp-errors.js';
 import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
 import { outputSchemaValidator } from './output-schemas.js';
+import { withTimeout } from '../platform/timing.js';
 
 /** A connection's static credentials: request headers (http), environment variables (stdio). */
 export interface ConnectionCredentials {
@@ -100,14 +101,6 @@ function sessionKey(connectionId: string, spec: ConnectionSpec): string {
   return `${connectionId}\u0000${spec.transport}\u0000${describe(spec)}\u0000${spec.version ?? ''}`;
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new McpConnectionError(`${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
  * MCP clients of the service. Live sessions are kept per connection and reused by every query
  * of the warm process; a session that closes or fails is dropped and made again on next use.
@@ -166,7 +159,9 @@ export class McpHub {
     const connect = async (transport: Transport) => {
       const client = new Client(CLIENT_INFO, { capabilities: {}, jsonSchemaValidator });
       try {
-        await inInitializeSpan(spec, () => withTimeout(client.connect(transport), this.options.timeoutMs, 'connecting'));
+        const { timeoutMs } = this.options;
+        const timedOut = () => new McpConnectionError(`connecting timed out after ${timeoutMs} ms`);
+        await inInitializeSpan(spec, () => withTimeout(client.connect(transport), timeoutMs, timedOut));
       } catch (error) {
         await client.close().catch(() => undefined);
         throw error;

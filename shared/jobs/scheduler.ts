@@ -138,7 +138,7 @@ export class DueIndexScheduler implements Scheduler {
     this.arm(this.clock.now().getTime());
   }
 
-  async schedule(_name: string, at: Date, _message: JobMessage, _options?: { replaces?: boolean }): Promise<void> {
+  async schedule(_name: string, at: Date, _message: JobMessage): Promise<void> {
     this.arm(at.getTime());
   }
 

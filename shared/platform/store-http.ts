@@ -4,6 +4,7 @@ import https from 'node:https';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider, SourceData } from '@smithy/types';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { once } from './once.js';
+import { jitteredBackoff, withTimeout } from './timing.js';
 
 /*
  * DynamoDB's JSON protocol over keep-alive HTTP: one signed POST per call, `X-Amz-Target` naming
@@ -12,7 +13,7 @@ import { once } from './once.js';
  * retry strategy, …) and cost 0.55–0.9 ms of CPU per call on this service's routes against
  * 0.22–0.35 ms here (docs/api-decisions.md). The hard parts stay the SDK's own: SigV4 signing
  * (`@smithy/signature-v4`), the credential chain (`@aws-sdk/credential-provider-node`, loaded on
- * first use, only on AWS), and marshalling (`@aws-sdk/util-dynamodb`, in `table.ts`).
+ * first use, only on AWS), and marshalling (`@aws-sdk/util-dynamodb`, in `table-codec.ts`).
  */
 
 /** What the store answered instead of a result: its error type (`ConditionalCheckFailedException`, …) as `name`. */
@@ -96,7 +97,7 @@ const defaultCredentials = once(async (): Promise<AwsCredentialIdentityProvider>
 export class DynamoClient {
   private readonly url: URL;
   /** `node:http` or `node:https`, by the endpoint's scheme. */
-  private readonly transport: typeof http | typeof https;
+  private readonly protocol: typeof http | typeof https;
   private readonly agent: http.Agent;
   private readonly signer: SignatureV4;
   private readonly around: NonNullable<StoreEndpoint['around']>;
@@ -106,8 +107,8 @@ export class DynamoClient {
 
   constructor(options: StoreEndpoint) {
     this.url = new URL(options.endpoint ?? `https://dynamodb.${options.region}.amazonaws.com`);
-    this.transport = this.url.protocol === 'https:' ? https : http;
-    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets: 50 });
+    this.protocol = this.url.protocol === 'https:' ? https : http;
+    this.agent = new this.protocol.Agent({ keepAlive: true, maxSockets: 50 });
     const local: AwsCredentialIdentity = { accessKeyId: 'local', secretAccessKey: 'local' };
     this.signer = new SignatureV4({
       service: 'dynamodb',
@@ -133,7 +134,7 @@ export class DynamoClient {
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error, operation)) throw error;
           // Full jitter on an exponential ceiling (50, 100 ms): callers throttled together spread out.
-          await new Promise((resolve) => setTimeout(resolve, Math.random() * 25 * 2 ** attempt));
+          await jitteredBackoff(attempt);
         }
       }
     });
@@ -141,22 +142,10 @@ export class DynamoClient {
 
   private async post(operation: string, body: string, attempt: number): Promise<unknown> {
     const { status, text } = this.inProcess
-      ? await this.inTime(this.inProcess(operation, body))
+      ? await withTimeout(this.inProcess(operation, body), this.timeoutMs, () => this.stalled())
       : await this.overHttp(operation, body, attempt);
     if (status === 200) return text ? JSON.parse(text) : {};
     throw storeError(status, text);
-  }
-
-  /** The store in this process answers within the timeout too, or the call fails as a stalled request does. */
-  private inTime<T>(answer: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const stalled = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreError('TimeoutError', `the store sent nothing for ${this.timeoutMs} ms`, 0, true)),
-        this.timeoutMs,
-      );
-    });
-    return Promise.race([answer, stalled]).finally(() => clearTimeout(timer));
   }
 
   /** One signed POST to the endpoint. */
@@ -184,7 +173,7 @@ export class DynamoClient {
 
   private exchange(target: { hostname: string; port: string; headers: Record<string, string> }, body: string) {
     return new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const request = this.transport.request(
+      const request = this.protocol.request(
         {
           agent: this.agent,
           hostname: target.hostname,
@@ -200,12 +189,15 @@ export class DynamoClient {
           response.on('error', reject);
         },
       );
-      request.setTimeout(this.timeoutMs, () =>
-        request.destroy(new StoreError('TimeoutError', `the store sent nothing for ${this.timeoutMs} ms`, 0, true)),
-      );
+      request.setTimeout(this.timeoutMs, () => request.destroy(this.stalled()));
       request.on('error', reject);
       request.end(body);
     });
+  }
+
+  /** A call the store sent nothing back for within the time limit (in process or over HTTP). */
+  private stalled(): StoreError {
+    return new StoreError('TimeoutError', `the store sent nothing for ${this.timeoutMs} ms`, 0, true);
   }
 
   /** Closes the kept-alive connections (the process is stopping). */

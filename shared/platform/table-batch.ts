@@ -1,5 +1,6 @@
 import type { Key } from './keys.js';
 import type { DynamoClient } from './store-http.js';
+import { jitteredBackoff } from './timing.js';
 import { fromStoreEach, toStore } from './table-codec.js';
 
 /*
@@ -50,8 +51,7 @@ export interface BatchTable {
 async function backOffBeforeRetry(attempt: number, left: number, what: 'read' | 'write'): Promise<void> {
   if (attempt === 0) return;
   if (attempt > MAX_BATCH_RETRIES) throw new BatchIncompleteError(what, left);
-  const ceiling = Math.min(1000, 25 * 2 ** attempt);
-  await new Promise((resolve) => setTimeout(resolve, Math.random() * ceiling));
+  await jitteredBackoff(attempt);
 }
 
 function chunksOf<T>(all: T[], size: number): T[][] {

@@ -15,12 +15,13 @@ async function statusOf(client: DynamoClient, name: string): Promise<string | un
   }
 }
 
-/** Waits until the table answers ACTIVE (a store other than the embedded one may take a while). */
-async function untilActive(client: DynamoClient, name: string): Promise<void> {
+/** Waits until the table, now `status`, answers ACTIVE (a store other than the embedded one may take a while). */
+async function untilActive(client: DynamoClient, name: string, status: string | undefined): Promise<void> {
   const deadline = Date.now() + ACTIVE_WITHIN_MS;
-  while ((await statusOf(client, name)) !== 'ACTIVE') {
+  while (status !== 'ACTIVE') {
     if (Date.now() > deadline) throw new Error(`the table ${name} was not ACTIVE within ${ACTIVE_WITHIN_MS / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
+    status = await statusOf(client, name);
   }
 }
 
@@ -29,7 +30,7 @@ export async function ensureTable(client: DynamoClient, name: string): Promise<v
   const status = await statusOf(client, name);
   // Created by another process a moment ago: still CREATING.
   if (status !== undefined) {
-    if (status !== 'ACTIVE') await untilActive(client, name);
+    await untilActive(client, name, status);
     return;
   }
   const attribute = (AttributeName: string) => ({ AttributeName, AttributeType: 'S' as const });
@@ -56,5 +57,5 @@ export async function ensureTable(client: DynamoClient, name: string): Promise<v
   });
   // The embedded store creates tables at once; another store (DynamoDB Local, a dynalite of its
   // own) may answer CREATING for a while.
-  await untilActive(client, name);
+  await untilActive(client, name, await statusOf(client, name));
 }

@@ -205,12 +205,14 @@ export class Table {
   /** Number of items a Query matches (Select COUNT, following pages). */
   async count(input: Omit<QueryInput, 'startKey' | 'limit'>): Promise<number> {
     let total = 0;
-    let startKey: Record<string, unknown> | undefined;
+    const query = { ...this.queryCommandInput(input), Select: 'COUNT' };
+    // The page key stays in the store's form: it goes back as it came.
+    let startKey: unknown;
     do {
       this.roundTrips += 1;
-      const result = await this.client.send('Query', { ...this.queryCommandInput({ ...input, startKey }), Select: 'COUNT' });
+      const result = await this.client.send('Query', { ...query, ExclusiveStartKey: startKey });
       total += typeof result.Count === 'number' ? result.Count : 0;
-      startKey = fromStore(result.LastEvaluatedKey);
+      startKey = result.LastEvaluatedKey;
     } while (startKey);
     return total;
   }
