@@ -1,4 +1,5 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { onTestFinished } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { DynamoClient, type StoreEndpoint } from '../../shared/platform/store-http.js';
 
@@ -55,19 +56,16 @@ async function startFakeStore(answer: (call: StoreCall, index: number) => StoreA
   };
 }
 
-/** A fake store and the real store client on it; `stop` closes both. */
+/** A fake store and the real store client on it, for one test: both are closed when it finishes. */
 export async function clientOnFakeStore(
   answer: (call: StoreCall, index: number) => StoreAnswer,
   options: Omit<StoreEndpoint, 'endpoint' | 'region'> & { region?: string } = {},
 ) {
   const store = await startFakeStore(answer);
   const client = new DynamoClient({ region: 'local', ...options, endpoint: store.endpoint });
-  return {
-    client,
-    calls: store.calls,
-    async stop() {
-      client.destroy();
-      await store.stop();
-    },
-  };
+  onTestFinished(async () => {
+    client.destroy();
+    await store.stop();
+  });
+  return { client, calls: store.calls };
 }

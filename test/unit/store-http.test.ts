@@ -1,21 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { StoreError } from '../../shared/platform/store-http.js';
+import { describe, expect, it } from 'vitest';
+import { DynamoClient, StoreError } from '../../shared/platform/store-http.js';
 import { clientOnFakeStore, type StoreAnswer, type StoreCall } from '../support/fake-store.js';
 
 /** The store client against a fake DynamoDB endpoint on loopback: signing, errors, retries. */
-let stop: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await stop?.();
-  stop = undefined;
-});
-
-async function clientOf(
-  answer: (call: StoreCall, index: number) => StoreAnswer,
-  options: { credentials?: 'chain'; timeoutMs?: number } = {},
-) {
-  const { client, calls, stop: stopStore } = await clientOnFakeStore(answer, { region: 'eu-west-1', ...options });
-  stop = stopStore;
-  return { client, calls };
+function clientOf(answer: (call: StoreCall, index: number) => StoreAnswer, options: { credentials?: 'chain'; timeoutMs?: number } = {}) {
+  return clientOnFakeStore(answer, { region: 'eu-west-1', ...options });
 }
 
 const conditionFailed = {
@@ -116,5 +105,23 @@ describe('the store client', () => {
     const error = await client.send('UpdateItem', { TableName: 'tbl', Key: {} }).catch((failure: unknown) => failure);
     expect(error).toMatchObject({ name: 'TimeoutError', message: 'the store sent nothing for 150 ms' });
     expect(calls.map((call) => call.operation)).toEqual(['GetItem', 'GetItem', 'UpdateItem']);
+  });
+
+  it('fails a call that a store in this process never answers as a stalled request', async () => {
+    let calls = 0;
+    const silent = new DynamoClient({
+      region: 'local',
+      timeoutMs: 30,
+      transport: () => {
+        calls += 1;
+        return new Promise(() => {});
+      },
+    });
+    const key = { pk: { S: 'P' }, sk: { S: 'x' } };
+    await expect(silent.send('PutItem', { TableName: 'tbl', Item: key })).rejects.toMatchObject({ name: 'TimeoutError' });
+    // A write that stalled may have been applied: not sent again; a read is.
+    expect(calls).toBe(1);
+    await expect(silent.send('GetItem', { TableName: 'tbl', Key: key })).rejects.toMatchObject({ name: 'TimeoutError' });
+    expect(calls).toBe(4);
   });
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../shared/platform/clock.js';
 import { BatchIncompleteError, MAX_BATCH_RETRIES, Table } from '../../shared/platform/table.js';
 import { clientOnFakeStore, type StoreCall } from '../support/fake-store.js';
@@ -7,15 +7,8 @@ import { clientOnFakeStore, type StoreCall } from '../support/fake-store.js';
  * The table adapter's batch calls against a fake store on loopback that throttles them (leaves
  * items unprocessed), which dynalite never does.
  */
-let stop: (() => Promise<void>) | undefined;
-afterEach(async () => {
-  await stop?.();
-  stop = undefined;
-});
-
 async function throttledTable(answer: (call: StoreCall) => unknown) {
   const store = await clientOnFakeStore((call) => ({ body: answer(call) }));
-  stop = store.stop;
   return { table: new Table(store.client, 'tbl', systemClock), calls: store.calls };
 }
 
