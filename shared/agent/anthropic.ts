@@ -148,6 +148,14 @@ class AnthropicMessagesClient extends BaseAnthropic {
   messages: Messages = new Messages(this);
 }
 
+/**
+ * The SDK's fetch: undici's request API over a pool of its own (`platform/http-fetch.ts`, loaded
+ * with the first call), which follows no redirect: a 3xx from the model's API is an error, and the
+ * API key is never sent on to where a redirect points.
+ */
+const loadModelFetch = once(async () => (await import('../platform/http-fetch.js')).createAgentFetch().fetch);
+const modelFetch = async (input: string | URL | Request, init?: RequestInit) => (await loadModelFetch())(input, init);
+
 /** Anthropic's Messages API through the official SDK. */
 export class AnthropicModelClient extends MessagesApiClient {
   protected readonly client: AnthropicMessagesClient;
@@ -160,6 +168,7 @@ export class AnthropicModelClient extends MessagesApiClient {
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       openTelemetry: openTelemetryOf(options),
+      fetch: modelFetch,
     });
   }
 

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
 import { once } from '../platform/once.js';
-import type { AgentFetch } from './agent-fetch.js';
+import type { AgentFetch } from '../platform/http-fetch.js';
 
 /** An MCP URL that the policy does not allow, with the reason. */
 export class UrlRefusedError extends Error {
@@ -204,13 +204,13 @@ const MAX_REDIRECTS = 5;
 /**
  * The fetch the MCP transports use: every URL, and every redirect target, is checked against the
  * policy before it is requested, and connections go through an agent whose DNS lookup refuses
- * disallowed addresses (undici's, loaded with the first request: `agent-fetch.ts`).
+ * disallowed addresses (undici's, loaded with the first request: `platform/http-fetch.ts`).
  */
 export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; close(): Promise<void> } {
   // The agent on its way or made: `close` waits for one still loading, so none is left open.
   let loading: Promise<AgentFetch> | undefined;
   const load = once(async () => {
-    const { createAgentFetch } = await import('./agent-fetch.js');
+    const { createAgentFetch } = await import('../platform/http-fetch.js');
     return createAgentFetch(guardedLookup(allowPrivate) as LookupFunction);
   });
   const connect = () => (loading = load());

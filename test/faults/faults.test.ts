@@ -228,6 +228,31 @@ describe('a model API that throttles and fails', () => {
       await model.stop();
     }
   });
+
+  it('does not follow a redirect: the query answers with the status, and the API key never reaches where it points', async () => {
+    const elsewhere = await startFakeModel();
+    elsewhere.handle(() => textReply('should not be asked'));
+    const model = await startFakeModel();
+    model.handle(() => errorReply(307, 'moved', { location: `${elsewhere.url}/v1/messages` }));
+    const t = await createTestContext({
+      env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'sk-redirected-key', MODEL_MAX_RETRIES: '2' },
+    });
+    try {
+      const { admin, workspaceId } = await workspaceOn(t);
+      const answer = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie: admin.cookie, body: { query: 'hello' } });
+      expect(answer.status, answer.text).toBe(200);
+      expect(answer.body).toMatchObject({ answer: '', cost_usd: 0 });
+      expect(answer.body.error).toMatch(/^model API answered 307/);
+      // Asked once (a 3xx is not retried), with the key; the redirect's target never.
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0]?.headers.authorization).toBe('Bearer sk-redirected-key');
+      expect(elsewhere.requests).toHaveLength(0);
+    } finally {
+      await t.close();
+      await model.stop();
+      await elsewhere.stop();
+    }
+  });
 });
 
 /**
