@@ -58,9 +58,22 @@ export interface ToolItem {
   id: string;
   name: string;
   description: string;
-  input_schema: Record<string, unknown>;
+  /**
+   * The tool's JSON Schema as the server sent it, as JSON text: DynamoDB refuses a map nested
+   * more than 32 levels (dynalite does not check), and a query reads every tool of its workspace,
+   * which a string makes cheaper to read than a nested map. Tools cached before were stored as a
+   * map (`toolSchemaOf` reads both).
+   */
+  input_schema: string | Record<string, unknown>;
   is_write: boolean;
   connection_id: string;
+}
+
+/** A cached tool's JSON Schema (stored as JSON text, or as a map by older versions). */
+export function toolSchemaOf(tool: ToolItem): Record<string, unknown> {
+  if (typeof tool.input_schema !== 'string') return tool.input_schema;
+  const schema: unknown = JSON.parse(tool.input_schema);
+  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
 }
 
 function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
@@ -69,7 +82,7 @@ function toolItemsOf(workspaceId: string, connectionId: string, tools: Discovere
     id: `${connectionId}:${tool.name}`,
     name: tool.name,
     description: tool.description,
-    input_schema: tool.inputSchema,
+    input_schema: JSON.stringify(tool.inputSchema),
     is_write: tool.isWrite,
     connection_id: connectionId,
   }));

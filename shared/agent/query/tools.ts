@@ -3,6 +3,7 @@ import {
   recordHealth,
   refreshTools,
   connectionSpec,
+  toolSchemaOf,
   type ConnectionItem,
   type ToolItem,
 } from '../../connections/connections.js';
@@ -82,7 +83,7 @@ export function offeredTools(
       if (!patterns.some((matches) => names.some((candidate) => matches(candidate)))) continue;
       if (blockingGuardrail(guardrails, names)) continue;
       offered.push({
-        spec: { name, description: tool.description, inputSchema: tool.input_schema },
+        spec: { name, description: tool.description, inputSchema: toolSchemaOf(tool) },
         connectionName: connection.name,
         needsApproval: needsApproval({ isWrite: tool.is_write, names }),
         run: async (input) => {

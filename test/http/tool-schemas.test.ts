@@ -1,0 +1,96 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply } from '../support/fake-model.js';
+
+/*
+ * A tool's input schema is the server's own words, and goes to the model as it was sent. The
+ * service keeps it as JSON text: DynamoDB refuses a map nested more than 32 levels (dynalite, the
+ * tests' store, does not check, so the test checks the item holds text), and a query reads every
+ * tool of its workspace.
+ */
+
+/** 40 levels of objects, deeper than DynamoDB lets a map nest (32). */
+function deepSchema(levels: number): Record<string, unknown> {
+  let schema: Record<string, unknown> = { type: 'string' };
+  for (let level = 0; level < levels; level += 1) schema = { type: 'object', properties: { inner: schema } };
+  return schema;
+}
+
+const ODD_SCHEMA = {
+  type: 'object',
+  properties: { '': { type: 'string', description: 'a property with an empty name' }, deep: deepSchema(40) },
+  required: [''],
+};
+
+/** A low-level MCP server (no schema checks of its own) with one tool of that schema, stateless over streamable HTTP. */
+async function startOddSchemaServer() {
+  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const server = new Server({ name: 'odd', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: [{ name: 'odd_schema', description: 'Takes an odd input', inputSchema: ODD_SCHEMA as { type: 'object' } }],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'done' }] }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    stop: () => {
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+let t: TestContext;
+let model: Awaited<ReturnType<typeof startFakeModel>>;
+let odd: Awaited<ReturnType<typeof startOddSchemaServer>>;
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  model.handle(() => textReply('fine'));
+  odd = await startOddSchemaServer();
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
+});
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([model?.stop(), odd?.stop()]);
+});
+
+describe("a tool's input schema", () => {
+  it('is stored as JSON text and offered to the model as the server sent it, however deep; one cached as a map before is offered too', async () => {
+    const admin = await t.signUp();
+    const workspace = await t.createWorkspace(admin.cookie, { name: 'Schemas' });
+    const saved = await t.connectMcp(admin.cookie, workspace.id, { name: 'odd', url: odd.url });
+    expect(saved.tools).toBe(1);
+    // Stored as JSON text.
+    const stored = await t.deps.table.get(keys.tool(workspace.id, saved.id, 'odd_schema'));
+    expect(typeof stored?.input_schema).toBe('string');
+
+    // A tool cached by an older version, its schema a map.
+    const legacySchema = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
+    await t.deps.table.put({
+      ...keys.tool(workspace.id, saved.id, 'legacy_tool'),
+      id: `${saved.id}:legacy_tool`,
+      name: 'legacy_tool',
+      description: 'Cached before schemas were text',
+      input_schema: legacySchema,
+      is_write: false,
+      connection_id: saved.id,
+    });
+
+    const answer = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: admin.cookie, body: { query: 'go' } });
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ answer: 'fine', error: null });
+    const offered = Object.fromEntries((model.requests.at(-1)?.body.tools ?? []).map((tool) => [tool.name, tool.input_schema]));
+    expect(offered).toEqual({ legacy_tool: legacySchema, odd_schema: ODD_SCHEMA });
+  });
+});
