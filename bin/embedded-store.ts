@@ -6,10 +6,10 @@ import { memoizeDynaliteParsers } from './embedded-store-parse.js';
  * The embedded store: dynalite's own database, validations and actions, called in this process.
  * dynalite is an HTTP server; `npm start` used to listen on a loopback port and send it every call
  * as a signed HTTP request from the same thread, which cost both sides of an HTTP exchange, a
- * signature and a CRC per call (docs/api-decisions.md, "The embedded store"). Here the call's JSON
- * body goes straight to what dynalite's request handler does after it has parsed a request: check
- * the types, run the validations, run the action. The answer is the JSON the wire would carry, so
- * the client above (`DynamoClient`) reads it as it reads a response.
+ * signature and a CRC per call (docs/api-decisions.md, "The embedded store"). Here the call's
+ * input goes straight to what dynalite's request handler does after it has parsed a request: check
+ * the types, run the validations, run the action. The answer is the object the wire would carry as
+ * JSON, so the client above (`DynamoClient`) reads it as it reads a response, without the JSON.
  */
 
 const require = createRequire(import.meta.url);
@@ -71,19 +71,10 @@ const handlers = new Map(
   }),
 );
 
-/** The call's JSON, or the error dynalite answers a body that is not JSON with. */
-function parsedBody(body: string): unknown {
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw Object.assign(new Error('not JSON'), { statusCode: 400, body: { __type: 'com.amazon.coral.service#SerializationException' } });
-  }
-}
-
-/** dynalite's error answer (a status and a JSON body), or none for an error it did not mean to answer. */
-function answerOf(error: unknown): { status: number; text: string } | undefined {
+/** dynalite's error answer (a status and its body), or none for an error it did not mean to answer. */
+function answerOf(error: unknown): { status: number; answer: unknown } | undefined {
   const { statusCode, body } = (error ?? {}) as DynaliteError;
-  return statusCode ? { status: statusCode, text: JSON.stringify(body) } : undefined;
+  return statusCode ? { status: statusCode, answer: body } : undefined;
 }
 
 /**
@@ -119,12 +110,13 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
   memoizeDynaliteParsers();
   const store = db.create({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   readInline(store.db);
-  const transport: StoreTransport = async (operation, body) => {
+  const transport: StoreTransport = async (operation, input) => {
     const handler = handlers.get(operation as (typeof OPERATIONS)[number]);
-    if (!handler) return { status: 400, text: JSON.stringify({ __type: 'com.amazon.coral.service#UnknownOperationException' }) };
+    if (!handler) return { status: 400, answer: { __type: 'com.amazon.coral.service#UnknownOperationException' } };
     let data: Record<string, unknown>;
     try {
-      data = validations.checkTypes(parsedBody(body), handler.validation.types);
+      // checkTypes builds the call dynalite acts on, a copy of the input (whose empty fields it drops).
+      data = validations.checkTypes(input, handler.validation.types);
       validations.checkValidations(data, handler.validation.types, handler.validation.custom, store);
     } catch (error) {
       const answer = answerOf(error);
@@ -133,7 +125,7 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
     }
     return new Promise((resolve, reject) => {
       handler.action(store, data, (error, result) => {
-        if (!error) return resolve({ status: 200, text: JSON.stringify(result) });
+        if (!error) return resolve({ status: 200, answer: result });
         const answer = answerOf(error);
         return answer ? resolve(answer) : reject(error);
       });

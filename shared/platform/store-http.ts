@@ -65,9 +65,11 @@ function bytesOf(data: SourceData): string | Uint8Array {
 
 /**
  * Carries one call to a store in this process instead of over HTTP (the embedded store): the
- * operation and its JSON body in, the store's status and JSON answer out, as the wire would.
+ * operation and its input in, the store's status and answer out, as objects: what the wire would
+ * carry as JSON, without writing and reading it. The store keeps neither object (the embedded
+ * store acts on its own copy of the input and answers what it read from its database).
  */
-export type StoreTransport = (operation: string, body: string) => Promise<{ status: number; text: string }>;
+export type StoreTransport = (operation: string, input: object) => Promise<{ status: number; answer: unknown }>;
 
 /** Where the store is and who signs: an endpoint (local store, placeholder credentials) or AWS's (the default chain). */
 export interface StoreEndpoint {
@@ -127,10 +129,11 @@ export class DynamoClient {
 
   async send<T = Record<string, unknown>>(operation: string, input: object): Promise<T> {
     return this.around(operation, input, async () => {
-      const body = JSON.stringify(input);
+      // Over HTTP the body is written once, for every attempt.
+      const body = this.inProcess ? undefined : JSON.stringify(input);
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return (await this.post(operation, body, attempt)) as T;
+          return (await (body === undefined ? this.call(operation, input) : this.post(operation, body, attempt))) as T;
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error, operation)) throw error;
           // Full jitter on an exponential ceiling (50, 100 ms): callers throttled together spread out.
@@ -140,12 +143,19 @@ export class DynamoClient {
     });
   }
 
+  /** One call to the store in this process. */
+  private async call(operation: string, input: object): Promise<unknown> {
+    const inProcess = this.inProcess as StoreTransport;
+    const { status, answer } = await withTimeout(inProcess(operation, input), this.timeoutMs, () => this.stalled());
+    if (status === 200) return answer ?? {};
+    throw storeError(status, answer);
+  }
+
+  /** One call over HTTP. */
   private async post(operation: string, body: string, attempt: number): Promise<unknown> {
-    const { status, text } = this.inProcess
-      ? await withTimeout(this.inProcess(operation, body), this.timeoutMs, () => this.stalled())
-      : await this.overHttp(operation, body, attempt);
+    const { status, text } = await this.overHttp(operation, body, attempt);
     if (status === 200) return text ? JSON.parse(text) : {};
-    throw storeError(status, text);
+    throw storeError(status, parsedError(text));
   }
 
   /** One signed POST to the endpoint. */
@@ -206,14 +216,23 @@ export class DynamoClient {
   }
 }
 
-/** The store's error answer as a `StoreError`: its type after the `#` (`com.amazonaws.dynamodb.v20120810#…`) and message. */
-function storeError(status: number, text: string): StoreError {
-  let parsed: { __type?: unknown; message?: unknown; Message?: unknown } = {};
+/** An error answer's JSON, or nothing when it is not JSON (a proxy's page). */
+function parsedError(text: string): unknown {
   try {
-    parsed = JSON.parse(text) as typeof parsed;
+    return JSON.parse(text);
   } catch {
-    // Not JSON (a proxy's page): named by its status below.
+    return undefined;
   }
+}
+
+/** The store's error answer as a `StoreError`: its type after the `#` (`com.amazonaws.dynamodb.v20120810#…`) and message. */
+function storeError(status: number, answer: unknown): StoreError {
+  // Not an object (not JSON at all): named by its status below.
+  const parsed = (typeof answer === 'object' && answer !== null ? answer : {}) as {
+    __type?: unknown;
+    message?: unknown;
+    Message?: unknown;
+  };
   const type = typeof parsed.__type === 'string' ? (parsed.__type.split('#').pop() ?? '') : '';
   const name = type || (status >= 500 ? 'InternalServerError' : 'UnknownError');
   const message = String(parsed.message ?? parsed.Message ?? `the store answered HTTP ${status}`);
