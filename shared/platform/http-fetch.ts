@@ -1,5 +1,5 @@
 import type { LookupFunction } from 'node:net';
-import { Readable } from 'node:stream';
+import { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Dispatcher } from 'undici';
 // undici's parts by their own paths (types/undici-parts.d.ts): its package entry would also bring
 // its mock agents, caches, WebSocket and proxy agents into the Lambda bundles (200 KB minified).
@@ -83,7 +83,10 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
     });
     const empty = method === 'HEAD' || NULL_BODY_STATUS.has(answer.statusCode);
     if (empty) answer.body.resume();
-    return new Response(empty ? null : (Readable.toWeb(answer.body) as ReadableStream<Uint8Array>), {
+    // Not Readable.toWeb: on Node 20 its adapter can still push a chunk into a stream that was
+    // cancelled, which throws where nothing catches it. ReadableStream.from pulls a chunk at a
+    // time, and a cancel ends the iteration (which destroys the body).
+    return new Response(empty ? null : (NodeReadableStream.from(answer.body) as unknown as ReadableStream<Uint8Array>), {
       status: answer.statusCode,
       statusText: answer.statusText ?? '',
       headers: responseHeaders(answer.headers),

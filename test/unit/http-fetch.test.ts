@@ -1,7 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
+import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentFetch, type AgentFetch } from '../../shared/platform/http-fetch.js';
+import { errorReply, startFakeModel } from '../support/fake-model.js';
 
 /**
  * The hot path's fetch (undici's request API) against a real HTTP server on loopback: what goes
@@ -168,6 +170,34 @@ describe('the hot path fetch', () => {
     expect(answered).toBe(true);
     during.abort();
     await expect(reader.read()).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('lets a body go unread: an error answer the model SDK retries throws nothing elsewhere', async () => {
+    // Node 20's Readable.toWeb went on pushing into a stream the SDK had cancelled, and threw
+    // where nothing catches it: one uncaught exception per retried answer.
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    const model = await startFakeModel();
+    stops.push(() => model.stop());
+    try {
+      model.handle(() => errorReply(500, 'overloaded'));
+      const client = new Anthropic({ apiKey: 'k', baseURL: model.url, maxRetries: 1, fetch: agentFetch() });
+      for (let call = 0; call < 3; call += 1) {
+        const params = { model: 'm', max_tokens: 10, messages: [{ role: 'user' as const, content: 'x' }] };
+        const failed = await client.messages
+          .stream(params)
+          .finalMessage()
+          .catch((error: unknown) => error);
+        expect(failed).toMatchObject({ status: 500 });
+      }
+      // Each call and its retry reached the model.
+      expect(model.requests).toHaveLength(6);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
   });
 
   it('fails with the network error in its chain when nothing listens, and connects through the lookup it was given', async () => {
