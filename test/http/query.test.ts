@@ -370,6 +370,24 @@ describe('POST /api/workspaces/:id/query', () => {
     }
   });
 
+  it('makes 8 store calls, 7 without a session_id (a conversation it has just named has nothing to read)', async () => {
+    const { admin, workspaceId } = await workspaceWith([]);
+    model.handle(() => textReply('hi'));
+    const callsOf = async (body: Record<string, unknown>) => {
+      const before = t.deps.table.roundTrips;
+      const answer = await ask(admin.cookie, workspaceId, body);
+      expect(answer.status, answer.text).toBe(200);
+      return { calls: t.deps.table.roundTrips - before, sessionId: answer.body.session_id as string };
+    };
+    const first = await callsOf({ query: 'first' });
+    expect(first.calls).toBe(7);
+    expect((await callsOf({ query: 'follow-up', session_id: first.sessionId })).calls).toBe(8);
+    // An id the caller names is read, whether or not something is stored under it.
+    expect((await callsOf({ query: 'named', session_id: 'my-own-session' })).calls).toBe(8);
+    const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${first.sessionId}`, { cookie: admin.cookie });
+    expect(detail.body.messages.map((message: { content: string }) => message.content)).toEqual(['first', 'hi', 'follow-up', 'hi']);
+  });
+
   it('answers 409 to a query on a closed conversation, without calling the model', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     const first = await ask(admin.cookie, workspaceId, { query: 'hello', session_id: 'closing-1' });

@@ -49,10 +49,17 @@ export async function loadConversation(deps: Deps, workspaceId: string, conversa
   return { state, messages };
 }
 
-export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string) {
+/** No conversation stored yet: what `loadConversation` finds for an id nobody has used. */
+const NO_CONVERSATION = { state: undefined, messages: [] };
+
+/**
+ * What a query reads, in one parallel round. A conversation whose id the query has just made
+ * (`isNew`: no `session_id` was given) cannot have anything stored yet, so it is not read.
+ */
+export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string, isNew = false) {
   const [workspaceItems, conversation, modelSettings] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
-    loadConversation(deps, workspaceId, conversationId),
+    isNew ? NO_CONVERSATION : loadConversation(deps, workspaceId, conversationId),
     readModelSettings(deps, caller.orgId),
   ]);
   const workspace = ownedWorkspace(
