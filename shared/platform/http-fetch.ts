@@ -19,7 +19,8 @@ import { fetch as undiciFetch } from 'undici/lib/web/fetch/index.js';
  * this way against 1.0 ms through fetch.
  *
  * What it does as fetch does: the method, headers and body as given; the caller's signal (an
- * abort rejects with an `AbortError`, and cancels a body being read); the answer's status, status
+ * abort rejects with the signal's reason, and cancels a body being read); a failed request rejects
+ * with `TypeError('fetch failed')`, its cause the network error; the answer's status, status
  * text and headers, and its body as a web stream (none for 204, 205, 304 and HEAD). What it does
  * not: follow a redirect (as fetch with `redirect: 'manual'`, a 3xx is the answer), or ask for
  * compression (no `accept-encoding` is sent, so there is nothing to decode). A `Request` as input,
@@ -63,6 +64,12 @@ function requestInitOf(request: Request): RequestInit {
   return { method, headers, signal, ...(body ? { body, duplex: 'half' } : {}) } as RequestInit;
 }
 
+/** What fetch rejects with: the signal's reason when it was aborted, else `TypeError('fetch failed')` with the cause. */
+function fetchError(error: unknown, signal: RequestInit['signal']): unknown {
+  if (signal?.aborted) return signal.reason ?? error;
+  return new TypeError('fetch failed', { cause: error });
+}
+
 /** A fetch that follows no redirect, whose requests go through `dispatcher` (its pool of keep-alive connections). */
 export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, init?: RequestInit) => Promise<Response> {
   const viaUndiciFetch = (input: string | URL, init: RequestInit) =>
@@ -73,14 +80,18 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
     if (body === false) return viaUndiciFetch(input, init);
     const url = new URL(input);
     const method = (init.method ?? 'GET').toUpperCase();
-    const answer = await request.call(dispatcher, {
-      origin: url.origin,
-      path: `${url.pathname}${url.search}`,
-      method: method as Dispatcher.HttpMethod,
-      headers: headerRecord(init.headers),
-      body,
-      signal: init.signal ?? undefined,
-    });
+    const answer = await request
+      .call(dispatcher, {
+        origin: url.origin,
+        path: `${url.pathname}${url.search}`,
+        method: method as Dispatcher.HttpMethod,
+        headers: headerRecord(init.headers),
+        body,
+        signal: init.signal ?? undefined,
+      })
+      .catch((error: unknown) => {
+        throw fetchError(error, init.signal);
+      });
     const empty = method === 'HEAD' || NULL_BODY_STATUS.has(answer.statusCode);
     if (empty) answer.body.resume();
     // Not Readable.toWeb: on Node 20 its adapter can still push a chunk into a stream that was

@@ -146,7 +146,7 @@ describe('the hot path fetch', () => {
     expect([head.status, head.body, head.headers.get('x-kind')]).toEqual([200, null, 'HEAD']);
   });
 
-  it("rejects with an AbortError when the caller's signal aborts, before the answer or while its body is read", async () => {
+  it("rejects when the caller's signal aborts, with its reason before the answer, with an AbortError while its body is read", async () => {
     let answered = false;
     const server = await serve((request, response) => {
       if (request.url === '/slow-body') {
@@ -159,8 +159,10 @@ describe('the hot path fetch', () => {
     const fetch = agentFetch();
     const before = new AbortController();
     const pending = fetch(`${server.url}/silent`, { signal: before.signal });
-    setTimeout(() => before.abort(), 20);
-    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    const reason = new DOMException('the caller gave up', 'AbortError');
+    setTimeout(() => before.abort(reason), 20);
+    // As fetch: the signal's reason.
+    await expect(pending).rejects.toBe(reason);
 
     const during = new AbortController();
     const answer = await fetch(`${server.url}/slow-body`, { signal: during.signal });
@@ -204,6 +206,9 @@ describe('the hot path fetch', () => {
     const closed = await serve(() => undefined);
     await stops.pop()?.();
     const refused = await agentFetch()(`${closed.url}/`, {}).catch((error: unknown) => error);
+    // As fetch: a TypeError whose cause is the network's error.
+    expect(refused).toBeInstanceOf(TypeError);
+    expect((refused as Error).message).toBe('fetch failed');
     const chain: unknown[] = [];
     for (let error = refused; error instanceof Error; error = error.cause) chain.push((error as NodeJS.ErrnoException).code);
     expect(chain).toContain('ECONNREFUSED');
