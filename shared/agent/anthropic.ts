@@ -93,15 +93,19 @@ export interface ModelCallOptions {
   maxRetries: number;
   /** Prompts and answers in the SDK's spans (`OTEL_CAPTURE_CONTENT`); metadata only otherwise. */
   captureContent?: boolean;
+  /** Whether spans are recorded at all (an entry point started the OpenTelemetry SDK); the SDK's spans are off when not. */
+  traced?: boolean;
 }
 
 /**
  * The SDK's own OpenTelemetry spans (one `chat` client span per model call, with the GenAI
- * attributes: provider, models, tokens), through the tracer provider the entry point registered;
- * with none registered they cost nothing. The trace context is not sent to the model's provider.
+ * attributes: provider, models, tokens), through the tracer provider the entry point registered.
+ * With none registered they are turned off: the SDK would otherwise still work out each call's
+ * attributes for a span nobody records. The trace context is not sent to the model's provider.
  */
 function openTelemetryOf(options: ModelCallOptions) {
-  return { propagation: false, traces: { contentMode: options.captureContent ? ('content' as const) : ('metadata_only' as const) } };
+  const contentMode = options.captureContent ? ('content' as const) : ('metadata_only' as const);
+  return { propagation: false, traces: { enabled: options.traced ?? true, contentMode } };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Config } from '../platform/config.js';
+import { tracingOn } from '../platform/tracing.js';
 import { AnthropicModelClient, BedrockModelClient } from './anthropic.js';
 import type { ModelClient } from './model.js';
 
@@ -50,6 +51,7 @@ export class ModelClientCache implements ModelClients {
       timeoutMs: this.config.modelTimeoutMs,
       maxRetries: this.config.modelMaxRetries,
       captureContent: this.config.otelCaptureContent,
+      traced: tracingOn(),
     };
     const serviceAccount = this.config.allowServiceModelKey;
     if (settings.provider === 'bedrock') {
