@@ -46,10 +46,7 @@ async function answer(
   const started = performance.now();
   const requestedId = input.session_id ?? newId('conv', deps.clock.now());
   const isNew = input.session_id === undefined;
-  const [loaded] = await Promise.all([
-    loadQueryContext(deps, caller, workspaceId, requestedId, isNew),
-    countQuery(deps, caller.orgId),
-  ]);
+  const [loaded] = await Promise.all([loadQueryContext(deps, caller, workspaceId, requestedId, isNew), countQuery(deps, caller.orgId)]);
   const { conversationId, state, messages } = await conversationFor(deps, caller, workspaceId, requestedId, loaded);
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
