@@ -6,6 +6,7 @@ import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { type ConnectionCredentials, McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
+import { toolItemsOf, type ToolItem } from './tool-cache.js';
 import type { Config } from '../platform/config.js';
 import type { SecretStore } from '../platform/store.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
@@ -50,43 +51,6 @@ export interface ConnectionItem extends ConnectionSpec {
 }
 
 type ConnectionStatus = 'connected' | 'needs_authorization' | 'error';
-
-/** A tool as cached with its connection (`WS#<workspace>` / `TOOL#<connection>#<name>`). */
-export interface ToolItem {
-  pk: string;
-  sk: string;
-  id: string;
-  name: string;
-  description: string;
-  /**
-   * The tool's JSON Schema as the server sent it, as JSON text: DynamoDB refuses a map nested
-   * more than 32 levels (dynalite does not check), and a query reads every tool of its workspace,
-   * which a string makes cheaper to read than a nested map. Tools cached before were stored as a
-   * map (`toolSchemaOf` reads both).
-   */
-  input_schema: string | Record<string, unknown>;
-  is_write: boolean;
-  connection_id: string;
-}
-
-/** A cached tool's JSON Schema (stored as JSON text, or as a map by older versions). */
-export function toolSchemaOf(tool: ToolItem): Record<string, unknown> {
-  if (typeof tool.input_schema !== 'string') return tool.input_schema;
-  const schema: unknown = JSON.parse(tool.input_schema);
-  return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
-}
-
-function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
-  return tools.map((tool) => ({
-    ...keys.tool(workspaceId, connectionId, tool.name),
-    id: `${connectionId}:${tool.name}`,
-    name: tool.name,
-    description: tool.description,
-    input_schema: JSON.stringify(tool.inputSchema),
-    is_write: tool.isWrite,
-    connection_id: connectionId,
-  }));
-}
 
 /** How to reach a connection (saved or about to be): the URL for http, the command and arguments for stdio. */
 export function specOf(input: {

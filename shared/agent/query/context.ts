@@ -1,4 +1,5 @@
-import type { ConnectionItem, ToolItem } from '../../connections/connections.js';
+import type { ConnectionItem } from '../../connections/connections.js';
+import type { ToolItem } from '../../connections/tool-cache.js';
 import { ownConversationId } from '../../conversations/owners.js';
 import { toGuardrail, type GuardrailItem } from '../../guardrails/guardrails.js';
 import { loadPatternEngine } from '../../guardrails/patterns.js';

@@ -1,12 +1,5 @@
-import {
-  recordDiscoveredTools,
-  recordHealth,
-  refreshTools,
-  connectionSpec,
-  toolSchemaOf,
-  type ConnectionItem,
-  type ToolItem,
-} from '../../connections/connections.js';
+import { recordDiscoveredTools, recordHealth, refreshTools, connectionSpec, type ConnectionItem } from '../../connections/connections.js';
+import { toolSchemaOf, type ToolItem } from '../../connections/tool-cache.js';
 import { blockingGuardrail } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
