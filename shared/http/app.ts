@@ -102,9 +102,13 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   if (tracingOn()) app.use('*', ...requestSpans());
   app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   app.use('/api/*', async (c, next) => {
-    await next();
-    // Answers depend on who asks: never let a cache keep them.
+    // Answers depend on who asks: never let a cache keep them. Set before the handler, so the
+    // answer is made with it: a header set on a finished answer makes @hono/node-server build a
+    // full Response and write it through a web stream, instead of writing its string at once.
     c.header('Cache-Control', 'no-store');
+    await next();
+    // An answer made without the prepared headers (a Response of its own) gets it now.
+    if (c.res.headers.get('Cache-Control') !== 'no-store') c.header('Cache-Control', 'no-store');
   });
   app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitBodies());
 

@@ -554,6 +554,25 @@ describe('coding-agent: the workspace as an MCP server', () => {
     }
   });
 
+  it('answers with no-store, as every API answer, though the MCP transport makes its own Response', async () => {
+    const { key } = await connected('coding-agent');
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
+    const response = await fetch(`${base}/api/workspaces/${workspaceId}/mcp`, {
+      method: 'POST',
+      headers: { ...bearer(key), 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ id: 1, result: { serverInfo: expect.any(Object) } });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
   it('refuses a missing key (401), another type’s key or a session (403), and another workspace (404)', async () => {
     const { key } = await connected('coding-agent');
     const api = await connected('api');
