@@ -1,11 +1,9 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpHub } from '../../shared/connections/mcp-hub.js';
 import { RecordingLogger } from '../support/logger.js';
+import { startLowLevelMcpServer } from '../support/mcp-servers.js';
 
 /*
  * A tool server is not trusted: its tools' output schemas are its own words. The MCP client checks
@@ -41,19 +39,7 @@ async function startSchemaServer() {
     });
     return server;
   };
-  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await build().connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    stop: () => {
-      http.closeAllConnections();
-      return new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+  return startLowLevelMcpServer(build);
 }
 
 let hub: McpHub;

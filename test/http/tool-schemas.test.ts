@@ -1,12 +1,10 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply } from '../support/fake-model.js';
+import { startLowLevelMcpServer } from '../support/mcp-servers.js';
 
 /*
  * A tool's input schema is the server's own words, and goes to the model as it was sent. The
@@ -28,36 +26,24 @@ const ODD_SCHEMA = {
   required: [''],
 };
 
-/** A low-level MCP server (no schema checks of its own) with one tool of that schema, stateless over streamable HTTP. */
-async function startOddSchemaServer() {
-  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    const server = new Server({ name: 'odd', version: '1.0.0' }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: [{ name: 'odd_schema', description: 'Takes an odd input', inputSchema: ODD_SCHEMA as { type: 'object' } }],
-    }));
-    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'done' }] }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
-  });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    stop: () => {
-      http.closeAllConnections();
-      return new Promise<void>((resolve) => http.close(() => resolve()));
-    },
-  };
+/** A server with one tool of that schema (built with the SDK's low-level API, which checks nothing). */
+function oddSchemaServer(): Server {
+  const server = new Server({ name: 'odd', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [{ name: 'odd_schema', description: 'Takes an odd input', inputSchema: ODD_SCHEMA as { type: 'object' } }],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: 'text', text: 'done' }] }));
+  return server;
 }
 
 let t: TestContext;
 let model: Awaited<ReturnType<typeof startFakeModel>>;
-let odd: Awaited<ReturnType<typeof startOddSchemaServer>>;
+let odd: Awaited<ReturnType<typeof startLowLevelMcpServer>>;
 
 beforeAll(async () => {
   model = await startFakeModel();
   model.handle(() => textReply('fine'));
-  odd = await startOddSchemaServer();
+  odd = await startLowLevelMcpServer(oddSchemaServer);
   t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
 });
 afterAll(async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -203,3 +204,23 @@ export async function startSseMcpServer(options: { name?: string; tools?: TestTo
 
 /** Arguments that start the stdio fixture server with the `node` command. */
 export const STDIO_SERVER_ARGS = ['test/fixtures/stdio-mcp-server.mjs'];
+
+/**
+ * A stateless MCP server over streamable HTTP (JSON answers) whose `Server` the test builds with
+ * the SDK's low-level API, so nothing checks what it declares (schemas of any shape).
+ */
+export async function startLowLevelMcpServer(build: () => Server) {
+  const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await build().connect(transport);
+    await transport.handleRequest(req, res);
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    stop: () => {
+      http.closeAllConnections();
+      return new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
