@@ -92,17 +92,30 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
       .catch((error: unknown) => {
         throw fetchError(error, init.signal);
       });
-    const empty = method === 'HEAD' || NULL_BODY_STATUS.has(answer.statusCode);
-    if (empty) answer.body.resume();
-    // Not Readable.toWeb: on Node 20 its adapter can still push a chunk into a stream that was
-    // cancelled, which throws where nothing catches it. ReadableStream.from pulls a chunk at a
-    // time, and a cancel ends the iteration (which destroys the body).
-    return new Response(empty ? null : (NodeReadableStream.from(answer.body) as unknown as ReadableStream<Uint8Array>), {
-      status: answer.statusCode,
-      statusText: answer.statusText ?? '',
-      headers: responseHeaders(answer.headers),
-    });
+    try {
+      return responseOf(answer, method);
+    } catch (error) {
+      // An answer no Response can hold (a status outside 200–599, a header or reason it refuses):
+      // a failed request, whose connection is let go rather than left holding an unread body.
+      answer.body.destroy();
+      throw new TypeError('fetch failed', { cause: error });
+    }
   };
+}
+
+/** The web Response of an answer; throws for one a Response cannot hold. */
+function responseOf(answer: Dispatcher.ResponseData, method: string): Response {
+  if (answer.statusCode < 200 || answer.statusCode > 599) throw new RangeError(`status ${answer.statusCode} out of range`);
+  const init = { status: answer.statusCode, statusText: answer.statusText ?? '', headers: responseHeaders(answer.headers) };
+  if (method === 'HEAD' || NULL_BODY_STATUS.has(answer.statusCode)) {
+    const response = new Response(null, init);
+    answer.body.resume();
+    return response;
+  }
+  // Not Readable.toWeb: on Node 20 its adapter can still push a chunk into a stream that was
+  // cancelled, which throws where nothing catches it. ReadableStream.from pulls a chunk at a
+  // time, and a cancel ends the iteration (which destroys the body).
+  return new Response(NodeReadableStream.from(answer.body) as unknown as ReadableStream<Uint8Array>, init);
 }
 
 /** A fetch over a pool of its own, whose connections resolve host names with `lookup` (the system's by default); `close` closes them. */

@@ -202,6 +202,26 @@ describe('the hot path fetch', () => {
     }
   });
 
+  it('fails an answer no Response can hold (status 600, a body that never ends) and lets its connection go', async () => {
+    const timers: NodeJS.Timeout[] = [];
+    stops.push(async () => timers.forEach(clearInterval));
+    const server = await serve((_request, response) => {
+      response.writeHead(600, { 'content-type': 'application/json' });
+      timers.push(setInterval(() => response.write('x'.repeat(1024)), 5));
+    });
+    const made = createAgentFetch();
+    const failed = await made.fetch(`${server.url}/mcp`, { method: 'POST', body: '{}' }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(TypeError);
+    expect((failed as Error).message).toBe('fetch failed');
+    expect((failed as Error).cause).toBeInstanceOf(RangeError);
+    // Nothing holds the connection: closing the pool does not wait for the endless body.
+    const closed = await Promise.race([
+      made.close().then(() => 'closed'),
+      new Promise((resolve) => setTimeout(resolve, 2000, 'still open')),
+    ]);
+    expect(closed).toBe('closed');
+  });
+
   it('fails with the network error in its chain when nothing listens, and connects through the lookup it was given', async () => {
     const closed = await serve(() => undefined);
     await stops.pop()?.();
