@@ -115,7 +115,8 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
     if (!handler) return { status: 400, answer: { __type: 'com.amazon.coral.service#UnknownOperationException' } };
     let data: Record<string, unknown>;
     try {
-      // checkTypes builds the call dynalite acts on, a copy of the input (whose empty fields it drops).
+      // checkTypes builds the call dynalite acts on, a copy of the input; it first deletes the
+      // input's null and unknown fields, at every level (a retry sends the same, cleaned input).
       data = validations.checkTypes(input, handler.validation.types);
       validations.checkValidations(data, handler.validation.types, handler.validation.custom, store);
     } catch (error) {

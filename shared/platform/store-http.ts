@@ -67,7 +67,8 @@ function bytesOf(data: SourceData): string | Uint8Array {
  * Carries one call to a store in this process instead of over HTTP (the embedded store): the
  * operation and its input in, the store's status and answer out, as objects: what the wire would
  * carry as JSON, without writing and reading it. The store keeps neither object (the embedded
- * store acts on its own copy of the input and answers what it read from its database).
+ * store acts on its own copy of the input, after deleting its null and unknown fields, and
+ * answers what it read from its database); the client sends each input once and reads answers.
  */
 export type StoreTransport = (operation: string, input: object) => Promise<{ status: number; answer: unknown }>;
 

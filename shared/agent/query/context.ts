@@ -51,7 +51,7 @@ export async function loadConversation(deps: Deps, workspaceId: string, conversa
 }
 
 /** No conversation stored yet: what `loadConversation` finds for an id nobody has used. */
-const NO_CONVERSATION = { state: undefined, messages: [] };
+const noConversation = () => ({ state: undefined, messages: [] });
 
 /**
  * What a query reads, in one parallel round. A conversation whose id the query has just made
@@ -60,7 +60,7 @@ const NO_CONVERSATION = { state: undefined, messages: [] };
 export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string, isNew = false) {
   const [workspaceItems, conversation, modelSettings] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
-    isNew ? NO_CONVERSATION : loadConversation(deps, workspaceId, conversationId),
+    isNew ? noConversation() : loadConversation(deps, workspaceId, conversationId),
     readModelSettings(deps, caller.orgId),
   ]);
   const workspace = ownedWorkspace(
