@@ -103,6 +103,20 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
   };
 }
 
+/**
+ * Cancels the body of a Response that was dropped before anyone began to read it, as undici's
+ * fetch does: its connection is let go instead of being held by the unread body. A body being
+ * read (its stream locked to a reader or a pipe) is left alone.
+ */
+const dropped = new FinalizationRegistry<{ body: Dispatcher.ResponseData['body']; stream: WeakRef<ReadableStream<Uint8Array>> }>(
+  ({ body, stream }) => {
+    const reading = stream.deref();
+    // Gone with the Response: nobody can read the body.
+    if (!reading) body.destroy();
+    else if (!reading.locked) reading.cancel().catch(() => undefined);
+  },
+);
+
 /** The web Response of an answer; throws for one a Response cannot hold. */
 function responseOf(answer: Dispatcher.ResponseData, method: string): Response {
   if (answer.statusCode < 200 || answer.statusCode > 599) throw new RangeError(`status ${answer.statusCode} out of range`);
@@ -115,7 +129,10 @@ function responseOf(answer: Dispatcher.ResponseData, method: string): Response {
   // Not Readable.toWeb: on Node 20 its adapter can still push a chunk into a stream that was
   // cancelled, which throws where nothing catches it. ReadableStream.from pulls a chunk at a
   // time, and a cancel ends the iteration (which destroys the body).
-  return new Response(NodeReadableStream.from(answer.body) as unknown as ReadableStream<Uint8Array>, init);
+  const stream = NodeReadableStream.from(answer.body) as unknown as ReadableStream<Uint8Array>;
+  const response = new Response(stream, init);
+  dropped.register(response, { body: answer.body, stream: new WeakRef(stream) });
+  return response;
 }
 
 /** A fetch over a pool of its own, whose connections resolve host names with `lookup` (the system's by default); `close` closes them. */

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, LookupFunction } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
@@ -220,6 +221,17 @@ describe('the hot path fetch', () => {
       new Promise((resolve) => setTimeout(resolve, 2000, 'still open')),
     ]);
     expect(closed).toBe('closed');
+  });
+
+  it('lets the connection of a Response dropped unread go once it is collected; one still kept holds it', () => {
+    // In a process of its own, with the garbage collector at hand (test/fixtures/dropped-body.ts).
+    const run = (mode: string) =>
+      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/fixtures/dropped-body.ts', mode], {
+        encoding: 'utf8',
+        timeout: 20_000,
+      }).trim();
+    expect(run('dropped')).toBe('closed dropped');
+    expect(run('kept')).toBe('still open kept');
   });
 
   it('fails with the network error in its chain when nothing listens, and connects through the lookup it was given', async () => {
