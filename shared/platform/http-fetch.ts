@@ -97,7 +97,7 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
     } catch (error) {
       // An answer no Response can hold (a status outside 200–599, a header or reason it refuses):
       // a failed request, whose connection is let go rather than left holding an unread body.
-      answer.body.destroy();
+      discard(answer.body);
       throw new TypeError('fetch failed', { cause: error });
     }
   };
@@ -108,14 +108,24 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
  * fetch does: its connection is let go instead of being held by the unread body. A body being
  * read (its stream locked to a reader or a pipe) is left alone.
  */
-const dropped = new FinalizationRegistry<{ body: Dispatcher.ResponseData['body']; stream: WeakRef<ReadableStream<Uint8Array>> }>(
-  ({ body, stream }) => {
-    const reading = stream.deref();
-    // Gone with the Response: nobody can read the body.
-    if (!reading) body.destroy();
-    else if (!reading.locked) reading.cancel().catch(() => undefined);
-  },
-);
+const dropped = new FinalizationRegistry<{ body: AnswerBody; stream: WeakRef<ReadableStream<Uint8Array>> }>(({ body, stream }) => {
+  const reading = stream.deref();
+  // Gone with the Response: nobody can read the body.
+  if (!reading) discard(body);
+  else if (!reading.locked) reading.cancel().catch(() => undefined);
+});
+
+type AnswerBody = Dispatcher.ResponseData['body'];
+
+/**
+ * Lets an answer's body go, unless it is done already: destroyed, and the abort error undici's
+ * body then emits heard here (an error event nobody listens to is an uncaught exception).
+ */
+function discard(body: AnswerBody): void {
+  if (body.destroyed || body.readableEnded) return;
+  body.on('error', () => undefined);
+  body.destroy();
+}
 
 /** The web Response of an answer; throws for one a Response cannot hold. */
 function responseOf(answer: Dispatcher.ResponseData, method: string): Response {
