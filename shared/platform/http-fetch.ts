@@ -31,7 +31,7 @@ import { fetch as undiciFetch } from 'undici/lib/web/fetch/index.js';
 type FetchInput = string | URL | Request;
 
 /** Answers that have no body, whatever the server sent (the Response constructor refuses one). */
-const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const NULL_BODY_STATUS = new Set([204, 205, 304]);
 
 /** The body this fetch sends itself; anything else goes through undici's fetch. */
 function plainBody(body: RequestInit['body']): string | Uint8Array | undefined | false {
@@ -42,7 +42,8 @@ function plainBody(body: RequestInit['body']): string | Uint8Array | undefined |
 
 function headerRecord(headers: RequestInit['headers']): Record<string, string> {
   const record: Record<string, string> = {};
-  new Headers(headers).forEach((value, name) => {
+  // The SDKs pass a Headers already: read it as it is rather than copy it.
+  (headers instanceof Headers ? headers : new Headers(headers)).forEach((value, name) => {
     record[name] = value;
   });
   return record;
@@ -64,10 +65,12 @@ function requestInitOf(request: Request): RequestInit {
   return { method, headers, signal, ...(body ? { body, duplex: 'half' } : {}) } as RequestInit;
 }
 
-/** What fetch rejects with: the signal's reason when it was aborted, else `TypeError('fetch failed')` with the cause. */
+/** What fetch rejects with when a request fails: `TypeError('fetch failed')`, its cause the reason. */
+const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
+
+/** What fetch rejects with: the signal's reason when it was aborted, else a failed request. */
 function fetchError(error: unknown, signal: RequestInit['signal']): unknown {
-  if (signal?.aborted) return signal.reason ?? error;
-  return new TypeError('fetch failed', { cause: error });
+  return signal?.aborted ? (signal.reason ?? error) : fetchFailed(error);
 }
 
 /** A fetch that follows no redirect, whose requests go through `dispatcher` (its pool of keep-alive connections). */
@@ -98,7 +101,7 @@ export function createHttpFetch(dispatcher: Dispatcher): (input: FetchInput, ini
       // An answer no Response can hold (a status outside 200–599, a header or reason it refuses):
       // a failed request, whose connection is let go rather than left holding an unread body.
       discard(answer.body);
-      throw new TypeError('fetch failed', { cause: error });
+      throw fetchFailed(error);
     }
   };
 }

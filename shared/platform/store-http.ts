@@ -130,11 +130,12 @@ export class DynamoClient {
 
   async send<T = Record<string, unknown>>(operation: string, input: object): Promise<T> {
     return this.around(operation, input, async () => {
+      const { inProcess } = this;
       // Over HTTP the body is written once, for every attempt.
-      const body = this.inProcess ? undefined : JSON.stringify(input);
+      const body = inProcess ? '' : JSON.stringify(input);
       for (let attempt = 1; ; attempt += 1) {
         try {
-          return (await (body === undefined ? this.call(operation, input) : this.post(operation, body, attempt))) as T;
+          return (await (inProcess ? this.call(inProcess, operation, input) : this.post(operation, body, attempt))) as T;
         } catch (error) {
           if (attempt >= MAX_ATTEMPTS || !retryable(error, operation)) throw error;
           // Full jitter on an exponential ceiling (50, 100 ms): callers throttled together spread out.
@@ -145,8 +146,7 @@ export class DynamoClient {
   }
 
   /** One call to the store in this process. */
-  private async call(operation: string, input: object): Promise<unknown> {
-    const inProcess = this.inProcess as StoreTransport;
+  private async call(inProcess: StoreTransport, operation: string, input: object): Promise<unknown> {
     const { status, answer } = await withTimeout(inProcess(operation, input), this.timeoutMs, () => this.stalled());
     if (status === 200) return answer ?? {};
     throw storeError(status, answer);
