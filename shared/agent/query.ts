@@ -24,7 +24,7 @@ export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/
  * `POST /api/workspaces/:id/query`: the eight steps of docs/agent-loop.md. Reads (workspace with
  * connections and cached tools, conversation with its latest messages, model settings) are one
  * parallel round; writes are two (the conversation item, then messages + audit entry + counters in
- * parallel).
+ * parallel), or one for a conversation the query starts.
  */
 export function runQuery(
   deps: Deps,
@@ -65,6 +65,7 @@ async function answer(
     caller,
     workspace,
     conversationId,
+    fresh: isNew,
     query: screened.text,
     // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
     history: screened.history,

@@ -388,6 +388,48 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(detail.body.messages.map((message: { content: string }) => message.content)).toEqual(['first', 'hi', 'follow-up', 'hi']);
   });
 
+  it('writes a new conversation in one round of store calls, a continued one in two (its claim numbers the messages first)', async () => {
+    const { admin, workspaceId } = await workspaceWith([]);
+    model.handle(() => textReply('hi'));
+    const table = t.deps.table;
+    const { updateReturningOld, batchPut } = table;
+    const events: string[] = [];
+    table.updateReturningOld = (async (...args: Parameters<typeof updateReturningOld>) => {
+      events.push('claim sent');
+      try {
+        return await updateReturningOld.apply(table, args);
+      } finally {
+        events.push('claim answered');
+      }
+    }) as typeof updateReturningOld;
+    table.batchPut = (...args: Parameters<typeof batchPut>) => {
+      events.push('messages sent');
+      return batchPut.apply(table, args);
+    };
+    let sessionId = '';
+    try {
+      const first = await ask(admin.cookie, workspaceId, { query: 'first' });
+      expect(first.status, first.text).toBe(200);
+      sessionId = first.body.session_id;
+      expect(events).toEqual(['claim sent', 'messages sent', 'claim answered']);
+      events.length = 0;
+      const next = await ask(admin.cookie, workspaceId, { query: 'next', session_id: sessionId });
+      expect(next.status, next.text).toBe(200);
+      expect(events).toEqual(['claim sent', 'claim answered', 'messages sent']);
+    } finally {
+      table.updateReturningOld = updateReturningOld;
+      table.batchPut = batchPut;
+    }
+    const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${sessionId}`, { cookie: admin.cookie });
+    expect(detail.body.conversation.message_count).toBe(4);
+    expect(detail.body.messages.map((message: { seq: number; content: string }) => `${message.seq} ${message.content}`)).toEqual([
+      '1 first',
+      '2 hi',
+      '3 next',
+      '4 hi',
+    ]);
+  });
+
   it('answers 409 to a query on a closed conversation, without calling the model', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     const first = await ask(admin.cookie, workspaceId, { query: 'hello', session_id: 'closing-1' });

@@ -1,29 +1,21 @@
-import { Entity } from 'dynamodb-toolbox/entity';
-import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
-import { number } from 'dynamodb-toolbox/schema/number';
-import { string } from 'dynamodb-toolbox/schema/string';
-import { isOwnConversationId, ownConversationId } from '../../conversations/owners.js';
+import { ownConversationId } from '../../conversations/owners.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
 import { approvalSettingOf } from '../../approvals/setting.js';
-import { dueIndex, minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
+import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
-import { ConflictError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { keys } from '../../platform/keys.js';
-import { type Item, unlessConditionFailed } from '../../platform/table.js';
-import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
+import type { Item } from '../../platform/table.js';
 import { counterNames, recordUsage, type Usage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopResult } from '../loop.js';
 import { totalInput } from '../model.js';
+import { claimConversation, claimedFresh } from './claim.js';
 import type { Caller, ConversationState } from './types.js';
 
 /*
- * Saving a query: the conversation item, its messages, the audit entry, violations and counters,
- * in two rounds of store calls.
+ * Saving a query: the conversation item (query/claim.ts), its messages, the audit entry, violations
+ * and counters, in two rounds of store calls (one for a conversation the query started).
  */
 
 type HistoryMessage = { role: 'user' | 'assistant'; content: string };
@@ -33,6 +25,11 @@ export interface FinishedQuery {
   caller: Caller;
   workspace: WorkspaceItem;
   conversationId: string;
+  /**
+   * The query made the conversation's id itself (no `session_id` was given): nothing can be stored
+   * under it yet, so its item is written alongside the messages rather than before them.
+   */
+  fresh?: boolean;
   /** The question as screened by the guardrails (what the model saw). */
   query: string;
   /** The (screened) history a new conversation starts with; empty when continuing one. */
@@ -65,126 +62,6 @@ export interface ApprovalRecord {
   decided_by: string | null;
   decided_at: string | null;
   reason: string | null;
-}
-
-/** The attributes of the conversation item (`CONV#…` / `STATE`) a query writes. */
-const conversationEntity = new Entity({
-  name: 'conversation',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    workspace_id: string(),
-    org_id: string(),
-    status: string().enum('open', 'cold', 'closed'),
-    consumer_type: string().enum('api', 'team-chat', 'messaging', 'coding-agent'),
-    user_name: string(),
-    // null first: API callers have no channel, and each alternative that fails to parse costs a thrown error.
-    channel: anyOf(nul(), string()),
-    // Conversations older than owners have none (conversations/owners.ts).
-    owner: string().optional(),
-    chat_channel_id: string().optional(),
-    chat_thread_ts: string().optional(),
-    first_message_at: string(),
-    last_activity_at: string(),
-    message_count: number(),
-    total_cost_usd: number(),
-    stats_status: string(),
-    due_at: string().optional(),
-    cold_at: string().optional(),
-    moved_by: string().optional(),
-    gsi1pk: string(),
-    gsi1sk: string(),
-    gsi2pk: string(),
-    gsi2sk: string(),
-    gsi3pk: string().optional(),
-    gsi3sk: string().optional(),
-  }),
-});
-
-/**
- * The conversation item's write: created or reopened as open, with its index keys and next due
- * time; the attributes that describe the conversation are set only by the query that creates it;
- * `message_count` is added to atomically, so the old value hands out the messages' sequence numbers.
- */
-function conversationUpdate(saved: FinishedQuery, at: string, coldAt: Date) {
-  const { caller, workspace, conversationId } = saved;
-  const indexKey = keys.timeOrdered(at, conversationId);
-  const chat = caller.chat;
-  return conversationEntity
-    .build(UpdateItemCommand)
-    .item({
-      ...keys.conversation(workspace.id, conversationId),
-      status: 'open',
-      last_activity_at: at,
-      gsi1pk: keys.conversationsIndex(workspace.id),
-      gsi1sk: indexKey,
-      gsi2pk: keys.conversationsByStatusIndex(workspace.id, 'open'),
-      gsi2sk: indexKey,
-      due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.id, conversationId, coldAt),
-      id: $get('id', conversationId),
-      workspace_id: $get('workspace_id', workspace.id),
-      org_id: $get('org_id', caller.orgId),
-      consumer_type: $get('consumer_type', caller.consumerType),
-      user_name: $get('user_name', caller.userName),
-      channel: $get('channel', caller.channel),
-      first_message_at: $get('first_message_at', at),
-      stats_status: $get('stats_status', 'pending'),
-      owner: $get('owner', caller.owner),
-      chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
-      chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
-      message_count: $add(saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1)),
-      // A resumed query adds what it spent since it paused.
-      total_cost_usd: $add(saved.costUsd - (saved.resumed?.counted.costUsd ?? 0)),
-      // Open again: a cold conversation's move and cold time are over.
-      moved_by: $remove(),
-      cold_at: $remove(),
-    })
-    .options({
-      // Not closed, and the caller's own (a conversation older than owners is claimed by its next query).
-      condition: {
-        and: [
-          {
-            or: [
-              { attr: 'pk', exists: false },
-              { attr: 'status', ne: 'closed' },
-            ],
-          },
-          {
-            or: [
-              { attr: 'owner', exists: false },
-              { attr: 'owner', eq: caller.owner },
-            ],
-          },
-        ],
-      },
-    });
-}
-
-/**
- * Writes the conversation item (one conditional UpdateItem). Returns the item as it was before
- * (undefined for a new conversation), or `taken` when someone else started a conversation under
- * this id while the query ran.
- */
-async function claimConversation(
-  deps: Deps,
-  saved: FinishedQuery,
-  at: string,
-  coldAt: Date,
-): Promise<{ previous: ConversationState | undefined } | 'taken'> {
-  const { key, input } = updateOf(conversationUpdate(saved, at, coldAt));
-  const claimed = await unlessConditionFailed(
-    deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
-    null,
-  );
-  if (claimed) return claimed;
-  const { caller, conversationId } = saved;
-  const current = await deps.table.get<ConversationState>(key, true);
-  if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
-  throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
 }
 
 /** The messages of the query (and of the history a new conversation starts with), numbered after `previousCount`. */
@@ -283,6 +160,7 @@ function recordMetrics(deps: Deps, saved: FinishedQuery, usage: Usage): void {
  * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
  * which also hands out the message sequence numbers atomically), then in parallel the messages
  * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
+ * A conversation the query started (`fresh`) has its item written in that same round.
  * Returns the conversation's id (the caller's own one when someone else took the id meanwhile)
  * and the sequence number of the answer's message, if there is one.
  */
@@ -295,7 +173,10 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   // which resume the query, plan the move again from then).
   const waitMinutes = loop.paused ? approvalSettingOf(workspace).expires_minutes : 0;
   const coldAt = minutesAfter(now, waitMinutes + workspace.cold_timeout_minutes);
-  const claim = await claimConversation(deps, saved, at, coldAt);
+  const claiming = claimConversation(deps, saved, at, coldAt);
+  // A conversation this query named has no item yet (no previous count, status or owner), so its
+  // claim cannot be refused and can run alongside the other writes: one round of store calls fewer.
+  const claim = saved.fresh ? { previous: undefined } : await claiming;
   if (claim === 'taken') {
     // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
     return persistQuery(deps, { ...saved, conversationId: ownConversationId(conversationId, caller.owner) });
@@ -315,6 +196,7 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
     tokens_output: loop.usage.output - counted.tokensOutput,
   };
   await Promise.all([
+    saved.fresh ? claimedFresh(claiming, conversationId) : null,
     deps.table.batchPut(items),
     // The next move: cold after cold_timeout_minutes without activity (replaces the pending one,
     // which an open conversation has).

@@ -1,0 +1,158 @@
+import { Entity } from 'dynamodb-toolbox/entity';
+import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
+import { item } from 'dynamodb-toolbox/schema/item';
+import { nul } from 'dynamodb-toolbox/schema/nul';
+import { number } from 'dynamodb-toolbox/schema/number';
+import { string } from 'dynamodb-toolbox/schema/string';
+import { isOwnConversationId } from '../../conversations/owners.js';
+import { dueIndex } from '../../conversations/lifecycle.js';
+import type { Deps } from '../../deps.js';
+import { ConflictError } from '../../platform/errors.js';
+import { keys } from '../../platform/keys.js';
+import { unlessConditionFailed } from '../../platform/table.js';
+import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
+import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import type { Caller, ConversationState } from './types.js';
+
+/*
+ * The conversation item's write when a query is saved (query/persist.ts): one conditional
+ * UpdateItem that creates or reopens the conversation and hands out its messages' numbers.
+ */
+
+/** What the claim needs of a finished query (`FinishedQuery` of query/persist.ts). */
+export interface ClaimedQuery {
+  caller: Caller;
+  workspace: WorkspaceItem;
+  conversationId: string;
+  history: unknown[];
+  answered: boolean;
+  costUsd: number;
+  resumed?: { counted: { costUsd: number } };
+}
+
+/** The attributes of the conversation item (`CONV#…` / `STATE`) a query writes. */
+const conversationEntity = new Entity({
+  name: 'conversation',
+  table: singleTable,
+  ...plainItems,
+  schema: item({
+    pk: string().key(),
+    sk: string().key(),
+    id: string(),
+    workspace_id: string(),
+    org_id: string(),
+    status: string().enum('open', 'cold', 'closed'),
+    consumer_type: string().enum('api', 'team-chat', 'messaging', 'coding-agent'),
+    user_name: string(),
+    // null first: API callers have no channel, and each alternative that fails to parse costs a thrown error.
+    channel: anyOf(nul(), string()),
+    // Conversations older than owners have none (conversations/owners.ts).
+    owner: string().optional(),
+    chat_channel_id: string().optional(),
+    chat_thread_ts: string().optional(),
+    first_message_at: string(),
+    last_activity_at: string(),
+    message_count: number(),
+    total_cost_usd: number(),
+    stats_status: string(),
+    due_at: string().optional(),
+    cold_at: string().optional(),
+    moved_by: string().optional(),
+    gsi1pk: string(),
+    gsi1sk: string(),
+    gsi2pk: string(),
+    gsi2sk: string(),
+    gsi3pk: string().optional(),
+    gsi3sk: string().optional(),
+  }),
+});
+
+/**
+ * The conversation item's write: created or reopened as open, with its index keys and next due
+ * time; the attributes that describe the conversation are set only by the query that creates it;
+ * `message_count` is added to atomically, so the old value hands out the messages' sequence numbers.
+ */
+function conversationUpdate(saved: ClaimedQuery, at: string, coldAt: Date) {
+  const { caller, workspace, conversationId } = saved;
+  const indexKey = keys.timeOrdered(at, conversationId);
+  const chat = caller.chat;
+  return conversationEntity
+    .build(UpdateItemCommand)
+    .item({
+      ...keys.conversation(workspace.id, conversationId),
+      status: 'open',
+      last_activity_at: at,
+      gsi1pk: keys.conversationsIndex(workspace.id),
+      gsi1sk: indexKey,
+      gsi2pk: keys.conversationsByStatusIndex(workspace.id, 'open'),
+      gsi2sk: indexKey,
+      due_at: coldAt.toISOString(),
+      ...dueIndex('open', workspace.id, conversationId, coldAt),
+      id: $get('id', conversationId),
+      workspace_id: $get('workspace_id', workspace.id),
+      org_id: $get('org_id', caller.orgId),
+      consumer_type: $get('consumer_type', caller.consumerType),
+      user_name: $get('user_name', caller.userName),
+      channel: $get('channel', caller.channel),
+      first_message_at: $get('first_message_at', at),
+      stats_status: $get('stats_status', 'pending'),
+      owner: $get('owner', caller.owner),
+      chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
+      chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
+      message_count: $add(saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1)),
+      // A resumed query adds what it spent since it paused.
+      total_cost_usd: $add(saved.costUsd - (saved.resumed?.counted.costUsd ?? 0)),
+      // Open again: a cold conversation's move and cold time are over.
+      moved_by: $remove(),
+      cold_at: $remove(),
+    })
+    .options({
+      // Not closed, and the caller's own (a conversation older than owners is claimed by its next query).
+      condition: {
+        and: [
+          {
+            or: [
+              { attr: 'pk', exists: false },
+              { attr: 'status', ne: 'closed' },
+            ],
+          },
+          {
+            or: [
+              { attr: 'owner', exists: false },
+              { attr: 'owner', eq: caller.owner },
+            ],
+          },
+        ],
+      },
+    });
+}
+
+/**
+ * Writes the conversation item (one conditional UpdateItem). Returns the item as it was before
+ * (undefined for a new conversation), or `taken` when someone else started a conversation under
+ * this id while the query ran.
+ */
+export async function claimConversation(
+  deps: Deps,
+  saved: ClaimedQuery,
+  at: string,
+  coldAt: Date,
+): Promise<{ previous: ConversationState | undefined } | 'taken'> {
+  const { key, input } = updateOf(conversationUpdate(saved, at, coldAt));
+  const claimed = await unlessConditionFailed(
+    deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
+    null,
+  );
+  if (claimed) return claimed;
+  const { caller, conversationId } = saved;
+  const current = await deps.table.get<ConversationState>(key, true);
+  if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
+  throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
+}
+
+/** The claim of a conversation the query named, which runs alongside the other writes (`FinishedQuery.fresh`). */
+export async function claimedFresh(claiming: ReturnType<typeof claimConversation>, conversationId: string): Promise<void> {
+  // Only an id made twice could find someone else's item here.
+  if ((await claiming) === 'taken') throw new ConflictError(`conversation ${conversationId} already exists`);
+}
