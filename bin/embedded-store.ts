@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { StoreTransport } from '../shared/platform/store-http.js';
 import { memoizeDynaliteParsers } from './embedded-store-parse.js';
+import { bufferWrites, type LevelDb } from './embedded-store-writes.js';
 
 /*
  * The embedded store: dynalite's own database, validations and actions, called in this process.
@@ -19,13 +20,6 @@ interface DynaliteError {
   body?: unknown;
 }
 type Callback = (error: (Error & DynaliteError) | null, result?: unknown) => void;
-type ValueCallback = (error: Error | null, value?: unknown) => void;
-/** The leveldb database (classic-level on disk, memory-level in memory) as dynalite wraps it. */
-interface LevelDb {
-  status: string;
-  getSync(key: string): unknown;
-  get(key: string, callback?: ValueCallback): unknown;
-}
 interface DynaliteStore {
   db: LevelDb;
   lifecycleManager: { gracefulClose(callback: (error?: Error | null) => void): void };
@@ -77,29 +71,6 @@ function answerOf(error: unknown): { status: number; answer: unknown } | undefin
   return statusCode ? { status: statusCode, answer: body } : undefined;
 }
 
-/**
- * dynalite reads through leveldb's asynchronous `get`: each read is queued to libuv's thread pool
- * and its answer comes back through the event loop and a `setImmediate`. A read is about 2 µs of
- * leveldb's own work; the hop costs 50–100 µs of this thread's time, and a query reads about a
- * dozen times. Reads use leveldb's `getSync` instead once the database is open (before that, and
- * for everything else, dynalite's own path). The answer still comes in a later microtask, as
- * dynalite's callbacks expect.
- */
-function readInline(level: LevelDb): void {
-  const get = level.get;
-  level.get = (key, callback) => {
-    if (typeof callback !== 'function' || level.status !== 'open') return get.call(level, key, callback);
-    let value: unknown;
-    try {
-      value = level.getSync(key);
-    } catch (error) {
-      queueMicrotask(() => callback(error as Error));
-      return;
-    }
-    queueMicrotask(() => callback(null, value));
-  };
-}
-
 export interface EmbeddedStore {
   transport: StoreTransport;
   close(): Promise<void>;
@@ -109,7 +80,7 @@ export interface EmbeddedStore {
 export function openEmbeddedStore(dir: string | null): EmbeddedStore {
   memoizeDynaliteParsers();
   const store = db.create({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  readInline(store.db);
+  const writes = bufferWrites(store.db);
   const transport: StoreTransport = async (operation, input) => {
     const handler = handlers.get(operation as (typeof OPERATIONS)[number]);
     if (!handler) return { status: 400, answer: { __type: 'com.amazon.coral.service#UnknownOperationException' } };
@@ -124,17 +95,23 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
       if (answer) return answer;
       throw error;
     }
-    return new Promise((resolve, reject) => {
+    const answered = await new Promise<{ status: number; answer: unknown }>((resolve, reject) => {
       handler.action(store, data, (error, result) => {
         if (!error) return resolve({ status: 200, answer: result });
         const answer = answerOf(error);
         return answer ? resolve(answer) : reject(error);
       });
     });
+    // Answered once what it wrote is in leveldb (bin/embedded-store-writes.ts).
+    await writes.written();
+    return answered;
   };
   return {
     transport,
-    close: () =>
-      new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve()))),
+    close: async () => {
+      // The writes still on their way first (a refused batch was already told to its callers).
+      await writes.written().catch(() => undefined);
+      await new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve())));
+    },
   };
 }

@@ -1,4 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStore, type EmbeddedStore } from '../../bin/embedded-store.js';
 import { memoizeDynaliteParsers, memoized } from '../../bin/embedded-store-parse.js';
@@ -338,5 +342,34 @@ describe('the memo of parsed expressions', () => {
       memo.conditionParser.parse('attribute_type(#a, :t)', { context: contextOf({ '#a': 'a' }, { ':t': { S: type } }) });
     expect(typed('S')).toBeTypeOf('object');
     expect(typed('NOPE')).toMatch(/Invalid attribute type name/);
+  });
+});
+
+describe('the embedded store on disk', () => {
+  it('has in leveldb every write it has answered, even if the process is killed the moment after', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wap-killed-'));
+    try {
+      // In a process of its own (test/fixtures/store-killed.ts), killed with SIGKILL once its 30 writes are answered.
+      const signal = await new Promise<string | null>((resolve) => {
+        const child = execFile(process.execPath, ['--import', 'tsx', 'test/fixtures/store-killed.ts', dir, '30'], { timeout: 20_000 });
+        child.once('exit', (_code, killedBy) => resolve(killedBy));
+      });
+      expect(signal).toBe('SIGKILL');
+      const reopened = openEmbeddedStore(dir);
+      const client = new DynamoClient({ region: 'local', transport: reopened.transport });
+      try {
+        const { Items } = await client.send<{ Items: unknown[] }>('Query', {
+          TableName: 'killed',
+          KeyConditionExpression: 'pk = :p',
+          ExpressionAttributeValues: { ':p': { S: 'P' } },
+        });
+        expect(Items).toHaveLength(30);
+      } finally {
+        client.destroy();
+        await reopened.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
