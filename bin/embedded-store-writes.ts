@@ -25,8 +25,13 @@ export interface LevelDb {
 type LevelWrite = { type: 'put'; key: string; value: string; valueEncoding: 'utf8' } | { type: 'del'; key: string };
 
 export interface BufferedWrites {
-  /** Resolves once every write made so far is in leveldb; rejects if its batch was refused. */
-  written(): Promise<void>;
+  /** A mark to give `written`: taken when a call starts. */
+  mark(): number;
+  /**
+   * Resolves once every write made so far is in leveldb. Rejects if a batch was refused since
+   * `mark` (a call may have written into it), or the batch it waits for is.
+   */
+  written(mark: number): Promise<void>;
 }
 
 /** Where a key's last write not yet in leveldb stands: its JSON text (undefined once deleted). */
@@ -48,6 +53,7 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
   let chain: Promise<unknown> = Promise.resolve();
   // The last batch made: it settles once every write made so far is in leveldb (or refused).
   let latest: Promise<void> | undefined;
+  const refused = { count: 0, error: new Error('leveldb refused a batch') };
 
   const forget = (writes: typeof queued) => {
     for (const { write, number } of writes) if (pending.get(write.key)?.write === number) pending.delete(write.key);
@@ -59,7 +65,10 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
         writes.map(({ write }) => write),
         (error) => {
           forget(writes);
-          return error ? reject(error) : resolve();
+          if (!error) return resolve();
+          refused.count += 1;
+          refused.error = error;
+          return reject(error);
         },
       );
     });
@@ -87,6 +96,18 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
     queueMicrotask(() => callback(null));
   };
 
+  // dynalite's own batches (a deleted table's items, tags) go after the writes still on their way.
+  level.batch = (operations, callback) => {
+    if (typeof callback !== 'function' || level.status !== 'open') return batch.call(level, operations, callback);
+    const done = chain.then(
+      () => new Promise<void>((resolve, reject) => batch.call(level, operations, (error) => (error ? reject(error) : resolve()))),
+    );
+    chain = done.catch(() => undefined);
+    done.then(
+      () => callback(null),
+      (error: Error) => callback(error),
+    );
+  };
   level.get = (key, callback) => {
     if (typeof callback !== 'function' || level.status !== 'open') return get.call(level, key, callback);
     let value: unknown;
@@ -108,5 +129,11 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
     if (typeof callback !== 'function' || level.status !== 'open') return del.call(level, key, callback);
     enqueue({ type: 'del', key }, undefined, callback);
   };
-  return { written: () => latest ?? Promise.resolve() };
+  return {
+    mark: () => refused.count,
+    written: async (mark) => {
+      await latest;
+      if (refused.count > mark) throw refused.error;
+    },
+  };
 }

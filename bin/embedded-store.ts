@@ -84,6 +84,7 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
   const transport: StoreTransport = async (operation, input) => {
     const handler = handlers.get(operation as (typeof OPERATIONS)[number]);
     if (!handler) return { status: 400, answer: { __type: 'com.amazon.coral.service#UnknownOperationException' } };
+    const mark = writes.mark();
     let data: Record<string, unknown>;
     try {
       // checkTypes builds the call dynalite acts on, a copy of the input; it first deletes the
@@ -103,14 +104,14 @@ export function openEmbeddedStore(dir: string | null): EmbeddedStore {
       });
     });
     // Answered once what it wrote is in leveldb (bin/embedded-store-writes.ts).
-    await writes.written();
+    await writes.written(mark);
     return answered;
   };
   return {
     transport,
     close: async () => {
       // The writes still on their way first (a refused batch was already told to its callers).
-      await writes.written().catch(() => undefined);
+      await writes.written(writes.mark()).catch(() => undefined);
       await new Promise<void>((resolve, reject) => store.lifecycleManager.gracefulClose((error) => (error ? reject(error) : resolve())));
     },
   };

@@ -55,7 +55,7 @@ describe('the embedded store’s writes', () => {
     const writes = bufferWrites(level);
     expect(await done((callback) => level.put('item~a', { n: 1 }, callback))).toBeNull();
     expect(await read(level, 'item~a')).toEqual({ n: 1 });
-    const waited = writes.written();
+    const waited = writes.written(writes.mark());
     await turn();
     expect(batches).toHaveLength(1);
     expect(stored.has('item~a')).toBe(false);
@@ -83,7 +83,7 @@ describe('the embedded store’s writes', () => {
     await turn();
     await turn();
     expect(batches).toHaveLength(1);
-    const waited = writes.written();
+    const waited = writes.written(writes.mark());
     batches[0]?.finish();
     await turn();
     await turn();
@@ -103,7 +103,7 @@ describe('the embedded store’s writes', () => {
     expect(await read(level, 'k')).toEqual({ n: 1 });
     await turn();
     batches[0]?.finish();
-    await writes.written();
+    await writes.written(writes.mark());
     expect(stored.get('k')).toBe('{"n":1}');
   });
 
@@ -111,18 +111,37 @@ describe('the embedded store’s writes', () => {
     const { level, stored, batches } = fakeLevel();
     const writes = bufferWrites(level);
     stored.set('k', '{"v":"old"}');
+    const before = writes.mark();
     level.put('k', { v: 'new' }, () => undefined);
-    const waited = writes.written();
+    const waited = writes.written(before);
     await turn();
     batches[0]?.finish(new Error('disk full'));
     await expect(waited).rejects.toThrow('disk full');
     expect(await read(level, 'k')).toEqual({ v: 'old' });
-    await expect(writes.written()).resolves.toBeUndefined();
+    // A call that started before the refusal is told, whenever it asks; one that started after is not.
+    await expect(writes.written(before)).rejects.toThrow('disk full');
+    await expect(writes.written(writes.mark())).resolves.toBeUndefined();
     level.put('k2', { v: 1 }, () => undefined);
     await turn();
     batches[1]?.finish();
-    await writes.written();
+    await writes.written(writes.mark());
     expect(stored.get('k2')).toBe('{"v":1}');
+  });
+
+  it('writes dynalite’s own batches after the writes still on their way', async () => {
+    const { level, batches } = fakeLevel();
+    bufferWrites(level);
+    level.put('item~a', { n: 1 }, () => undefined);
+    await turn();
+    const answered = done((callback) => level.batch([{ type: 'del', key: 'item~a' }], callback));
+    await turn();
+    expect(batches).toHaveLength(1);
+    batches[0]?.finish();
+    await turn();
+    expect(batches.map((batch) => batch.writes.map((write) => `${write.type} ${write.key}`))).toEqual([['put item~a'], ['del item~a']]);
+    expect(await settled(answered)).toBe(false);
+    batches[1]?.finish();
+    expect(await answered).toBeNull();
   });
 
   it('leaves calls before the database is open, and calls without a callback, to dynalite’s own path', () => {
