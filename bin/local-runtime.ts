@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { serve, type ServerType } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
@@ -18,6 +18,7 @@ import { consoleApp, isApiUrl } from './console.js';
 import { openEmbeddedStore } from './embedded-store.js';
 import { memoizeDynaliteParsers } from './embedded-store-parse.js';
 import { isMetricsUrl, metricsApp } from './metrics.js';
+import { readDeclaredBody } from './request-body.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { deliveryOf } from '../shared/jobs/worker.js';
@@ -151,8 +152,11 @@ async function listen(deps: AgentDeps, config: Config, options: LocalRuntimeOpti
   const app = createApp(deps, { agentRoutes, clientAddress: (c) => getConnInfo(c).remote.address });
   const web = consoleApp(options.consoleDir);
   const scrape = metricsApp(metrics, config.metricsToken);
-  const fetchOf = (request: Request, env: unknown) => {
-    if (isApiUrl(request.url)) return app.fetch(request, env);
+  const fetchOf = async (request: Request, env: HttpBindings | Http2Bindings) => {
+    if (isApiUrl(request.url)) {
+      await readDeclaredBody(env.incoming);
+      return app.fetch(request, env);
+    }
     return isMetricsUrl(request.url) ? scrape.fetch(request, env) : web.fetch(request, env);
   };
   return new Promise((resolvePromise, reject) => {

@@ -9,7 +9,7 @@ import { ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError,
 import { keyMatchers, publicPaths } from './route-table.js';
 import type { AppEnv } from './router.js';
 
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Routes reachable without a session (the table's public routes, the OpenAPI document among them); logout in both its forms. */
 const PUBLIC_PATHS = publicPaths();
@@ -102,7 +102,8 @@ function isJsonMediaType(contentType: string): boolean {
 
 /**
  * Bodies: a POST/PUT/PATCH whose Content-Type is not JSON is 415 (this also blocks cross-site form
- * posts), a body over 1 MiB is 413 whether or not it declares its length.
+ * posts), a body over 1 MiB is 413 whether or not it declares its length. A body the local runtime
+ * has read already (`incoming.rawBody`) is handed to Hono as it is.
  */
 export function limitBodies(): MiddlewareHandler<AppEnv> {
   const limit = bodyLimit({
@@ -120,6 +121,13 @@ export function limitBodies(): MiddlewareHandler<AppEnv> {
     if (contentType !== undefined && !isJsonMediaType(contentType)) throw new UnsupportedMediaTypeError();
     if (contentType === undefined && (declaredLength > 0 || c.req.header('transfer-encoding'))) {
       throw new UnsupportedMediaTypeError();
+    }
+    // A body the runtime has read already (bin/request-body.ts), within the limit: Hono takes it as
+    // the body's text rather than building a web Request to read it from.
+    const raw = (c.env as { incoming?: { rawBody?: unknown } } | undefined)?.incoming?.rawBody;
+    if (raw instanceof Buffer && raw.length <= MAX_BODY_BYTES) {
+      (c.req.bodyCache as { text?: Promise<string> }).text ??= Promise.resolve(raw.toString('utf8'));
+      return next();
     }
     return limit(c, next);
   };

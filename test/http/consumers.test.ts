@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
+import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readDeclaredBody } from '../../bin/request-body.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 
@@ -53,7 +54,12 @@ beforeAll(async () => {
   workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Consumers' })).id;
   otherWorkspaceId = (await t.createWorkspace(admin.cookie, { name: 'Consumers elsewhere' })).id;
   await new Promise<void>((resolve) => {
-    server = serve({ fetch: t.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve()) as Server;
+    // As the local runtime serves it: a body that declares its length is read before the app runs.
+    const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
+      await readDeclaredBody(env.incoming);
+      return t.app.fetch(request, env);
+    };
+    server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => resolve()) as Server;
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
