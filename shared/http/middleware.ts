@@ -10,6 +10,7 @@ import { keyMatchers, publicPaths } from './route-table.js';
 import type { AppEnv } from './router.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
+const utf8 = new TextDecoder();
 
 /** Routes reachable without a session (the table's public routes, the OpenAPI document among them); logout in both its forms. */
 const PUBLIC_PATHS = publicPaths();
@@ -126,7 +127,8 @@ export function limitBodies(): MiddlewareHandler<AppEnv> {
     // the body's text rather than building a web Request to read it from.
     const raw = (c.env as { incoming?: { rawBody?: unknown } } | undefined)?.incoming?.rawBody;
     if (raw instanceof Buffer && raw.length <= MAX_BODY_BYTES) {
-      (c.req.bodyCache as { text?: Promise<string> }).text ??= Promise.resolve(raw.toString('utf8'));
+      // Decoded as Request.text() does: UTF-8, a leading byte-order mark dropped.
+      (c.req.bodyCache as { text?: Promise<string> }).text ??= Promise.resolve(utf8.decode(raw));
       return next();
     }
     return limit(c, next);

@@ -25,8 +25,8 @@ afterAll(async () => {
 });
 
 /** A body sent in chunks, without a declared length (`transfer-encoding: chunked`). */
-function chunked(text: string): ReadableStream<Uint8Array> {
-  const bytes = new TextEncoder().encode(text);
+function chunked(text: string | Uint8Array): ReadableStream<Uint8Array> {
+  const bytes = typeof text === 'string' ? new TextEncoder().encode(text) : text;
   return new ReadableStream({
     start(controller) {
       for (let at = 0; at < bytes.length; at += 64 * 1024) controller.enqueue(bytes.subarray(at, at + 64 * 1024));
@@ -35,7 +35,7 @@ function chunked(text: string): ReadableStream<Uint8Array> {
   });
 }
 
-async function post(body: string, { inChunks = false, type = 'application/json', signedIn = true } = {}) {
+async function post(body: string | Uint8Array, { inChunks = false, type = 'application/json', signedIn = true } = {}) {
   const response = await fetch(`${runtime.url}/api/workspaces`, {
     method: 'POST',
     headers: { 'content-type': type, ...(signedIn ? { cookie } : {}) },
@@ -51,6 +51,14 @@ describe('request bodies in the local runtime', () => {
     it(`reads a JSON body ${how}`, async () => {
       const name = `Bodies é ✓ 𝄞 ${how}`;
       const created = await post(JSON.stringify({ name }), { inChunks });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body).toMatchObject({ name });
+    });
+
+    it(`reads a JSON body that starts with a byte-order mark ${how}, as Request.text() does`, async () => {
+      const name = `Marked ${how}`;
+      const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(JSON.stringify({ name }))]);
+      const created = await post(bytes, { inChunks });
       expect(created.status, JSON.stringify(created.body)).toBe(201);
       expect(created.body).toMatchObject({ name });
     });

@@ -195,6 +195,27 @@ describe('the conversation item’s write (query/claim.ts), against toolbox’s 
     ['someone else’s conversation', query(), { ...earlier, status: 'open', owner: 'user:bob' }],
     ['a conversation older than owners', query(), { ...earlier, status: 'open', owner: undefined }],
     ['a query resumed after an approval', query({ resumed: { counted: { costUsd: 0.1 } } }), { ...earlier, status: 'open' }],
+    [
+      'a resumed query that paused again',
+      query({ answered: false, resumed: { counted: { costUsd: 0.25 } } }),
+      { ...earlier, status: 'open' },
+    ],
+    [
+      'a team-chat thread continued (its channel and thread kept)',
+      query({
+        caller: { ...api, consumerType: 'team-chat', channel: '#help', owner: 'chat:ws_1', chat: { channelId: 'C2', threadTs: '999.1' } },
+      }),
+      {
+        ...earlier,
+        consumer_type: 'team-chat',
+        channel: '#help',
+        owner: 'chat:ws_1',
+        status: 'open',
+        chat_channel_id: 'C1',
+        chat_thread_ts: '171.5',
+      },
+    ],
+    ['someone else’s cold conversation', query(), { ...earlier, status: 'cold', owner: 'user:bob', moved_by: 'timer' }],
   ];
   for (const [name, saved, before] of cases) {
     it(`writes ${name} as toolbox’s build does`, async () => {
