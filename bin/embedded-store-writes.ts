@@ -36,6 +36,83 @@ export interface BufferedWrites {
 
 /** Where a key's last write not yet in leveldb stands: its JSON text (undefined once deleted). */
 type Pending = { text: string | undefined; write: number };
+type Queued = { write: LevelWrite; number: number };
+
+/** The writes on their way to leveldb, gathered a turn at a time, written one batch after the other. */
+class WriteQueue {
+  private readonly pending = new Map<string, Pending>();
+  private queued: Queued[] = [];
+  private count = 0;
+  private gathering = false;
+  // The batches are written one after the other, so they land in the order they were made.
+  private chain: Promise<unknown> = Promise.resolve();
+  // The last batch made: it settles once every write made so far is in leveldb (or refused).
+  private latest: Promise<void> | undefined;
+  private readonly refused = { count: 0, error: new Error('leveldb refused a batch') };
+
+  constructor(private readonly writeBatch: (writes: LevelWrite[]) => Promise<void>) {}
+
+  /** A key's write still on its way, if there is one. */
+  waiting(key: string): Pending | undefined {
+    return this.pending.get(key);
+  }
+
+  add(write: LevelWrite, text: string | undefined): void {
+    this.count += 1;
+    this.pending.set(write.key, { text, write: this.count });
+    this.queued.push({ write, number: this.count });
+    if (this.gathering) return;
+    this.gathering = true;
+    const done = this.after(
+      () =>
+        new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+          this.gathering = false;
+        }),
+      () => this.flush(),
+    );
+    this.latest = done;
+    const settled = () => {
+      if (this.latest === done) this.latest = undefined;
+    };
+    done.then(settled, settled);
+  }
+
+  /** Runs `write` once the batches made so far are written (`first` runs meanwhile); a later batch waits for it. */
+  after(first: () => Promise<void>, write: () => Promise<void>): Promise<void> {
+    const previous = this.chain;
+    const done = first().then(async () => {
+      await previous;
+      return write();
+    });
+    this.chain = done.catch(() => undefined);
+    return done;
+  }
+
+  mark(): number {
+    return this.refused.count;
+  }
+
+  async written(mark: number): Promise<void> {
+    await this.latest;
+    if (this.refused.count > mark) throw this.refused.error;
+  }
+
+  private async flush(): Promise<void> {
+    // Taken once the batches before are written: writes made meanwhile go in this one too.
+    const writes = this.queued;
+    this.queued = [];
+    if (writes.length === 0) return;
+    try {
+      await this.writeBatch(writes.map(({ write }) => write));
+    } catch (error) {
+      this.refused.count += 1;
+      this.refused.error = error as Error;
+      throw error;
+    } finally {
+      for (const { write, number } of writes) if (this.pending.get(write.key)?.write === number) this.pending.delete(write.key);
+    }
+  }
+}
 
 /**
  * Reads go through leveldb's `getSync` (a read is about 2 µs of leveldb's own work, the thread
@@ -45,95 +122,46 @@ type Pending = { text: string | undefined; write: number };
  */
 export function bufferWrites(level: LevelDb): BufferedWrites {
   const { get, put, del, batch } = level;
-  const pending = new Map<string, Pending>();
-  let queued: { write: LevelWrite; number: number }[] = [];
-  let count = 0;
-  let gathering = false;
-  // The batches are written one after the other, so they land in the order they were made.
-  let chain: Promise<unknown> = Promise.resolve();
-  // The last batch made: it settles once every write made so far is in leveldb (or refused).
-  let latest: Promise<void> | undefined;
-  const refused = { count: 0, error: new Error('leveldb refused a batch') };
-
-  const forget = (writes: typeof queued) => {
-    for (const { write, number } of writes) if (pending.get(write.key)?.write === number) pending.delete(write.key);
-  };
-  const flush = (writes: typeof queued) =>
-    new Promise<void>((resolve, reject) => {
-      batch.call(
-        level,
-        writes.map(({ write }) => write),
-        (error) => {
-          forget(writes);
-          if (!error) return resolve();
-          refused.count += 1;
-          refused.error = error;
-          return reject(error);
-        },
-      );
-    });
-  const enqueue = (write: LevelWrite, text: string | undefined, callback: Callback) => {
-    count += 1;
-    pending.set(write.key, { text, write: count });
-    queued.push({ write, number: count });
-    if (!gathering) {
-      gathering = true;
-      const previous = chain;
-      const done = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
-        gathering = false;
-        const writes = queued;
-        queued = [];
-        await previous;
-        return flush(writes);
-      });
-      latest = done;
-      chain = done.catch(() => undefined);
-      const settled = () => {
-        if (latest === done) latest = undefined;
-      };
-      done.then(settled, settled);
-    }
-    queueMicrotask(() => callback(null));
-  };
+  const writeBatch = (writes: LevelWrite[]) =>
+    new Promise<void>((resolve, reject) => batch.call(level, writes, (error) => (error ? reject(error) : resolve())));
+  const queue = new WriteQueue(writeBatch);
+  const ours = (callback: unknown) => typeof callback === 'function' && level.status === 'open';
 
   // dynalite's own batches (a deleted table's items, tags) go after the writes still on their way.
   level.batch = (operations, callback) => {
-    if (typeof callback !== 'function' || level.status !== 'open') return batch.call(level, operations, callback);
-    const done = chain.then(
-      () => new Promise<void>((resolve, reject) => batch.call(level, operations, (error) => (error ? reject(error) : resolve()))),
-    );
-    chain = done.catch(() => undefined);
-    done.then(
-      () => callback(null),
-      (error: Error) => callback(error),
-    );
+    if (!ours(callback)) return batch.call(level, operations, callback);
+    queue
+      .after(
+        async () => undefined,
+        () => writeBatch(operations),
+      )
+      .then(
+        () => callback?.(null),
+        (error: Error) => callback?.(error),
+      );
   };
   level.get = (key, callback) => {
-    if (typeof callback !== 'function' || level.status !== 'open') return get.call(level, key, callback);
+    if (!ours(callback)) return get.call(level, key, callback);
     let value: unknown;
     try {
-      const waiting = pending.get(key);
+      const waiting = queue.waiting(key);
       value = waiting ? (waiting.text === undefined ? undefined : JSON.parse(waiting.text)) : level.getSync(key);
     } catch (error) {
-      queueMicrotask(() => callback(error as Error));
+      queueMicrotask(() => callback?.(error as Error));
       return;
     }
-    queueMicrotask(() => callback(null, value));
+    queueMicrotask(() => callback?.(null, value));
   };
   level.put = (key, value, callback) => {
-    if (typeof callback !== 'function' || level.status !== 'open') return put.call(level, key, value, callback);
+    if (!ours(callback)) return put.call(level, key, value, callback);
     const text = JSON.stringify(value);
-    enqueue({ type: 'put', key, value: text, valueEncoding: 'utf8' }, text, callback);
+    queue.add({ type: 'put', key, value: text, valueEncoding: 'utf8' }, text);
+    queueMicrotask(() => callback?.(null));
   };
   level.del = (key, callback) => {
-    if (typeof callback !== 'function' || level.status !== 'open') return del.call(level, key, callback);
-    enqueue({ type: 'del', key }, undefined, callback);
+    if (!ours(callback)) return del.call(level, key, callback);
+    queue.add({ type: 'del', key }, undefined);
+    queueMicrotask(() => callback?.(null));
   };
-  return {
-    mark: () => refused.count,
-    written: async (mark) => {
-      await latest;
-      if (refused.count > mark) throw refused.error;
-    },
-  };
+  return { mark: () => queue.mark(), written: (mark) => queue.written(mark) };
 }
