@@ -34,13 +34,13 @@ export interface BufferedWrites {
   written(mark: number): Promise<void>;
 }
 
-/** Where a key's last write not yet in leveldb stands: its JSON text (undefined once deleted). */
-type Pending = { text: string | undefined; write: number };
+/** A write not yet in leveldb, numbered in the order writes were made. */
 type Queued = { write: LevelWrite; number: number };
 
 /** The writes on their way to leveldb, gathered a turn at a time, written one batch after the other. */
 class WriteQueue {
-  private readonly pending = new Map<string, Pending>();
+  /** Each key's last write not yet in leveldb. */
+  private readonly pending = new Map<string, Queued>();
   private queued: Queued[] = [];
   private count = 0;
   private gathering = false;
@@ -53,23 +53,21 @@ class WriteQueue {
   constructor(private readonly writeBatch: (writes: LevelWrite[]) => Promise<void>) {}
 
   /** A key's write still on its way, if there is one. */
-  waiting(key: string): Pending | undefined {
-    return this.pending.get(key);
+  waiting(key: string): LevelWrite | undefined {
+    return this.pending.get(key)?.write;
   }
 
-  add(write: LevelWrite, text: string | undefined): void {
+  add(write: LevelWrite): void {
     this.count += 1;
-    this.pending.set(write.key, { text, write: this.count });
-    this.queued.push({ write, number: this.count });
+    const queued = { write, number: this.count };
+    this.pending.set(write.key, queued);
+    this.queued.push(queued);
     if (this.gathering) return;
     this.gathering = true;
-    const done = this.after(
-      () =>
-        new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
-          this.gathering = false;
-        }),
-      () => this.flush(),
-    );
+    const gathered = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      this.gathering = false;
+    });
+    const done = this.after(gathered, () => this.flush());
     this.latest = done;
     const settled = () => {
       if (this.latest === done) this.latest = undefined;
@@ -77,10 +75,10 @@ class WriteQueue {
     done.then(settled, settled);
   }
 
-  /** Runs `write` once the batches made so far are written (`first` runs meanwhile); a later batch waits for it. */
-  after(first: () => Promise<void>, write: () => Promise<void>): Promise<void> {
+  /** Runs `write` once `ready` and the batches made so far are written; a later batch waits for it. */
+  after(ready: Promise<void>, write: () => Promise<void>): Promise<void> {
     const previous = this.chain;
-    const done = first().then(async () => {
+    const done = ready.then(async () => {
       await previous;
       return write();
     });
@@ -109,7 +107,7 @@ class WriteQueue {
       this.refused.error = error as Error;
       throw error;
     } finally {
-      for (const { write, number } of writes) if (this.pending.get(write.key)?.write === number) this.pending.delete(write.key);
+      for (const queued of writes) if (this.pending.get(queued.write.key) === queued) this.pending.delete(queued.write.key);
     }
   }
 }
@@ -131,10 +129,7 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
   level.batch = (operations, callback) => {
     if (!ours(callback)) return batch.call(level, operations, callback);
     queue
-      .after(
-        async () => undefined,
-        () => writeBatch(operations),
-      )
+      .after(Promise.resolve(), () => writeBatch(operations))
       .then(
         () => callback?.(null),
         (error: Error) => callback?.(error),
@@ -145,7 +140,7 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
     let value: unknown;
     try {
       const waiting = queue.waiting(key);
-      value = waiting ? (waiting.text === undefined ? undefined : JSON.parse(waiting.text)) : level.getSync(key);
+      value = waiting ? (waiting.type === 'put' ? JSON.parse(waiting.value) : undefined) : level.getSync(key);
     } catch (error) {
       queueMicrotask(() => callback?.(error as Error));
       return;
@@ -154,13 +149,12 @@ export function bufferWrites(level: LevelDb): BufferedWrites {
   };
   level.put = (key, value, callback) => {
     if (!ours(callback)) return put.call(level, key, value, callback);
-    const text = JSON.stringify(value);
-    queue.add({ type: 'put', key, value: text, valueEncoding: 'utf8' }, text);
+    queue.add({ type: 'put', key, value: JSON.stringify(value), valueEncoding: 'utf8' });
     queueMicrotask(() => callback?.(null));
   };
   level.del = (key, callback) => {
     if (!ours(callback)) return del.call(level, key, callback);
-    queue.add({ type: 'del', key }, undefined);
+    queue.add({ type: 'del', key });
     queueMicrotask(() => callback?.(null));
   };
   return { mark: () => queue.mark(), written: (mark) => queue.written(mark) };

@@ -105,11 +105,12 @@ export function conversationUpdate(saved: ClaimedQuery, at: string, coldAt: Date
   const write = conversationWrite(saved, at, coldAt);
   const names: Record<string, string> = { '#pk': 'pk', '#status': 'status', '#owner': 'owner' };
   const values: Record<string, unknown> = { ':closed': 'closed', ':caller': saved.caller.owner };
+  let count = 0;
   const token = (name: string, value: unknown) => {
-    const index = Object.keys(values).length;
-    names[`#a${index}`] = name;
-    values[`:v${index}`] = value;
-    return [`#a${index}`, `:v${index}`] as const;
+    count += 1;
+    names[`#a${count}`] = name;
+    values[`:v${count}`] = value;
+    return [`#a${count}`, `:v${count}`] as const;
   };
   const sets = Object.entries(write.set).map(([name, value]) => token(name, value).join(' = '));
   for (const [name, value] of Object.entries(write.once)) {
@@ -117,10 +118,9 @@ export function conversationUpdate(saved: ClaimedQuery, at: string, coldAt: Date
     sets.push(`${attribute} = if_not_exists(${attribute}, ${placeholder})`);
   }
   const adds = Object.entries(write.add).map(([name, value]) => token(name, value).join(' '));
-  const removes = write.remove.map((name) => {
-    const attribute = `#r${Object.keys(names).length}`;
-    names[attribute] = name;
-    return attribute;
+  const removes = write.remove.map((name, index) => {
+    names[`#r${index}`] = name;
+    return `#r${index}`;
   });
   return {
     key: keys.conversation(saved.workspace.id, saved.conversationId),
