@@ -76,7 +76,8 @@ function grantSubjectOf(item: ConnectionItem, caller: string): string {
  */
 export function connectionSpec(deps: SecretStore, item: ConnectionItem, caller = 'workspace'): ConnectionSpec {
   const subject = grantSubjectOf(item, caller);
-  const authProvider = item.auth === 'oauth' ? new StoredOAuthProvider(deps, item.id, subject, item.oauth_redirect_url ?? '') : undefined;
+  const target = { connectionId: item.id, serverUrl: item.url ?? '', subject, redirectUrl: item.oauth_redirect_url ?? '' };
+  const authProvider = item.auth === 'oauth' ? new StoredOAuthProvider(deps, target) : undefined;
   return {
     ...specOf(item),
     credentials: credentialsOf(deps, item),

@@ -8,7 +8,7 @@ import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { admitSpec, connectionSpec, findConnection, replaceTools, requestSpec, storeConnection } from './connections.js';
-import { StoredOAuthProvider, startGrant, takeGrantState } from './oauth.js';
+import { originOf, StoredOAuthProvider, startGrant, takeGrantState } from './oauth.js';
 
 /*
  * The grants of OAuth connections (docs/connections.md): started by an admin (the connection's own
@@ -38,13 +38,14 @@ export async function saveOAuthConnection(
   const id = newId('conn', deps.clock.now());
   if (input.oauth_client_id) {
     const client = { client_id: input.oauth_client_id, ...(input.oauth_client_secret ? { client_secret: input.oauth_client_secret } : {}) };
-    await new StoredOAuthProvider(deps, id, 'workspace', grant.redirectUrl).saveClientInformation(client);
+    const target = { connectionId: id, serverUrl: spec.url ?? '', subject: 'workspace', redirectUrl: grant.redirectUrl };
+    await new StoredOAuthProvider(deps, target).saveClientInformation(client);
   }
   const credential = input.credential ?? 'workspace';
   // A per-user connection starts with the admin's own grant.
   const subject = credential === 'per_user' ? `user:${grant.userId}` : 'workspace';
-  const target = { connectionId: id, url: spec.url ?? '', redirectUrl: grant.redirectUrl };
-  const authorizationUrl = await startGrant(deps, target, { userId: grant.userId, orgId }, subject);
+  const target = { connectionId: id, serverUrl: spec.url ?? '', subject, redirectUrl: grant.redirectUrl };
+  const authorizationUrl = await startGrant(deps, target, { userId: grant.userId, orgId });
   await storeConnection(deps, {
     workspaceId: workspace.id,
     orgId,
@@ -76,9 +77,14 @@ export async function authorizeConnection(deps: Deps, caller: { orgId: string; u
   }
   const perUser = connection.credential === 'per_user';
   if (!perUser && caller.role !== 'admin') throw new ForbiddenError("only an admin grants a connection's own access");
-  const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
   const subject = perUser ? `user:${caller.userId}` : 'workspace';
-  return { authorization_url: await startGrant(deps, target, { userId: caller.userId, orgId: caller.orgId }, subject) };
+  const target = {
+    connectionId: connection.id,
+    serverUrl: connection.url ?? '',
+    subject,
+    redirectUrl: connection.oauth_redirect_url ?? '',
+  };
+  return { authorization_url: await startGrant(deps, target, { userId: caller.userId, orgId: caller.orgId }) };
 }
 
 /**
@@ -95,7 +101,11 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
   if (!chatGrant && grant.userId !== userId)
     throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
   const connection = await findConnection(deps, grant.orgId, grant.connectionId);
-  const provider = new StoredOAuthProvider(deps, connection.id, grant.subject, grant.redirectUrl, grant.verifier);
+  // The connection moved to another tool server since the grant began: its code is not for this one.
+  if (grant.origin !== undefined && grant.origin !== originOf(connection.url))
+    throw new NotFoundError('this connection moved to another server since this authorization began: start again from the connection');
+  const target = { connectionId: connection.id, serverUrl: connection.url ?? '', subject: grant.subject, redirectUrl: grant.redirectUrl };
+  const provider = new StoredOAuthProvider(deps, target, grant.verifier);
   try {
     await auth(provider, { serverUrl: connection.url ?? '', authorizationCode: input.code, fetchFn: mcpOf(deps).oauthFetch });
   } catch (error) {

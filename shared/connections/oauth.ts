@@ -21,6 +21,8 @@ export type GrantSubject = string;
 export interface GrantState {
   state: string;
   connectionId: string;
+  /** The origin of the tool server the grant was started for: the callback refuses it if the connection moved. */
+  origin?: string;
   subject: GrantSubject;
   /** Who started it: only their session may finish it. */
   userId: string;
@@ -31,22 +33,58 @@ export interface GrantState {
 
 const GRANT_LIFETIME_SECONDS = 10 * 60;
 
-const contextOf = (connectionId: string, what: string) => `oauth:${connectionId}:${what}`;
+/**
+ * The sealing context of a grant's secret: bound to the tool server's origin, so a client or tokens
+ * stored for one origin cannot be opened as another's (items sealed before origins were kept have none).
+ */
+const contextOf = (connectionId: string, what: string, origin?: string) =>
+  origin === undefined ? `oauth:${connectionId}:${what}` : `oauth:${connectionId}:${what}@${origin}`;
 
+/** The origin of a tool server's URL (`scheme://host:port`), or '' for a URL that does not parse. */
+export function originOf(url: string | null | undefined): string {
+  try {
+    return new URL(url ?? '').origin;
+  } catch {
+    return '';
+  }
+}
+
+/** Which grant a provider keeps: of which connection, at which tool server, whose, and where the person comes back to. */
+export interface GrantTarget {
+  connectionId: string;
+  /** The connection's URL: its origin is the only one its tokens are sent to. */
+  serverUrl: string;
+  subject: GrantSubject;
+  redirectUrl: string;
+}
+
+/**
+ * The SDK's OAuth client provider over the table. A grant belongs to the origin it was made for
+ * (CONTRACT.md, "Tool servers are not trusted either"): the registered client and the tokens are
+ * stored with the tool server's origin and sealed under it, and are handed to the SDK only while the
+ * connection's URL has that same origin. Moving a connection to another origin deletes them
+ * (`update.ts`); this check keeps a bearer from ever following a URL that changed some other way.
+ */
 export class StoredOAuthProvider implements OAuthClientProvider {
   /** Set by the SDK when a person must grant access: the URL to send them to. */
   authorizationUrl: URL | undefined;
+  readonly redirectUrl: string;
   private verifier: string | undefined;
   private readonly stateValue = randomBytes(24).toString('base64url');
+  private readonly connectionId: string;
+  private readonly subject: GrantSubject;
+  private readonly origin: string;
 
   constructor(
     private readonly store: SecretStore,
-    private readonly connectionId: string,
-    private readonly subject: GrantSubject,
-    readonly redirectUrl: string,
+    target: GrantTarget,
     /** At the callback: the verifier the grant was started with. */
     startedWith?: string,
   ) {
+    this.connectionId = target.connectionId;
+    this.subject = target.subject;
+    this.redirectUrl = target.redirectUrl;
+    this.origin = originOf(target.serverUrl);
     this.verifier = startedWith;
   }
 
@@ -112,6 +150,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return {
       state: this.stateValue,
       connectionId: this.connectionId,
+      origin: this.origin,
       subject: this.subject,
       userId,
       orgId,
@@ -120,15 +159,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     };
   }
 
+  /** A stored secret of this grant, or nothing when it was stored for another origin than the connection's. */
   private async read<T>(key: { pk: string; sk: string }, what: string): Promise<T | undefined> {
-    const item = await this.store.table.get<{ sealed: string }>(key, true);
-    if (!item) return undefined;
-    return JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what))) as T;
+    const item = await this.store.table.get<{ sealed: string; origin?: string }>(key, true);
+    if (!item || (item.origin !== undefined && item.origin !== this.origin)) return undefined;
+    return JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what, item.origin))) as T;
   }
 
   private async write(key: { pk: string; sk: string }, what: string, value: unknown): Promise<void> {
-    const sealed = await this.store.secrets.seal(JSON.stringify(value), contextOf(this.connectionId, what));
-    await this.store.table.put({ ...key, sealed, updated_at: this.store.clock.now().toISOString() });
+    const sealed = await this.store.secrets.seal(JSON.stringify(value), contextOf(this.connectionId, what, this.origin));
+    await this.store.table.put({ ...key, sealed, origin: this.origin, updated_at: this.store.clock.now().toISOString() });
   }
 }
 
@@ -157,16 +197,11 @@ class FreshGrant extends StoredOAuthProvider {
  * Starts a grant: discovery and (when no client is known) dynamic registration through the SDK,
  * then the authorization URL with PKCE and the resource parameter. Answers that URL.
  */
-export async function startGrant(
-  deps: Deps,
-  target: { connectionId: string; url: string; redirectUrl: string },
-  starter: { userId: string; orgId: string },
-  subject: GrantSubject = 'workspace',
-): Promise<string> {
-  const provider = new FreshGrant(deps, target.connectionId, subject, target.redirectUrl);
+export async function startGrant(deps: Deps, target: GrantTarget, starter: { userId: string; orgId: string }): Promise<string> {
+  const provider = new FreshGrant(deps, target);
   let result: string;
   try {
-    result = await auth(provider, { serverUrl: target.url, fetchFn: mcpOf(deps).oauthFetch });
+    result = await auth(provider, { serverUrl: target.serverUrl, fetchFn: mcpOf(deps).oauthFetch });
   } catch (error) {
     throw new ValidationError(
       'could not start the authorization',

@@ -25,7 +25,7 @@ export function connectionRoutes(deps: Deps) {
       return c.json(await saveOAuthConnection(deps, orgIdOf(c), input, grant), 201);
     })
     .openapi(routes.update.route, async (c) =>
-      c.json(await updateConnection(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json')), 200),
+      c.json(await updateConnection(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('json')), 200),
     )
     .openapi(routes.authorize.route, async (c) => c.json(await authorizeConnection(deps, c.get('principal'), c.req.valid('param').id), 200))
     .openapi(routes.callback.route, async (c) => {

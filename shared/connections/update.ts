@@ -4,18 +4,34 @@ import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { toConnection } from '../workspaces/children.js';
-import { type ConnectionItem, findConnection, replaceTools, specOf } from './connections.js';
+import { type ConnectionItem, admitSpec, findConnection, replaceTools, specOf } from './connections.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
 import { type ConnectionCredentials, type ConnectionSpec, McpConnectionError } from './mcp-hub.js';
+import { originOf, StoredOAuthProvider } from './oauth.js';
 import type { UpdateMcpInput } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
-/** The connection's settings after the edit: what is given replaces what was, credentials as a whole. */
-async function editedSettings(deps: Deps, connection: ConnectionItem, input: UpdateMcpInput) {
+/** Who edits: their organisation, and their own grant of a per-user OAuth connection (to reach it with). */
+export interface Editor {
+  orgId: string;
+  userId: string;
+}
+
+/**
+ * The connection's settings after the edit: what is given replaces what was, credentials as a
+ * whole. Credentials belong to the origin they were given for: a url that moves to another origin
+ * takes none of the stored headers with it (they must be given again), so no admin can read another
+ * admin's secret by pointing the connection at a server of their own.
+ */
+async function editedSettings(deps: Deps, connection: ConnectionItem, input: UpdateMcpInput, moved: boolean) {
   if (input.url !== undefined && connection.transport !== 'http') {
     throw new ValidationError('invalid request body', [{ path: 'url', message: 'only http connections have a url' }]);
   }
   const spec: ConnectionSpec = specOf({ ...connection, url: input.url ?? connection.url });
+  if (moved && input.headers === undefined && (connection.header_names ?? []).length > 0) {
+    const message = `the headers were given for ${originOf(connection.url)} and are not sent to another origin: give them again with the new url`;
+    throw new ValidationError('invalid request body', [{ path: 'headers', message }]);
+  }
   const stored = (await credentialsOf(deps, connection)?.()) ?? {};
   const credentials: ConnectionCredentials = { headers: input.headers ?? stored.headers, env: input.env ?? stored.env };
   checkCredentials(deps.config.mcpStdioServers, spec, {
@@ -23,6 +39,17 @@ async function editedSettings(deps: Deps, connection: ConnectionItem, input: Upd
     ...(input.env ? { env: input.env } : {}),
   });
   return { spec, credentials };
+}
+
+/** The grant the edit reaches an OAuth connection with: its own, or the editor's of a per-user one. */
+function editorGrant(deps: Deps, connection: ConnectionItem, spec: ConnectionSpec, editor: Editor) {
+  if (connection.auth !== 'oauth') return undefined;
+  return new StoredOAuthProvider(deps, {
+    connectionId: connection.id,
+    serverUrl: spec.url ?? '',
+    subject: connection.credential === 'per_user' ? `user:${editor.userId}` : 'workspace',
+    redirectUrl: connection.oauth_redirect_url ?? '',
+  });
 }
 
 /** Reaches the server with the new settings; a server that cannot be reached changes nothing (400). */
@@ -50,34 +77,65 @@ async function claimName(deps: Deps, connection: ConnectionItem, name: string | 
   return name;
 }
 
+/** Deletes every grant of a connection (each user's tokens, the workspace's) and its registered client. */
+async function forgetGrants(deps: Deps, connectionId: string): Promise<void> {
+  const grants = await deps.table.queryAll({ pk: keys.oauthPartition(connectionId) });
+  await Promise.all(grants.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
+}
+
+/**
+ * What the server is found to be at the edited settings. An OAuth connection moved to another
+ * origin is not reached at all: its grants and registered client are deleted (they were made for
+ * the old server) and it waits for a new grant, with no tools until then.
+ */
+async function reachEdited(
+  deps: Deps,
+  connection: ConnectionItem,
+  edited: Awaited<ReturnType<typeof editedSettings>>,
+  editor: Editor,
+  moved: boolean,
+) {
+  const { spec, credentials } = edited;
+  if (connection.auth === 'oauth' && moved) {
+    await admitSpec(deps, spec);
+    await forgetGrants(deps, connection.id);
+    const reason = 'moved to another server: its grants were deleted; grant access again';
+    return { server: null, tools: [], status: 'needs_authorization' as const, lastError: reason };
+  }
+  const authProvider = editorGrant(deps, connection, spec, editor);
+  const { server, tools } = await rediscover(deps, { ...spec, authProvider }, credentials);
+  return { server, tools, status: 'connected' as const, lastError: null };
+}
+
 /**
  * `PUT /api/connections/:id`: replaces the name, url, headers or env given, reaches the server with
  * the result and rediscovers its tools, then saves. Live sessions made with the old settings are
  * dropped here, and not reused by other processes (the connection's `updated_at` changes).
  */
-export async function updateConnection(deps: Deps, orgId: string, connectionId: string, input: UpdateMcpInput) {
-  const connection = await findConnection(deps, orgId, connectionId);
-  const { spec, credentials } = await editedSettings(deps, connection, input);
-  const { server, tools } = await rediscover(deps, spec, credentials);
+export async function updateConnection(deps: Deps, editor: Editor, connectionId: string, input: UpdateMcpInput) {
+  const connection = await findConnection(deps, editor.orgId, connectionId);
+  const moved = input.url !== undefined && originOf(input.url) !== originOf(connection.url);
+  const edited = await editedSettings(deps, connection, input, moved);
+  const reached = await reachEdited(deps, connection, edited, editor, moved);
   const name = await claimName(deps, connection, input.name);
-  const sealed = await sealCredentials(deps, orgId, connection.id, credentials);
+  const sealed = await sealCredentials(deps, editor.orgId, connection.id, edited.credentials);
   const now = deps.clock.now().toISOString();
   const updated: ConnectionItem = {
     ...connection,
     name,
-    url: spec.url ?? null,
+    url: edited.spec.url ?? null,
     header_names: sealed.header_names,
     env_names: sealed.env_names,
     credentials_sealed: sealed.credentials_sealed,
-    status: 'connected',
-    last_error: null,
-    server,
-    tool_count: tools.length,
-    tools_discovered: true,
+    status: reached.status,
+    last_error: reached.lastError,
+    server: reached.server,
+    tool_count: reached.tools.length,
+    tools_discovered: reached.status === 'connected',
     updated_at: now,
   };
   if (!updated.credentials_sealed) delete updated.credentials_sealed;
-  const delta = await replaceTools(deps, connection, tools);
+  const delta = await replaceTools(deps, connection, reached.tools);
   await onConditionFailed(
     deps.table.put({ ...updated }, { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),

@@ -92,6 +92,8 @@ export interface ServerStats {
   sessions: number;
   toolLists: number;
   toolCalls: number;
+  /** The Authorization header of every request that carried one (to see where a token went). */
+  authorizations: string[];
 }
 
 function readBody(req: IncomingMessage): Promise<unknown> {
@@ -126,10 +128,11 @@ function countMethods(body: unknown, stats: ServerStats) {
 export async function startHttpMcpServer(options: { name?: string; tools?: TestTool[]; redirectTo?: string } = {}) {
   const name = options.name ?? 'test-server';
   const tools = options.tools ?? standardTools();
-  const stats: ServerStats = { sessions: 0, toolLists: 0, toolCalls: 0 };
+  const stats: ServerStats = { sessions: 0, toolLists: 0, toolCalls: 0, authorizations: [] };
   const transports = new Map<string, StreamableHTTPServerTransport>();
 
   const http = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.authorization) stats.authorizations.push(req.headers.authorization);
     if (options.redirectTo) {
       res.writeHead(307, { location: options.redirectTo }).end();
       return;

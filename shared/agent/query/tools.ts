@@ -135,8 +135,13 @@ async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { sub
       : undefined;
   const failure = `MCP connection "${connection.name}" needs your authorization`;
   if (!userId) return { failure: `${failure}, which this caller cannot give (only a person can)` };
-  const target = { connectionId: connection.id, url: connection.url ?? '', redirectUrl: connection.oauth_redirect_url ?? '' };
-  const url = await startGrant(deps, target, { userId, orgId: caller.orgId }, caller.subject);
+  const target = {
+    connectionId: connection.id,
+    serverUrl: connection.url ?? '',
+    subject: caller.subject,
+    redirectUrl: connection.oauth_redirect_url ?? '',
+  };
+  const url = await startGrant(deps, target, { userId, orgId: caller.orgId });
   return { failure: `${failure}: open authorization_url to grant it, then ask again`, authorizationUrl: url };
 }
 
