@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../platform/config.js';
 import { tracingOn } from '../platform/tracing.js';
 import { AnthropicModelClient, BedrockModelClient } from './anthropic.js';
@@ -22,15 +24,24 @@ export interface ModelClients {
   clientFor(settings: ModelSettings): ModelClient;
 }
 
+/** A client's place in the cache: the SHA-256 of its API key, so the cache's keys are no secrets. */
+function cacheKeyOf(apiKey: string): string {
+  return createHash('sha256').update(apiKey).digest('base64url');
+}
+
 /**
  * Model clients kept per API key (so connections are reused across queries), chosen by the
  * organisation's `ai_provider`: Anthropic with its `ai_api_key` (else `ANTHROPIC_API_KEY`), or
  * Bedrock with the AWS credentials of the runtime. Both fallbacks spend the operator's account, so
  * they are open to organisations only with `ALLOW_SERVICE_MODEL_KEY=true`: where anyone can sign
  * up, each organisation brings its own key.
+ *
+ * Keys are tenant input (about 10 KB a client; 20 000 keys held 193 MB), so at most
+ * `MODEL_CLIENT_CACHE_SIZE` clients are kept, the least recently used dropped first: a dropped
+ * client holds nothing to close, and its key's next query makes a new one.
  */
 export class ModelClientCache implements ModelClients {
-  private readonly anthropic = new Map<string, ModelClient>();
+  private readonly anthropic: LRUCache<string, ModelClient>;
   private bedrock: ModelClient | undefined;
 
   constructor(
@@ -43,8 +54,16 @@ export class ModelClientCache implements ModelClients {
       | 'modelMaxRetries'
       | 'allowServiceModelKey'
       | 'otelCaptureContent'
+      | 'modelClientCacheSize'
     >,
-  ) {}
+  ) {
+    this.anthropic = new LRUCache({ max: config.modelClientCacheSize });
+  }
+
+  /** The Anthropic clients kept (at most `modelClientCacheSize`). */
+  get size(): number {
+    return this.anthropic.size;
+  }
 
   clientFor(settings: ModelSettings): ModelClient {
     const options = {
@@ -71,10 +90,11 @@ export class ModelClientCache implements ModelClients {
           : 'no model API key: set the organisation setting ai_api_key (this service does not lend its own key to organisations)',
       );
     }
-    let client = this.anthropic.get(apiKey);
+    const cacheKey = cacheKeyOf(apiKey);
+    let client = this.anthropic.get(cacheKey);
     if (!client) {
       client = new AnthropicModelClient(apiKey, this.config.anthropicBaseUrl, options);
-      this.anthropic.set(apiKey, client);
+      this.anthropic.set(cacheKey, client);
     }
     return client;
   }

@@ -1,5 +1,6 @@
 import type { types } from '@slack/bolt';
 import type { PendingApproval } from '../agent/events.js';
+import { escapeMrkdwn as escaped } from './mrkdwn.js';
 import type { DecisionForThread } from './notifier-port.js';
 
 /*
@@ -30,11 +31,6 @@ export function approvalRefOf(value: string | undefined): { workspaceId: string;
     // not one of our buttons
   }
   return undefined;
-}
-
-/** Text for the platform's markup: `&`, `<` and `>` escaped, so arguments and names can neither mention nor link. */
-function escaped(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** The arguments as indented JSON in a code block, trimmed to a readable length (the section's limit is 3 000). */

@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { AgentEvent } from '../agent/events.js';
 import type { AppLogger } from '../platform/logger.js';
 import { errorMessage } from '../platform/errors.js';
+import { entitySafeCut, escapeMrkdwn } from './mrkdwn.js';
 
 /** Where a reply goes: the thread, and who it answers (streaming outside a DM names its recipient). */
 export interface ReplyTarget {
@@ -18,7 +19,7 @@ const FLUSH_MS = 1_000;
 
 const THINKING = 'is thinking…';
 
-/** One message of the reply: its ts once posted, its text, and the text not yet sent. */
+/** One message of the reply: its ts once posted, its text, and the text not yet sent (both escaped for the platform's markup). */
 interface Segment {
   ts: string | undefined;
   text: string;
@@ -112,11 +113,14 @@ export class ThreadReply {
   }
 
   /**
-   * Adds text. Text that would take the message past the limit ends it — at the last line break
-   * or space of its last fifth, if there is one, else at the limit — and the rest goes to a new one.
+   * Adds text (a model's, which may quote a tool's): escaped for the platform's markup before
+   * anything else, so it can neither mention nor link, whichever way a stream is cut into deltas
+   * (escaping goes character by character). Text that would take the message past the limit ends
+   * it — at the last line break or space of its last fifth, if there is one, else at the limit but
+   * never inside an entity — and the rest goes to a new one.
    */
   private write(text: string, schedule = true): void {
-    let rest = text;
+    let rest = escapeMrkdwn(text);
     while (rest) {
       const room = MAX_MESSAGE_CHARS - this.current.text.length;
       const full = rest.length > room;
@@ -124,6 +128,7 @@ export class ThreadReply {
       if (full) {
         const boundary = Math.max(piece.lastIndexOf('\n'), piece.lastIndexOf(' '));
         if (boundary >= 0 && this.current.text.length + boundary >= MAX_MESSAGE_CHARS * 0.8) piece = piece.slice(0, boundary + 1);
+        else piece = piece.slice(0, entitySafeCut(rest, piece.length));
       }
       this.current.text += piece;
       this.current.pending += piece;
@@ -216,7 +221,8 @@ export class ThreadReply {
     }
     // The placeholder speaks until the answer's text begins.
     if (!status || this.current.ts) return;
-    const text = `_${status}_`;
+    // A tool's name is the tool server's to choose.
+    const text = `_${escapeMrkdwn(status)}_`;
     if (this.placeholderTs) await this.client.chat.update({ channel, ts: this.placeholderTs, text });
     else this.placeholderTs = (await this.client.chat.postMessage({ channel, thread_ts: threadTs, text })).ts;
   }

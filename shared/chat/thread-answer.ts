@@ -5,6 +5,7 @@ import { getApproval, toApprovalView } from '../approvals/approvals.js';
 import type { Store } from '../platform/store.js';
 import { approvalBlockId, approvalRequestMessage, decidedApprovalMessage } from './approval-messages.js';
 import { feedbackBlocks } from './feedback-buttons.js';
+import { entitySafeCut, escapeMrkdwn } from './mrkdwn.js';
 import type { DecisionForThread } from './notifier-port.js';
 import { MAX_MESSAGE_CHARS, type ThreadReply } from './reply.js';
 
@@ -30,7 +31,10 @@ const MAX_POST_CHARS = 3_900;
 /** Threads searched for an approval message: at most this many pages of replies. */
 const MAX_REPLY_PAGES = 5;
 
-/** Splits an answer into posts of at most `max` characters, at paragraph, line or word boundaries. */
+/**
+ * Splits an answer into posts of at most `max` characters, at paragraph, line or word boundaries,
+ * else at `max` (but not inside an entity of escaped text).
+ */
 export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
   const parts: string[] = [];
   let rest = text.trim();
@@ -38,7 +42,7 @@ export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
     const window = rest.slice(0, max);
     // The last paragraph break in the second half of the window, else a line break, else a space.
     const cut = ['\n\n', '\n', ' '].map((separator) => window.lastIndexOf(separator)).find((index) => index > max / 2);
-    const at = cut ?? max;
+    const at = cut ?? (entitySafeCut(rest, max) || max);
     parts.push(rest.slice(0, at).trimEnd());
     rest = rest.slice(at).trimStart();
   }
@@ -132,7 +136,8 @@ export async function showDecisionInThread(store: Store, client: WebClient, deci
   const rest = response.answer.startsWith(decided.answeredBefore)
     ? response.answer.slice(decided.answeredBefore.length).trim()
     : response.answer;
-  const text = `${rest}${answerEnding(response, rest !== '')}`;
+  // The model's text (and the tools' it quotes): escaped, so it can neither mention nor link.
+  const text = escapeMrkdwn(`${rest}${answerEnding(response, rest !== '')}`);
   const buttons = buttonsOf(decided.workspaceId, decided);
   const parts = text ? splitForPosting(text, MAX_MESSAGE_CHARS) : [];
   for (const [index, part] of parts.entries()) {

@@ -89,6 +89,16 @@ function configSchema(runtime: Runtime) {
     ALLOW_SERVICE_MODEL_KEY: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    MAX_QUERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
+    MAX_QUERIES_IN_FLIGHT_PER_ORG: z.coerce.number().int().min(1).max(100_000).default(20),
+    MCP_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(8 * 1024 * 1024),
+    MCP_MAX_CONNECTIONS_PER_ORIGIN: z.coerce.number().int().min(1).max(10_000).default(32),
+    MODEL_CLIENT_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(500),
     MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
     OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
@@ -164,6 +174,16 @@ export interface Config {
   mcpTimeoutMs: number;
   /** Queries an organisation may run per minute, all entry points together. */
   queryRateLimitPerMinute: number;
+  /** Queries this process runs at once, all organisations together (`MAX_QUERIES_IN_FLIGHT`); past it, 429. */
+  maxQueriesInFlight: number;
+  /** Queries one organisation runs at once in this process (`MAX_QUERIES_IN_FLIGHT_PER_ORG`); past it, 429. */
+  maxQueriesInFlightPerOrg: number;
+  /** The largest JSON-RPC answer or SSE event read from a tool server (`MCP_MAX_RESPONSE_BYTES`), counted while reading. */
+  mcpMaxResponseBytes: number;
+  /** Open connections to one tool-server origin, all queries together (`MCP_MAX_CONNECTIONS_PER_ORIGIN`). */
+  mcpMaxConnectionsPerOrigin: number;
+  /** Model clients kept for reuse, one per distinct API key, least recently used dropped first (`MODEL_CLIENT_CACHE_SIZE`). */
+  modelClientCacheSize: number;
   modelTimeoutMs: number;
   /** Retries of a model call on 408/409/429/5xx (the SDK's backoff, honouring retry-after). */
   modelMaxRetries: number;
@@ -249,6 +269,11 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     allowServiceModelKey: env.ALLOW_SERVICE_MODEL_KEY,
     mcpTimeoutMs: env.MCP_TIMEOUT_MS,
     queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
+    maxQueriesInFlight: env.MAX_QUERIES_IN_FLIGHT,
+    maxQueriesInFlightPerOrg: env.MAX_QUERIES_IN_FLIGHT_PER_ORG,
+    mcpMaxResponseBytes: env.MCP_MAX_RESPONSE_BYTES,
+    mcpMaxConnectionsPerOrigin: env.MCP_MAX_CONNECTIONS_PER_ORIGIN,
+    modelClientCacheSize: env.MODEL_CLIENT_CACHE_SIZE,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     modelMaxRetries: env.MODEL_MAX_RETRIES,
     otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT,

@@ -64,6 +64,10 @@ class EmfMetrics implements Metrics {
     }
   }
 
+  forgetWorkspace(): void {
+    // Samples are kept until the end of the invocation only, and those recorded are real: written as they are.
+  }
+
   flush(): void {
     const groups = [...this.groups.values()];
     this.groups.clear();

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { keptLabels, METRICS, type MetricDefinition, type MetricName, type Metrics, type MetricsOptions } from './metrics.js';
 
 /*
@@ -8,6 +9,12 @@ import { keptLabels, METRICS, type MetricDefinition, type MetricName, type Metri
 
 /** Upper bounds of the duration histogram's buckets, in seconds (a query takes milliseconds to minutes). */
 const DURATION_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900] as const;
+
+/**
+ * Workspaces whose series are kept at once (about 25 sample lines each). Workspaces are tenant
+ * input: past this, the least recently recorded workspace's series are dropped.
+ */
+export const MAX_WORKSPACE_SERIES = 1_000;
 
 /** The content type of the text format. */
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
@@ -68,11 +75,35 @@ function familyOf<V>(families: Map<MetricName, Map<string, Series<V>>>, metric: 
   return family;
 }
 
+/** Where a series is kept: its family and its key there (so a workspace's series can be dropped). */
+type SeriesPlace = [family: { delete(key: string): boolean }, key: string];
+
+/**
+ * An in-process registry. Series with a `workspace` label are kept for the `maxWorkspaces` (default
+ * MAX_WORKSPACE_SERIES) workspaces recorded most recently; a workspace deleted (`forgetWorkspace`)
+ * or pushed out loses its series at once.
+ *
+ * Least recently used rather than a cap with an "other" bucket: with open sign-up a stranger can
+ * make workspaces at will, and under a first-come cap they would fill it once and leave every later
+ * workspace in "other" for the life of the process; here the workspaces in use keep their names. A
+ * series dropped and recorded again starts from zero, which Prometheus reads as a counter reset
+ * (`rate`, `increase`); only what was recorded between its last scrape and its drop is lost.
+ */
 export class PrometheusMetrics implements Metrics {
   private readonly counters = new Map<MetricName, Map<string, Series<number>>>();
   private readonly histograms = new Map<MetricName, Map<string, Series<Histogram>>>();
+  /** The workspaces with series, least recently recorded first out, each with where its series are. */
+  private readonly workspaces: LRUCache<string, SeriesPlace[]>;
 
-  constructor(private readonly options: MetricsOptions = { byWorkspace: true }) {}
+  constructor(private readonly options: MetricsOptions & { maxWorkspaces?: number } = { byWorkspace: true }) {
+    this.workspaces = new LRUCache({
+      max: options.maxWorkspaces ?? MAX_WORKSPACE_SERIES,
+      // Pushed out or forgotten: its series go with it.
+      dispose: (places) => {
+        for (const [family, key] of places) family.delete(key);
+      },
+    });
+  }
 
   count(metric: MetricName, value: number, labels: Readonly<Record<string, string>>): void {
     // A counter never goes down; a zero still makes its series appear (so `rate()` sees it start at 0).
@@ -83,6 +114,7 @@ export class PrometheusMetrics implements Metrics {
     const series = family.get(key);
     if (series) series.value += value;
     else family.set(key, { labels: labelsOf(kept, labels), value });
+    this.recordedFor(kept, labels, series ? undefined : [family, key]);
   }
 
   observe(metric: MetricName, value: number, labels: Readonly<Record<string, string>>): void {
@@ -94,7 +126,8 @@ export class PrometheusMetrics implements Metrics {
     if (!series) {
       series = { labels: labelsOf(kept, labels), value: { buckets: DURATION_BUCKETS.map(() => 0), sum: 0, count: 0 } };
       family.set(key, series);
-    }
+      this.recordedFor(kept, labels, [family, key]);
+    } else this.recordedFor(kept, labels, undefined);
     const scaled = value / (definition.prometheusDivisor ?? 1);
     const bucket = DURATION_BUCKETS.findIndex((bound) => scaled <= bound);
     if (bucket >= 0) series.value.buckets[bucket] = (series.value.buckets[bucket] ?? 0) + 1;
@@ -104,6 +137,20 @@ export class PrometheusMetrics implements Metrics {
 
   flush(): void {
     // Nothing to write: the registry is read when scraped.
+  }
+
+  forgetWorkspace(workspaceId: string): void {
+    this.workspaces.delete(workspaceId);
+  }
+
+  /** A sample with a workspace makes it the most recent one, and a new series is listed as its own. */
+  private recordedFor(kept: readonly string[], labels: Readonly<Record<string, string>>, created: SeriesPlace | undefined): void {
+    if (!kept.includes('workspace')) return;
+    const workspace = labels.workspace ?? '';
+    const places = this.workspaces.get(workspace);
+    if (places) {
+      if (created) places.push(created);
+    } else this.workspaces.set(workspace, created ? [created] : []);
   }
 
   /** Every metric family, with its HELP and TYPE lines even before it has a sample, series sorted by labels. */

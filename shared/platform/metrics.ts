@@ -138,6 +138,12 @@ export interface Metrics {
   observe<M extends HistogramName>(metric: M, value: number, labels: LabelsOf<M>): void;
   /** Writes out what was recorded since the last flush (EMF: at the end of an invocation); nothing for the others. */
   flush(): void;
+  /**
+   * Drops what is kept of a deleted workspace (the Prometheus series with its `workspace` label), so
+   * a tenant who makes and deletes workspaces does not grow the registry. EMF keeps nothing past an
+   * invocation: nothing to drop there.
+   */
+  forgetWorkspace(workspaceId: string): void;
 }
 
 /** Records nothing. */
@@ -145,6 +151,7 @@ export const NO_METRICS: Metrics = {
   count() {},
   observe() {},
   flush() {},
+  forgetWorkspace() {},
 };
 
 /**

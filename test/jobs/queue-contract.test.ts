@@ -81,6 +81,7 @@ const recordingMetrics: Metrics = {
   },
   observe() {},
   flush() {},
+  forgetWorkspace() {},
 };
 
 interface Harness {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { METRICS } from '../../shared/platform/metrics.js';
-import { PrometheusMetrics } from '../../shared/platform/metrics-prometheus.js';
+import { METRICS, type Metrics } from '../../shared/platform/metrics.js';
+import { MAX_WORKSPACE_SERIES, PrometheusMetrics } from '../../shared/platform/metrics-prometheus.js';
 
 /** The sample lines of one metric family (no comments). */
 const samplesOf = (text: string, name: string) => text.split('\n').filter((line) => line.startsWith(name));
@@ -83,5 +83,59 @@ describe('PrometheusMetrics: the text exposition format', () => {
     const counts = samples.filter((line) => line.includes('_bucket')).map((line) => Number(line.split(' ').at(-1)));
     expect(counts).toEqual([...counts].sort((a, b) => a - b));
     expect(samples.filter((line) => line.includes('_bucket')).every((line) => /,le="[^"]+"\} \d+$/.test(line))).toBe(true);
+  });
+});
+
+describe('PrometheusMetrics: series of workspaces, which tenants make', () => {
+  /** The workspaces that have a series of any family. */
+  const workspacesIn = (text: string) => [...new Set([...text.matchAll(/workspace="([^"]*)"/g)].map((match) => match[1]))].sort();
+
+  /** A query's samples for a workspace: counters, the duration histogram, and an approval. */
+  function recordQuery(metrics: Metrics, workspace: string) {
+    metrics.count('queries', 1, { workspace });
+    metrics.count('cost_usd', 0.5, { workspace });
+    metrics.observe('query_duration', 1_200, { workspace });
+    metrics.count('approvals', 1, { workspace, outcome: 'requested' });
+  }
+
+  it('drops every series of a deleted workspace, through the port, and keeps the others', () => {
+    const prometheus = new PrometheusMetrics();
+    const metrics: Metrics = prometheus;
+    recordQuery(metrics, 'ws-deleted');
+    recordQuery(metrics, 'ws-kept');
+    metrics.count('jobs', 1, { queue: 'conversation-stats', outcome: 'completed' });
+    expect(workspacesIn(prometheus.render())).toEqual(['ws-deleted', 'ws-kept']);
+
+    metrics.forgetWorkspace('ws-deleted');
+    const text = prometheus.render();
+    expect(text).not.toContain('ws-deleted');
+    expect(workspacesIn(text)).toEqual(['ws-kept']);
+    expect(samplesOf(text, 'wap_queries_total')).toEqual(['wap_queries_total{workspace="ws-kept"} 1']);
+    expect(samplesOf(text, 'wap_query_duration_seconds_count')).toEqual(['wap_query_duration_seconds_count{workspace="ws-kept"} 1']);
+    expect(samplesOf(text, 'wap_jobs_total')).toEqual(['wap_jobs_total{queue="conversation-stats",outcome="completed"} 1']);
+    // Recorded again (a workspace of the same id made later): it starts from zero.
+    metrics.count('queries', 1, { workspace: 'ws-deleted' });
+    expect(samplesOf(prometheus.render(), 'wap_queries_total')).toContain('wap_queries_total{workspace="ws-deleted"} 1');
+  });
+
+  it('keeps the series of at most maxWorkspaces workspaces, the least recently recorded dropped first', () => {
+    const metrics = new PrometheusMetrics({ byWorkspace: true, maxWorkspaces: 3 });
+    recordQuery(metrics, 'ws-busy');
+    for (let index = 0; index < 500; index += 1) {
+      recordQuery(metrics, `ws-made-${index}`);
+      // One workspace in steady use keeps its series and its totals.
+      if (index % 2 === 0) metrics.count('queries', 1, { workspace: 'ws-busy' });
+    }
+    const text = metrics.render();
+    expect(workspacesIn(text)).toEqual(['ws-busy', 'ws-made-498', 'ws-made-499']);
+    expect(samplesOf(text, 'wap_queries_total')).toContain('wap_queries_total{workspace="ws-busy"} 251');
+    // 3 workspaces × (3 counter lines + 15 of the histogram), nothing of the 497 others.
+    expect(text.split('\n').filter((line) => line.includes('workspace=')).length).toBe(3 * 18);
+  });
+
+  it('keeps at most MAX_WORKSPACE_SERIES workspaces by default', () => {
+    const metrics = new PrometheusMetrics();
+    for (let index = 0; index < MAX_WORKSPACE_SERIES + 50; index += 1) metrics.count('queries', 1, { workspace: `ws-${index}` });
+    expect(samplesOf(metrics.render(), 'wap_queries_total')).toHaveLength(MAX_WORKSPACE_SERIES);
   });
 });

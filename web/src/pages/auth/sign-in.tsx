@@ -1,17 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { $api } from '../../api/client';
+import { signInTarget } from '../../app/sign-in-target';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
 import { PageHeader } from '../../ui/page';
-
-/** Where to go after signing in: the page that asked, when it is one of ours. */
-function nextPath(params: URLSearchParams): string {
-  const next = params.get('next');
-  if (!next) return '/workspaces';
-  // Only a page of this origin (`/\\evil.example` and `//evil.example` are other origins).
-  const url = new URL(next, window.location.origin);
-  return url.origin === window.location.origin ? `${url.pathname}${url.search}` : '/workspaces';
-}
 
 export function SignIn() {
   const navigate = useNavigate();
@@ -21,7 +13,7 @@ export function SignIn() {
     onSuccess: () => {
       // Nothing cached before signing in holds: not the "signed out" session, not another user's data.
       queryClient.clear();
-      void navigate(nextPath(params), { replace: true });
+      void navigate(signInTarget(params.get('next')), { replace: true });
     },
   });
   return (
