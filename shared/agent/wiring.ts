@@ -14,6 +14,8 @@ export function createAgentParts(config: Config, logger: AppLogger) {
       allowPrivateUrls: config.mcpAllowPrivateUrls,
       stdioServers: config.mcpStdioServers,
       timeoutMs: config.mcpTimeoutMs,
+      maxResponseBytes: config.mcpMaxResponseBytes,
+      maxConnectionsPerOrigin: config.mcpMaxConnectionsPerOrigin,
       logger,
     }),
   };

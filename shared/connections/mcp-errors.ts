@@ -1,6 +1,7 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { answerLimitReasonOf } from './answer-limits.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
 /** Where the failed server ran: a stdio server that closes the connection is a process that exited. */
@@ -111,6 +112,9 @@ export function mcpFailureReason(error: unknown, context: McpFailureContext = {}
 }
 
 function classify(error: unknown, context: McpFailureContext): string {
+  // Ours: an answer cut at its limit, named by the limit.
+  const overLimit = answerLimitReasonOf(error);
+  if (overLimit) return overLimit;
   const chain = chainOf(error);
   for (const cause of chain) {
     // Ours: they name the URL the admin gave and the policy's reason, nothing from a server.

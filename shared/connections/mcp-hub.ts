@@ -11,7 +11,8 @@ import { failSpan, inSpan, SpanKind } from '../platform/tracing.js';
 import { inInitializeSpan, toolCallAttributes } from './mcp-spans.js';
 import { catalogueEntryOf } from './catalogue.js';
 import { mcpFailureReason } from './mcp-errors.js';
-import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type FetchLike } from './url-policy.js';
+import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type GuardedFetch } from './url-policy.js';
+import { answerLimitReasonOf } from './answer-limits.js';
 import { outputSchemaValidator } from './output-schemas.js';
 import { withTimeout } from '../platform/timing.js';
 
@@ -63,6 +64,10 @@ export interface McpHubOptions {
   stdioServers: Record<string, StdioServerEntry>;
   /** Connect and tools/list timeout, and the default tool call timeout. */
   timeoutMs: number;
+  /** The largest JSON-RPC answer, SSE event or stdio line read from a tool server (`MCP_MAX_RESPONSE_BYTES`; default 8 MiB). */
+  maxResponseBytes?: number;
+  /** Open connections per tool-server origin (`MCP_MAX_CONNECTIONS_PER_ORIGIN`; default 32). */
+  maxConnectionsPerOrigin?: number;
   logger: AppLogger;
 }
 
@@ -109,20 +114,20 @@ function sessionKey(connectionId: string, spec: ConnectionSpec): string {
 export class McpHub {
   readonly stats: McpHubStats = { sessionsOpened: 0, toolLists: 0, toolCalls: 0 };
   private readonly sessions = new Map<string, Promise<Client>>();
-  private readonly guarded: { fetch: FetchLike; close(): Promise<void> };
+  private readonly guarded: GuardedFetch;
 
   constructor(private readonly options: McpHubOptions) {
-    this.guarded = createGuardedFetch(options.allowPrivateUrls);
+    this.guarded = createGuardedFetch(options.allowPrivateUrls, options);
   }
 
   /**
-   * The fetch of OAuth's own requests (discovery, registration, token): the URL policy at connect
-   * time, like every request to a tool server, and the hub's timeout, which the SDK does not set.
+   * The fetch of OAuth's own requests (discovery, registration, token): the URL policy at connect time,
+   * answers of at most 64 KiB (`answer-limits.ts`), and the hub's timeout, which the SDK does not set.
    */
-  get oauthFetch(): FetchLike {
+  get oauthFetch(): GuardedFetch['fetch'] {
     return (url, init) => {
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
-      return this.guarded.fetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+      return this.guarded.oauthFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
     };
   }
 
@@ -150,6 +155,8 @@ export class McpHub {
       args: spec.args ?? [],
       env: { ...getDefaultEnvironment(), ...env },
       stderr: 'ignore',
+      // The SDK's line buffer, bounded like an HTTP answer: past it the SDK closes the process.
+      ...(this.options.maxResponseBytes ? { maxBufferSize: this.options.maxResponseBytes } : {}),
     });
   }
 
@@ -323,6 +330,8 @@ export class McpHub {
       if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS)}\n[result cut at ${MAX_RESULT_CHARS} characters]`;
       return { text, isError: result.isError === true };
     } catch (error) {
+      const overLimit = answerLimitReasonOf(error); // an answer cut at its limit: the session is intact
+      if (overLimit) return { text: `tool ${name} failed: ${overLimit}`, isError: true };
       // The call's own JSON-RPC error is the tool's output for the model; any other failure is the connection's.
       const reason = error instanceof McpError ? error.message : this.reasonOf(error, spec);
       if (/timed out|timeout/i.test(reason)) return { text: `tool ${name} timed out after ${timeoutMs} ms`, isError: true };

@@ -3,6 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
 import { once } from '../platform/once.js';
 import type { AgentFetch } from '../platform/http-fetch.js';
+import { answerPolicyOf, limitAnswer, OAUTH_MAX_ANSWER_BYTES, type AnswerPolicy } from './answer-limits.js';
 
 /** An MCP URL that the policy does not allow, with the reason. */
 export class UrlRefusedError extends Error {
@@ -201,28 +202,59 @@ function protocolHeadersOf(headers: RequestInit['headers']): Headers {
 
 const MAX_REDIRECTS = 5;
 
+/** What the guarded fetch bounds: the answers it reads and the connections it opens. */
+export interface GuardedFetchOptions {
+  /** The largest JSON-RPC answer or SSE event (`MCP_MAX_RESPONSE_BYTES`; default 8 MiB, as the config's). */
+  maxResponseBytes?: number;
+  /** Open connections per origin, in each of the two pools (`MCP_MAX_CONNECTIONS_PER_ORIGIN`; default 32, as the config's). */
+  maxConnectionsPerOrigin?: number;
+}
+
+export interface GuardedFetch {
+  /** The MCP transports' fetch: answers to the protocol's requests limited to `maxResponseBytes`, others (OAuth) to 64 KiB. */
+  fetch: FetchLike;
+  /** The fetch of OAuth's own requests: every answer limited to 64 KiB. */
+  oauthFetch: FetchLike;
+  close(): Promise<void>;
+}
+
+/** A request for an event stream: a session's GET, which holds its connection as long as the session lives. */
+function wantsEventStream(init: RequestInit | undefined): boolean {
+  return (init?.method ?? 'GET').toUpperCase() === 'GET' && (new Headers(init?.headers).get('accept') ?? '').includes('text/event-stream');
+}
+
 /**
  * The fetch the MCP transports use: every URL, and every redirect target, is checked against the
  * policy before it is requested, and connections go through an agent whose DNS lookup refuses
  * disallowed addresses (undici's, loaded with the first request: `platform/http-fetch.ts`).
+ * Answers are counted as they are read and cut past their limit (`answer-limits.ts`).
+ *
+ * Connections to one origin are pooled with a cap; requests beyond it wait in undici's queue (their
+ * timeout still runs). Event streams have a pool of their own: each session's stream holds a
+ * connection for the session's life, so with one pool 32 sessions to a server would leave none of
+ * its calls a connection. Past the cap a session's stream waits (its server's notifications with it).
  */
-export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; close(): Promise<void> } {
-  // The agent on its way or made: `close` waits for one still loading, so none is left open.
-  let loading: Promise<AgentFetch> | undefined;
+export function createGuardedFetch(allowPrivate: boolean, options: GuardedFetchOptions = {}): GuardedFetch {
+  const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
+  const connections = options.maxConnectionsPerOrigin ?? 32;
+  // The agents on their way or made: `close` waits for ones still loading, so none is left open.
+  let loading: Promise<{ requests: AgentFetch; streams: AgentFetch }> | undefined;
   const load = once(async () => {
     const { createAgentFetch } = await import('../platform/http-fetch.js');
-    return createAgentFetch(guardedLookup(allowPrivate) as LookupFunction);
+    const lookup = guardedLookup(allowPrivate) as LookupFunction;
+    return { requests: createAgentFetch(lookup, { connections }), streams: createAgentFetch(lookup, { connections }) };
   });
   const connect = () => (loading = load());
-  const guardedFetch: FetchLike = async (input, init) => {
+  const guardedFetch = async (input: string | URL, init: RequestInit | undefined, policy: AnswerPolicy) => {
     let url = await assertUrlAllowed(input, allowPrivate);
-    const { fetch } = await connect();
+    const agents = await connect();
+    const { fetch } = wantsEventStream(init) ? agents.streams : agents.requests;
     let request: RequestInit = { ...init, redirect: 'manual' };
     for (let hop = 0; ; hop += 1) {
       const response = await fetch(url, request);
       const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || !location) return response as unknown as Response;
-      if (init?.redirect === 'manual' || init?.redirect === 'error') return response as unknown as Response;
+      if (response.status < 300 || response.status >= 400 || !location) return limitAnswer(response, policy);
+      if (init?.redirect === 'manual' || init?.redirect === 'error') return limitAnswer(response, policy);
       if (hop >= MAX_REDIRECTS) throw new UrlRefusedError(`too many redirects from ${String(input)}`);
       await response.body?.cancel();
       const from = url;
@@ -234,6 +266,14 @@ export function createGuardedFetch(allowPrivate: boolean): { fetch: FetchLike; c
       }
     }
   };
-  // Nothing to close before the first request (nor when the agent failed to load).
-  return { fetch: guardedFetch, close: async () => (await loading?.catch(() => undefined))?.close() };
+  const oauth: AnswerPolicy = { limit: { kind: 'oauth', bytes: OAUTH_MAX_ANSWER_BYTES } };
+  return {
+    fetch: (input, init) => guardedFetch(input, init, answerPolicyOf(init, maxResponseBytes)),
+    oauthFetch: (input, init) => guardedFetch(input, init, oauth),
+    // Nothing to close before the first request (nor when the agents failed to load).
+    close: async () => {
+      const agents = await loading?.catch(() => undefined);
+      await Promise.all([agents?.requests.close(), agents?.streams.close()]);
+    },
+  };
 }

@@ -148,9 +148,13 @@ function responseOf(answer: Dispatcher.ResponseData, method: string): Response {
   return response;
 }
 
-/** A fetch over a pool of its own, whose connections resolve host names with `lookup` (the system's by default); `close` closes them. */
-export function createAgentFetch(lookup?: LookupFunction) {
-  const agent = new Agent(lookup ? { connect: { lookup } } : {});
+/**
+ * A fetch over a pool of its own, whose connections resolve host names with `lookup` (the system's
+ * by default) and number at most `connections` per origin (requests beyond wait in undici's
+ * queue; unbounded by default); `close` closes them.
+ */
+export function createAgentFetch(lookup?: LookupFunction, pool: { connections?: number } = {}) {
+  const agent = new Agent({ ...(lookup ? { connect: { lookup } } : {}), ...(pool.connections ? { connections: pool.connections } : {}) });
   return { fetch: createHttpFetch(agent), close: () => agent.close() };
 }
 
