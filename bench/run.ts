@@ -1,6 +1,7 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
+import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
@@ -38,6 +39,17 @@ const benchmarks: Record<string, Benchmark> = {
         title:
           'Web console as built (web/build.ts; budget: first load ≤ 300 KB gzipped — index.html, the entry script, its static chunks and the stylesheet)',
         run: benchConsoleBundle,
+      },
+    ],
+  },
+  flood: {
+    title:
+      'Tenants that push back, against npm start with its defaults: one organisation floods with streaming queries it never reads (each calling a tool that never answers, timeout 600 s), while another lists its workspaces (goal: p99 within 2x of quiet)',
+    run: benchFlood,
+    also: [
+      {
+        title: 'Tool answers too large to hold: 10 parallel queries whose tool answers 40 MB each, in a fresh npm start (peak RSS = VmHWM; goal under 400 MB)',
+        run: benchBigAnswers,
       },
     ],
   },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { QueriesInFlight } from './agent/in-flight.js';
 import type { ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
 import { SessionCache } from './auth/session-cache.js';
@@ -45,6 +46,8 @@ export interface Deps {
   chat: ChatNotifier;
   /** Counters and durations (CloudWatch EMF on AWS, a Prometheus registry locally): in-memory, never awaited. */
   metrics: Metrics;
+  /** The queries this process runs now, bounded in all and per organisation (`agent/in-flight.ts`). */
+  inFlight: QueriesInFlight;
 }
 
 /** The parts a runtime provides; the rest is made from the configuration. */
@@ -83,6 +86,7 @@ export function createDeps(parts: DepsParts): Deps {
     chat: parts.chat ?? new UnconnectedChat(),
     mcp: parts.mcp,
     metrics: parts.metrics ?? NO_METRICS,
+    inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
   };
 }
 

@@ -21,7 +21,8 @@ export interface LoopTool {
   connectionName?: string;
   /** A person must approve each call first (the workspace's `approval` setting): the loop pauses. */
   needsApproval?: boolean;
-  run(input: Record<string, unknown>): Promise<ToolCallOutcome>;
+  /** Runs a call; `limits.timeoutMs` is what is left of the query's tool budget (the call may not wait longer). */
+  run(input: Record<string, unknown>, limits?: { timeoutMs?: number }): Promise<ToolCallOutcome>;
 }
 
 export interface LoopInput {
@@ -34,6 +35,11 @@ export interface LoopInput {
   maxTokens: number;
   /** Tokens (input and output, all calls) the query may spend; it stops once they are spent. */
   tokenBudget?: number;
+  /**
+   * How long the query may wait on its tools in all (the workspace's `tool_budget_seconds`): each
+   * call waits at most what is left, and once it is spent the query ends with an error saying so.
+   */
+  toolBudgetMs?: number;
   /** Told of each piece of answer text and each tool call as they happen (the streaming query). */
   onEvent?: AgentListener;
 }
@@ -147,12 +153,15 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     const spent = usage.input + usage.output + usage.cacheRead + usage.cacheWrite;
     if (input.tokenBudget !== undefined && spent >= input.tokenBudget)
       return resultOf(progress, `token budget reached (${input.tokenBudget})`);
+    const toolTimeLeft = input.toolBudgetMs === undefined ? undefined : input.toolBudgetMs - progress.toolMs;
+    if (toolTimeLeft !== undefined && toolTimeLeft <= 0) return resultOf(progress, toolBudgetSpent(input.toolBudgetMs ?? 0));
 
     progress.rounds += 1;
     const waiting = calls.filter((call) => byName.get(call.name)?.needsApproval);
     const toolsStarted = performance.now();
+    const limits = toolTimeLeft === undefined ? {} : { timeoutMs: Math.ceil(toolTimeLeft) };
     const outcomes = await Promise.all(
-      calls.filter((call) => !waiting.includes(call)).map((call) => runCall(call, byName.get(call.name), progress, emit)),
+      calls.filter((call) => !waiting.includes(call)).map((call) => runCall(call, byName.get(call.name), progress, emit, limits)),
     );
     progress.toolMs += performance.now() - toolsStarted;
     if (waiting.length) {
@@ -167,6 +176,10 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: outcomes });
   }
 }
+
+/** The error of a query whose tools used up its time. */
+const toolBudgetSpent = (budgetMs: number) =>
+  `tool budget reached: the query waited on its tools for ${Math.round(budgetMs / 1000)} seconds in all (tool_budget_seconds)`;
 
 /**
  * Goes on from a checkpoint once the first waiting call is decided: `decided` is its result (the
@@ -208,13 +221,14 @@ export async function runCall(
   tool: LoopTool | undefined,
   state: { toolsCalled: string[]; connectionsHit: string[] },
   emit: AgentListener,
+  limits: { timeoutMs?: number } = {},
 ): Promise<ContentBlock> {
   state.toolsCalled.push(call.name);
   const started = performance.now();
   emit({ type: 'tool_call', id: call.id, name: call.name, connection: tool?.connectionName ?? null });
   if (tool?.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
   const outcome = await inSpan(`execute_tool ${call.name}`, { attributes: () => toolSpanAttributes(call) }, async (span) => {
-    const ran: ToolCallOutcome = tool ? await tool.run(call.input) : { text: `unknown tool: ${call.name}`, isError: true };
+    const ran: ToolCallOutcome = tool ? await tool.run(call.input, limits) : { text: `unknown tool: ${call.name}`, isError: true };
     span.setAttributes(contentAttributes(() => ({ [ATTR.toolResult]: ran.text })));
     if (ran.isError) failSpan(span, 'tool_error', ran.text);
     return ran;

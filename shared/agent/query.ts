@@ -26,14 +26,20 @@ export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/
  * parallel round; writes are two (the conversation item, then messages + audit entry + counters in
  * parallel), or one for a conversation the query starts.
  */
-export function runQuery(
+export async function runQuery(
   deps: Deps,
   caller: Caller,
   workspaceId: string,
   input: QueryInput,
   listener: QueryListener = {},
 ): Promise<{ response: QueryResponse; timing: QueryTiming; answerSeq: number | null }> {
-  return inQuerySpan(workspaceId, input.query, () => answer(deps, caller, workspaceId, input, listener));
+  // A place among the queries in flight first: past the limits, a 429 before anything starts.
+  const release = deps.inFlight.admit(caller.orgId);
+  try {
+    return await inQuerySpan(workspaceId, input.query, () => answer(deps, caller, workspaceId, input, listener));
+  } finally {
+    release();
+  }
 }
 
 async function answer(

@@ -55,6 +55,22 @@ export async function decideApproval(
   body: { decision: 'approve' | 'deny'; reason?: string },
   listener: QueryListener = {},
 ): Promise<{ response: QueryResponse; answerSeq: number | null }> {
+  // The decision resumes a query: it takes a place among the queries in flight before it is written.
+  const release = deps.inFlight.admit(decider.orgId);
+  try {
+    return await decideAndResume(deps, decider, { workspaceId, approvalId }, body, listener);
+  } finally {
+    release();
+  }
+}
+
+async function decideAndResume(
+  deps: Deps,
+  decider: Decider,
+  { workspaceId, approvalId }: { workspaceId: string; approvalId: string },
+  body: { decision: 'approve' | 'deny'; reason?: string },
+  listener: QueryListener,
+): Promise<{ response: QueryResponse; answerSeq: number | null }> {
   const item = await approvalOf(deps, decider.orgId, workspaceId, approvalId);
   if (!mayDecide(item, decider)) throw new ForbiddenError(`only ${whoMayDecide(item)} may decide this approval`);
   const expired = item.status === 'expired' || item.expires_at <= deps.clock.now().toISOString();

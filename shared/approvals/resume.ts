@@ -53,7 +53,20 @@ async function decidedResult(
   }
   const tool = prepared.tools.find((candidate) => candidate.spec.name === call.name);
   if (!tool) return errorResult(call, `The tool ${call.name} is no longer available to this conversation; the call did not run.`);
-  return runCall(call, tool, progress, listener.onEvent ?? (() => undefined));
+  // The approved call waits within what is left of the query's tool budget, and counts in it.
+  const budget = prepared.input.toolBudgetMs;
+  const left = budget === undefined ? undefined : budget - progress.toolMs;
+  if (left !== undefined && left <= 0) return errorResult(call, "The query's tool budget is spent; this call did not run.");
+  const started = performance.now();
+  const result = await runCall(
+    call,
+    tool,
+    progress,
+    listener.onEvent ?? (() => undefined),
+    left === undefined ? {} : { timeoutMs: Math.ceil(left) },
+  );
+  progress.toolMs += performance.now() - started;
+  return result;
 }
 
 /** The decisions of the query so far, this one last, for its audit entry. */

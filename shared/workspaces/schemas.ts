@@ -8,6 +8,7 @@ export const WORKSPACE_DEFAULTS = {
   cold_timeout_minutes: 30,
   close_timeout_minutes: 120,
   max_tool_rounds: 10,
+  tool_budget_seconds: 120,
 } as const;
 
 /** Optional per-workspace limits: absent means no token budget, and the service's MCP timeout. */
@@ -16,6 +17,12 @@ const tokenBudget = z
   .int('must be an integer')
   .min(1_000, 'must be at least 1000')
   .max(10_000_000, 'must be at most 10000000');
+/** The most a query may wait on its tools in all: 15 minutes, the longest a Lambda runs. */
+export const MAX_TOOL_BUDGET_SECONDS = 900;
+const toolBudget = z
+  .number({ error: 'must be a number of seconds' })
+  .min(1, 'must be at least 1 second')
+  .max(MAX_TOOL_BUDGET_SECONDS, `must be at most ${MAX_TOOL_BUDGET_SECONDS} seconds`);
 const toolTimeout = z
   .number({ error: 'must be a number of seconds' })
   .min(0.01, 'must be greater than 0 (at least 0.01 seconds)')
@@ -57,6 +64,9 @@ export const WorkspaceSummarySchema = z
       .number()
       .nullable()
       .openapi({ description: 'timeout of one tool call; null: the service default (MCP_TIMEOUT_MS)' }),
+    tool_budget_seconds: z
+      .number()
+      .openapi({ description: 'how long one query may wait on its tools in all (default 120, at most 900); then it ends with an error' }),
     approval: ApprovalSettingSchema,
     created_at: isoTimestamp,
   })
@@ -114,11 +124,12 @@ export const UpdateWorkspaceBody = z
       .optional(),
     max_tokens_per_query: tokenBudget.nullable().optional(),
     tool_timeout_seconds: toolTimeout.nullable().optional(),
+    tool_budget_seconds: toolBudget.optional(),
     approval: ApprovalSettingSchema.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message:
-      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, approval',
+      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, tool_budget_seconds, approval',
   })
   .openapi('UpdateWorkspaceRequest');
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;

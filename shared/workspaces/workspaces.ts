@@ -23,7 +23,8 @@ import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js
  * The workspace item (`WS#<id>` / `META`, listed through GSI1 `ORG#<org>#WS`): configuration,
  * child counts, and the counters of `counters.ts`, all kept by atomic ADDs.
  */
-export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'approval'> {
+export interface WorkspaceItem
+  extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'tool_budget_seconds' | 'approval'> {
   pk: string;
   sk: string;
   gsi1pk: string;
@@ -38,12 +39,19 @@ export interface WorkspaceItem extends Omit<WorkspaceSummary, 'max_tokens_per_qu
   /** Absent on workspaces made before these limits existed: read as null. */
   max_tokens_per_query?: number | null;
   tool_timeout_seconds?: number | null;
+  /** Absent on workspaces made before the budget existed: read as the default (`toolBudgetSecondsOf`). */
+  tool_budget_seconds?: number;
   /** Which tool calls need a person's approval (absent on older workspaces: none). */
   approval?: ApprovalSetting | null;
   updated_at: string;
 }
 
 const DEFAULT_PERMISSIONS: Record<string, string> = { admin: '["*"]', member: '["*"]' };
+
+/** How long one query of the workspace may wait on its tools in all, in seconds. */
+export function toolBudgetSecondsOf(item: Pick<WorkspaceItem, 'tool_budget_seconds'>): number {
+  return item.tool_budget_seconds ?? WORKSPACE_DEFAULTS.tool_budget_seconds;
+}
 
 export function toSummary(item: WorkspaceItem): WorkspaceSummary {
   return {
@@ -59,6 +67,7 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
     max_tool_rounds: item.max_tool_rounds,
     max_tokens_per_query: item.max_tokens_per_query ?? null,
     tool_timeout_seconds: item.tool_timeout_seconds ?? null,
+    tool_budget_seconds: toolBudgetSecondsOf(item),
     approval: approvalSettingOf(item),
     created_at: item.created_at,
   };
@@ -114,6 +123,7 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
     max_tool_rounds: WORKSPACE_DEFAULTS.max_tool_rounds,
     max_tokens_per_query: null,
     tool_timeout_seconds: null,
+    tool_budget_seconds: WORKSPACE_DEFAULTS.tool_budget_seconds,
     permissions: { ...DEFAULT_PERMISSIONS },
     connection_count: 0,
     tool_count: 0,
@@ -161,6 +171,7 @@ const UPDATABLE = [
   'max_tool_rounds',
   'max_tokens_per_query',
   'tool_timeout_seconds',
+  'tool_budget_seconds',
   'approval',
 ] as const satisfies readonly (keyof UpdateWorkspaceInput)[];
 

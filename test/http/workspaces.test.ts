@@ -259,6 +259,7 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
         max_tool_rounds: 10,
         max_tokens_per_query: null,
         tool_timeout_seconds: null,
+        tool_budget_seconds: 120,
         approval: { mode: 'none', approvers: 'admins', expires_minutes: 60 },
         created_at: t.clock.now().toISOString(),
       },

@@ -1,7 +1,7 @@
 import { blockingGuardrail, screensAnswers } from '../../guardrails/enforcement.js';
 import { modelsOf, type Deps } from '../../deps.js';
 import type { ModelTier } from '../../models/catalogue.js';
-import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import { toolBudgetSecondsOf, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import { runAgentLoop, type LoopInput, type LoopResult, type LoopTool } from '../loop.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { NO_USAGE, type ModelClient, type ModelMessage } from '../model.js';
@@ -101,6 +101,7 @@ export async function prepareLoop(
     maxToolRounds: workspace.max_tool_rounds,
     maxTokens: MAX_TOKENS,
     tokenBudget: workspace.max_tokens_per_query ?? undefined,
+    toolBudgetMs: toolBudgetSecondsOf(workspace) * 1000,
     onEvent: listener.onEvent && (held ? withoutText(listener.onEvent) : listener.onEvent),
   };
   return { input, tools, held };

@@ -79,8 +79,10 @@ export function offeredTools(
         spec: { name, description: tool.description, inputSchema: toolSchemaOf(tool) },
         connectionName: connection.name,
         needsApproval: needsApproval({ isWrite: tool.is_write, names }),
-        run: async (input) => {
-          const timeoutMs = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : undefined;
+        run: async (input, limits) => {
+          // The workspace's timeout of one call (else the service's), and never past the query's tool budget.
+          const perCall = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : deps.config.mcpTimeoutMs;
+          const timeoutMs = Math.min(perCall, limits?.timeoutMs ?? perCall);
           const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection, caller), tool.name, input, timeoutMs);
           // The cached list may be stale (the server dropped or renamed the tool): list again.
           if (outcome.isError && STALE_TOOL.test(outcome.text)) {

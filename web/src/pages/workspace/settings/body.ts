@@ -33,6 +33,7 @@ function fullBody(values: Record<string, string>): UpdateBody {
     max_tool_rounds: number(values.max_tool_rounds),
     max_tokens_per_query: optionalNumber(values.max_tokens_per_query),
     tool_timeout_seconds: optionalNumber(values.tool_timeout_seconds),
+    tool_budget_seconds: number(values.tool_budget_seconds),
     approval,
   };
 }

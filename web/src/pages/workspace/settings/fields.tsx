@@ -58,6 +58,14 @@ export function TimeoutFields({ workspace, error }: { workspace: Summary; error:
       >
         <input type="number" inputMode="decimal" min={0.01} max={600} step="any" defaultValue={workspace.tool_timeout_seconds ?? ''} />
       </Field>
+      <Field
+        label="Tool budget (seconds)"
+        name="tool_budget_seconds"
+        error={error}
+        hint="One query may wait on its tools this long in all (1–900); then it ends with an error."
+      >
+        <input type="number" inputMode="decimal" min={1} max={900} step="any" defaultValue={workspace.tool_budget_seconds} />
+      </Field>
     </fieldset>
   );
 }

@@ -16,6 +16,7 @@ const SHOWN = [
   'cold_timeout_minutes',
   'close_timeout_minutes',
   'tool_timeout_seconds',
+  'tool_budget_seconds',
   'max_tool_rounds',
   'max_tokens_per_query',
   'approval.mode',

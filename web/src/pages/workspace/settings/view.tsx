@@ -52,6 +52,7 @@ export function SettingsView({ workspace, models }: { workspace: Summary; models
           <Row term="Tool timeout">
             {workspace.tool_timeout_seconds === null ? 'Service default' : `${workspace.tool_timeout_seconds} seconds`}
           </Row>
+          <Row term="Tool budget">{count(workspace.tool_budget_seconds)} seconds per query</Row>
           <Row term="Max tool rounds">{count(workspace.max_tool_rounds)}</Row>
           <Row term="Max tokens per query">
             {workspace.max_tokens_per_query === null ? 'No budget' : count(workspace.max_tokens_per_query)}
