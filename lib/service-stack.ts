@@ -60,6 +60,8 @@ export class ServiceStack extends Stack {
     // its URL is CloudFront's origin (a cycle), and it only reads redirect URIs already stored.
     this.api.agentFunction.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
+    // The bot sends chat users a link to the console's page that links their chat account.
+    this.chatBridge.container.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     for (const fn of [this.api.apiFunction, this.api.agentFunction, this.api.streamFunction, this.jobs.consumer]) {
       this.data.wireSecrets(fn, (key, value) => fn.addEnvironment(key, value));
       if (props.tracing?.otlpEndpoint) {

@@ -4,7 +4,10 @@ import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors
 import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from './approvals.js';
 import { resumeQuery } from './resume.js';
 
-/** Who decides: their organisation and role, who they are as a conversation owner, their name. */
+/**
+ * Who decides: their organisation and role, who they are as a conversation owner (`user:<id>`; in
+ * team chat the user their chat account is linked to), their name.
+ */
 export interface Decider {
   orgId: string;
   role: string;
@@ -18,17 +21,23 @@ export interface Decider {
 }
 
 /**
- * Who asked, as a decider is compared with them: the chat user in team chat (all threads of a
- * workspace share one owner, so the owner does not say who asked), else the owner.
+ * Who asked, as a decider is compared with them: in team chat the user of the service the asker's
+ * chat account was linked to (`user:<id>`), or the chat user (`chat:<org>:<user>`) when it was not
+ * (all threads of a workspace share one owner, so the owner does not say who asked); else the owner.
  */
 function askerOf(item: ApprovalItem): string {
   const caller = callerOf(item);
   return caller.consumerType === 'team-chat' && caller.grantSubject ? caller.grantSubject : item.requester;
 }
 
-/** Whether this person may decide this approval (the workspace's `approvers` when it was asked). */
+/**
+ * Whether this person may decide this approval (the workspace's `approvers` when it was asked). The
+ * asker is the same user of the service, or the same chat account (linked since it asked).
+ */
 export function mayDecide(item: ApprovalItem, decider: Decider): boolean {
-  return item.approvers === 'admins' ? decider.role === 'admin' : (decider.chatUser ?? decider.owner) === askerOf(item);
+  if (item.approvers === 'admins') return decider.role === 'admin';
+  const asker = askerOf(item);
+  return decider.owner === asker || decider.chatUser === asker;
 }
 
 function whoMayDecide(item: ApprovalItem): string {

@@ -1,18 +1,19 @@
 import type { WebClient } from '@slack/web-api';
 import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../approvals/approvals.js';
 import { approvalOf, decideApproval, mayDecide, type Decider } from '../approvals/decide.js';
-import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
-import { findUserByEmail } from '../org/users.js';
 import { DomainError, NotFoundError, errorMessage } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
 import { getBinding } from './consumers.js';
+import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from './identity.js';
 import { ThreadReply } from './reply.js';
 import { finishAnswer, showDecision } from './thread-answer.js';
 
 /** A press of an Approve / Deny button, as the bridge reads it from the interactive payload. */
 export interface ApprovalPress {
   user: string;
+  /** The chat team of the user who pressed, as the payload says (`user.team_id`, else `team.id`). */
+  userTeam: string | undefined;
   channel: string;
   /** The approval message the button is on. */
   messageTs: string | undefined;
@@ -22,30 +23,45 @@ export interface ApprovalPress {
 
 interface PressContext {
   orgId: string;
+  /** The organisation's chat team: its bot's. */
+  team: ChatTeam;
+  /** The chat team the press came from (streaming a message outside a DM names it). */
   teamId: string | undefined;
   client: WebClient;
 }
 
 const NOT_HERE = 'This request is not one of a workspace bound to this channel, so nothing was decided.';
 const GONE_WRONG = 'Sorry, the decision is recorded but I could not go on with the answer. Ask again in this thread.';
+const UNLINKED =
+  'You may not decide this yet: your chat account is not linked to a user of the service. Link it, then press the button again.';
 
 /**
- * The chat user as a decider: an admin when the e-mail address of their chat profile (`users.info`,
- * scope `users:read.email`) is that of an admin user of the organisation; themselves as the asker
- * of their own questions (`chatUser`).
+ * The presser as a decider, by the link of their chat account, never by their profile's e-mail
+ * address (which anyone can set): the linked user of the service with their role now, who is also
+ * the asker of their own questions (`chatUser`). Anyone else is told why not, privately, and
+ * decides nothing: people of another chat team and guests never; an unlinked member gets a link.
  */
-async function chatDecider(deps: AgentDeps, context: PressContext, user: string, workspaceId: string): Promise<Decider> {
-  const info = await context.client.users.info({ user }).catch(() => undefined);
-  const name = info?.user?.real_name || info?.user?.profile?.real_name || info?.user?.name || user;
-  const email = info?.user?.profile?.email?.toLowerCase();
-  const admin = email !== undefined && (await findUserByEmail(deps, context.orgId, email))?.org_role === 'admin';
-  return {
-    orgId: context.orgId,
-    role: admin ? 'admin' : 'member',
-    owner: teamChatOwner(workspaceId),
-    name,
-    chatUser: `chat:${context.orgId}:${user}`,
-  };
+async function linkedDecider(
+  deps: AgentDeps,
+  context: PressContext,
+  press: ApprovalPress,
+  tell: (text: string) => Promise<unknown>,
+  threadTs: string,
+): Promise<Decider | undefined> {
+  const person = await chatPersonOf(deps, context, press.user, { claimedTeam: press.userTeam, fresh: true });
+  if (person.kind === 'linked') {
+    const { user } = person;
+    return {
+      orgId: context.orgId,
+      role: user.org_role,
+      owner: `user:${user.id}`,
+      name: user.name,
+      chatUser: `chat:${context.orgId}:${press.user}`,
+    };
+  }
+  if (person.kind === 'unlinked') await offerLink(deps, context, person.account, { channel: press.channel, threadTs }, UNLINKED);
+  else await tell(`You may not decide this: ${strangerReason(person.reason)}.`);
+  return undefined;
 }
 
 /** The approval of a button pressed in this channel: of the organisation, asked in a thread of the channel, of the workspace bound to it. */
@@ -70,10 +86,13 @@ function decidedNotice(item: ApprovalItem | undefined): string {
 /** Who may decide, for someone who may not. */
 function mayNotNotice(item: ApprovalItem): string {
   if (item.approvers === 'requester') return `You may not decide this: only the person who asked (${item.requested_by}) may.`;
-  return (
-    'You may not decide this: only an admin of the organisation may. An admin is recognised by the e-mail address of ' +
-    'their chat profile, which must be that of an admin user of the organisation.'
-  );
+  return 'You may not decide this: only an admin of the organisation may.';
+}
+
+/** The chat user who asked (a stream in a channel names its recipient); before they were kept, from the grant subject. */
+function askerOf(caller: ReturnType<typeof callerOf>, orgId: string): string | undefined {
+  const prefix = `chat:${orgId}:`;
+  return caller.chat?.userId ?? (caller.grantSubject?.startsWith(prefix) ? caller.grantSubject.slice(prefix.length) : undefined);
 }
 
 /**
@@ -97,7 +116,8 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
     await tell(decidedNotice(item), threadTs);
     return;
   }
-  const decider = await chatDecider(deps, context, press.user, item.workspace_id);
+  const decider = await linkedDecider(deps, context, press, (text) => tell(text, threadTs), threadTs);
+  if (!decider) return;
   if (!mayDecide(item, decider)) {
     await tell(mayNotNotice(item), threadTs);
     return;
@@ -105,7 +125,7 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
 
   const status = press.actionId === APPROVAL_ACTIONS.approve ? ('approved' as const) : ('denied' as const);
   // The answer goes on for the one who asked (a stream in a channel names its recipient).
-  const asker = caller.grantSubject?.slice(`chat:${context.orgId}:`.length) || press.user;
+  const asker = askerOf(caller, context.orgId) ?? press.user;
   const reply = new ThreadReply(context.client, { channel: press.channel, threadTs, userId: asker, teamId: context.teamId }, deps.logger);
   let started = false;
   let shown: Promise<void> = Promise.resolve();

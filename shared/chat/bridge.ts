@@ -5,6 +5,7 @@ import { listChatOrganisations } from '../org/settings.js';
 import { handleApprovalPress } from './approval-buttons.js';
 import { APPROVAL_ACTIONS } from './approval-messages.js';
 import { FEEDBACK_ACTIONS, handleFeedbackPress } from './feedback-buttons.js';
+import type { ChatTeam } from './identity.js';
 import { handleChatMessage, type ChatMessageEvent } from './messages.js';
 import { chatClientOptions } from './web.js';
 import { errorMessage } from '../platform/errors.js';
@@ -18,7 +19,8 @@ const APPROVAL_ACTION_IDS = new RegExp(`^(${APPROVAL_ACTIONS.approve}|${APPROVAL
 
 /** The fields of a button press (`block_actions`) the bridge reads. */
 interface ButtonPress {
-  user?: { id?: string };
+  user?: { id?: string; team_id?: string };
+  team?: { id?: string } | null;
   channel?: { id?: string };
   message?: { ts?: string; thread_ts?: string };
 }
@@ -50,7 +52,7 @@ function boltLogger(deps: AgentDeps) {
  * Registers the bridge's listeners, one named callback each (the Bolt starter template's shape).
  * Bolt acknowledges each event envelope before the listener runs; the work is `handleChatMessage`.
  */
-function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
+function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string, team: ChatTeam): void {
   const onMessage = async ({
     event,
     body,
@@ -64,7 +66,7 @@ function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
   }) => {
     const eventId = (body as { event_id?: string }).event_id;
     try {
-      const chat = { orgId, botUserId: context.botUserId ?? '', teamId: context.teamId, client };
+      const chat = { orgId, team, botUserId: context.botUserId ?? '', teamId: context.teamId, client };
       await handleChatMessage(deps, chat, event as ChatMessageEvent, eventId);
     } catch (error) {
       deps.logger.error('chat message failed', { orgId, eventId, error: errorMessage(error) });
@@ -101,8 +103,15 @@ function registerListeners(app: BoltApp, deps: AgentDeps, orgId: string): void {
     try {
       await handleApprovalPress(
         deps,
-        { orgId, teamId: context.teamId, client },
-        { user: press.user.id, channel: press.channel.id, messageTs: press.message?.ts, actionId: button.action_id, value: button.value },
+        { orgId, team, teamId: context.teamId, client },
+        {
+          user: press.user.id,
+          userTeam: press.user.team_id ?? press.team?.id ?? undefined,
+          channel: press.channel.id,
+          messageTs: press.message?.ts,
+          actionId: button.action_id,
+          value: button.value,
+        },
       );
     } catch (error) {
       deps.logger.error('chat approval failed', { orgId, error: errorMessage(error) });
@@ -184,8 +193,11 @@ export class ChatBridge {
       logger: boltLogger(this.deps),
       logLevel: LogLevel.WARN,
     });
-    registerListeners(app, this.deps, orgId);
     try {
+      // The chat team the bot is installed in: only its members (not guests) act as users of the service.
+      const identity = await app.client.auth.test();
+      if (!identity.team_id) throw new Error('auth.test named no team');
+      registerListeners(app, this.deps, orgId, { id: identity.team_id, name: identity.team ?? identity.team_id });
       await app.start();
       this.running.set(orgId, { app, fingerprint: tokens.fingerprint });
       this.failed.delete(orgId);

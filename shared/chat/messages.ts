@@ -8,6 +8,7 @@ import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/
 import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
 import { getBinding } from './consumers.js';
+import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from './identity.js';
 import { ThreadReply } from './reply.js';
 import { finishAnswer, splitForPosting } from './thread-answer.js';
 
@@ -23,10 +24,15 @@ export interface ChatMessageEvent {
   text?: string;
   ts?: string;
   thread_ts?: string;
+  /** The writer's chat team (`user_team` in shared channels). */
+  team?: string;
+  user_team?: string;
 }
 
 export interface ChatContext {
   orgId: string;
+  /** The organisation's chat team: its bot's. */
+  team: ChatTeam;
   botUserId: string;
   /** The chat team the event came from (streaming a message outside a DM names it). */
   teamId?: string;
@@ -41,6 +47,10 @@ export const UNBOUND_REPLY =
 const CLOSED_REPLY = 'This conversation is closed. Mention me in a new thread to start another one.';
 const NEEDS_GRANT_REPLY =
   'A tool of this workspace needs your authorization first: I sent you a private link to grant it. Ask again once you have.';
+const NEEDS_LINK =
+  'A tool of this workspace acts as each person who asks, with their own access: your chat account must be linked to your user of the service first.';
+const NEEDS_LINK_REPLY =
+  'A tool of this workspace acts as each person who asks: I sent you a private link to link your chat account first. Ask again once you have.';
 
 /** The question without the bot's mention. */
 function stripMention(text: string, botUserId: string): string {
@@ -100,6 +110,45 @@ function namesOf(
       knownChannelName,
     ),
   ]);
+}
+
+/** Whether a workspace has a connection used with each caller's own grant (`credential: per_user`). */
+async function hasPerUserConnection(deps: AgentDeps, workspaceId: string): Promise<boolean> {
+  const connections = await deps.table.queryAll<{ credential?: string }>({
+    pk: keys.workspacePartition(workspaceId),
+    sk: { beginsWith: keys.connectionPrefix },
+  });
+  return connections.some((connection) => connection.credential === 'per_user');
+}
+
+/**
+ * Whose grant the asker's query uses (`Caller.grantSubject`): the user of the service their chat
+ * account is linked to (`user:<id>`, the grant they use through the API too). A workspace with a
+ * per-user connection answers nobody else: an unlinked member of the chat team gets a link to link
+ * their account (privately), a stranger a reply saying why not; then undefined, and nothing runs.
+ */
+async function grantSubjectOf(
+  deps: AgentDeps,
+  context: ChatContext,
+  asker: { user: string; claimedTeam: string | undefined; channel: string; threadTs: string },
+  workspaceId: string,
+): Promise<string | undefined> {
+  const { user, channel, threadTs } = asker;
+  const person = await chatPersonOf(deps, context, user, { claimedTeam: asker.claimedTeam, fresh: false });
+  if (person.kind === 'linked') return `user:${person.user.id}`;
+  if (!(await hasPerUserConnection(deps, workspaceId))) return `chat:${context.orgId}:${user}`;
+  if (person.kind === 'unlinked') {
+    await offerLink(deps, context, person.account, { channel, threadTs }, NEEDS_LINK);
+    await postInThread(context, channel, threadTs, NEEDS_LINK_REPLY);
+  } else {
+    await postInThread(
+      context,
+      channel,
+      threadTs,
+      `A tool of this workspace acts as each person who asks, so I cannot answer you: ${strangerReason(person.reason)}.`,
+    );
+  }
+  return undefined;
 }
 
 /** What stopped a query before it ran, said in words (a closed conversation, the rate limit, a removed workspace). */
@@ -200,6 +249,9 @@ export async function handleChatMessage(
 
   await context.client.reactions.add({ channel, timestamp: ts, name: WORKING_REACTION }).catch(() => undefined);
   try {
+    const asker = { user, claimedTeam: event.user_team ?? event.team, channel, threadTs };
+    const grantSubject = await grantSubjectOf(deps, context, asker, binding.workspace_id);
+    if (!grantSubject) return;
     const [userName, channelName] = await namesOf(deps, context, user, channel, binding.channel_name ?? channel);
     const caller: Caller = {
       orgId: context.orgId,
@@ -207,9 +259,9 @@ export async function handleChatMessage(
       userName,
       consumerType: 'team-chat',
       channel: channelName,
-      chat: { channelId: channel, threadTs },
+      chat: { channelId: channel, threadTs, userId: user },
       owner: teamChatOwner(binding.workspace_id),
-      grantSubject: `chat:${context.orgId}:${user}`,
+      grantSubject,
     };
     await answerInThread(deps, context, caller, { workspaceId: binding.workspace_id, query, conversationId, userId: user });
   } finally {

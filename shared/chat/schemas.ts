@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { CONSUMER_TYPES } from '../conversations/schemas.js';
-import { displayName } from '../http/schemas.js';
+import { displayName, isoTimestamp } from '../http/schemas.js';
 
 const channelId = z
   .string()
@@ -60,3 +60,54 @@ export const IntegrationTestResponse = z
     error: z.string().optional(),
   })
   .openapi('IntegrationTestResponse');
+
+const chatTeamId = z.string().openapi({ example: 'T0123ABCD' });
+const chatUserId = z.string().openapi({ example: 'U0456EFGH' });
+
+export const LinkRequestParams = z.object({
+  token: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the token of a link the bot sent')
+    .openapi({ param: { name: 'token', in: 'path' }, description: 'the one-time token of the link the bot sent' }),
+});
+
+export const ChatLinkParams = z.object({
+  link_id: z
+    .string()
+    .regex(/^[A-Z0-9]{1,32}-[A-Z0-9]{1,32}$/, 'must be a chat link id such as T0123ABCD-U0456EFGH')
+    .openapi({ param: { name: 'link_id', in: 'path' }, example: 'T0123ABCD-U0456EFGH' }),
+});
+
+export const ChatLinksQuery = z.object({
+  scope: z
+    .enum(['mine', 'org'], { error: 'must be mine or org' })
+    .optional()
+    .openapi({ description: 'mine (default): your links; org: every link of the organisation (admins)' }),
+});
+
+export const ChatLinkRequestSchema = z
+  .object({
+    chat_team_id: chatTeamId,
+    chat_team_name: z.string(),
+    chat_user_id: chatUserId,
+    chat_user_name: z.string().openapi({ description: 'as the chat profile said when the link was sent: chosen by its owner' }),
+    org_id: z.string(),
+    org_name: z.string(),
+    expires_at: isoTimestamp,
+  })
+  .openapi('ChatLinkRequest');
+export type ChatLinkRequest = z.infer<typeof ChatLinkRequestSchema>;
+
+export const ChatLinkSchema = z
+  .object({
+    id: z.string().openapi({ example: 'T0123ABCD-U0456EFGH' }),
+    chat_team_id: chatTeamId,
+    chat_team_name: z.string(),
+    chat_user_id: chatUserId,
+    chat_user_name: z.string(),
+    user_id: z.string(),
+    user_name: z.string(),
+    created_at: isoTimestamp,
+  })
+  .openapi('ChatLink');
+export type ChatLink = z.infer<typeof ChatLinkSchema>;

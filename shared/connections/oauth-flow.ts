@@ -95,11 +95,9 @@ export async function authorizeConnection(deps: Deps, caller: { orgId: string; u
 export async function finishGrant(deps: Deps, input: { code: string; state: string }, userId: string | undefined) {
   const grant = await takeGrantState(deps, input.state);
   if (!grant) throw new NotFoundError('this authorization link has expired or was already used: start again from the connection');
-  // A chat user's grant is finished by whoever holds its link, which the bot sent only to them
-  // (single use, ten minutes); any other grant only in the session of the user who started it.
-  const chatGrant = grant.userId.startsWith('chat:');
-  if (!chatGrant && grant.userId !== userId)
-    throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
+  // Only in the session of the user who started it; in team chat that is the user the chat account
+  // is linked to, so holding the link the bot sent is not enough.
+  if (grant.userId !== userId) throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
   const connection = await findConnection(deps, grant.orgId, grant.connectionId);
   // The connection moved to another tool server since the grant began: its code is not for this one.
   if (grant.origin !== undefined && grant.origin !== originOf(connection.url))

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { queryRouteDefinitions } from '../agent/route-definitions.js';
 import { authRouteDefinitions } from '../auth/route-definitions.js';
-import { chatAgentRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
+import { chatAgentRouteDefinitions, chatLinkRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
 import { catalogueRoute, connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
 import { conversationRouteDefinitions } from '../conversations/route-definitions.js';
@@ -40,6 +40,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   connectionRouteDefinitions,
   chatRouteDefinitions,
   chatAgentRouteDefinitions,
+  chatLinkRouteDefinitions,
   consumerRouteDefinitions,
   consumerAgentRouteDefinitions,
   queueRouteDefinitions,

@@ -31,14 +31,6 @@ export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
   return items.map(toUser);
 }
 
-/** The organisation's user with this e-mail (its login record, then its profile), if any. */
-export async function findUserByEmail(deps: Pick<Deps, 'table'>, orgId: string, email: string): Promise<User | undefined> {
-  const login = await deps.table.get<EmailItem>(keys.email(email));
-  if (!login || login.org_id !== orgId) return undefined;
-  const user = await deps.table.get<UserItem>(keys.user(orgId, login.user_id));
-  return user && toUser(user);
-}
-
 export const EMAIL_TAKEN = 'an account with this email already exists';
 
 export async function isEmailRegistered(deps: Deps, email: string): Promise<boolean> {

@@ -6,7 +6,7 @@ export interface ErrorDetail {
 
 /** Base of the errors the HTTP layer maps to a status and `{ error }` body. */
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 429;
+  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429;
 }
 
 export class ValidationError extends DomainError {
@@ -50,6 +50,15 @@ export class ConflictError extends DomainError {
   constructor(message: string, options?: ErrorOptions) {
     super(message, options);
     this.name = 'ConflictError';
+  }
+}
+
+/** Something that existed and is used up for good (a one-time link already used). */
+export class GoneError extends DomainError {
+  readonly status = 410;
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = 'GoneError';
   }
 }
 

@@ -14,7 +14,8 @@ export interface Key {
  * configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit log), WSGAP#
  * (knowledge gaps), WSVIOL# (guardrail violations), CONV# (a conversation with its messages),
  * FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
- * (team-chat channel bindings), CHATEVENT# and CHATMSG# (team-chat deliveries seen), JOB# and
+ * (team-chat channel bindings), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
+ * (one-time requests to link a chat account), JOB# and
  * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
  * throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the whole deployment).
  */
@@ -155,6 +156,22 @@ export const keys = {
   chatEventSeen: (orgId: string, eventId: string): Key => ({ pk: `CHATEVENT#${orgId}#${eventId}`, sk: 'SEEN' }),
   /** Marker of a chat message already handled (it arrives as `app_mention` and as `message`). */
   chatMessageSeen: (orgId: string, channelId: string, ts: string): Key => ({ pk: `CHATMSG#${orgId}#${channelId}#${ts}`, sk: 'SEEN' }),
+  /**
+   * A chat account linked to a user of the organisation: one per chat team and chat user, in the
+   * organisation's partition (its links are a small collection, listed with `chatLinkPrefix`).
+   * Approval buttons and per-user grants in team chat go by it (`shared/chat/links.ts`).
+   */
+  chatLink: (orgId: string, teamId: string, chatUserId: string): Key => ({
+    pk: `ORG#${orgId}`,
+    sk: `CHATLINK#${teamId}#${chatUserId}`,
+  }),
+  /** `begins_with` prefix of the chat links in an organisation partition. */
+  chatLinkPrefix: 'CHATLINK#',
+  /**
+   * A request to link a chat account, sent by the bot to that chat user only: found by the SHA-256
+   * of its one-time token (the token itself is never stored); single use, 30 minutes (TTL).
+   */
+  chatLinkRequest: (tokenHash: string): Key => ({ pk: `CHATLINKREQ#${tokenHash}`, sk: 'REQUEST' }),
 
   // --- Job ledger ---
   job: (jobId: string): Key => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),

@@ -1,5 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { requestChatLink } from '../../shared/chat/links.js';
 import { checkPage, launchBrowser, saveFailure } from './browser.js';
 import { ANSWER, MARKUP, STATS, startConsoleService, type ConsoleService } from './service.js';
 
@@ -357,6 +358,45 @@ describe('a member', () => {
       await member.goto(at('/ops'));
       await member.getByText('Only admins of the organisation see operations.').waitFor();
       await checkPage(member, 'member-ops');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('a chat user', () => {
+  it('opens the link the bot sent them, signs in, confirms, and sees their chat account linked', async () => {
+    // What the bot does when an unlinked chat user presses Approve: a one-time link, sent only to them.
+    const session = (await (await page.request.get(at('/api/auth/session'))).json()) as { user: { org_id: string } };
+    const account = { teamId: 'T0CHAT', teamName: 'Analytical chat', userId: 'U0ADA', userName: 'Ada in chat' };
+    const token = await requestChatLink(service.runtime.deps, session.user.org_id, account);
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const chatUser = await context.newPage();
+    try {
+      // Signed out: sign in first, then back to the link.
+      await chatUser.goto(at(`/chat/link/${token}`));
+      await chatUser.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
+      await chatUser.getByLabel('Email').fill('ada@example.com');
+      await chatUser.getByLabel('Password').fill('analytical engine');
+      await chatUser.getByRole('button', { name: 'Sign in' }).click();
+      await chatUser.getByRole('heading', { level: 1, name: 'Link your chat account' }).waitFor();
+      const main = chatUser.locator('main');
+      await main.getByText('Ada in chat').first().waitFor();
+      expect(await main.textContent()).toContain('Analytical chat');
+      expect(await main.textContent()).toContain('U0ADA');
+      await chatUser.getByText('No chat account is linked to you.').waitFor();
+      await checkPage(chatUser, 'chat-link');
+
+      await chatUser.getByRole('button', { name: 'Confirm: link this chat account to me' }).click();
+      await chatUser.getByText(/Linked: the chat account/).waitFor();
+      await chatUser
+        .getByRole('table', { name: 'Chat accounts linked to you' })
+        .getByRole('row', { name: /Ada in chat/ })
+        .waitFor();
+      await checkPage(chatUser, 'chat-linked');
+      // The link works once.
+      await chatUser.reload();
+      await chatUser.getByText(/already used/).waitFor();
     } finally {
       await context.close();
     }

@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { requestChatLink } from '../../shared/chat/links.js';
 import { hasFormatCharacter } from '../../shared/http/schemas.js';
 import { TEST_SESSION_SECRET, createTestContext, type ApiResponse } from '../support/context.js';
 import { startFakeChat } from '../support/fake-chat.js';
@@ -106,6 +107,9 @@ interface Fixture {
   codingKey: string;
   chatConsumerId: string;
   memberId: string;
+  /** A link request the bot sent a chat user, unused; and the id of a chat account linked to the admin. */
+  linkToken: string;
+  chatLinkId: string;
 }
 
 async function ok(response: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
@@ -139,6 +143,9 @@ async function makeFixture(): Promise<Fixture> {
   });
   const query = await post(`/api/workspaces/${workspaceId}/query`, { query: 'a first question' }, 200);
   const member = await t.addMember(cookie);
+  const account = (userId: string) => ({ teamId: 'T1', teamName: 'Example Team', userId, userName: `Chat ${userId}` });
+  const linked = await requestChatLink(t.deps, admin.org.id, account('ULINKED'));
+  await post(`/api/chat/link-requests/${linked}`, undefined);
   return {
     cookie,
     email: admin.email,
@@ -155,6 +162,8 @@ async function makeFixture(): Promise<Fixture> {
     codingKey: coding.body.api_key,
     chatConsumerId: teamChat.body.id,
     memberId: member.user.id,
+    linkToken: await requestChatLink(t.deps, admin.org.id, account('UTOLINK')),
+    chatLinkId: 'T1-ULINKED',
   };
 }
 
@@ -184,6 +193,10 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return ['conversation-stats', 'lifecycle', 'cold-messages'];
     case 'channel_id':
       return ['C1', 'C2'];
+    case 'token':
+      return [f.linkToken];
+    case 'link_id':
+      return [f.chatLinkId];
     case 'approval_id':
       // Well-formed ids of no approval: the fixture pauses no query (test/http/approvals.test.ts decides real ones).
       return ['appr_0mwtl95xg00000000000000000000'];

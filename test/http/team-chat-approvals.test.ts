@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChatBridge } from '../../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat } from '../support/chat.js';
+import { connectTeamChat, linkChatAccount } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat, type ShownMessage } from '../support/fake-chat.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
@@ -47,11 +47,13 @@ beforeAll(async () => {
   admin = await t.signUp();
   workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Approvals desk' })).id;
   await t.connectMcp(admin.cookie, workspaceId, { name: 'tickets', url: tickets.url });
-  // U3 is the admin's chat user (the same e-mail address); U2 is a member of the organisation; U1 is in chat only.
+  // U3 is the admin's chat account, U2 a member's (both linked); U1 is not linked to anyone.
   chat.users.U3 = 'Ada Admin (chat)';
   chat.emails.U3 = admin.email.toUpperCase();
+  await linkChatAccount(t, { cookie: admin.cookie, orgId: admin.org.id, user: 'U3' });
   const member = await t.addMember(admin.cookie);
   chat.emails.U2 = member.user.email;
+  await linkChatAccount(t, { cookie: member.cookie, orgId: admin.org.id, user: 'U2' });
   bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
 });
 afterAll(async () => {
@@ -165,20 +167,17 @@ describe('team chat: approval of a tool call', () => {
     expect(created).toEqual([]);
   });
 
-  it('refuses a press by a chat user who is not an admin, privately, and runs nothing; an admin’s chat user (by e-mail) approves it', async () => {
+  it('refuses a press by a chat user who is not an admin, privately, and runs nothing; the admin’s linked chat account approves it', async () => {
     readAndWrite();
     const ts = ask('open a ticket for the VPN');
     const message = await approvalMessage(ts);
 
-    // U2 is a member of the organisation (their e-mail matches), U1 is not a user at all.
+    // U2 is linked to a member of the organisation; U1 is linked to nobody (and gets a link).
     press('U2', message, 'approval_approve', ts);
     press('U1', message, 'approval_approve', ts);
     await waitFor(() => expect(chat.ephemeralsFor('U1').length + chat.ephemeralsFor('U2').length).toBe(2));
-    for (const user of ['U1', 'U2']) {
-      expect(chat.ephemeralsFor(user).at(-1)).toMatch(
-        /^You may not decide this: only an admin of the organisation may\. An admin is recognised by the e-mail/,
-      );
-    }
+    expect(chat.ephemeralsFor('U2').at(-1)).toBe('You may not decide this: only an admin of the organisation may.');
+    expect(chat.ephemeralsFor('U1').at(-1)).toMatch(/^You may not decide this yet: your chat account is not linked.*\/chat\/link\/\S+$/);
     expect(created).toEqual([]);
     expect(buttonsOf(approvalMessagesIn(ts)[0])).toHaveLength(2);
     const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });
@@ -190,7 +189,7 @@ describe('team chat: approval of a tool call', () => {
     expect(created).toEqual([{ title: 'VPN down' }]);
     const [decided] = approvalMessagesIn(ts);
     expect(buttonsOf(decided)).toEqual([]);
-    expect(shownText(decided)).toContain('*Approved* by Ada Admin (chat)');
+    expect(shownText(decided)).toContain('*Approved* by Ada Admin');
     // The answer goes on in a new streamed message, with the 👍/👎 buttons of the whole answer.
     const answer = answersIn(ts)[1];
     expect(answer?.text).toBe('Done: found tickets about vpn | ticket created: VPN down');
@@ -200,11 +199,11 @@ describe('team chat: approval of a tool call', () => {
     await waitFor(() => expect(chat.statusesIn(ts).slice(-3)).toEqual(['is thinking…', 'is calling create_ticket…', '']));
 
     const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
-    expect(activity.body.activity[0].approvals).toMatchObject([{ status: 'approved', decided_by: 'Ada Admin (chat)' }]);
+    expect(activity.body.activity[0].approvals).toMatchObject([{ status: 'approved', decided_by: 'Ada Admin' }]);
 
     // A second press on the decided approval: a private notice, nothing runs again.
     press('U3', message, 'approval_deny', ts);
-    await waitFor(() => expect(chat.ephemeralsFor('U3').at(-1)).toBe('This call was already approved by Ada Admin (chat).'));
+    await waitFor(() => expect(chat.ephemeralsFor('U3').at(-1)).toBe('This call was already approved by Ada Admin.'));
     expect(created).toHaveLength(1);
     expect(answersIn(ts)).toHaveLength(2);
   });
@@ -216,9 +215,9 @@ describe('team chat: approval of a tool call', () => {
     press('U3', message, 'approval_deny', ts);
     await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
     expect(created).toEqual([]);
-    expect(answersIn(ts)[1]?.text).toBe('Done: found tickets about vpn | ERROR Ada Admin (chat) denied this call; it did not run.');
+    expect(answersIn(ts)[1]?.text).toBe('Done: found tickets about vpn | ERROR Ada Admin denied this call; it did not run.');
     expect(buttonsOf(answersIn(ts)[1])).toHaveLength(2);
-    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Denied* by Ada Admin (chat)');
+    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Denied* by Ada Admin');
   });
 
   it('posts another approval message when the resumed query pauses again', async () => {
@@ -241,8 +240,10 @@ describe('team chat: approval of a tool call', () => {
 });
 
 describe('team chat: approvers requester', () => {
-  it('lets the chat user who asked decide, and refuses another chat user (even an admin)', async () => {
+  it('lets the chat user who asked decide once linked, and refuses another chat user (even an admin)', async () => {
     await useApprovers('requester');
+    const asker = await t.addMember(admin.cookie, { name: 'Ada Lovelace (service)' });
+    await linkChatAccount(t, { cookie: asker.cookie, orgId: admin.org.id, user: 'U1' });
     readAndWrite();
     const ts = ask('open a ticket for the VPN', 'U1');
     const message = await approvalMessage(ts);
@@ -257,7 +258,22 @@ describe('team chat: approvers requester', () => {
     press('U1', message, 'approval_approve', ts);
     await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
     expect(created).toEqual([{ title: 'VPN down' }]);
-    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Approved* by Ada Lovelace');
+    expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Approved* by Ada Lovelace (service)');
+    // The user the asker's chat account is linked to is the asker through the API too.
+    readAndWrite('second');
+    const again = ask('open another ticket', 'U1');
+    const id = JSON.parse((await approvalMessage(again)).buttons[0]?.value ?? '{}').a;
+    const other = await t.request('POST', `/api/workspaces/${workspaceId}/approvals/${id}`, {
+      cookie: admin.cookie,
+      body: { decision: 'approve' },
+    });
+    expect(other.status).toBe(403);
+    const decided = await t.request('POST', `/api/workspaces/${workspaceId}/approvals/${id}`, {
+      cookie: asker.cookie,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    expect(created).toEqual([{ title: 'VPN down' }, { title: 'second' }]);
   });
 });
 
@@ -290,6 +306,24 @@ describe('team chat: approvals decided elsewhere', () => {
     press('U3', posted, 'approval_approve', ts);
     await waitFor(() => expect(chat.ephemeralsFor('U3').at(-1)).toBe('This call was already approved by Ada Admin.'));
     expect(created).toHaveLength(1);
+  });
+
+  it('a tool result with mentions and a disguised link reaches the thread escaped after a decision through the API', async () => {
+    readAndWrite('<!channel> see <https://evil.example|your bank>');
+    const ts = ask('open a ticket for the VPN');
+    const { id } = await pendingOf(ts);
+    const decided = await t.request('POST', `/api/workspaces/${workspaceId}/approvals/${id}`, {
+      cookie: admin.cookie,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    await waitFor(() => expect(answersIn(ts)).toHaveLength(2));
+    const answer = answersIn(ts)[1];
+    const escaped = 'Done: found tickets about vpn | ticket created: &lt;!channel&gt; see &lt;https://evil.example|your bank&gt;';
+    expect(answer?.text).toBe(escaped);
+    // The section above the 👍/👎 buttons is what the platform shows: escaped too.
+    expect(JSON.stringify(answer?.blocks)).toContain(JSON.stringify(escaped));
+    for (const message of chat.messagesIn(ts)) expect(shownText(message)).not.toMatch(/<!channel>|<https:\/\/evil/);
   });
 
   it('an expiry: the approval message says nobody decided, and the answer appears in the thread', async () => {

@@ -1,13 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ChatBridge } from '../../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat } from '../support/chat.js';
+import { connectTeamChat, linkChatAccount } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { type FakeChat, startFakeChat } from '../support/fake-chat.js';
 import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 import { startOAuthMcpServer } from '../support/oauth-mcp-server.js';
 
-/** A per-user OAuth connection answered in team chat: each chat user grants their own access through a link only they see. */
+/**
+ * A per-user OAuth connection answered in team chat: a chat user asks with the grant of the user of
+ * the service their chat account is linked to; unlinked, they get a link to link it first.
+ */
 let t: TestContext;
 let chat: FakeChat;
 let model: FakeModel;
@@ -42,36 +45,99 @@ afterAll(async () => {
   await Promise.all([chat.stop(), model.stop(), server.close()]);
 });
 
+const tokenIn = (text: string) => /\/chat\/link\/([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
+
 describe('team chat with a per-user OAuth connection', () => {
-  it('sends the asker a private link, keeps the grant for that chat user, and answers their next message with their own token', async () => {
+  it('sends an unlinked asker a private link to link their chat account, starts no grant and runs nothing', async () => {
     model.reset();
+    const clients = server.registeredClients().length;
     chat.sendEvent({ type: 'app_mention', channel: 'C9', user: 'U1', text: '<@UBOT> who am I?', ts: '2000.0001' });
     await waitFor(() => expect(chat.answersIn('2000.0001')).toHaveLength(1));
-    expect(chat.answersIn('2000.0001')[0]).toMatch(/needs your authorization first: I sent you a private link/);
+    expect(chat.answersIn('2000.0001')[0]).toMatch(/acts as each person who asks: I sent you a private link to link your chat account/);
     const ephemeral = chat.callsOf('chat.postEphemeral');
     expect(ephemeral).toHaveLength(1);
     expect(ephemeral[0]?.params).toMatchObject({ channel: 'C9', user: 'U1', thread_ts: '2000.0001' });
+    const text = String(ephemeral[0]?.params.text);
+    expect(tokenIn(text)).not.toBe('');
+    // A link to the console, not a grant of the tool server's: no chat-only grant exists any more.
+    expect(text).not.toContain('code_challenge=');
+    expect(chat.answersIn('2000.0001')[0]).not.toContain(tokenIn(text));
     expect(model.requests).toEqual([]);
-    // The link is not in the thread, where everyone reads.
-    const link = /https?:\/\/\S+/.exec(String(ephemeral[0]?.params.text))?.[0] ?? '';
-    expect(link).toContain('code_challenge=');
-    expect(chat.answersIn('2000.0001')[0]).not.toContain(link);
+    expect(server.registeredClients()).toHaveLength(clients);
+  });
 
-    // The chat user opens it (no session of the service: the link reached only them) and grants access.
-    const callback = new URL(await server.login(link, 'chat-user-one'));
-    const granted = await t.request('GET', `${callback.pathname}${callback.search}`);
+  it('answers a linked chat user with the grant of the user they are linked to: the one that user has through the API', async () => {
+    model.reset();
+    // The admin granted their access at setup (as admin-user); U2 is the admin's chat account.
+    const asked = chat.callsOf('chat.postEphemeral').length;
+    chat.sendEvent({ type: 'app_mention', channel: 'C9', user: 'U2', text: '<@UBOT> who am I?', ts: '2100.0001' });
+    await waitFor(() => expect(chat.callsOf('chat.postEphemeral').length).toBe(asked + 1));
+    const token = tokenIn(String(chat.callsOf('chat.postEphemeral').at(-1)?.params.text));
+    expect((await t.request('POST', `/api/chat/link-requests/${token}`, { cookie: admin.cookie })).status).toBe(201);
+
+    model.reply(toolUseReply([{ name: 'whoami' }]), textReply('You are admin-user.'));
+    // Nothing ran in that thread, so it has no conversation to continue: asked with a mention.
+    chat.sendEvent({
+      type: 'app_mention',
+      channel: 'C9',
+      user: 'U2',
+      text: '<@UBOT> who am I now?',
+      ts: '2100.0002',
+      thread_ts: '2100.0001',
+    });
+    await waitFor(() => expect(chat.answersIn('2100.0001').at(-1)).toBe('You are admin-user.'));
+    expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'admin-user' });
+    // Nothing new was asked of them.
+    expect(chat.callsOf('chat.postEphemeral')).toHaveLength(asked + 1);
+  });
+
+  it('sends a linked user without a grant its link privately; only their own session finishes it, and then they are answered as themselves', async () => {
+    const member = await t.addMember(admin.cookie);
+    chat.users.U4 = 'Max (chat)';
+    await linkChatAccount(t, { cookie: member.cookie, orgId: admin.org.id, user: 'U4', name: 'Max (chat)' });
+    const grantLink = async (ts: string) => {
+      const before = chat.callsOf('chat.postEphemeral').length;
+      chat.sendEvent({ type: 'app_mention', channel: 'C9', user: 'U4', text: '<@UBOT> who am I?', ts });
+      await waitFor(() => expect(chat.callsOf('chat.postEphemeral').length).toBe(before + 1));
+      const call = chat.callsOf('chat.postEphemeral').at(-1);
+      expect(call?.params).toMatchObject({ user: 'U4', thread_ts: ts });
+      const link = /https?:\/\/\S+/.exec(String(call?.params.text))?.[0] ?? '';
+      expect(link).toContain('code_challenge=');
+      return link;
+    };
+    model.reset();
+    // Holding the link is not enough (it was sent to a chat account; the grant is the user's).
+    const first = new URL(await server.login(await grantLink('2200.0001'), 'member-user'));
+    const refused = await t.request('GET', `${first.pathname}${first.search}`);
+    expect(refused.status).toBe(403);
+    const stranger = await t.signUp({ org_name: 'Not theirs' });
+    const second = new URL(await server.login(await grantLink('2200.0002'), 'member-user'));
+    expect((await t.request('GET', `${second.pathname}${second.search}`, { cookie: stranger.cookie })).status).toBe(403);
+    const third = new URL(await server.login(await grantLink('2200.0003'), 'member-user'));
+    const granted = await t.request('GET', `${third.pathname}${third.search}`, { cookie: member.cookie });
     expect(granted.status, granted.text).toBe(200);
+    expect(model.requests).toEqual([]);
 
-    // Their next message in the thread works, as them.
-    model.reply(toolUseReply([{ name: 'whoami' }]), textReply('You are chat-user-one.'));
-    chat.sendEvent({ type: 'message', channel: 'C9', user: 'U1', text: 'who am I now?', ts: '2000.0002', thread_ts: '2000.0001' });
-    await waitFor(() => expect(chat.answersIn('2000.0001')).toHaveLength(2));
-    expect(chat.answersIn('2000.0001')[1]).toBe('You are chat-user-one.');
-    expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'chat-user-one' });
+    model.reply(toolUseReply([{ name: 'whoami' }]), textReply('You are member-user.'));
+    chat.sendEvent({ type: 'message', channel: 'C9', user: 'U4', text: 'and now?', ts: '2200.0004', thread_ts: '2200.0003' });
+    await waitFor(() => expect(chat.answersIn('2200.0003').at(-1)).toBe('You are member-user.'));
+    expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'member-user' });
+    // The same grant through the API.
+    model.reply(toolUseReply([{ name: 'whoami' }]), textReply('Through the API.'));
+    const direct = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie: member.cookie, body: { query: 'who am I?' } });
+    expect(direct.status, direct.text).toBe(200);
+    expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'member-user' });
+  });
 
-    // Another chat user in the same thread has no grant of theirs yet: a link of their own.
-    chat.sendEvent({ type: 'message', channel: 'C9', user: 'U2', text: 'and me?', ts: '2000.0003', thread_ts: '2000.0001' });
-    await waitFor(() => expect(chat.callsOf('chat.postEphemeral')).toHaveLength(2));
-    expect(chat.callsOf('chat.postEphemeral')[1]?.params).toMatchObject({ user: 'U2' });
+  it('tells a guest why not, and sends no link', async () => {
+    chat.users.U8 = 'Gus Guest';
+    chat.userFlags.U8 = { is_ultra_restricted: true };
+    const before = chat.callsOf('chat.postEphemeral').length;
+    model.reset();
+    chat.sendEvent({ type: 'app_mention', channel: 'C9', user: 'U8', text: '<@UBOT> who am I?', ts: '2300.0001' });
+    await waitFor(() => expect(chat.answersIn('2300.0001')).toHaveLength(1));
+    expect(chat.answersIn('2300.0001')[0]).toMatch(/acts as each person who asks, so I cannot answer you: guests of the chat team never/);
+    expect(chat.callsOf('chat.postEphemeral')).toHaveLength(before);
+    expect(model.requests).toEqual([]);
   });
 });

@@ -73,7 +73,9 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('{channel_id}', 'CMATRIX1')
     .replace('{kid}', 'kn_none')
     .replace('{gid}', 'gr_none')
-    .replace('{role}', 'member');
+    .replace('{role}', 'member')
+    .replace('{token}', 'never-issued-link-token-0123456789')
+    .replace('{link_id}', 'T0NONE-U0NONE');
 }
 
 beforeAll(async () => {
@@ -198,8 +200,8 @@ describe('roles', () => {
     for (const operation of open) {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
-      // No conversation, approval or connection of the member's organisation is named here.
-      const named = ['{cid}', '{approval_id}'].some((param) => operation.path.includes(param));
+      // No conversation, approval, connection, chat link or link request of the member's organisation is named here.
+      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}'].some((param) => operation.path.includes(param));
       const expected = named || operation.path.startsWith('/api/connections/{id}') ? 404 : 200;
       expect(response.status, `${operation.method} ${path}`).toBe(expected);
     }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceStack } from '../../lib/service-stack.js';
 import { STREAMABLE_ROUTES, routeKeyOf } from '../../shared/http/route-table.js';
@@ -185,11 +185,14 @@ describe('the CloudFront distribution', () => {
     expect(distribution().Logging).toMatchObject({ IncludeCookies: false });
   });
 
-  it("gives the agent function the distribution's URL for OAuth redirect URIs, and outputs it as ServiceUrl", () => {
+  it("gives the agent function (OAuth redirect URIs) and the chat bridge (chat links) the distribution's URL, and outputs it as ServiceUrl", () => {
     const distributionId = ofType('AWS::CloudFront::Distribution')[0]?.[0];
     const publicUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     const agent = propertiesOf(agentFunctionId()).Environment as { Variables: Record<string, unknown> };
     expect(agent.Variables.PUBLIC_BASE_URL).toEqual(publicUrl);
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      ContainerDefinitions: [Match.objectLike({ Environment: Match.arrayWith([{ Name: 'PUBLIC_BASE_URL', Value: publicUrl }]) })],
+    });
     const outputs = template.findOutputs('*') as Record<string, { Value: unknown }>;
     expect(outputs.ServiceUrl?.Value).toEqual(publicUrl);
     expect(outputs.StreamFunctionUrl?.Value).toEqual({ 'Fn::GetAtt': [urlId(), 'FunctionUrl'] });

@@ -1,5 +1,6 @@
 import { expect, vi } from 'vitest';
 import { ChatBridge } from '../../shared/chat/bridge.js';
+import { requestChatLink } from '../../shared/chat/links.js';
 import type { ChatNotifier } from '../../shared/chat/notifier-port.js';
 import type { TestContext } from './context.js';
 import type { FakeChat } from './fake-chat.js';
@@ -44,4 +45,15 @@ export async function connectTeamChat(
     throw error;
   }
   return bridge;
+}
+
+/**
+ * Links a chat account of the fake platform's team (`T1`) to the user signed in with `cookie`: the
+ * request the bot sends, confirmed through the API as the console page does.
+ */
+export async function linkChatAccount(t: TestContext, options: { cookie: string; orgId: string; user: string; name?: string }) {
+  const account = { teamId: 'T1', teamName: 'Example Team', userId: options.user, userName: options.name ?? options.user };
+  const token = await requestChatLink(t.deps, options.orgId, account);
+  const confirmed = await t.request('POST', `/api/chat/link-requests/${token}`, { cookie: options.cookie });
+  expect(confirmed.status, confirmed.text).toBe(201);
 }

@@ -41,7 +41,7 @@ type Answer = { status?: number; headers?: Record<string, string>; body: Record<
  * A fake team-chat platform on 127.0.0.1, for the real Bolt and Web API clients: the Web API
  * methods the service uses (`auth.test`, `apps.connections.open`, `chat.postMessage`, `chat.update`,
  * `chat.delete`, `chat.postEphemeral`, the streaming `chat.startStream/appendStream/stopStream`,
- * `assistant.threads.setStatus`, `reactions.add/remove`, `users.info` (with the profile's e-mail),
+ * `assistant.threads.setStatus`, `reactions.add/remove`, `users.info` (with the profile's e-mail, the user's team and guest flags),
  * `conversations.info`, `conversations.replies`) over
  * a model of the messages as the platform would show them, and a socket-mode WebSocket server
  * that says `hello`, delivers `events_api` and `interactive` (button) envelopes and records the acks.
@@ -65,6 +65,10 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
   const users: Record<string, string> = { U1: 'Ada Lovelace', U2: 'Grace Hopper' };
   /** The e-mail address of a user's profile (shown to an app with `users:read.email`). */
   const emails: Record<string, string> = { U1: 'ada@example.com', U2: 'grace@example.com' };
+  /** A user's home chat team (default `T1`, the team the app is installed in): another's is a Slack Connect guest. */
+  const teams: Record<string, string> = {};
+  /** Flags of a user's account as `users.info` shows them (`is_restricted`, `is_ultra_restricted`, `is_stranger`…). */
+  const userFlags: Record<string, Record<string, boolean>> = {};
   const ephemerals: { channel: string; user: string; threadTs: string | undefined; text: string }[] = [];
   const channels: Record<string, string> = { C1: 'support', C2: 'random', C3: 'billing' };
 
@@ -179,7 +183,19 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         const email = emails[params.user ?? ''];
         const profile = { real_name: name, ...(email ? { email } : {}) };
         return name
-          ? { body: { ok: true, user: { id: params.user, name: name.toLowerCase(), real_name: name, profile } } }
+          ? {
+              body: {
+                ok: true,
+                user: {
+                  id: params.user,
+                  team_id: teams[params.user ?? ''] ?? 'T1',
+                  name: name.toLowerCase(),
+                  real_name: name,
+                  profile,
+                  ...userFlags[params.user ?? ''],
+                },
+              },
+            }
           : { body: { ok: false, error: 'user_not_found' } };
       }
       case 'conversations.replies': {
@@ -228,6 +244,8 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
     acks,
     users,
     emails,
+    teams,
+    userFlags,
     channels,
     get connectionsOpened() {
       return connectionsOpened;
@@ -293,7 +311,8 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
           token: 'verification',
           api_app_id: 'A1',
           team: { id: 'T1', domain: 'example' },
-          user: { id: press.user, username: press.user.toLowerCase(), team_id: 'T1' },
+          // The press reaches the app of the team it is installed in; the user's own team may differ.
+          user: { id: press.user, username: press.user.toLowerCase(), team_id: teams[press.user] ?? 'T1' },
           channel: { id: press.channel, name: channels[press.channel] ?? press.channel },
           container: { type: 'message', message_ts: press.messageTs, channel_id: press.channel, is_ephemeral: false },
           message: { type: 'message', ts: press.messageTs, thread_ts: press.threadTs, text: '' },

@@ -29,6 +29,8 @@ describe('table keys', () => {
     expect(keys.workspaceChannelsEntry('ws-a', 'C1')).toEqual({ gsi1pk: 'WSCHANNELS#ws-a', gsi1sk: 'C1' });
     expect(keys.chatEventSeen('o1', 'Ev1')).toEqual({ pk: 'CHATEVENT#o1#Ev1', sk: 'SEEN' });
     expect(keys.chatMessageSeen('o1', 'C1', '17.5')).toEqual({ pk: 'CHATMSG#o1#C1#17.5', sk: 'SEEN' });
+    expect(keys.chatLink('o1', 'T1', 'U1')).toEqual({ pk: 'ORG#o1', sk: 'CHATLINK#T1#U1' });
+    expect(keys.chatLinkRequest('abc')).toEqual({ pk: 'CHATLINKREQ#abc', sk: 'REQUEST' });
     expect(keys.workspaceDayStats('ws-a', '2024-01-01')).toEqual({ pk: 'WSSTAT#ws-a', sk: 'DAY#2024-01-01' });
     expect(keys.activityEntry('ws-a', 'T', 'a1')).toEqual({ pk: 'WSACT#ws-a', sk: 'T#a1' });
     expect(keys.gap('ws-a', 'T', 'g1')).toEqual({ pk: 'WSGAP#ws-a', sk: 'T#g1' });
@@ -51,6 +53,10 @@ describe('table keys', () => {
     expect(keys.team('o', 't').sk.startsWith(keys.teamPrefix)).toBe(true);
     expect(keys.teamName('o', 't').sk.startsWith(keys.teamPrefix)).toBe(false);
     expect(keys.setting('o', 's').sk.startsWith(keys.settingPrefix)).toBe(true);
+    expect(keys.chatLink('o', 't', 'u').sk.startsWith(keys.chatLinkPrefix)).toBe(true);
+    for (const other of [keys.user('o', 'u'), keys.team('o', 't'), keys.setting('o', 's')]) {
+      expect(other.sk.startsWith(keys.chatLinkPrefix)).toBe(false);
+    }
     expect(keys.workspace('w').sk).toBe(keys.workspaceSortKey);
     expect(keys.conversation('w', 'c').sk).toBe(keys.conversationSortKey);
     expect(keys.message('w', 'c', 1).sk.startsWith(keys.messagePrefix)).toBe(true);

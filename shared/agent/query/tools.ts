@@ -128,15 +128,14 @@ export interface Reachability {
 
 /** A per-user connection the caller has not granted (or whose grant lapsed): a grant of their own, when they can finish one. */
 async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { subject: string; orgId: string }) {
-  // A signed-in user finishes the grant in their browser; a chat user with the link the bot sends
-  // only them. Keys and webhooks have nobody to ask.
-  const userId = caller.subject.startsWith('user:')
-    ? caller.subject.slice('user:'.length)
-    : caller.subject.startsWith('chat:')
-      ? caller.subject
-      : undefined;
+  // A signed-in user finishes the grant in their browser, in team chat the user the chat account is
+  // linked to (`user:<id>`). Keys, webhooks and unlinked chat users (`chat:`) have nobody to ask.
+  const userId = caller.subject.startsWith('user:') ? caller.subject.slice('user:'.length) : undefined;
   const failure = `MCP connection "${connection.name}" needs your authorization`;
-  if (!userId) return { failure: `${failure}, which this caller cannot give (only a person can)` };
+  if (!userId) {
+    const who = caller.subject.startsWith('chat:') ? 'a chat user gives it once their chat account is linked' : 'only a person can';
+    return { failure: `${failure}, which this caller cannot give (${who})` };
+  }
   const target = {
     connectionId: connection.id,
     serverUrl: connection.url ?? '',

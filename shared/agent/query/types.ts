@@ -14,13 +14,18 @@ export interface Caller {
   consumerType: 'api' | 'team-chat' | 'messaging' | 'coding-agent';
   /** Display name of the chat channel, or null. */
   channel: string | null;
-  /** Team chat: the channel and thread the conversation lives in (for the cold notice). */
-  chat?: { channelId: string; threadTs: string };
+  /**
+   * Team chat: the channel and thread the conversation lives in (for the cold notice), and the chat
+   * user who asked (absent in approvals kept before it was).
+   */
+  chat?: { channelId: string; threadTs: string; userId?: string };
   /** Who may continue the conversations this caller starts (`conversations/owners.ts`). */
   owner: string;
   /**
    * Whose grant a per-user connection uses, when it is not the owner: a team-chat thread is owned
-   * by the workspace's threads, but each chat user grants their own (`chat:<user id>`).
+   * by the workspace's threads, but each chat user asks with the grant of the user of the service
+   * their chat account is linked to (`user:<id>`); an unlinked one is `chat:<org>:<chat user>`,
+   * which has no grant and can start none.
    */
   grantSubject?: string;
 }

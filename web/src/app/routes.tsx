@@ -61,6 +61,8 @@ export const router = createBrowserRouter([
         ],
       },
       { path: 'ops', element: page(() => import('../pages/ops')) },
+      // The team-chat bot's one-time link (docs/team-chat.md): signed out, sign in first and come back.
+      { path: 'chat/link/:token', element: page(() => import('../pages/chat/link')) },
       { path: '*', element: <NotFound /> },
     ],
   },
