@@ -48,7 +48,8 @@ const benchmarks: Record<string, Benchmark> = {
     run: benchFlood,
     also: [
       {
-        title: 'Tool answers too large to hold: 10 parallel queries whose tool answers 40 MB each, in a fresh npm start (peak RSS = VmHWM; goal under 400 MB)',
+        title:
+          'Tool answers too large to hold: 10 parallel queries whose tool answers 40 MB each, in a fresh npm start (peak RSS = VmHWM; goal under 400 MB)',
         run: benchBigAnswers,
       },
     ],

@@ -180,7 +180,7 @@ export async function assertUrlAllowed(raw: string | URL, allowPrivate: boolean)
   return url;
 }
 
-export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
 
 /** What a request may carry to another origin it is redirected to: the protocol's own headers. */
 const CROSS_ORIGIN_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];

@@ -18,7 +18,7 @@ const tokenBudget = z
   .min(1_000, 'must be at least 1000')
   .max(10_000_000, 'must be at most 10000000');
 /** The most a query may wait on its tools in all: 15 minutes, the longest a Lambda runs. */
-export const MAX_TOOL_BUDGET_SECONDS = 900;
+const MAX_TOOL_BUDGET_SECONDS = 900;
 const toolBudget = z
   .number({ error: 'must be a number of seconds' })
   .min(1, 'must be at least 1 second')

@@ -89,7 +89,10 @@ describe('OAuth grants stay with their origin', () => {
     const found = await t.deps.table.query<{ pk: string; sk: string }>({ index: 'gsi2', pk: keys.connectionIdIndex(id), limit: 1 });
     const item = found.items[0];
     if (!item) throw new Error('connection not found');
-    await t.deps.table.update({ pk: item.pk, sk: item.sk }, { update: 'SET #url = :url', names: { '#url': 'url' }, values: { ':url': elsewhere.url } });
+    await t.deps.table.update(
+      { pk: item.pk, sk: item.sk },
+      { update: 'SET #url = :url', names: { '#url': 'url' }, values: { ':url': elsewhere.url } },
+    );
     await t.deps.mcp.drop(id);
     expect((await grantsOf(id)).length).toBe(3);
 
@@ -119,7 +122,13 @@ describe('OAuth grants stay with their origin', () => {
     try {
       const saved = await t.request('POST', '/api/connectors/mcp', {
         cookie: admin.cookie,
-        body: { workspace_id: workspace.id, name: 'Keyed', transport: 'http', url: first.url, headers: { authorization: 'Bearer s3cret-key' } },
+        body: {
+          workspace_id: workspace.id,
+          name: 'Keyed',
+          transport: 'http',
+          url: first.url,
+          headers: { authorization: 'Bearer s3cret-key' },
+        },
       });
       expect(saved.status, saved.text).toBe(201);
       expect(first.stats.authorizations).toContain('Bearer s3cret-key');
@@ -130,7 +139,10 @@ describe('OAuth grants stay with their origin', () => {
       expect(elsewhere.stats.authorizations).toEqual([]);
 
       // The same origin keeps them; another origin takes the headers given with it.
-      const samePlace = await t.request('PUT', `/api/connections/${saved.body.id}`, { cookie: admin.cookie, body: { url: `${first.url}?v=2` } });
+      const samePlace = await t.request('PUT', `/api/connections/${saved.body.id}`, {
+        cookie: admin.cookie,
+        body: { url: `${first.url}?v=2` },
+      });
       expect(samePlace.status, samePlace.text).toBe(200);
       const withHeaders = await t.request('PUT', `/api/connections/${saved.body.id}`, {
         cookie: admin.cookie,
