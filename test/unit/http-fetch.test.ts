@@ -231,7 +231,7 @@ describe('the hot path fetch', () => {
         timeout: 20_000,
       }).trim();
     expect(run('dropped')).toBe('closed dropped uncaught 0');
-    expect(run('kept')).toBe('still open kept uncaught 0');
+    expect(run('kept')).toBe('still open kept, read data uncaught 0');
   });
 
   it('fails with the network error in its chain when nothing listens, and connects through the lookup it was given', async () => {
