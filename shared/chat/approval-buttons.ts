@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../approvals/approvals.js';
 import { approvalOf, decideApproval, mayDecide, type Decider } from '../approvals/decide.js';
 import type { AgentDeps } from '../deps.js';
-import { DomainError, NotFoundError, errorMessage } from '../platform/errors.js';
+import { DomainError, NotFoundError, errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
 import { getBinding } from './consumers.js';
 import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from './identity.js';
@@ -151,6 +151,11 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
     });
   } catch (error) {
     await reply.abandon();
+    if (!started && error instanceof TooManyRequestsError) {
+      // No place among the organisation's queries in flight: nothing was decided, press again later.
+      await tell(`Nothing was decided: ${error.message}. Press again in ${error.retryAfterSeconds} seconds.`, threadTs);
+      return;
+    }
     if (!started && error instanceof DomainError) {
       // Decided by someone else a moment before (of two decisions exactly one wins).
       await tell(decidedNotice(await getApproval(deps, item.workspace_id, item.id)), threadTs);

@@ -84,6 +84,11 @@ export interface AnswerPolicy {
   jsonRpcBody?: string;
 }
 
+/** A request for an event stream: a session's GET, which holds its connection as long as the session lives. */
+export function wantsEventStream(init: RequestInit | undefined): boolean {
+  return (init?.method ?? 'GET').toUpperCase() === 'GET' && (new Headers(init?.headers).get('accept') ?? '').includes('text/event-stream');
+}
+
 /**
  * The limit of the answer to a request the MCP transports send. Their protocol requests (a
  * JSON-RPC POST, the event stream's GET, a session's DELETE) get `MCP_MAX_RESPONSE_BYTES`; every
@@ -96,9 +101,7 @@ export function answerPolicyOf(init: RequestInit | undefined, maxResponseBytes: 
   // The SDK's JSON-RPC bodies are strings that name the protocol; OAuth's are forms or metadata.
   const body = init?.body;
   if (method === 'POST' && typeof body === 'string' && body.includes('"jsonrpc"')) return { limit: mcp, jsonRpcBody: body };
-  if (method === 'DELETE' || (method === 'GET' && (new Headers(init?.headers).get('accept') ?? '').includes('text/event-stream'))) {
-    return { limit: mcp };
-  }
+  if (method === 'DELETE' || wantsEventStream(init)) return { limit: mcp };
   return { limit: { kind: 'oauth', bytes: OAUTH_MAX_ANSWER_BYTES } };
 }
 

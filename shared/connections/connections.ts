@@ -83,15 +83,16 @@ export function connectionSpec(deps: SecretStore, item: ConnectionItem, caller =
     credentials: credentialsOf(deps, item),
     version: `${item.updated_at ?? item.created_at}|${subject}`,
     authProvider,
+    orgId: item.org_id,
   };
 }
 
-/** How to reach a connection about to be tested or saved, with the credentials of the request. */
-export function requestSpec(config: Config, input: Parameters<typeof specOf>[0] & ConnectionCredentials): ConnectionSpec {
+/** How to reach a connection about to be tested or saved by an organisation, with the credentials of the request. */
+export function requestSpec(config: Config, orgId: string, input: Parameters<typeof specOf>[0] & ConnectionCredentials): ConnectionSpec {
   const spec = specOf(input);
   const credentials = { ...(input.headers ? { headers: input.headers } : {}), ...(input.env ? { env: input.env } : {}) };
   checkCredentials(config.mcpStdioServers, spec, credentials);
-  return { ...spec, credentials: async () => credentials };
+  return { ...spec, credentials: async () => credentials, orgId };
 }
 
 /** Refusals (URL policy, stdio allowlist) as a 400 naming the field. */
@@ -102,8 +103,8 @@ function refusedField(spec: ConnectionSpec, error: unknown): ValidationError | u
 }
 
 /** `POST /api/connectors/mcp/test`: connects, lists tools, disconnects. Unreachable is an answer, not an error. */
-export async function testConnection(deps: Deps, input: TestMcpInput) {
-  const spec = requestSpec(deps.config, input);
+export async function testConnection(deps: Deps, orgId: string, input: TestMcpInput) {
+  const spec = requestSpec(deps.config, orgId, input);
   try {
     await mcpOf(deps).assertAllowed(spec);
   } catch (error) {
@@ -126,7 +127,7 @@ export async function testConnection(deps: Deps, input: TestMcpInput) {
  */
 export async function saveConnection(deps: Deps, orgId: string, input: CreateMcpInput) {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
-  const spec = requestSpec(deps.config, input);
+  const spec = requestSpec(deps.config, orgId, input);
   await admitSpec(deps, spec);
   let discovered: { server: string; tools: DiscoveredTool[] } | undefined;
   if (spec.transport === 'http') {

@@ -14,6 +14,8 @@ import { mcpFailureReason } from './mcp-errors.js';
 import { assertUrlAllowed, createGuardedFetch, UrlRefusedError, type GuardedFetch } from './url-policy.js';
 import { answerLimitReasonOf } from './answer-limits.js';
 import { outputSchemaValidator } from './output-schemas.js';
+import { TenantPools } from './tenant-pools.js';
+import { resultText } from './tool-results.js';
 import { withTimeout } from '../platform/timing.js';
 
 /** A connection's static credentials: request headers (http), environment variables (stdio). */
@@ -34,6 +36,8 @@ export interface ConnectionSpec {
   version?: string;
   /** An OAuth connection's grant (`connections/oauth.ts`): the transport sends its token and refreshes it. */
   authProvider?: OAuthClientProvider;
+  /** Whose connection pools its requests use (`tenant-pools.ts`). */
+  orgId?: string;
 }
 
 /** A tool as the server describes it, with `is_write` derived from its annotations. */
@@ -89,8 +93,6 @@ export interface McpHubStats {
 }
 
 const CLIENT_INFO = { name: 'workspace-agent-proxy', version: '0.1.0' };
-/** Tool results longer than this are cut before they go to the model. */
-const MAX_RESULT_CHARS = 100_000;
 
 /** Tools without annotations are treated as writes: the safe assumption for permissions. */
 function isWriteTool(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined): boolean {
@@ -114,20 +116,21 @@ function sessionKey(connectionId: string, spec: ConnectionSpec): string {
 export class McpHub {
   readonly stats: McpHubStats = { sessionsOpened: 0, toolLists: 0, toolCalls: 0 };
   private readonly sessions = new Map<string, Promise<Client>>();
-  private readonly guarded: GuardedFetch;
+  private readonly pools: TenantPools;
 
   constructor(private readonly options: McpHubOptions) {
-    this.guarded = createGuardedFetch(options.allowPrivateUrls, options);
+    this.pools = new TenantPools(() => createGuardedFetch(options.allowPrivateUrls, options));
   }
 
   /**
-   * The fetch of OAuth's own requests (discovery, registration, token): the URL policy at connect time,
-   * answers of at most 64 KiB (`answer-limits.ts`), and the hub's timeout, which the SDK does not set.
+   * The fetch of an organisation's OAuth requests (discovery, registration, token): the URL policy at
+   * connect time, answers of at most 64 KiB (`answer-limits.ts`), its own pools, and the hub's
+   * timeout, which the SDK does not set.
    */
-  get oauthFetch(): GuardedFetch['fetch'] {
+  oauthFetchFor(orgId: string): GuardedFetch['fetch'] {
     return (url, init) => {
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
-      return this.guarded.oauthFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
+      return this.pools.of(orgId).oauthFetch(url, { ...init, signal: init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout });
     };
   }
 
@@ -179,7 +182,8 @@ export class McpHub {
     const credentials = (await spec.credentials?.()) ?? {};
     if (spec.transport === 'stdio') return connect(this.stdioTransport(spec, credentials.env ?? {}));
     const url = new URL(spec.url ?? '');
-    const http = { fetch: this.guarded.fetch, requestInit: { headers: credentials.headers ?? {} }, authProvider: spec.authProvider };
+    const fetch = this.pools.of(spec.orgId).fetch;
+    const http = { fetch, requestInit: { headers: credentials.headers ?? {} }, authProvider: spec.authProvider };
     try {
       return await connect(new StreamableHTTPClientTransport(url, http));
     } catch (streamableError) {
@@ -319,16 +323,11 @@ export class McpHub {
     timeoutMs: number,
   ): Promise<ToolCallOutcome> {
     try {
-      const client = await this.session(connectionId, spec);
+      // Waiting for the session counts in the call's time (a query's tool budget bounds both).
+      const late = () => new McpConnectionError(`connecting timed out after ${timeoutMs} ms`);
+      const client = await withTimeout(this.session(connectionId, spec), timeoutMs, late);
       const result = await client.callTool({ name, arguments: args }, undefined, { timeout: timeoutMs });
-      const content = Array.isArray(result.content) ? result.content : [];
-      const parts = content.map((part: { type?: string; text?: unknown }) =>
-        part.type === 'text' && typeof part.text === 'string' ? part.text : `[${part.type ?? 'unknown'} content]`,
-      );
-      if (parts.length === 0 && result.structuredContent !== undefined) parts.push(JSON.stringify(result.structuredContent));
-      let text = parts.join('\n');
-      if (text.length > MAX_RESULT_CHARS) text = `${text.slice(0, MAX_RESULT_CHARS)}\n[result cut at ${MAX_RESULT_CHARS} characters]`;
-      return { text, isError: result.isError === true };
+      return { text: resultText(result), isError: result.isError === true };
     } catch (error) {
       const overLimit = answerLimitReasonOf(error); // an answer cut at its limit: the session is intact
       if (overLimit) return { text: `tool ${name} failed: ${overLimit}`, isError: true };
@@ -345,6 +344,6 @@ export class McpHub {
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map((session) => session.then((client) => client.close()).catch(() => undefined)));
-    await this.guarded.close();
+    await this.pools.closeAll();
   }
 }

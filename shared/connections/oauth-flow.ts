@@ -33,7 +33,7 @@ export async function saveOAuthConnection(
   grant: { redirectUrl: string; userId: string },
 ) {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
-  const spec = requestSpec(deps.config, input);
+  const spec = requestSpec(deps.config, orgId, input);
   await admitSpec(deps, spec);
   const id = newId('conn', deps.clock.now());
   if (input.oauth_client_id) {
@@ -105,7 +105,11 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
   const target = { connectionId: connection.id, serverUrl: connection.url ?? '', subject: grant.subject, redirectUrl: grant.redirectUrl };
   const provider = new StoredOAuthProvider(deps, target, grant.verifier);
   try {
-    await auth(provider, { serverUrl: connection.url ?? '', authorizationCode: input.code, fetchFn: mcpOf(deps).oauthFetch });
+    await auth(provider, {
+      serverUrl: connection.url ?? '',
+      authorizationCode: input.code,
+      fetchFn: mcpOf(deps).oauthFetchFor(grant.orgId),
+    });
   } catch (error) {
     throw new ValidationError('the authorization server refused the grant', [{ path: 'code', message: mcpOf(deps).reasonOf(error) }], {
       cause: error,

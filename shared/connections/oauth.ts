@@ -159,11 +159,17 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     };
   }
 
-  /** A stored secret of this grant, or nothing when it was stored for another origin than the connection's. */
+  /**
+   * A stored secret of this grant, or nothing when it was stored for another origin than the
+   * connection's. One stored before grants kept their origin is taken as the current origin's, and
+   * sealed under it on this first read, so it too stays there from now on.
+   */
   private async read<T>(key: { pk: string; sk: string }, what: string): Promise<T | undefined> {
     const item = await this.store.table.get<{ sealed: string; origin?: string }>(key, true);
     if (!item || (item.origin !== undefined && item.origin !== this.origin)) return undefined;
-    return JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what, item.origin))) as T;
+    const value = JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what, item.origin))) as T;
+    if (item.origin === undefined) await this.write(key, what, value);
+    return value;
   }
 
   private async write(key: { pk: string; sk: string }, what: string, value: unknown): Promise<void> {
@@ -201,7 +207,7 @@ export async function startGrant(deps: Deps, target: GrantTarget, starter: { use
   const provider = new FreshGrant(deps, target);
   let result: string;
   try {
-    result = await auth(provider, { serverUrl: target.serverUrl, fetchFn: mcpOf(deps).oauthFetch });
+    result = await auth(provider, { serverUrl: target.serverUrl, fetchFn: mcpOf(deps).oauthFetchFor(starter.orgId) });
   } catch (error) {
     throw new ValidationError(
       'could not start the authorization',

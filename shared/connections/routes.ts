@@ -17,7 +17,7 @@ function page(title: string, text: string): string {
 
 export function connectionRoutes(deps: Deps) {
   return createRouter()
-    .openapi(routes.test.route, async (c) => c.json(await testConnection(deps, c.req.valid('json')), 200))
+    .openapi(routes.test.route, async (c) => c.json(await testConnection(deps, orgIdOf(c), c.req.valid('json')), 200))
     .openapi(routes.save.route, async (c) => {
       const input = c.req.valid('json');
       if (input.auth !== 'oauth') return c.json(await saveConnection(deps, orgIdOf(c), input), 201);

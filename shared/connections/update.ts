@@ -27,7 +27,7 @@ async function editedSettings(deps: Deps, connection: ConnectionItem, input: Upd
   if (input.url !== undefined && connection.transport !== 'http') {
     throw new ValidationError('invalid request body', [{ path: 'url', message: 'only http connections have a url' }]);
   }
-  const spec: ConnectionSpec = specOf({ ...connection, url: input.url ?? connection.url });
+  const spec: ConnectionSpec = { ...specOf({ ...connection, url: input.url ?? connection.url }), orgId: connection.org_id };
   if (moved && input.headers === undefined && (connection.header_names ?? []).length > 0) {
     const message = `the headers were given for ${originOf(connection.url)} and are not sent to another origin: give them again with the new url`;
     throw new ValidationError('invalid request body', [{ path: 'headers', message }]);
@@ -85,8 +85,8 @@ async function forgetGrants(deps: Deps, connectionId: string): Promise<void> {
 
 /**
  * What the server is found to be at the edited settings. An OAuth connection moved to another
- * origin is not reached at all: its grants and registered client are deleted (they were made for
- * the old server) and it waits for a new grant, with no tools until then.
+ * origin is not reached at all: it waits for a new grant, with no tools until then, and its grants
+ * and registered client (made for the old server) are to be deleted once the move is saved.
  */
 async function reachEdited(
   deps: Deps,
@@ -98,13 +98,12 @@ async function reachEdited(
   const { spec, credentials } = edited;
   if (connection.auth === 'oauth' && moved) {
     await admitSpec(deps, spec);
-    await forgetGrants(deps, connection.id);
     const reason = 'moved to another server: its grants were deleted; grant access again';
-    return { server: null, tools: [], status: 'needs_authorization' as const, lastError: reason };
+    return { server: null, tools: [], status: 'needs_authorization' as const, lastError: reason, forgetGrants: true };
   }
   const authProvider = editorGrant(deps, connection, spec, editor);
   const { server, tools } = await rediscover(deps, { ...spec, authProvider }, credentials);
-  return { server, tools, status: 'connected' as const, lastError: null };
+  return { server, tools, status: 'connected' as const, lastError: null, forgetGrants: false };
 }
 
 /**
@@ -145,5 +144,9 @@ export async function updateConnection(deps: Deps, editor: Editor, connectionId:
   }
   if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);
+  // Only once the move is saved (a refused rename or a deleted connection changes nothing). Between
+  // the two, and for a refresh at the old server that ends after this, the grants are sealed under
+  // the old origin and handed to no other; a move back to it is a move again, which deletes them.
+  if (reached.forgetGrants) await forgetGrants(deps, connection.id);
   return { connection: toConnection({ ...updated }) };
 }

@@ -3,7 +3,7 @@ import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
 import { once } from '../platform/once.js';
 import type { AgentFetch } from '../platform/http-fetch.js';
-import { answerPolicyOf, limitAnswer, OAUTH_MAX_ANSWER_BYTES, type AnswerPolicy } from './answer-limits.js';
+import { answerPolicyOf, limitAnswer, OAUTH_MAX_ANSWER_BYTES, type AnswerPolicy, wantsEventStream } from './answer-limits.js';
 
 /** An MCP URL that the policy does not allow, with the reason. */
 export class UrlRefusedError extends Error {
@@ -216,11 +216,6 @@ export interface GuardedFetch {
   /** The fetch of OAuth's own requests: every answer limited to 64 KiB. */
   oauthFetch: FetchLike;
   close(): Promise<void>;
-}
-
-/** A request for an event stream: a session's GET, which holds its connection as long as the session lives. */
-function wantsEventStream(init: RequestInit | undefined): boolean {
-  return (init?.method ?? 'GET').toUpperCase() === 'GET' && (new Headers(init?.headers).get('accept') ?? '').includes('text/event-stream');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
@@ -222,6 +222,54 @@ describe('approval of write tools', () => {
     const late = await decide(admin.cookie, workspaceId, id, { decision: 'approve' });
     expect(late.status).toBe(409);
     expect(late.body.error).toMatch(/expired/);
+  });
+
+  it('refuses a decision with 429 while the organisation has no place for its query, and decides nothing', async () => {
+    const { admin, workspaceId } = await setup();
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const id = asked.body.pending_approval.id;
+    const held = Array.from({ length: t.deps.config.maxQueriesInFlightPerOrg }, () => t.deps.inFlight.admit(admin.org.id));
+    try {
+      const refused = await decide(admin.cookie, workspaceId, id, { decision: 'approve' });
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('5');
+      const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });
+      expect(pending.body.approvals.map((approval: { id: string }) => approval.id)).toEqual([id]);
+      expect(created).toEqual([]);
+    } finally {
+      for (const release of held) release();
+    }
+    const decided = await decide(admin.cookie, workspaceId, id, { decision: 'approve' });
+    expect(decided.status, decided.text).toBe(200);
+    expect(created).toEqual([{ title: 'VPN down' }]);
+  });
+
+  it('retries an expiry while the organisation has no place for its query, expiring nothing meanwhile', async () => {
+    const { admin, workspaceId } = await setup({ mode: 'write_tools', approvers: 'admins', expires_minutes: 5 });
+    readAndWrite();
+    const asked = await ask(admin.cookie, workspaceId);
+    const id = asked.body.pending_approval.id;
+    const held = Array.from({ length: t.deps.config.maxQueriesInFlightPerOrg }, () => t.deps.inFlight.admit(admin.org.id));
+    try {
+      t.clock.advance(6 * 60_000);
+      await t.scheduler.fireDue(t.clock.now());
+      await t.runner.idle();
+      const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });
+      expect(pending.body.approvals.map((approval: { id: string }) => approval.id)).toEqual([id]);
+    } finally {
+      for (const release of held) release();
+    }
+    // The job's retry (after its backoff) expires it and goes on with the query.
+    t.clock.advance(60_000);
+    await t.runner.idle();
+    await vi.waitFor(
+      async () => {
+        const expired = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=expired`, { cookie: admin.cookie });
+        expect(expired.body.approvals.map((approval: { id: string }) => approval.id)).toEqual([id]);
+      },
+      { timeout: 10_000, interval: 100 },
+    );
   });
 
   it('keeps the conversation open while a call waits: it goes cold only after the wait and the cold timeout', async () => {

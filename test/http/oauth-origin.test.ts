@@ -155,4 +155,35 @@ describe('OAuth grants stay with their origin', () => {
       await first.stop();
     }
   });
+
+  it('keeps every grant when the move is refused (a name another connection has)', async () => {
+    const { admin, workspace, id } = await grantedByTwo();
+    await t.connectMcp(admin.cookie, workspace.id, { name: 'Other', transport: 'http', url: elsewhere.url });
+    const refused = await t.request('PUT', `/api/connections/${id}`, { cookie: admin.cookie, body: { url: elsewhere.url, name: 'Other' } });
+    expect(refused.status).toBe(409);
+    expect((await grantsOf(id)).length).toBe(3);
+    const listed = await t.request('GET', `/api/workspaces/${workspace.id}/connections`, { cookie: admin.cookie });
+    expect(listed.body.connections.find((connection: { id: string }) => connection.id === id)).toMatchObject({
+      url: server.url,
+      status: 'connected',
+    });
+  });
+
+  it('binds a grant stored before grants kept their origin to the origin it is first used at', async () => {
+    const { member, workspace, id } = await grantedByTwo();
+    // Made as an older version stored it: sealed without an origin, and none beside it.
+    const key = keys.oauthTokens(id, `user:${member.user.id}`);
+    const stored = await t.deps.table.get<{ sealed: string; origin: string }>(key);
+    if (!stored) throw new Error('no stored grant');
+    const what = `tokens:user:${member.user.id}`;
+    const tokens = await t.deps.secrets.open(stored.sealed, `oauth:${id}:${what}@${stored.origin}`);
+    await t.deps.table.put({ ...key, sealed: await t.deps.secrets.seal(tokens, `oauth:${id}:${what}`), updated_at: 'before' });
+
+    model.reset();
+    model.reply(toolUseReply([{ name: 'whoami' }]), textReply('done'));
+    const asked = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: member.cookie, body: { query: 'who am I?' } });
+    expect(asked.body.error).toBeNull();
+    expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'bob' });
+    expect(await t.deps.table.get(key)).toMatchObject({ origin: new URL(server.url).origin });
+  });
 });

@@ -220,6 +220,28 @@ describe('team chat: approval of a tool call', () => {
     expect(shownText(approvalMessagesIn(ts)[0])).toContain('*Denied* by Ada Admin');
   });
 
+  it('tells the presser privately that nothing was decided while the organisation has no place for its query', async () => {
+    readAndWrite();
+    const ts = ask('open a ticket for the printer');
+    const message = await approvalMessage(ts);
+    const pendingNow = async () =>
+      (await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie })).body.approvals.length;
+    const pendingBefore = await pendingNow();
+    const held = Array.from({ length: t.deps.config.maxQueriesInFlightPerOrg }, () => t.deps.inFlight.admit(admin.org.id));
+    try {
+      press('U3', message, 'approval_approve', ts);
+      await waitFor(() =>
+        expect(chat.ephemeralsFor('U3').at(-1)).toMatch(/^Nothing was decided: too many queries at once.*Press again in 5 seconds\.$/),
+      );
+      expect(created).toEqual([]);
+      expect(await pendingNow()).toBe(pendingBefore);
+    } finally {
+      for (const release of held) release();
+    }
+    press('U3', message, 'approval_approve', ts);
+    await waitFor(() => expect(created).toHaveLength(1));
+  });
+
   it('posts another approval message when the resumed query pauses again', async () => {
     model.reply(
       toolUseReply([{ name: 'create_ticket', input: { title: 'first' } }]),
