@@ -15,6 +15,7 @@ import { orgRoutes } from '../org/routes.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
+import { toolSearchRoutes } from '../tool-search/routes.js';
 import { workspaceRoutes } from '../workspaces/routes.js';
 import { recordClientAddress, type ClientAddressOf } from './client-address.js';
 import { authenticate, limitBodies } from './middleware.js';
@@ -116,6 +117,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', authRoutes(deps));
   app.route('/api', orgRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
+  app.route('/api', toolSearchRoutes(deps));
   app.route('/api', conversationRoutes(deps));
   app.route('/api', catalogueRoutes(deps));
   for (const router of options.agentRoutes?.(deps) ?? []) app.route('/api', router);

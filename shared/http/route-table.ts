@@ -10,6 +10,7 @@ import { queueRouteDefinitions } from '../jobs/route-definitions.js';
 import { approvalRouteDefinitions } from '../approvals/route-definitions.js';
 import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
 import { orgRouteDefinitions } from '../org/route-definitions.js';
+import { toolSearchRouteDefinitions } from '../tool-search/route-definitions.js';
 import { workspaceRouteDefinitions } from '../workspaces/route-definitions.js';
 import { PUBLIC, onApi, type KeyType, type PlacedRoute } from './placement.js';
 
@@ -33,6 +34,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   authRouteDefinitions,
   orgRouteDefinitions,
   workspaceRouteDefinitions,
+  toolSearchRouteDefinitions,
   conversationRouteDefinitions,
   // The query first among the agent's routes: API Gateway names the agent's integration after the first.
   queryRouteDefinitions,

@@ -2,6 +2,7 @@ import { ApprovalSettingSchema } from '../approvals/setting.js';
 import { z } from '@hono/zod-openapi';
 import { displayName, isoTimestamp } from '../http/schemas.js';
 import { MODEL_TIER_IDS } from '../models/catalogue.js';
+import { ToolSearchSettingInput, ToolSearchSettingSchema } from '../tool-search/setting.js';
 
 export const WORKSPACE_DEFAULTS = {
   model: 'balanced',
@@ -68,6 +69,7 @@ export const WorkspaceSummarySchema = z
       .number()
       .openapi({ description: 'how long one query may wait on its tools in all (default 120, at most 900); then it ends with an error' }),
     approval: ApprovalSettingSchema,
+    tool_search: ToolSearchSettingSchema,
     created_at: isoTimestamp,
   })
   .openapi('WorkspaceSummary');
@@ -126,10 +128,11 @@ export const UpdateWorkspaceBody = z
     tool_timeout_seconds: toolTimeout.nullable().optional(),
     tool_budget_seconds: toolBudget.optional(),
     approval: ApprovalSettingSchema.optional(),
+    tool_search: ToolSearchSettingInput.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message:
-      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, tool_budget_seconds, approval',
+      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, tool_budget_seconds, approval, tool_search',
   })
   .openapi('UpdateWorkspaceRequest');
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;

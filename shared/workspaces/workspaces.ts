@@ -18,13 +18,14 @@ import { monthOf } from '../platform/clock.js';
 import { counterNames, counterOf } from './counters.js';
 import { readQueriesToday, roundUsd } from './stats.js';
 import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
+import { toolSearchSettingOf, type ToolSearchSetting } from '../tool-search/setting.js';
 
 /**
  * The workspace item (`WS#<id>` / `META`, listed through GSI1 `ORG#<org>#WS`): configuration,
  * child counts, and the counters of `counters.ts`, all kept by atomic ADDs.
  */
 export interface WorkspaceItem
-  extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'tool_budget_seconds' | 'approval'> {
+  extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'tool_budget_seconds' | 'approval' | 'tool_search'> {
   pk: string;
   sk: string;
   gsi1pk: string;
@@ -43,6 +44,8 @@ export interface WorkspaceItem
   tool_budget_seconds?: number;
   /** Which tool calls need a person's approval (absent on older workspaces: none). */
   approval?: ApprovalSetting | null;
+  /** When the model searches the tools (absent on older workspaces: the default, `toolSearchSettingOf`). */
+  tool_search?: ToolSearchSetting | null;
   updated_at: string;
 }
 
@@ -69,6 +72,7 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
     tool_timeout_seconds: item.tool_timeout_seconds ?? null,
     tool_budget_seconds: toolBudgetSecondsOf(item),
     approval: approvalSettingOf(item),
+    tool_search: toolSearchSettingOf(item),
     created_at: item.created_at,
   };
 }
@@ -173,6 +177,7 @@ const UPDATABLE = [
   'tool_timeout_seconds',
   'tool_budget_seconds',
   'approval',
+  'tool_search',
 ] as const satisfies readonly (keyof UpdateWorkspaceInput)[];
 
 /** `PUT /api/workspaces/:id`: one conditional UpdateItem (the workspace must exist in the caller's organisation). */

@@ -220,6 +220,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/workspaces/{id}': [
       { name: 'Renamed workspace', model: 'fast', max_tool_rounds: 3 },
       { cold_timeout_minutes: 15, close_timeout_minutes: 60, max_tokens_per_query: 5000, tool_timeout_seconds: 2.5 },
+      { tool_search: { mode: 'always', threshold: 40, pinned: ['create_ticket', 'search_docs'] } },
     ],
     'POST /api/workspaces/{id}/query': [
       { query: 'hello?', session_id: 'hostile-session-1', history: [{ role: 'user', content: 'earlier' }] },
@@ -786,9 +787,28 @@ function cursorArb(f: Fixture): fc.Arbitrary<string> {
   );
 }
 
-function queryStringArb(f: Fixture): fc.Arbitrary<string> {
+/**
+ * The query parameters an operation requires, with hostile values (and then anything), so that
+ * generated requests also get past validation to the handler.
+ */
+function requiredQueryArb(operation: Operation, parts: fc.Arbitrary<string>): fc.Arbitrary<string> | undefined {
+  if (operation.path !== '/api/workspaces/{id}/tools/search') return undefined;
+  const q = fc.oneof(
+    fc.constantFrom('create a ticket', 'tickets', 'search_docs', 'Hostile tools__create_ticket'),
+    hostileString.map((text) => text.slice(0, 600)),
+  );
+  const limit = fc.option(fc.oneof(fc.integer({ min: -2, max: 60 }), fc.constantFrom('1e1', '05', ' 5', '')), { nil: undefined });
+  return fc
+    .tuple(q, limit, fc.array(parts, { maxLength: 2 }))
+    .map(
+      ([text, max, extra]) =>
+        `?${[`q=${encodeSegment(text)}`, ...(max === undefined ? [] : [`limit=${encodeSegment(String(max))}`]), ...extra].join('&')}`,
+    );
+}
+
+function queryStringArb(f: Fixture, operation: Operation): fc.Arbitrary<string> {
   const key = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom('limit', 'offset', 'cursor', 'status', 'resolution', 'consumer', 'category') },
+    { weight: 4, arbitrary: fc.constantFrom('limit', 'offset', 'cursor', 'status', 'resolution', 'consumer', 'category', 'q') },
     { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', '', 'limit[]', 'a[b]', 'LIMIT', ' limit', 'limit ') },
     { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
   );
@@ -813,6 +833,8 @@ function queryStringArb(f: Fixture): fc.Arbitrary<string> {
       '',
     ),
     fc.constantFrom('open', 'closed', 'cold', 'resolved', 'unresolved', 'api', 'team-chat', 'messaging', 'coding-agent', 'billing'),
+    // Words of the fixture's tools, for the tool search's q.
+    fc.constantFrom('create a ticket', 'creating tickets', 'search docs', 'search_docs', 'Hostile tools__create_ticket'),
     cursorArb(f),
     fc.string(),
     utf16String,
@@ -830,9 +852,11 @@ function queryStringArb(f: Fixture): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.constantFrom(...PERCENT_EDGES) },
     { weight: 1, arbitrary: fc.constantFrom('=', '&', '==', 'limit=1=2', 'limit', 'limit=', 'cursor=', '&&&', '?', '#frag') },
   );
+  const required = requiredQueryArb(operation, part);
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant('') },
     { weight: 4, arbitrary: fc.array(part, { minLength: 1, maxLength: 6 }).map((parts) => `?${parts.join('&')}`) },
+    ...(required ? [{ weight: 5, arbitrary: required }] : []),
   );
 }
 
@@ -901,7 +925,7 @@ function bodyArb(operation: Operation, f: Fixture): fc.Arbitrary<BodySpec> {
 function requestArb(operation: Operation, f: Fixture): fc.Arbitrary<HostileRequest> {
   return fc.record({
     path: pathArb(operation, f),
-    query: queryStringArb(f),
+    query: queryStringArb(f, operation),
     body: bodyArb(operation, f),
     contentType: contentTypeArb,
     auth:

@@ -56,6 +56,11 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/approvals/{approval_id}': { decision: 'approve' },
 };
 
+/** A valid query string for each route that needs one (by path), for the same reason. */
+const VALID_QUERIES: Record<string, string> = {
+  '/api/workspaces/{id}/tools/search': 'q=create%20a%20ticket',
+};
+
 let t: TestContext;
 let operations: Operation[];
 let victim: { cookie: string; workspaceId: string; conversationId: string; connectionId: string };
@@ -63,7 +68,8 @@ let attacker: { cookie: string };
 let member: { cookie: string; workspaceId: string };
 
 function fill(path: string, ids: { workspaceId: string; conversationId?: string; connectionId?: string }): string {
-  return path
+  const query = VALID_QUERIES[path];
+  const filled = path
     .replace('/api/connections/{id}', `/api/connections/${ids.connectionId ?? 'conn_none'}`)
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
@@ -76,6 +82,7 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('{role}', 'member')
     .replace('{token}', 'never-issued-link-token-0123456789')
     .replace('{link_id}', 'T0NONE-U0NONE');
+  return query ? `${filled}?${query}` : filled;
 }
 
 beforeAll(async () => {

@@ -261,6 +261,7 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
         tool_timeout_seconds: null,
         tool_budget_seconds: 120,
         approval: { mode: 'none', approvers: 'admins', expires_minutes: 60 },
+        tool_search: { mode: 'auto', threshold: 30, pinned: [] },
         created_at: t.clock.now().toISOString(),
       },
     });

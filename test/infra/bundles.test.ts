@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LAMBDA_ENTRIES, buildLambdaBundle, loadLambdaBundle } from '../../lib/bundling.js';
 
@@ -20,12 +20,16 @@ describe('the Lambda bundles as deployed', () => {
     60_000,
   );
 
-  it('keeps the Bedrock SDK out of what the agent function loads at its cold start', async () => {
+  it('keeps the Bedrock SDK and the tool search ranking out of what the agent function loads at its cold start', async () => {
     const bundle = await buildLambdaBundle(join(root, LAMBDA_ENTRIES.agent), join(outdir, 'agent-lazy'));
     const { readFileSync } = await import('node:fs');
     const initial = bundle.initialFiles.map((file) => readFileSync(file, 'utf8')).join('\n');
     expect(initial).not.toContain('@aws-sdk/client-bedrock-runtime');
     expect(bundle.lazyFiles.some((file) => readFileSync(file, 'utf8').includes('@aws-sdk/client-bedrock-runtime'))).toBe(true);
+    // Nor the tool search's ranking (MiniSearch and the stemmer): loaded by the first search.
+    const isRanking = (file: string) => basename(file).startsWith('tool-index-');
+    expect(bundle.initialFiles.filter(isRanking)).toEqual([]);
+    expect(bundle.lazyFiles.filter(isRanking)).toHaveLength(1);
     // Nor the SDK's DynamoDB clients (the store client is ours; toolbox's command imports are stubs),
     // while the credential chain is there, for the first store call on AWS.
     const all = [...bundle.initialFiles, ...bundle.lazyFiles].map((file) => readFileSync(file, 'utf8')).join('\n');

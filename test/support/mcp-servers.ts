@@ -12,6 +12,8 @@ export interface TestTool {
   name: string;
   description?: string;
   annotations?: ToolAnnotations;
+  /** Its parameters (default: optional `query`, `title` and `text`, undescribed). */
+  inputSchema?: z.ZodRawShape;
   run(args: Record<string, unknown>): Promise<string> | string;
 }
 
@@ -56,7 +58,7 @@ function buildServer(name: string, tools: TestTool[]): McpServer {
       tool.name,
       {
         description: tool.description,
-        inputSchema: { query: z.string().optional(), title: z.string().optional(), text: z.string().optional() },
+        inputSchema: tool.inputSchema ?? { query: z.string().optional(), title: z.string().optional(), text: z.string().optional() },
         annotations: tool.annotations,
       },
       async (args) => ({ content: [{ type: 'text', text: await tool.run(args as Record<string, unknown>) }] }),

@@ -1,7 +1,4 @@
-import type { ConnectionItem } from '../../connections/connections.js';
-import type { ToolItem } from '../../connections/tool-cache.js';
 import { ownConversationId } from '../../conversations/owners.js';
-import { toGuardrail, type GuardrailItem } from '../../guardrails/guardrails.js';
 import { loadPatternEngine } from '../../guardrails/patterns.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import { readModelSettings } from '../../org/settings.js';
@@ -10,7 +7,7 @@ import { TooManyRequestsError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
 import { addToWindow } from '../../platform/windows.js';
 import type { Item } from '../../platform/table.js';
-import { ownedWorkspace } from '../../workspaces/workspaces.js';
+import { workspaceToolsOf } from '../../workspaces/tool-access.js';
 import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.js';
 
 /*
@@ -63,22 +60,8 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     isNew ? noConversation() : loadConversation(deps, workspaceId, conversationId),
     readModelSettings(deps, caller.orgId),
   ]);
-  const workspace = ownedWorkspace(
-    workspaceItems.find((item) => item.sk === keys.workspaceSortKey),
-    caller.orgId,
-    workspaceId,
-  );
-  const connections = workspaceItems.filter((item) => item.sk.startsWith(keys.connectionPrefix)) as unknown as ConnectionItem[];
-  const toolsByConnection = new Map<string, ToolItem[]>();
-  for (const item of workspaceItems) {
-    if (!item.sk.startsWith(keys.toolPrefix)) continue;
-    const tool = item as unknown as ToolItem;
-    toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
-  }
+  const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
   const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
-  const guardrails = (workspaceItems.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(
-    toGuardrail,
-  );
   // Pattern guardrails need their engine, loaded by the first query of a process that has any.
   if (guardrails.some((guardrail) => guardrail.type !== 'block_tool')) await loadPatternEngine();
   return {

@@ -1,49 +1,23 @@
 import { recordDiscoveredTools, recordHealth, refreshTools, connectionSpec, type ConnectionItem } from '../../connections/connections.js';
 import { toolSchemaOf, type ToolItem } from '../../connections/tool-cache.js';
-import { blockingGuardrail } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
 import { needsAuthorization } from '../../connections/mcp-hub.js';
 import { startGrant } from '../../connections/oauth.js';
 import { mcpOf, type Deps } from '../../deps.js';
-import { globMatcher, type GlobMatcher } from '../../platform/globs.js';
+import { namedTools, toolPermission } from '../../workspaces/tool-access.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopTool } from '../loop.js';
 import { approvalRule, approvalSettingOf } from '../../approvals/setting.js';
 
 /*
- * Which tools a query offers the model, and reaching their servers: names, permissions, block_tool
- * guardrails, the knowledge tool, connecting every connection.
+ * Which tools a query offers the model, and reaching their servers: the workspace's tools the
+ * caller may use (names, permissions and block_tool guardrails in workspaces/tool-access.ts, shared
+ * with the tool search), the knowledge tool, connecting every connection.
  */
 
 /** How servers word a call to a tool they no longer have. */
 const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
-
-/** The patterns of a role (`permissions[role]`, a JSON-encoded array); none when unset or unreadable. */
-function patternsFor(workspace: WorkspaceItem, role: string): GlobMatcher[] {
-  const raw = workspace.permissions?.[role];
-  if (!raw) return [];
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((item): item is string => typeof item === 'string').map(globMatcher) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Tool names the model accepts: letters, digits, `_` and `-`, at most 64 characters. */
-function safeToolName(name: string): string {
-  return name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || 'tool';
-}
-
-/**
- * The names a tool answers to in permissions and `block_tool` guardrails: its MCP name, the name
- * offered to the model, and `<connection>__<tool>`. Rules match any of them, so a rule written for
- * one spelling still holds when a second connection renames the tool.
- */
-function namesOf(connectionName: string, toolName: string, offeredName: string): string[] {
-  return [...new Set([toolName, offeredName, `${connectionName}__${toolName}`])];
-}
 
 /**
  * The tools offered to the model: MCP tool names, prefixed with the connection name only where
@@ -60,40 +34,29 @@ export function offeredTools(
   /** Whose grant a per-user connection's calls use (`Caller.grantSubject`, else the owner). */
   caller: string,
 ): LoopTool[] {
-  const counts = new Map<string, number>();
-  for (const connection of connections) {
-    for (const tool of toolsByConnection.get(connection.id) ?? []) counts.set(tool.name, (counts.get(tool.name) ?? 0) + 1);
-  }
-  const patterns = patternsFor(workspace, role);
+  const mayUse = toolPermission(workspace, role, guardrails);
   const needsApproval = approvalRule(approvalSettingOf(workspace));
   const offered: LoopTool[] = [];
-  for (const connection of [...connections].sort((a, b) => a.name.localeCompare(b.name))) {
-    const tools = [...(toolsByConnection.get(connection.id) ?? [])].sort((a, b) => a.name.localeCompare(b.name));
-    for (const tool of tools) {
-      const shared = (counts.get(tool.name) ?? 0) > 1;
-      const name = safeToolName(shared ? `${connection.name}__${tool.name}` : tool.name);
-      const names = namesOf(connection.name, tool.name, name);
-      if (!patterns.some((matches) => names.some((candidate) => matches(candidate)))) continue;
-      if (blockingGuardrail(guardrails, names)) continue;
-      offered.push({
-        spec: { name, description: tool.description, inputSchema: toolSchemaOf(tool) },
-        connectionName: connection.name,
-        needsApproval: needsApproval({ isWrite: tool.is_write, names }),
-        run: async (input, limits) => {
-          // The workspace's timeout of one call (else the service's), and never past the query's tool budget.
-          const perCall = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : deps.config.mcpTimeoutMs;
-          const timeoutMs = Math.min(perCall, limits?.timeoutMs ?? perCall);
-          const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection, caller), tool.name, input, timeoutMs);
-          // The cached list may be stale (the server dropped or renamed the tool): list again.
-          if (outcome.isError && STALE_TOOL.test(outcome.text)) {
-            await refreshTools(deps, connection, caller).catch((error: unknown) =>
-              deps.logger.warn('refreshing tools failed', { connection: connection.id, error: mcpOf(deps).reasonOf(error) }),
-            );
-          }
-          return outcome;
-        },
-      });
-    }
+  for (const { tool, connection, name, names } of namedTools(connections, toolsByConnection)) {
+    if (!mayUse(names)) continue;
+    offered.push({
+      spec: { name, description: tool.description, inputSchema: toolSchemaOf(tool) },
+      connectionName: connection.name,
+      needsApproval: needsApproval({ isWrite: tool.is_write, names }),
+      run: async (input, limits) => {
+        // The workspace's timeout of one call (else the service's), and never past the query's tool budget.
+        const perCall = workspace.tool_timeout_seconds ? workspace.tool_timeout_seconds * 1000 : deps.config.mcpTimeoutMs;
+        const timeoutMs = Math.min(perCall, limits?.timeoutMs ?? perCall);
+        const outcome = await mcpOf(deps).callTool(connection.id, connectionSpec(deps, connection, caller), tool.name, input, timeoutMs);
+        // The cached list may be stale (the server dropped or renamed the tool): list again.
+        if (outcome.isError && STALE_TOOL.test(outcome.text)) {
+          await refreshTools(deps, connection, caller).catch((error: unknown) =>
+            deps.logger.warn('refreshing tools failed', { connection: connection.id, error: mcpOf(deps).reasonOf(error) }),
+          );
+        }
+        return outcome;
+      },
+    });
   }
   return offered;
 }

@@ -5653,6 +5653,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/tools/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Search the workspace's tools you may use, best match first (the ranking the model's search_tools gets) */
+        get: {
+            parameters: {
+                query: {
+                    /** @description how many matches at most (1–50, default 10) */
+                    limit?: number;
+                    q: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the matching tools, best first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            tools: components["schemas"]["ToolMatch"][];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -6385,6 +6483,34 @@ export interface components {
             is_write: boolean;
             name: string;
         };
+        ToolMatch: {
+            /** @description the name of the tool's connection */
+            connection: string;
+            description: string;
+            /** @description the name offered to the model (<connection>__<tool> where two connections share a tool name) */
+            name: string;
+            /** @description relevance (BM25+), higher is better; comparable within one answer only */
+            score: number;
+        };
+        /** @description auto: the model searches the tools (search_tools) when the caller may use more than threshold of them; always: it always searches; off: it is sent every tool. pinned tools are always sent. */
+        ToolSearchSetting: {
+            /** @enum {string} */
+            mode: "auto" | "always" | "off";
+            pinned: string[];
+            threshold: number;
+        };
+        /** @description auto: the model searches the tools (search_tools) when the caller may use more than threshold of them; always: it always searches; off: it is sent every tool. pinned tools are always sent. Fields left out take their defaults (auto, 30, none). */
+        ToolSearchSettingInput: {
+            /**
+             * @default auto
+             * @enum {string}
+             */
+            mode: "auto" | "always" | "off";
+            /** @default [] */
+            pinned: string[];
+            /** @default 30 */
+            threshold: number;
+        };
         UpdateMcpConnectionRequest: {
             /** @description stdio only: environment variables the catalogue entry declares (secrets: stored encrypted, never shown) */
             env?: {
@@ -6415,6 +6541,7 @@ export interface components {
             name?: string;
             system_prompt?: string;
             tool_budget_seconds?: number;
+            tool_search?: components["schemas"]["ToolSearchSettingInput"];
             tool_timeout_seconds?: number | null;
         };
         User: {
@@ -6499,6 +6626,7 @@ export interface components {
             team_id: string;
             /** @description how long one query may wait on its tools in all (default 120, at most 900); then it ends with an error */
             tool_budget_seconds: number;
+            tool_search: components["schemas"]["ToolSearchSetting"];
             /** @description timeout of one tool call; null: the service default (MCP_TIMEOUT_MS) */
             tool_timeout_seconds: number | null;
         };
