@@ -7,6 +7,7 @@ import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
 import { benchQueryBlackBox } from './query-blackbox.js';
 import { benchStream } from './stream.js';
+import { benchToolLatency, benchToolRecall } from './tools.js';
 import { printTable, type Row } from './report.js';
 
 /**
@@ -69,6 +70,18 @@ const benchmarks: Record<string, Benchmark> = {
         title:
           'The query as a user runs it, black-box: npm start in its own process (INFO logs, the embedded store on disk), server-everything over streamable HTTP, zero-latency fake model; one tool call per query. Next to it, a naive SDK client doing the same (new MCP session, tool list, two model calls, one tool call, nothing stored). Targets: overhead p50 ≤ 8 ms, p99 ≤ 25 ms, ratio ≤ 0.8',
         run: benchQueryBlackBox,
+      },
+    ],
+  },
+  tools: {
+    title:
+      'Tool search on real tool lists (bench/data: 25 public MCP servers, 303 labelled questions): recall of search_tools on the raw questions, with the index and with a keyword baseline without stemming (goal: recall@5 >= 0.8)',
+    run: benchToolRecall,
+    also: [
+      {
+        title:
+          'Tool search latency and index: 5 x 303 searches (limit 5) and 5 builds at each size (1 000 = the catalogue and its first 142 tools again under a second connection); definitions_tokens: what reading every definition costs, at about 3.5 characters a token (goal: search p99 <= 5 ms)',
+        run: benchToolLatency,
       },
     ],
   },
