@@ -262,6 +262,40 @@ describe('the admin pages', () => {
     await checkPage(page, 'workspace-settings-error');
   });
 
+  it('finds a tool by what it does, and pins tools in the settings', async () => {
+    await page.goto(at(`${workspace}/connections`));
+    const box = page.getByRole('search', { name: "The workspace's tools" }).getByLabel('Search tools');
+    await box.fill('which carrier');
+    const matches = page.getByRole('table', { name: /^Tools matching “which carrier”/ });
+    await matches.waitFor();
+    const best = (await matches.locator('tbody tr').first().textContent()) ?? '';
+    expect(best).toContain('lookup_order');
+    expect(best).toContain('Orders');
+    expect(best).toContain('its status and carrier');
+    await checkPage(page, 'connections-tool-search');
+    await box.fill('xylophone');
+    await page.getByText('No tool matches “xylophone”').waitFor();
+    // An emptied box shows nothing.
+    await box.fill('');
+    await page.getByText(/No tool matches/).waitFor({ state: 'detached' });
+    expect(await page.getByRole('table', { name: /^Tools matching/ }).count()).toBe(0);
+
+    await page.goto(at(`${workspace}/settings`));
+    const form = page.getByRole('form', { name: 'Workspace settings' });
+    await form.getByLabel('Tool search mode').selectOption('off');
+    await form.getByLabel('Threshold (tools)').fill('12');
+    await form.getByLabel('Pinned tools').fill('lookup_order\n  refund_order\n');
+    await form.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    await page.reload();
+    const pinned = page.getByRole('form', { name: 'Workspace settings' }).getByLabel('Pinned tools');
+    await pinned.waitFor();
+    expect(await pinned.inputValue()).toBe('lookup_order\nrefund_order');
+    expect(await page.getByLabel('Tool search mode').inputValue()).toBe('off');
+    expect(await page.getByLabel('Threshold (tools)').inputValue()).toBe('12');
+    await checkPage(page, 'workspace-settings-tool-search');
+  });
+
   it("shows the organisation's pages", async () => {
     for (const [path, title] of [
       ['/org', 'Users'],
@@ -343,12 +377,19 @@ describe('a member', () => {
         expect(await member.getByRole('button', { name }).count(), name).toBe(0);
       }
       expect(await member.getByRole('article', { name: 'Orders' }).textContent()).toContain('shown to admins');
+      // Any member may search the tools.
+      await member.getByLabel('Search tools').fill('refund');
+      await member
+        .getByRole('table', { name: /^Tools matching “refund”/ })
+        .getByRole('row', { name: /refund_order/ })
+        .waitFor();
       await checkPage(member, 'member-connections');
 
       await member.goto(at('/workspaces/ws-customer-support/settings'));
       await member.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
       await member.getByRole('region', { name: 'General' }).waitFor();
       expect(await member.getByRole('button', { name: 'Save settings' }).count()).toBe(0);
+      expect(await member.getByRole('region', { name: 'Tool search' }).textContent()).toContain('lookup_order, refund_order');
 
       await member.goto(at('/org'));
       await member.getByRole('row', { name: /Ada Lovelace/ }).waitFor();

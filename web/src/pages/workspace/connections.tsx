@@ -5,6 +5,7 @@ import { PageHeader, Section } from '../../ui/page';
 import { Loadable } from '../../ui/states';
 import { AddConnection, type Saved } from './connections/add-form';
 import { ConnectionCard } from './connections/card';
+import { ToolSearch } from './connections/tool-search';
 import { useWorkspaceId } from './shell';
 
 /** What the last change did; an OAuth save carries the link where access is granted. */
@@ -65,6 +66,7 @@ export default function Connections() {
           }}
         />
       )}
+      <ToolSearch workspaceId={id} />
       <Section title="Connected servers">
         <Loadable
           query={list}

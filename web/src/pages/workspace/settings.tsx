@@ -17,7 +17,7 @@ export default function Settings() {
       <PageHeader title="Settings">
         <p>
           {isAdmin
-            ? 'How this workspace answers: its model, prompt, timeouts, limits and approvals.'
+            ? 'How this workspace answers: its model, prompt, timeouts, limits, approvals and tool search.'
             : 'Only an admin of your organisation changes these.'}
         </p>
       </PageHeader>

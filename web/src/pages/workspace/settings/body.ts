@@ -3,6 +3,7 @@ import type { Schemas } from '../../../api/client';
 type Summary = Schemas['WorkspaceSummary'];
 export type UpdateBody = Schemas['UpdateWorkspaceRequest'];
 type Approval = Schemas['ApprovalSetting'];
+type ToolSearch = Schemas['ToolSearchSetting'];
 
 /** A number field: empty is NaN (sent as null, which the API names as that field's error). */
 const number = (value: string | undefined) => (value === undefined || value.trim() === '' ? Number.NaN : Number(value));
@@ -15,7 +16,7 @@ const linesOf = (text: string | undefined) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-/** The whole request the form says, from its values by input name (nested ones named `approval.…`). */
+/** The whole request the form says, from its values by input name (nested ones named `approval.…` and `tool_search.…`). */
 function fullBody(values: Record<string, string>): UpdateBody {
   const mode = (values['approval.mode'] ?? 'none') as Approval['mode'];
   const approval: Approval = {
@@ -23,6 +24,11 @@ function fullBody(values: Record<string, string>): UpdateBody {
     approvers: (values['approval.approvers'] ?? 'admins') as Approval['approvers'],
     expires_minutes: number(values['approval.expires_minutes']),
     ...(mode === 'patterns' ? { patterns: linesOf(values['approval.patterns']) } : {}),
+  };
+  const toolSearch: ToolSearch = {
+    mode: (values['tool_search.mode'] ?? 'auto') as ToolSearch['mode'],
+    threshold: number(values['tool_search.threshold']),
+    pinned: linesOf(values['tool_search.pinned']),
   };
   return {
     name: values.name ?? '',
@@ -35,6 +41,7 @@ function fullBody(values: Record<string, string>): UpdateBody {
     tool_timeout_seconds: optionalNumber(values.tool_timeout_seconds),
     tool_budget_seconds: number(values.tool_budget_seconds),
     approval,
+    tool_search: toolSearch,
   };
 }
 
@@ -48,6 +55,12 @@ function comparableApproval(approval: Approval) {
   ]);
 }
 
+/** The tool search setting as it compares (pinned in the order given: a new order is a change). */
+const comparableToolSearch = (setting: ToolSearch) => JSON.stringify([setting.mode, setting.threshold, setting.pinned]);
+
+/** How a nested setting compares; any other field compares by value. */
+const COMPARABLE: Record<string, (value: never) => string> = { approval: comparableApproval, tool_search: comparableToolSearch };
+
 /** Only what changed: an unchanged field is not sent (a model tier the catalogue no longer has stays as it is). */
 export function changedBody(values: Record<string, string>, current: Summary): UpdateBody {
   const body = fullBody(values);
@@ -55,7 +68,8 @@ export function changedBody(values: Record<string, string>, current: Summary): U
   for (const [key, value] of Object.entries(body)) {
     const before = current[key as keyof Summary];
     // NaN (an emptied number) equals nothing, so it is sent and the API names the field.
-    const same = key === 'approval' ? comparableApproval(value as Approval) === comparableApproval(before as Approval) : value === before;
+    const comparable = COMPARABLE[key];
+    const same = comparable ? comparable(value as never) === comparable(before as never) : value === before;
     if (!same) changed[key] = value;
   }
   return changed as UpdateBody;

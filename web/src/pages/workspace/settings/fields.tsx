@@ -132,3 +132,43 @@ export function ApprovalFields({ approval, error }: { approval: Summary['approva
     </fieldset>
   );
 }
+
+const SEARCH_MODES = [
+  { value: 'auto', label: 'Auto: search when a caller may use more tools than the threshold' },
+  { value: 'always', label: 'Always: the model always searches the tools' },
+  { value: 'off', label: 'Off: the model is sent every tool' },
+] as const;
+
+/** The tool search setting; its fields are named as the request nests them, `tool_search.…`. */
+export function ToolSearchFields({ toolSearch, error }: { toolSearch: Summary['tool_search']; error: unknown }) {
+  return (
+    <fieldset className="access-fieldset">
+      <legend>Tool search</legend>
+      <Field label="Tool search mode" name="tool_search.mode" error={error}>
+        <select defaultValue={toolSearch.mode}>
+          {SEARCH_MODES.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field
+        label="Threshold (tools)"
+        name="tool_search.threshold"
+        error={error}
+        hint="Whole number, 1–1000: in auto mode, past this many tools the model searches them."
+      >
+        <input type="number" inputMode="numeric" min={1} max={1000} step={1} defaultValue={toolSearch.threshold} />
+      </Field>
+      <Field
+        label="Pinned tools"
+        name="tool_search.pinned"
+        error={error}
+        hint="Tool names, one per line (at most 50): always sent to the model, whatever the mode."
+      >
+        <textarea rows={3} defaultValue={toolSearch.pinned.join('\n')} />
+      </Field>
+    </fieldset>
+  );
+}

@@ -4,7 +4,7 @@ import { $api, type Schemas } from '../../../api/client';
 import { FormError, formValues, Submit } from '../../../ui/form';
 import { OtherErrors } from '../consumers/other-errors';
 import { changedBody } from './body';
-import { ApprovalFields, GeneralFields, LimitFields, TimeoutFields } from './fields';
+import { ApprovalFields, GeneralFields, LimitFields, TimeoutFields, ToolSearchFields } from './fields';
 
 type Summary = Schemas['WorkspaceSummary'];
 
@@ -23,6 +23,9 @@ const SHOWN = [
   'approval.patterns',
   'approval.approvers',
   'approval.expires_minutes',
+  'tool_search.mode',
+  'tool_search.threshold',
+  'tool_search.pinned',
 ];
 
 /** The admin's form: sends only what changed, then re-reads every view of the workspace. */
@@ -68,6 +71,7 @@ export function SettingsForm({ workspace, models }: { workspace: Summary; models
       <TimeoutFields workspace={workspace} error={save.error} />
       <LimitFields workspace={workspace} error={save.error} />
       <ApprovalFields approval={workspace.approval} error={save.error} />
+      <ToolSearchFields toolSearch={workspace.tool_search} error={save.error} />
       <div className="actions">
         <Submit pending={save.isPending}>Save settings</Submit>
       </div>

@@ -29,12 +29,18 @@ export function About({ workspace }: { workspace: Summary }) {
   );
 }
 
+const SEARCH_MODES = {
+  auto: 'Auto: when a caller may use more tools than the threshold',
+  always: 'Always',
+  off: 'Off: every tool is sent',
+} as const;
+
 const APPROVAL_MODES = { none: 'None', write_tools: 'Every tool that writes', patterns: 'Tools matching patterns' } as const;
 
 /** The settings, read-only (members). */
 export function SettingsView({ workspace, models }: { workspace: Summary; models: Schemas['Model'][] | undefined }) {
   const model = models?.find((candidate) => candidate.id === workspace.model);
-  const { approval } = workspace;
+  const { approval, tool_search: toolSearch } = workspace;
   return (
     <>
       <Section title="General">
@@ -65,6 +71,13 @@ export function SettingsView({ workspace, models }: { workspace: Summary; models
           {approval.mode === 'patterns' && <Row term="Patterns">{(approval.patterns ?? []).join(', ')}</Row>}
           <Row term="Approvers">{approval.approvers === 'admins' ? 'Admins of the organisation' : 'The person who asked'}</Row>
           <Row term="Expires after">{count(approval.expires_minutes)} minutes</Row>
+        </dl>
+      </Section>
+      <Section title="Tool search">
+        <dl className="access-facts">
+          <Row term="Mode">{SEARCH_MODES[toolSearch.mode]}</Row>
+          <Row term="Threshold">{count(toolSearch.threshold)} tools</Row>
+          <Row term="Pinned tools">{toolSearch.pinned.length ? toolSearch.pinned.join(', ') : 'None'}</Row>
         </dl>
       </Section>
     </>
