@@ -29,7 +29,9 @@ export function workspaceToolsOf(items: Item[], orgId: string, workspaceId: stri
   for (const item of items) {
     if (!item.sk.startsWith(keys.toolPrefix)) continue;
     const tool = item as unknown as ToolItem;
-    toolsByConnection.set(tool.connection_id, [...(toolsByConnection.get(tool.connection_id) ?? []), tool]);
+    const listed = toolsByConnection.get(tool.connection_id);
+    if (listed) listed.push(tool);
+    else toolsByConnection.set(tool.connection_id, [tool]);
   }
   const guardrails = (items.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(toGuardrail);
   return { workspace, connections, toolsByConnection, guardrails };

@@ -116,6 +116,15 @@ describe('searchTools', () => {
     expect(best).toHaveLength(5);
   });
 
+  it('searches by each word of a question once, and by its first 32 words only (a long question of one word repeated costs one word)', () => {
+    const once = searchTools(index, 'ticket', { limit: 10, allowed: everyTool(TOOLS) });
+    const repeated = searchTools(index, Array.from({ length: 80 }, () => 'ticket').join(' '), { limit: 10, allowed: everyTool(TOOLS) });
+    expect(repeated).toEqual(once);
+    const filler = Array.from({ length: 32 }, (_, word) => `filler${word}`).join(' ');
+    expect(find(`${filler} calendar`)).toEqual([]);
+    expect(find(`calendar ${filler}`)).toEqual(['calendar.events.list']);
+  });
+
   it('indexes at most the first 4 000 characters of a long description', () => {
     const long = buildToolIndex([tool('long_tool', `${'filler '.repeat(1000)} needle`)]);
     expect(searchTools(long, 'filler', { limit: 1, allowed: new Set(['helpdesk:long_tool']) })).toHaveLength(1);

@@ -144,6 +144,9 @@ export function ToolSearchFields({ toolSearch, error }: { toolSearch: Summary['t
   return (
     <fieldset className="access-fieldset">
       <legend>Tool search</legend>
+      <p className="hint">
+        Saved now and used by a later version of the agent: today every query is sent every tool the person asking may use.
+      </p>
       <Field label="Tool search mode" name="tool_search.mode" error={error}>
         <select defaultValue={toolSearch.mode}>
           {SEARCH_MODES.map((option) => (
