@@ -18,11 +18,11 @@ async function timeRequests(url: string, cookie: string, count: number): Promise
   return samples;
 }
 
-async function seedActivity(table: Table, workspaceId: string, count: number, start: number): Promise<void> {
+async function seedActivity(table: Table, orgId: string, workspaceId: string, count: number, start: number): Promise<void> {
   const items = Array.from({ length: count }, (_, index) => {
     const created = new Date(Date.UTC(2026, 0, 1) + (start + index) * 1000).toISOString();
     return {
-      pk: keys.activityPartition(workspaceId),
+      pk: keys.activityPartition(orgId, workspaceId),
       sk: `${created}#${start + index}`,
       id: `act_${start + index}`,
       user_name: 'Bench',
@@ -46,6 +46,7 @@ export async function benchApi(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     const cookie = await signUpOver(runtime.url, 'bench@example.com');
+    const { org } = (await (await fetch(`${runtime.url}/api/org`, { headers: { cookie } })).json()) as { org: { id: string } };
     const ids: string[] = [];
     for (let index = 0; index < 100; index += 1) {
       const response = await fetch(`${runtime.url}/api/workspaces`, {
@@ -55,7 +56,7 @@ export async function benchApi(): Promise<Row[]> {
       });
       ids.push(((await response.json()) as { id: string }).id);
     }
-    for (const id of ids) await recordUsage(runtime.deps, id, { queries: 3, cost_usd: 0.02, duration_ms: 2400 }, new Date());
+    for (const id of ids) await recordUsage(runtime.deps, org.id, id, { queries: 3, cost_usd: 0.02, duration_ms: 2400 }, new Date());
     const measure = async (label: string, path: string, count = 300) => {
       await timeRequests(`${runtime.url}${path}`, cookie, 30);
       const before = runtime.deps.table.roundTrips;
@@ -74,9 +75,9 @@ export async function benchApi(): Promise<Row[]> {
     await measure('GET /api/workspaces/:id (detail)', `/api/workspaces/${ids[0]}`);
 
     const target = ids[1] ?? '';
-    await seedActivity(runtime.deps.table, target, 100, 0);
+    await seedActivity(runtime.deps.table, org.id, target, 100, 0);
     await measure('GET activity?limit=50, 100 entries (1x)', `/api/workspaces/${target}/activity?limit=50`);
-    await seedActivity(runtime.deps.table, target, 9_900, 100);
+    await seedActivity(runtime.deps.table, org.id, target, 9_900, 100);
     await measure('GET activity?limit=50, 10 000 entries (100x)', `/api/workspaces/${target}/activity?limit=50`);
   } finally {
     await runtime.stop();

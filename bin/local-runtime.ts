@@ -28,6 +28,7 @@ import type { Config } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { createLogger, type AppLogger } from '../shared/platform/logger.js';
 import { Table } from '../shared/platform/table.js';
+import { migrateStore } from '../shared/platform/migrate.js';
 import { ensureTable } from '../shared/platform/table-create.js';
 import { errorMessage } from '../shared/platform/errors.js';
 import { EnvelopeSecrets, LocalKeyWrapper, localSecretsKey } from '../shared/platform/secrets.js';
@@ -182,6 +183,8 @@ async function startServices(
   const clock = options.clock ?? systemClock;
   const secrets = new EnvelopeSecrets(new LocalKeyWrapper(await localSecretsKey(dataDir)));
   const core = { table: new Table(client, config.tableName, clock), clock, secrets };
+  // Data stored by an earlier version is brought to this one's keys before anything reads it.
+  await migrateStore(core.table, logger);
   const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
   const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.

@@ -7,6 +7,7 @@ import { Data } from './data.js';
 import { FrontDoor } from './front-door.js';
 import { CONSOLE_DIST } from '../bin/console.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
+import { migrateBefore } from './migration.js';
 
 export interface ServiceStackProps extends StackProps {
   /** Origins allowed by CORS; empty: CORS off. */
@@ -69,6 +70,8 @@ export class ServiceStack extends Stack {
         fn.addEnvironment('OTEL_CAPTURE_CONTENT', String(props.tracing.captureContent ?? false));
       }
     }
+    // Stored data is brought to the keys this version reads before anything that reads them changes.
+    migrateBefore(this, this.data.table, [this.api, this.jobs, this.chatBridge]);
     this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
 
     Validations.of(this).acknowledge({

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../agent/query/types.js';
 import type { LoopCheckpoint } from '../agent/loop.js';
 import type { ApprovalRecord } from '../agent/query/persist.js';
-import type { Metrics } from '../platform/metrics.js';
+import { type Metrics, workspaceLabel } from '../platform/metrics.js';
 import type { Store } from '../platform/store.js';
 import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
@@ -122,40 +122,44 @@ export function callerOf(item: ApprovalItem): Caller {
 
 /** Whether the conversation of an approval was closed while the call waited. */
 export async function conversationClosed(deps: Store, item: ApprovalItem): Promise<boolean> {
-  const conversation = await deps.table.get<{ status?: string }>(keys.conversation(item.workspace_id, item.conversation_id), true);
+  const conversation = await deps.table.get<{ status?: string }>(
+    keys.conversation(item.org_id, item.workspace_id, item.conversation_id),
+    true,
+  );
   return conversation?.status === 'closed';
 }
 
 /** Records a new pending approval (and counts it on the dashboard). */
 export async function createApproval(deps: Store & { metrics: Metrics }, item: ApprovalFields): Promise<ApprovalItem> {
   const stored: ApprovalItem = {
-    ...keys.approval(item.workspace_id, item.id),
-    gsi2pk: keys.approvalsByStatusIndex(item.workspace_id, 'pending'),
+    ...keys.approval(item.org_id, item.workspace_id, item.id),
+    gsi2pk: keys.approvalsByStatusIndex(item.org_id, item.workspace_id, 'pending'),
     gsi2sk: item.id,
     // In the due index until decided, for the sweep that expires it if its schedule is lost.
-    ...approvalDueIndex(item.workspace_id, item.id, item.expires_at),
+    ...approvalDueIndex(item.org_id, item.workspace_id, item.id, item.expires_at),
     ...item,
   };
   await deps.table.put(stored);
-  await addWorkspaceCounters(deps, item.workspace_id, { [counterNames.approvals('pending')]: 1 });
-  deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: 'requested' });
+  await addWorkspaceCounters(deps, item.org_id, item.workspace_id, { [counterNames.approvals('pending')]: 1 });
+  deps.metrics.count('approvals', 1, { workspace: workspaceLabel(item.org_id, item.workspace_id), outcome: 'requested' });
   return stored;
 }
 
-export async function getApproval(deps: Store, workspaceId: string, approvalId: string): Promise<ApprovalItem | undefined> {
-  return deps.table.get<ApprovalItem>(keys.approval(workspaceId, approvalId), true);
+export async function getApproval(deps: Store, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem | undefined> {
+  return deps.table.get<ApprovalItem>(keys.approval(orgId, workspaceId, approvalId), true);
 }
 
 /** A workspace's approvals, newest first, of one status or all: one page (by `offset` or `cursor`), and the total. */
 export async function listApprovals(
   deps: Store,
+  orgId: string,
   workspaceId: string,
   status: ApprovalStatus | undefined,
   page: Pagination,
 ): Promise<{ approvals: ApprovalView[]; total: number; next_cursor: string | null }> {
   const query = status
-    ? { index: 'gsi2' as const, pk: keys.approvalsByStatusIndex(workspaceId, status) }
-    : { pk: keys.approvalsPartition(workspaceId) };
+    ? { index: 'gsi2' as const, pk: keys.approvalsByStatusIndex(orgId, workspaceId, status) }
+    : { pk: keys.approvalsPartition(orgId, workspaceId) };
   const [items, total] = await Promise.all([
     readPage<ApprovalItem>(deps.table, { ...query, newestFirst: true }, page),
     deps.table.count(query),
@@ -179,7 +183,7 @@ export async function claimDecision(
   const expiring = decision.status === 'expired' && !options.early;
   const claimed = await unlessConditionFailed(
     deps.table
-      .update(keys.approval(item.workspace_id, item.id), {
+      .update(keys.approval(item.org_id, item.workspace_id, item.id), {
         // The paused query is read before the claim and not kept after it (it holds tool results).
         update:
           'SET #status = :status, decided_by = :by, decided_at = :at, reason = :reason, gsi2pk = :index REMOVE gsi3pk, gsi3sk, due_at, paused',
@@ -194,7 +198,7 @@ export async function claimDecision(
           ':by': decision.decidedBy,
           ':at': now,
           ':reason': decision.reason,
-          ':index': keys.approvalsByStatusIndex(item.workspace_id, decision.status),
+          ':index': keys.approvalsByStatusIndex(item.org_id, item.workspace_id, decision.status),
           ':pending': 'pending',
         },
       })
@@ -202,11 +206,11 @@ export async function claimDecision(
     false,
   );
   if (claimed) {
-    await addWorkspaceCounters(deps, item.workspace_id, {
+    await addWorkspaceCounters(deps, item.org_id, item.workspace_id, {
       [counterNames.approvals('pending')]: -1,
       [counterNames.approvals(decision.status)]: 1,
     });
-    deps.metrics.count('approvals', 1, { workspace: item.workspace_id, outcome: decision.status });
+    deps.metrics.count('approvals', 1, { workspace: workspaceLabel(item.org_id, item.workspace_id), outcome: decision.status });
   }
   return claimed;
 }

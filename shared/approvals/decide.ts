@@ -46,7 +46,7 @@ function whoMayDecide(item: ApprovalItem): string {
 
 /** An approval of the caller's organisation, or 404 as if it did not exist. */
 export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {
-  const item = await getApproval(deps, workspaceId, approvalId);
+  const item = await getApproval(deps, orgId, workspaceId, approvalId);
   if (!item || item.org_id !== orgId) throw new NotFoundError(`approval ${approvalId} not found`);
   return item;
 }
@@ -99,7 +99,7 @@ async function decideAndResume(
     at: deps.clock.now().toISOString(),
   };
   if (!(await claimDecision(deps, item, decision))) {
-    const now = await getApproval(deps, workspaceId, approvalId);
+    const now = await getApproval(deps, decider.orgId, workspaceId, approvalId);
     throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
   }
   listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });

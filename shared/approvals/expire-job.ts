@@ -13,7 +13,7 @@ import { resumeQuery } from './resume.js';
 export const approvalExpiryHandler: JobHandler<ApprovalExpiryJob> = {
   schema: ApprovalExpiryJobSchema,
   async run(deps, data, job) {
-    const item = await getApproval(deps, data.workspaceId, data.approvalId);
+    const item = await getApproval(deps, job.org_id, data.workspaceId, data.approvalId);
     if (!item || item.org_id !== job.org_id || item.status !== 'pending') return; // gone or decided
     // A schedule that fired a moment early: fail, and the retry comes after the time.
     if (item.expires_at > deps.clock.now().toISOString()) throw new Error(`approval ${item.id} is not due until ${item.expires_at}`);

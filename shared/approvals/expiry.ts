@@ -28,10 +28,10 @@ function shardOf(workspaceId: string, approvalId: string): number {
 }
 
 /** GSI3 attributes of a pending approval, due at its expiry. */
-export function approvalDueIndex(workspaceId: string, approvalId: string, expiresAt: string) {
+export function approvalDueIndex(orgId: string, workspaceId: string, approvalId: string, expiresAt: string) {
   return {
     gsi3pk: keys.dueIndex(APPROVAL_DUE_STATUS, shardOf(workspaceId, approvalId)),
-    gsi3sk: keys.dueIndexSortKey(expiresAt, workspaceId, approvalId),
+    gsi3sk: keys.dueIndexSortKey(expiresAt, orgId, workspaceId, approvalId),
     due_at: expiresAt,
   };
 }
@@ -39,7 +39,7 @@ export function approvalDueIndex(workspaceId: string, approvalId: string, expire
 /** The expiry job of an approval; its id is deterministic, so the schedule, the sweep and retries name one job. */
 export function expiryMessage(orgId: string, workspaceId: string, approvalId: string): JobMessage {
   return {
-    jobId: `expire-approval-${workspaceId}-${approvalId}`,
+    jobId: `expire-approval-${orgId}-${workspaceId}-${approvalId}`,
     queue: 'lifecycle',
     orgId,
     data: { workspaceId, approvalId, move: 'expire-approval' } satisfies ApprovalExpiryJob,
@@ -48,7 +48,7 @@ export function expiryMessage(orgId: string, workspaceId: string, approvalId: st
 
 export async function scheduleExpiry(deps: Deps, orgId: string, workspaceId: string, approvalId: string, at: Date): Promise<void> {
   await deps.scheduler.schedule(
-    scheduleName('expire-approval', workspaceId, approvalId),
+    scheduleName('expire-approval', orgId, workspaceId, approvalId),
     at,
     expiryMessage(orgId, workspaceId, approvalId),
   );

@@ -10,6 +10,6 @@ export function approvalRoutes(deps: Deps) {
     const { id } = c.req.valid('param');
     await getWorkspaceItem(deps, orgIdOf(c), id);
     const { status, ...page } = c.req.valid('query');
-    return c.json(await listApprovals(deps, id, status, page), 200);
+    return c.json(await listApprovals(deps, orgIdOf(c), id, status, page), 200);
   });
 }

@@ -158,7 +158,7 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
     }
     if (!started && error instanceof DomainError) {
       // Decided by someone else a moment before (of two decisions exactly one wins).
-      await tell(decidedNotice(await getApproval(deps, item.workspace_id, item.id)), threadTs);
+      await tell(decidedNotice(await getApproval(deps, item.org_id, item.workspace_id, item.id)), threadTs);
       return;
     }
     // Decided, but the query could not go on: the thread says so (the bridge logs why).
@@ -167,5 +167,11 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
     throw error;
   }
   await shown;
-  await finishAnswer(deps, context.client, reply, { channel: press.channel, threadTs, workspaceId: item.workspace_id }, result);
+  await finishAnswer(
+    deps,
+    context.client,
+    reply,
+    { channel: press.channel, threadTs, orgId: item.org_id, workspaceId: item.workspace_id },
+    result,
+  );
 }

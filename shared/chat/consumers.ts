@@ -33,7 +33,7 @@ export async function getBinding(deps: Deps, orgId: string, channelId: string): 
 export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string): Promise<string> {
   const id = teamChatConsumerId(workspaceId);
   const created = await deps.table.putNew({
-    ...keys.consumer(workspaceId, id),
+    ...keys.consumer(orgId, workspaceId, id),
     ...keys.consumerIdEntry(id),
     id,
     type: 'team-chat',
@@ -44,7 +44,7 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
   });
   if (!created) {
     // Connecting again reactivates a revoked team-chat consumer.
-    await deps.table.update(keys.consumer(workspaceId, id), {
+    await deps.table.update(keys.consumer(orgId, workspaceId, id), {
       update: 'SET #status = :active',
       names: { '#status': 'status' },
       values: { ':active': 'active' },
@@ -71,7 +71,7 @@ async function botConnected(deps: Deps, orgId: string): Promise<boolean> {
  */
 export async function bindChannel(deps: Deps, orgId: string, input: BindChannelInput): Promise<{ status: 'saved'; message: string }> {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
-  const consumer = await deps.table.get(keys.consumer(workspace.id, teamChatConsumerId(workspace.id)));
+  const consumer = await deps.table.get(keys.consumer(workspace.org_id, workspace.id, teamChatConsumerId(workspace.id)));
   if (consumer?.status !== 'active') {
     // The organisation's bot is already connected (by another workspace): this workspace's
     // team-chat consumer is made here, with no second post of the tokens.
@@ -95,7 +95,7 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
     channel_name: input.channel_name ?? null,
     workspace_id: workspace.id,
     workspace_name: workspace.name,
-    ...keys.workspaceChannelsEntry(workspace.id, input.channel_id),
+    ...keys.workspaceChannelsEntry(workspace.org_id, workspace.id, input.channel_id),
     created_at: deps.clock.now().toISOString(),
   };
   const bound = await unlessConditionFailed(
@@ -121,7 +121,11 @@ export async function unbindChannel(deps: Deps, orgId: string, channelId: string
 }
 
 /** The channels bound to a workspace (GSI1). */
-export async function channelsOf(deps: Deps, workspaceId: string): Promise<{ channel_id: string; channel_name: string | null }[]> {
-  const bindings = await deps.table.queryAll<ChannelBinding>({ index: 'gsi1', pk: keys.workspaceChannelsIndex(workspaceId) });
+export async function channelsOf(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+): Promise<{ channel_id: string; channel_name: string | null }[]> {
+  const bindings = await deps.table.queryAll<ChannelBinding>({ index: 'gsi1', pk: keys.workspaceChannelsIndex(orgId, workspaceId) });
   return bindings.map((binding) => ({ channel_id: binding.channel_id, channel_name: binding.channel_name }));
 }

@@ -113,9 +113,9 @@ function namesOf(
 }
 
 /** Whether a workspace has a connection used with each caller's own grant (`credential: per_user`). */
-async function hasPerUserConnection(deps: AgentDeps, workspaceId: string): Promise<boolean> {
+async function hasPerUserConnection(deps: AgentDeps, orgId: string, workspaceId: string): Promise<boolean> {
   const connections = await deps.table.queryAll<{ credential?: string }>({
-    pk: keys.workspacePartition(workspaceId),
+    pk: keys.workspacePartition(orgId, workspaceId),
     sk: { beginsWith: keys.connectionPrefix },
   });
   return connections.some((connection) => connection.credential === 'per_user');
@@ -136,7 +136,7 @@ async function grantSubjectOf(
   const { user, channel, threadTs } = asker;
   const person = await chatPersonOf(deps, context, user, { claimedTeam: asker.claimedTeam, fresh: false });
   if (person.kind === 'linked') return `user:${person.user.id}`;
-  if (!(await hasPerUserConnection(deps, workspaceId))) return `chat:${context.orgId}:${user}`;
+  if (!(await hasPerUserConnection(deps, context.orgId, workspaceId))) return `chat:${context.orgId}:${user}`;
   if (person.kind === 'unlinked') {
     await offerLink(deps, context, person.account, { channel, threadTs }, NEEDS_LINK);
     await postInThread(context, channel, threadTs, NEEDS_LINK_REPLY);
@@ -204,7 +204,7 @@ async function answerInThread(
     return;
   }
   // The answer has streamed; what is left is why it stopped, if it did, or the approval it waits for.
-  await finishAnswer(deps, context.client, reply, { channel, threadTs, workspaceId: ask.workspaceId }, result);
+  await finishAnswer(deps, context.client, reply, { channel, threadTs, orgId: context.orgId, workspaceId: ask.workspaceId }, result);
 }
 
 /**
@@ -238,7 +238,7 @@ export async function handleChatMessage(
   const conversationId = `${channel}-${threadTs}`;
   if (!mentioned) {
     // Plain chatter is not for the bot, unless it continues a thread the bot is in.
-    const conversation = await deps.table.get(keys.conversation(binding.workspace_id, conversationId));
+    const conversation = await deps.table.get(keys.conversation(binding.org_id, binding.workspace_id, conversationId));
     if (!conversation || (conversation.owner !== undefined && conversation.owner !== teamChatOwner(binding.workspace_id))) return;
   }
   const query = stripMention(text, context.botUserId);

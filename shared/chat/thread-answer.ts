@@ -64,8 +64,15 @@ function buttonsOf(workspaceId: string, result: QueryResult) {
 }
 
 /** Posts the approval message of a paused query, with its Approve / Deny buttons. */
-async function postApprovalRequest(store: Store, client: WebClient, thread: Thread, workspaceId: string, pending: PendingApproval) {
-  const item = await getApproval(store, workspaceId, pending.id);
+async function postApprovalRequest(
+  store: Store,
+  client: WebClient,
+  thread: Thread,
+  scope: { orgId: string; workspaceId: string },
+  pending: PendingApproval,
+) {
+  const { orgId, workspaceId } = scope;
+  const item = await getApproval(store, orgId, workspaceId, pending.id);
   await client.chat.postMessage({
     channel: thread.channel,
     thread_ts: thread.threadTs,
@@ -78,12 +85,12 @@ export async function finishAnswer(
   store: Store,
   client: WebClient,
   reply: ThreadReply,
-  ask: Thread & { workspaceId: string },
+  ask: Thread & { orgId: string; workspaceId: string },
   result: QueryResult,
 ): Promise<void> {
   await reply.finish(answerEnding(result.response, reply.hasText), buttonsOf(ask.workspaceId, result));
   const pending = result.response.pending_approval;
-  if (pending) await postApprovalRequest(store, client, ask, ask.workspaceId, pending);
+  if (pending) await postApprovalRequest(store, client, ask, ask, pending);
 }
 
 /** Rewrites an approval message as decided: who decided what, and no buttons. */
@@ -123,7 +130,7 @@ async function findApprovalMessage(client: WebClient, thread: Thread, approvalId
  */
 export async function showDecisionInThread(store: Store, client: WebClient, decided: DecisionForThread): Promise<void> {
   const thread = { channel: decided.channelId, threadTs: decided.threadTs };
-  const item = await getApproval(store, decided.workspaceId, decided.approvalId);
+  const item = await getApproval(store, decided.orgId, decided.workspaceId, decided.approvalId);
   if (item) {
     const ts = await findApprovalMessage(client, thread, item.id);
     if (ts) await showDecision(client, { channel: thread.channel, ts }, decided.workspaceId, toApprovalView(item), decided.decision);
@@ -147,5 +154,5 @@ export async function showDecisionInThread(store: Store, client: WebClient, deci
       last && buttons.length ? [{ type: 'section' as const, text: { type: 'mrkdwn' as const, text: part } }, ...buttons] : undefined;
     await client.chat.postMessage({ channel: thread.channel, thread_ts: thread.threadTs, text: part, ...(blocks ? { blocks } : {}) });
   }
-  if (response.pending_approval) await postApprovalRequest(store, client, thread, decided.workspaceId, response.pending_approval);
+  if (response.pending_approval) await postApprovalRequest(store, client, thread, decided, response.pending_approval);
 }

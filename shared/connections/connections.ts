@@ -191,11 +191,11 @@ export async function storeConnection(
   },
 ): Promise<void> {
   const { workspaceId, orgId, id, name, spec, tools } = connection;
-  const claimed = await deps.table.putNew({ ...keys.connectionName(workspaceId, name), connection_id: id });
+  const claimed = await deps.table.putNew({ ...keys.connectionName(orgId, workspaceId, name), connection_id: id });
   if (!claimed) throw new ConflictError(`workspace ${workspaceId} already has a connection named "${name}"`);
   const sealed = await sealCredentials(deps, orgId, id, connection.credentials);
   const item: ConnectionItem = {
-    ...keys.connection(workspaceId, id),
+    ...keys.connection(orgId, workspaceId, id),
     ...keys.connectionIdEntry(id),
     id,
     workspace_id: workspaceId,
@@ -214,17 +214,17 @@ export async function storeConnection(
     created_at: deps.clock.now().toISOString(),
   };
   // Tools first, the connection last: readers only use tools of connections that exist.
-  await deps.table.batchPut(toolItemsOf(workspaceId, id, tools));
+  await deps.table.batchPut(toolItemsOf(orgId, workspaceId, id, tools));
   await deps.table.put({ ...item });
-  await addWorkspaceCounters(deps, workspaceId, { connection_count: 1, tool_count: tools.length });
+  await addWorkspaceCounters(deps, orgId, workspaceId, { connection_count: 1, tool_count: tools.length });
 }
 
 /** Records the tools of a stdio connection listed on its first query. */
 export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
-  const items = toolItemsOf(connection.workspace_id, connection.id, tools);
+  const items = toolItemsOf(connection.org_id, connection.workspace_id, connection.id, tools);
   await deps.table.batchPut(items);
   const updated = await unlessConditionFailed(
-    deps.table.update<ConnectionItem>(keys.connection(connection.workspace_id, connection.id), {
+    deps.table.update<ConnectionItem>(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
       update: 'SET tools_discovered = :yes, tool_count = :count',
       condition: 'attribute_exists(pk) AND tools_discovered = :no',
       values: { ':yes': true, ':no': false, ':count': tools.length },
@@ -232,7 +232,7 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
     // Another query discovered them first: its count stands.
     undefined,
   );
-  if (updated) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: tools.length });
+  if (updated) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: tools.length });
   return items;
 }
 
@@ -245,7 +245,7 @@ export async function recordHealth(
   connection: ConnectionItem,
   failure: { status: 'error' | 'needs_authorization'; reason: string } | undefined,
 ): Promise<void> {
-  const key = keys.connection(connection.workspace_id, connection.id);
+  const key = keys.connection(connection.org_id, connection.workspace_id, connection.id);
   if (failure !== undefined) {
     if (connection.status === failure.status && connection.last_error === failure.reason) return;
     await unlessConditionFailed(
@@ -276,10 +276,10 @@ export async function recordHealth(
 export async function replaceTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<number> {
   const fresh = new Set(tools.map((tool) => tool.name));
   const cached = await deps.table.queryAll({
-    pk: keys.workspacePartition(connection.workspace_id),
+    pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
     sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
   });
-  await deps.table.batchPut(toolItemsOf(connection.workspace_id, connection.id, tools));
+  await deps.table.batchPut(toolItemsOf(connection.org_id, connection.workspace_id, connection.id, tools));
   await Promise.all(cached.filter((item) => !fresh.has(String(item.name))).map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
   return tools.length - connection.tool_count;
 }
@@ -288,12 +288,12 @@ export async function replaceTools(deps: Deps, connection: ConnectionItem, tools
 export async function refreshTools(deps: Deps, connection: ConnectionItem, caller = 'workspace'): Promise<void> {
   const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection, caller));
   const delta = await replaceTools(deps, connection, tools);
-  await deps.table.update(keys.connection(connection.workspace_id, connection.id), {
+  await deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
     update: 'SET tool_count = :count',
     condition: 'attribute_exists(pk)',
     values: { ':count': tools.length },
   });
-  if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
+  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
 }
 
 /** A connection of the organisation by id (another organisation's is not found). */
@@ -308,17 +308,20 @@ export async function findConnection(deps: Deps, orgId: string, connectionId: st
 export async function deleteConnection(deps: Deps, orgId: string, connectionId: string): Promise<void> {
   const connection = await findConnection(deps, orgId, connectionId);
   const tools = await deps.table.queryAll({
-    pk: keys.workspacePartition(connection.workspace_id),
+    pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
     sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) },
   });
   const grants = await deps.table.queryAll({ pk: keys.oauthPartition(connectionId) });
   // Tools and OAuth grants first, the connection last, so a failed delete can simply be repeated.
   await Promise.all([...tools, ...grants].map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
-  await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
+  await deps.table.delete(keys.connectionName(connection.org_id, connection.workspace_id, connection.name));
   await onConditionFailed(
-    deps.table.delete(keys.connection(connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.connection(connection.org_id, connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
-  await addWorkspaceCounters(deps, connection.workspace_id, { connection_count: -1, tool_count: -connection.tool_count });
+  await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, {
+    connection_count: -1,
+    tool_count: -connection.tool_count,
+  });
   await mcpOf(deps).drop(connectionId);
 }

@@ -118,7 +118,7 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
   const { server, tools } = await mcpOf(deps).probe({ ...connectionSpec(deps, connection), authProvider: provider });
   const delta = await replaceTools(deps, connection, tools);
   await onConditionFailed(
-    deps.table.update(keys.connection(connection.workspace_id, connection.id), {
+    deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
       update:
         'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, updated_at = :at',
       condition: 'attribute_exists(pk)',
@@ -134,7 +134,7 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
     }),
     () => new NotFoundError(`connection ${connection.id} not found`),
   );
-  if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
+  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);
   return { name: connection.name, tools: tools.length };
 }

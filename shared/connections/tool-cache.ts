@@ -27,9 +27,9 @@ export function toolSchemaOf(tool: ToolItem): Record<string, unknown> {
 }
 
 /** The cache items of a connection's listed tools. */
-export function toolItemsOf(workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
+export function toolItemsOf(orgId: string, workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
   return tools.map((tool) => ({
-    ...keys.tool(workspaceId, connectionId, tool.name),
+    ...keys.tool(orgId, workspaceId, connectionId, tool.name),
     id: `${connectionId}:${tool.name}`,
     name: tool.name,
     description: tool.description,

@@ -65,14 +65,18 @@ async function rediscover(deps: Deps, spec: ConnectionSpec, credentials: Connect
 }
 
 /** Whether two names are the same claim (names are unique in a workspace regardless of case and spaces around). */
-const sameClaim = (workspaceId: string, a: string, b: string) =>
-  keys.connectionName(workspaceId, a).sk === keys.connectionName(workspaceId, b).sk;
+const sameClaim = (connection: ConnectionItem, a: string, b: string) =>
+  keys.connectionName(connection.org_id, connection.workspace_id, a).sk ===
+  keys.connectionName(connection.org_id, connection.workspace_id, b).sk;
 
 async function claimName(deps: Deps, connection: ConnectionItem, name: string | undefined): Promise<string> {
   if (name === undefined) return connection.name;
   // Another spelling of the same name keeps its claim.
-  if (sameClaim(connection.workspace_id, name, connection.name)) return name;
-  const claimed = await deps.table.putNew({ ...keys.connectionName(connection.workspace_id, name), connection_id: connection.id });
+  if (sameClaim(connection, name, connection.name)) return name;
+  const claimed = await deps.table.putNew({
+    ...keys.connectionName(connection.org_id, connection.workspace_id, name),
+    connection_id: connection.id,
+  });
   if (!claimed) throw new ConflictError(`workspace ${connection.workspace_id} already has a connection named "${name}"`);
   return name;
 }
@@ -139,10 +143,10 @@ export async function updateConnection(deps: Deps, editor: Editor, connectionId:
     deps.table.put({ ...updated }, { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
-  if (!sameClaim(connection.workspace_id, name, connection.name)) {
-    await deps.table.delete(keys.connectionName(connection.workspace_id, connection.name));
+  if (!sameClaim(connection, name, connection.name)) {
+    await deps.table.delete(keys.connectionName(connection.org_id, connection.workspace_id, connection.name));
   }
-  if (delta) await addWorkspaceCounters(deps, connection.workspace_id, { tool_count: delta });
+  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);
   // Only once the move is saved (a refused rename or a deleted connection changes nothing). Between
   // the two, and for a refresh at the old server that ends after this, the grants are sealed under

@@ -36,7 +36,7 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
   const apiKey = `${PREFIX[type]}_${randomBytes(32).toString('base64url')}`;
   const hash = hashKey(apiKey);
   await deps.table.put({
-    ...keys.consumer(workspace.id, id),
+    ...keys.consumer(workspace.org_id, workspace.id, id),
     ...keys.consumerIdEntry(id),
     id,
     type,
@@ -74,9 +74,11 @@ export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem
  * consumer stays listed, with status `revoked`.
  */
 export async function revokeConsumer(deps: Deps, orgId: string, consumerId: string): Promise<void> {
-  const found = await deps.table.query({ index: 'gsi2', pk: keys.consumerIdIndex(consumerId), limit: 1 });
-  const consumer = found.items[0];
-  if (!consumer || consumer.org_id !== orgId) throw new NotFoundError(`consumer ${consumerId} not found`);
+  // A team-chat consumer's id is `tc-<workspace id>`, and workspace ids are unique only within an
+  // organisation: the index may hold one such consumer per organisation.
+  const found = await deps.table.queryAll({ index: 'gsi2', pk: keys.consumerIdIndex(consumerId) });
+  const consumer = found.find((item) => item.org_id === orgId);
+  if (!consumer) throw new NotFoundError(`consumer ${consumerId} not found`);
   const workspaceId = String(consumer.workspace_id);
   if (typeof consumer.key_hash === 'string') {
     await deps.table.update(keys.apiKey(consumer.key_hash), {
@@ -86,10 +88,10 @@ export async function revokeConsumer(deps: Deps, orgId: string, consumerId: stri
     });
   }
   if (consumer.type === 'team-chat') {
-    const bindings = await deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(workspaceId) });
+    const bindings = await deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(orgId, workspaceId) });
     await Promise.all(bindings.map((binding) => deps.table.delete({ pk: binding.pk, sk: binding.sk })));
   }
-  await deps.table.update(keys.consumer(workspaceId, consumerId), {
+  await deps.table.update(keys.consumer(orgId, workspaceId, consumerId), {
     update: 'SET #status = :revoked, revoked_at = :at',
     names: { '#status': 'status' },
     values: { ':revoked': 'revoked', ':at': deps.clock.now().toISOString() },

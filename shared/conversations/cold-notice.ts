@@ -16,7 +16,7 @@ const ColdNoticeSchema = z.object({ workspaceId: z.string().min(1), conversation
 export const coldNoticeHandler: JobHandler<z.infer<typeof ColdNoticeSchema>> = {
   schema: ColdNoticeSchema,
   async run(deps, data, job) {
-    const conversation = await deps.table.get(keys.conversation(data.workspaceId, data.conversationId), true);
+    const conversation = await deps.table.get(keys.conversation(job.org_id, data.workspaceId, data.conversationId), true);
     if (conversation?.status !== 'cold') return;
     const channelId = conversation.chat_channel_id;
     const threadTs = conversation.chat_thread_ts;

@@ -28,7 +28,7 @@ function toMessage(item: Item): Message {
 export async function getConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
   const [, items] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
-    deps.table.queryAll({ pk: keys.conversationPartition(workspaceId, conversationId), consistent: true }),
+    deps.table.queryAll({ pk: keys.conversationPartition(orgId, workspaceId, conversationId), consistent: true }),
   ]);
   const conversationItem = items.find((item) => item.sk === keys.conversationSortKey);
   if (!conversationItem) throw new NotFoundError(`conversation ${conversationId} not found`);

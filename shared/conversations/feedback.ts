@@ -41,8 +41,14 @@ export function raterOf(principal: Principal): string {
  * For a caller who may rate only its own conversations (an api key): a conversation of anyone
  * else is 404, as if it did not exist.
  */
-export async function requireOwnConversation(deps: Store, workspaceId: string, conversationId: string, owner: string): Promise<void> {
-  const conversation = await deps.table.get<Item>(keys.conversation(workspaceId, conversationId), true);
+export async function requireOwnConversation(
+  deps: Store,
+  orgId: string,
+  workspaceId: string,
+  conversationId: string,
+  owner: string,
+): Promise<void> {
+  const conversation = await deps.table.get<Item>(keys.conversation(orgId, workspaceId, conversationId), true);
   if (conversation?.owner !== owner) throw new NotFoundError(`conversation ${conversationId} not found`);
 }
 
@@ -50,9 +56,9 @@ export async function requireOwnConversation(deps: Store, workspaceId: string, c
 async function answerToRate(deps: Store, input: FeedbackInput): Promise<void> {
   const { orgId, workspaceId, conversationId, seq } = input;
   const [workspace, conversation, message] = await Promise.all([
-    deps.table.get(keys.workspace(workspaceId)),
-    deps.table.get(keys.conversation(workspaceId, conversationId), true),
-    deps.table.get(keys.message(workspaceId, conversationId, seq), true),
+    deps.table.get(keys.workspace(orgId, workspaceId)),
+    deps.table.get(keys.conversation(orgId, workspaceId, conversationId), true),
+    deps.table.get(keys.message(orgId, workspaceId, conversationId, seq), true),
   ]);
   ownedWorkspace(workspace, orgId, workspaceId);
   if (!conversation) throw new NotFoundError(`conversation ${conversationId} not found`);
@@ -93,7 +99,7 @@ export async function recordFeedback(deps: Store, input: FeedbackInput): Promise
     'org_id = :org, workspace_id = :ws, conversation_id = :conv, seq = :seq, rater = :rater';
   if (comment) values[':comment'] = comment;
   update += comment ? ', #comment = :comment' : ' REMOVE #comment';
-  const previous = await deps.table.updateReturningOld<FeedbackItem>(keys.feedback(workspaceId, conversationId, seq, rater), {
+  const previous = await deps.table.updateReturningOld<FeedbackItem>(keys.feedback(orgId, workspaceId, conversationId, seq, rater), {
     update,
     names,
     values,
@@ -107,12 +113,12 @@ export async function recordFeedback(deps: Store, input: FeedbackInput): Promise
 async function moveCounters(deps: Store, input: FeedbackInput, rating: FeedbackRating, before: FeedbackRating | undefined) {
   const delta = (which: FeedbackRating) => (which === rating ? 1 : 0) - (which === before ? 1 : 0);
   await Promise.all([
-    deps.table.update(keys.message(input.workspaceId, input.conversationId, input.seq), {
+    deps.table.update(keys.message(input.orgId, input.workspaceId, input.conversationId, input.seq), {
       update: 'ADD feedback_up :up, feedback_down :down',
       condition: 'attribute_exists(pk)',
       values: { ':up': delta('up'), ':down': delta('down') },
     }),
-    addWorkspaceCounters(deps, input.workspaceId, {
+    addWorkspaceCounters(deps, input.orgId, input.workspaceId, {
       [counterNames.feedback('up')]: delta('up'),
       [counterNames.feedback('down')]: delta('down'),
     }),

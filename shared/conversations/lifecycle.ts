@@ -28,10 +28,10 @@ function shardOf(workspaceId: string, conversationId: string): number {
 }
 
 /** GSI3 attributes of a conversation waiting for its next move. */
-export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date) {
+export function dueIndex(status: 'open' | 'cold', orgId: string, workspaceId: string, conversationId: string, dueAt: Date) {
   return {
     gsi3pk: keys.dueIndex(status, shardOf(workspaceId, conversationId)),
-    gsi3sk: keys.dueIndexSortKey(dueAt.toISOString(), workspaceId, conversationId),
+    gsi3sk: keys.dueIndexSortKey(dueAt.toISOString(), orgId, workspaceId, conversationId),
   };
 }
 
@@ -51,7 +51,7 @@ export type LifecycleJob = z.infer<typeof LifecycleJobSchema>;
 /** The job of a move; its id is deterministic, so the schedule, the sweep and retries name the same job. */
 export function lifecycleMessage(orgId: string, data: LifecycleJob): JobMessage {
   return {
-    jobId: `lifecycle-${data.move}-${data.workspaceId}-${data.conversationId}-${data.lastActivityAt}`,
+    jobId: `lifecycle-${data.move}-${orgId}-${data.workspaceId}-${data.conversationId}-${data.lastActivityAt}`,
     queue: 'lifecycle',
     orgId,
     data,
@@ -63,12 +63,17 @@ export function lifecycleMessage(orgId: string, data: LifecycleJob): JobMessage 
  * conversation was open already, so its move is pending and is replaced (the scheduler tries that first).
  */
 export async function scheduleMove(deps: Deps, orgId: string, data: LifecycleJob, at: Date, replaces = false): Promise<void> {
-  const name = scheduleName(data.move, data.workspaceId, data.conversationId);
+  const name = scheduleName(data.move, orgId, data.workspaceId, data.conversationId);
   await deps.scheduler.schedule(name, at, lifecycleMessage(orgId, data), { replaces });
 }
 
 function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {
-  return { jobId: `stats-${workspaceId}-${conversationId}`, queue: 'conversation-stats', orgId, data: { workspaceId, conversationId } };
+  return {
+    jobId: `stats-${orgId}-${workspaceId}-${conversationId}`,
+    queue: 'conversation-stats',
+    orgId,
+    data: { workspaceId, conversationId },
+  };
 }
 
 interface ConversationState extends Item {
@@ -99,7 +104,7 @@ async function close(
   const values: Record<string, unknown> = {
     ':closed': 'closed',
     ':at': at,
-    ':g2pk': keys.conversationsByStatusIndex(workspaceId, 'closed'),
+    ':g2pk': keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'),
     ':pending': 'pending',
     ':moved': expected?.jobId ?? `manual-${at}`,
   };
@@ -111,7 +116,7 @@ async function close(
     condition = `(${condition} AND #last = :expected) OR #moved = :moved`;
   }
   const previous = await unlessConditionFailed(
-    deps.table.updateReturningOld<ConversationState>(keys.conversation(workspaceId, conversationId), {
+    deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
         'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
@@ -128,13 +133,13 @@ async function close(
   const moved = previous?.status !== 'closed';
   await Promise.all([
     moved &&
-      addWorkspaceCounters(deps, workspaceId, {
+      addWorkspaceCounters(deps, orgId, workspaceId, {
         [counterNames.dimension('status', left)]: -1,
         [counterNames.dimension('status', 'closed')]: 1,
       }),
     deps.jobs.enqueue(statsMessage(orgId, workspaceId, conversationId)),
-    deps.scheduler.cancel(scheduleName('cold', workspaceId, conversationId)),
-    deps.scheduler.cancel(scheduleName('close', workspaceId, conversationId)),
+    deps.scheduler.cancel(scheduleName('cold', orgId, workspaceId, conversationId)),
+    deps.scheduler.cancel(scheduleName('close', orgId, workspaceId, conversationId)),
   ]);
   return left;
 }
@@ -150,14 +155,14 @@ export async function closeConversation(
 ): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   if (requiredOwner) {
-    const current = await deps.table.get<ConversationState>(keys.conversation(workspaceId, conversationId), true);
+    const current = await deps.table.get<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), true);
     if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
     if (current.owner !== requiredOwner)
       throw new ForbiddenError('only the person who started this conversation, or an admin, may close it');
   }
   const left = await close(deps, orgId, workspaceId, conversationId, ['open', 'cold']);
   if (left) return;
-  const current = await deps.table.get<ConversationState>(keys.conversation(workspaceId, conversationId), true);
+  const current = await deps.table.get<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), true);
   if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
   throw new ConflictError(`conversation ${conversationId} is already closed`);
 }
@@ -166,9 +171,9 @@ export async function closeConversation(
 async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: string, workspace: WorkspaceItem): Promise<void> {
   const now = deps.clock.now();
   const closeAt = minutesAfter(now, workspace.close_timeout_minutes);
-  const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt);
+  const due = dueIndex('cold', orgId, data.workspaceId, data.conversationId, closeAt);
   const previous = await unlessConditionFailed(
-    deps.table.updateReturningOld<ConversationState>(keys.conversation(data.workspaceId, data.conversationId), {
+    deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
       update: 'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi3pk = :g3pk, gsi3sk = :g3sk, #moved = :moved',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
       names: statusNames,
@@ -178,7 +183,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
         ':at': now.toISOString(),
         ':due': closeAt.toISOString(),
         ':expected': data.lastActivityAt,
-        ':g2pk': keys.conversationsByStatusIndex(data.workspaceId, 'cold'),
+        ':g2pk': keys.conversationsByStatusIndex(orgId, data.workspaceId, 'cold'),
         ':g3pk': due.gsi3pk,
         ':g3sk': due.gsi3sk,
         ':moved': jobId,
@@ -190,7 +195,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
   if (!previous) return;
   // Counters move only when this attempt made the move (a retry finds it made: status cold, moved_by this job).
   if (previous.status === 'open') {
-    await addWorkspaceCounters(deps, data.workspaceId, {
+    await addWorkspaceCounters(deps, orgId, data.workspaceId, {
       [counterNames.dimension('status', 'open')]: -1,
       [counterNames.dimension('status', 'cold')]: 1,
     });
@@ -198,7 +203,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
   await scheduleMove(deps, orgId, { ...data, move: 'close' }, closeAt);
   if (previous.consumer_type === 'team-chat') {
     await deps.jobs.enqueue({
-      jobId: `cold-notice-${data.workspaceId}-${data.conversationId}-${data.lastActivityAt}`,
+      jobId: `cold-notice-${orgId}-${data.workspaceId}-${data.conversationId}-${data.lastActivityAt}`,
       queue: 'cold-messages',
       orgId,
       data: { workspaceId: data.workspaceId, conversationId: data.conversationId },
@@ -211,7 +216,7 @@ export const lifecycleHandler: JobHandler<LifecycleJob> = {
   schema: LifecycleJobSchema,
   async run(deps, data, job) {
     if (data.move === 'cold') {
-      const workspace = await deps.table.get<WorkspaceItem>(keys.workspace(data.workspaceId));
+      const workspace = await deps.table.get<WorkspaceItem>(keys.workspace(job.org_id, data.workspaceId));
       if (!workspace || workspace.org_id !== job.org_id) return; // the workspace is gone
       await goCold(deps, job.org_id, data, job.id, workspace);
       return;

@@ -47,8 +47,8 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   addFilter('resolution_status', query.resolution);
   addFilter('consumer_type', query.consumer);
   const source = query.status
-    ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(workspaceId, query.status) }
-    : { index: 'gsi1' as const, pk: keys.conversationsIndex(workspaceId) };
+    ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, query.status) }
+    : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
   const [counters, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),

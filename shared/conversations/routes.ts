@@ -31,7 +31,7 @@ export function conversationRoutes(deps: Deps) {
       const { rating, comment } = c.req.valid('json');
       const principal = c.get('principal');
       // Members rate any conversation of their organisation; an api key only its own.
-      if (principal.apiKey) await requireOwnConversation(deps, id, cid, ownerOf(principal));
+      if (principal.apiKey) await requireOwnConversation(deps, principal.orgId, id, cid, ownerOf(principal));
       const rater = raterOf(principal);
       await recordFeedback(deps, { orgId: principal.orgId, workspaceId: id, conversationId: cid, seq, rater, rating, comment });
       return c.json({ status: 'ok' as const }, 200);

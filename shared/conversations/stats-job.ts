@@ -78,7 +78,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
   schema: StatsJobSchema,
   async run(deps, data, job) {
     const [items, modelSettings] = await Promise.all([
-      deps.table.queryAll({ pk: keys.conversationPartition(data.workspaceId, data.conversationId), consistent: true }),
+      deps.table.queryAll({ pk: keys.conversationPartition(job.org_id, data.workspaceId, data.conversationId), consistent: true }),
       readModelSettings(deps, job.org_id),
     ]);
     const conversation = items.find((item) => item.sk === keys.conversationSortKey);
@@ -106,7 +106,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
     const stats = parsed.data;
     const cost = costOf(response.usage, tier);
     const recorded = await unlessConditionFailed(
-      deps.table.update(keys.conversation(data.workspaceId, data.conversationId), {
+      deps.table.update(keys.conversation(job.org_id, data.workspaceId, data.conversationId), {
         update:
           'SET sentiment_score = :sentiment, resolution_status = :resolution, category = :category, summary = :summary, ' +
           'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost',
@@ -131,7 +131,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
       const now = deps.clock.now();
       const id = newId('gap', now);
       await deps.table.put({
-        ...keys.gap(data.workspaceId, now.toISOString(), id),
+        ...keys.gap(job.org_id, data.workspaceId, now.toISOString(), id),
         id,
         question: String(firstQuestion?.content ?? stats.summary).slice(0, 1000),
         conversation_id: data.conversationId,
@@ -139,7 +139,7 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
       });
     }
     await Promise.all([
-      addWorkspaceCounters(deps, data.workspaceId, {
+      addWorkspaceCounters(deps, job.org_id, data.workspaceId, {
         [counterNames.dimension('category', stats.category)]: 1,
         [counterNames.dimension('resolution', stats.resolution_status)]: 1,
         [counterNames.dimension('sentiment', sentimentBucket(stats.sentiment_score))]: 1,
@@ -147,12 +147,12 @@ export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>
         sentiment_count: 1,
         gaps: unresolved ? 1 : 0,
       }),
-      recordUsage(deps, data.workspaceId, { cost_usd: cost }, deps.clock.now()),
+      recordUsage(deps, job.org_id, data.workspaceId, { cost_usd: cost }, deps.clock.now()),
     ]);
   },
-  async onFailed(deps, data) {
+  async onFailed(deps, data, job) {
     await unlessConditionFailed(
-      deps.table.update(keys.conversation(data.workspaceId, data.conversationId), {
+      deps.table.update(keys.conversation(job.org_id, data.workspaceId, data.conversationId), {
         update: 'SET stats_status = :failed',
         condition: 'attribute_exists(pk) AND stats_status <> :complete',
         values: { ':failed': 'failed', ':complete': 'complete' },

@@ -121,13 +121,13 @@ export function blockingGuardrail(guardrails: Guardrail[], toolNames: string | s
 }
 
 /** Violation items of a query's hits (`WSVIOL#<workspace>`), written with the query's other items. */
-export function violationItems(deps: Deps, workspaceId: string, conversationId: string, hits: GuardrailHit[]) {
+export function violationItems(deps: Deps, orgId: string, workspaceId: string, conversationId: string, hits: GuardrailHit[]) {
   const now = deps.clock.now();
   const at = now.toISOString();
   return hits.map((hit) => {
     const id = newId('viol', now);
     return {
-      ...keys.violation(workspaceId, at, id),
+      ...keys.violation(orgId, workspaceId, at, id),
       id,
       guardrail_id: hit.guardrail.id,
       guardrail_name: hit.guardrail.name,

@@ -90,10 +90,10 @@ export function stepsOf(guardrail: Pick<Guardrail, 'type' | 'pattern' | 'enabled
  * Moves the workspace's pattern steps by `delta` (the `pattern_steps` attribute), refusing with 400
  * a change that would take them past `WORKSPACE_PATTERN_STEPS`.
  */
-async function reserveSteps(deps: Deps, workspaceId: string, delta: number): Promise<void> {
+async function reserveSteps(deps: Deps, orgId: string, workspaceId: string, delta: number): Promise<void> {
   if (delta === 0) return;
   await onConditionFailed(
-    deps.table.update(keys.workspace(workspaceId), {
+    deps.table.update(keys.workspace(orgId, workspaceId), {
       update: 'ADD pattern_steps :delta',
       condition:
         delta < 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(pattern_steps) OR pattern_steps <= :room)',
@@ -120,18 +120,18 @@ async function workspaceAndEngine(deps: Deps, orgId: string, workspaceId: string
 export async function createGuardrail(deps: Deps, orgId: string, workspaceId: string, input: GuardrailInput): Promise<Guardrail> {
   await workspaceAndEngine(deps, orgId, workspaceId);
   const definition = resolveGuardrail(input);
-  await reserveSteps(deps, workspaceId, stepsOf(definition));
+  await reserveSteps(deps, orgId, workspaceId, stepsOf(definition));
   const now = deps.clock.now();
   const id = newId('gr', now);
   const item: GuardrailItem = {
-    ...keys.guardrail(workspaceId, id),
+    ...keys.guardrail(orgId, workspaceId, id),
     id,
     ...definition,
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
   await deps.table.put(item);
-  await addWorkspaceCounters(deps, workspaceId, { guardrail_count: 1 });
+  await addWorkspaceCounters(deps, orgId, workspaceId, { guardrail_count: 1 });
   return toGuardrail(item);
 }
 
@@ -143,11 +143,11 @@ export async function updateGuardrail(
   input: GuardrailInput,
 ): Promise<Guardrail> {
   await workspaceAndEngine(deps, orgId, workspaceId);
-  const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
+  const current = await deps.table.get<GuardrailItem>(keys.guardrail(orgId, workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);
   const definition = resolveGuardrail(input, current);
   const delta = stepsOf(definition) - stepsOf(current);
-  await reserveSteps(deps, workspaceId, delta);
+  await reserveSteps(deps, orgId, workspaceId, delta);
   const item: GuardrailItem = { ...current, ...definition, updated_at: deps.clock.now().toISOString() };
   try {
     await onConditionFailed(
@@ -156,7 +156,7 @@ export async function updateGuardrail(
     );
   } catch (error) {
     // Whatever the failure, the steps reserved for this change are given back.
-    await reserveSteps(deps, workspaceId, -delta);
+    await reserveSteps(deps, orgId, workspaceId, -delta);
     throw error;
   }
   return toGuardrail(item);
@@ -164,11 +164,11 @@ export async function updateGuardrail(
 
 export async function deleteGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await workspaceAndEngine(deps, orgId, workspaceId);
-  const current = await deps.table.get<GuardrailItem>(keys.guardrail(workspaceId, id), true);
+  const current = await deps.table.get<GuardrailItem>(keys.guardrail(orgId, workspaceId, id), true);
   await onConditionFailed(
-    deps.table.delete(keys.guardrail(workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.guardrail(orgId, workspaceId, id), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`guardrail ${id} not found`),
   );
-  await addWorkspaceCounters(deps, workspaceId, { guardrail_count: -1 });
-  if (current) await reserveSteps(deps, workspaceId, -stepsOf(current));
+  await addWorkspaceCounters(deps, orgId, workspaceId, { guardrail_count: -1 });
+  if (current) await reserveSteps(deps, orgId, workspaceId, -stepsOf(current));
 }

@@ -18,10 +18,11 @@ export interface Scheduler {
 /**
  * A deterministic schedule name per conversation and move (EventBridge names: at most 64 of
  * `[0-9a-zA-Z-_.]`): the same conversation and move always name the same schedule, so a new
- * message replaces the pending one instead of adding another.
+ * message replaces the pending one instead of adding another. The organisation is part of it:
+ * workspace ids (and the conversation ids callers choose) are unique only within one.
  */
-export function scheduleName(move: string, workspaceId: string, conversationId: string): string {
-  const digest = createHash('sha256').update(`${workspaceId}\u0000${conversationId}`).digest('hex').slice(0, 40);
+export function scheduleName(move: string, orgId: string, workspaceId: string, conversationId: string): string {
+  const digest = createHash('sha256').update(`${orgId}\u0000${workspaceId}\u0000${conversationId}`).digest('hex').slice(0, 40);
   return `${move}-${digest}`.slice(0, 64);
 }
 

@@ -36,7 +36,7 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
   const now = deps.clock.now();
   const id = newId('kn', now);
   const item: KnowledgeItem = {
-    ...keys.knowledge(workspaceId, id),
+    ...keys.knowledge(orgId, workspaceId, id),
     id,
     title: input.title,
     content: input.content,
@@ -44,7 +44,7 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
     updated_at: now.toISOString(),
   };
   await deps.table.put(item);
-  await addWorkspaceCounters(deps, workspaceId, { knowledge_count: 1 });
+  await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: 1 });
   return toKnowledge(item);
 }
 
@@ -61,7 +61,7 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
     values[':content'] = input.content;
   }
   const item = await onConditionFailed(
-    deps.table.update<KnowledgeItem>(keys.knowledge(workspaceId, id), {
+    deps.table.update<KnowledgeItem>(keys.knowledge(orgId, workspaceId, id), {
       update: `SET ${sets.join(', ')}`,
       condition: 'attribute_exists(pk)',
       values,
@@ -74,10 +74,10 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
 export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   await onConditionFailed(
-    deps.table.delete(keys.knowledge(workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.knowledge(orgId, workspaceId, id), { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`knowledge entry ${id} not found`),
   );
-  await addWorkspaceCounters(deps, workspaceId, { knowledge_count: -1 });
+  await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: -1 });
 }
 
 /** A rough token count (about four characters a token), enough to keep the prompt in budget. */

@@ -17,7 +17,8 @@ export interface Key {
  * (team-chat channel bindings), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
  * (one-time requests to link a chat account), JOB# and
  * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
- * throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the whole deployment).
+ * throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the whole deployment: the first sign-up,
+ * the schema version of the stored data).
  */
 export const keys = {
   // --- Organisation partition (`ORG#<org>`) ---
@@ -40,19 +41,20 @@ export const keys = {
   chatOrganisationEntry: (orgId: string) => ({ gsi1pk: 'CHATORGS', gsi1sk: orgId }),
 
   // --- Unique names ---
-  /** Counter handing out the next free suffix of a slug in a namespace (`ws`, `org`). */
+  /** Counter handing out the next free suffix of a slug in a namespace (`ws@<orgId>`, `org`). */
   slugCounter: (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' }),
   orgSlugClaim: (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' }),
 
-  // --- Workspace partition (`WS#<workspace>`): the workspace item, then its configuration children ---
+  // --- Workspace partition (`WS#<org>#<workspace>`): the workspace item, then its configuration children ---
   /**
    * The workspace item heads its own partition, so one Query reads it with its connections, tools,
-   * knowledge, guardrails and consumers; its conditional put claims the (global) id.
+   * knowledge, guardrails and consumers; its conditional put claims the id. Every key of a
+   * workspace's data starts with its organisation: workspace ids are unique within one only.
    */
-  workspace: (workspaceId: string): Key => ({ pk: `WS#${workspaceId}`, sk: 'META' }),
+  workspace: (orgId: string, workspaceId: string): Key => ({ pk: `WS#${orgId}#${workspaceId}`, sk: 'META' }),
   /** Sort key of the workspace item, telling it from its children. */
   workspaceSortKey: 'META',
-  workspacePartition: (workspaceId: string) => `WS#${workspaceId}`,
+  workspacePartition: (orgId: string, workspaceId: string) => `WS#${orgId}#${workspaceId}`,
   /** GSI1 partition listing an organisation's workspaces, oldest first. */
   workspacesIndex: (orgId: string) => `ORG#${orgId}#WS`,
   /** GSI1 attributes of a workspace item: its entry in `workspacesIndex`, by creation time. */
@@ -60,27 +62,42 @@ export const keys = {
     gsi1pk: `ORG#${orgId}#WS`,
     gsi1sk: `${createdAt}#${workspaceId}`,
   }),
-  connection: (workspaceId: string, connectionId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `CONN#${connectionId}` }),
+  connection: (orgId: string, workspaceId: string, connectionId: string): Key => ({
+    pk: `WS#${orgId}#${workspaceId}`,
+    sk: `CONN#${connectionId}`,
+  }),
   connectionPrefix: 'CONN#',
   /** Claim of a connection name, unique per workspace (`CONNNAME#` does not match `connectionPrefix`). */
-  connectionName: (workspaceId: string, name: string): Key => ({ pk: `WS#${workspaceId}`, sk: `CONNNAME#${name.trim().toLowerCase()}` }),
+  connectionName: (orgId: string, workspaceId: string, name: string): Key => ({
+    pk: `WS#${orgId}#${workspaceId}`,
+    sk: `CONNNAME#${name.trim().toLowerCase()}`,
+  }),
   /** GSI2 partition finding a connection by its id alone. */
   connectionIdIndex: (connectionId: string) => `CONNID#${connectionId}`,
   /** GSI2 attributes of a connection item: its entry in `connectionIdIndex`. */
   connectionIdEntry: (connectionId: string) => ({ gsi2pk: `CONNID#${connectionId}`, gsi2sk: 'CONN' }),
   /** A tool as cached with its connection. */
-  tool: (workspaceId: string, connectionId: string, toolName: string): Key => ({
-    pk: `WS#${workspaceId}`,
+  tool: (orgId: string, workspaceId: string, connectionId: string, toolName: string): Key => ({
+    pk: `WS#${orgId}#${workspaceId}`,
     sk: `TOOL#${connectionId}#${toolName}`,
   }),
   toolPrefix: 'TOOL#',
   /** `begins_with` prefix of one connection's cached tools. */
   toolsOfConnectionPrefix: (connectionId: string) => `TOOL#${connectionId}#`,
-  knowledge: (workspaceId: string, knowledgeId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `KNOW#${knowledgeId}` }),
+  knowledge: (orgId: string, workspaceId: string, knowledgeId: string): Key => ({
+    pk: `WS#${orgId}#${workspaceId}`,
+    sk: `KNOW#${knowledgeId}`,
+  }),
   knowledgePrefix: 'KNOW#',
-  guardrail: (workspaceId: string, guardrailId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `GUARD#${guardrailId}` }),
+  guardrail: (orgId: string, workspaceId: string, guardrailId: string): Key => ({
+    pk: `WS#${orgId}#${workspaceId}`,
+    sk: `GUARD#${guardrailId}`,
+  }),
   guardrailPrefix: 'GUARD#',
-  consumer: (workspaceId: string, consumerId: string): Key => ({ pk: `WS#${workspaceId}`, sk: `CONSUMER#${consumerId}` }),
+  consumer: (orgId: string, workspaceId: string, consumerId: string): Key => ({
+    pk: `WS#${orgId}#${workspaceId}`,
+    sk: `CONSUMER#${consumerId}`,
+  }),
   consumerPrefix: 'CONSUMER#',
   /** GSI2 partition finding a consumer by its id alone (to revoke it). */
   consumerIdIndex: (consumerId: string) => `CONSUMERID#${consumerId}`,
@@ -90,26 +107,38 @@ export const keys = {
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
 
   // --- A workspace's partitions that grow without bound ---
-  workspaceStatsPartition: (workspaceId: string) => `WSSTAT#${workspaceId}`,
-  workspaceDayStats: (workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${workspaceId}`, sk: `DAY#${day}` }),
+  workspaceStatsPartition: (orgId: string, workspaceId: string) => `WSSTAT#${orgId}#${workspaceId}`,
+  workspaceDayStats: (orgId: string, workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `DAY#${day}` }),
   /** Prefix of a day counter's sort key, before its date (`YYYY-MM-DD`). */
   dayStatsPrefix: 'DAY#',
-  activityPartition: (workspaceId: string) => `WSACT#${workspaceId}`,
+  activityPartition: (orgId: string, workspaceId: string) => `WSACT#${orgId}#${workspaceId}`,
   /** An audit log entry, listed newest first. */
-  activityEntry: (workspaceId: string, at: string, activityId: string): Key => ({ pk: `WSACT#${workspaceId}`, sk: `${at}#${activityId}` }),
-  gapsPartition: (workspaceId: string) => `WSGAP#${workspaceId}`,
+  activityEntry: (orgId: string, workspaceId: string, at: string, activityId: string): Key => ({
+    pk: `WSACT#${orgId}#${workspaceId}`,
+    sk: `${at}#${activityId}`,
+  }),
+  gapsPartition: (orgId: string, workspaceId: string) => `WSGAP#${orgId}#${workspaceId}`,
   /** A knowledge gap, listed newest first. */
-  gap: (workspaceId: string, at: string, gapId: string): Key => ({ pk: `WSGAP#${workspaceId}`, sk: `${at}#${gapId}` }),
-  violationsPartition: (workspaceId: string) => `WSVIOL#${workspaceId}`,
+  gap: (orgId: string, workspaceId: string, at: string, gapId: string): Key => ({
+    pk: `WSGAP#${orgId}#${workspaceId}`,
+    sk: `${at}#${gapId}`,
+  }),
+  violationsPartition: (orgId: string, workspaceId: string) => `WSVIOL#${orgId}#${workspaceId}`,
   /** A guardrail violation, listed newest first. */
-  violation: (workspaceId: string, at: string, violationId: string): Key => ({ pk: `WSVIOL#${workspaceId}`, sk: `${at}#${violationId}` }),
+  violation: (orgId: string, workspaceId: string, at: string, violationId: string): Key => ({
+    pk: `WSVIOL#${orgId}#${workspaceId}`,
+    sk: `${at}#${violationId}`,
+  }),
 
   // --- Approvals of tool calls (`WSAPPR#<workspace>`) ---
   /** An approval of one tool call; ids are time-ordered, so the partition lists newest first. */
-  approval: (workspaceId: string, approvalId: string): Key => ({ pk: `WSAPPR#${workspaceId}`, sk: `APPR#${approvalId}` }),
-  approvalsPartition: (workspaceId: string) => `WSAPPR#${workspaceId}`,
+  approval: (orgId: string, workspaceId: string, approvalId: string): Key => ({
+    pk: `WSAPPR#${orgId}#${workspaceId}`,
+    sk: `APPR#${approvalId}`,
+  }),
+  approvalsPartition: (orgId: string, workspaceId: string) => `WSAPPR#${orgId}#${workspaceId}`,
   /** GSI2 partition of a workspace's approvals of one status (sort key: the approval id). */
-  approvalsByStatusIndex: (workspaceId: string, status: string) => `WSAPPR#${workspaceId}#${status}`,
+  approvalsByStatusIndex: (orgId: string, workspaceId: string, status: string) => `WSAPPR#${orgId}#${workspaceId}#${status}`,
 
   // --- Conversation partition (`CONV#<workspace>#<conversation>`) ---
   /**
@@ -118,12 +147,15 @@ export const keys = {
    * conversation with its latest messages. The conversation item is also in GSI1 (all of the
    * workspace's, by last activity), GSI2 (the same, per status) and, while open or cold, GSI3.
    */
-  conversationPartition: (workspaceId: string, conversationId: string) => `CONV#${workspaceId}#${conversationId}`,
-  conversation: (workspaceId: string, conversationId: string): Key => ({ pk: `CONV#${workspaceId}#${conversationId}`, sk: 'STATE' }),
+  conversationPartition: (orgId: string, workspaceId: string, conversationId: string) => `CONV#${orgId}#${workspaceId}#${conversationId}`,
+  conversation: (orgId: string, workspaceId: string, conversationId: string): Key => ({
+    pk: `CONV#${orgId}#${workspaceId}#${conversationId}`,
+    sk: 'STATE',
+  }),
   /** Sort key of the conversation item, telling it from its messages. */
   conversationSortKey: 'STATE',
-  message: (workspaceId: string, conversationId: string, seq: number): Key => ({
-    pk: `CONV#${workspaceId}#${conversationId}`,
+  message: (orgId: string, workspaceId: string, conversationId: string, seq: number): Key => ({
+    pk: `CONV#${orgId}#${workspaceId}#${conversationId}`,
     sk: `MSG#${String(seq).padStart(6, '0')}`,
   }),
   messagePrefix: 'MSG#',
@@ -132,26 +164,30 @@ export const keys = {
    * the conversation's: its newest-first Query (the query's context, limit 41) must meet only
    * messages before the conversation item, and the detail view reads the whole partition.
    */
-  feedback: (workspaceId: string, conversationId: string, seq: number, rater: string): Key => ({
-    pk: `FEEDBACK#${workspaceId}#${conversationId}`,
+  feedback: (orgId: string, workspaceId: string, conversationId: string, seq: number, rater: string): Key => ({
+    pk: `FEEDBACK#${orgId}#${workspaceId}#${conversationId}`,
     sk: `MSG#${String(seq).padStart(6, '0')}#${rater}`,
   }),
   /** GSI1 partition listing a workspace's conversations by last activity (sort key `timeOrdered`). */
-  conversationsIndex: (workspaceId: string) => `WSCONV#${workspaceId}`,
+  conversationsIndex: (orgId: string, workspaceId: string) => `WSCONV#${orgId}#${workspaceId}`,
   /** GSI2 partition listing a workspace's conversations of one status by last activity. */
-  conversationsByStatusIndex: (workspaceId: string, status: string) => `WSCONV#${workspaceId}#${status}`,
+  conversationsByStatusIndex: (orgId: string, workspaceId: string, status: string) => `WSCONV#${orgId}#${workspaceId}#${status}`,
   /** GSI3 partition of the open (or cold) conversations of one shard, by the time their next move is due. */
   dueIndex: (status: string, shard: number) => `DUE#${status}#${shard}`,
   /** GSI3 sort key of a conversation in `dueIndex`. */
-  dueIndexSortKey: (dueAt: string, workspaceId: string, conversationId: string) => `${dueAt}#${workspaceId}#${conversationId}`,
+  dueIndexSortKey: (dueAt: string, orgId: string, workspaceId: string, conversationId: string) =>
+    `${dueAt}#${orgId}#${workspaceId}#${conversationId}`,
 
   // --- Team chat ---
   /** A channel binding: one item per organisation and channel, so a channel belongs to one workspace. */
   channelBinding: (orgId: string, channelId: string): Key => ({ pk: `CHANNEL#${orgId}#${channelId}`, sk: 'CHANNEL' }),
   /** GSI1 partition listing the channels bound to a workspace. */
-  workspaceChannelsIndex: (workspaceId: string) => `WSCHANNELS#${workspaceId}`,
+  workspaceChannelsIndex: (orgId: string, workspaceId: string) => `WSCHANNELS#${orgId}#${workspaceId}`,
   /** GSI1 attributes of a channel binding: its entry in `workspaceChannelsIndex`. */
-  workspaceChannelsEntry: (workspaceId: string, channelId: string) => ({ gsi1pk: `WSCHANNELS#${workspaceId}`, gsi1sk: channelId }),
+  workspaceChannelsEntry: (orgId: string, workspaceId: string, channelId: string) => ({
+    gsi1pk: `WSCHANNELS#${orgId}#${workspaceId}`,
+    gsi1sk: channelId,
+  }),
   /** Marker of a chat event already handled (dedupe by event id, with a TTL). */
   chatEventSeen: (orgId: string, eventId: string): Key => ({ pk: `CHATEVENT#${orgId}#${eventId}`, sk: 'SEEN' }),
   /** Marker of a chat message already handled (it arrives as `app_mention` and as `message`). */
@@ -209,6 +245,8 @@ export const keys = {
   session: (sessionId: string): Key => ({ pk: `SESSION#${sessionId}`, sk: 'SESSION' }),
   /** Claimed by the deployment's first sign-up: under `SIGNUP_MODE=invite` only that one is open. */
   firstSignup: (): Key => ({ pk: 'DEPLOYMENT', sk: 'FIRST_SIGNUP' }),
+  /** The schema version of the stored data (shared/platform/migrate.ts), written when a migration ends. */
+  schemaVersion: (): Key => ({ pk: 'DEPLOYMENT', sk: 'SCHEMA' }),
 
   // OAuth grants of connections (shared/connections/oauth.ts): sealed client registration and tokens.
   /** A connection's OAuth partition: its registered client and its grants. */

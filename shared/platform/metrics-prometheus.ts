@@ -139,8 +139,8 @@ export class PrometheusMetrics implements Metrics {
     // Nothing to write: the registry is read when scraped.
   }
 
-  forgetWorkspace(workspaceId: string): void {
-    this.workspaces.delete(workspaceId);
+  forgetWorkspace(label: string): void {
+    this.workspaces.delete(label);
   }
 
   /** A sample with a workspace makes it the most recent one, and a new series is listed as its own. */

@@ -118,6 +118,14 @@ export interface MetricsOptions {
   byWorkspace: boolean;
 }
 
+/**
+ * The value of the `workspace` label: `<organisation id>/<workspace id>`, since a workspace id is
+ * unique only within its organisation (two organisations may each have a `ws-support`).
+ */
+export function workspaceLabel(orgId: string, workspaceId: string): string {
+  return `${orgId}/${workspaceId}`;
+}
+
 /** A metric's labels as an adapter keeps them: its own, less `workspace` when not kept by workspace. */
 export function keptLabels(definition: MetricDefinition, options: MetricsOptions): readonly string[] {
   return options.byWorkspace ? definition.labels : definition.labels.filter((name) => name !== 'workspace');
@@ -139,11 +147,12 @@ export interface Metrics {
   /** Writes out what was recorded since the last flush (EMF: at the end of an invocation); nothing for the others. */
   flush(): void;
   /**
-   * Drops what is kept of a deleted workspace (the Prometheus series with its `workspace` label), so
+   * Drops what is kept of a deleted workspace (the Prometheus series with its `workspace` label,
+   * `workspaceLabel`), so
    * a tenant who makes and deletes workspaces does not grow the registry. EMF keeps nothing past an
    * invocation: nothing to drop there.
    */
-  forgetWorkspace(workspaceId: string): void;
+  forgetWorkspace(label: string): void;
 }
 
 /** Records nothing. */

@@ -43,10 +43,14 @@ const indexes = new LRUCache<string, { version: string; index: ToolIndex }>({
  */
 const ranking = () => import('./tool-index.js');
 
-/** The index of a workspace's tools, built on first use and again only when its tools version changes. */
-export async function workspaceToolIndex(workspaceId: string, tools: readonly NamedTool[]): Promise<ToolIndex> {
+/**
+ * The index of a workspace's tools, built on first use and again only when its tools version
+ * changes. Kept by organisation and workspace: workspace ids are unique only within an organisation.
+ */
+export async function workspaceToolIndex(orgId: string, workspaceId: string, tools: readonly NamedTool[]): Promise<ToolIndex> {
   const version = toolsVersionOf(tools);
-  const cached = indexes.get(workspaceId);
+  const scope = `${orgId}/${workspaceId}`;
+  const cached = indexes.get(scope);
   if (cached?.version === version) return cached.index;
   const { buildToolIndex } = await ranking();
   const index = buildToolIndex(
@@ -59,7 +63,7 @@ export async function workspaceToolIndex(workspaceId: string, tools: readonly Na
       inputSchema: toolSchemaOf(tool),
     })),
   );
-  indexes.set(workspaceId, { version, index });
+  indexes.set(scope, { version, index });
   return index;
 }
 
@@ -76,11 +80,11 @@ export async function searchWorkspaceTools(
   workspaceId: string,
   query: { q: string; limit?: number | undefined },
 ): Promise<{ tools: ToolMatch[] }> {
-  const items = await deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) });
+  const items = await deps.table.queryAll({ pk: keys.workspacePartition(viewer.orgId, workspaceId) });
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(items, viewer.orgId, workspaceId);
   const tools = namedTools(connections, toolsByConnection);
   const mayUse = toolPermission(workspace, viewer.role, guardrails);
   const allowed = new Set(tools.filter((tool) => mayUse(tool.names)).map((tool) => tool.tool.id));
-  const [index, { searchTools }] = await Promise.all([workspaceToolIndex(workspaceId, tools), ranking()]);
+  const [index, { searchTools }] = await Promise.all([workspaceToolIndex(viewer.orgId, workspaceId, tools), ranking()]);
   return { tools: searchTools(index, query.q, { limit: query.limit ?? DEFAULT_LIMIT, allowed }) };
 }

@@ -133,7 +133,7 @@ export async function readWorkspace(
   orgId: string,
   workspaceId: string,
 ): Promise<{ workspace: WorkspaceItem; children: WorkspaceChildren }> {
-  const items = await deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) });
+  const items = await deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId) });
   const workspace = ownedWorkspace(
     items.find((item) => item.sk === keys.workspaceSortKey),
     orgId,
@@ -175,7 +175,7 @@ export function withChannels(consumers: Consumer[], channels: Consumer['channels
 }
 
 export async function listConsumers(deps: Deps, orgId: string, workspaceId: string) {
-  const [{ children }, channels] = await Promise.all([readWorkspace(deps, orgId, workspaceId), channelsOf(deps, workspaceId)]);
+  const [{ children }, channels] = await Promise.all([readWorkspace(deps, orgId, workspaceId), channelsOf(deps, orgId, workspaceId)]);
   return { consumers: withChannels(children.consumers, channels) };
 }
 
@@ -185,7 +185,7 @@ const RECENT_LIMIT = 50;
 export async function listKnowledge(deps: Deps, orgId: string, workspaceId: string) {
   const [{ children }, gaps] = await Promise.all([
     readWorkspace(deps, orgId, workspaceId),
-    deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT_LIMIT }),
+    deps.table.query({ pk: keys.gapsPartition(orgId, workspaceId), newestFirst: true, limit: RECENT_LIMIT }),
   ]);
   return { knowledge: children.knowledge, gaps: gaps.items.map(toGap) };
 }
@@ -193,7 +193,7 @@ export async function listKnowledge(deps: Deps, orgId: string, workspaceId: stri
 export async function listCompliance(deps: Deps, orgId: string, workspaceId: string, page: Pagination) {
   const [{ children }, violations] = await Promise.all([
     readWorkspace(deps, orgId, workspaceId),
-    readPage<Item>(deps.table, { pk: keys.violationsPartition(workspaceId), newestFirst: true }, page),
+    readPage<Item>(deps.table, { pk: keys.violationsPartition(orgId, workspaceId), newestFirst: true }, page),
   ]);
   return { guardrails: children.guardrails, violations: violations.items.map(toViolation), next_cursor: violations.nextCursor };
 }
@@ -207,7 +207,7 @@ export async function listActivity(
 ): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
   const [workspace, entries] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
-    readPage<Item>(deps.table, { pk: keys.activityPartition(workspaceId), newestFirst: true }, page),
+    readPage<Item>(deps.table, { pk: keys.activityPartition(orgId, workspaceId), newestFirst: true }, page),
   ]);
   return {
     activity: entries.items.map(toActivity),

@@ -48,10 +48,15 @@ function addExpression(deltas: Record<string, number>) {
 }
 
 /** Adds to the workspace item's counters (an UpdateItem; nothing when every delta is 0). */
-export async function addWorkspaceCounters(deps: Pick<Deps, 'table'>, workspaceId: string, deltas: Record<string, number>): Promise<void> {
+export async function addWorkspaceCounters(
+  deps: Pick<Deps, 'table'>,
+  orgId: string,
+  workspaceId: string,
+  deltas: Record<string, number>,
+): Promise<void> {
   const expression = addExpression(deltas);
   if (!expression) return;
-  await deps.table.update(keys.workspace(workspaceId), { ...expression, condition: 'attribute_exists(pk)' });
+  await deps.table.update(keys.workspace(orgId, workspaceId), { ...expression, condition: 'attribute_exists(pk)' });
 }
 
 /**
@@ -60,6 +65,7 @@ export async function addWorkspaceCounters(deps: Pick<Deps, 'table'>, workspaceI
  */
 export async function recordUsage(
   deps: Deps,
+  orgId: string,
   workspaceId: string,
   usage: Partial<Usage>,
   at: Date,
@@ -76,8 +82,8 @@ export async function recordUsage(
   }
   const dayExpression = addExpression(dayDeltas);
   await Promise.all([
-    dayExpression ? deps.table.update(keys.workspaceDayStats(workspaceId, dayOf(at)), dayExpression) : undefined,
-    addWorkspaceCounters(deps, workspaceId, workspaceDeltas),
+    dayExpression ? deps.table.update(keys.workspaceDayStats(orgId, workspaceId, dayOf(at)), dayExpression) : undefined,
+    addWorkspaceCounters(deps, orgId, workspaceId, workspaceDeltas),
   ]);
 }
 

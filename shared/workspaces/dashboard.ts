@@ -62,12 +62,14 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
   const [workspace, dayPage, recent, gaps, connections] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.query({
-      pk: keys.workspaceStatsPartition(workspaceId),
-      sk: { between: [keys.workspaceDayStats(workspaceId, days[0] ?? today).sk, keys.workspaceDayStats(workspaceId, today).sk] },
+      pk: keys.workspaceStatsPartition(orgId, workspaceId),
+      sk: {
+        between: [keys.workspaceDayStats(orgId, workspaceId, days[0] ?? today).sk, keys.workspaceDayStats(orgId, workspaceId, today).sk],
+      },
     }),
-    deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(workspaceId), newestFirst: true, limit: RECENT }),
-    deps.table.query({ pk: keys.gapsPartition(workspaceId), newestFirst: true, limit: RECENT }),
-    deps.table.queryAll({ pk: keys.workspacePartition(workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
+    deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(orgId, workspaceId), newestFirst: true, limit: RECENT }),
+    deps.table.query({ pk: keys.gapsPartition(orgId, workspaceId), newestFirst: true, limit: RECENT }),
+    deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
   ]);
   const byDay = new Map(dayPage.items.map((item) => [item.sk.slice(keys.dayStatsPrefix.length), item]));
   const count = (name: string) => counterOf(workspace, name);

@@ -31,7 +31,10 @@ export function workspaceRoutes(deps: Deps) {
     })
     .openapi(routes.detail.route, async (c) => {
       const { id } = c.req.valid('param');
-      const [{ workspace, children }, channels] = await Promise.all([readWorkspace(deps, orgIdOf(c), id), channelsOf(deps, id)]);
+      const [{ workspace, children }, channels] = await Promise.all([
+        readWorkspace(deps, orgIdOf(c), id),
+        channelsOf(deps, orgIdOf(c), id),
+      ]);
       const stats = await readWorkspaceStats(deps, workspace, id);
       const consumers = withChannels(children.consumers, channels);
       const connections = connectionsFor(c.get('principal').role, children.connections);

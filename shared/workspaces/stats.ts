@@ -10,11 +10,11 @@ export function roundUsd(value: number): number {
 }
 
 /** Today's query count of each workspace: one BatchGet of day counter items per 100 workspaces. */
-export async function readQueriesToday(deps: Deps, workspaceIds: string[]): Promise<Map<string, number>> {
+export async function readQueriesToday(deps: Deps, orgId: string, workspaceIds: string[]): Promise<Map<string, number>> {
   const day = dayOf(deps.clock.now());
-  const items = await deps.table.batchGet(workspaceIds.map((id) => keys.workspaceDayStats(id, day)));
+  const items = await deps.table.batchGet(workspaceIds.map((id) => keys.workspaceDayStats(orgId, id, day)));
   const byPartition = new Map(items.map((item) => [item.pk, item]));
-  return new Map(workspaceIds.map((id) => [id, counterOf(byPartition.get(keys.workspaceStatsPartition(id)), 'queries')]));
+  return new Map(workspaceIds.map((id) => [id, counterOf(byPartition.get(keys.workspaceStatsPartition(orgId, id)), 'queries')]));
 }
 
 /**
@@ -22,12 +22,12 @@ export async function readQueriesToday(deps: Deps, workspaceIds: string[]): Prom
  * average duration, cost and error rate over this month. The month figures are counters on the
  * workspace item; the days are one BatchGet of 7 day items.
  */
-export async function readWorkspaceStats(deps: Deps, workspace: object, workspaceId: string): Promise<WorkspaceStats> {
+export async function readWorkspaceStats(deps: Deps, workspace: { org_id: string }, workspaceId: string): Promise<WorkspaceStats> {
   const now = deps.clock.now();
   const week = daysEndingOn(now, 7);
-  const days = await deps.table.batchGet(week.map((day) => keys.workspaceDayStats(workspaceId, day)));
+  const days = await deps.table.batchGet(week.map((day) => keys.workspaceDayStats(workspace.org_id, workspaceId, day)));
   const byDay = new Map(days.map((item) => [item.sk, item]));
-  const queriesOn = (day: string) => counterOf(byDay.get(keys.workspaceDayStats(workspaceId, day).sk), 'queries');
+  const queriesOn = (day: string) => counterOf(byDay.get(keys.workspaceDayStats(workspace.org_id, workspaceId, day).sk), 'queries');
   const month = monthOf(now);
   const monthQueries = counterOf(workspace, counterNames.month(month, 'queries'));
   return {

@@ -87,7 +87,7 @@ export function ownedWorkspace(item: object | undefined, orgId: string, workspac
 }
 
 export async function getWorkspaceItem(deps: Deps, orgId: string, workspaceId: string): Promise<WorkspaceItem> {
-  return ownedWorkspace(await deps.table.get<WorkspaceItem>(keys.workspace(workspaceId)), orgId, workspaceId);
+  return ownedWorkspace(await deps.table.get<WorkspaceItem>(keys.workspace(orgId, workspaceId)), orgId, workspaceId);
 }
 
 async function resolveTeam(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<Team> {
@@ -104,15 +104,17 @@ async function resolveTeam(deps: Deps, orgId: string, input: CreateWorkspaceInpu
 }
 
 /**
- * `POST /api/workspaces`. The id `ws-<slug of name>` is global: the workspace item itself is
- * written by a conditional put, with a suffix when the id is taken (`ws-support-2`).
+ * `POST /api/workspaces`. The id `ws-<slug of name>` is unique within the organisation (its
+ * partition key carries the organisation), so it never tells whether another organisation has a
+ * workspace of that name: the workspace item itself is written by a conditional put, with a suffix
+ * when the organisation already has the id (`ws-support-2`).
  */
 export async function createWorkspace(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<WorkspaceItem> {
   const team = await resolveTeam(deps, orgId, input);
   const now = deps.clock.now().toISOString();
   const base = `ws-${slugify(input.name) || 'workspace'}`;
   const itemFor = (id: string): WorkspaceItem => ({
-    ...keys.workspace(id),
+    ...keys.workspace(orgId, id),
     ...keys.workspacesIndexEntry(orgId, now, id),
     id,
     org_id: orgId,
@@ -136,7 +138,7 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
     created_at: now,
     updated_at: now,
   });
-  const id = await claimUniqueId(deps.table, 'ws', base, itemFor);
+  const id = await claimUniqueId(deps.table, `ws@${orgId}`, base, itemFor);
   return itemFor(id);
 }
 
@@ -145,6 +147,7 @@ export async function listWorkspaces(deps: Deps, orgId: string): Promise<Workspa
   const items = await deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) });
   const queriesToday = await readQueriesToday(
     deps,
+    orgId,
     items.map((item) => item.id),
   );
   const month = monthOf(deps.clock.now());
@@ -200,7 +203,7 @@ export async function updateWorkspace(
   names['#org_id'] = 'org_id';
   values[':org_id'] = orgId;
   const item = await onConditionFailed(
-    deps.table.update<WorkspaceItem>(keys.workspace(workspaceId), {
+    deps.table.update<WorkspaceItem>(keys.workspace(orgId, workspaceId), {
       update: `SET ${assignments.join(', ')}`,
       condition: 'attribute_exists(pk) AND #org_id = :org_id',
       names,
@@ -217,7 +220,7 @@ export const PERMISSION_ROLES = ['admin', 'member'] as const;
 export async function setPermission(deps: Deps, orgId: string, workspaceId: string, role: string, toolPatterns: string[]) {
   const encoded = JSON.stringify(toolPatterns);
   await onConditionFailed(
-    deps.table.update(keys.workspace(workspaceId), {
+    deps.table.update(keys.workspace(orgId, workspaceId), {
       update: 'SET #permissions.#role = :patterns, updated_at = :at',
       condition: 'attribute_exists(pk) AND org_id = :org',
       names: { '#permissions': 'permissions', '#role': role },

@@ -188,7 +188,7 @@ describe('approval of write tools', () => {
     const asked = await ask(admin.cookie, workspaceId);
     const id = asked.body.pending_approval.id;
     // Someone with access to the table edits what would run.
-    const key = keys.approval(workspaceId, id);
+    const key = keys.approval(admin.org.id, workspaceId, id);
     const item = await t.deps.table.get<{ paused: string }>(key);
     const paused = JSON.parse(String(item?.paused));
     paused.checkpoint.waiting[0].input.title = 'DROP everything';

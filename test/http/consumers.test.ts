@@ -147,7 +147,7 @@ describe('POST /api/connectors/consumer: api, messaging and coding-agent', () =>
     for (const { id, key } of made) {
       expect(listed).not.toContain(key);
       expect(workspace.text).not.toContain(key);
-      const item = await t.deps.table.get<Record<string, unknown>>({ pk: `WS#${wsId}`, sk: `CONSUMER#${id}` });
+      const item = await t.deps.table.get<Record<string, unknown>>({ pk: `WS#${admin.org.id}#${wsId}`, sk: `CONSUMER#${id}` });
       expect(item).toBeDefined();
       expect(Object.values(item ?? {})).not.toContain(key);
       expect(JSON.stringify(item)).not.toContain(key);

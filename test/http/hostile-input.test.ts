@@ -748,16 +748,17 @@ const PERCENT_EDGES = [
 
 function cursorArb(f: Fixture): fc.Arbitrary<string> {
   const partitions = [
-    `WSACT#${f.workspaceId}`,
-    `WSVIOL#${f.workspaceId}`,
-    `WSCONV#${f.workspaceId}`,
-    `WSCONV#${f.workspaceId}#open`,
-    `WSCONV#${f.workspaceId}#closed`,
-    `WS#${f.workspaceId}`,
+    `WSACT#${f.orgId}#${f.workspaceId}`,
+    `WSVIOL#${f.orgId}#${f.workspaceId}`,
+    `WSCONV#${f.orgId}#${f.workspaceId}`,
+    `WSCONV#${f.orgId}#${f.workspaceId}#open`,
+    `WSCONV#${f.orgId}#${f.workspaceId}#closed`,
+    `WS#${f.orgId}#${f.workspaceId}`,
     `ORG#${f.orgId}`,
     `JOBS#${f.orgId}#conversation-stats#failed`,
     `JOBS#${f.orgId}#lifecycle#failed`,
-    'WSACT#ws-someone-else',
+    `WSACT#${f.orgId}#ws-someone-else`,
+    `WSACT#org-someone-else#${f.workspaceId}`,
   ];
   const keyValue = fc.oneof(
     fc.constantFrom(...partitions),
@@ -1636,12 +1637,12 @@ describe('bugs found by the properties (pinned counterexamples)', () => {
     const cursor = (key: Record<string, string>) => Buffer.from(JSON.stringify(key)).toString('base64url');
     const ws = f.workspaceId;
     const lists = [
-      `/api/workspaces/${ws}/activity?cursor=${cursor({ pk: `WSACT#${ws}`, sk: '' })}`,
-      `/api/workspaces/${ws}/activity?cursor=${cursor({ pk: `WSACT#${ws}`, sk: 'x'.repeat(1025) })}`,
-      `/api/workspaces/${ws}/compliance?cursor=${cursor({ pk: `WSVIOL#${ws}`, sk: '' })}`,
-      `/api/workspaces/${ws}/conversations?cursor=${cursor({ pk: '', sk: '', gsi1pk: `WSCONV#${ws}`, gsi1sk: 'a' })}`,
-      `/api/workspaces/${ws}/conversations?cursor=${cursor({ pk: 'p', sk: 's', gsi1pk: `WSCONV#${ws}`, gsi1sk: 'x'.repeat(1400) })}`,
-      `/api/workspaces/${ws}/conversations?status=open&cursor=${cursor({ pk: 'p', sk: '', gsi2pk: `WSCONV#${ws}#open`, gsi2sk: '' })}`,
+      `/api/workspaces/${ws}/activity?cursor=${cursor({ pk: `WSACT#${f.orgId}#${ws}`, sk: '' })}`,
+      `/api/workspaces/${ws}/activity?cursor=${cursor({ pk: `WSACT#${f.orgId}#${ws}`, sk: 'x'.repeat(1025) })}`,
+      `/api/workspaces/${ws}/compliance?cursor=${cursor({ pk: `WSVIOL#${f.orgId}#${ws}`, sk: '' })}`,
+      `/api/workspaces/${ws}/conversations?cursor=${cursor({ pk: '', sk: '', gsi1pk: `WSCONV#${f.orgId}#${ws}`, gsi1sk: 'a' })}`,
+      `/api/workspaces/${ws}/conversations?cursor=${cursor({ pk: 'p', sk: 's', gsi1pk: `WSCONV#${f.orgId}#${ws}`, gsi1sk: 'x'.repeat(1400) })}`,
+      `/api/workspaces/${ws}/conversations?status=open&cursor=${cursor({ pk: 'p', sk: '', gsi2pk: `WSCONV#${f.orgId}#${ws}#open`, gsi2sk: '' })}`,
       `/api/org/queues/conversation-stats/failed?cursor=${cursor({ pk: '', sk: '', gsi1pk: `JOBS#${f.orgId}#conversation-stats#failed`, gsi1sk: '' })}`,
     ];
     const answers = [];

@@ -91,7 +91,7 @@ describe('finding 2: guardrail patterns saved before RE2', () => {
     const now = new Date().toISOString();
     // As a JavaScript-regex guardrail was stored before: lookbehind, which RE2 refuses.
     await t.deps.table.put({
-      pk: `WS#${workspace.id}`,
+      pk: `WS#${admin.org.id}#${workspace.id}`,
       sk: 'GUARD#gr_old',
       id: 'gr_old',
       name: 'Old secrets',

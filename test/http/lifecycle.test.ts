@@ -144,11 +144,11 @@ async function eventually<T>(check: () => Promise<T>): Promise<T> {
   );
 }
 
-const coldName = (workspaceId: string, conversationId: string) => scheduleName('cold', workspaceId, conversationId);
-const closeName = (workspaceId: string, conversationId: string) => scheduleName('close', workspaceId, conversationId);
+const coldName = (orgId: string, workspaceId: string, conversationId: string) => scheduleName('cold', orgId, workspaceId, conversationId);
+const closeName = (orgId: string, workspaceId: string, conversationId: string) => scheduleName('close', orgId, workspaceId, conversationId);
 
-async function goCold(cookie: string, workspaceId: string, conversationId: string) {
-  const entry = t.scheduler.pending.get(coldName(workspaceId, conversationId));
+async function goCold(cookie: string, orgId: string, workspaceId: string, conversationId: string) {
+  const entry = t.scheduler.pending.get(coldName(orgId, workspaceId, conversationId));
   expect(entry).toBeDefined();
   t.clock.set(entry!.at);
   await fire();
@@ -166,8 +166,8 @@ describe('timed lifecycle: open → cold → closed → stats', () => {
     expect(body.conversation).toMatchObject({ status: 'open', last_activity_at: askedAt.toISOString(), stats_status: 'pending' });
 
     // One pending schedule: the cold move at last activity + 30 minutes (the default).
-    expect([...t.scheduler.pending.keys()]).toEqual([coldName(workspaceId, cid)]);
-    const cold = t.scheduler.pending.get(coldName(workspaceId, cid))!;
+    expect([...t.scheduler.pending.keys()]).toEqual([coldName(orgId, workspaceId, cid)]);
+    const cold = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
     expect(cold.at.toISOString()).toBe(new Date(askedAt.getTime() + 30 * MINUTE).toISOString());
     expect(cold.message).toMatchObject({ queue: 'lifecycle', orgId });
     expect(cold.message.data).toEqual({ workspaceId, conversationId: cid, move: 'cold', lastActivityAt: askedAt.toISOString() });
@@ -195,8 +195,8 @@ describe('timed lifecycle: open → cold → closed → stats', () => {
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
 
     // The close move is planned close_timeout_minutes (120) after going cold.
-    expect(t.scheduler.pending.has(coldName(workspaceId, cid))).toBe(false);
-    const close = t.scheduler.pending.get(closeName(workspaceId, cid))!;
+    expect(t.scheduler.pending.has(coldName(orgId, workspaceId, cid))).toBe(false);
+    const close = t.scheduler.pending.get(closeName(orgId, workspaceId, cid))!;
     expect(close).toBeDefined();
     expect(close.at.toISOString()).toBe(new Date(coldAt.getTime() + 120 * MINUTE).toISOString());
     expect(close.message.data).toEqual({ workspaceId, conversationId: cid, move: 'close', lastActivityAt: askedAt.toISOString() });
@@ -257,10 +257,10 @@ describe('timed lifecycle: open → cold → closed → stats', () => {
   });
 
   it('honours fractional timeouts: 0.05 minutes is 3 seconds', async () => {
-    const { admin, workspaceId } = await setup({ cold_timeout_minutes: 0.05, close_timeout_minutes: 0.05 });
+    const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 0.05, close_timeout_minutes: 0.05 });
     const askedAt = t.clock.now();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
-    const cold = t.scheduler.pending.get(coldName(workspaceId, cid))!;
+    const cold = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
     expect(cold.at.getTime() - askedAt.getTime()).toBe(3_000);
 
     t.clock.advance(2_999);
@@ -269,7 +269,7 @@ describe('timed lifecycle: open → cold → closed → stats', () => {
     expect(await fire()).toHaveLength(1);
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
 
-    const close = t.scheduler.pending.get(closeName(workspaceId, cid))!;
+    const close = t.scheduler.pending.get(closeName(orgId, workspaceId, cid))!;
     expect(close.at.getTime() - t.clock.now().getTime()).toBe(3_000);
     t.clock.advance(3_000);
     expect(await fire()).toHaveLength(1);
@@ -279,31 +279,31 @@ describe('timed lifecycle: open → cold → closed → stats', () => {
 
 describe('reopening a cold conversation', () => {
   it('a later question of an open conversation replaces its pending cold move, and says so to the scheduler', async () => {
-    const { admin, workspaceId } = await setup();
+    const { admin, orgId, workspaceId } = await setup();
     const cid = (await ask(admin.cookie, workspaceId, 'first question')).conversation_id;
     t.clock.advance(10 * MINUTE);
     const secondAt = t.clock.now();
     await ask(admin.cookie, workspaceId, 'second question', cid);
     // On AWS `replaces` sends UpdateSchedule first: one call where CreateSchedule's conflict made two.
-    expect(t.scheduler.calls.filter((call) => call.name === coldName(workspaceId, cid)).map((call) => call.replaces)).toEqual([
+    expect(t.scheduler.calls.filter((call) => call.name === coldName(orgId, workspaceId, cid)).map((call) => call.replaces)).toEqual([
       false,
       true,
     ]);
-    const cold = t.scheduler.pending.get(coldName(workspaceId, cid))!;
+    const cold = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
     expect(cold.at.getTime()).toBe(secondAt.getTime() + 30 * MINUTE);
     expect(cold.message.data).toMatchObject({ move: 'cold', lastActivityAt: secondAt.toISOString() });
   });
 
   it('a new message makes it open again, and the old close schedule firing later does nothing', async () => {
     // close (10) shorter than cold (30), so the stale close comes due before the new cold move.
-    const { admin, workspaceId } = await setup({ close_timeout_minutes: 10 });
+    const { admin, orgId, workspaceId } = await setup({ close_timeout_minutes: 10 });
     const t0 = t.clock.now().getTime();
     const cid = (await ask(admin.cookie, workspaceId, 'first question')).conversation_id;
     t.clock.advance(30 * MINUTE);
     await fire();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toMatchObject({ open: 0, cold: 1, closed: 0 });
-    expect(t.scheduler.pending.get(closeName(workspaceId, cid))?.at.getTime()).toBe(t0 + 40 * MINUTE);
+    expect(t.scheduler.pending.get(closeName(orgId, workspaceId, cid))?.at.getTime()).toBe(t0 + 40 * MINUTE);
 
     t.clock.advance(5 * MINUTE);
     const reopenedAt = t.clock.now();
@@ -311,10 +311,10 @@ describe('reopening a cold conversation', () => {
     const body = await detail(admin.cookie, workspaceId, cid);
     expect(body.conversation).toMatchObject({ status: 'open', message_count: 4, last_activity_at: reopenedAt.toISOString() });
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 1, cold: 0, closed: 0, total: 1 });
-    const newCold = t.scheduler.pending.get(coldName(workspaceId, cid))!;
+    const newCold = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
     expect(newCold.at.getTime()).toBe(reopenedAt.getTime() + 30 * MINUTE);
     // The cold move had run (its schedule is gone): the new one is created, not replaced.
-    expect(t.scheduler.calls.filter((call) => call.name === coldName(workspaceId, cid)).map((call) => call.replaces)).toEqual([
+    expect(t.scheduler.calls.filter((call) => call.name === coldName(orgId, workspaceId, cid)).map((call) => call.replaces)).toEqual([
       false,
       false,
     ]);
@@ -326,7 +326,7 @@ describe('reopening a cold conversation', () => {
     expect(sent.map((message) => message.data.move)).toEqual(['close']);
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 1, cold: 0, closed: 0, total: 1 });
-    expect(await getJob(t.deps, `stats-${workspaceId}-${cid}`)).toBeUndefined();
+    expect(await getJob(t.deps, `stats-${orgId}-${workspaceId}-${cid}`)).toBeUndefined();
     const q = await queues(admin.cookie);
     expect(q.lifecycle).toMatchObject(counts(2)); // the cold move and the no-op close
     expect(q['conversation-stats']).toMatchObject(counts(0));
@@ -341,9 +341,9 @@ describe('reopening a cold conversation', () => {
 
 describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
   it('closes open and cold conversations (a member only their own), 409 when closed, 404 unknown or foreign; cancels schedules', async () => {
-    const { admin, workspaceId } = await setup();
+    const { admin, orgId, workspaceId } = await setup();
     const cold = (await ask(admin.cookie, workspaceId, 'will go cold')).conversation_id;
-    await goCold(admin.cookie, workspaceId, cold);
+    await goCold(admin.cookie, orgId, workspaceId, cold);
     const open = (await ask(admin.cookie, workspaceId, 'still open')).conversation_id;
     const other = (await ask(admin.cookie, workspaceId, 'for the member')).conversation_id;
     const path = (cid: string) => `/api/workspaces/${workspaceId}/conversations/${cid}/close`;
@@ -352,15 +352,15 @@ describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
     expect(closedOpen.status, closedOpen.text).toBe(200);
     expect(closedOpen.body).toEqual({ status: 'closed', message: expect.any(String) });
     expect(closedOpen.body.message.length).toBeGreaterThan(0);
-    expect(t.scheduler.cancelled).toContain(coldName(workspaceId, open));
-    expect(t.scheduler.pending.has(coldName(workspaceId, open))).toBe(false);
+    expect(t.scheduler.cancelled).toContain(coldName(orgId, workspaceId, open));
+    expect(t.scheduler.pending.has(coldName(orgId, workspaceId, open))).toBe(false);
     expect(await statusOf(admin.cookie, workspaceId, open)).toBe('closed');
 
     const closedCold = await t.request('POST', path(cold), { cookie: admin.cookie });
     expect(closedCold.status, closedCold.text).toBe(200);
     expect(closedCold.body.status).toBe('closed');
-    expect(t.scheduler.cancelled).toContain(closeName(workspaceId, cold));
-    expect(t.scheduler.pending.has(closeName(workspaceId, cold))).toBe(false);
+    expect(t.scheduler.cancelled).toContain(closeName(orgId, workspaceId, cold));
+    expect(t.scheduler.pending.has(closeName(orgId, workspaceId, cold))).toBe(false);
     expect(await statusOf(admin.cookie, workspaceId, cold)).toBe('closed');
 
     const again = await t.request('POST', path(open), { cookie: admin.cookie });
@@ -402,7 +402,7 @@ describe('idempotent and stale lifecycle jobs', () => {
   it('a duplicated cold or close job has one effect', async () => {
     const { admin, orgId, workspaceId } = await setup();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
-    const entry = t.scheduler.pending.get(coldName(workspaceId, cid))!;
+    const entry = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
     const data = entry.message.data as LifecycleJob;
     const message = lifecycleMessage(orgId, data);
     expect(message).toEqual(entry.message);
@@ -416,7 +416,7 @@ describe('idempotent and stale lifecycle jobs', () => {
 
     // The schedule fires as well, twice (EventBridge delivers at least once).
     expect(await fire()).toHaveLength(1);
-    t.scheduler.pending.set(coldName(workspaceId, cid), entry);
+    t.scheduler.pending.set(coldName(orgId, workspaceId, cid), entry);
     expect(await fire()).toHaveLength(1);
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
     expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1));
@@ -428,7 +428,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     await t.runner.idle();
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
 
-    const close = t.scheduler.pending.get(closeName(workspaceId, cid))!;
+    const close = t.scheduler.pending.get(closeName(orgId, workspaceId, cid))!;
     t.clock.set(close.at);
     await t.deps.jobs.enqueue(close.message);
     expect(await fire()).toHaveLength(1);
@@ -437,7 +437,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     expect(body.stats.stats_status).toBe('complete');
 
     // A repeated stats delivery makes no second model call and counts nothing twice.
-    const statsJob = (await getJob(t.deps, `stats-${workspaceId}-${cid}`))!;
+    const statsJob = (await getJob(t.deps, `stats-${orgId}-${workspaceId}-${cid}`))!;
     await conversationStatsHandler.run(t.deps, statsJob.data as { workspaceId: string; conversationId: string }, statsJob);
     expect(statsRequests()).toHaveLength(1);
     expect((await dashboard(admin.cookie, workspaceId)).categories).toEqual([{ category: 'support', count: 1 }]);
@@ -459,16 +459,16 @@ describe('idempotent and stale lifecycle jobs', () => {
     // Attempt 1 of the close job makes the move and queues the stats, then a follow-up (cancelling
     // a schedule) fails once it is too late: the stats job has completed. The retry finds the move
     // made (moved_by) and must only finish the follow-ups.
-    const { admin, workspaceId } = await setup();
+    const { admin, orgId, workspaceId } = await setup();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
-    await goCold(admin.cookie, workspaceId, cid);
-    const statsJobId = `stats-${workspaceId}-${cid}`;
+    await goCold(admin.cookie, orgId, workspaceId, cid);
+    const statsJobId = `stats-${orgId}-${workspaceId}-${cid}`;
     const cancel = vi.spyOn(t.scheduler, 'cancel');
     cancel.mockImplementationOnce(async () => {
       await vi.waitFor(async () => expect((await getJob(t.deps, statsJobId))?.state).toBe('completed'), { timeout: 5_000, interval: 5 });
       throw new Error('scheduler throttled');
     });
-    const close = t.scheduler.pending.get(closeName(workspaceId, cid))!;
+    const close = t.scheduler.pending.get(closeName(orgId, workspaceId, cid))!;
     t.clock.set(close.at);
     await fire();
     await eventually(async () => expect(await getJob(t.deps, close.message.jobId)).toMatchObject({ state: 'completed', attempts: 2 }));
@@ -497,7 +497,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 1, cold: 0, closed: 0, total: 1 });
-    expect(t.scheduler.pending.has(closeName(workspaceId, cid))).toBe(false);
+    expect(t.scheduler.pending.has(closeName(orgId, workspaceId, cid))).toBe(false);
     expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1));
 
     expect(await fire()).toEqual([]); // the replaced schedule is not due yet
@@ -511,11 +511,11 @@ describe('idempotent and stale lifecycle jobs', () => {
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
-    expect(await getJob(t.deps, `stats-${workspaceId}-${cid}`)).toBeUndefined();
+    expect(await getJob(t.deps, `stats-${orgId}-${workspaceId}-${cid}`)).toBeUndefined();
 
     // A cold move for a conversation closed by hand does nothing either.
     const cid2 = (await ask(admin.cookie, workspaceId, 'other')).conversation_id;
-    const planned = t.scheduler.pending.get(coldName(workspaceId, cid2))!;
+    const planned = t.scheduler.pending.get(coldName(orgId, workspaceId, cid2))!;
     const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${cid2}/close`, { cookie: admin.cookie });
     expect(closed.status).toBe(200);
     await t.runner.idle();
@@ -591,7 +591,7 @@ describe('conversation-stats failures', () => {
       cookie: context.admin.cookie,
     });
     expect(closed.status).toBe(200);
-    return { ...context, cid, jobId: `stats-${context.workspaceId}-${cid}` };
+    return { ...context, cid, jobId: `stats-${context.orgId}-${context.workspaceId}-${cid}` };
   }
 
   it('retries invalid output (a score out of range) and completes with the next valid answer', async () => {
@@ -713,14 +713,14 @@ describe('queue endpoints', () => {
     const nothing = await t.request('POST', '/api/org/queues/lifecycle/drain', { cookie: admin.cookie });
     expect(nothing.body).toEqual({ status: 'ok', removed: 0 });
     // The scheduled move is a different job and still works.
-    await goCold(admin.cookie, workspaceId, cid);
+    await goCold(admin.cookie, orgId, workspaceId, cid);
     expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1));
   });
 
   it('drain restarts the completed total', async () => {
-    const { admin, workspaceId } = await setup();
+    const { admin, orgId, workspaceId } = await setup();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
-    await goCold(admin.cookie, workspaceId, cid);
+    await goCold(admin.cookie, orgId, workspaceId, cid);
     expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1));
     const drained = await t.request('POST', '/api/org/queues/lifecycle/drain', { cookie: admin.cookie });
     expect(drained.body).toEqual({ status: 'ok', removed: 0 });
@@ -729,9 +729,9 @@ describe('queue endpoints', () => {
 });
 
 describe('cold-messages', () => {
-  async function teamChatConversation(cookie: string, workspaceId: string) {
+  async function teamChatConversation(cookie: string, orgId: string, workspaceId: string) {
     const cid = (await ask(cookie, workspaceId, 'asked in a thread')).conversation_id;
-    await t.deps.table.update(keys.conversation(workspaceId, cid), {
+    await t.deps.table.update(keys.conversation(orgId, workspaceId, cid), {
       update: 'SET consumer_type = :consumer, chat_channel_id = :channel, chat_thread_ts = :thread',
       values: { ':consumer': 'team-chat', ':channel': 'C123', ':thread': '1700000000.000100' },
     });
@@ -740,7 +740,7 @@ describe('cold-messages', () => {
 
   it('posts one notice in the thread of a team-chat conversation that goes cold, none for an api one', async () => {
     const { admin, orgId, workspaceId } = await setup();
-    const chat = await teamChatConversation(admin.cookie, workspaceId);
+    const chat = await teamChatConversation(admin.cookie, orgId, workspaceId);
     const api = (await ask(admin.cookie, workspaceId, 'asked over the API')).conversation_id;
     t.clock.advance(30 * MINUTE);
     expect(await fire()).toHaveLength(2);
@@ -758,7 +758,7 @@ describe('cold-messages', () => {
     await t.runner.idle();
     expect(await getJob(t.deps, 'late-cold-notice')).toMatchObject({ state: 'completed' });
     expect(t.chat.posts).toHaveLength(1);
-    await goCold(admin.cookie, workspaceId, chat);
+    await goCold(admin.cookie, orgId, workspaceId, chat);
     expect(t.chat.posts).toHaveLength(2);
     t.clock.advance(120 * MINUTE);
     await fire();
@@ -769,8 +769,8 @@ describe('cold-messages', () => {
   });
 
   it('retries a failing post and ends failed, without touching the cold status', async () => {
-    const { admin, workspaceId } = await setup();
-    const cid = await teamChatConversation(admin.cookie, workspaceId);
+    const { admin, orgId, workspaceId } = await setup();
+    const cid = await teamChatConversation(admin.cookie, orgId, workspaceId);
     t.chat.failWith = new Error('chat is down');
     t.clock.advance(30 * MINUTE);
     await fire();
@@ -785,7 +785,7 @@ describe('cold-messages', () => {
     expect(list.body.jobs[0]).toMatchObject({ failedReason: 'chat is down', attemptsMade: 3, data: { conversationId: cid } });
     expect(t.chat.posts).toEqual([]);
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
-    expect(t.scheduler.pending.has(closeName(workspaceId, cid))).toBe(true);
+    expect(t.scheduler.pending.has(closeName(orgId, workspaceId, cid))).toBe(true);
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
   });
 });

@@ -304,7 +304,7 @@ describe('POST /api/workspaces/:id/query', () => {
   it("sends a member only the tools the member role's patterns allow", async () => {
     const { admin, workspaceId } = await workspaceWith([{ name: 'docs', url: docs.url }]);
     const saved = await t.deps.table.update(
-      { pk: `WS#${workspaceId}`, sk: 'META' },
+      { pk: `WS#${admin.org.id}#${workspaceId}`, sk: 'META' },
       {
         update: 'SET #permissions.#member = :patterns',
         names: { '#permissions': 'permissions', '#member': 'member' },
@@ -435,7 +435,7 @@ describe('POST /api/workspaces/:id/query', () => {
     const first = await ask(admin.cookie, workspaceId, { query: 'hello', session_id: 'closing-1' });
     expect(first.status).toBe(200);
     await t.deps.table.update(
-      { pk: `CONV#${workspaceId}#closing-1`, sk: 'STATE' },
+      { pk: `CONV#${admin.org.id}#${workspaceId}#closing-1`, sk: 'STATE' },
       { update: 'SET #s = :closed', names: { '#s': 'status' }, values: { ':closed': 'closed' } },
     );
     const again = await ask(admin.cookie, workspaceId, { query: 'still there?', session_id: 'closing-1' });

@@ -112,11 +112,11 @@ beforeAll(async () => {
   const conversationId = 'conv-victim';
   const now = t.clock.now().toISOString();
   await t.deps.table.put({
-    ...keys.conversation(workspace.id, conversationId),
+    ...keys.conversation(victimAdmin.org.id, workspace.id, conversationId),
     id: conversationId,
     workspace_id: workspace.id,
     status: 'open',
-    gsi1pk: keys.conversationsIndex(workspace.id),
+    gsi1pk: keys.conversationsIndex(victimAdmin.org.id, workspace.id),
     gsi1sk: `${now}#${conversationId}`,
     first_message_at: now,
     last_activity_at: now,

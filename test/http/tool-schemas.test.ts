@@ -58,13 +58,13 @@ describe("a tool's input schema", () => {
     const saved = await t.connectMcp(admin.cookie, workspace.id, { name: 'odd', url: odd.url });
     expect(saved.tools).toBe(1);
     // Stored as JSON text.
-    const stored = await t.deps.table.get(keys.tool(workspace.id, saved.id, 'odd_schema'));
+    const stored = await t.deps.table.get(keys.tool(admin.org.id, workspace.id, saved.id, 'odd_schema'));
     expect(typeof stored?.input_schema).toBe('string');
 
     // A tool cached by an older version, its schema a map.
     const legacySchema = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
     await t.deps.table.put({
-      ...keys.tool(workspace.id, saved.id, 'legacy_tool'),
+      ...keys.tool(admin.org.id, workspace.id, saved.id, 'legacy_tool'),
       id: `${saved.id}:legacy_tool`,
       name: 'legacy_tool',
       description: 'Cached before schemas were text',

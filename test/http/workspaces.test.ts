@@ -18,7 +18,7 @@ const daysAgo = (n: number) => dayOf(dateDaysAgo(n));
 const pathsOf = (response: ApiResponse) => (response.body.details ?? []).map((detail: { path: string }) => detail.path);
 
 let names = 0;
-/** Workspace ids are global, so every test except the slug tests uses a name no other test uses. */
+/** Every test except the slug tests uses a name no other test uses, so ids are predictable within an organisation. */
 function uniqueName(prefix = 'Desk'): string {
   names += 1;
   return `${prefix} ${names} ${Date.now().toString(36)}`;
@@ -41,13 +41,13 @@ type SeedConversation = { id: string; status: 'open' | 'cold' | 'closed'; consum
 >;
 
 /** A conversation item as the service writes it: in GSI1 (all, by last activity) and GSI2 (per status). */
-async function seedConversation(workspaceId: string, c: SeedConversation) {
+async function seedConversation(orgId: string, workspaceId: string, c: SeedConversation) {
   const sortKey = `${c.at}#${c.id}`;
   await t.deps.table.put({
-    ...keys.conversation(workspaceId, c.id),
-    gsi1pk: keys.conversationsIndex(workspaceId),
+    ...keys.conversation(orgId, workspaceId, c.id),
+    gsi1pk: keys.conversationsIndex(orgId, workspaceId),
     gsi1sk: sortKey,
-    gsi2pk: keys.conversationsByStatusIndex(workspaceId, c.status),
+    gsi2pk: keys.conversationsByStatusIndex(orgId, workspaceId, c.status),
     gsi2sk: sortKey,
     id: c.id,
     workspace_id: workspaceId,
@@ -78,12 +78,12 @@ const activityFields = (n: number) => ({
 });
 
 /** `count` audit entries, one second apart, the newest a second before now; TOTAL says `count` queries. */
-async function seedActivity(workspaceId: string, count: number) {
+async function seedActivity(orgId: string, workspaceId: string, count: number) {
   const base = t.clock.now().getTime();
   const put = (n: number) => {
     const createdAt = new Date(base - (count - n) * 1000).toISOString();
     return t.deps.table.put({
-      pk: keys.activityPartition(workspaceId),
+      pk: keys.activityPartition(orgId, workspaceId),
       sk: `${createdAt}#${n}`,
       ...activityFields(n),
       created_at: createdAt,
@@ -92,7 +92,7 @@ async function seedActivity(workspaceId: string, count: number) {
   for (let start = 0; start < count; start += 25) {
     await Promise.all(Array.from({ length: Math.min(25, count - start) }, (_, i) => put(start + i)));
   }
-  await recordUsage(t.deps, workspaceId, { queries: count }, t.clock.now());
+  await recordUsage(t.deps, orgId, workspaceId, { queries: count }, t.clock.now());
 }
 
 describe('POST /api/workspaces', () => {
@@ -105,12 +105,14 @@ describe('POST /api/workspaces', () => {
     expect((await t.createWorkspace(cookie, { name: '日本語 ★' })).id).toBe('ws-workspace');
   });
 
-  it('suffixes a taken id, also when another organisation holds it (ids are global)', async () => {
+  it('suffixes an id the organisation has, not one another organisation has (ids are unique per organisation)', async () => {
     const first = await t.signUp();
     const second = await t.signUp();
     expect((await t.createWorkspace(first.cookie, { name: 'Support' })).id).toBe('ws-support');
-    expect((await t.createWorkspace(second.cookie, { name: 'Support' })).id).toBe('ws-support-2');
-    expect((await t.createWorkspace(first.cookie, { name: 'support' })).id).toBe('ws-support-3');
+    expect((await t.createWorkspace(second.cookie, { name: 'Support' })).id).toBe('ws-support');
+    expect((await t.createWorkspace(first.cookie, { name: 'support' })).id).toBe('ws-support-2');
+    expect((await t.createWorkspace(second.cookie, { name: 'SUPPORT' })).id).toBe('ws-support-2');
+    expect((await t.createWorkspace(first.cookie, { name: 'Support ' })).id).toBe('ws-support-3');
   });
 
   it('gives ten parallel creates of one name ten distinct ids', async () => {
@@ -224,12 +226,12 @@ describe('GET /api/workspaces', () => {
   });
 
   it("takes queries_today from today's counter, cost_mtd from the month's, and counts from the workspace item", async () => {
-    const { cookie, id } = await orgWithWorkspace();
+    const { cookie, orgId, id } = await orgWithWorkspace();
     const quiet = await t.createWorkspace(cookie, { name: uniqueName() });
     const now = t.clock.now();
-    await recordUsage(t.deps, id, { queries: 7, cost_usd: 0.1 }, now);
-    await recordUsage(t.deps, id, { queries: 40, cost_usd: 0.4 }, new Date(now.getTime() - 86_400_000));
-    await addWorkspaceCounters(t.deps, id, { connection_count: 2, tool_count: 5, knowledge_count: 3 });
+    await recordUsage(t.deps, orgId, id, { queries: 7, cost_usd: 0.1 }, now);
+    await recordUsage(t.deps, orgId, id, { queries: 40, cost_usd: 0.4 }, new Date(now.getTime() - 86_400_000));
+    await addWorkspaceCounters(t.deps, orgId, id, { connection_count: 2, tool_count: 5, knowledge_count: 3 });
     const workspaces = (await t.request('GET', '/api/workspaces', { cookie })).body.workspaces;
     const busy = workspaces.find((w: { id: string }) => w.id === id);
     expect(busy).toMatchObject({ connection_count: 2, tool_count: 5, knowledge_count: 3, queries_today: 7, cost_mtd: 0.5 });
@@ -288,10 +290,10 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
   });
 
   it('computes stats from the day and month counters (week = the last 7 days)', async () => {
-    const { cookie, id } = await orgWithWorkspace();
-    await recordUsage(t.deps, id, { queries: 3 }, dateDaysAgo(0));
-    await recordUsage(t.deps, id, { queries: 4 }, dateDaysAgo(3));
-    await recordUsage(t.deps, id, { queries: 3, errors: 2, duration_ms: 5000, cost_usd: 1.25 }, dateDaysAgo(10));
+    const { cookie, orgId, id } = await orgWithWorkspace();
+    await recordUsage(t.deps, orgId, id, { queries: 3 }, dateDaysAgo(0));
+    await recordUsage(t.deps, orgId, id, { queries: 4 }, dateDaysAgo(3));
+    await recordUsage(t.deps, orgId, id, { queries: 3, errors: 2, duration_ms: 5000, cost_usd: 1.25 }, dateDaysAgo(10));
     const response = await t.request('GET', `/api/workspaces/${id}`, { cookie });
     expect(response.body.stats).toEqual({ today: 3, week: 7, month: 10, avg_ms: 500, cost_mtd: 1.25, error_rate: 0.2 });
   });
@@ -388,7 +390,12 @@ describe("workspace ids that are unknown or another organisation's", () => {
 
   it('answers 404 (never 403) to another organisation, while the owner gets 200', async () => {
     const owner = await orgWithWorkspace();
-    await seedConversation(owner.id, { id: 'conv-owned', status: 'open', consumer_type: 'api', at: '2026-11-22T09:00:00.000Z' });
+    await seedConversation(owner.orgId, owner.id, {
+      id: 'conv-owned',
+      status: 'open',
+      consumer_type: 'api',
+      at: '2026-11-22T09:00:00.000Z',
+    });
     const stranger = await t.signUp();
     const strangerMember = await t.addMember(stranger.cookie);
     for (const [method, path] of probes(owner.id, 'conv-owned')) {
@@ -453,8 +460,8 @@ describe('child endpoints of an empty workspace', () => {
 
 describe('GET /api/workspaces/:id/activity', () => {
   it('pages the audit log newest first, by cursor and by offset, with total from the counter', async () => {
-    const { cookie, id } = await orgWithWorkspace();
-    await seedActivity(id, 7);
+    const { cookie, orgId, id } = await orgWithWorkspace();
+    await seedActivity(orgId, id, 7);
     const all = await t.request('GET', `/api/workspaces/${id}/activity`, { cookie });
     expect(all.body).toMatchObject({ total: 7, next_cursor: null });
     const newestFirst = ['act-6', 'act-5', 'act-4', 'act-3', 'act-2', 'act-1', 'act-0'];
@@ -484,8 +491,8 @@ describe('GET /api/workspaces/:id/activity', () => {
   });
 
   it('clamps limit to 200', async () => {
-    const { cookie, id } = await orgWithWorkspace();
-    await seedActivity(id, 201);
+    const { cookie, orgId, id } = await orgWithWorkspace();
+    await seedActivity(orgId, id, 201);
     const response = await t.request('GET', `/api/workspaces/${id}/activity?limit=500`, { cookie });
     expect(response.status).toBe(200);
     expect(response.body.activity).toHaveLength(200);
@@ -507,10 +514,10 @@ describe('GET /api/workspaces/:id/activity', () => {
   });
 
   it("rejects a cursor taken from another workspace's activity", async () => {
-    const { cookie, id } = await orgWithWorkspace();
+    const { cookie, orgId, id } = await orgWithWorkspace();
     const other = await t.createWorkspace(cookie, { name: uniqueName() });
-    await seedActivity(id, 4);
-    await seedActivity(other.id, 4);
+    await seedActivity(orgId, id, 4);
+    await seedActivity(orgId, other.id, 4);
     const cursor = (await t.request('GET', `/api/workspaces/${id}/activity?limit=2`, { cookie })).body.next_cursor;
     expect(cursor).toBeTypeOf('string');
     const own = await t.request('GET', `/api/workspaces/${id}/activity?limit=2&cursor=${cursor}`, { cookie });
@@ -523,9 +530,10 @@ describe('GET /api/workspaces/:id/activity', () => {
 
 describe('conversations of a workspace', () => {
   let cookie: string;
+  let orgId: string;
   let id: string;
   beforeAll(async () => {
-    ({ cookie, id } = await orgWithWorkspace());
+    ({ cookie, orgId, id } = await orgWithWorkspace());
     const seeds: SeedConversation[] = [
       { id: 'c1', status: 'open', consumer_type: 'api', category: 'support', at: '2026-11-22T09:40:00.000Z' },
       {
@@ -547,8 +555,8 @@ describe('conversations of a workspace', () => {
       },
       { id: 'c4', status: 'cold', consumer_type: 'messaging', category: 'query', at: '2026-11-22T09:10:00.000Z' },
     ];
-    for (const seed of seeds) await seedConversation(id, seed);
-    await addWorkspaceCounters(t.deps, id, {
+    for (const seed of seeds) await seedConversation(orgId, id, seed);
+    await addWorkspaceCounters(t.deps, orgId, id, {
       conversations: 4,
       'status#open': 1,
       'status#cold': 1,
@@ -634,7 +642,7 @@ describe('conversations of a workspace', () => {
     // c3 only: the list tests above assert c2's fields, so this test leaves it alone.
     const message = (seq: number, role: string, extra: Record<string, unknown> = {}) =>
       t.deps.table.put({
-        ...keys.message(id, 'c3', seq),
+        ...keys.message(orgId, id, 'c3', seq),
         id: `msg-${seq}`,
         seq,
         role,
@@ -646,7 +654,7 @@ describe('conversations of a workspace', () => {
     await message(3, 'user');
     await message(1, 'user');
     await message(2, 'assistant', assistant);
-    await t.deps.table.update(keys.conversation(id, 'c3'), {
+    await t.deps.table.update(keys.conversation(orgId, id, 'c3'), {
       update: 'SET sentiment_score = :s, summary = :m, stats_status = :c',
       values: { ':s': 0.6, ':m': 'Reset a password.', ':c': 'complete' },
     });
@@ -683,10 +691,10 @@ describe('conversations of a workspace', () => {
 
 describe('GET /api/workspaces/:id/dashboard', () => {
   it('reports tickets, resolution, sentiment, categories, channels, cost and usage from the counters', async () => {
-    const { cookie, id } = await orgWithWorkspace();
-    await seedConversation(id, { id: 'd1', status: 'closed', consumer_type: 'api', at: '2026-11-22T08:00:00.000Z' });
-    await seedConversation(id, { id: 'd2', status: 'open', consumer_type: 'api', at: '2026-11-22T09:00:00.000Z' });
-    await addWorkspaceCounters(t.deps, id, {
+    const { cookie, orgId, id } = await orgWithWorkspace();
+    await seedConversation(orgId, id, { id: 'd1', status: 'closed', consumer_type: 'api', at: '2026-11-22T08:00:00.000Z' });
+    await seedConversation(orgId, id, { id: 'd2', status: 'open', consumer_type: 'api', at: '2026-11-22T09:00:00.000Z' });
+    await addWorkspaceCounters(t.deps, orgId, id, {
       conversations: 8,
       'status#open': 2,
       'status#cold': 1,
@@ -713,7 +721,7 @@ describe('GET /api/workspaces/:id/dashboard', () => {
       [20, 6, 0.6],
       [40, 100, 9],
     ];
-    for (const [ago, queries, cost] of days) await recordUsage(t.deps, id, { queries, cost_usd: cost }, dateDaysAgo(ago));
+    for (const [ago, queries, cost] of days) await recordUsage(t.deps, orgId, id, { queries, cost_usd: cost }, dateDaysAgo(ago));
 
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
     expect(dashboard.tickets).toEqual({ open: 2, cold: 1, closed: 5, total: 8 });
@@ -740,9 +748,9 @@ describe('GET /api/workspaces/:id/dashboard', () => {
   });
 
   it('lists categories most frequent first, leaving out those at 0', async () => {
-    const { cookie, id } = await orgWithWorkspace();
+    const { cookie, orgId, id } = await orgWithWorkspace();
     const counters = { 'category#billing': 1, 'category#support': 5, 'category#issue': 2, 'category#retired': 0 };
-    await addWorkspaceCounters(t.deps, id, { conversations: 8, ...counters });
+    await addWorkspaceCounters(t.deps, orgId, id, { conversations: 8, ...counters });
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
     expect(dashboard.categories).toEqual([
       { category: 'support', count: 5 },

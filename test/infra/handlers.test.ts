@@ -132,7 +132,7 @@ describe('functions/api/handler.ts', () => {
     const { systemClock } = await import('../../shared/platform/clock.js');
     const client = dynamo(parseConfig(process.env, 'aws'), store.endpoint);
     await new Table(client, 'lambda-test', systemClock).put({
-      pk: `CONV#${workspaceId}#c-lambda`,
+      pk: `CONV#${orgId}#${workspaceId}#c-lambda`,
       sk: 'STATE',
       id: 'c-lambda',
       workspace_id: workspaceId,
@@ -219,5 +219,74 @@ describe('functions/jobs/handler.ts', () => {
       client.destroy();
     }
     expect((await deps.table.get({ pk: 'JOB#job-done', sk: 'JOB' }))?.state).toBe('completed');
+  });
+});
+
+describe('functions/migrate/handler.ts', () => {
+  /** CloudFormation's side: a pre-signed URL that takes the custom resource's answer (a PUT). */
+  async function responseUrl() {
+    const { createServer } = await import('node:http');
+    const answers: { contentType: string | undefined; body: Record<string, unknown> }[] = [];
+    const server = createServer((req, res) => {
+      let text = '';
+      req.on('data', (chunk) => (text += chunk));
+      req.on('end', () => {
+        answers.push({ contentType: req.headers['content-type'], body: JSON.parse(text) });
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      url: `http://127.0.0.1:${port}/answer?X-Amz-Signature=x`,
+      answers,
+      close: () => new Promise((resolve) => server.close(resolve)),
+    };
+  }
+  const event = (type: 'Create' | 'Update' | 'Delete', url: string) => ({
+    RequestType: type,
+    ServiceToken: 'arn:aws:lambda:eu-west-1:123456789012:function:migrate',
+    ResponseURL: url,
+    StackId: 'arn:aws:cloudformation:eu-west-1:123456789012:stack/s/1',
+    RequestId: `request-${type}`,
+    LogicalResourceId: 'Migration',
+    ResourceType: 'Custom::Migration',
+    ResourceProperties: { ServiceToken: 'x', SchemaVersion: 2 },
+    ...(type === 'Create' ? {} : { PhysicalResourceId: 'migration-Migration' }),
+  });
+
+  it('migrates a table of the version before on create, answers CloudFormation, and does nothing on delete', async () => {
+    const { handler } = await import('../../functions/migrate/handler.js');
+    const { Table } = await import('../../shared/platform/table.js');
+    const { systemClock } = await import('../../shared/platform/clock.js');
+    const { keys } = await import('../../shared/platform/keys.js');
+    const { SCHEMA_VERSION } = await import('../../shared/platform/migrate.js');
+    const config = parseConfig({ TABLE_NAME: 'lambda-test', AWS_REGION: 'eu-west-1' }, 'aws');
+    const client = createDynamoClient(config, store.endpoint);
+    const table = new Table(client, 'lambda-test', systemClock);
+    const cloudFormation = await responseUrl();
+    try {
+      // A workspace and its conversation as version 1 stored them (workspace ids global).
+      await table.delete(keys.schemaVersion());
+      await table.put({ pk: 'WS#ws-legacy', sk: 'META', id: 'ws-legacy', org_id: 'org_legacy', name: 'Legacy' });
+      await table.put({ pk: 'CONV#ws-legacy#c1', sk: 'STATE', org_id: 'org_legacy', gsi1pk: 'WSCONV#ws-legacy', gsi1sk: 't#c1' });
+      await handler(event('Create', cloudFormation.url) as never);
+      expect(cloudFormation.answers[0]).toMatchObject({
+        contentType: '',
+        body: { Status: 'SUCCESS', RequestId: 'request-Create', LogicalResourceId: 'Migration', Data: { from: 1, moved: 2, orphans: 0 } },
+      });
+      expect(await table.get(keys.workspace('org_legacy', 'ws-legacy'))).toMatchObject({ name: 'Legacy' });
+      expect(await table.get(keys.conversation('org_legacy', 'ws-legacy', 'c1'))).toMatchObject({ gsi1pk: 'WSCONV#org_legacy#ws-legacy' });
+      expect(await table.get({ pk: 'WS#ws-legacy', sk: 'META' })).toBeUndefined();
+      expect(await table.get(keys.schemaVersion())).toMatchObject({ version: SCHEMA_VERSION });
+
+      await handler(event('Update', cloudFormation.url) as never);
+      expect(cloudFormation.answers[1]?.body).toMatchObject({ Status: 'SUCCESS', Data: { from: SCHEMA_VERSION, moved: 0 } });
+      await handler(event('Delete', cloudFormation.url) as never);
+      expect(cloudFormation.answers[2]?.body).toMatchObject({ Status: 'SUCCESS', PhysicalResourceId: 'migration-Migration' });
+    } finally {
+      await cloudFormation.close();
+      client.destroy();
+    }
   });
 });

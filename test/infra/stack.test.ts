@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jobs } from '../../lib/jobs.js';
 import { ServiceStack } from '../../lib/service-stack.js';
 import { ROUTE_TABLE, routeKeyOf } from '../../shared/http/route-table.js';
+import { SCHEMA_VERSION } from '../../shared/platform/migrate.js';
 
 let template: Template;
 const outdirs: string[] = [];
@@ -30,10 +31,17 @@ type Resources = Record<string, { Type: string; Properties?: Record<string, unkn
 const resourcesOf = (type: string) => template.findResources(type) as Resources;
 /**
  * The service's own functions: not the handler CDK's bucket deployment adds to upload the web
- * console (lib/console.ts), which runs only during a deploy.
+ * console (lib/console.ts), nor the migration (its own test below): both run only during a deploy.
  */
 const serviceFunctions = () =>
-  Object.fromEntries(Object.entries(resourcesOf('AWS::Lambda::Function')).filter(([id]) => !id.startsWith('CustomCDKBucketDeployment')));
+  Object.fromEntries(
+    Object.entries(resourcesOf('AWS::Lambda::Function')).filter(
+      ([id]) => !id.startsWith('CustomCDKBucketDeployment') && !id.startsWith('MigrateFunction'),
+    ),
+  );
+/** A function's environment variables. */
+const variablesOf = (fn: { Properties?: Record<string, unknown> }) =>
+  (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
 
 describe('ServiceStack', () => {
   it('keeps the table under its stable logical id, retained and protected', () => {
@@ -153,10 +161,11 @@ describe('ServiceStack', () => {
   }, 120_000);
 
   it("leaves sign-up, the model account and metrics by workspace to the service's defaults unless the operator sets them, then gives them to every function", () => {
-    const variablesOf = (stack: Template) =>
+    const accessOf = (stack: Template) =>
       Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
+        .filter((fn) => variablesOf(fn).SECRETS_KMS_KEY_ID !== undefined)
         .map((fn) => {
-          const variables = (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+          const variables = variablesOf(fn);
           return {
             signup: variables.SIGNUP_MODE,
             serviceKey: variables.ALLOW_SERVICE_MODEL_KEY,
@@ -165,13 +174,13 @@ describe('ServiceStack', () => {
           };
         })
         .filter((fn) => fn.table !== undefined);
-    expect(
-      variablesOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined && fn.byWorkspace === undefined),
-    ).toBe(true);
+    expect(accessOf(template).every((fn) => fn.signup === undefined && fn.serviceKey === undefined && fn.byWorkspace === undefined)).toBe(
+      true,
+    );
     const open = Template.fromStack(
       new ServiceStack(newApp(), 'Access', { access: { signupMode: 'open', allowServiceModelKey: true, metricsByWorkspace: false } }),
     );
-    const functions = variablesOf(open);
+    const functions = accessOf(open);
     expect(functions).toHaveLength(4);
     expect(functions.every((fn) => fn.signup === 'open' && fn.serviceKey === 'true' && fn.byWorkspace === 'false')).toBe(true);
   }, 120_000);
@@ -179,8 +188,8 @@ describe('ServiceStack', () => {
   it('gives every function the OTLP endpoint when the operator deploys with one, and none otherwise', () => {
     const tracingOf = (stack: Template) =>
       Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
-        .map((fn) => (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {})
-        .filter((variables) => variables.TABLE_NAME !== undefined)
+        .map(variablesOf)
+        .filter((variables) => variables.SECRETS_KMS_KEY_ID !== undefined)
         .map((variables) => [variables.OTEL_EXPORTER_OTLP_ENDPOINT, variables.OTEL_CAPTURE_CONTENT]);
     expect(tracingOf(template)).toEqual(Array(4).fill([undefined, undefined]));
     const traced = Template.fromStack(
@@ -246,6 +255,26 @@ describe('ServiceStack', () => {
       ],
     });
     expect(JSON.stringify(image.asObject())).toContain('cdk-hnb659fds-container-assets');
+  });
+
+  it('migrates stored data before the functions, queues and bridge that read it change, when the schema version changes', () => {
+    const migrate = Object.entries(resourcesOf('AWS::Lambda::Function')).filter(([id]) => id.startsWith('MigrateFunction'));
+    expect(migrate).toHaveLength(1);
+    const [migrateId, migrateFn] = migrate[0] as [string, Resources[string]];
+    expect(migrateFn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 900 });
+    // The table only: no secret, no key, no queue.
+    expect(Object.keys(variablesOf(migrateFn)).sort()).toEqual(['LOG_LEVEL', 'NODE_ENV', 'POWERTOOLS_METRICS_NAMESPACE', 'TABLE_NAME']);
+    const migrations = (template.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> })
+      .Resources;
+    const custom = Object.entries(migrations).filter(([, resource]) => resource.Type === 'Custom::Migration');
+    expect(custom).toHaveLength(1);
+    const [customId, resource] = custom[0] as [string, { Properties: Record<string, unknown> }];
+    expect(resource.Properties).toEqual({ ServiceToken: { 'Fn::GetAtt': [migrateId, 'Arn'] }, SchemaVersion: SCHEMA_VERSION });
+    // Everything that reads the table waits for it.
+    const resources = (template.toJSON() as { Resources: Record<string, { DependsOn?: string[] }> }).Resources;
+    for (const id of Object.keys(serviceFunctions())) expect(resources[id]?.DependsOn ?? []).toContain(customId);
+    const services = Object.keys(resourcesOf('AWS::ECS::Service'));
+    for (const id of services) expect(resources[id]?.DependsOn ?? []).toContain(customId);
   });
 
   it('grants no wildcard IAM actions', () => {

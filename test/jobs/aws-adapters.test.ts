@@ -62,11 +62,12 @@ describe('SqsJobQueue', () => {
     [900_000, 900],
     [3_600_000, 900],
   ])('enqueue with a delay of %i ms sends one message to the queue with DelaySeconds %i', async (delayMs, delaySeconds) => {
+    const org = orgId();
     const message: JobMessage = {
-      jobId: `stats-${randomUUID()}`,
+      jobId: `stats-${org}-ws_1-conv_1`,
       queue: 'conversation-stats',
-      orgId: orgId(),
-      data: { conversationId: 'conv_1', n: 1 },
+      orgId: org,
+      data: { workspaceId: 'ws_1', conversationId: 'conv_1', n: 1 },
     };
     expect(await queue().enqueue(message, delayMs)).toBe(true);
 
@@ -96,11 +97,12 @@ describe('SqsJobQueue', () => {
   });
 
   it('does not send a job id twice; redeliver sends it again at once', async () => {
+    const org = orgId();
     const message: JobMessage = {
-      jobId: `stats-${randomUUID()}`,
+      jobId: `stats-${org}-ws_1-conv_2`,
       queue: 'conversation-stats',
-      orgId: orgId(),
-      data: { conversationId: 'conv_2' },
+      orgId: org,
+      data: { workspaceId: 'ws_1', conversationId: 'conv_2' },
     };
     const jobs = queue();
     expect(await jobs.enqueue(message, 2_000)).toBe(true);
@@ -281,10 +283,10 @@ describe('EventBridgeScheduler', () => {
   const client = new SchedulerClient({ region: 'us-east-1' });
   const scheduler = new EventBridgeScheduler(client, options);
   const message: JobMessage = {
-    jobId: 'lifecycle-cold-conv_1',
+    jobId: 'lifecycle-cold-org_1-ws_1-conv_1-2026-11-22T10:00:00.000Z',
     queue: 'lifecycle',
     orgId: 'org_1',
-    data: { move: 'cold', conversationId: 'conv_1' },
+    data: { move: 'cold', workspaceId: 'ws_1', conversationId: 'conv_1', lastActivityAt: '2026-11-22T10:00:00.000Z' },
   };
   const expectedInput = (expression: string) => ({
     Name: 'cold-abc',
@@ -396,17 +398,19 @@ describe('EventBridgeScheduler', () => {
 describe('scheduleName', () => {
   const valid = /^[0-9a-zA-Z_.-]+$/;
 
-  it('is deterministic, at most 64 valid characters, and differs per move, workspace and conversation', () => {
+  it('is deterministic, at most 64 valid characters, and differs per move, organisation, workspace and conversation', () => {
+    const org = `org_${randomUUID()}`;
     const ws = `ws_${randomUUID()}`;
     const cid = `conv_${randomUUID()}`;
-    const cold = scheduleName('cold', ws, cid);
-    expect(scheduleName('cold', ws, cid)).toBe(cold);
+    const cold = scheduleName('cold', org, ws, cid);
+    expect(scheduleName('cold', org, ws, cid)).toBe(cold);
     const names = [
       cold,
-      scheduleName('close', ws, cid),
-      scheduleName('cold', ws, `conv_${randomUUID()}`),
-      scheduleName('close', ws, `conv_${randomUUID()}`),
-      scheduleName('cold', `ws_${randomUUID()}`, cid),
+      scheduleName('close', org, ws, cid),
+      scheduleName('cold', org, ws, `conv_${randomUUID()}`),
+      scheduleName('close', org, ws, `conv_${randomUUID()}`),
+      scheduleName('cold', org, `ws_${randomUUID()}`, cid),
+      scheduleName('cold', `org_${randomUUID()}`, ws, cid),
     ];
     expect(new Set(names).size).toBe(names.length);
     for (const name of names) {
@@ -415,18 +419,25 @@ describe('scheduleName', () => {
     }
   });
 
+  it('differs for two organisations with the same workspace and conversation ids', () => {
+    for (const move of ['cold', 'close']) {
+      expect(scheduleName(move, 'org-a', 'ws-1', 'conv-1')).not.toBe(scheduleName(move, 'org-b', 'ws-1', 'conv-1'));
+    }
+  });
+
   it('stays valid for ids with other characters and of any length', () => {
     const long = 'x'.repeat(500);
-    for (const [ws, cid] of [
-      [long, long],
-      ['ws with spaces/and#symbols', 'conv:ü:✓'],
-      ['', ''],
+    for (const [org, ws, cid] of [
+      [long, long, long],
+      ['org with spaces/and#symbols', 'ws with spaces/and#symbols', 'conv:ü:✓'],
+      ['', '', ''],
     ] as const) {
-      const name = scheduleName('close', ws, cid);
+      const name = scheduleName('close', org, ws, cid);
       expect(name.length).toBeLessThanOrEqual(64);
       expect(name).toMatch(valid);
     }
-    // Joining the two ids cannot make two conversations share a name.
-    expect(scheduleName('cold', 'ab', 'c')).not.toBe(scheduleName('cold', 'a', 'bc'));
+    // Joining the ids cannot make two conversations share a name.
+    expect(scheduleName('cold', 'o', 'ab', 'c')).not.toBe(scheduleName('cold', 'o', 'a', 'bc'));
+    expect(scheduleName('cold', 'oa', 'b', 'c')).not.toBe(scheduleName('cold', 'o', 'ab', 'c'));
   });
 });

@@ -114,7 +114,11 @@ async function workspaceWithApprovals(base: string) {
   expect(connected.body.tools).toBe(1);
   const setting = { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 };
   expect((await call('PUT', `/api/workspaces/${workspaceId}`, { approval: setting })).status).toBe(200);
-  return { cookie, workspaceId };
+  // The organisation the sign-up made: the store's keys of its workspace start with it.
+  const session = await call('GET', '/api/auth/session');
+  expect(session.body?.user?.org_id).toEqual(expect.any(String));
+  const orgId = String(session.body.user.org_id);
+  return { cookie, orgId, workspaceId };
 }
 
 /**
@@ -122,14 +126,14 @@ async function workspaceWithApprovals(base: string) {
  * due index holds it (with the service's own `approvalDueIndex`). The setting's shortest expiry
  * is a minute; moving it into the past is the same as having stopped the runtime that much longer.
  */
-async function moveExpiry(dataDir: string, workspaceId: string, approvalId: string, expiresAt: string): Promise<void> {
+async function moveExpiry(dataDir: string, orgId: string, workspaceId: string, approvalId: string, expiresAt: string): Promise<void> {
   const store = openEmbeddedStore(join(dataDir, 'dynamodb'));
   const config = parseConfig({}, 'local');
   const dynamo = createDynamoClient(config, store.transport);
   try {
     const table = new Table(dynamo, config.tableName, systemClock);
-    const due = approvalDueIndex(workspaceId, approvalId, expiresAt);
-    await table.update(keys.approval(workspaceId, approvalId), {
+    const due = approvalDueIndex(orgId, workspaceId, approvalId, expiresAt);
+    await table.update(keys.approval(orgId, workspaceId, approvalId), {
       update: 'SET expires_at = :at, due_at = :at, gsi3sk = :sk',
       condition: '#status = :pending',
       names: { '#status': 'status' },
@@ -211,7 +215,7 @@ describe('a query paused for approval, across a restart of the local runtime', (
   it('expires, right after the restart, an approval that fell due while the runtime was stopped, and tells the model', async () => {
     const dataDir = await dataDirectory();
     const first = startOn(dataDir);
-    const { cookie, workspaceId } = await workspaceWithApprovals(await first.url);
+    const { cookie, orgId, workspaceId } = await workspaceWithApprovals(await first.url);
     const asked = await client(await first.url, cookie)('POST', `/api/workspaces/${workspaceId}/query`, {
       query: 'Open a ticket for the VPN',
     });
@@ -219,7 +223,7 @@ describe('a query paused for approval, across a restart of the local runtime', (
     first.child.kill('SIGTERM');
     expect(await first.exited, first.output()).toBe(0);
 
-    await moveExpiry(dataDir, workspaceId, approvalId, new Date(Date.now() - 60_000).toISOString());
+    await moveExpiry(dataDir, orgId, workspaceId, approvalId, new Date(Date.now() - 60_000).toISOString());
 
     const second = startOn(dataDir);
     const call = client(await second.url, cookie);

@@ -92,7 +92,10 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
     expect(Object.keys(seen)).toEqual(expect.arrayContaining(['open', 'cold', 'closed', 'stats']));
     // When the moves happened, as the jobs recorded them: cold is due 3 s after the last
     // activity, closed 3 s after going cold; each within 2 s of its due time.
-    const stored = await runtime.deps.table.get({ pk: `CONV#${workspace.body.id}#${asked.body.conversation_id}`, sk: 'STATE' });
+    const orgId = (await call('GET', '/api/auth/session', cookie)).body.user.org_id;
+    expect(orgId).toEqual(expect.any(String));
+    const stored = await runtime.deps.table.get({ pk: `CONV#${orgId}#${workspace.body.id}#${asked.body.conversation_id}`, sk: 'STATE' });
+    expect(stored).toBeDefined();
     const at = (name: string) => new Date(String(stored?.[name])).getTime();
     expect(at('cold_at') - at('last_activity_at')).toBeGreaterThanOrEqual(3_000);
     expect(at('cold_at') - at('last_activity_at')).toBeLessThanOrEqual(5_000);

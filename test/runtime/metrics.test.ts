@@ -40,6 +40,13 @@ function sampleOf(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/** The `workspace` label of a workspace: `<organisation id>/<workspace id>`. */
+async function workspaceLabelOf(cookie: string, workspaceId: string): Promise<string> {
+  const { org } = (await (await fetch(`${runtime.url}/api/org`, { headers: { cookie } })).json()) as { org: { id: string } };
+  expect(org.id).toMatch(/^org_/);
+  return `${org.id}/${workspaceId}`;
+}
+
 describe('GET /metrics on the local runtime', () => {
   it('shows a workspace’s queries, tokens, cost and duration after a query, JSON and streamed, to the bearer of METRICS_TOKEN', async () => {
     const cookie = await signUpOver(runtime.url, 'metrics-admin@example.com', 'Metrics admin');
@@ -64,7 +71,9 @@ describe('GET /metrics on the local runtime', () => {
     expect(scraped.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(scraped.headers.get('cache-control')).toBe('no-store');
     const text = await scraped.text();
-    const labels = `{workspace="${workspace}"}`;
+    // The label names the organisation too: workspace ids are unique within one only.
+    const label = await workspaceLabelOf(cookie, workspace);
+    const labels = `{workspace="${label}"}`;
     expect(text).toContain('# TYPE wap_queries_total counter');
     expect(sampleOf(text, `wap_queries_total${labels}`)).toBe(1);
     expect(sampleOf(text, `wap_query_errors_total${labels}`)).toBe(0);
@@ -124,9 +133,11 @@ describe('GET /metrics on the local runtime', () => {
     );
     const asked = await call('POST', `/api/workspaces/${workspace}/query`, { query: 'Refund order 42' });
     expect(asked.body.pending_approval).toMatchObject({ tool: 'refund_order' });
-    const labels = `{workspace="${workspace}"}`;
+    // The label names the organisation too: workspace ids are unique within one only.
+    const label = await workspaceLabelOf(cookie, workspace);
+    const labels = `{workspace="${label}"}`;
     const paused = await (await scrape(runtime, `Bearer ${TOKEN}`)).text();
-    expect(sampleOf(paused, `wap_approvals_total{workspace="${workspace}",outcome="requested"}`)).toBe(1);
+    expect(sampleOf(paused, `wap_approvals_total{workspace="${label}",outcome="requested"}`)).toBe(1);
     expect(sampleOf(paused, `wap_queries_total${labels}`)).toBe(1);
     // Not ended yet: its duration and tool calls come when it does.
     expect(sampleOf(paused, `wap_query_duration_seconds_count${labels}`)).toBeUndefined();
@@ -137,7 +148,7 @@ describe('GET /metrics on the local runtime', () => {
     });
     expect(denied.status).toBe(200);
     const ended = await (await scrape(runtime, `Bearer ${TOKEN}`)).text();
-    expect(sampleOf(ended, `wap_approvals_total{workspace="${workspace}",outcome="denied"}`)).toBe(1);
+    expect(sampleOf(ended, `wap_approvals_total{workspace="${label}",outcome="denied"}`)).toBe(1);
     expect(sampleOf(ended, `wap_queries_total${labels}`)).toBe(1);
     expect(sampleOf(ended, `wap_tool_calls_total${labels}`)).toBe(1); // the lookup; the refund did not run
     expect(sampleOf(ended, `wap_query_duration_seconds_count${labels}`)).toBe(1);

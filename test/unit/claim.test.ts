@@ -65,15 +65,15 @@ function typedUpdate(saved: ClaimedQuery, at: string, coldAt: Date) {
   const command = conversationEntity
     .build(UpdateItemCommand)
     .item({
-      ...keys.conversation(workspace.id, conversationId),
+      ...keys.conversation(workspace.org_id, workspace.id, conversationId),
       status: 'open',
       last_activity_at: at,
-      gsi1pk: keys.conversationsIndex(workspace.id),
+      gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
       gsi1sk: indexKey,
-      gsi2pk: keys.conversationsByStatusIndex(workspace.id, 'open'),
+      gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
       gsi2sk: indexKey,
       due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.id, conversationId, coldAt),
+      ...dueIndex('open', workspace.org_id, workspace.id, conversationId, coldAt),
       id: $get('id', conversationId),
       workspace_id: $get('workspace_id', workspace.id),
       org_id: $get('org_id', caller.orgId),
@@ -132,7 +132,7 @@ afterAll(async () => {
 const api = { orgId: 'org_1', role: 'admin' as const, userName: 'Ada', consumerType: 'api' as const, channel: null, owner: 'user:ada' };
 const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
   caller: api,
-  workspace: { id: 'ws_1' } as ClaimedQuery['workspace'],
+  workspace: { id: 'ws_1', org_id: 'org_1' } as ClaimedQuery['workspace'],
   conversationId: 'conv_1',
   history: [],
   answered: true,
@@ -144,7 +144,7 @@ const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
 async function both(saved: ClaimedQuery, at: string, before?: Record<string, unknown>) {
   const coldAt = new Date(Date.parse(at) + 30 * 60_000);
   const builds = [conversationUpdate(saved, at, coldAt), typedUpdate(saved, at, coldAt)];
-  const key = keys.conversation(saved.workspace.id, saved.conversationId);
+  const key = keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
   return Promise.all(
     stores.map(async ({ table }, index) => {
       await table.delete(key);

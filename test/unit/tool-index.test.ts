@@ -135,7 +135,7 @@ describe('searchTools', () => {
 describe('workspaceToolIndex', () => {
   const connection = { id: 'conn_1', name: 'helpdesk' } as ConnectionItem;
   const item = (name: string, description: string): ToolItem => ({
-    pk: 'WS#ws-cache',
+    pk: 'WS#org_a#ws-cache',
     sk: `TOOL#conn_1#${name}`,
     id: `conn_1:${name}`,
     name,
@@ -147,12 +147,12 @@ describe('workspaceToolIndex', () => {
   const named = (tools: ToolItem[]) => namedTools([connection], new Map([['conn_1', tools]]));
 
   it("keeps a workspace's index while its tools are the same, and builds a new one when any changes", async () => {
-    const first = await workspaceToolIndex('ws-cache', named([item('create_ticket', 'Open a ticket')]));
-    expect(await workspaceToolIndex('ws-cache', named([item('create_ticket', 'Open a ticket')]))).toBe(first);
-    const changed = await workspaceToolIndex('ws-cache', named([item('create_ticket', 'Open an invoice')]));
+    const first = await workspaceToolIndex('org_a', 'ws-cache', named([item('create_ticket', 'Open a ticket')]));
+    expect(await workspaceToolIndex('org_a', 'ws-cache', named([item('create_ticket', 'Open a ticket')]))).toBe(first);
+    const changed = await workspaceToolIndex('org_a', 'ws-cache', named([item('create_ticket', 'Open an invoice')]));
     expect(changed).not.toBe(first);
     expect(searchTools(changed, 'invoice', { limit: 1, allowed: new Set(['conn_1:create_ticket']) })).toHaveLength(1);
     const renamed = namedTools([{ ...connection, name: 'billing' }], new Map([['conn_1', [item('create_ticket', 'Open an invoice')]]]));
-    expect(await workspaceToolIndex('ws-cache', renamed)).not.toBe(changed);
+    expect(await workspaceToolIndex('org_a', 'ws-cache', renamed)).not.toBe(changed);
   });
 });

@@ -65,12 +65,12 @@ function conversationWrite(saved: ClaimedQuery, at: string, coldAt: Date): Conve
     set: {
       status: 'open',
       last_activity_at: at,
-      gsi1pk: keys.conversationsIndex(workspace.id),
+      gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
       gsi1sk: indexKey,
-      gsi2pk: keys.conversationsByStatusIndex(workspace.id, 'open'),
+      gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
       gsi2sk: indexKey,
       due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.id, conversationId, coldAt),
+      ...dueIndex('open', workspace.org_id, workspace.id, conversationId, coldAt),
     },
     once: {
       id: conversationId,
@@ -123,7 +123,7 @@ export function conversationUpdate(saved: ClaimedQuery, at: string, coldAt: Date
     return `#r${index}`;
   });
   return {
-    key: keys.conversation(saved.workspace.id, saved.conversationId),
+    key: keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId),
     input: {
       update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE ${removes.join(', ')}`,
       condition: '(attribute_not_exists(#pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :caller)',

@@ -33,9 +33,9 @@ export async function countQuery(deps: Deps, orgId: string): Promise<void> {
 }
 
 /** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
-export async function loadConversation(deps: Deps, workspaceId: string, conversationId: string) {
+export async function loadConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
   const page = await deps.table.query({
-    pk: keys.conversationPartition(workspaceId, conversationId),
+    pk: keys.conversationPartition(orgId, workspaceId, conversationId),
     newestFirst: true,
     limit: CONTEXT_MESSAGES + 1,
   });
@@ -56,8 +56,8 @@ const noConversation = () => ({ state: undefined, messages: [] });
  */
 export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string, isNew = false) {
   const [workspaceItems, conversation, modelSettings] = await Promise.all([
-    deps.table.queryAll({ pk: keys.workspacePartition(workspaceId) }),
-    isNew ? noConversation() : loadConversation(deps, workspaceId, conversationId),
+    deps.table.queryAll({ pk: keys.workspacePartition(caller.orgId, workspaceId) }),
+    isNew ? noConversation() : loadConversation(deps, caller.orgId, workspaceId, conversationId),
     readModelSettings(deps, caller.orgId),
   ]);
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
@@ -89,5 +89,5 @@ export async function conversationFor(
 ) {
   if (!loaded.state?.owner || loaded.state.owner === caller.owner) return { conversationId: requestedId, ...loaded };
   const conversationId = ownConversationId(requestedId, caller.owner);
-  return { conversationId, ...(await loadConversation(deps, workspaceId, conversationId)) };
+  return { conversationId, ...(await loadConversation(deps, caller.orgId, workspaceId, conversationId)) };
 }

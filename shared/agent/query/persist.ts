@@ -5,6 +5,7 @@ import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../platform/ids.js';
 import { keys } from '../../platform/keys.js';
+import { workspaceLabel } from '../../platform/metrics.js';
 import type { Item } from '../../platform/table.js';
 import { counterNames, recordUsage, type Usage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
@@ -72,7 +73,7 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
   // A resumed query's question is stored already: only its answer follows.
   const firstSeq = saved.resumed ? previousCount : historySeq + history.length;
   const message = (seq: number, role: 'user' | 'assistant', content: string): Item => ({
-    ...keys.message(workspace.id, conversationId, seq),
+    ...keys.message(workspace.org_id, workspace.id, conversationId, seq),
     id: newId('msg', now),
     seq,
     role,
@@ -105,7 +106,7 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
   const at = saved.resumed?.activityAt ?? now.toISOString();
   const activityId = saved.resumed?.activityId ?? newId('act', now);
   return {
-    ...keys.activityEntry(saved.workspace.id, at, activityId),
+    ...keys.activityEntry(saved.workspace.org_id, saved.workspace.id, at, activityId),
     id: activityId,
     conversation_id: saved.conversationId,
     user_name: saved.caller.userName,
@@ -144,7 +145,7 @@ function conversationDeltas(saved: FinishedQuery, previous: ConversationState | 
  * and duration once it has ended (not paused), the calls before a pause included.
  */
 function recordMetrics(deps: Deps, saved: FinishedQuery, usage: Usage): void {
-  const labels = { workspace: saved.workspace.id };
+  const labels = { workspace: workspaceLabel(saved.workspace.org_id, saved.workspace.id) };
   const { metrics } = deps;
   metrics.count('queries', usage.queries, labels);
   metrics.count('query_errors', usage.errors, labels);
@@ -184,7 +185,11 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   const { previous } = claim;
   const previousCount = previous?.message_count ?? 0;
   const activity = activityItem(saved, now);
-  const items = [...messageItems(saved, now, previousCount), activity, ...violationItems(deps, workspace.id, conversationId, saved.hits)];
+  const items = [
+    ...messageItems(saved, now, previousCount),
+    activity,
+    ...violationItems(deps, workspace.org_id, workspace.id, conversationId, saved.hits),
+  ];
   // A resumed query adds to the counters only what it spent since it paused.
   const counted = saved.resumed?.counted ?? { costUsd: 0, durationMs: 0, tokensInput: 0, tokensOutput: 0 };
   const usage: Usage = {
@@ -207,7 +212,7 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
       coldAt,
       previous?.status === 'open',
     ),
-    recordUsage(deps, workspace.id, usage, now, conversationDeltas(saved, previous)),
+    recordUsage(deps, workspace.org_id, workspace.id, usage, now, conversationDeltas(saved, previous)),
   ]);
   recordMetrics(deps, saved, usage);
   // The answer follows the history and the question (messageItems).
