@@ -8,6 +8,7 @@ import { benchQuery } from './query.js';
 import { benchQueryBlackBox } from './query-blackbox.js';
 import { benchStream } from './stream.js';
 import { benchToolLatency, benchToolRecall } from './tools.js';
+import { benchToolSearchLoop } from './tools-loop.js';
 import { printTable, type Row } from './report.js';
 
 /**
@@ -82,6 +83,11 @@ const benchmarks: Record<string, Benchmark> = {
         title:
           'Tool search latency and index: 5 x 303 searches (limit 5) and 5 builds at each size (1 000 = the catalogue and its first 142 tools again under a second connection); definitions_tokens: what reading every definition costs, at about 3.5 characters a token (goal: search p99 <= 5 ms)',
         run: benchToolLatency,
+      },
+      {
+        title:
+          "Tool search in the agent loop: the catalogue as 25 MCP servers on loopback connected to one workspace, npm start in process, the fake Messages API (deferred loading as Anthropic's). Tokens the model reads (at about 3.5 characters each) on its first call with every tool sent and with search, and on the call after a search (averaged over the questions); recall@5: the labelled tool among those the search found; same_bytes: the tool definitions identical on every call",
+        run: benchToolSearchLoop,
       },
     ],
   },

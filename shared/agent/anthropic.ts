@@ -18,7 +18,11 @@ function toAnthropicMessages(messages: ModelMessage[]): AnthropicMessageParam[] 
     const content: AnthropicContent[] = message.content.map((block): AnthropicContent => {
       if (block.type === 'text') return { type: 'text', text: block.text };
       if (block.type === 'tool_use') return { type: 'tool_use', id: block.id, name: block.name, input: block.input };
-      return { type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+      if (!block.references?.length)
+        return { type: 'tool_result', tool_use_id: block.toolUseId, content: block.content, is_error: block.isError };
+      // A tool search's result: its text, and a reference to each tool found, which loads its definition.
+      const references = block.references.map((name) => ({ type: 'tool_reference' as const, tool_name: name }));
+      return { type: 'tool_result', tool_use_id: block.toolUseId, content: [{ type: 'text', text: block.content }, ...references] };
     });
     const previous = result.at(-1);
     if (previous && previous.role === message.role && Array.isArray(previous.content)) previous.content.push(...content);
@@ -42,15 +46,19 @@ function fromAnthropicContent(content: Anthropic.ContentBlock[]): ContentBlock[]
 
 /**
  * The request body: system prompt and tools first, each marked for prompt caching, so the
- * stable prefix (system + tools) is written to the cache once and read on later calls.
+ * stable prefix (system + tools) is written to the cache once and read on later calls. Deferred
+ * tools go with `defer_loading` (the model reads one once a tool result references it); the cache
+ * mark is on the last tool that is not deferred.
  */
 function toAnthropicRequest(request: ModelRequest): Anthropic.MessageStreamParams {
   const cache = { type: 'ephemeral' as const };
+  const lastLoaded = request.tools.findLastIndex((tool) => !tool.deferred);
   const tools: Anthropic.Tool[] = request.tools.map((tool, index) => ({
     name: tool.name,
     description: tool.description,
     input_schema: { type: 'object', ...tool.inputSchema } as Anthropic.Tool.InputSchema,
-    ...(index === request.tools.length - 1 ? { cache_control: cache } : {}),
+    ...(tool.deferred ? { defer_loading: true } : {}),
+    ...(index === lastLoaded ? { cache_control: cache } : {}),
   }));
   return {
     model: request.model,
@@ -122,6 +130,8 @@ interface MessagesApi {
  * take the same requests and answer the same messages; they differ in auth and model ids).
  */
 abstract class MessagesApiClient implements ModelClient {
+  abstract readonly defersTools: boolean;
+
   /** The SDK client (made, or loaded, on the first call for Bedrock). */
   protected abstract messagesApi(): MessagesApi | Promise<MessagesApi>;
 
@@ -163,6 +173,8 @@ const modelFetch = async (input: string | URL | Request, init?: RequestInit) => 
 /** Anthropic's Messages API through the official SDK. */
 export class AnthropicModelClient extends MessagesApiClient {
   protected readonly client: AnthropicMessagesClient;
+  /** Anthropic's API loads deferred tools (`defer_loading`, `tool_reference`). */
+  readonly defersTools = true;
 
   constructor(apiKey: string, baseURL: string | undefined, options: ModelCallOptions) {
     super();
@@ -192,6 +204,8 @@ export class AnthropicModelClient extends MessagesApiClient {
  * keep them in a file of their own, lib/bundling.ts).
  */
 export class BedrockModelClient extends MessagesApiClient {
+  /** Bedrock is sent the tools a search found as ordinary tools (docs/agent-loop.md, "Tool search"). */
+  readonly defersTools = false;
   /** Loaded on the first call; a failed load is not kept, the next call tries again. */
   private readonly client = once(() => this.load());
 

@@ -7,7 +7,8 @@
 export type AgentEvent =
   | { type: 'text'; delta: string }
   | { type: 'tool_call'; id: string; name: string; connection: string | null }
-  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number }
+  /** `found`: a tool search's result, the tools it made callable. */
+  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number; found?: string[] }
   | ({ type: 'approval_required' } & PendingApproval);
 
 /** A tool call waiting for a person's approval, as the query's answer and its stream show it. */

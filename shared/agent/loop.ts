@@ -21,8 +21,11 @@ export interface LoopTool {
   connectionName?: string;
   /** A person must approve each call first (the workspace's `approval` setting): the loop pauses. */
   needsApproval?: boolean;
-  /** Runs a call; `limits.timeoutMs` is what is left of the query's tool budget (the call may not wait longer). */
-  run(input: Record<string, unknown>, limits?: { timeoutMs?: number }): Promise<ToolCallOutcome>;
+  /**
+   * Runs a call; `limits.timeoutMs` is what is left of the query's tool budget (the call may not
+   * wait longer). `references`: deferred tools the result makes callable (the tool search).
+   */
+  run(input: Record<string, unknown>, limits?: { timeoutMs?: number }): Promise<ToolCallOutcome & { references?: string[] }>;
 }
 
 export interface LoopInput {
@@ -55,6 +58,8 @@ export interface LoopProgress {
   modelMs: number;
   toolMs: number;
   rounds: number;
+  /** Deferred tools a tool search has made callable, in the order found (absent: none, or stored before tool search). */
+  loadedTools?: string[];
 }
 
 /**
@@ -114,10 +119,9 @@ export function resultOf(progress: LoopProgress, error: string | null, paused?: 
  * `resumeAgentLoop` goes on from there. `start` continues from a resumed state.
  */
 export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMessage[]; progress: LoopProgress }): Promise<LoopResult> {
-  const byName = new Map(input.tools.map((tool) => [tool.spec.name, tool]));
-  const specs = input.tools.map((tool) => tool.spec);
   const messages = [...(start?.messages ?? input.messages)];
   const progress: LoopProgress = structuredClone(start?.progress ?? NO_PROGRESS);
+  const tools = new LoadedTools(input.tools, input.client.defersTools, progress);
   const emit = input.onEvent ?? (() => undefined);
   const deltas = input.onEvent ? new AnswerDeltas((delta) => emit({ type: 'text', delta }), progress.answerParts.length > 0) : undefined;
   const keepText = (content: ContentBlock[]) => {
@@ -130,7 +134,7 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     let response: ModelResponse;
     deltas?.nextTurn();
     try {
-      const request = { model: input.model, system: input.system, tools: specs, messages, maxTokens: input.maxTokens };
+      const request = { model: input.model, system: input.system, tools: tools.specs(), messages, maxTokens: input.maxTokens };
       response = await input.client.createMessage(request, deltas && ((delta) => deltas.push(delta)));
     } catch (error) {
       progress.modelMs += performance.now() - started;
@@ -157,12 +161,13 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     if (toolTimeLeft !== undefined && toolTimeLeft <= 0) return resultOf(progress, toolBudgetSpent(input.toolBudgetMs ?? 0));
 
     progress.rounds += 1;
-    const waiting = calls.filter((call) => byName.get(call.name)?.needsApproval);
+    const waiting = calls.filter((call) => tools.callable(call.name)?.needsApproval);
     const toolsStarted = performance.now();
     const limits = toolTimeLeft === undefined ? {} : { timeoutMs: Math.ceil(toolTimeLeft) };
-    const outcomes = await Promise.all(
-      calls.filter((call) => !waiting.includes(call)).map((call) => runCall(call, byName.get(call.name), progress, emit, limits)),
+    const ran = await Promise.all(
+      calls.filter((call) => !waiting.includes(call)).map((call) => runCall(call, tools.callable(call.name), progress, emit, limits)),
     );
+    const outcomes = tools.load(ran);
     progress.toolMs += performance.now() - toolsStarted;
     if (waiting.length) {
       return resultOf(progress, null, {
@@ -228,7 +233,9 @@ export async function runCall(
   emit({ type: 'tool_call', id: call.id, name: call.name, connection: tool?.connectionName ?? null });
   if (tool?.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
   const outcome = await inSpan(`execute_tool ${call.name}`, { attributes: () => toolSpanAttributes(call) }, async (span) => {
-    const ran: ToolCallOutcome = tool ? await tool.run(call.input, limits) : { text: `unknown tool: ${call.name}`, isError: true };
+    const ran: ToolCallOutcome & { references?: string[] } = tool
+      ? await tool.run(call.input, limits)
+      : { text: `unknown tool: ${call.name}`, isError: true };
     span.setAttributes(contentAttributes(() => ({ [ATTR.toolResult]: ran.text })));
     if (ran.isError) failSpan(span, 'tool_error', ran.text);
     return ran;
@@ -239,6 +246,60 @@ export async function runCall(
     name: call.name,
     is_error: outcome.isError,
     duration_ms: Math.round(performance.now() - started),
+    ...(outcome.references ? { found: outcome.references } : {}),
   });
-  return { type: 'tool_result', toolUseId: call.id, content: outcome.text || '(no output)', isError: outcome.isError };
+  const references = outcome.references?.length ? { references: outcome.references } : {};
+  return { type: 'tool_result', toolUseId: call.id, content: outcome.text || '(no output)', isError: outcome.isError, ...references };
+}
+
+/**
+ * The tools of a loop as the model gets them, with the tool search's deferred ones
+ * (docs/agent-loop.md, "Tool search"): a deferred tool is callable once a search has found it.
+ * Where the provider defers definitions, every tool is sent every turn (the same bytes, so the
+ * prompt cache holds) and a search's result references what it found; elsewhere a found tool is
+ * added to the tools sent, and the references are not sent.
+ */
+class LoadedTools {
+  private readonly byName: Map<string, LoopTool>;
+  private readonly loaded: Set<string>;
+
+  constructor(
+    private readonly tools: LoopTool[],
+    private readonly defers: boolean,
+    private readonly progress: LoopProgress,
+  ) {
+    this.byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
+    this.loaded = new Set(progress.loadedTools ?? []);
+  }
+
+  /** The definitions sent this turn. */
+  specs(): ToolSpec[] {
+    if (this.defers) return this.tools.map((tool) => tool.spec);
+    return this.tools
+      .filter((tool) => !tool.spec.deferred || this.loaded.has(tool.spec.name))
+      .map(({ spec: { deferred: _deferred, ...spec } }) => spec);
+  }
+
+  /** The tool a call names, if the model may call it now: a deferred one not yet found is unknown. */
+  callable(name: string): LoopTool | undefined {
+    const tool = this.byName.get(name);
+    return tool && (!tool.spec.deferred || this.loaded.has(name)) ? tool : undefined;
+  }
+
+  /** Takes in the tools a turn's results found; answers the results as the provider takes them. */
+  load(results: ContentBlock[]): ContentBlock[] {
+    for (const result of results) {
+      if (result.type !== 'tool_result') continue;
+      for (const name of result.references ?? []) {
+        if (this.byName.get(name)?.spec.deferred && !this.loaded.has(name)) this.loaded.add(name);
+      }
+    }
+    if (this.loaded.size) this.progress.loadedTools = [...this.loaded];
+    if (this.defers) return results;
+    return results.map((result) => {
+      if (result.type !== 'tool_result' || !result.references) return result;
+      const { references: _references, ...rest } = result;
+      return rest;
+    });
+  }
 }

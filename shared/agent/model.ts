@@ -4,7 +4,8 @@ import type { ModelTier } from '../models/catalogue.js';
 export type ContentBlock =
   | { type: 'text'; text: string }
   | { type: 'tool_use'; id: string; name: string; input: Record<string, unknown> }
-  | { type: 'tool_result'; toolUseId: string; content: string; isError: boolean };
+  /** `references`: tools the result loads for the model (tool search, where the provider defers definitions). */
+  | { type: 'tool_result'; toolUseId: string; content: string; isError: boolean; references?: string[] };
 
 export interface ModelMessage {
   role: 'user' | 'assistant';
@@ -15,6 +16,11 @@ export interface ToolSpec {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
+  /**
+   * Sent, but not read by the model until a tool result references it (Anthropic's deferred
+   * loading): a provider without it is sent only the deferred tools already referenced.
+   */
+  deferred?: boolean;
 }
 
 export interface ModelRequest {
@@ -42,6 +48,11 @@ export interface ModelResponse {
 
 /** A language model behind one provider (Anthropic's API, Amazon Bedrock, a test fake). */
 export interface ModelClient {
+  /**
+   * Whether the provider loads deferred tool definitions itself (`defer_loading` definitions,
+   * `tool_reference` blocks in tool results): Anthropic's API does; Bedrock is sent the found tools.
+   */
+  readonly defersTools: boolean;
   /** The model id this client sends for a tier. */
   modelFor(tier: ModelTier): string;
   /**

@@ -85,6 +85,21 @@ export async function searchWorkspaceTools(
   const tools = namedTools(connections, toolsByConnection);
   const mayUse = toolPermission(workspace, viewer.role, guardrails);
   const allowed = new Set(tools.filter((tool) => mayUse(tool.names)).map((tool) => tool.tool.id));
-  const [index, { searchTools }] = await Promise.all([workspaceToolIndex(viewer.orgId, workspaceId, tools), ranking()]);
-  return { tools: searchTools(index, query.q, { limit: query.limit ?? DEFAULT_LIMIT, allowed }) };
+  const scope = { orgId: viewer.orgId, workspaceId };
+  return { tools: await rankWorkspaceTools(scope, tools, query.q, { limit: query.limit ?? DEFAULT_LIMIT, allowed }) };
+}
+
+/**
+ * The ranking of a workspace's tools for a question, among the `allowed` tool ids: what the
+ * endpoint answers and what the model's `search_tools` finds (`agent-tool.ts`), the same for the
+ * same caller.
+ */
+export async function rankWorkspaceTools(
+  scope: { orgId: string; workspaceId: string },
+  tools: readonly NamedTool[],
+  query: string,
+  options: { limit: number; allowed: ReadonlySet<string> },
+): Promise<ToolMatch[]> {
+  const [index, { searchTools }] = await Promise.all([workspaceToolIndex(scope.orgId, scope.workspaceId, tools), ranking()]);
+  return searchTools(index, query, options);
 }

@@ -296,6 +296,28 @@ describe('the admin pages', () => {
     await checkPage(page, 'workspace-settings-tool-search');
   });
 
+  it('asks with tool search on: the search shows what it found, then the tool it found runs', async () => {
+    const saveSearch = async (mode: string, pinned: string) => {
+      await page.goto(at(`${workspace}/settings`));
+      const form = page.getByRole('form', { name: 'Workspace settings' });
+      await form.getByLabel('Tool search mode').selectOption(mode);
+      await form.getByLabel('Pinned tools').fill(pinned);
+      await form.getByRole('button', { name: 'Save settings' }).click();
+      await page.getByText('Settings saved.').waitFor();
+    };
+    await saveSearch('always', 'refund_order');
+    await page.goto(at(`${workspace}/playground`));
+    await page.getByLabel('Question').fill('Where is my order 42?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    const tools = page.getByRole('list', { name: 'Tool calls' });
+    await tools.getByText(/search_tools among the workspace’s tools — done in .*: found lookup_order/).waitFor();
+    await tools.getByText(/lookup_order.*on Orders — done in/).waitFor();
+    await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: ANSWER }).waitFor();
+    await checkPage(page, 'playground-tool-search');
+    // Back to what the next tests expect: every tool sent, both pinned.
+    await saveSearch('off', 'lookup_order\nrefund_order');
+  });
+
   it("shows the organisation's pages", async () => {
     for (const [path, title] of [
       ['/org', 'Users'],

@@ -1,6 +1,14 @@
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
 import { parseConfig } from '../../shared/platform/config.js';
-import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import {
+  errorReply,
+  startFakeModel,
+  textReply,
+  toolUseReply,
+  visibleTools,
+  type FakeModel,
+  type ModelRequestRecord,
+} from '../support/fake-model.js';
 import { FAST_SCRYPT } from '../support/context.js';
 import { RecordingLogger } from '../support/logger.js';
 
@@ -20,9 +28,20 @@ export const STATS = {
 export const MARKUP = '<img src=x onerror="window.pwned=true"> <script>window.pwned=true</script>';
 export const ANSWER = 'Order 42 has shipped with Parcelways and arrives within 2 days.';
 
+/** Whether the model has called a tool whose name ends with `suffix` earlier in the request's conversation. */
+function called(body: ModelRequestRecord['body'], suffix: string): boolean {
+  return body.messages.some(
+    (message) =>
+      message.role === 'assistant' &&
+      Array.isArray(message.content) &&
+      (message.content as { type: string; name?: string }[]).some((block) => block.type === 'tool_use' && block.name?.endsWith(suffix)),
+  );
+}
+
 /**
  * The model's side of a conversation: a question gets one call of the orders server's
- * `lookup_order`, the tool's result gets the answer; the statistics job gets its statistics.
+ * `lookup_order` (found with `search_tools` first when the workspace searches its tools), the
+ * tool's result gets the answer; the statistics job gets its statistics.
  */
 function reply(script: ModelScript) {
   return (request: ModelRequestRecord) => {
@@ -30,11 +49,12 @@ function reply(script: ModelScript) {
     if (body.tool_choice)
       return script.failStats ? errorReply(500, 'the model is down') : toolUseReply([{ name: 'record_conversation_stats', input: STATS }]);
     if (script.markup) return textReply(MARKUP);
-    const last = body.messages.at(-1);
-    const answeringTool =
-      Array.isArray(last?.content) && (last.content as { type: string }[]).some((block) => block.type === 'tool_result');
-    const lookup = body.tools?.find((tool) => tool.name.endsWith('lookup_order'));
-    if (!answeringTool && lookup)
+    if (body.tools?.some((tool) => tool.name === 'search_tools') && !called(body, 'search_tools'))
+      return toolUseReply([{ name: 'search_tools', input: { query: 'look up an order' } }], { input_tokens: 80, output_tokens: 12 });
+    // Only a tool whose definition the model reads: a deferred one once a search has found it.
+    const visible = visibleTools(body);
+    const lookup = body.tools?.find((tool) => tool.name.endsWith('lookup_order') && visible.includes(tool.name));
+    if (lookup && !called(body, 'lookup_order'))
       return toolUseReply([{ name: lookup.name, input: { order_id: '42' } }], { input_tokens: 420, output_tokens: 24 });
     return { ...textReply(ANSWER, { input_tokens: 510, output_tokens: 36 }), chunkDelayMs: 150 };
   };

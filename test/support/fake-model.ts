@@ -9,7 +9,7 @@ export interface ModelRequestRecord {
     model: string;
     max_tokens: number;
     system?: { type: string; text: string; cache_control?: unknown }[];
-    tools?: { name: string; description?: string; input_schema: unknown; cache_control?: unknown }[];
+    tools?: { name: string; description?: string; input_schema: unknown; cache_control?: unknown; defer_loading?: boolean }[];
     messages: { role: string; content: unknown }[];
   };
   /** When the request had arrived whole, and (streamed) when its first piece of text was written: `performance.now()`. */
@@ -94,6 +94,69 @@ export function errorReply(status: number, message: string, headers: Record<stri
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+type Block = { type?: string; tool_name?: string; content?: unknown };
+
+/** The `tool_reference` blocks of a request's tool results, in order (the tools they load). */
+function referencesOf(body: ModelRequestRecord['body']): { name: string; inToolResult: boolean }[] {
+  const found: { name: string; inToolResult: boolean }[] = [];
+  for (const message of body.messages) {
+    if (!Array.isArray(message.content)) continue;
+    for (const block of message.content as Block[]) {
+      if (block.type === 'tool_reference') found.push({ name: String(block.tool_name), inToolResult: false });
+      if (block.type === 'tool_result' && Array.isArray(block.content)) {
+        for (const inner of block.content as Block[]) {
+          if (inner.type === 'tool_reference') found.push({ name: String(inner.tool_name), inToolResult: true });
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The tools whose definitions the model reads in a request, as the Messages API loads them: every
+ * tool without `defer_loading`, and each deferred one once a tool result has referenced it.
+ */
+export function visibleTools(body: ModelRequestRecord['body']): string[] {
+  const referenced = new Set(referencesOf(body).map((reference) => reference.name));
+  return (body.tools ?? []).filter((tool) => !tool.defer_loading || referenced.has(tool.name)).map((tool) => tool.name);
+}
+
+/**
+ * Characters of the prompt the model reads: the system prompt, the definitions of the visible
+ * tools (a deferred tool not yet referenced is not read) and the messages. The benchmark's token
+ * figures are these at about 3.5 characters a token.
+ */
+export function promptChars(body: ModelRequestRecord['body']): number {
+  const visible = new Set(visibleTools(body));
+  const tools = (body.tools ?? []).filter((tool) => visible.has(tool.name));
+  const system = (body.system ?? []).map((block) => block.text).join('');
+  return (
+    system.length +
+    JSON.stringify(tools.map(({ name, description, input_schema }) => ({ name, description, input_schema }))).length +
+    JSON.stringify(body.messages).length
+  );
+}
+
+/**
+ * What the Messages API refuses of deferred tools (400 `invalid_request_error`): every tool
+ * deferred, a deferred tool marked for caching, a `tool_reference` outside a tool result, or one
+ * naming a tool the request does not define.
+ */
+function deferredToolsError(body: ModelRequestRecord['body']): string | undefined {
+  const tools = body.tools ?? [];
+  if (tools.length && tools.every((tool) => tool.defer_loading))
+    return 'All tools have defer_loading set. At least one tool must be non-deferred.';
+  const cached = tools.find((tool) => tool.defer_loading && tool.cache_control);
+  if (cached) return `tools: ${cached.name}: cache_control cannot be set on a tool with defer_loading`;
+  const defined = new Set(tools.map((tool) => tool.name));
+  for (const reference of referencesOf(body)) {
+    if (!reference.inToolResult) return 'tool_reference blocks are only allowed inside tool_result content';
+    if (!defined.has(reference.name)) return `tool_reference_unresolved: tool ${reference.name} is not defined`;
+  }
+  return undefined;
+}
+
 /** Pieces of `text` of at most `size` characters. */
 function piecesOf(text: string, size: number): string[] {
   const pieces: string[] = [];
@@ -170,6 +233,12 @@ export async function startFakeModel() {
         receivedAt: performance.now(),
       };
       requests.push(record);
+      const refused = deferredToolsError(record.body);
+      if (refused) {
+        res.writeHead(400, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: refused } }));
+        return;
+      }
       const next = queue.shift() ?? handler ?? textReply('ok');
       const reply = typeof next === 'function' ? next(record) : next;
       const send = () => {

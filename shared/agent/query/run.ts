@@ -10,6 +10,8 @@ import type { loadQueryContext } from './context.js';
 import type { ScreenedInput } from './screening.js';
 import { screenAnswer } from './screening.js';
 import { connectAll, knowledgeFor, offeredTools } from './tools.js';
+import { planToolSearch } from '../../tool-search/agent-tool.js';
+import { namedTools } from '../../workspaces/tool-access.js';
 import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
 import type { AgentListener } from '../events.js';
 
@@ -87,16 +89,18 @@ export async function prepareLoop(
   if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
   const knowledge = knowledgeFor(context.knowledge);
   // Tools a block_tool guardrail names are never offered, whatever the role may use.
-  const tools = [
-    ...offeredTools(deps, workspace, caller.role, connections, toolsByConnection, guardrails, subject),
-    ...(knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : []),
-  ];
+  const named = namedTools(connections, toolsByConnection);
+  const offered = offeredTools(deps, workspace, caller.role, named, guardrails, subject);
+  const builtIn = knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : [];
+  // Past the workspace's threshold the model searches its tools instead of reading every definition.
+  const search = planToolSearch({ orgId: caller.orgId, workspace }, named, offered, builtIn);
+  const tools = search?.tools ?? [...offered, ...builtIn];
   // A workspace that screens answers sends the screened answer whole, once the loop is done.
   const held = screensAnswers(guardrails);
   const input = {
     client,
     model: client.modelFor(tier),
-    system: (workspace.system_prompt || defaultSystemPrompt(workspace)) + knowledge.prompt,
+    system: (workspace.system_prompt || defaultSystemPrompt(workspace)) + knowledge.prompt + (search?.prompt ?? ''),
     tools,
     maxToolRounds: workspace.max_tool_rounds,
     maxTokens: MAX_TOKENS,

@@ -5,7 +5,7 @@ import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, t
 import { needsAuthorization } from '../../connections/mcp-hub.js';
 import { startGrant } from '../../connections/oauth.js';
 import { mcpOf, type Deps } from '../../deps.js';
-import { namedTools, toolPermission } from '../../workspaces/tool-access.js';
+import { toolPermission, type NamedTool } from '../../workspaces/tool-access.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopTool } from '../loop.js';
 import { approvalRule, approvalSettingOf } from '../../approvals/setting.js';
@@ -19,6 +19,14 @@ import { approvalRule, approvalSettingOf } from '../../approvals/setting.js';
 /** How servers word a call to a tool they no longer have. */
 const STALE_TOOL = /unknown tool|tool .*not found|no such tool/i;
 
+/** An MCP tool the caller may use, as the loop runs it, with what the tool search needs of it. */
+export interface OfferedTool extends LoopTool {
+  /** The cached tool's id (`<connection id>:<MCP name>`): what the search index knows it by. */
+  toolId: string;
+  /** Every name it goes by (a pin names any of them). */
+  names: string[];
+}
+
 /**
  * The tools offered to the model: MCP tool names, prefixed with the connection name only where
  * two connections of the workspace expose the same name; then only those the caller's role may use
@@ -28,18 +36,20 @@ export function offeredTools(
   deps: Deps,
   workspace: WorkspaceItem,
   role: string,
-  connections: ConnectionItem[],
-  toolsByConnection: Map<string, ToolItem[]>,
+  /** The workspace's cached tools, named (`namedTools`). */
+  named: readonly NamedTool[],
   guardrails: Guardrail[] = [],
   /** Whose grant a per-user connection's calls use (`Caller.grantSubject`, else the owner). */
   caller: string,
-): LoopTool[] {
+): OfferedTool[] {
   const mayUse = toolPermission(workspace, role, guardrails);
   const needsApproval = approvalRule(approvalSettingOf(workspace));
-  const offered: LoopTool[] = [];
-  for (const { tool, connection, name, names } of namedTools(connections, toolsByConnection)) {
+  const offered: OfferedTool[] = [];
+  for (const { tool, connection, name, names } of named) {
     if (!mayUse(names)) continue;
     offered.push({
+      toolId: tool.id,
+      names,
       spec: { name, description: tool.description, inputSchema: toolSchemaOf(tool) },
       connectionName: connection.name,
       needsApproval: needsApproval({ isWrite: tool.is_write, names }),

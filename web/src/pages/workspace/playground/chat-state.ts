@@ -8,6 +8,8 @@ export interface ToolLine {
   connection: string | null;
   state: 'running' | 'done' | 'error';
   durationMs?: number;
+  /** A tool search: the tools it found (callable from then on). */
+  found?: string[];
 }
 
 /** A decision on a paused call, once the API accepted it. */
@@ -67,10 +69,9 @@ function applyEvent(turn: Turn, event: StreamEvent): Turn {
     case 'tool_call':
       return { ...turn, steps: [...turn.steps, { kind: 'tool', ...event.data, state: 'running' }] };
     case 'tool_result': {
-      const { id, is_error: isError, duration_ms: durationMs } = event.data;
-      const steps = turn.steps.map((step) =>
-        step.kind === 'tool' && step.id === id ? { ...step, state: isError ? ('error' as const) : ('done' as const), durationMs } : step,
-      );
+      const { id, is_error: isError, duration_ms: durationMs, found } = event.data;
+      const state = isError ? ('error' as const) : ('done' as const);
+      const steps = turn.steps.map((step) => (step.kind === 'tool' && step.id === id ? { ...step, state, durationMs, found } : step));
       return { ...turn, steps };
     }
     case 'approval_required':

@@ -13,7 +13,7 @@ export type StreamEvent =
   | { event: 'start'; data: Pick<QueryResponse, 'conversation_id' | 'session_id'> }
   | { event: 'text'; data: { delta: string } }
   | { event: 'tool_call'; data: { id: string; name: string; connection: string | null } }
-  | { event: 'tool_result'; data: { id: string; name: string; is_error: boolean; duration_ms: number } }
+  | { event: 'tool_result'; data: { id: string; name: string; is_error: boolean; duration_ms: number; found?: string[] } }
   | { event: 'approval_required'; data: PendingApproval }
   | { event: 'done'; data: QueryResponse | Schemas['Error'] };
 

@@ -11,6 +11,18 @@ function toolState(tool: ToolLine): string {
   return tool.state === 'error' ? `error after ${took}` : `done in ${took}`;
 }
 
+/** Where a call ran: its connection, the knowledge base, or the workspace's tools (a tool search). */
+function placeOf(tool: ToolLine): string {
+  if (tool.connection) return `on ${tool.connection}`;
+  return tool.name === 'search_tools' ? 'among the workspace’s tools' : 'in the knowledge base';
+}
+
+/** What a tool search found, after its line. */
+function foundOf(tool: ToolLine): string {
+  if (!tool.found) return '';
+  return tool.found.length ? `: found ${tool.found.join(', ')}` : ': found nothing new';
+}
+
 /** One line per tool call, as it starts and ends, and per decision on a paused call. */
 function Steps({ steps }: { steps: Turn['steps'] }) {
   return (
@@ -19,7 +31,8 @@ function Steps({ steps }: { steps: Turn['steps'] }) {
         step.kind === 'tool' ? (
           <li key={step.id} className={`tool-line chat-tool-${step.state}`}>
             <span aria-hidden="true">⚙ </span>
-            <code>{step.name}</code> {step.connection ? `on ${step.connection}` : 'in the knowledge base'} — {toolState(step)}
+            <code>{step.name}</code> {placeOf(step)} — {toolState(step)}
+            {foundOf(step)}
           </li>
         ) : (
           <li key={step.id} className="tool-line">

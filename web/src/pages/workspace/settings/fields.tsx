@@ -145,7 +145,8 @@ export function ToolSearchFields({ toolSearch, error }: { toolSearch: Summary['t
     <fieldset className="access-fieldset">
       <legend>Tool search</legend>
       <p className="hint">
-        Saved now and used by a later version of the agent: today every query is sent every tool the person asking may use.
+        When it applies, the model is sent search_tools, the pinned tools and the knowledge search instead of every definition, and finds
+        the other tools it may use by searching (cheaper prompts for workspaces with many tools).
       </p>
       <Field label="Tool search mode" name="tool_search.mode" error={error}>
         <select defaultValue={toolSearch.mode}>
