@@ -1,6 +1,7 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
+import { benchBudgets, benchCache } from './cost.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
@@ -31,6 +32,16 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'Deciding an approval on the local runtime (Accept: text/event-stream; zero-latency fake model streaming on loopback, MCP server in process): from sending the decision to the first text event of the resumed answer at the client, and to its done',
     run: benchApprovals,
+  },
+  budgets: {
+    title:
+      'Budgets under parallel load on the local runtime (fake model, each query $0.006): 100 queries at once against an organisation budget with room for 10 (goal: overshoot <= one query); the admission step (reserve in 2 budgets) alone, in process (goal: p99 <= 3 ms)',
+    run: benchBudgets,
+  },
+  cache: {
+    title:
+      'Prompt cache over a conversation on the local runtime, against the fake Messages API in its prompt-cache mode (prefix hashes at breakpoints, 20-block look-back, 1 024-token minimum): system prompt ~2 000 tokens, 40 tools, 6 turns of one tool call each; tokens as the service answered them',
+    run: benchCache,
   },
   bundle: {
     title:

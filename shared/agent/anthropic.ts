@@ -51,7 +51,7 @@ function fromAnthropicContent(content: Anthropic.ContentBlock[]): ContentBlock[]
  * mark is on the last tool that is not deferred.
  */
 function toAnthropicRequest(request: ModelRequest): Anthropic.MessageStreamParams {
-  const cache = { type: 'ephemeral' as const };
+  const cache = { type: 'ephemeral' as const, ...(request.prefixCacheTtl === '1h' ? { ttl: '1h' as const } : {}) };
   const lastLoaded = request.tools.findLastIndex((tool) => !tool.deferred);
   const tools: Anthropic.Tool[] = request.tools.map((tool, index) => ({
     name: tool.name,
@@ -66,8 +66,23 @@ function toAnthropicRequest(request: ModelRequest): Anthropic.MessageStreamParam
     ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: cache }] } : {}),
     ...(tools.length ? { tools } : {}),
     ...(request.toolChoice ? { tool_choice: { type: 'tool' as const, name: request.toolChoice } } : {}),
-    messages: toAnthropicMessages(request.messages),
+    messages: withConversationBreakpoint(toAnthropicMessages(request.messages)),
   };
+}
+
+/**
+ * The third cache breakpoint: on the last block of the last message, so each call of the loop (a
+ * new turn, a new round of tool results) reads what the call before it wrote, the whole
+ * conversation so far, and pays full price only for what is new.
+ */
+function withConversationBreakpoint(messages: AnthropicMessageParam[]): AnthropicMessageParam[] {
+  const last = messages.at(-1);
+  if (!last || !Array.isArray(last.content) || last.content.length === 0) return messages;
+  const blocks = [...last.content];
+  const final = blocks.at(-1);
+  if (!final || (final.type !== 'text' && final.type !== 'tool_result' && final.type !== 'tool_use')) return messages;
+  blocks[blocks.length - 1] = { ...final, cache_control: { type: 'ephemeral' } };
+  return [...messages.slice(0, -1), { role: last.role, content: blocks } as AnthropicMessageParam];
 }
 
 const STOP_REASONS = new Set(['end_turn', 'tool_use', 'max_tokens', 'stop_sequence', 'refusal']);
@@ -82,6 +97,9 @@ function fromAnthropicMessage(message: Anthropic.Message): ModelResponse {
       output: message.usage.output_tokens,
       cacheWrite: message.usage.cache_creation_input_tokens ?? 0,
       cacheRead: message.usage.cache_read_input_tokens ?? 0,
+      ...(message.usage.cache_creation?.ephemeral_1h_input_tokens
+        ? { cacheWriteHour: message.usage.cache_creation.ephemeral_1h_input_tokens }
+        : {}),
     },
   };
 }

@@ -45,6 +45,8 @@ export interface LoopInput {
   toolBudgetMs?: number;
   /** Told of each piece of answer text and each tool call as they happen (the streaming query). */
   onEvent?: AgentListener;
+  /** How long the prompt cache keeps the tools and system prompt (`ModelRequest.prefixCacheTtl`). */
+  prefixCacheTtl?: '5m' | '1h';
 }
 
 export type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
@@ -134,7 +136,14 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     let response: ModelResponse;
     deltas?.nextTurn();
     try {
-      const request = { model: input.model, system: input.system, tools: tools.specs(), messages, maxTokens: input.maxTokens };
+      const request = {
+        model: input.model,
+        system: input.system,
+        tools: tools.specs(),
+        messages,
+        maxTokens: input.maxTokens,
+        prefixCacheTtl: input.prefixCacheTtl,
+      };
       response = await input.client.createMessage(request, deltas && ((delta) => deltas.push(delta)));
     } catch (error) {
       progress.modelMs += performance.now() - started;

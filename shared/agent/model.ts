@@ -31,6 +31,12 @@ export interface ModelRequest {
   maxTokens: number;
   /** Forces the model to call this tool (structured output). */
   toolChoice?: string;
+  /**
+   * How long the prompt cache keeps the stable prefix (tools and system prompt): `1h` where the
+   * workspace asks often enough for it to pay (`cacheTtlFor`), else the default 5 minutes. The
+   * conversation's breakpoint always keeps 5 minutes.
+   */
+  prefixCacheTtl?: '5m' | '1h';
 }
 
 export interface TokenUsage {
@@ -38,6 +44,8 @@ export interface TokenUsage {
   output: number;
   cacheWrite: number;
   cacheRead: number;
+  /** Of `cacheWrite`, the tokens written for an hour (priced at twice the input price, not 1.25×). */
+  cacheWriteHour?: number;
 }
 
 export interface ModelResponse {
@@ -89,6 +97,7 @@ export function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
     output: a.output + b.output,
     cacheWrite: a.cacheWrite + b.cacheWrite,
     cacheRead: a.cacheRead + b.cacheRead,
+    ...(a.cacheWriteHour || b.cacheWriteHour ? { cacheWriteHour: (a.cacheWriteHour ?? 0) + (b.cacheWriteHour ?? 0) } : {}),
   };
 }
 
@@ -101,11 +110,20 @@ export function costOf(usage: TokenUsage, tier: ModelTier): number {
     usage.input * tier.inputCostPerMtok +
     usage.output * tier.outputCostPerMtok +
     usage.cacheWrite * tier.cacheWriteCostPerMtok +
+    // A 1-hour write costs 2× the input price: the difference from the 5-minute price, for those tokens.
+    (usage.cacheWriteHour ?? 0) * (2 * tier.inputCostPerMtok - tier.cacheWriteCostPerMtok) +
     usage.cacheRead * tier.cacheReadCostPerMtok;
   return Math.round((dollars / 1_000_000) * 1e9) / 1e9;
 }
 
-/** All input tokens of a call, cached or not: what the API reports as `tokens.input`. */
-export function totalInput(usage: TokenUsage): number {
-  return usage.input + usage.cacheWrite + usage.cacheRead;
+/** Tokens as answers, events, the audit log and messages show them: `input` is the uncached input only. */
+export interface TokenCounts {
+  input: number;
+  output: number;
+  cache_read: number;
+  cache_write: number;
+}
+
+export function tokenCountsOf(usage: TokenUsage): TokenCounts {
+  return { input: usage.input, output: usage.output, cache_read: usage.cacheRead, cache_write: usage.cacheWrite };
 }

@@ -9,6 +9,7 @@ import type { QueryInput } from './schemas.js';
 import { conversationFor, countQuery, loadQueryContext } from './query/context.js';
 import { persistQuery } from './query/persist.js';
 import { answerQuery } from './query/run.js';
+import { holdBudgets } from './query/budget.js';
 import { screenInput } from './query/screening.js';
 import { inQuerySpan } from './query/span.js';
 import type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
@@ -57,31 +58,40 @@ async function answer(
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
-  listener.onStart?.({ conversation_id: conversationId, session_id: conversationId });
   const { workspace, guardrails } = loaded;
+  // Each budget that covers the query holds its estimated cost, or it is 402 before it starts.
+  const hold = await holdBudgets(deps, caller, workspace, loaded.budgets);
+  listener.onStart?.({ conversation_id: conversationId, session_id: conversationId });
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));
-  const run = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier, listener);
+  const run = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier, listener).catch(async (error: unknown) => {
+    await hold.settle(0);
+    throw error;
+  });
   const { answered, hits, authorizationUrl, tools } = run;
   const loop = unlessTooLargeToWait(run.loop);
 
   const costUsd = costOf(loop.usage, tier);
   const durationMs = Math.round(performance.now() - started);
-  const saved = await persistQuery(deps, {
-    caller,
-    workspace,
-    conversationId,
-    fresh: isNew,
-    query: screened.text,
-    // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
-    history: screened.history,
-    hits: [...screened.hits, ...hits],
-    loop,
-    costUsd,
-    durationMs,
-    // Paused for an approval: the question is stored now, the answer once it is decided.
-    answered: answered && !loop.paused,
-  });
+  const [saved] = await Promise.all([
+    persistQuery(deps, {
+      caller,
+      workspace,
+      conversationId,
+      fresh: isNew,
+      query: screened.text,
+      // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
+      history: screened.history,
+      hits: [...screened.hits, ...hits],
+      loop,
+      costUsd,
+      durationMs,
+      // Paused for an approval: the question is stored now, the answer once it is decided.
+      answered: answered && !loop.paused,
+    }),
+    // Settled to what it cost, paused or not (a resumed query holds its budgets again).
+    hold.settle(costUsd),
+  ]);
   const pending = loop.paused
     ? await requestApproval(deps, {
         caller,

@@ -35,12 +35,25 @@ const PendingApprovalSchema = z
   })
   .openapi('PendingApproval');
 
+/** Tokens of a query or an answer: `input` the uncached input, and the prompt cache's reads and writes. */
+export const TokensSchema = z
+  .object({
+    input: z.number().int(),
+    output: z.number().int(),
+    cache_read: z.number().int(),
+    cache_write: z.number().int(),
+  })
+  .openapi('Tokens', {
+    description:
+      'input: uncached input tokens as the provider reports them; cache_read and cache_write: input read from and written to the prompt cache',
+  });
+
 export const QueryResponseSchema = z
   .object({
     answer: z.string(),
     tools_called: z.array(z.string()),
     connections_hit: z.array(z.string()),
-    tokens: z.object({ input: z.number().int(), output: z.number().int() }),
+    tokens: TokensSchema,
     cost_usd: z.number(),
     duration_ms: z.number().int(),
     error: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../agent/query/types.js';
 import type { LoopCheckpoint } from '../agent/loop.js';
-import type { ApprovalRecord } from '../agent/query/persist.js';
+import type { ApprovalRecord, CountedSoFar } from '../agent/query/persist.js';
 import { type Metrics, workspaceLabel } from '../platform/metrics.js';
 import type { Store } from '../platform/store.js';
 import { keys } from '../platform/keys.js';
@@ -28,7 +28,7 @@ export interface PausedQuery {
   durationMs: number;
   activityAt: string;
   activityId: string;
-  counted: { costUsd: number; durationMs: number; tokensInput: number; tokensOutput: number };
+  counted: CountedSoFar;
   checkpoint: LoopCheckpoint;
   /** Decisions already made on earlier calls of the same query. */
   earlier: ApprovalRecord[];

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from './approvals.js';
 import { resumeQuery } from './resume.js';
+import { holdBudgetsToResume } from '../agent/query/budget.js';
 
 /**
  * Who decides: their organisation and role, who they are as a conversation owner (`user:<id>`; in
@@ -98,10 +99,13 @@ async function decideAndResume(
     reason: body.reason ?? null,
     at: deps.clock.now().toISOString(),
   };
+  // The query goes on only within its budgets: 402 before anything is decided when one has no room.
+  const hold = await holdBudgetsToResume(deps, callerOf(item), workspaceId);
   if (!(await claimDecision(deps, item, decision))) {
+    await hold.settle(0);
     const now = await getApproval(deps, decider.orgId, workspaceId, approvalId);
     throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
   }
   listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });
-  return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined });
+  return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined, hold });
 }

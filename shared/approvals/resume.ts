@@ -11,6 +11,9 @@ import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../models/catalog
 import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, type PausedQuery } from './approvals.js';
 import { requestApproval, unlessTooLargeToWait } from './request.js';
 import { inQuerySpan } from '../agent/query/span.js';
+import type { BudgetHold } from '../budgets/admission.js';
+import { holdBudgets } from '../agent/query/budget.js';
+import { PaymentRequiredError } from '../platform/errors.js';
 
 /*
  * Going on with a paused query once its approval is decided (or has expired), in whichever process
@@ -114,7 +117,8 @@ export function resumeQuery(
   item: ApprovalItem,
   decision: Decision,
   listener: QueryListener = {},
-  options: { fromThread?: boolean } = {},
+  /** `hold`: the budgets the decision reserved; without one (an expiry) they are reserved here. */
+  options: { fromThread?: boolean; hold?: BudgetHold } = {},
 ): Promise<Resumed> {
   // The resumed part of a query is a query span of its own (its first part ended at the pause).
   return inQuerySpan(item.workspace_id, undefined, () => resume(deps, item, decision, listener, options));
@@ -125,19 +129,25 @@ async function resume(
   item: ApprovalItem,
   decision: Decision,
   listener: QueryListener,
-  options: { fromThread?: boolean },
+  options: { fromThread?: boolean; hold?: BudgetHold },
 ): Promise<Resumed> {
   const started = performance.now();
   const paused = pausedQueryOf(item);
   const { caller, checkpoint } = paused;
   const context = await loadQueryContext(deps, caller, item.workspace_id, item.conversation_id);
+  const held = options.hold ?? (await holdBudgets(deps, caller, context.workspace, context.budgets).catch((error: unknown) => error));
   const tier: ModelTier = modelTier(context.workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const prepared = await prepareLoop(deps, caller, context, tier, listener);
   const call = checkpoint.waiting[0];
   if (!call) throw new Error(`approval ${item.id} has no waiting call`);
   const progress = structuredClone(checkpoint.progress);
   let run: ReturnType<typeof finishRun> | Awaited<ReturnType<typeof prepareLoop>>;
-  if ('loop' in prepared) {
+  if (held instanceof PaymentRequiredError) {
+    // An expiry with a budget spent: the model is not called again; the query ends saying why.
+    run = { answered: true, hits: [], tools: [], loop: resultOf(progress, held.message) };
+  } else if (held instanceof Error) {
+    throw held;
+  } else if ('loop' in prepared) {
     // No model client, or a connection down: the query ends with that error, keeping what it had
     // spent and answered before the pause (the counters hold it already).
     run = { ...prepared, answered: true, loop: resultOf(progress, prepared.loop.error) };
@@ -148,6 +158,8 @@ async function resume(
   }
   const loop = unlessTooLargeToWait(run.loop);
   const costUsd = costOf(loop.usage, tier);
+  // The budgets are settled to what the query spent since it paused (its first part was settled then).
+  if (!(held instanceof Error)) await (held as BudgetHold).settle(Math.max(0, costUsd - paused.counted.costUsd));
   const durationMs = paused.durationMs + Math.round(performance.now() - started);
   const approvals = approvalsOf(paused.earlier, item, decision, decision.at ?? deps.clock.now().toISOString());
   const saved = await persistQuery(deps, {

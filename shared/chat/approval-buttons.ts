@@ -2,7 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../approvals/approvals.js';
 import { approvalOf, decideApproval, mayDecide, type Decider } from '../approvals/decide.js';
 import type { AgentDeps } from '../deps.js';
-import { DomainError, NotFoundError, errorMessage, TooManyRequestsError } from '../platform/errors.js';
+import { DomainError, NotFoundError, PaymentRequiredError, errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
 import { getBinding } from './consumers.js';
 import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from './identity.js';
@@ -154,6 +154,11 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
     if (!started && error instanceof TooManyRequestsError) {
       // No place among the organisation's queries in flight: nothing was decided, press again later.
       await tell(`Nothing was decided: ${error.message}. Press again in ${error.retryAfterSeconds} seconds.`, threadTs);
+      return;
+    }
+    if (!started && error instanceof PaymentRequiredError) {
+      // A budget without room: nothing was decided; the approval waits for the budget's reset or a higher limit.
+      await tell(`Nothing was decided: ${error.message}`, threadTs);
       return;
     }
     if (!started && error instanceof DomainError) {

@@ -4,7 +4,7 @@ import { runQuery, type Caller } from '../agent/query.js';
 import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
 import type { Clock } from '../platform/clock.js';
-import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
 import { getBinding } from './consumers.js';
@@ -154,6 +154,8 @@ async function grantSubjectOf(
 /** What stopped a query before it ran, said in words (a closed conversation, the rate limit, a removed workspace). */
 function refusalOf(error: unknown): string {
   if (error instanceof ConflictError) return CLOSED_REPLY;
+  // A budget without room: the bot answers what the API does (the budget, what it spent, when it resets).
+  if (error instanceof PaymentRequiredError) return error.message;
   if (error instanceof TooManyRequestsError)
     return `I am answering too many questions right now; ask again in ${error.retryAfterSeconds} seconds.`;
   if (error instanceof NotFoundError) return 'The workspace of this channel no longer exists.';

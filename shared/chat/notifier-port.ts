@@ -21,6 +21,7 @@ export interface DecisionForThread {
 
 /** Posts into team-chat threads (the cold notice, the outcome of an approval decided elsewhere). */
 export interface ChatNotifier {
+  /** Posts `text` in a thread of the channel, or in the channel itself when `threadTs` is empty. */
   postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void>;
   /**
    * Shows in the thread that its approval was decided (the approval message updated) and what

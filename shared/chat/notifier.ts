@@ -17,7 +17,8 @@ export class TeamChatNotifier implements ChatNotifier {
 
   async postInThread(orgId: string, channelId: string, threadTs: string, text: string): Promise<void> {
     const client = await this.clientOf(orgId);
-    await client.chat.postMessage({ channel: channelId, thread_ts: threadTs, text });
+    // An empty thread posts in the channel itself (a budget alert).
+    await client.chat.postMessage({ channel: channelId, ...(threadTs ? { thread_ts: threadTs } : {}), text });
   }
 
   async continueAfterDecision(decided: DecisionForThread): Promise<void> {

@@ -16,6 +16,15 @@ function toMessage(item: Item): Message {
     tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
     tokens_input: numOrNull(item.tokens_input),
     tokens_output: numOrNull(item.tokens_output),
+    tokens:
+      item.role === 'assistant'
+        ? {
+            input: num(item.tokens_input),
+            output: num(item.tokens_output),
+            cache_read: num(item.tokens_cache_read),
+            cache_write: num(item.tokens_cache_write),
+          }
+        : null,
     cost_usd: numOrNull(item.cost_usd),
     duration_ms: numOrNull(item.duration_ms),
     created_at: str(item.created_at),

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { TokensSchema } from '../agent/schemas.js';
 import { PaginationQuery, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
 
 export const CONVERSATION_STATUSES = ['open', 'cold', 'closed'] as const;
@@ -57,6 +58,7 @@ const MessageSchema = z
     tools_called: z.string().nullable().openapi({ description: 'JSON-encoded array of tool names; null on user messages' }),
     tokens_input: z.number().int().nullable(),
     tokens_output: z.number().int().nullable(),
+    tokens: TokensSchema.nullable().openapi({ description: 'the answer’s tokens; null on user messages' }),
     cost_usd: z.number().nullable(),
     duration_ms: z.number().int().nullable(),
     created_at: isoTimestamp,

@@ -12,6 +12,7 @@ import { queueRoutes } from '../jobs/routes.js';
 import { guardrailRoutes } from '../guardrails/routes.js';
 import { knowledgeRoutes } from '../knowledge/routes.js';
 import { orgRoutes } from '../org/routes.js';
+import { budgetRoutes } from '../budgets/routes.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
@@ -116,6 +117,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.route('/api', authRoutes(deps));
   app.route('/api', orgRoutes(deps));
+  app.route('/api', budgetRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', toolSearchRoutes(deps));
   app.route('/api', conversationRoutes(deps));

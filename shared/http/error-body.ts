@@ -9,7 +9,8 @@ import { DomainError, ValidationError } from '../platform/errors.js';
  */
 export function clientErrorOf(error: unknown): { status: ContentfulStatusCode; body: { error: string; details?: unknown } } | undefined {
   if (error instanceof DomainError) {
-    const body = error instanceof ValidationError ? { error: error.message, details: error.details } : { error: error.message };
+    const body =
+      error instanceof ValidationError ? { error: error.message, details: error.details } : { ...error.extra, error: error.message };
     return { status: error.status, body };
   }
   if (error instanceof HTTPException && error.status < 500) {

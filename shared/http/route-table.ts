@@ -1,6 +1,7 @@
 import { createRoute } from '@hono/zod-openapi';
 import { queryRouteDefinitions } from '../agent/route-definitions.js';
 import { authRouteDefinitions } from '../auth/route-definitions.js';
+import { budgetRouteDefinitions } from '../budgets/route-definitions.js';
 import { chatAgentRouteDefinitions, chatLinkRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
 import { catalogueRoute, connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
@@ -33,6 +34,7 @@ const documentRoute = onApi(
 export const ROUTE_TABLE: readonly PlacedRoute[] = [
   authRouteDefinitions,
   orgRouteDefinitions,
+  budgetRouteDefinitions,
   workspaceRouteDefinitions,
   toolSearchRouteDefinitions,
   conversationRouteDefinitions,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { coldNoticeHandler } from '../conversations/cold-notice.js';
+import { BudgetAlertSchema, budgetAlertHandler, type BudgetAlertJob } from '../budgets/alerts.js';
+import { ColdNoticeSchema, coldNoticeHandler, type ColdNoticeJob } from '../conversations/cold-notice.js';
 import { conversationStatsHandler } from '../conversations/stats-job.js';
 import { approvalExpiryHandler } from '../approvals/expire-job.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../approvals/expiry.js';
@@ -16,9 +17,18 @@ const timedMoves: JobHandler<ApprovalExpiryJob | LifecycleJob> = {
     data.move === 'expire-approval' ? approvalExpiryHandler.run(deps, data, job) : lifecycleHandler.run(deps, data, job),
 };
 
+/**
+ * The cold-messages queue carries what leaves the service as a message: a cold conversation's
+ * notice in its thread, and a budget's alert (`kind: "budget-alert"`).
+ */
+const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob> = {
+  schema: z.union([BudgetAlertSchema, ColdNoticeSchema]),
+  run: (deps, data, job) => ('kind' in data ? budgetAlertHandler.run(deps, data, job) : coldNoticeHandler.run(deps, data, job)),
+};
+
 /** The handler of each queue. */
 export const jobHandlers: JobHandlers = {
   lifecycle: timedMoves as JobHandler<unknown>,
-  'cold-messages': coldNoticeHandler,
+  'cold-messages': outgoingMessages as JobHandler<unknown>,
   'conversation-stats': conversationStatsHandler,
 };

@@ -2,6 +2,7 @@ import { isSealed, SecretDecryptionError } from '../platform/secrets.js';
 import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
+import type { Item, Key } from '../platform/table.js';
 
 interface SettingItem {
   pk: string;
@@ -37,7 +38,7 @@ async function openedOrUnset(deps: SecretStore, orgId: string, item: SettingItem
 }
 
 /** Keys the service itself reads. Other keys matching the key pattern may be stored too. */
-const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token', 'chat_app_token'] as const;
+const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token', 'chat_app_token', 'alerts_webhook_url'] as const;
 
 const MASK = '••••••••';
 
@@ -56,6 +57,13 @@ function maskSecret(value: string): string {
 
 const VALUE_RULES: Record<string, (value: string) => string | undefined> = {
   ai_provider: (value) => (value === 'anthropic' || value === 'bedrock' ? undefined : 'must be anthropic or bedrock'),
+  // Where budget alerts are POSTed (budgets/alerts.ts); the address is checked again, as a tool server's is, when it is used.
+  alerts_webhook_url: (value) => {
+    if (!URL.canParse(value)) return 'must be an http or https URL';
+    const url = new URL(value);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http or https URL';
+    return url.username || url.password ? 'must not hold a user name or password' : undefined;
+  },
 };
 
 export async function listSettings(
@@ -115,8 +123,18 @@ export async function readSetting(deps: SecretStore, orgId: string, key: string)
 }
 
 /** The organisation's model settings (`ai_provider`, `ai_api_key`): one BatchGet, for the query and the statistics job. */
-export async function readModelSettings(deps: SecretStore, orgId: string): Promise<{ provider?: string; apiKey?: string }> {
-  const items = await deps.table.batchGet<SettingItem>([keys.setting(orgId, 'ai_provider'), keys.setting(orgId, 'ai_api_key')]);
+export async function readModelSettings(
+  deps: SecretStore,
+  orgId: string,
+  /** Other items of the organisation read in the same BatchGet (the query's budgets); answered in `also`. */
+  also: Key[] = [],
+): Promise<{ provider?: string; apiKey?: string; also: Item[] }> {
+  const items = await deps.table.batchGet<SettingItem & Item>([
+    keys.setting(orgId, 'ai_provider'),
+    keys.setting(orgId, 'ai_api_key'),
+    ...also,
+  ]);
   const itemOf = (key: string) => items.find((item) => item.sk === keys.setting(orgId, key).sk);
-  return { provider: itemOf('ai_provider')?.value, apiKey: await openedOrUnset(deps, orgId, itemOf('ai_api_key')) };
+  const others = items.filter((item) => also.some((key) => key.pk === item.pk && key.sk === item.sk));
+  return { provider: itemOf('ai_provider')?.value, apiKey: await openedOrUnset(deps, orgId, itemOf('ai_api_key')), also: others };
 }

@@ -6,7 +6,9 @@ export interface ErrorDetail {
 
 /** Base of the errors the HTTP layer maps to a status and `{ error }` body. */
 export abstract class DomainError extends Error {
-  abstract readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429;
+  abstract readonly status: 400 | 401 | 402 | 403 | 404 | 409 | 410 | 413 | 415 | 429;
+  /** Fields of the error's body besides `error` (a refused budget names it). */
+  readonly extra?: Record<string, unknown>;
 }
 
 export class ValidationError extends DomainError {
@@ -26,6 +28,19 @@ export class UnauthorizedError extends DomainError {
   constructor(message = 'authentication required', options?: ErrorOptions) {
     super(message, options);
     this.name = 'UnauthorizedError';
+  }
+}
+
+/** Spending past a budget: 402 with the budget named in `extra`. */
+export class PaymentRequiredError extends DomainError {
+  readonly status = 402;
+  constructor(
+    message: string,
+    override readonly extra: Record<string, unknown>,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'PaymentRequiredError';
   }
 }
 

@@ -14,7 +14,8 @@ export interface Key {
  * configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit log), WSGAP#
  * (knowledge gaps), WSVIOL# (guardrail violations), CONV# (a conversation with its messages),
  * FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
- * (team-chat channel bindings), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
+ * (team-chat channel bindings), BUDGETSPEND# and BUDGETALERT# (a budget's spend per period, alerts
+ * sent), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
  * (one-time requests to link a chat account), JOB# and
  * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
  * throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the whole deployment: the first sign-up,
@@ -35,6 +36,18 @@ export const keys = {
   setting: (orgId: string, key: string): Key => ({ pk: `ORG#${orgId}`, sk: `SETTING#${key}` }),
   /** `begins_with` prefix of the settings in an organisation partition. */
   settingPrefix: 'SETTING#',
+  /**
+   * The organisation's budgets: their definitions in one item (a map by id), read with the model
+   * settings in the query's BatchGet, so a query of an organisation without budgets pays nothing.
+   */
+  budgets: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'BUDGETS' }),
+  /** What a budget has spent and holds reserved in one period (`YYYY-MM-DD` or `YYYY-MM`): `room`, `spent`, `reserved`. */
+  budgetSpend: (budgetId: string, period: string): Key => ({ pk: `BUDGETSPEND#${budgetId}`, sk: period }),
+  /** An alert of a budget sent for a period and threshold: claimed once (conditional put), kept 62 days (TTL). */
+  budgetAlert: (budgetId: string, period: string, percent: number): Key => ({
+    pk: `BUDGETALERT#${budgetId}#${period}#${percent}`,
+    sk: 'ALERT',
+  }),
   /** GSI1 partition listing the organisations with a chat app token (what the chat bridge connects). */
   chatOrganisationsIndex: () => 'CHATORGS',
   /** GSI1 attributes of the `chat_app_token` setting: the organisation's entry in that index. */

@@ -92,6 +92,12 @@ const toActivity = (item: Item): ActivityEntry => ({
   connections_hit: strings(item.connections_hit),
   tokens_input: num(item.tokens_input),
   tokens_output: num(item.tokens_output),
+  tokens: {
+    input: num(item.tokens_input),
+    output: num(item.tokens_output),
+    cache_read: num(item.tokens_cache_read),
+    cache_write: num(item.tokens_cache_write),
+  },
   cost_usd: num(item.cost_usd),
   duration_ms: num(item.duration_ms),
   error: strOrNull(item.error),

@@ -1,6 +1,8 @@
 import type { Deps } from '../deps.js';
 import { dayOf, monthOf } from '../platform/clock.js';
+import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
+import { watchCacheHitRate } from './cache-watch.js';
 
 /** What one query (or a batch of them) adds to a workspace's usage. */
 export interface Usage {
@@ -8,11 +10,23 @@ export interface Usage {
   errors: number;
   duration_ms: number;
   cost_usd: number;
+  /** Uncached input tokens. */
   tokens_input: number;
   tokens_output: number;
+  tokens_cache_read: number;
+  tokens_cache_write: number;
 }
 export type UsageField = keyof Usage;
-const USAGE_FIELDS: readonly UsageField[] = ['queries', 'errors', 'duration_ms', 'cost_usd', 'tokens_input', 'tokens_output'];
+const USAGE_FIELDS: readonly UsageField[] = [
+  'queries',
+  'errors',
+  'duration_ms',
+  'cost_usd',
+  'tokens_input',
+  'tokens_output',
+  'tokens_cache_read',
+  'tokens_cache_write',
+];
 
 /**
  * Counter attributes kept on the workspace item by atomic ADDs: usage per month and all-time,
@@ -81,10 +95,18 @@ export async function recordUsage(
     workspaceDeltas[counterNames.total(field)] = value;
   }
   const dayExpression = addExpression(dayDeltas);
-  await Promise.all([
-    dayExpression ? deps.table.update(keys.workspaceDayStats(orgId, workspaceId, dayOf(at)), dayExpression) : undefined,
+  const [day] = await Promise.all([
+    dayExpression
+      ? deps.table.update<{ queries?: number }>(keys.workspaceDayStats(orgId, workspaceId, dayOf(at)), dayExpression)
+      : undefined,
     addWorkspaceCounters(deps, orgId, workspaceId, workspaceDeltas),
   ]);
+  // The workspace's first query of the day looks at how its prompt cache did the day before.
+  if (usage.queries && day?.queries === usage.queries) {
+    await watchCacheHitRate(deps, orgId, workspaceId, at).catch((error: unknown) =>
+      deps.logger.warn('the prompt cache hit rate could not be checked', { error: errorMessage(error) }),
+    );
+  }
 }
 
 /** A counter attribute of an item, 0 when absent. */

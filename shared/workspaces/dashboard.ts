@@ -33,8 +33,29 @@ export const DashboardSchema = z
       queries_today: z.number().int(),
       week: z.number().int(),
       month: z.number().int(),
-      by_day: z.array(z.object({ date: z.string(), queries: z.number().int(), cost: z.number() })),
+      by_day: z.array(
+        z.object({
+          date: z.string(),
+          queries: z.number().int(),
+          cost: z.number(),
+          cache_hit_rate: z
+            .number()
+            .nullable()
+            .openapi({ description: 'that day’s share of input tokens read from the cache; null without input' }),
+        }),
+      ),
     }),
+    cache: z
+      .object({
+        read_tokens: z.number().int(),
+        write_tokens: z.number().int(),
+        input_tokens: z.number().int(),
+        hit_rate: z.number().nullable(),
+      })
+      .openapi({
+        description:
+          'the prompt cache over the 30 days charted: input tokens read from it, written to it, and uncached; hit_rate = read / (read + write + input), null without input',
+      }),
     recent_conversations: z.array(ConversationSchema),
     categories: z.array(z.object({ category: z.string(), count: z.number().int() })),
     channels: z.array(z.object({ channel: z.string(), count: z.number().int() })),
@@ -44,6 +65,33 @@ export const DashboardSchema = z
   })
   .openapi('Dashboard');
 export type Dashboard = z.infer<typeof DashboardSchema>;
+
+/** The share of input tokens read from the prompt cache, or null when there was no input. */
+function cacheHitRate(counters: { read: number; write: number; input: number }): number | null {
+  const all = counters.read + counters.write + counters.input;
+  return all ? Math.round((counters.read / all) * 1000) / 1000 : null;
+}
+
+/** The cache counters of a day item. */
+function cacheOfDay(item: object | undefined) {
+  return {
+    read: counterOf(item, 'tokens_cache_read'),
+    write: counterOf(item, 'tokens_cache_write'),
+    input: counterOf(item, 'tokens_input'),
+  };
+}
+
+/** The dashboard's `cache`: the days' counters summed. */
+function cacheOfDays(days: readonly string[], byDay: Map<string, object>): Dashboard['cache'] {
+  const sum = { read: 0, write: 0, input: 0 };
+  for (const day of days) {
+    const counters = cacheOfDay(byDay.get(day));
+    sum.read += counters.read;
+    sum.write += counters.write;
+    sum.input += counters.input;
+  }
+  return { read_tokens: sum.read, write_tokens: sum.write, input_tokens: sum.input, hit_rate: cacheHitRate(sum) };
+}
 
 /** Days of usage the dashboard charts. */
 const DASHBOARD_DAYS = 30;
@@ -116,8 +164,10 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
         date,
         queries: counterOf(byDay.get(date), 'queries'),
         cost: roundUsd(counterOf(byDay.get(date), 'cost_usd')),
+        cache_hit_rate: cacheHitRate(cacheOfDay(byDay.get(date))),
       })),
     },
+    cache: cacheOfDays(days, byDay),
     recent_conversations: recent.items.map(toConversation),
     categories: countsOf(workspace, 'category').map(({ label, count: n }) => ({ category: label, count: n })),
     channels: countsOf(workspace, 'channel').map(({ label, count: n }) => ({ channel: label, count: n })),

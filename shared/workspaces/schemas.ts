@@ -1,5 +1,6 @@
 import { ApprovalSettingSchema } from '../approvals/setting.js';
 import { z } from '@hono/zod-openapi';
+import { TokensSchema } from '../agent/schemas.js';
 import { displayName, isoTimestamp } from '../http/schemas.js';
 import { MODEL_TIER_IDS } from '../models/catalogue.js';
 import { ToolSearchSettingInput, ToolSearchSettingSchema } from '../tool-search/setting.js';
@@ -251,6 +252,7 @@ export const ActivityEntrySchema = z
     connections_hit: z.array(z.string()),
     tokens_input: z.number().int(),
     tokens_output: z.number().int(),
+    tokens: TokensSchema,
     cost_usd: z.number(),
     duration_ms: z.number().int(),
     error: z.string().nullable(),

@@ -110,7 +110,12 @@ describe('an MCP server that dies', () => {
         body: { query: 'And now?', session_id: response.body.session_id },
       });
       expect(later.status, later.text).toBe(200);
-      expect(later.body).toMatchObject({ answer: '', tools_called: [], tokens: { input: 0, output: 0 }, cost_usd: 0 });
+      expect(later.body).toMatchObject({
+        answer: '',
+        tools_called: [],
+        tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+        cost_usd: 0,
+      });
       expect(later.body.error).toMatch(/MCP connection "Lookup" is unreachable/);
       expect(model.requests).toHaveLength(0);
 
@@ -165,7 +170,7 @@ describe('a model API that throttles and fails', () => {
       expect(overloaded.body).toMatchObject({
         answer: '',
         tools_called: [],
-        tokens: { input: 0, output: 0 },
+        tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
         cost_usd: 0,
         session_id: sessionId,
       });

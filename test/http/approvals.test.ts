@@ -108,7 +108,7 @@ describe('approval of write tools', () => {
     });
     expect(decided.body.answer).toBe('Done: found tickets about vpn | ticket created: VPN down');
     // Tokens and cost of the whole query: both model calls.
-    expect(decided.body.tokens).toEqual({ input: 200, output: 40 });
+    expect(decided.body.tokens).toEqual({ input: 200, output: 40, cache_read: 0, cache_write: 0 });
 
     const conversation = await t.request('GET', conversationPath, { cookie: admin.cookie });
     expect(conversation.body.messages.map((message: { role: string; content: string }) => [message.role, message.content])).toEqual([
@@ -120,6 +120,7 @@ describe('approval of write tools', () => {
     expect(activity.body.activity[0]).toMatchObject({
       tokens_input: 200,
       tokens_output: 40,
+      tokens: { input: 200, output: 40, cache_read: 0, cache_write: 0 },
       approvals: [{ id: approvalId, status: 'approved', decided_by: 'Ada Admin', tool: 'create_ticket' }],
     });
     const dashboard = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie: admin.cookie });
@@ -431,9 +432,14 @@ describe('approval of write tools', () => {
     const decided = await decide(admin.cookie, workspace.id, asked.body.pending_approval.id, { decision: 'approve' });
     expect(decided.status).toBe(200);
     expect(decided.body.error).toMatch(/doomed/);
-    expect(decided.body.tokens).toEqual({ input: 300, output: 30 });
+    expect(decided.body.tokens).toEqual({ input: 300, output: 30, cache_read: 0, cache_write: 0 });
     const activity = await t.request('GET', `/api/workspaces/${workspace.id}/activity`, { cookie: admin.cookie });
-    expect(activity.body.activity[0]).toMatchObject({ tokens_input: 300, tokens_output: 30, error: expect.stringMatching(/doomed/) });
+    expect(activity.body.activity[0]).toMatchObject({
+      tokens_input: 300,
+      tokens_output: 30,
+      tokens: { input: 300, output: 30, cache_read: 0, cache_write: 0 },
+      error: expect.stringMatching(/doomed/),
+    });
     const dashboard = await t.request('GET', `/api/workspaces/${workspace.id}/dashboard`, { cookie: admin.cookie });
     expect(dashboard.body.cost.mtd).toBeGreaterThan(0);
   });

@@ -107,6 +107,7 @@ interface Fixture {
   codingKey: string;
   chatConsumerId: string;
   memberId: string;
+  budgetId: string;
   /** A link request the bot sent a chat user, unused; and the id of a chat account linked to the admin. */
   linkToken: string;
   chatLinkId: string;
@@ -143,6 +144,7 @@ async function makeFixture(): Promise<Fixture> {
   });
   const query = await post(`/api/workspaces/${workspaceId}/query`, { query: 'a first question' }, 200);
   const member = await t.addMember(cookie);
+  const budget = await post('/api/org/budgets', { scope: 'workspace', scope_id: workspaceId, period: 'month', limit_usd: 100 }, 201);
   const account = (userId: string) => ({ teamId: 'T1', teamName: 'Example Team', userId, userName: `Chat ${userId}` });
   const linked = await requestChatLink(t.deps, admin.org.id, account('ULINKED'));
   await post(`/api/chat/link-requests/${linked}`, undefined);
@@ -162,6 +164,7 @@ async function makeFixture(): Promise<Fixture> {
     codingKey: coding.body.api_key,
     chatConsumerId: teamChat.body.id,
     memberId: member.user.id,
+    budgetId: budget.body.budget.id,
     linkToken: await requestChatLink(t.deps, admin.org.id, account('UTOLINK')),
     chatLinkId: 'T1-ULINKED',
   };
@@ -175,6 +178,7 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       if (operation.path.startsWith('/api/connectors/consumer/')) return [f.apiConsumerId, f.chatConsumerId];
       if (operation.path.startsWith('/api/consumers/')) return [f.messagingConsumerId];
       if (operation.path.startsWith('/api/org/users/')) return [f.memberId];
+      if (operation.path.startsWith('/api/org/budgets/')) return [f.budgetId];
       return [f.workspaceId];
     case 'cid':
       return [f.conversationId];
@@ -215,6 +219,11 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/org/settings/{key}': [{ value: 'anthropic' }, { value: 'sk-ant-hostile-0123456789' }],
     'POST /api/org/users': [{ name: 'New', email: 'hostile-new@example.com', password: 'long enough', org_role: 'member' }],
     'PUT /api/org/users/{id}': [{ org_role: 'admin' }, { org_role: 'member' }],
+    'POST /api/org/budgets': [
+      { scope: 'org', period: 'day', limit_usd: 25, alert_percent: [50, 90] },
+      { scope: 'user', scope_id: f.memberId, period: 'month', limit_usd: 10 },
+    ],
+    'PUT /api/org/budgets/{id}': [{ limit_usd: 75 }, { alert_percent: [10, 100] }],
     'POST /api/teams': [{ name: 'Hostile team' }],
     'POST /api/workspaces': [{ name: 'Hostile workspace', system_prompt: 'be brief', team_name: 'Hostile team' }],
     'PUT /api/workspaces/{id}': [

@@ -10,7 +10,7 @@ afterAll(async () => {
 });
 
 const MASK = '••••••••';
-const KNOWN_UNSET = { ai_api_key: false, ai_provider: false, chat_bot_token: false, chat_app_token: false };
+const KNOWN_UNSET = { ai_api_key: false, ai_provider: false, chat_bot_token: false, chat_app_token: false, alerts_webhook_url: false };
 
 function detailPaths(response: ApiResponse): string[] {
   return (response.body?.details ?? []).map((detail: { path: string }) => detail.path);
@@ -114,7 +114,7 @@ describe('/api/org/settings', () => {
   const settingsOf = async (cookie: string) => t.request('GET', '/api/org/settings', { cookie });
   const put = (cookie: string, key: string, value: unknown) => t.request('PUT', `/api/org/settings/${key}`, { cookie, body: { value } });
 
-  it('starts with no settings and the four known keys not configured', async () => {
+  it('starts with no settings and the five known keys not configured', async () => {
     const admin = await t.signUp();
     const response = await settingsOf(admin.cookie);
     expect(response.status).toBe(200);

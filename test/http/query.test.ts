@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addWorkspaceCounters } from '../../shared/workspaces/counters.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 import { STDIO_SERVER_ARGS, startHttpMcpServer, standardTools } from '../support/mcp-servers.js';
@@ -56,7 +57,7 @@ describe('POST /api/workspaces/:id/query', () => {
       answer: 'Go to Settings → Reset.',
       tools_called: ['search_docs'],
       connections_hit: ['docs'],
-      tokens: { input: 2200, output: 130 },
+      tokens: { input: 2200, output: 130, cache_read: 0, cache_write: 0 },
       error: null,
     });
     // balanced tier: $3 in, $15 out per million tokens.
@@ -145,7 +146,8 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(model.requests[0]?.body.messages).toEqual([
       { role: 'user', content: [{ type: 'text', text: 'Tell me about France.' }] },
       { role: 'assistant', content: [{ type: 'text', text: 'France is a country in Europe.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'And its capital?' }] },
+      // The conversation's cache breakpoint: on the last block, so the next call reads all of it.
+      { role: 'user', content: [{ type: 'text', text: 'And its capital?', cache_control: { type: 'ephemeral' } }] },
     ]);
     model.reply(textReply('About 2 million.'));
     await ask(admin.cookie, workspaceId, {
@@ -208,7 +210,7 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(response.body.tools_called).toEqual(['search_docs', 'search_docs', 'search_docs']);
     expect(response.body.answer).toContain('still looking');
     expect(model.requests).toHaveLength(4);
-    expect(response.body.tokens).toEqual({ input: 400, output: 80 });
+    expect(response.body.tokens).toEqual({ input: 400, output: 80, cache_read: 0, cache_write: 0 });
     const stats = (await t.request('GET', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie })).body.stats;
     expect(stats.error_rate).toBe(1);
   });
@@ -226,7 +228,7 @@ describe('POST /api/workspaces/:id/query', () => {
       answer: '',
       tools_called: [],
       connections_hit: [],
-      tokens: { input: 0, output: 0 },
+      tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
       cost_usd: 0,
     });
     expect(response.body.error).toMatch(/MCP connection "Doomed CRM" is unreachable/);
@@ -246,7 +248,7 @@ describe('POST /api/workspaces/:id/query', () => {
     const response = await ask(admin.cookie, workspaceId, { query: 'try' });
     expect(response.body.error).toMatch(/model API answered 500/);
     expect(response.body.tools_called).toEqual(['search_docs']);
-    expect(response.body.tokens).toEqual({ input: 500, output: 10 });
+    expect(response.body.tokens).toEqual({ input: 500, output: 10, cache_read: 0, cache_write: 0 });
     expect(response.body.cost_usd).toBeGreaterThan(0);
   });
 
@@ -258,6 +260,52 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(model.requests).toHaveLength(2);
   });
 
+  it('marks three cache breakpoints: the last tool, the system prompt (an hour for a busy workspace) and the last message of each call', async () => {
+    const { admin, workspaceId } = await workspaceWith([{ name: 'docs', url: docs.url }]);
+    model.reply(toolUseReply([{ name: 'search_docs', input: { query: 'vpn' } }]), textReply('done'));
+    await ask(admin.cookie, workspaceId, { query: 'hello' });
+    for (const request of model.requests) {
+      const { tools = [], system = [], messages } = request.body;
+      const marked = JSON.stringify(request.body).match(/cache_control/g) ?? [];
+      expect(marked).toHaveLength(3);
+      expect(tools.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+      expect(system[0]?.cache_control).toEqual({ type: 'ephemeral' });
+      const last = messages.at(-1)?.content as { cache_control?: unknown }[];
+      expect(last.at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+    }
+    // The second call's prefix is the first's, with the turn and its tool result after it.
+    const [first, second] = model.requests;
+    expect(second?.body.messages.slice(0, 1)[0]?.content).toEqual([{ type: 'text', text: 'hello' }]);
+    expect(JSON.stringify(second?.body.tools)).toBe(JSON.stringify(first?.body.tools));
+
+    // A workspace that has averaged a query an hour this month keeps its prefix an hour.
+    const month = new Date().toISOString().slice(0, 7);
+    await addWorkspaceCounters(t.deps, admin.org.id, workspaceId, { [`month#${month}#queries`]: 24 * 31 });
+    model.reset();
+    await ask(admin.cookie, workspaceId, { query: 'busy' });
+    const busy = model.requests[0]?.body;
+    expect(busy?.tools?.at(-1)?.cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
+    expect(busy?.system?.[0]?.cache_control).toEqual({ type: 'ephemeral', ttl: '1h' });
+    expect(((busy?.messages.at(-1)?.content ?? []) as { cache_control?: unknown }[]).at(-1)?.cache_control).toEqual({ type: 'ephemeral' });
+  });
+
+  it('prices a 1-hour cache write at twice the input price, a 5-minute one at 1.25 times', async () => {
+    const { admin, workspaceId } = await workspaceWith([]);
+    await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie, body: { model: 'fast' } });
+    model.reply(
+      textReply('cached', {
+        input_tokens: 0,
+        output_tokens: 0,
+        cache_creation_input_tokens: 3000,
+        cache_creation: { ephemeral_5m_input_tokens: 1000, ephemeral_1h_input_tokens: 2000 },
+      }),
+    );
+    const response = await ask(admin.cookie, workspaceId, { query: 'hello' });
+    // fast tier: $1 input per million: 1 000 at $1.25, 2 000 at $2.
+    expect(response.body.cost_usd).toBeCloseTo((1000 * 1.25 + 2000 * 2) / 1e6, 9);
+    expect(response.body.tokens).toEqual({ input: 0, output: 0, cache_read: 0, cache_write: 3000 });
+  });
+
   it('prices cache writes and reads at their own rates', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie, body: { model: 'fast' } });
@@ -267,7 +315,8 @@ describe('POST /api/workspaces/:id/query', () => {
     const response = await ask(admin.cookie, workspaceId, { query: 'hello' });
     // fast tier: $1 in, $5 out, cache write $1.25, cache read $0.10 per million.
     expect(response.body.cost_usd).toBeCloseTo((10 * 1 + 100 * 5 + 2000 * 1.25 + 8000 * 0.1) / 1e6, 9);
-    expect(response.body.tokens).toEqual({ input: 10010, output: 100 });
+    // input is the uncached input only; the cache's reads and writes are reported apart.
+    expect(response.body.tokens).toEqual({ input: 10, output: 100, cache_read: 8000, cache_write: 2000 });
     expect(model.requests[0]?.body.model).toBe('claude-haiku-4-5');
   });
 
@@ -379,6 +428,8 @@ describe('POST /api/workspaces/:id/query', () => {
       expect(answer.status, answer.text).toBe(200);
       return { calls: t.deps.table.roundTrips - before, sessionId: answer.body.session_id as string };
     };
+    // The workspace's first query of the day also reads the two days before (the cache hit-rate check).
+    expect((await callsOf({ query: 'first of the day' })).calls).toBe(8);
     const first = await callsOf({ query: 'first' });
     expect(first.calls).toBe(7);
     expect((await callsOf({ query: 'follow-up', session_id: first.sessionId })).calls).toBe(8);

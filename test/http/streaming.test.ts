@@ -94,7 +94,7 @@ describe('POST /api/workspaces/:id/query with Accept: text/event-stream', () => 
     const { conversation_id: _c, session_id: _s, duration_ms: _d, ...rest } = plain.body;
     expect(done).toMatchObject(rest);
     expect(Object.keys(done).sort()).toEqual(Object.keys(plain.body).sort());
-    expect(done.tokens).toEqual({ input: 800, output: 100 });
+    expect(done.tokens).toEqual({ input: 800, output: 100, cache_read: 0, cache_write: 0 });
   });
 
   it('answers errors found before the query starts as plain JSON with their status', async () => {

@@ -25,6 +25,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/org/settings/{key}': { value: 'anthropic' },
   'POST /api/org/users': { name: 'New', email: 'matrix-new@example.com', password: 'long enough', org_role: 'member' },
   'PUT /api/org/users/{id}': { org_role: 'member' },
+  'POST /api/org/budgets': { scope: 'org', period: 'day', limit_usd: 5 },
+  'PUT /api/org/budgets/{id}': { limit_usd: 50 },
   'POST /api/teams': { name: 'Matrix team' },
   'POST /api/workspaces': { name: 'Matrix workspace' },
   'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },
@@ -63,14 +65,15 @@ const VALID_QUERIES: Record<string, string> = {
 
 let t: TestContext;
 let operations: Operation[];
-let victim: { cookie: string; workspaceId: string; conversationId: string; connectionId: string };
+let victim: { cookie: string; workspaceId: string; conversationId: string; connectionId: string; budgetId: string };
 let attacker: { cookie: string };
 let member: { cookie: string; workspaceId: string };
 
-function fill(path: string, ids: { workspaceId: string; conversationId?: string; connectionId?: string }): string {
+function fill(path: string, ids: { workspaceId: string; conversationId?: string; connectionId?: string; budgetId?: string }): string {
   const query = VALID_QUERIES[path];
   const filled = path
     .replace('/api/connections/{id}', `/api/connections/${ids.connectionId ?? 'conn_none'}`)
+    .replace('/api/org/budgets/{id}', `/api/org/budgets/${ids.budgetId ?? 'bud_none'}`)
     .replace('{id}', ids.workspaceId)
     .replace('{cid}', ids.conversationId ?? 'conv-none')
     .replace('{seq}', '2')
@@ -132,7 +135,18 @@ beforeAll(async () => {
     },
   });
   expect(connection.status).toBe(201);
-  victim = { cookie: victimAdmin.cookie, workspaceId: workspace.id, conversationId, connectionId: connection.body.id };
+  const budget = await t.request('POST', '/api/org/budgets', {
+    cookie: victimAdmin.cookie,
+    body: { scope: 'org', period: 'month', limit_usd: 100 },
+  });
+  expect(budget.status).toBe(201);
+  victim = {
+    cookie: victimAdmin.cookie,
+    workspaceId: workspace.id,
+    conversationId,
+    connectionId: connection.body.id,
+    budgetId: budget.body.budget.id,
+  };
   attacker = { cookie: (await t.signUp({ org_name: 'Attacker' })).cookie };
   const memberAdmin = await t.signUp({ org_name: 'Members' });
   const memberWorkspace = await t.createWorkspace(memberAdmin.cookie, { name: 'Member workspace' });

@@ -276,7 +276,7 @@ describe('knowledge in queries', () => {
     }
     expect(toolNames(request)).not.toContain('search_knowledge');
     // Knowledge stays in the system prefix: the question is sent as asked.
-    expect(lastMessage(request)).toEqual([{ type: 'text', text: 'Can I get a refund?' }]);
+    expect(lastMessage(request)).toEqual([{ type: 'text', text: 'Can I get a refund?', cache_control: { type: 'ephemeral' } }]);
 
     // Changes reach the next query.
     await t.request('PUT', `/api/workspaces/${workspaceId}/knowledge/${hours.id}`, {
@@ -551,7 +551,9 @@ describe('guardrails', () => {
     // Nothing was written: the guardrail kept its pattern, and it still works.
     expect((await complianceOf(admin.cookie, workspaceId)).guardrails).toEqual([fine]);
     await askOk(admin.cookie, workspaceId, { query: 'About ticket-42 and OLD-TICKET-7' });
-    expect(lastMessage(queryRequests()[0])).toEqual([{ type: 'text', text: 'About [redacted] and OLD-[redacted]' }]);
+    expect(lastMessage(queryRequests()[0])).toEqual([
+      { type: 'text', text: 'About [redacted] and OLD-[redacted]', cache_control: { type: 'ephemeral' } },
+    ]);
   });
 
   it('changes, disables and deletes a guardrail; a disabled or deleted one is not enforced', async () => {
@@ -573,7 +575,9 @@ describe('guardrails', () => {
     model.reply(textReply('Falcon is our new app.'));
     const passed = await askOk(admin.cookie, workspaceId, question);
     expect(passed).toMatchObject({ answer: 'Falcon is our new app.', error: null });
-    expect(lastMessage(queryRequests()[0])).toEqual([{ type: 'text', text: 'Tell me about secret project Falcon' }]);
+    expect(lastMessage(queryRequests()[0])).toEqual([
+      { type: 'text', text: 'Tell me about secret project Falcon', cache_control: { type: 'ephemeral' } },
+    ]);
 
     const renamed = await t.request('PUT', `${base}/${secret.id}`, { cookie: admin.cookie, body: { name: 'Codenames', enabled: true } });
     expect(renamed.status, renamed.text).toBe(200);
@@ -641,7 +645,7 @@ describe('guardrail enforcement', () => {
       error: 'blocked by guardrail "Secret projects"',
       tools_called: [],
       connections_hit: [],
-      tokens: { input: 0, output: 0 },
+      tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
       cost_usd: 0,
     });
     expect(response.body.answer).toContain('Secret projects');
@@ -690,7 +694,7 @@ describe('guardrail enforcement', () => {
     model.reply(textReply('Sure, I will write to ada@example.com today.'));
     const response = await askOk(admin.cookie, workspaceId, { query: 'mail me at ada@example.com' });
     const [request] = queryRequests();
-    expect(lastMessage(request)).toEqual([{ type: 'text', text: 'mail me at [redacted]' }]);
+    expect(lastMessage(request)).toEqual([{ type: 'text', text: 'mail me at [redacted]', cache_control: { type: 'ephemeral' } }]);
     expect(JSON.stringify(request?.body)).not.toContain('ada@example.com');
     expect(response).toMatchObject({ answer: 'Sure, I will write to [redacted] today.', error: null });
     const cid = response.conversation_id;

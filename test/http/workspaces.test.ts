@@ -447,14 +447,15 @@ describe('child endpoints of an empty workspace', () => {
       approvals: { pending: 0, approved: 0, denied: 0, expired: 0 },
       cost: { today: 0, mtd: 0, per_conversation: 0 },
       usage: { queries_today: 0, week: 0, month: 0, by_day: expect.any(Array) },
+      cache: { read_tokens: 0, write_tokens: 0, input_tokens: 0, hit_rate: null },
       recent_conversations: [],
       categories: [],
       channels: [],
       connections: [],
     });
     expect(dashboard.usage.by_day).toHaveLength(30);
-    expect(dashboard.usage.by_day[0]).toEqual({ date: daysAgo(29), queries: 0, cost: 0 });
-    expect(dashboard.usage.by_day[29]).toEqual({ date: daysAgo(0), queries: 0, cost: 0 });
+    expect(dashboard.usage.by_day[0]).toEqual({ date: daysAgo(29), queries: 0, cost: 0, cache_hit_rate: null });
+    expect(dashboard.usage.by_day[29]).toEqual({ date: daysAgo(0), queries: 0, cost: 0, cache_hit_rate: null });
   });
 });
 
@@ -467,8 +468,14 @@ describe('GET /api/workspaces/:id/activity', () => {
     const newestFirst = ['act-6', 'act-5', 'act-4', 'act-3', 'act-2', 'act-1', 'act-0'];
     expect(all.body.activity.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
     const newest = new Date(t.clock.now().getTime() - 1000).toISOString();
-    // Entries written before approvals existed read with none.
-    expect(all.body.activity[0]).toEqual({ ...activityFields(6), tokens_input: 106, approvals: [], created_at: newest });
+    // Entries written before approvals and the cache counters existed read with no approvals and 0 cache tokens.
+    expect(all.body.activity[0]).toEqual({
+      ...activityFields(6),
+      tokens_input: 106,
+      tokens: { input: 106, output: 50, cache_read: 0, cache_write: 0 },
+      approvals: [],
+      created_at: newest,
+    });
 
     const seen: string[] = [];
     let [cursor, pages]: [string | null, number] = [null, 0];
@@ -670,12 +677,18 @@ describe('conversations of a workspace', () => {
       tools_called: null,
       tokens_input: null,
       tokens_output: null,
+      tokens: null,
       cost_usd: null,
       duration_ms: null,
       created_at: '2026-11-22T09:01:00.000Z',
       feedback: { up: 0, down: 0 },
     });
-    expect(response.body.messages[1]).toMatchObject({ id: 'msg-2', role: 'assistant', ...assistant });
+    expect(response.body.messages[1]).toMatchObject({
+      id: 'msg-2',
+      role: 'assistant',
+      ...assistant,
+      tokens: { input: 120, output: 40, cache_read: 0, cache_write: 0 },
+    });
     expect(response.body.stats).toEqual({
       sentiment_score: 0.6,
       resolution_status: 'unresolved',
@@ -738,9 +751,11 @@ describe('GET /api/workspaces/:id/dashboard', () => {
     expect(dashboard.usage).toMatchObject({ queries_today: 4, week: 7, month: 13 });
     const byDay = new Map(dashboard.usage.by_day.map((day: { date: string }) => [day.date, day]));
     expect(dashboard.usage.by_day).toHaveLength(30);
-    expect(byDay.get(daysAgo(0))).toEqual({ date: daysAgo(0), queries: 4, cost: 0.4 });
-    expect(byDay.get(daysAgo(2))).toEqual({ date: daysAgo(2), queries: 3, cost: 0.3 });
-    expect(byDay.get(daysAgo(20))).toEqual({ date: daysAgo(20), queries: 6, cost: 0.6 });
+    // No token counters seeded: no cache hit rate on any day.
+    expect(byDay.get(daysAgo(0))).toEqual({ date: daysAgo(0), queries: 4, cost: 0.4, cache_hit_rate: null });
+    expect(byDay.get(daysAgo(2))).toEqual({ date: daysAgo(2), queries: 3, cost: 0.3, cache_hit_rate: null });
+    expect(byDay.get(daysAgo(20))).toEqual({ date: daysAgo(20), queries: 6, cost: 0.6, cache_hit_rate: null });
+    expect(dashboard.cache).toEqual({ read_tokens: 0, write_tokens: 0, input_tokens: 0, hit_rate: null });
     expect(byDay.has(daysAgo(40))).toBe(false);
     expect(dashboard.usage.by_day.reduce((sum: number, day: { queries: number }) => sum + day.queries, 0)).toBe(13);
     expect(dashboard.recent_conversations.map((c: { id: string }) => c.id)).toEqual(['d2', 'd1']);

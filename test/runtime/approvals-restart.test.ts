@@ -180,7 +180,7 @@ describe('a query paused for approval, across a restart of the local runtime', (
       tools_called: ['create_ticket'],
       conversation_id: asked.body.conversation_id,
       answer: 'Done: ticket created: VPN down',
-      tokens: { input: 200, output: 40 },
+      tokens: { input: 200, output: 40, cache_read: 0, cache_write: 0 },
     });
     expect(created).toEqual([{ title: 'VPN down' }]);
     // The model went on from the stored turn: its own tool_use id, answered by the tool's result.

@@ -62,9 +62,13 @@ describe('GET /metrics on the local runtime', () => {
       body: JSON.stringify({ query: 'Where is order 42?' }),
     });
     expect(asked.status).toBe(200);
-    const answer = (await asked.json()) as { tokens: { input: number; output: number }; cost_usd: number; error: string | null };
+    const answer = (await asked.json()) as {
+      tokens: { input: number; output: number; cache_read: number; cache_write: number };
+      cost_usd: number;
+      error: string | null;
+    };
     expect(answer.error).toBeNull();
-    expect(answer.tokens).toEqual({ input: 1200, output: 64 });
+    expect(answer.tokens).toEqual({ input: 1200, output: 64, cache_read: 0, cache_write: 0 });
 
     const scraped = await scrape(runtime, `Bearer ${TOKEN}`);
     expect(scraped.status).toBe(200);
@@ -78,6 +82,9 @@ describe('GET /metrics on the local runtime', () => {
     expect(sampleOf(text, `wap_queries_total${labels}`)).toBe(1);
     expect(sampleOf(text, `wap_query_errors_total${labels}`)).toBe(0);
     expect(sampleOf(text, `wap_input_tokens_total${labels}`)).toBe(1200);
+    // The reply reported no prompt cache use: its cache counters are there, at 0.
+    expect(sampleOf(text, `wap_cache_read_tokens_total${labels}`)).toBe(0);
+    expect(sampleOf(text, `wap_cache_write_tokens_total${labels}`)).toBe(0);
     expect(sampleOf(text, `wap_output_tokens_total${labels}`)).toBe(64);
     expect(sampleOf(text, `wap_cost_usd_total${labels}`)).toBeCloseTo(answer.cost_usd, 10);
     expect(answer.cost_usd).toBeGreaterThan(0);

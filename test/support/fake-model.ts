@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { cacheControlError, createPromptCache, promptBlocks, withPromptCacheUsage } from './fake-prompt-cache.js';
 
 /** A request the fake Messages API received. */
 export interface ModelRequestRecord {
@@ -38,6 +39,8 @@ interface Usage {
   output_tokens?: number;
   cache_creation_input_tokens?: number;
   cache_read_input_tokens?: number;
+  /** The split of the cache writes by lifetime, as the API reports it. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
 let counter = 0;
@@ -46,6 +49,7 @@ const usageOf = (usage: Usage = {}) => ({
   output_tokens: usage.output_tokens ?? 20,
   cache_creation_input_tokens: usage.cache_creation_input_tokens ?? 0,
   cache_read_input_tokens: usage.cache_read_input_tokens ?? 0,
+  ...(usage.cache_creation ? { cache_creation: usage.cache_creation } : {}),
 });
 
 /** A Messages API response with these content blocks. */
@@ -166,8 +170,9 @@ function piecesOf(text: string, size: number): string[] {
 
 /**
  * A message as the Messages API streams it (`stream: true`): `message_start` with the input
- * usage, each block as start / deltas / stop, `message_delta` with the stop reason and output
- * usage, `message_stop`. With `breakAfterChars`, an `error` event cuts it mid-text.
+ * usage (the reply's: with `promptCache`, the cache's figures), each block as start / deltas /
+ * stop, `message_delta` with the stop reason and output usage, `message_stop`. With
+ * `breakAfterChars`, an `error` event cuts it mid-text.
  */
 async function streamMessage(res: ServerResponse, reply: FakeReply, record: ModelRequestRecord): Promise<void> {
   const message = reply.body as {
@@ -207,11 +212,23 @@ async function streamMessage(res: ServerResponse, reply: FakeReply, record: Mode
   res.end();
 }
 
+export interface FakeModelOptions {
+  /**
+   * Prompt caching as the API does it (`fake-prompt-cache.ts`): the input figures of each
+   * message's usage (uncached input, cache writes and reads) are worked out from the request,
+   * not taken from the reply (its `output_tokens` is kept), and bad `cache_control` marks get a 400.
+   */
+  promptCache?: boolean;
+  /** The clock of the cache's entry lifetimes, in ms (default `Date.now`). */
+  now?: () => number;
+}
+
 /**
  * A fake Anthropic Messages API on 127.0.0.1, used through the real SDK. Replies come from a
  * queue (`reply`), or from a handler (`handle`); with neither, it answers "ok".
  */
-export async function startFakeModel() {
+export async function startFakeModel(options: FakeModelOptions = {}) {
+  const cache = options.promptCache ? createPromptCache({ now: options.now }) : undefined;
   const requests: ModelRequestRecord[] = [];
   const queue: (FakeReply | ReplyFn)[] = [];
   let handler: ReplyFn | undefined;
@@ -233,14 +250,16 @@ export async function startFakeModel() {
         receivedAt: performance.now(),
       };
       requests.push(record);
-      const refused = deferredToolsError(record.body);
+      const blocks = cache && promptBlocks(record.body, visibleTools(record.body));
+      const refused = deferredToolsError(record.body) ?? (blocks && cacheControlError(blocks));
       if (refused) {
         res.writeHead(400, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: refused } }));
         return;
       }
       const next = queue.shift() ?? handler ?? textReply('ok');
-      const reply = typeof next === 'function' ? next(record) : next;
+      const scripted = typeof next === 'function' ? next(record) : next;
+      const reply = cache && blocks ? withPromptCacheUsage(scripted, () => cache.account(record.body.model, blocks)) : scripted;
       const send = () => {
         if (res.destroyed) return;
         if ((record.body as { stream?: boolean }).stream && (reply.status ?? 200) === 200) {
@@ -271,6 +290,15 @@ export async function startFakeModel() {
       queue.length = 0;
       requests.length = 0;
       handler = undefined;
+      cache?.clear();
+    },
+    /** Live prompt cache entries (0 without `promptCache`). */
+    cacheEntries(): number {
+      return cache?.size() ?? 0;
+    },
+    /** Empties the prompt cache. */
+    clearCache() {
+      cache?.clear();
     },
     async stop() {
       server.closeAllConnections();

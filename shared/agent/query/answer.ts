@@ -1,7 +1,7 @@
 import type { PausedQuery } from '../../approvals/approvals.js';
 import type { PendingApproval } from '../events.js';
 import type { LoopResult } from '../loop.js';
-import { totalInput } from '../model.js';
+import { tokenCountsOf } from '../model.js';
 import type { ApprovalRecord, SavedQuery } from './persist.js';
 import type { QueryResponse } from './types.js';
 
@@ -14,7 +14,7 @@ export function queryResponse(
     answer: loop.answer,
     tools_called: loop.toolsCalled,
     connections_hit: loop.connectionsHit,
-    tokens: { input: totalInput(loop.usage), output: loop.usage.output },
+    tokens: tokenCountsOf(loop.usage),
     cost_usd: done.costUsd,
     duration_ms: done.durationMs,
     error: loop.error,
@@ -40,8 +40,10 @@ export function pausedSoFar(
     counted: {
       costUsd: spent.costUsd,
       durationMs: spent.durationMs,
-      tokensInput: totalInput(spent.loop.usage),
+      tokensInput: spent.loop.usage.input,
       tokensOutput: spent.loop.usage.output,
+      tokensCacheRead: spent.loop.usage.cacheRead,
+      tokensCacheWrite: spent.loop.usage.cacheWrite,
     },
     earlier,
   };

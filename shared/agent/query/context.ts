@@ -2,6 +2,7 @@ import { ownConversationId } from '../../conversations/owners.js';
 import { loadPatternEngine } from '../../guardrails/patterns.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import { readModelSettings } from '../../org/settings.js';
+import { budgetsOf } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
 import { TooManyRequestsError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
@@ -55,10 +56,11 @@ const noConversation = () => ({ state: undefined, messages: [] });
  * (`isNew`: no `session_id` was given) cannot have anything stored yet, so it is not read.
  */
 export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string, isNew = false) {
-  const [workspaceItems, conversation, modelSettings] = await Promise.all([
+  const [workspaceItems, conversation, { also, ...modelSettings }] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(caller.orgId, workspaceId) }),
     isNew ? noConversation() : loadConversation(deps, caller.orgId, workspaceId, conversationId),
-    readModelSettings(deps, caller.orgId),
+    // The organisation's budgets come with its model settings: no store call more.
+    readModelSettings(deps, caller.orgId, [keys.budgets(caller.orgId)]),
   ]);
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
   const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
@@ -72,6 +74,7 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     guardrails,
     ...conversation,
     ...modelSettings,
+    budgets: budgetsOf(also[0]),
   };
 }
 

@@ -10,7 +10,6 @@ import type { Item } from '../../platform/table.js';
 import { counterNames, recordUsage, type Usage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopResult } from '../loop.js';
-import { totalInput } from '../model.js';
 import { claimConversation, claimedFresh } from './claim.js';
 import type { Caller, ConversationState } from './types.js';
 
@@ -51,7 +50,7 @@ export interface FinishedQuery {
   resumed?: {
     activityAt: string;
     activityId: string;
-    counted: { costUsd: number; durationMs: number; tokensInput: number; tokensOutput: number };
+    counted: CountedSoFar;
   };
 }
 
@@ -63,6 +62,16 @@ export interface ApprovalRecord {
   decided_by: string | null;
   decided_at: string | null;
   reason: string | null;
+}
+
+/** What a paused query added to the counters before it paused (cache tokens absent: paused before they were counted). */
+export interface CountedSoFar {
+  costUsd: number;
+  durationMs: number;
+  tokensInput: number;
+  tokensOutput: number;
+  tokensCacheRead?: number;
+  tokensCacheWrite?: number;
 }
 
 /** The messages of the query (and of the history a new conversation starts with), numbered after `previousCount`. */
@@ -81,6 +90,8 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
     tools_called: null,
     tokens_input: null,
     tokens_output: null,
+    tokens_cache_read: null,
+    tokens_cache_write: null,
     cost_usd: null,
     duration_ms: null,
     created_at: at,
@@ -91,8 +102,10 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
     items.push({
       ...message(firstSeq + 1, 'assistant', loop.answer),
       tools_called: JSON.stringify(loop.toolsCalled),
-      tokens_input: totalInput(loop.usage),
+      tokens_input: loop.usage.input,
       tokens_output: loop.usage.output,
+      tokens_cache_read: loop.usage.cacheRead,
+      tokens_cache_write: loop.usage.cacheWrite,
       cost_usd: saved.costUsd,
       duration_ms: saved.durationMs,
     });
@@ -113,8 +126,10 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
     query: saved.query,
     tools_called: loop.toolsCalled,
     connections_hit: loop.connectionsHit,
-    tokens_input: totalInput(loop.usage),
+    tokens_input: loop.usage.input,
     tokens_output: loop.usage.output,
+    tokens_cache_read: loop.usage.cacheRead,
+    tokens_cache_write: loop.usage.cacheWrite,
     cost_usd: saved.costUsd,
     duration_ms: saved.durationMs,
     error: loop.error,
@@ -151,6 +166,8 @@ function recordMetrics(deps: Deps, saved: FinishedQuery, usage: Usage): void {
   metrics.count('query_errors', usage.errors, labels);
   metrics.count('input_tokens', usage.tokens_input, labels);
   metrics.count('output_tokens', usage.tokens_output, labels);
+  metrics.count('cache_read_tokens', usage.tokens_cache_read, labels);
+  metrics.count('cache_write_tokens', usage.tokens_cache_write, labels);
   metrics.count('cost_usd', usage.cost_usd, labels);
   if (saved.loop.paused) return;
   metrics.count('tool_calls', saved.loop.toolsCalled.length, labels);
@@ -191,14 +208,22 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
     ...violationItems(deps, workspace.org_id, workspace.id, conversationId, saved.hits),
   ];
   // A resumed query adds to the counters only what it spent since it paused.
-  const counted = saved.resumed?.counted ?? { costUsd: 0, durationMs: 0, tokensInput: 0, tokensOutput: 0 };
+  const counted: CountedSoFar = saved.resumed?.counted ?? {
+    costUsd: 0,
+    durationMs: 0,
+    tokensInput: 0,
+    tokensOutput: 0,
+  };
+  const { usage: spent } = loop;
   const usage: Usage = {
     queries: saved.resumed ? 0 : 1,
     errors: loop.error ? 1 : 0,
     duration_ms: saved.durationMs - counted.durationMs,
     cost_usd: saved.costUsd - counted.costUsd,
-    tokens_input: totalInput(loop.usage) - counted.tokensInput,
-    tokens_output: loop.usage.output - counted.tokensOutput,
+    tokens_input: spent.input - counted.tokensInput,
+    tokens_output: spent.output - counted.tokensOutput,
+    tokens_cache_read: spent.cacheRead - (counted.tokensCacheRead ?? 0),
+    tokens_cache_write: spent.cacheWrite - (counted.tokensCacheWrite ?? 0),
   };
   await Promise.all([
     saved.fresh ? claimedFresh(claiming, conversationId) : null,

@@ -26,8 +26,11 @@ export function inQuerySpan<T extends { response: QueryResponse }>(
     const { response } = result;
     span.setAttributes({
       [ATTR.conversationId]: response.conversation_id,
-      [ATTR.inputTokens]: response.tokens.input,
+      // The GenAI conventions count all input in input_tokens, the cache's part in attributes of its own.
+      [ATTR.inputTokens]: response.tokens.input + response.tokens.cache_read + response.tokens.cache_write,
       [ATTR.outputTokens]: response.tokens.output,
+      [ATTR.cacheReadTokens]: response.tokens.cache_read,
+      [ATTR.cacheWriteTokens]: response.tokens.cache_write,
       'workspace_agent.cost_usd': response.cost_usd,
       'workspace_agent.tools_called': response.tools_called,
       ...contentAttributes(() => ({ [ATTR.outputMessages]: messages('assistant', response.answer) })),

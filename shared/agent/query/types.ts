@@ -1,4 +1,5 @@
 import type { AgentListener, PendingApproval } from '../events.js';
+import type { TokenCounts } from '../model.js';
 
 /*
  * The shapes a query passes between its rooms: who asks, what they get back, and what is read of
@@ -41,7 +42,7 @@ export interface QueryResponse {
   answer: string;
   tools_called: string[];
   connections_hit: string[];
-  tokens: { input: number; output: number };
+  tokens: TokenCounts;
   cost_usd: number;
   duration_ms: number;
   error: string | null;

@@ -1,4 +1,4 @@
-import createFetchClient, { type Middleware } from 'openapi-fetch';
+import createFetchClient, { type ClientPathsWithMethod, type MethodResponse, type Middleware } from 'openapi-fetch';
 import createQueryHooks from 'openapi-react-query';
 import type { components, paths } from './schema';
 
@@ -28,6 +28,13 @@ api.use(noticeSessionLoss);
 
 /** React Query hooks over the same client: `$api.useQuery('get', '/api/workspaces')`. */
 export const $api = createQueryHooks(api);
+
+/**
+ * What a GET of `path` answers, typed as the hooks type it. Use it where a schema is rendered oddly
+ * by the generator: a nullable reference (`Message.tokens`) becomes `Tokens & (Record<string, never> | null)`
+ * in `Schemas`, which no answer satisfies.
+ */
+export type Answer<Path extends ClientPathsWithMethod<typeof api, 'get'>> = MethodResponse<typeof api, 'get', Path>;
 
 /** The message of anything a request can fail with: an error body, a network error, or else. */
 export function errorText(error: unknown): string {

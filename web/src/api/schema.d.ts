@@ -1951,6 +1951,316 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/budgets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's budgets, with what each has spent this period */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the budgets */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            budgets: components["schemas"]["Budget"][];
+                        };
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Add a budget: a limit per day or month on what the organisation, a workspace, a consumer or a user spends */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateBudget"];
+                };
+            };
+            responses: {
+                /** @description the budget */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            budget: components["schemas"]["Budget"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflicts with an existing resource */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/budgets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Change a budget's limit or alert thresholds */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateBudget"];
+                };
+            };
+            responses: {
+                /** @description the budget */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            budget: components["schemas"]["Budget"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        /** Delete a budget */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description deleted */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/integrations/test": {
         parameters: {
             query?: never;
@@ -5815,6 +6125,7 @@ export interface components {
             error: string | null;
             id: string;
             query: string;
+            tokens: components["schemas"]["Tokens"];
             tokens_input: number;
             tokens_output: number;
             tools_called: string[];
@@ -5878,6 +6189,30 @@ export interface components {
             /** @enum {string} */
             type: "team-chat";
             workspace_id: string;
+        };
+        Budget: {
+            alert_percent: number[];
+            id: string;
+            limit_usd: number;
+            /** @description the name of what it covers: the organisation, workspace, consumer or user */
+            name: string;
+            /** @enum {string} */
+            period: "day" | "month";
+            /** @description held for queries running now, settled when they end */
+            reserved_usd: number;
+            /**
+             * Format: date-time
+             * @description when this period ends (UTC midnight, or the first of next month)
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            resets_at: string;
+            /** @enum {string} */
+            scope: "org" | "workspace" | "consumer" | "user";
+            scope_id: string | null;
+            /** @description spent this period */
+            spent_usd: number;
+            /** @enum {string} */
+            status: "ok" | "alerted" | "exceeded";
         };
         ChatLink: {
             /** @example T0123ABCD */
@@ -6034,6 +6369,21 @@ export interface components {
             summary: string | null;
             total_cost_usd: number;
         };
+        CreateBudget: {
+            /**
+             * @default [
+             *       80,
+             *       100
+             *     ]
+             */
+            alert_percent: number[];
+            limit_usd: number;
+            /** @enum {string} */
+            period: "day" | "month";
+            /** @enum {string} */
+            scope: "org" | "workspace" | "consumer" | "user";
+            scope_id?: string;
+        };
         CreateMcpConnectionRequest: {
             args?: string[];
             /**
@@ -6106,6 +6456,13 @@ export interface components {
                 expired: number;
                 pending: number;
             };
+            /** @description the prompt cache over the 30 days charted: input tokens read from it, written to it, and uncached; hit_rate = read / (read + write + input), null without input */
+            cache: {
+                hit_rate: number | null;
+                input_tokens: number;
+                read_tokens: number;
+                write_tokens: number;
+            };
             categories: {
                 category: string;
                 count: number;
@@ -6160,6 +6517,8 @@ export interface components {
             };
             usage: {
                 by_day: {
+                    /** @description that day’s share of input tokens read from the cache; null without input */
+                    cache_hit_rate: number | null;
                     cost: number;
                     date: string;
                     queries: number;
@@ -6303,6 +6662,7 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant";
             seq: number;
+            tokens: components["schemas"]["Tokens"] & (Record<string, never> | null);
             tokens_input: number | null;
             tokens_output: number | null;
             /** @description JSON-encoded array of tool names; null on user messages */
@@ -6385,10 +6745,7 @@ export interface components {
             error: string | null;
             pending_approval: components["schemas"]["PendingApproval"];
             session_id: string;
-            tokens: {
-                input: number;
-                output: number;
-            };
+            tokens: components["schemas"]["Tokens"];
             tools_called: string[];
         };
         Queue: {
@@ -6476,6 +6833,13 @@ export interface components {
             toolNames: string[];
             tools: number;
         };
+        /** @description input: uncached input tokens as the provider reports them; cache_read and cache_write: input read from and written to the prompt cache */
+        Tokens: {
+            cache_read: number;
+            cache_write: number;
+            input: number;
+            output: number;
+        };
         Tool: {
             connection_id: string;
             description: string;
@@ -6510,6 +6874,10 @@ export interface components {
             pinned: string[];
             /** @default 30 */
             threshold: number;
+        };
+        UpdateBudget: {
+            alert_percent?: number[];
+            limit_usd?: number;
         };
         UpdateMcpConnectionRequest: {
             /** @description stdio only: environment variables the catalogue entry declares (secrets: stored encrypted, never shown) */

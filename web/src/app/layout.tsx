@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api/client';
+import { BudgetBanner } from './budget-banner';
 import { useIsAdmin, useUser } from './session';
 
 /** Moves focus to the page's heading after a navigation, so a screen reader announces the new page. */
@@ -73,6 +74,7 @@ export function Layout() {
         </div>
       </header>
       <main id="content">
+        <BudgetBanner />
         <Outlet />
       </main>
     </div>

@@ -56,6 +56,7 @@ export const router = createBrowserRouter([
         children: [
           { index: true, element: page(() => import('../pages/org/users')) },
           { path: 'teams', element: page(() => import('../pages/org/teams')) },
+          { path: 'budgets', element: page(() => import('../pages/org/budgets')) },
           { path: 'settings', element: page(() => import('../pages/org/settings')) },
           { path: 'team-chat', element: page(() => import('../pages/org/team-chat')) },
         ],

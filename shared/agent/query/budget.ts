@@ -1,0 +1,42 @@
+import { coveringBudgets, estimateOf, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
+import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
+import type { Deps } from '../../deps.js';
+import { keys } from '../../platform/keys.js';
+import { ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
+import type { Caller } from './types.js';
+
+/*
+ * A query's budgets (budgets/admission.ts): who it is for them, and its hold, taken before the
+ * model is called and settled when it ends.
+ */
+
+/** The id after `user:` in an owner or grant subject. */
+const userOf = (subject: string | undefined) => (subject?.startsWith('user:') ? subject.slice('user:'.length) : undefined);
+
+/** Who asks, for the budgets: the user (signed in, or linked in chat), the consumer (its key, or the workspace's team chat). */
+function budgetSubjectOf(caller: Caller, workspaceId: string): BudgetSubject {
+  const consumerId = caller.owner.startsWith('consumer:')
+    ? caller.owner.slice('consumer:'.length)
+    : caller.owner.startsWith('team-chat:')
+      ? `tc-${workspaceId}`
+      : undefined;
+  return { orgId: caller.orgId, workspaceId, consumerId, userId: userOf(caller.owner) ?? userOf(caller.grantSubject) };
+}
+
+/** Reserves the query's estimated cost in each budget that covers it; 402 when one has no room. */
+export function holdBudgets(deps: Deps, caller: Caller, workspace: WorkspaceItem, budgets: StoredBudget[]): Promise<BudgetHold> {
+  const covering = coveringBudgets(budgets, budgetSubjectOf(caller, workspace.id));
+  const now = deps.clock.now();
+  return reserveBudgets(deps, caller.orgId, covering, estimateOf(workspace, now), now);
+}
+
+/** The same for a paused query about to go on (a decision): the workspace and the budgets in one BatchGet. */
+export async function holdBudgetsToResume(deps: Deps, caller: Caller, workspaceId: string): Promise<BudgetHold> {
+  const items = await deps.table.batchGet([keys.workspace(caller.orgId, workspaceId), keys.budgets(caller.orgId)]);
+  const workspace = ownedWorkspace(
+    items.find((item) => item.sk === keys.workspaceSortKey),
+    caller.orgId,
+    workspaceId,
+  );
+  return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === keys.budgets(caller.orgId).sk)));
+}

@@ -1,0 +1,127 @@
+import type { Deps } from '../deps.js';
+import { PaymentRequiredError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { unlessConditionFailed } from '../platform/table.js';
+import { counterNames, counterOf } from '../workspaces/counters.js';
+import { roundUsd } from '../workspaces/stats.js';
+import { budgetAlertMessages } from './alerts.js';
+import { periodOf, resetsAt, spendTtl, type SpendItem, type StoredBudget } from './store.js';
+
+/*
+ * Admission of a query against the budgets that cover it (CONTRACT.md, "Budgets"): before the model
+ * is called, each covering budget gives up an estimate of the query's cost from its `room` by one
+ * conditional write, so parallel queries cannot all pass a nearly spent budget; when the query
+ * ends (answered, failed or paused) each reservation is settled to the real cost, and a threshold
+ * crossed sends its alert (once per period and threshold: the alert job's id).
+ */
+
+/** Who a query is, for its budgets. */
+export interface BudgetSubject {
+  orgId: string;
+  workspaceId: string;
+  /** The consumer whose key or channel asks (`cons_…`, `tc-<workspace>`). */
+  consumerId?: string;
+  /** The user of the service who asks (signed in, or the user a chat account is linked to). */
+  userId?: string;
+}
+
+/** A query's hold on its budgets: settled once, to what it cost. */
+export interface BudgetHold {
+  settle(actualUsd: number): Promise<void>;
+}
+
+const NO_HOLD: BudgetHold = { settle: async () => {} };
+/** What a query is expected to cost when its workspace has no history yet. */
+const FIRST_ESTIMATE_USD = 0.01;
+/** Never reserve less than this (a free query still takes a place). */
+const MIN_ESTIMATE_USD = 0.0001;
+
+/** The budgets that cover a query: its organisation's, its workspace's, its consumer's, its user's. */
+export function coveringBudgets(budgets: StoredBudget[], subject: BudgetSubject): StoredBudget[] {
+  return budgets.filter(
+    (budget) =>
+      budget.scope === 'org' ||
+      (budget.scope === 'workspace' && budget.scope_id === subject.workspaceId) ||
+      (budget.scope === 'consumer' && subject.consumerId !== undefined && budget.scope_id === subject.consumerId) ||
+      (budget.scope === 'user' && subject.userId !== undefined && budget.scope_id === subject.userId),
+  );
+}
+
+/** The reservation of a query: its workspace's average cost per query this month (else all-time), or a first guess. */
+export function estimateOf(workspace: object, at: Date): number {
+  const month = at.toISOString().slice(0, 7);
+  const average = (cost: number, queries: number) => (queries > 0 ? cost / queries : undefined);
+  const estimate =
+    average(counterOf(workspace, counterNames.month(month, 'cost_usd')), counterOf(workspace, counterNames.month(month, 'queries'))) ??
+    average(counterOf(workspace, counterNames.total('cost_usd')), counterOf(workspace, counterNames.total('queries'))) ??
+    FIRST_ESTIMATE_USD;
+  return Math.max(MIN_ESTIMATE_USD, roundUsd(estimate));
+}
+
+/** Takes `amount` from a budget's room this period; false when the room is smaller. */
+async function take(deps: Deps, budget: StoredBudget, amount: number, at: Date): Promise<boolean> {
+  // A new period starts with the whole limit: a reservation larger than it cannot fit.
+  if (amount > budget.limit_usd) return false;
+  const key = keys.budgetSpend(budget.id, periodOf(budget.period, at));
+  const taken = await unlessConditionFailed(
+    deps.table.update(key, {
+      update: 'SET room = if_not_exists(room, :limit) - :amount, #ttl = :ttl ADD reserved :amount',
+      condition: 'attribute_not_exists(room) OR room >= :amount',
+      names: { '#ttl': 'ttl' },
+      values: { ':limit': budget.limit_usd, ':amount': amount, ':ttl': spendTtl(budget.period, at) },
+    }),
+    false,
+  );
+  return taken !== false;
+}
+
+/** Gives a reservation back, less what was spent (`spent` 0: the query did not run). */
+async function settleOne(deps: Deps, budget: StoredBudget, reserved: number, spent: number, at: Date): Promise<SpendItem> {
+  return deps.table.update<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), {
+    update: 'ADD room :back, reserved :unreserve, spent :spent',
+    values: { ':back': roundUsd(reserved - spent), ':unreserve': -reserved, ':spent': spent },
+  });
+}
+
+/** The 402 of a budget with no room left for the query. */
+async function refusal(deps: Deps, budget: StoredBudget, at: Date): Promise<PaymentRequiredError> {
+  const spend = await deps.table.get<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), true);
+  const spent = roundUsd(spend?.spent ?? 0);
+  const resets = resetsAt(budget.period, at).toISOString();
+  // Cents, or up to 4 decimals for amounts under a dollar ($0.0066 of $0.01).
+  const money = (usd: number) => `$${usd >= 1 ? usd.toFixed(2) : Number(usd.toFixed(4))}`;
+  return new PaymentRequiredError(
+    `budget exceeded: ${budget.scope} "${budget.name}" spent ${money(spent)} of ${money(budget.limit_usd)} this ${budget.period}; resets ${resets}`,
+    { budget: { id: budget.id, scope: budget.scope, scope_id: budget.scope_id, resets_at: resets } },
+  );
+}
+
+/**
+ * Reserves `estimate` in every budget that covers the query (in parallel), or refuses it with 402
+ * naming a budget without room (what the others took is given back). None covering: nothing is
+ * written. The hold settles each reservation to the real cost, at the query's own time.
+ */
+export async function reserveBudgets(deps: Deps, orgId: string, budgets: StoredBudget[], estimate: number, at: Date): Promise<BudgetHold> {
+  if (!budgets.length) return NO_HOLD;
+  const taken = await Promise.all(budgets.map((budget) => take(deps, budget, estimate, at)));
+  const full = budgets.find((_, index) => !taken[index]);
+  if (full) {
+    await Promise.all(budgets.filter((_, index) => taken[index]).map((budget) => settleOne(deps, budget, estimate, 0, at)));
+    throw await refusal(deps, full, at);
+  }
+  let settled = false;
+  return {
+    async settle(actualUsd) {
+      if (settled) return;
+      settled = true;
+      const spent = roundUsd(actualUsd);
+      const after = await Promise.all(budgets.map((budget) => settleOne(deps, budget, estimate, spent, at)));
+      await Promise.all(
+        budgets.map(async (budget, index) => {
+          const now = after[index]?.spent ?? 0;
+          for (const message of budgetAlertMessages(orgId, budget, now - spent, now, at)) await deps.jobs.enqueue(message);
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { channelsOf } from '../chat/consumers.js';
+import { NOT_CONNECTED } from '../chat/notifier-port.js';
+import { createGuardedFetch } from '../connections/url-policy.js';
+import type { JobMessage } from '../jobs/ledger-types.js';
+import type { JobHandler } from '../jobs/worker.js';
+import { readSetting } from '../org/settings.js';
+import { errorMessage } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { budgetView, budgetsOf, periodOf, type SpendItem, type StoredBudget } from './store.js';
+
+/*
+ * A budget's alerts (CONTRACT.md, "Budgets"): crossing one of its `alert_percent` thresholds sends,
+ * once per period and threshold (the job's id), `{ type: "budget_alert", budget, percent }` to the
+ * organisation's `alerts_webhook_url` when set, and a message to the team-chat channels bound to
+ * the workspace of a workspace budget. Sent by a job (the `cold-messages` queue: messages that
+ * leave the service), so a webhook that is down is retried and the query that crossed it waits for
+ * nothing.
+ */
+
+export const BudgetAlertSchema = z.object({
+  kind: z.literal('budget-alert'),
+  budgetId: z.string().min(1),
+  period: z.string().min(1),
+  percent: z.number().int().min(1).max(100),
+});
+export type BudgetAlertJob = z.infer<typeof BudgetAlertSchema>;
+
+/** Webhook answers are not read past this; the POST waits at most 10 s. */
+const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** The alert jobs of the thresholds a settlement crossed (spend went from `before` to `after`). */
+export function budgetAlertMessages(orgId: string, budget: StoredBudget, before: number, after: number, at: Date): JobMessage[] {
+  const period = periodOf(budget.period, at);
+  return budget.alert_percent
+    .filter((percent) => {
+      const line = (budget.limit_usd * percent) / 100;
+      return before < line && after >= line;
+    })
+    .map((percent) => ({
+      jobId: `budget-alert-${budget.id}-${period}-${percent}`,
+      queue: 'cold-messages' as const,
+      orgId,
+      data: { kind: 'budget-alert', budgetId: budget.id, period, percent },
+    }));
+}
+
+function moneyOf(usd: number): string {
+  return `$${usd.toFixed(2)}`;
+}
+
+/** The `cold-messages` queue's handler of a budget alert. */
+export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
+  schema: BudgetAlertSchema,
+  async run(deps, data, job) {
+    const orgId = job.org_id;
+    const budget = budgetsOf(await deps.table.get(keys.budgets(orgId), true)).find((candidate) => candidate.id === data.budgetId);
+    if (!budget || periodOf(budget.period, deps.clock.now()) !== data.period) return; // deleted, or its period is over
+    const spend = await deps.table.get<SpendItem>(keys.budgetSpend(budget.id, data.period), true);
+    const view = budgetView(budget, spend, deps.clock.now());
+    const url = await readSetting(deps, orgId, 'alerts_webhook_url');
+    if (url) {
+      const { fetch, close } = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
+      try {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ type: 'budget_alert', budget: view, percent: data.percent }),
+          signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
+        });
+        await response.body?.cancel();
+        if (!response.ok) throw new Error(`the alerts webhook answered ${response.status}`);
+      } finally {
+        await close();
+      }
+    }
+    if (budget.scope !== 'workspace' || !budget.scope_id) return;
+    const text = `Budget alert: ${budget.period} budget of workspace "${budget.name}" has reached ${data.percent}% (${moneyOf(view.spent_usd)} of ${moneyOf(view.limit_usd)}); it resets ${view.resets_at}.`;
+    for (const channel of await channelsOf(deps, orgId, budget.scope_id)) {
+      await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
+        // An organisation without team chat gets the webhook only.
+        if (!errorMessage(error).startsWith(NOT_CONNECTED)) throw error;
+      });
+    }
+  },
+};

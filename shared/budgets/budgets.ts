@@ -1,0 +1,132 @@
+import type { Deps } from '../deps.js';
+import { getOrganisationItem } from '../org/organisations.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { MAX_BUDGETS, type Budget, type CreateBudgetInput, type UpdateBudgetInput } from './schemas.js';
+import { budgetView, budgetsOf, currentSpend, periodOf, type StoredBudget } from './store.js';
+
+/*
+ * `GET/POST /api/org/budgets`, `PUT/DELETE /api/org/budgets/:id`: the organisation's budgets with
+ * what each has spent this period. Definitions are entries of one map item; changing a limit moves
+ * the current period's room by the difference, so a reservation under way still counts.
+ */
+
+/** The name of what a budget covers, or a 400 naming `scope_id` when it is not the organisation's. */
+async function scopeName(deps: Deps, orgId: string, input: CreateBudgetInput): Promise<string> {
+  const missing = (what: string) =>
+    new ValidationError(`no ${what} ${input.scope_id} in this organisation`, [
+      { path: 'scope_id', message: `must be a ${what} of this organisation` },
+    ]);
+  if (input.scope === 'org') return (await getOrganisationItem(deps, orgId)).name;
+  const id = input.scope_id ?? '';
+  if (input.scope === 'workspace') {
+    const workspace = await getWorkspaceItem(deps, orgId, id).catch((error: unknown) => {
+      throw error instanceof NotFoundError ? missing('workspace') : error;
+    });
+    return workspace.name;
+  }
+  if (input.scope === 'user') {
+    const user = await deps.table.get<{ name?: string }>(keys.user(orgId, id));
+    if (!user) throw missing('user');
+    return String(user.name ?? id);
+  }
+  const consumers = await deps.table.queryAll<{ org_id?: string; type?: string }>({ index: 'gsi2', pk: keys.consumerIdIndex(id) });
+  const consumer = consumers.find((item) => item.org_id === orgId);
+  if (!consumer) throw missing('consumer');
+  return `${consumer.type ?? 'api'} consumer ${id}`;
+}
+
+/** The organisation's budgets with their spend this period: two reads. */
+export async function listBudgets(deps: Deps, orgId: string): Promise<{ budgets: Budget[] }> {
+  const now = deps.clock.now();
+  const budgets = budgetsOf(await deps.table.get(keys.budgets(orgId), true));
+  const spend = await currentSpend(deps, budgets, now);
+  return { budgets: budgets.map((budget) => budgetView(budget, spend.get(budget.id), now)) };
+}
+
+async function getStoredBudget(deps: Deps, orgId: string, id: string): Promise<StoredBudget> {
+  const budget = budgetsOf(await deps.table.get(keys.budgets(orgId), true)).find((candidate) => candidate.id === id);
+  if (!budget) throw new NotFoundError(`budget ${id} not found`);
+  return budget;
+}
+
+async function viewOf(deps: Deps, budget: StoredBudget): Promise<Budget> {
+  const now = deps.clock.now();
+  return budgetView(budget, (await currentSpend(deps, [budget], now)).get(budget.id), now);
+}
+
+/** Adds a budget; one per scope, scope id and period (409 for a second). */
+export async function createBudget(deps: Deps, orgId: string, input: CreateBudgetInput): Promise<Budget> {
+  const name = await scopeName(deps, orgId, input);
+  const existing = budgetsOf(await deps.table.get(keys.budgets(orgId), true));
+  const scopeId = input.scope_id ?? null;
+  if (existing.some((budget) => budget.scope === input.scope && budget.scope_id === scopeId && budget.period === input.period)) {
+    throw new ConflictError(`this ${input.scope} already has a ${input.period} budget: change its limit instead`);
+  }
+  const now = deps.clock.now();
+  const budget: StoredBudget = {
+    id: newId('bud', now),
+    scope: input.scope,
+    scope_id: scopeId,
+    name,
+    period: input.period,
+    limit_usd: input.limit_usd,
+    alert_percent: input.alert_percent,
+    created_at: now.toISOString(),
+  };
+  // The map must exist before an entry of it can be set.
+  await deps.table.update(keys.budgets(orgId), { update: 'SET budgets = if_not_exists(budgets, :empty)', values: { ':empty': {} } });
+  await onConditionFailed(
+    deps.table.update(keys.budgets(orgId), {
+      update: 'SET budgets.#id = :budget ADD budget_count :one',
+      condition: 'attribute_not_exists(budget_count) OR budget_count < :max',
+      names: { '#id': budget.id },
+      values: { ':budget': budget, ':one': 1, ':max': MAX_BUDGETS },
+    }),
+    () => new ConflictError(`an organisation may have at most ${MAX_BUDGETS} budgets`),
+  );
+  return viewOf(deps, budget);
+}
+
+/** Changes a budget's limit or alerts; a new limit moves this period's room by the difference. */
+export async function updateBudget(deps: Deps, orgId: string, id: string, input: UpdateBudgetInput): Promise<Budget> {
+  const current = await getStoredBudget(deps, orgId, id);
+  const changed: StoredBudget = {
+    ...current,
+    limit_usd: input.limit_usd ?? current.limit_usd,
+    alert_percent: input.alert_percent ?? current.alert_percent,
+  };
+  await onConditionFailed(
+    deps.table.update(keys.budgets(orgId), {
+      update: 'SET budgets.#id = :budget',
+      condition: 'attribute_exists(budgets.#id)',
+      names: { '#id': id },
+      values: { ':budget': changed },
+    }),
+    () => new NotFoundError(`budget ${id} not found`),
+  );
+  const delta = changed.limit_usd - current.limit_usd;
+  if (delta !== 0) {
+    const key = keys.budgetSpend(id, periodOf(current.period, deps.clock.now()));
+    await unlessConditionFailed(
+      deps.table.update(key, { update: 'ADD room :delta', condition: 'attribute_exists(pk)', values: { ':delta': delta } }),
+      undefined,
+    );
+  }
+  return viewOf(deps, changed);
+}
+
+export async function deleteBudget(deps: Deps, orgId: string, id: string): Promise<void> {
+  await onConditionFailed(
+    deps.table.update(keys.budgets(orgId), {
+      update: 'REMOVE budgets.#id ADD budget_count :minus',
+      condition: 'attribute_exists(budgets.#id)',
+      names: { '#id': id },
+      values: { ':minus': -1 },
+    }),
+    () => new NotFoundError(`budget ${id} not found`),
+  );
+}

@@ -1,0 +1,85 @@
+import { roundUsd } from '../workspaces/stats.js';
+import type { Store } from '../platform/store.js';
+import { keys } from '../platform/keys.js';
+import type { Item } from '../platform/table.js';
+import type { Budget, BudgetPeriod, BudgetScope } from './schemas.js';
+
+/*
+ * Where budgets live (docs/data-model.md): their definitions in one item of the organisation
+ * (`ORG#<org>` / `BUDGETS`, a map by id, read by every query with the model settings), and what
+ * each has spent in the current period in an item of its own (`BUDGETSPEND#<budget>` / `<period>`):
+ * `room` (limit − spent − reserved, what a reservation takes from by one conditional write),
+ * `spent` and `reserved`.
+ */
+
+/** A budget as its definition is stored. */
+export interface StoredBudget {
+  id: string;
+  scope: BudgetScope;
+  scope_id: string | null;
+  name: string;
+  period: BudgetPeriod;
+  limit_usd: number;
+  alert_percent: number[];
+  created_at: string;
+}
+
+/** What a budget has spent and holds in one period. */
+export interface SpendItem extends Item {
+  room?: number;
+  spent?: number;
+  reserved?: number;
+}
+
+/** The budgets of the organisation, from its `BUDGETS` item (none when absent). */
+export function budgetsOf(item: Item | undefined): StoredBudget[] {
+  const map = item?.budgets;
+  if (!map || typeof map !== 'object') return [];
+  return Object.values(map as Record<string, StoredBudget>).sort((a, b) => a.created_at.localeCompare(b.created_at));
+}
+
+/** The period an instant falls in: `YYYY-MM-DD` for a day budget, `YYYY-MM` for a month budget. */
+export function periodOf(period: BudgetPeriod, at: Date): string {
+  return period === 'day' ? at.toISOString().slice(0, 10) : at.toISOString().slice(0, 7);
+}
+
+/** When the period of `at` ends: the next UTC midnight, or the first of next month. */
+export function resetsAt(period: BudgetPeriod, at: Date): Date {
+  return period === 'day'
+    ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1))
+    : new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}
+
+/** A spend item is kept a month past its period (TTL), then goes. */
+export function spendTtl(period: BudgetPeriod, at: Date): number {
+  return Math.floor(resetsAt(period, at).getTime() / 1000) + 31 * 86_400;
+}
+
+/** The budget as the API shows it, with its spend this period. */
+export function budgetView(budget: StoredBudget, spend: SpendItem | undefined, at: Date): Budget {
+  const spent = roundUsd(spend?.spent ?? 0);
+  const reserved = roundUsd(Math.max(0, spend?.reserved ?? 0));
+  const percent = (spent / budget.limit_usd) * 100;
+  const firstAlert = budget.alert_percent[0];
+  const status = spent >= budget.limit_usd ? 'exceeded' : firstAlert !== undefined && percent >= firstAlert ? 'alerted' : 'ok';
+  return {
+    id: budget.id,
+    scope: budget.scope,
+    scope_id: budget.scope_id,
+    name: budget.name,
+    period: budget.period,
+    limit_usd: budget.limit_usd,
+    spent_usd: spent,
+    reserved_usd: reserved,
+    resets_at: resetsAt(budget.period, at).toISOString(),
+    alert_percent: budget.alert_percent,
+    status,
+  };
+}
+
+/** The current spend items of these budgets (one BatchGet). */
+export async function currentSpend(deps: Store, budgets: StoredBudget[], at: Date): Promise<Map<string, SpendItem>> {
+  if (!budgets.length) return new Map();
+  const items = await deps.table.batchGet<SpendItem>(budgets.map((budget) => keys.budgetSpend(budget.id, periodOf(budget.period, at))));
+  return new Map(items.map((item) => [item.pk.slice('BUDGETSPEND#'.length), item]));
+}

@@ -1,0 +1,254 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
+import { standardTools, startHttpMcpServer } from '../support/mcp-servers.js';
+
+/*
+ * Budgets (CONTRACT.md, "Budgets"): the API, admission before the model is called (402 naming the
+ * budget), parallel queries against a nearly spent budget on the embedded store, settlement, the
+ * alert webhook once per threshold, and a decision on an approval held to the budget too.
+ */
+
+/** A query of the balanced tier ($3 in, $15 out per million) with this usage costs $0.006. */
+const USAGE = { input_tokens: 1000, output_tokens: 200 };
+const QUERY_USD = 0.006;
+
+const helpdesk = await startHttpMcpServer({ name: 'helpdesk', tools: standardTools() });
+let t: TestContext;
+let model: FakeModel;
+const hooks: unknown[] = [];
+const webhook = createServer((req, res) => {
+  let text = '';
+  req.on('data', (chunk) => (text += chunk));
+  req.on('end', () => {
+    hooks.push(JSON.parse(text));
+    res.end('ok');
+  });
+});
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+  await new Promise<void>((resolve) => webhook.listen(0, '127.0.0.1', resolve));
+});
+afterAll(async () => {
+  await t.close();
+  await model.stop();
+  await helpdesk.stop();
+  await new Promise((resolve) => webhook.close(resolve));
+});
+beforeEach(async () => {
+  await t.runner.idle();
+  model.reset();
+  model.handle(() => textReply('an answer', USAGE));
+  hooks.length = 0;
+});
+
+let names = 0;
+/** An organisation with one workspace that has answered one query already (its average cost is known). */
+async function orgWithHistory() {
+  const admin = await t.signUp();
+  names += 1;
+  const workspace = await t.createWorkspace(admin.cookie, { name: `Budgeted ${names}` });
+  const first = await ask(admin.cookie, workspace.id);
+  expect(first.status, first.text).toBe(200);
+  expect(first.body.cost_usd).toBeCloseTo(QUERY_USD, 9);
+  return { admin, workspaceId: workspace.id };
+}
+
+function ask(cookie: string, workspaceId: string, headers: Record<string, string> = {}) {
+  return t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, headers, body: { query: 'How much?' } });
+}
+
+function createBudget(cookie: string, body: Record<string, unknown>) {
+  return t.request('POST', '/api/org/budgets', { cookie, body });
+}
+
+describe('the budgets API', () => {
+  it('adds, lists, changes and deletes budgets; members read them, only admins set them', async () => {
+    const { admin, workspaceId } = await orgWithHistory();
+    const created = await createBudget(admin.cookie, { scope: 'workspace', scope_id: workspaceId, period: 'month', limit_usd: 200 });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.budget).toMatchObject({
+      scope: 'workspace',
+      scope_id: workspaceId,
+      name: expect.stringMatching(/^Budgeted /),
+      period: 'month',
+      limit_usd: 200,
+      spent_usd: 0,
+      reserved_usd: 0,
+      alert_percent: [80, 100],
+      status: 'ok',
+    });
+    const now = new Date();
+    expect(created.body.budget.resets_at).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString());
+    const member = await t.addMember(admin.cookie);
+    const listed = await t.request('GET', '/api/org/budgets', { cookie: member.cookie });
+    expect(listed.status).toBe(200);
+    expect(listed.body.budgets.map((budget: { id: string }) => budget.id)).toEqual([created.body.budget.id]);
+    expect((await createBudget(member.cookie, { scope: 'org', period: 'day', limit_usd: 5 })).status).toBe(403);
+
+    const id = created.body.budget.id;
+    const changed = await t.request('PUT', `/api/org/budgets/${id}`, {
+      cookie: admin.cookie,
+      body: { limit_usd: 150, alert_percent: [90, 50, 90] },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.budget).toMatchObject({ limit_usd: 150, alert_percent: [50, 90] });
+    // Another organisation's budget is not found.
+    const stranger = await t.signUp();
+    expect((await t.request('PUT', `/api/org/budgets/${id}`, { cookie: stranger.cookie, body: { limit_usd: 1 } })).status).toBe(404);
+    expect((await t.request('DELETE', `/api/org/budgets/${id}`, { cookie: stranger.cookie })).status).toBe(404);
+    expect((await t.request('DELETE', `/api/org/budgets/${id}`, { cookie: admin.cookie })).body).toEqual({ status: 'ok' });
+    expect((await t.request('GET', '/api/org/budgets', { cookie: admin.cookie })).body).toEqual({ budgets: [] });
+    expect((await t.request('DELETE', `/api/org/budgets/${id}`, { cookie: admin.cookie })).status).toBe(404);
+  });
+
+  it('refuses bad budgets with 400 naming the field, and a second budget of the same scope and period with 409', async () => {
+    const { admin, workspaceId } = await orgWithHistory();
+    const stranger = await t.signUp();
+    const theirs = await t.createWorkspace(stranger.cookie, { name: 'Not yours' });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ scope: 'org', scope_id: workspaceId, period: 'day', limit_usd: 5 }, 'scope_id'],
+      [{ scope: 'workspace', period: 'day', limit_usd: 5 }, 'scope_id'],
+      [{ scope: 'workspace', scope_id: theirs.id === workspaceId ? 'ws-nope' : theirs.id, period: 'day', limit_usd: 5 }, 'scope_id'],
+      [{ scope: 'user', scope_id: 'usr_nobody', period: 'day', limit_usd: 5 }, 'scope_id'],
+      [{ scope: 'consumer', scope_id: 'cons_nobody', period: 'day', limit_usd: 5 }, 'scope_id'],
+      [{ scope: 'org', period: 'week', limit_usd: 5 }, 'period'],
+      [{ scope: 'org', period: 'day', limit_usd: 0 }, 'limit_usd'],
+      [{ scope: 'org', period: 'day', limit_usd: 0.001 }, 'limit_usd'],
+      [{ scope: 'org', period: 'day', limit_usd: 5, alert_percent: [0] }, 'alert_percent.0'],
+      [{ scope: 'team', period: 'day', limit_usd: 5 }, 'scope'],
+    ];
+    for (const [body, path] of cases) {
+      const response = await createBudget(admin.cookie, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(
+        response.body.details.map((detail: { path: string }) => detail.path),
+        JSON.stringify(body),
+      ).toContain(path);
+    }
+    expect((await createBudget(admin.cookie, { scope: 'org', period: 'day', limit_usd: 5 })).status).toBe(201);
+    const again = await createBudget(admin.cookie, { scope: 'org', period: 'day', limit_usd: 9 });
+    expect(again.status).toBe(409);
+    expect((await createBudget(admin.cookie, { scope: 'org', period: 'month', limit_usd: 9 })).status).toBe(201);
+  });
+});
+
+describe('admission', () => {
+  it('refuses a query past its budget with 402 naming the budget, before the model is called (JSON and streamed)', async () => {
+    const { admin, workspaceId } = await orgWithHistory();
+    const budget = await createBudget(admin.cookie, { scope: 'workspace', scope_id: workspaceId, period: 'day', limit_usd: 0.01 });
+    // Room for one more query of $0.006: the next one has none.
+    expect((await ask(admin.cookie, workspaceId)).status).toBe(200);
+    model.reset();
+    const refused = await ask(admin.cookie, workspaceId);
+    expect(refused.status).toBe(402);
+    expect(refused.body.error).toMatch(
+      /^budget exceeded: workspace "Budgeted \d+" spent \$0\.006 of \$0\.01 this day; resets \d{4}-\d\d-\d\dT00:00:00\.000Z$/,
+    );
+    expect(refused.body.budget).toEqual({
+      id: budget.body.budget.id,
+      scope: 'workspace',
+      scope_id: workspaceId,
+      resets_at: expect.stringMatching(/T00:00:00\.000Z$/),
+    });
+    const streamed = await ask(admin.cookie, workspaceId, { accept: 'text/event-stream' });
+    expect(streamed.status).toBe(402);
+    expect(streamed.body.budget.id).toBe(budget.body.budget.id);
+    expect(model.requests).toHaveLength(0);
+    const [view] = (await t.request('GET', '/api/org/budgets', { cookie: admin.cookie })).body.budgets;
+    expect(view).toMatchObject({ spent_usd: QUERY_USD, reserved_usd: 0, status: 'ok' });
+  });
+
+  it('admits exactly as many of 12 parallel queries as the budget has room for, and settles each to its cost', async () => {
+    const { admin, workspaceId } = await orgWithHistory();
+    await createBudget(admin.cookie, { scope: 'org', period: 'month', limit_usd: 0.03 });
+    const answers = await Promise.all(Array.from({ length: 12 }, () => ask(admin.cookie, workspaceId)));
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(200), ...Array(7).fill(402)]);
+    const [view] = (await t.request('GET', '/api/org/budgets', { cookie: admin.cookie })).body.budgets;
+    expect(view.spent_usd).toBeCloseTo(5 * QUERY_USD, 9);
+    expect(view.reserved_usd).toBe(0);
+    expect(view.status).toBe('exceeded');
+    expect(model.requests).toHaveLength(6);
+  });
+
+  it('covers a user and an api key only for their own queries', async () => {
+    const { admin, workspaceId } = await orgWithHistory();
+    const member = await t.addMember(admin.cookie);
+    await createBudget(admin.cookie, { scope: 'user', scope_id: member.user.id, period: 'day', limit_usd: 0.01 });
+    expect((await ask(member.cookie, workspaceId)).status).toBe(200);
+    expect((await ask(member.cookie, workspaceId)).status).toBe(402);
+    expect((await ask(admin.cookie, workspaceId)).status).toBe(200);
+    const connected = await t.request('POST', '/api/connectors/consumer', {
+      cookie: admin.cookie,
+      body: { type: 'api', workspace_id: workspaceId, credentials: {} },
+    });
+    expect(connected.status, connected.text).toBe(201);
+    await createBudget(admin.cookie, { scope: 'consumer', scope_id: connected.body.id, period: 'day', limit_usd: 0.01 });
+    const byKey = () =>
+      t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+        headers: { authorization: `Bearer ${connected.body.api_key}` },
+        body: { query: 'With my key' },
+      });
+    expect((await byKey()).status).toBe(200);
+    const refused = await byKey();
+    expect(refused.status).toBe(402);
+    expect(refused.body.budget.scope).toBe('consumer');
+  });
+});
+
+describe('alerts', () => {
+  it('posts each threshold crossed once a period to the alerts webhook', async () => {
+    const { admin, workspaceId } = await orgWithHistory();
+    const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hooks`;
+    const set = await t.request('PUT', '/api/org/settings/alerts_webhook_url', { cookie: admin.cookie, body: { value: url } });
+    expect(set.status, set.text).toBe(200);
+    const bad = await t.request('PUT', '/api/org/settings/alerts_webhook_url', { cookie: admin.cookie, body: { value: 'ftp://x' } });
+    expect(bad.status).toBe(400);
+    await createBudget(admin.cookie, { scope: 'workspace', scope_id: workspaceId, period: 'day', limit_usd: 0.02, alert_percent: [50] });
+    for (let index = 0; index < 3; index += 1) expect((await ask(admin.cookie, workspaceId)).status).toBe(200);
+    await t.runner.idle();
+    expect(hooks).toHaveLength(1);
+    expect(hooks[0]).toMatchObject({
+      type: 'budget_alert',
+      percent: 50,
+      budget: { scope: 'workspace', scope_id: workspaceId, limit_usd: 0.02 },
+    });
+    expect((hooks[0] as { budget: { spent_usd: number } }).budget.spent_usd).toBeGreaterThanOrEqual(0.01);
+  });
+});
+
+describe('approvals', () => {
+  it('holds a decision to the budget: 402 and nothing decided when it has no room, decided once it has', async () => {
+    const admin = await t.signUp();
+    names += 1;
+    const workspace = await t.createWorkspace(admin.cookie, { name: `Budgeted ${names}` });
+    await t.connectMcp(admin.cookie, workspace.id, { name: 'helpdesk', url: helpdesk.url });
+    const approval = { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 };
+    expect((await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { approval } })).status).toBe(200);
+    const budget = await createBudget(admin.cookie, { scope: 'org', period: 'day', limit_usd: 0.01 });
+    model.reset();
+    model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'Broken' } }], USAGE));
+    const paused = await ask(admin.cookie, workspace.id);
+    expect(paused.body.pending_approval).toBeTruthy();
+    // The paused query's first part ($0.006) is spent: $0.004 of room is less than another $0.006.
+    const decide = () =>
+      t.request('POST', `/api/workspaces/${workspace.id}/approvals/${paused.body.pending_approval.id}`, {
+        cookie: admin.cookie,
+        body: { decision: 'approve' },
+      });
+    const refused = await decide();
+    expect(refused.status, refused.text).toBe(402);
+    const listed = await t.request('GET', `/api/workspaces/${workspace.id}/approvals?status=pending`, { cookie: admin.cookie });
+    expect(listed.body.total).toBe(1);
+    await t.request('PUT', `/api/org/budgets/${budget.body.budget.id}`, { cookie: admin.cookie, body: { limit_usd: 1 } });
+    model.handle(() => textReply('Opened.', USAGE));
+    const decided = await decide();
+    expect(decided.status, decided.text).toBe(200);
+    expect(decided.body.answer).toBe('Opened.');
+  });
+});
