@@ -3,6 +3,7 @@ import { ChatBridge } from '../../shared/chat/bridge.js';
 import { UNBOUND_REPLY, splitForPosting } from '../../shared/chat/messages.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
+import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat } from '../support/fake-chat.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
@@ -238,6 +239,27 @@ describe('the bridge', () => {
     expect(answersIn('1000.0100')).toHaveLength(0);
     const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/C1-1000.0001`, { cookie: admin.cookie });
     expect(conversation.body.conversation.message_count).toBe(6);
+  });
+
+  it('answers in the thread that a budget is spent, and asks the model nothing', async () => {
+    const budget = await t.request('POST', '/api/org/budgets', {
+      cookie: admin.cookie,
+      body: { scope: 'workspace', scope_id: workspaceId, period: 'day', limit_usd: 0.01 },
+    });
+    expect(budget.status, budget.text).toBe(201);
+    const today = t.clock.now().toISOString().slice(0, 10);
+    await t.deps.table.put({ ...keys.budgetSpend(budget.body.budget.id, today), room: 0, spent: 0.01, reserved: 0 });
+    const asked = model.requests.length;
+    try {
+      chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> one more?', ts: '1400.0001' });
+      await waitFor(() => expect(answersIn('1400.0001')).toHaveLength(1));
+      expect(answersIn('1400.0001')[0]?.text).toMatch(
+        /^budget exceeded: workspace "Chat support" spent \$0\.01 of \$0\.01 this day; resets /,
+      );
+      expect(model.requests.length).toBe(asked);
+    } finally {
+      await t.request('DELETE', `/api/org/budgets/${budget.body.budget.id}`, { cookie: admin.cookie });
+    }
   });
 
   it('answers a redelivered event once', async () => {
