@@ -58,7 +58,7 @@ const MessageSchema = z
     tools_called: z.string().nullable().openapi({ description: 'JSON-encoded array of tool names; null on user messages' }),
     tokens_input: z.number().int().nullable(),
     tokens_output: z.number().int().nullable(),
-    tokens: TokensSchema.nullable().openapi({ description: 'the answer’s tokens; null on user messages' }),
+    tokens: TokensSchema.nullable(),
     cost_usd: z.number().nullable(),
     duration_ms: z.number().int().nullable(),
     created_at: isoTimestamp,

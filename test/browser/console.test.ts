@@ -322,6 +322,7 @@ describe('the admin pages', () => {
     for (const [path, title] of [
       ['/org', 'Users'],
       ['/org/teams', 'Teams'],
+      ['/org/budgets', 'Budgets'],
       ['/org/settings', 'Settings'],
       ['/org/team-chat', 'Team chat'],
     ] as const) {
@@ -363,6 +364,158 @@ describe('the on-call engineer', () => {
     };
     await expect.poll(summary, { timeout: 15_000 }).toBe(STATS.summary);
     await checkPage(page, 'ops');
+  });
+});
+
+describe('budgets', () => {
+  const workspace = '/workspaces/ws-customer-support';
+  const budgetCard = () => page.getByRole('article', { name: /Customer Support/ });
+  /** What the workspace's budget has spent, as its meter says (capped at the limit). */
+  const spent = () =>
+    budgetCard()
+      .getByRole('meter')
+      .evaluate((meter) => (meter as HTMLMeterElement).value);
+  /** Changes the limit of the workspace's budget on the budgets page. */
+  const changeLimit = async (limit: string) => {
+    await page.goto(at('/org/budgets'));
+    await budgetCard()
+      .getByRole('button', { name: /^Change/ })
+      .click();
+    const form = budgetCard().getByRole('form', { name: /^Change the budget of Customer Support/ });
+    await form.getByLabel('Limit (USD)').fill(limit);
+    await form.getByRole('button', { name: 'Save budget' }).click();
+    await page.getByText(`Saved the budget of workspace Customer Support: $${Number(limit).toFixed(2)} per day.`).waitFor();
+  };
+  const ask = async (question: string) => {
+    await page.goto(at(`${workspace}/playground`));
+    await page.getByLabel('Question').fill(question);
+    await page.getByRole('button', { name: 'Ask' }).click();
+  };
+  const banner = () => page.getByRole('region', { name: 'Budget exceeded' });
+
+  it("adds a workspace budget from the Budgets page, the API's message next to its field first", async () => {
+    await page.goto(at('/org/budgets'));
+    await page.getByRole('heading', { level: 1, name: 'Budgets' }).waitFor();
+    await page.getByText(/^No budgets yet/).waitFor();
+    await page.getByRole('button', { name: 'Add budget' }).click();
+    const form = page.getByRole('form', { name: 'Add a budget' });
+    await form.getByLabel('Covers').selectOption('workspace');
+    await form.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Customer Support' });
+    await form.getByLabel('Period').selectOption('day');
+    const limit = form.getByLabel('Limit (USD)');
+    await limit.fill('0');
+    await form.getByRole('button', { name: 'Add budget' }).click();
+    await expect.poll(() => limit.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await limit.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent()).toMatch(/more than 0/);
+    await checkPage(page, 'org-budgets-add-error');
+
+    await limit.fill('1');
+    await form.getByRole('button', { name: 'Add budget' }).click();
+    await page.getByText('Added a budget of $1.00 per day for workspace Customer Support.').waitFor();
+    const card = budgetCard();
+    expect(await card.textContent()).toContain('$0.00 of $1.00 spent (0%)');
+    expect(await card.locator('.badge').textContent()).toBe('ok');
+    expect(await spent()).toBe(0);
+    // The next UTC midnight, shown in local time with the instant in `datetime`.
+    expect(await card.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT00:00:00\.000Z$/);
+    await checkPage(page, 'org-budgets-added');
+  });
+
+  it('counts a question in the playground against it, on the budgets page and the workspace overview', async () => {
+    await ask('Where is my order 42?');
+    await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: ANSWER }).waitFor();
+    await page.goto(at('/org/budgets'));
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await budgetCard().getByRole('meter').waitFor();
+        return spent();
+      })
+      .toBeGreaterThan(0);
+    expect(await budgetCard().textContent()).toMatch(/\$0\.00\d+ of \$1\.00 spent/);
+
+    await page.goto(at(workspace));
+    const budgets = page.getByRole('region', { name: 'Budgets' });
+    await budgets.getByRole('meter').waitFor();
+    expect(await budgets.textContent()).toMatch(/Workspace budget per day.*\$0\.00\d+ of \$1\.00 spent/);
+    expect(await budgets.locator('time').getAttribute('datetime')).toMatch(/T00:00:00\.000Z$/);
+    await checkPage(page, 'workspace-overview-budget');
+  });
+
+  it('refuses the next question once the budget is spent: the playground says why, and a banner shows it everywhere', async () => {
+    // Two more answered questions take the day's spending past $0.01 (each costs $0.00369: 930 tokens in, 60 out).
+    for (const query of ['Where is order 7?', 'Where is order 8?']) {
+      const answered = await page.request.post(at('/api/workspaces/ws-customer-support/query'), { data: { query } });
+      expect(answered.status()).toBe(200);
+    }
+    expect(await banner().count()).toBe(0);
+    await changeLimit('0.01');
+    expect(await budgetCard().locator('.badge').textContent()).toBe('exceeded');
+    await banner().waitFor();
+    const said = (await banner().textContent()) ?? '';
+    expect(said).toMatch(/Budget exceeded: workspace Customer Support has spent \$0\.01\d* of its \$0\.01 per day/);
+    expect(await banner().locator('time').getAttribute('datetime')).toMatch(/T00:00:00\.000Z$/);
+    await checkPage(page, 'org-budgets-exceeded');
+
+    await ask('Where is my order 42?');
+    // Refused before it ran (402): the API's message above the form, the question back in the box.
+    const refusal = page.getByRole('alert').filter({ hasText: 'budget exceeded' });
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(
+      /^budget exceeded: workspace "Customer Support" spent \$0\.01\d* of \$0\.01 this day; resets \d{4}-\d\d-\d\dT00:00:00\.000Z$/,
+    );
+    expect(await page.getByLabel('Question').inputValue()).toBe('Where is my order 42?');
+    await banner().waitFor();
+    await checkPage(page, 'playground-budget-exceeded');
+    await banner().getByRole('link', { name: 'See the budgets' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Budgets' }).waitFor();
+  });
+
+  it('raises the limit again: the banner goes and questions are answered again', async () => {
+    await changeLimit('1');
+    await banner().waitFor({ state: 'detached' });
+    expect(await budgetCard().locator('.badge').textContent()).toBe('ok');
+    await ask('Where is my order 42?');
+    await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: ANSWER }).waitFor();
+    expect(await banner().count()).toBe(0);
+  });
+
+  it('adds an organisation budget and deletes it after a confirmation', async () => {
+    await page.goto(at('/org/budgets'));
+    await page.getByRole('button', { name: 'Add budget' }).click();
+    const form = page.getByRole('form', { name: 'Add a budget' });
+    await form.getByLabel('Covers').selectOption('org');
+    // The organisation needs no choice of what it covers.
+    expect(await form.getByLabel('Workspace', { exact: true }).count()).toBe(0);
+    await form.getByLabel('Period').selectOption('month');
+    await form.getByLabel('Limit (USD)').fill('50');
+    await form.getByLabel('Alert at (% of the limit)').fill('90, 50');
+    await form.getByRole('button', { name: 'Add budget' }).click();
+    const card = page.getByRole('article', { name: /organisation, per month/ });
+    await card.waitFor();
+    expect(await card.textContent()).toContain('50%, 90%');
+    await card.getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete budget' }).click();
+    await card.waitFor({ state: 'detached' });
+    await page.getByText(/^Deleted the budget of the organisation Analytical per month/).waitFor();
+    // The workspace's stays, for the member to see.
+    await budgetCard().waitFor();
+  });
+
+  it('shows the prompt cache hit rate on the dashboard, as a figure and a chart named with its numbers', async () => {
+    await page.goto(at(`${workspace}/dashboard`));
+    const cache = page.getByRole('region', { name: 'Prompt cache' });
+    const rate = cache.locator('.stat').filter({ hasText: 'Cache hit rate' }).locator('dd');
+    await rate.waitFor();
+    // The fake model reports no cache reads: all the input was uncached.
+    expect(await rate.textContent()).toBe('0%');
+    const uncached = (await cache.locator('.stat').filter({ hasText: 'Uncached input' }).locator('dd').textContent()) ?? '';
+    expect(Number(uncached.replace(/\D/g, ''))).toBeGreaterThan(0);
+    const chart = cache.getByRole('img', { name: /^Prompt cache hit rate per day/ });
+    await chart.waitFor();
+    expect(await chart.getAttribute('aria-label')).toMatch(/: 0% of input read from the cache over the \d+ days; highest 0% on/);
+    await checkPage(page, 'dashboard-cache');
   });
 });
 
@@ -417,6 +570,15 @@ describe('a member', () => {
       await member.getByRole('row', { name: /Ada Lovelace/ }).waitFor();
       expect(await member.getByRole('button', { name: 'Add user' }).count()).toBe(0);
       expect(await member.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+
+      // The budgets, read only.
+      await member.goto(at('/org/budgets'));
+      await member
+        .getByRole('article', { name: /Customer Support/ })
+        .getByRole('meter')
+        .waitFor();
+      for (const name of [/^Add budget/, /^Change/, /^Delete/]) expect(await member.getByRole('button', { name }).count()).toBe(0);
+      await checkPage(member, 'member-budgets');
 
       await member.goto(at('/ops'));
       await member.getByText('Only admins of the organisation see operations.').waitFor();

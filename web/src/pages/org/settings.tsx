@@ -20,6 +20,7 @@ const KNOWN: Record<string, string> = {
   ai_provider: 'anthropic (the default) or bedrock.',
   chat_bot_token: 'The team-chat bot token (xoxb-…); removing it disconnects the bot.',
   chat_app_token: 'The team-chat app-level token for socket mode (xapp-…); removing it disconnects the bot.',
+  alerts_webhook_url: 'Where budget alerts are POSTed (an http or https URL) when a budget crosses one of its alert thresholds.',
 };
 
 function OrgName() {
@@ -94,7 +95,7 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
         label="Key"
         name="key"
         error={error}
-        hint="Lower case letters, digits and _ (ai_api_key, ai_provider, chat_bot_token, chat_app_token…)."
+        hint="Lower case letters, digits and _ (ai_api_key, ai_provider, chat_bot_token, chat_app_token, alerts_webhook_url…)."
       >
         <input value={settingKey} onChange={(event) => setSettingKey(event.target.value)} list="setting-keys" autoComplete="off" required />
       </Field>
@@ -166,7 +167,7 @@ function OrgSettings() {
   return (
     <>
       <Section title="Settings">
-        <p className="hint">Credentials and provider choices of the organisation. Secrets arrive masked and stay masked.</p>
+        <p className="hint">Credentials, provider choices and where budget alerts go. Secrets arrive masked and stay masked.</p>
         <Loadable query={settings} label="settings" isEmpty={(data) => Object.keys(data.configured).length === 0}>
           {(data) => (
             <DataTable caption="Settings of the organisation">

@@ -3,13 +3,14 @@ import { $api } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Tabs } from '../../ui/tabs';
 
-/** The organisation: its users, teams, settings and team-chat integration. */
+/** The organisation: its users, teams, budgets, settings and team-chat integration. */
 export default function OrgShell() {
   const isAdmin = useIsAdmin();
   const org = $api.useQuery('get', '/api/org');
   const tabs = [
     { to: '/org', label: 'Users', end: true },
     { to: '/org/teams', label: 'Teams' },
+    { to: '/org/budgets', label: 'Budgets' },
     ...(isAdmin
       ? [
           { to: '/org/settings', label: 'Settings' },

@@ -13,6 +13,7 @@ import {
   TicketsFigure,
 } from './dashboard/figures';
 import { Stats } from '../../ui/stats';
+import { CacheFigures } from './dashboard/cache';
 import { ConnectionHealth, KnowledgeGaps, RecentConversations } from './dashboard/lists';
 import { UsageChart } from './dashboard/usage';
 import { useWorkspaceId } from './shell';
@@ -45,6 +46,9 @@ function DashboardBody({ id, data }: { id: string; data: Dashboard }) {
       <Headline data={data} />
       <Section title="Usage and cost">
         <UsageChart days={data.usage.by_day} />
+      </Section>
+      <Section title="Prompt cache">
+        <CacheFigures cache={data.cache} days={data.usage.by_day} />
       </Section>
       <Section title="Conversations">
         <div className="grid chart-grid">

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
+import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
+import { BudgetMeter, coverOf, periodOf, ResetTime } from '../../ui/budget';
 import { count, dateTime, duration, money, percent } from '../../ui/format';
 import { Stats } from '../../ui/stats';
 import { PageHeader, Section } from '../../ui/page';
@@ -81,6 +83,52 @@ function Summary({ id, workspace }: { id: string; workspace: Schemas['WorkspaceS
   );
 }
 
+/** The budgets that cover the workspace's queries: its own and the organisation's (consumer and user budgets cover other cuts). */
+function Budgets({ id, name }: { id: string; name: string }) {
+  const isAdmin = useIsAdmin();
+  const budgets = $api.useQuery('get', '/api/org/budgets');
+  const addLink = `/org/budgets?scope=workspace&scope_id=${encodeURIComponent(id)}`;
+  return (
+    <Section title="Budgets" actions={<Link to="/org/budgets">All budgets</Link>}>
+      <Loadable query={budgets} label="budgets">
+        {(data) => {
+          const covering = data.budgets.filter(
+            (budget) => budget.scope === 'org' || (budget.scope === 'workspace' && budget.scope_id === id),
+          );
+          if (covering.length === 0)
+            return (
+              <Empty>
+                No budget: nothing limits what {name} spends but its tokens per query.{' '}
+                {isAdmin && <Link to={addLink}>Add a budget for {name}</Link>}
+              </Empty>
+            );
+          return (
+            <ul className="budget-list">
+              {covering.map((budget) => (
+                <li key={budget.id}>
+                  <p className="budget-list-head">
+                    <strong>
+                      {budget.scope === 'org' ? 'Organisation' : 'Workspace'} budget {periodOf(budget)}
+                    </strong>{' '}
+                    <Badge status={budget.status} /> <span className="hint">({coverOf(budget)})</span>
+                  </p>
+                  <BudgetMeter
+                    budget={budget}
+                    label={`Spent of the ${budget.scope === 'org' ? 'organisation' : 'workspace'} budget ${periodOf(budget)}`}
+                  />
+                  <p className="hint">
+                    Resets <ResetTime at={budget.resets_at} />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          );
+        }}
+      </Loadable>
+    </Section>
+  );
+}
+
 function ConnectionHealth({ id, connections }: { id: string; connections: Schemas['Connection'][] }) {
   return (
     <Section title="Connection health" actions={<Link to={`/workspaces/${id}/connections`}>Manage connections</Link>}>
@@ -131,6 +179,7 @@ export default function Overview() {
             <Section title="Usage">
               <StatsGrid stats={data.stats} />
             </Section>
+            <Budgets id={id} name={data.workspace.name} />
             <Section title="Configuration">
               <Counts id={id} detail={data} />
             </Section>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
 import { Field, FormError, Submit } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty } from '../../ui/states';
@@ -14,6 +15,9 @@ function announcementOf(turn: Turn | undefined): string {
   const answer = turn.answer ? `Answer: ${turn.answer}` : 'No answer text.';
   return turn.pending ? `${answer} A call to ${turn.pending.tool} waits for approval.` : answer;
 }
+
+/** A refusal by a budget (402): its body names the budget, whose page says how much is left and when it resets. */
+const isBudgetRefusal = (error: unknown) => typeof error === 'object' && error !== null && 'budget' in error;
 
 function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: string) => Promise<unknown> }) {
   const [question, setQuestion] = useState('');
@@ -40,6 +44,11 @@ function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: strin
       }}
     >
       <FormError error={error} />
+      {isBudgetRefusal(error) && (
+        <p className="hint">
+          <Link to="/org/budgets">See the budgets</Link>
+        </p>
+      )}
       <Field label="Question" name="query" error={error} hint="Enter asks; Shift+Enter starts a new line.">
         <textarea
           rows={3}

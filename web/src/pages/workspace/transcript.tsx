@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { $api, type Schemas } from '../../api/client';
+import { $api, type Answer } from '../../api/client';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
 import { FormError } from '../../ui/form';
@@ -17,8 +17,9 @@ import { useWorkspaceId } from './shell';
 const POLL_FOR_MS = 60_000;
 const POLL_EVERY_MS = 2_000;
 
-const statsSettled = (detail: Schemas['ConversationDetail'] | undefined) =>
-  detail?.stats.stats_status === 'complete' || detail?.stats.stats_status === 'failed';
+type Detail = Answer<'/api/workspaces/{id}/conversations/{cid}'>;
+
+const statsSettled = (detail: Detail | undefined) => detail?.stats.stats_status === 'complete' || detail?.stats.stats_status === 'failed';
 
 /** After a close, the statistics job runs in the background: ask again every 2 s, for up to a minute. */
 function useStatsPolling() {
@@ -34,7 +35,7 @@ function useStatsPolling() {
       setGaveUp(false);
       setClosedAt(Date.now());
     },
-    active: (detail: Schemas['ConversationDetail'] | undefined) => closedAt !== undefined && !gaveUp && !statsSettled(detail),
+    active: (detail: Detail | undefined) => closedAt !== undefined && !gaveUp && !statsSettled(detail),
     gaveUp,
   };
 }

@@ -1,9 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { $api, errorText, type Schemas } from '../../../api/client';
+import { $api, type Answer, errorText, type Schemas } from '../../../api/client';
 import { count, dateTime, duration, money } from '../../../ui/format';
 
+/** A message as the conversation's answer has it (`Schemas['Message']` types `tokens` oddly). */
+type Message = Answer<'/api/workspaces/{id}/conversations/{cid}'>['messages'][number];
+
 /** The tool names of an answer: the API keeps them as a JSON-encoded array. */
-function toolsOf(message: Schemas['Message']): string[] {
+function toolsOf(message: Message): string[] {
   if (!message.tools_called) return [];
   try {
     const tools: unknown = JSON.parse(message.tools_called);
@@ -14,7 +17,7 @@ function toolsOf(message: Schemas['Message']): string[] {
 }
 
 /** 👍 / 👎 on one answer, with how many rated it each way (each rater's last rating counts). */
-function Feedback({ workspaceId, conversationId, message }: { workspaceId: string; conversationId: string; message: Schemas['Message'] }) {
+function Feedback({ workspaceId, conversationId, message }: { workspaceId: string; conversationId: string; message: Message }) {
   const queryClient = useQueryClient();
   const rate = $api.useMutation('post', '/api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback', {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] }),
@@ -62,7 +65,7 @@ function Feedback({ workspaceId, conversationId, message }: { workspaceId: strin
 interface MessageProps {
   workspaceId: string;
   conversation: Schemas['Conversation'];
-  message: Schemas['Message'];
+  message: Message;
 }
 
 /** One message of the transcript: who, when, the text; an answer also its tools, figures and ratings. */
@@ -111,7 +114,7 @@ export function Messages({
 }: {
   workspaceId: string;
   conversation: Schemas['Conversation'];
-  messages: Schemas['Message'][];
+  messages: Message[];
 }) {
   return (
     <ol className="transcript">

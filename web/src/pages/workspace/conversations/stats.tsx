@@ -1,13 +1,15 @@
-import type { Schemas } from '../../../api/client';
+import type { Answer } from '../../../api/client';
 import { Badge } from '../../../ui/badge';
 import { count, money } from '../../../ui/format';
 import { Loading } from '../../../ui/states';
 import { Sentiment } from './sentiment';
 
+type Detail = Answer<'/api/workspaces/{id}/conversations/{cid}'>;
+
 const NOT_YET = <span className="hint">not computed yet</span>;
 
 /** Why the model's part of the statistics is missing, said plainly. */
-function whyMissing(detail: Schemas['ConversationDetail']): string {
+function whyMissing(detail: Detail): string {
   if (detail.stats.stats_status === 'failed')
     return 'Computing the statistics failed; an admin can retry the conversation-stats queue on the Ops page.';
   if (detail.conversation.status !== 'closed') return 'Statistics are computed by a background job once the conversation closes.';
@@ -15,7 +17,7 @@ function whyMissing(detail: Schemas['ConversationDetail']): string {
 }
 
 interface StatsProps {
-  detail: Schemas['ConversationDetail'];
+  detail: Detail;
   /** After a close, while the page asks again for the statistics. */
   polling: boolean;
   /** The page stopped asking before they came. */

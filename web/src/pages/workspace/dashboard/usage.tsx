@@ -7,7 +7,7 @@ type Day = Schemas['Dashboard']['usage']['by_day'][number];
 
 const dayFormat = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' });
 /** A day of the usage series ("2026-05-12") as "12 May"; the days are UTC days. */
-const day = (date: string) => {
+export const day = (date: string) => {
   const parsed = new Date(`${date}T00:00:00Z`);
   return Number.isNaN(parsed.getTime()) ? date : dayFormat.format(parsed);
 };

@@ -45,6 +45,16 @@ function Steps({ steps }: { steps: Turn['steps'] }) {
   );
 }
 
+/**
+ * "930 in / 60 out"; with prompt-cache reads, how much of the input they were: "1,730 in (800 from
+ * cache) / 60 out". `input` is the uncached part, so all input is it plus cache reads and writes.
+ */
+function tokensText(tokens: QueryResponse['tokens']): string {
+  const input = tokens.input + tokens.cache_read + tokens.cache_write;
+  const cached = tokens.cache_read > 0 ? ` (${count(tokens.cache_read)} from cache)` : '';
+  return `${count(input)} in${cached} / ${count(tokens.output)} out`;
+}
+
 /** What the answer cost, and where the conversation is kept. */
 function TurnStats({ result, workspaceId }: { result: QueryResponse; workspaceId: string }) {
   return (
@@ -52,9 +62,7 @@ function TurnStats({ result, workspaceId }: { result: QueryResponse; workspaceId
       <dl>
         <div>
           <dt>Tokens</dt>
-          <dd>
-            {count(result.tokens.input)} in / {count(result.tokens.output)} out
-          </dd>
+          <dd>{tokensText(result.tokens)}</dd>
         </div>
         <div>
           <dt>Cost</dt>

@@ -4,12 +4,13 @@ import { api, type Schemas } from '../../../api/client';
 import { chatReducer, initialChat } from './chat-state';
 import { readAnswer, type StreamAnswer } from './sse';
 
-/** The lists a query changes: other pages show them fresh. */
+/** The lists a query changes (the budgets: what it spent, or the 402 of one exceeded): other pages show them fresh. */
 const CHANGED = [
   '/api/workspaces/{id}/conversations',
   '/api/workspaces/{id}/activity',
   '/api/workspaces/{id}/approvals',
   '/api/workspaces/{id}/dashboard',
+  '/api/org/budgets',
 ] as const;
 
 const STREAM = { parseAs: 'stream', headers: { Accept: 'text/event-stream' } } as const;
