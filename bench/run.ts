@@ -2,6 +2,7 @@ import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchBudgets, benchCache } from './cost.js';
+import { benchEvals } from './evals.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
@@ -66,6 +67,11 @@ const benchmarks: Record<string, Benchmark> = {
         run: benchBigAnswers,
       },
     ],
+  },
+  evals: {
+    title:
+      'An evaluation run on the local runtime (npm start in process, 4 job workers, zero-latency fake model, one MCP server on loopback): 50 cases of one tool call each; wall time (goal <= 60 s) and the overhead per case beyond its query',
+    run: benchEvals,
   },
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
   load: {

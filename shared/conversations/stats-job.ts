@@ -52,6 +52,7 @@ const STATS_TIER = 'fast';
 const MAX_TRANSCRIPT_CHARS = 60_000;
 
 const StatsJobSchema = z.object({ workspaceId: z.string().min(1), conversationId: z.string().min(1) });
+export type StatsJob = z.infer<typeof StatsJobSchema>;
 
 function sentimentBucket(score: number): 'positive' | 'neutral' | 'negative' {
   if (score > 0.25) return 'positive';
@@ -74,7 +75,7 @@ function transcriptOf(messages: Item[]): string {
  * throws, so the job is retried and can fail for good (then `stats_status` is `failed`). Writing
  * is conditional on the stats not being complete yet, so a duplicate delivery has no effect.
  */
-export const conversationStatsHandler: JobHandler<z.infer<typeof StatsJobSchema>> = {
+export const conversationStatsHandler: JobHandler<StatsJob> = {
   schema: StatsJobSchema,
   async run(deps, data, job) {
     const [items, modelSettings] = await Promise.all([

@@ -13,6 +13,7 @@ import { guardrailRoutes } from '../guardrails/routes.js';
 import { knowledgeRoutes } from '../knowledge/routes.js';
 import { orgRoutes } from '../org/routes.js';
 import { budgetRoutes } from '../budgets/routes.js';
+import { evalRoutes } from '../evals/routes.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
@@ -129,6 +130,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', knowledgeRoutes(deps));
   app.route('/api', guardrailRoutes(deps));
   app.route('/api', approvalRoutes(deps));
+  app.route('/api', evalRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',

@@ -26,6 +26,8 @@ export const PUBLIC: Callers = { session: 'public', keys: [] };
 export const MEMBERS: Callers = { session: 'member', keys: [] };
 export const ADMINS: Callers = { session: 'admin', keys: [] };
 export const MEMBERS_OR_API_KEY: Callers = { session: 'member', keys: ['api'] };
+/** An admin's session, or an api key of the workspace (what a team's CI runs evaluations with). */
+export const ADMINS_OR_API_KEY: Callers = { session: 'admin', keys: ['api'] };
 export const MESSAGING_KEY: Callers = { session: 'none', keys: ['messaging'] };
 export const CODING_AGENT_KEY: Callers = { session: 'none', keys: ['coding-agent'] };
 

@@ -2,6 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { queryRouteDefinitions } from '../agent/route-definitions.js';
 import { authRouteDefinitions } from '../auth/route-definitions.js';
 import { budgetRouteDefinitions } from '../budgets/route-definitions.js';
+import { evalRouteDefinitions } from '../evals/route-definitions.js';
 import { chatAgentRouteDefinitions, chatLinkRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
 import { catalogueRoute, connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
@@ -51,6 +52,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   knowledgeRouteDefinitions,
   guardrailRouteDefinitions,
   approvalRouteDefinitions,
+  evalRouteDefinitions,
   { documentRoute },
 ].flatMap((domain): PlacedRoute[] => Object.values(domain));
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BudgetAlertSchema, budgetAlertHandler, type BudgetAlertJob } from '../budgets/alerts.js';
 import { ColdNoticeSchema, coldNoticeHandler, type ColdNoticeJob } from '../conversations/cold-notice.js';
-import { conversationStatsHandler } from '../conversations/stats-job.js';
+import { conversationStatsHandler, type StatsJob } from '../conversations/stats-job.js';
+import { EvalCaseJobSchema, evalCaseHandler, type EvalCaseJob } from '../evals/runs.js';
 import { approvalExpiryHandler } from '../approvals/expire-job.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../approvals/expiry.js';
 import { LifecycleJobSchema, lifecycleHandler, type LifecycleJob } from '../conversations/lifecycle.js';
@@ -26,9 +27,22 @@ const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob> = {
   run: (deps, data, job) => ('kind' in data ? budgetAlertHandler.run(deps, data, job) : coldNoticeHandler.run(deps, data, job)),
 };
 
+/**
+ * The conversation-stats queue carries the background work that calls the model: a closed
+ * conversation's statistics, and an evaluation's case (`kind: "eval-case"`).
+ */
+const modelWork: JobHandler<EvalCaseJob | StatsJob> = {
+  schema: z.union([EvalCaseJobSchema, conversationStatsHandler.schema]),
+  run: (deps, data, job) => ('kind' in data ? evalCaseHandler.run(deps, data, job) : conversationStatsHandler.run(deps, data, job)),
+  onFailed: async (deps, data, job, error) => {
+    if ('kind' in data) await evalCaseHandler.onFailed?.(deps, data, job, error);
+    else await conversationStatsHandler.onFailed?.(deps, data, job, error);
+  },
+};
+
 /** The handler of each queue. */
 export const jobHandlers: JobHandlers = {
   lifecycle: timedMoves as JobHandler<unknown>,
   'cold-messages': outgoingMessages as JobHandler<unknown>,
-  'conversation-stats': conversationStatsHandler,
+  'conversation-stats': modelWork as JobHandler<unknown>,
 };

@@ -12,7 +12,7 @@ export interface Key {
  * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records),
  * SLUG# and ORGSLUG# (suffix counters, organisation slug claims), WS# (a workspace with its
  * configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit log), WSGAP#
- * (knowledge gaps), WSVIOL# (guardrail violations), CONV# (a conversation with its messages),
+ * (knowledge gaps), WSVIOL# (guardrail violations), WSEVAL# and EVALRUN# (evaluations, their runs and results), CONV# (a conversation with its messages),
  * FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
  * (team-chat channel bindings), BUDGETSPEND# and BUDGETALERT# (a budget's spend per period, alerts
  * sent), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
@@ -142,6 +142,22 @@ export const keys = {
     pk: `WSVIOL#${orgId}#${workspaceId}`,
     sk: `${at}#${violationId}`,
   }),
+
+  // --- Evaluations (`WSEVAL#<org>#<workspace>`, `EVALRUN#<evaluation>`) ---
+  /** An evaluation's definition, its cases inline: apart from the workspace's partition, which every query reads. */
+  evaluation: (orgId: string, workspaceId: string, evalId: string): Key => ({ pk: `WSEVAL#${orgId}#${workspaceId}`, sk: `EVAL#${evalId}` }),
+  evaluationsPartition: (orgId: string, workspaceId: string) => `WSEVAL#${orgId}#${workspaceId}`,
+  /** A run of an evaluation; run ids are time-ordered, so the partition lists newest first. */
+  evaluationRun: (evalId: string, runId: string): Key => ({ pk: `EVALRUN#${evalId}`, sk: `RUN#${runId}` }),
+  evaluationRunsPartition: (evalId: string) => `EVALRUN#${evalId}`,
+  /** `begins_with` prefix of the runs in an evaluation's runs partition (`RES#` results do not match it). */
+  evaluationRunPrefix: 'RUN#',
+  /** The result of one case of a run (the case's index, 4 digits). */
+  evaluationResult: (evalId: string, runId: string, index: number): Key => ({
+    pk: `EVALRUN#${evalId}`,
+    sk: `RES#${runId}#${String(index).padStart(4, '0')}`,
+  }),
+  evaluationResultPrefix: (runId: string) => `RES#${runId}#`,
 
   // --- Approvals of tool calls (`WSAPPR#<workspace>`) ---
   /** An approval of one tool call; ids are time-ordered, so the partition lists newest first. */

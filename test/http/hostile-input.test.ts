@@ -108,6 +108,8 @@ interface Fixture {
   chatConsumerId: string;
   memberId: string;
   budgetId: string;
+  evalId: string;
+  runId: string;
   /** A link request the bot sent a chat user, unused; and the id of a chat account linked to the admin. */
   linkToken: string;
   chatLinkId: string;
@@ -145,6 +147,12 @@ async function makeFixture(): Promise<Fixture> {
   const query = await post(`/api/workspaces/${workspaceId}/query`, { query: 'a first question' }, 200);
   const member = await t.addMember(cookie);
   const budget = await post('/api/org/budgets', { scope: 'workspace', scope_id: workspaceId, period: 'month', limit_usd: 100 }, 201);
+  const evaluation = await post(`/api/workspaces/${workspaceId}/evals`, {
+    name: 'Hostile eval',
+    cases: [{ id: 'one', question: 'a first question', expect: { contains: ['answer'], tools_not: ['create_ticket'] } }],
+  });
+  const evalRun = await post(`/api/workspaces/${workspaceId}/evals/${evaluation.body.eval.id}/runs`, {}, 202);
+  await t.runner.idle();
   const account = (userId: string) => ({ teamId: 'T1', teamName: 'Example Team', userId, userName: `Chat ${userId}` });
   const linked = await requestChatLink(t.deps, admin.org.id, account('ULINKED'));
   await post(`/api/chat/link-requests/${linked}`, undefined);
@@ -165,6 +173,8 @@ async function makeFixture(): Promise<Fixture> {
     chatConsumerId: teamChat.body.id,
     memberId: member.user.id,
     budgetId: budget.body.budget.id,
+    evalId: evaluation.body.eval.id,
+    runId: evalRun.body.run.id,
     linkToken: await requestChatLink(t.deps, admin.org.id, account('UTOLINK')),
     chatLinkId: 'T1-ULINKED',
   };
@@ -201,6 +211,10 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return [f.linkToken];
     case 'link_id':
       return [f.chatLinkId];
+    case 'eval_id':
+      return [f.evalId];
+    case 'run_id':
+      return [f.runId];
     case 'approval_id':
       // Well-formed ids of no approval: the fixture pauses no query (test/http/approvals.test.ts decides real ones).
       return ['appr_0mwtl95xg00000000000000000000'];
@@ -224,6 +238,23 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
       { scope: 'user', scope_id: f.memberId, period: 'month', limit_usd: 10 },
     ],
     'PUT /api/org/budgets/{id}': [{ limit_usd: 75 }, { alert_percent: [10, 100] }],
+    'POST /api/workspaces/{id}/evals': [
+      {
+        name: 'Fuzzed eval',
+        cases: [
+          {
+            question: 'where is my order?',
+            history: [{ role: 'user', content: 'hi' }],
+            expect: { tools: ['lookup_order'], judge: 'Names a date.' },
+          },
+        ],
+      },
+    ],
+    'PUT /api/workspaces/{id}/evals/{eval_id}': [
+      { name: 'Renamed eval' },
+      { cases: [{ question: 'q?', expect: { not_contains: ['sorry'] } }] },
+    ],
+    'POST /api/workspaces/{id}/evals/{eval_id}/runs': [{}, { overrides: { system_prompt: 'Be brief.', model: 'fast' } }],
     'POST /api/teams': [{ name: 'Hostile team' }],
     'POST /api/workspaces': [{ name: 'Hostile workspace', system_prompt: 'be brief', team_name: 'Hostile team' }],
     'PUT /api/workspaces/{id}': [

@@ -27,6 +27,9 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/org/users/{id}': { org_role: 'member' },
   'POST /api/org/budgets': { scope: 'org', period: 'day', limit_usd: 5 },
   'PUT /api/org/budgets/{id}': { limit_usd: 50 },
+  'POST /api/workspaces/{id}/evals': { name: 'Matrix eval', cases: [{ question: 'hello?', expect: { contains: ['hi'] } }] },
+  'PUT /api/workspaces/{id}/evals/{eval_id}': { name: 'Matrix eval 2' },
+  'POST /api/workspaces/{id}/evals/{eval_id}/runs': {},
   'POST /api/teams': { name: 'Matrix team' },
   'POST /api/workspaces': { name: 'Matrix workspace' },
   'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },
@@ -65,11 +68,35 @@ const VALID_QUERIES: Record<string, string> = {
 
 let t: TestContext;
 let operations: Operation[];
-let victim: { cookie: string; workspaceId: string; conversationId: string; connectionId: string; budgetId: string };
+let victim: {
+  cookie: string;
+  workspaceId: string;
+  conversationId: string;
+  connectionId: string;
+  budgetId: string;
+  evalId: string;
+  runId: string;
+};
+
+/** An evaluation of the victim's workspace with one finished run. */
+async function victimEvaluation(cookie: string, workspaceId: string): Promise<{ evalId: string; runId: string }> {
+  const created = await t.request('POST', `/api/workspaces/${workspaceId}/evals`, {
+    cookie,
+    body: { name: 'Victim eval', cases: [{ question: 'Victim question?', expect: { contains: ['x'] } }] },
+  });
+  expect(created.status, created.text).toBe(201);
+  const run = await t.request('POST', `/api/workspaces/${workspaceId}/evals/${created.body.eval.id}/runs`, { cookie, body: {} });
+  expect(run.status, run.text).toBe(202);
+  await t.runner.idle();
+  return { evalId: created.body.eval.id, runId: run.body.run.id };
+}
 let attacker: { cookie: string };
 let member: { cookie: string; workspaceId: string };
 
-function fill(path: string, ids: { workspaceId: string; conversationId?: string; connectionId?: string; budgetId?: string }): string {
+function fill(
+  path: string,
+  ids: { workspaceId: string; conversationId?: string; connectionId?: string; budgetId?: string; evalId?: string; runId?: string },
+): string {
   const query = VALID_QUERIES[path];
   const filled = path
     .replace('/api/connections/{id}', `/api/connections/${ids.connectionId ?? 'conn_none'}`)
@@ -84,7 +111,9 @@ function fill(path: string, ids: { workspaceId: string; conversationId?: string;
     .replace('{gid}', 'gr_none')
     .replace('{role}', 'member')
     .replace('{token}', 'never-issued-link-token-0123456789')
-    .replace('{link_id}', 'T0NONE-U0NONE');
+    .replace('{link_id}', 'T0NONE-U0NONE')
+    .replace('{eval_id}', ids.evalId ?? 'eval_none')
+    .replace('{run_id}', ids.runId ?? 'run_none');
   return query ? `${filled}?${query}` : filled;
 }
 
@@ -146,6 +175,7 @@ beforeAll(async () => {
     conversationId,
     connectionId: connection.body.id,
     budgetId: budget.body.budget.id,
+    ...(await victimEvaluation(victimAdmin.cookie, workspace.id)),
   };
   attacker = { cookie: (await t.signUp({ org_name: 'Attacker' })).cookie };
   const memberAdmin = await t.signUp({ org_name: 'Members' });
@@ -222,7 +252,7 @@ describe('roles', () => {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
       // No conversation, approval, connection, chat link or link request of the member's organisation is named here.
-      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}'].some((param) => operation.path.includes(param));
+      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}'].some((param) => operation.path.includes(param));
       const expected = named || operation.path.startsWith('/api/connections/{id}') ? 404 : 200;
       expect(response.status, `${operation.method} ${path}`).toBe(expected);
     }

@@ -10,7 +10,7 @@ import { ModelConfigurationError } from '../providers.js';
 import type { loadQueryContext } from './context.js';
 import type { ScreenedInput } from './screening.js';
 import { screenAnswer } from './screening.js';
-import { connectAll, knowledgeFor, offeredTools } from './tools.js';
+import { connectAll, knowledgeFor, offeredTools, type OfferedTool } from './tools.js';
 import { planToolSearch } from '../../tool-search/agent-tool.js';
 import { namedTools } from '../../workspaces/tool-access.js';
 import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
@@ -78,6 +78,23 @@ export function prefixCacheTtlFor(workspace: WorkspaceItem, now: Date): '5m' | '
   return queries / hours >= 1 ? '1h' : '5m';
 }
 
+/** What the model is told of a write tool's call in an evaluation. */
+const NOT_RUN_IN_EVALUATION =
+  'This call was not run: write tools never run during an evaluation. It is recorded; go on as if it had succeeded.';
+
+/**
+ * The tools of an evaluation's case: a write tool's call is recorded (its name in `tools_called`)
+ * but never reaches its server, and no call waits for an approval.
+ */
+function forEvaluation(caller: Caller, tools: OfferedTool[]): OfferedTool[] {
+  if (!caller.evaluation) return tools;
+  return tools.map((tool) => ({
+    ...tool,
+    needsApproval: false,
+    ...(tool.isWrite ? { run: async () => ({ text: NOT_RUN_IN_EVALUATION, isError: false }) } : {}),
+  }));
+}
+
 /** A loop ready to run: its input (without the messages), the tools offered, whether answers are held for screening. */
 export interface PreparedLoop {
   input: Omit<LoopInput, 'messages'>;
@@ -106,7 +123,7 @@ export async function prepareLoop(
   const knowledge = knowledgeFor(context.knowledge);
   // Tools a block_tool guardrail names are never offered, whatever the role may use.
   const named = namedTools(connections, toolsByConnection);
-  const offered = offeredTools(deps, workspace, caller.role, named, guardrails, subject);
+  const offered = forEvaluation(caller, offeredTools(deps, workspace, caller.role, named, guardrails, subject));
   const builtIn = knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : [];
   // Past the workspace's threshold the model searches its tools instead of reading every definition.
   const search = planToolSearch({ orgId: caller.orgId, workspace }, named, offered, builtIn);

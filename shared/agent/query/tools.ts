@@ -25,6 +25,8 @@ export interface OfferedTool extends LoopTool {
   toolId: string;
   /** Every name it goes by (a pin names any of them). */
   names: string[];
+  /** Whether the tool writes (not marked read-only by its server). */
+  isWrite: boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export function offeredTools(
     offered.push({
       toolId: tool.id,
       names,
+      isWrite: tool.is_write,
       spec: { name, description: tool.description, inputSchema: toolSchemaOf(tool) },
       connectionName: connection.name,
       needsApproval: needsApproval({ isWrite: tool.is_write, names }),

@@ -29,6 +29,8 @@ export interface Caller {
    * which has no grant and can start none.
    */
   grantSubject?: string;
+  /** An evaluation's case (`shared/evals/`): write tools do not run, nothing waits for approval. */
+  evaluation?: boolean;
 }
 
 /** Who listens to a query as it runs (the streaming forms); the JSON form has none. */

@@ -1,0 +1,159 @@
+import { z } from 'zod';
+import type { Deps } from '../deps.js';
+import type { JobHandler } from '../jobs/worker.js';
+import { errorMessage } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { unlessConditionFailed } from '../platform/table.js';
+import { roundUsd } from '../workspaces/stats.js';
+import { runEvalCase } from './run-case.js';
+import type { CaseResult, Overrides, RunSummary } from './schemas.js';
+import { assertNoRunUnderWay, createRun, getRun, listRuns, runResults, type EvalItem, type RunItem } from './store.js';
+
+/*
+ * An evaluation's run through the job queue: one job per case (id `eval-<run>-<index>`, so a case
+ * is run once however often its job is delivered), a few at a time as the queue's consumers take
+ * them; each result written once (a conditional put), then counted on the run; the job that counts
+ * the last case finishes the run: its score, and its regressions against the previous finished run.
+ * Queued cases survive a restart of the local runtime (the job ledger sends them again).
+ */
+
+export const EvalCaseJobSchema = z.object({
+  kind: z.literal('eval-case'),
+  evalId: z.string().min(1),
+  runId: z.string().min(1),
+  index: z.number().int().min(0),
+});
+export type EvalCaseJob = z.infer<typeof EvalCaseJobSchema>;
+
+/** Enqueues of a run's cases going out at once. */
+const ENQUEUE_BATCH = 25;
+
+/** `POST …/evals/:eval_id/runs`: a run queued, one job per case. */
+export async function startRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, role: string): Promise<RunItem> {
+  await assertNoRunUnderWay(deps, evaluation.id);
+  const run = await createRun(deps, evaluation, overrides, role);
+  const jobs = run.cases.map((_, index) => ({
+    jobId: `eval-${run.id}-${index}`,
+    queue: 'conversation-stats' as const,
+    orgId: run.org_id,
+    data: { kind: 'eval-case', evalId: run.eval_id, runId: run.id, index } satisfies EvalCaseJob,
+  }));
+  for (let at = 0; at < jobs.length; at += ENQUEUE_BATCH) {
+    await Promise.all(jobs.slice(at, at + ENQUEUE_BATCH).map((job) => deps.jobs.enqueue(job)));
+  }
+  return run;
+}
+
+/** A run as the API shows it (without its results). */
+export function runSummary(run: RunItem): RunSummary {
+  const finished = run.status === 'done';
+  return {
+    id: run.id,
+    status: run.status,
+    overrides: run.overrides ?? {},
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    passed: run.passed,
+    failed: run.failed,
+    score: finished && run.total ? Math.round((run.passed / run.total) * 1000) / 1000 : null,
+    tokens: {
+      input: run.tokens_input,
+      output: run.tokens_output,
+      cache_read: run.tokens_cache_read,
+      cache_write: run.tokens_cache_write,
+    },
+    cost_usd: roundUsd(run.cost_usd),
+    duration_ms: run.duration_ms,
+    compared_to: run.compared_to,
+    regressions: run.regressions ?? [],
+  };
+}
+
+/** Counts one case's result on its run (once: the result's conditional put); the last one finishes the run. */
+async function recordResult(deps: Deps, run: RunItem, index: number, result: CaseResult): Promise<void> {
+  const written = await deps.table.putNew({ ...keys.evaluationResult(run.eval_id, run.id, index), index, ...result });
+  if (!written) return; // counted already by an earlier delivery of the same job
+  const counted = await deps.table.update<RunItem>(keys.evaluationRun(run.eval_id, run.id), {
+    update:
+      'ADD done :one, passed :passed, failed :failed, tokens_input :ti, tokens_output :to, tokens_cache_read :tr, tokens_cache_write :tw, cost_usd :cost, duration_ms :ms',
+    values: {
+      ':one': 1,
+      ':passed': result.passed ? 1 : 0,
+      ':failed': result.passed ? 0 : 1,
+      ':ti': result.tokens.input,
+      ':to': result.tokens.output,
+      ':tr': result.tokens.cache_read,
+      ':tw': result.tokens.cache_write,
+      ':cost': result.cost_usd,
+      ':ms': result.duration_ms,
+    },
+  });
+  if (counted.done >= counted.total) await finishRun(deps, counted);
+}
+
+/** The run is done: compared with the previous finished run (its regressions), and shown as the evaluation's last run. */
+async function finishRun(deps: Deps, run: RunItem): Promise<void> {
+  const previous = (await listRuns(deps, run.eval_id)).find((candidate) => candidate.id < run.id && candidate.status === 'done');
+  let regressions: string[] = [];
+  if (previous) {
+    const [before, now] = await Promise.all([runResults(deps, run.eval_id, previous.id), runResults(deps, run.eval_id, run.id)]);
+    const passedBefore = new Set(before.filter((result) => result.passed).map((result) => result.case_id));
+    regressions = now.filter((result) => !result.passed && passedBefore.has(result.case_id)).map((result) => result.case_id);
+  }
+  const finished = await deps.table.update<RunItem>(keys.evaluationRun(run.eval_id, run.id), {
+    update: 'SET #status = :done, finished_at = :at, compared_to = :previous, regressions = :regressions',
+    names: { '#status': 'status' },
+    values: { ':done': 'done', ':at': deps.clock.now().toISOString(), ':previous': previous?.id ?? null, ':regressions': regressions },
+  });
+  await unlessConditionFailed(
+    deps.table.update(keys.evaluation(run.org_id, run.workspace_id, run.eval_id), {
+      update: 'SET last_run = :summary',
+      condition: 'attribute_exists(pk)',
+      values: { ':summary': runSummary(finished) },
+    }),
+    undefined,
+  );
+}
+
+/** The run of a job, or undefined when it is gone, another organisation's or already over. */
+async function runOfJob(deps: Deps, data: EvalCaseJob, orgId: string): Promise<RunItem | undefined> {
+  const run = await getRun(deps, data.evalId, data.runId).catch(() => undefined);
+  if (!run || run.org_id !== orgId || run.status === 'done' || run.status === 'failed') return undefined;
+  return run;
+}
+
+/** The `conversation-stats` queue's handler of an evaluation's case. */
+export const evalCaseHandler: JobHandler<EvalCaseJob> = {
+  schema: EvalCaseJobSchema,
+  async run(deps, data, job) {
+    const run = await runOfJob(deps, data, job.org_id);
+    const evalCase = run?.cases[data.index];
+    if (!run || !evalCase) return;
+    await unlessConditionFailed(
+      deps.table.update(keys.evaluationRun(run.eval_id, run.id), {
+        update: 'SET #status = :running, started_at = if_not_exists(started_at, :at)',
+        condition: '#status = :queued OR #status = :running',
+        names: { '#status': 'status' },
+        values: { ':running': 'running', ':queued': 'queued', ':at': deps.clock.now().toISOString() },
+      }),
+      undefined,
+    );
+    await recordResult(deps, run, data.index, await runEvalCase(deps, run, evalCase));
+  },
+  // A case whose job failed for good is a failed case, so its run still ends.
+  async onFailed(deps, data, job, error) {
+    const run = await runOfJob(deps, data, job.org_id);
+    const evalCase = run?.cases[data.index];
+    if (!run || !evalCase) return;
+    await recordResult(deps, run, data.index, {
+      case_id: evalCase.id,
+      passed: false,
+      answer: '',
+      tools_called: [],
+      failures: [`the case could not run: ${errorMessage(error)}`],
+      tokens: { input: 0, output: 0, cache_read: 0, cache_write: 0 },
+      cost_usd: 0,
+      duration_ms: 0,
+    });
+  },
+};

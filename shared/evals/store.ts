@@ -1,0 +1,205 @@
+import type { Deps } from '../deps.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { onConditionFailed, type Item } from '../platform/table.js';
+import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import type { CaseResult, EvalCase, EvalInput, Overrides, RunSummary } from './schemas.js';
+
+/*
+ * Where evaluations live (docs/data-model.md): each definition, its cases inline, in the
+ * workspace's evaluations partition (`WSEVAL#<org>#<ws>`, not the workspace's own partition, which
+ * every query reads); each run and its results in the evaluation's runs partition
+ * (`EVALRUN#<eval>`): `RUN#<run id>` (time-ordered: newest first) and `RES#<run id>#<case index>`.
+ */
+
+/** A definition is one item: its cases' JSON may be at most this long (DynamoDB items hold 400 KB). */
+const MAX_DEFINITION_BYTES = 300_000;
+
+export interface EvalItem extends Item {
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  name: string;
+  cases: EvalCase[];
+  created_at: string;
+  updated_at: string;
+  last_run?: RunSummary | null;
+}
+
+export interface RunItem extends Item {
+  id: string;
+  eval_id: string;
+  org_id: string;
+  workspace_id: string;
+  status: RunSummary['status'];
+  overrides: Overrides;
+  /** The role the cases run with (the admin who started the run): its tool permissions apply. */
+  role: string;
+  /** The cases as they were when the run started (an edit of the evaluation does not change a run). */
+  cases: EvalCase[];
+  total: number;
+  done: number;
+  passed: number;
+  failed: number;
+  tokens_input: number;
+  tokens_output: number;
+  tokens_cache_read: number;
+  tokens_cache_write: number;
+  cost_usd: number;
+  duration_ms: number;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  compared_to: string | null;
+  regressions: string[];
+}
+
+/** Cases with their ids: the given one, else `case-<n>`. */
+function withIds(cases: EvalInput['cases']): EvalCase[] {
+  const taken = new Set(cases.map((item) => item.id).filter((id): id is string => id !== undefined));
+  let next = 1;
+  return cases.map((item) => {
+    if (item.id) return item as EvalCase;
+    while (taken.has(`case-${next}`)) next += 1;
+    taken.add(`case-${next}`);
+    return { ...item, id: `case-${next}` } as EvalCase;
+  });
+}
+
+function checkSize(cases: EvalCase[]): void {
+  if (JSON.stringify(cases).length > MAX_DEFINITION_BYTES) {
+    throw new ValidationError('the cases are too long', [
+      { path: 'cases', message: `at most ${MAX_DEFINITION_BYTES} characters of JSON in all` },
+    ]);
+  }
+}
+
+export async function getEval(deps: Deps, orgId: string, workspaceId: string, evalId: string): Promise<EvalItem> {
+  const item = await deps.table.get<EvalItem>(keys.evaluation(orgId, workspaceId, evalId), true);
+  if (!item || item.org_id !== orgId) throw new NotFoundError(`evaluation ${evalId} not found`);
+  return item;
+}
+
+export async function createEval(deps: Deps, orgId: string, workspaceId: string, input: EvalInput): Promise<EvalItem> {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const cases = withIds(input.cases);
+  checkSize(cases);
+  const now = deps.clock.now();
+  const id = newId('eval', now);
+  const item: EvalItem = {
+    ...keys.evaluation(orgId, workspaceId, id),
+    id,
+    org_id: orgId,
+    workspace_id: workspaceId,
+    name: input.name,
+    cases,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    last_run: null,
+  };
+  await deps.table.put(item);
+  return item;
+}
+
+export async function listEvals(deps: Deps, orgId: string, workspaceId: string): Promise<EvalItem[]> {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  return deps.table.queryAll<EvalItem>({ pk: keys.evaluationsPartition(orgId, workspaceId) });
+}
+
+export async function updateEval(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  evalId: string,
+  input: Partial<EvalInput>,
+): Promise<EvalItem> {
+  const current = await getEval(deps, orgId, workspaceId, evalId);
+  const cases = input.cases ? withIds(input.cases) : current.cases;
+  checkSize(cases);
+  const changed: EvalItem = { ...current, name: input.name ?? current.name, cases, updated_at: deps.clock.now().toISOString() };
+  await onConditionFailed(
+    deps.table.put(changed, { condition: 'attribute_exists(pk)' }),
+    () => new NotFoundError(`evaluation ${evalId} not found`),
+  );
+  return changed;
+}
+
+export async function deleteEval(deps: Deps, orgId: string, workspaceId: string, evalId: string): Promise<void> {
+  await getEval(deps, orgId, workspaceId, evalId);
+  await deps.table.delete(keys.evaluation(orgId, workspaceId, evalId));
+}
+
+/** A new run, queued: its item first, then one job per case. */
+export async function createRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, role: string): Promise<RunItem> {
+  const now = deps.clock.now();
+  const id = newId('run', now);
+  const run: RunItem = {
+    ...keys.evaluationRun(evaluation.id, id),
+    id,
+    eval_id: evaluation.id,
+    org_id: evaluation.org_id,
+    workspace_id: evaluation.workspace_id,
+    status: 'queued',
+    overrides,
+    role,
+    cases: evaluation.cases,
+    total: evaluation.cases.length,
+    done: 0,
+    passed: 0,
+    failed: 0,
+    tokens_input: 0,
+    tokens_output: 0,
+    tokens_cache_read: 0,
+    tokens_cache_write: 0,
+    cost_usd: 0,
+    duration_ms: 0,
+    created_at: now.toISOString(),
+    started_at: null,
+    finished_at: null,
+    compared_to: null,
+    regressions: [],
+  };
+  await deps.table.put(run);
+  return run;
+}
+
+export async function getRun(deps: Deps, evalId: string, runId: string): Promise<RunItem> {
+  const run = await deps.table.get<RunItem>(keys.evaluationRun(evalId, runId), true);
+  if (!run) throw new NotFoundError(`run ${runId} not found`);
+  return run;
+}
+
+/** The runs of an evaluation, newest first. */
+export async function listRuns(deps: Deps, evalId: string): Promise<RunItem[]> {
+  return deps.table.queryAll<RunItem>({
+    pk: keys.evaluationRunsPartition(evalId),
+    sk: { beginsWith: keys.evaluationRunPrefix },
+    newestFirst: true,
+    consistent: true,
+  });
+}
+
+export interface ResultItem extends Item, CaseResult {
+  index: number;
+}
+
+/** A run's results, in case order. */
+export async function runResults(deps: Deps, evalId: string, runId: string): Promise<ResultItem[]> {
+  const items = await deps.table.queryAll<ResultItem>({
+    pk: keys.evaluationRunsPartition(evalId),
+    sk: { beginsWith: keys.evaluationResultPrefix(runId) },
+    consistent: true,
+  });
+  return items.sort((a, b) => a.index - b.index);
+}
+
+/** Refuses a second run while one of the same evaluation is queued or running. */
+export async function assertNoRunUnderWay(deps: Deps, evalId: string): Promise<void> {
+  const [latest] = await deps.table
+    .query<RunItem>({ pk: keys.evaluationRunsPartition(evalId), sk: { beginsWith: keys.evaluationRunPrefix }, newestFirst: true, limit: 1 })
+    .then((page) => page.items);
+  if (latest && (latest.status === 'queued' || latest.status === 'running')) {
+    throw new ConflictError(`run ${latest.id} of this evaluation is still ${latest.status}`);
+  }
+}
