@@ -51,7 +51,7 @@ export function runSummary(run: RunItem): RunSummary {
     id: run.id,
     status: run.status,
     overrides: run.overrides ?? {},
-    started_at: run.started_at,
+    started_at: run.started_at ?? null,
     finished_at: run.finished_at,
     passed: run.passed,
     failed: run.failed,

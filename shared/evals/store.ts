@@ -49,7 +49,7 @@ export interface RunItem extends Item {
   cost_usd: number;
   duration_ms: number;
   created_at: string;
-  started_at: string | null;
+  started_at?: string | null;
   finished_at: string | null;
   compared_to: string | null;
   regressions: string[];
@@ -155,7 +155,8 @@ export async function createRun(deps: Deps, evaluation: EvalItem, overrides: Ove
     cost_usd: 0,
     duration_ms: 0,
     created_at: now.toISOString(),
-    started_at: null,
+    // Set by the first case that runs (`if_not_exists`: a stored null would count as set).
+    started_at: undefined,
     finished_at: null,
     compared_to: null,
     regressions: [],

@@ -63,8 +63,17 @@ function securityOf(callers: Callers): Record<string, string[]>[] | undefined {
   return callers.keys.length > 0 ? [...schemes, { apiKey: [] }] : schemes;
 }
 
+/** Admin routes that also take consumer keys: an admin's session, or a key of one of these types (already scoped to its workspace). */
+function requireAdminOrKey(types: readonly KeyType[]): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get('principal');
+    if (principal.apiKey ? !types.includes(principal.apiKey.type) : principal.role !== 'admin') throw new ForbiddenError();
+    return next();
+  };
+}
+
 function checksOf(callers: Callers): MiddlewareHandler<AppEnv>[] {
-  if (callers.session === 'admin') return [requireAdmin];
+  if (callers.session === 'admin') return [callers.keys.length > 0 ? requireAdminOrKey(callers.keys) : requireAdmin];
   if (callers.session === 'none' && callers.keys[0]) return [requireKey(callers.keys[0])];
   return [];
 }
