@@ -1,26 +1,16 @@
 import type { Context } from 'hono';
-import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { deleteCookie, getCookie } from 'hono/cookie';
 import type { Deps } from '../deps.js';
 import { readSession } from '../http/middleware.js';
 import { createRouter, type AppEnv } from '../http/router.js';
 import { toUser } from '../org/users.js';
 import { logIn, signUp } from './accounts.js';
-import { createSession, revokeSession } from './sessions.js';
-import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, type SessionUser } from './tokens.js';
+import { assertPasswordSignInAllowed } from '../sso/flow.js';
+import { startSession } from './cookie.js';
+import { revokeSession } from './sessions.js';
+import { SESSION_COOKIE } from './tokens.js';
 
 import { authRouteDefinitions } from './route-definitions.js';
-
-async function startSession(deps: Deps, c: Context<AppEnv>, user: SessionUser): Promise<void> {
-  const { token, expiresAt } = await createSession(deps, user);
-  setCookie(c, SESSION_COOKIE, token, {
-    httpOnly: true,
-    sameSite: 'Lax',
-    path: '/',
-    secure: deps.config.production,
-    maxAge: SESSION_LIFETIME_SECONDS,
-    expires: expiresAt,
-  });
-}
 
 export function authRoutes(deps: Deps) {
   return createRouter()
@@ -32,6 +22,8 @@ export function authRoutes(deps: Deps) {
     .openapi(authRouteDefinitions.login.route, async (c) => {
       const { email, password } = c.req.valid('json');
       const user = await logIn(deps, email, password, c.get('clientAddress'));
+      // An organisation that requires single sign-on takes no password (but from the admin who configured it).
+      await assertPasswordSignInAllowed(deps, user);
       await startSession(deps, c, user);
       return c.json({ user: toUser(user) }, 200);
     })

@@ -14,6 +14,7 @@ import { knowledgeRoutes } from '../knowledge/routes.js';
 import { orgRoutes } from '../org/routes.js';
 import { budgetRoutes } from '../budgets/routes.js';
 import { evalRoutes } from '../evals/routes.js';
+import { ssoRoutes } from '../sso/routes.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
@@ -119,6 +120,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', authRoutes(deps));
   app.route('/api', orgRoutes(deps));
   app.route('/api', budgetRoutes(deps));
+  app.route('/api', ssoRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', toolSearchRoutes(deps));
   app.route('/api', conversationRoutes(deps));

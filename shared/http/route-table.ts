@@ -3,6 +3,7 @@ import { queryRouteDefinitions } from '../agent/route-definitions.js';
 import { authRouteDefinitions } from '../auth/route-definitions.js';
 import { budgetRouteDefinitions } from '../budgets/route-definitions.js';
 import { evalRouteDefinitions } from '../evals/route-definitions.js';
+import { ssoRouteDefinitions } from '../sso/route-definitions.js';
 import { chatAgentRouteDefinitions, chatLinkRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
 import { catalogueRoute, connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
@@ -36,6 +37,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   authRouteDefinitions,
   orgRouteDefinitions,
   budgetRouteDefinitions,
+  ssoRouteDefinitions,
   workspaceRouteDefinitions,
   toolSearchRouteDefinitions,
   conversationRouteDefinitions,

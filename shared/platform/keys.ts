@@ -18,7 +18,8 @@ export interface Key {
  * sent), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
  * (one-time requests to link a chat account), JOB# and
  * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
- * throttling), SESSION# (signed-in sessions), DEPLOYMENT (facts of the whole deployment: the first sign-up,
+ * throttling), SESSION# (signed-in sessions), SSODOMAIN# and SSOSTATE# (single sign-on: domain claims, sign-ins
+ * under way), DEPLOYMENT (facts of the whole deployment: the first sign-up,
  * the schema version of the stored data).
  */
 export const keys = {
@@ -48,6 +49,12 @@ export const keys = {
     pk: `BUDGETALERT#${budgetId}#${period}#${percent}`,
     sk: 'ALERT',
   }),
+  /** The organisation's single sign-on setting (shared/sso/config.ts), its client secret sealed. */
+  sso: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'SSO' }),
+  /** The claim of an e-mail domain by the organisation that signs it in: one organisation per domain. */
+  ssoDomain: (domain: string): Key => ({ pk: `SSODOMAIN#${domain.toLowerCase()}`, sk: 'DOMAIN' }),
+  /** A sign-in under way with the provider: found by its `state`, single use, 10 minutes (TTL). */
+  ssoState: (state: string): Key => ({ pk: `SSOSTATE#${state}`, sk: 'STATE' }),
   /** GSI1 partition listing the organisations with a chat app token (what the chat bridge connects). */
   chatOrganisationsIndex: () => 'CHATORGS',
   /** GSI1 attributes of the `chat_app_token` setting: the organisation's entry in that index. */

@@ -233,6 +233,18 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/org/settings/{key}': [{ value: 'anthropic' }, { value: 'sk-ant-hostile-0123456789' }],
     'POST /api/org/users': [{ name: 'New', email: 'hostile-new@example.com', password: 'long enough', org_role: 'member' }],
     'PUT /api/org/users/{id}': [{ org_role: 'admin' }, { org_role: 'member' }],
+    'PUT /api/org/sso': [
+      {
+        issuer: 'https://login.hostile.test',
+        client_id: 'wap',
+        client_secret: 'hostile client secret',
+        domains: ['hostile.test', 'corp.hostile.test'],
+        default_role: 'member',
+        required: false,
+        admin_group: 'admins',
+        groups_claim: 'groups',
+      },
+    ],
     'POST /api/org/budgets': [
       { scope: 'org', period: 'day', limit_usd: 25, alert_percent: [50, 90] },
       { scope: 'user', scope_id: f.memberId, period: 'month', limit_usd: 10 },

@@ -26,6 +26,14 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/org/users': { name: 'New', email: 'matrix-new@example.com', password: 'long enough', org_role: 'member' },
   'PUT /api/org/users/{id}': { org_role: 'member' },
   'POST /api/org/budgets': { scope: 'org', period: 'day', limit_usd: 5 },
+  'PUT /api/org/sso': {
+    issuer: 'https://login.matrix.test',
+    client_id: 'wap',
+    client_secret: 'matrix secret',
+    domains: ['matrix.test'],
+    default_role: 'member',
+    required: false,
+  },
   'PUT /api/org/budgets/{id}': { limit_usd: 50 },
   'POST /api/workspaces/{id}/evals': { name: 'Matrix eval', cases: [{ question: 'hello?', expect: { contains: ['hi'] } }] },
   'PUT /api/workspaces/{id}/evals/{eval_id}': { name: 'Matrix eval 2' },
@@ -282,6 +290,8 @@ describe('authentication', () => {
         'POST /api/auth/logout',
         'GET /api/models',
         'GET /api/connectors/mcp/oauth/callback',
+        'GET /api/auth/sso',
+        'GET /api/auth/sso/callback',
       ].sort(),
     );
   });

@@ -1,0 +1,148 @@
+import * as oidc from 'openid-client';
+import { createGuardedFetch } from '../connections/url-policy.js';
+import type { Deps } from '../deps.js';
+import { writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { readSso, secretContext, ssoOfEmail, ssoRedirectUri, type SsoItem } from './config.js';
+
+/*
+ * Sign-in through an organisation's OpenID provider, with `openid-client` (certified): discovery,
+ * the authorization code flow with PKCE, `state` and `nonce`, and the ID token checked as the spec
+ * asks (issuer, audience, expiry, nonce, signature with the provider's keys). The provider is an
+ * org admin's URL, so every request to it goes through the same address policy as tool servers.
+ */
+
+/** A sign-in under way: found by its state, taken once. */
+interface PendingSignIn {
+  org_id: string;
+  verifier_sealed: string;
+  nonce: string;
+  redirect_uri: string;
+  ttl: number;
+}
+
+const PENDING_SECONDS = 600;
+const COULD_NOT_VERIFY = "the identity provider's answer could not be verified; start the sign-in again";
+
+/** The provider's configuration (discovery), with its requests through the address policy. */
+async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: oidc.Configuration; close: () => Promise<void> }> {
+  const secret = await deps.secrets.open(item.client_secret_sealed, secretContext(item.org_id));
+  const guarded = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
+  const issuer = new URL(item.issuer);
+  // Plain http only where private addresses are allowed (a provider on this machine); never on AWS.
+  const insecure = issuer.protocol === 'http:' && deps.config.mcpAllowPrivateUrls;
+  const options: oidc.DiscoveryRequestOptions = {
+    [oidc.customFetch]: guarded.oauthFetch as unknown as oidc.CustomFetch,
+    timeout: 10,
+    ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+  };
+  try {
+    return { config: await oidc.discovery(issuer, item.client_id, secret, undefined, options), close: guarded.close };
+  } catch (error) {
+    await guarded.close();
+    throw new UnauthorizedError(`the identity provider could not be reached (${item.issuer})`, { cause: error });
+  }
+}
+
+/** `GET /api/auth/sso?email=`: where to send the person (their organisation's provider), or 404. */
+export async function startSsoSignIn(deps: Deps, email: string, requestOrigin: string): Promise<string> {
+  const item = await ssoOfEmail(deps, email);
+  if (!item) throw new NotFoundError('no organisation signs in this e-mail domain with single sign-on');
+  const { config, close } = await configurationOf(deps, item);
+  await close();
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const nonce = oidc.randomNonce();
+  const redirectUri = ssoRedirectUri(deps, requestOrigin);
+  const pending: PendingSignIn = {
+    org_id: item.org_id,
+    verifier_sealed: await deps.secrets.seal(verifier, `sso-state:${state}`),
+    nonce,
+    redirect_uri: redirectUri,
+    ttl: Math.floor(deps.clock.now().getTime() / 1000) + PENDING_SECONDS,
+  };
+  await deps.table.put({ ...keys.ssoState(state), ...pending });
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid email profile',
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+    login_hint: email,
+  });
+  return url.href;
+}
+
+/** The groups a claim holds (a list of names, or one name). */
+function groupsOf(claims: Record<string, unknown>, claim: string | null): string[] {
+  const value = claim ? claims[claim] : undefined;
+  if (Array.isArray(value)) return value.filter((group): group is string => typeof group === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** The user an ID token names: found by e-mail in the organisation, or made on their first sign-in. */
+async function userOf(deps: Deps, item: SsoItem, claims: Record<string, unknown>): Promise<UserItem> {
+  const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : '';
+  const domain = email.split('@')[1] ?? '';
+  if (!email || claims.email_verified === false || !item.domains.includes(domain)) {
+    throw new ForbiddenError('the identity provider did not give a verified e-mail address of one of the organisation’s domains');
+  }
+  const record = await deps.table.get<EmailItem>(keys.email(email), true);
+  if (record) {
+    if (record.org_id !== item.org_id) throw new ForbiddenError('this e-mail address belongs to another organisation');
+    const user = await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id), true);
+    if (!user) throw new UnauthorizedError('this account no longer exists');
+    return user;
+  }
+  const admin = item.admin_group !== null && groupsOf(claims, item.groups_claim ?? 'groups').includes(item.admin_group);
+  const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 100) : email;
+  // No password: this person signs in through the provider only.
+  return writeUser(deps, item.org_id, { name, email, org_role: admin ? 'admin' : item.default_role, passwordHash: '' });
+}
+
+/**
+ * `GET /api/auth/sso/callback`: the provider's answer, checked whole (state taken once, PKCE, the
+ * code exchanged, the ID token's issuer, audience, expiry, nonce and signature), then the user.
+ */
+export async function finishSsoSignIn(
+  deps: Deps,
+  query: { state?: string; code?: string; error?: string; iss?: string },
+): Promise<UserItem> {
+  if (query.error) throw new UnauthorizedError(`the identity provider refused the sign-in (${query.error.slice(0, 100)})`);
+  if (!query.state || !query.code)
+    throw new ValidationError('the sign-in answer lacks its state or code', [{ path: 'state', message: 'required' }]);
+  // Single use: a replayed answer finds nothing.
+  const pending = await deps.table.deleteReturningOld<PendingSignIn>(keys.ssoState(query.state));
+  if (!pending || pending.ttl * 1000 <= deps.clock.now().getTime()) {
+    throw new UnauthorizedError('this sign-in has expired or was already used; start again');
+  }
+  const item = await readSso(deps, pending.org_id);
+  if (!item) throw new UnauthorizedError('single sign-on is no longer configured for this organisation');
+  const verifier = await deps.secrets.open(pending.verifier_sealed, `sso-state:${query.state}`);
+  const { config, close } = await configurationOf(deps, item);
+  const answer = new URL(pending.redirect_uri);
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) answer.searchParams.set(name, value);
+  let claims: Record<string, unknown>;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, answer, {
+      pkceCodeVerifier: verifier,
+      expectedState: query.state,
+      expectedNonce: pending.nonce,
+      idTokenExpected: true,
+    });
+    claims = (tokens.claims() ?? {}) as Record<string, unknown>;
+  } catch (error) {
+    throw new UnauthorizedError(COULD_NOT_VERIFY, { cause: error });
+  } finally {
+    await close();
+  }
+  return userOf(deps, item, claims);
+}
+
+/** Password sign-in of an organisation that requires single sign-on: 403, but for the admin who configured it. */
+export async function assertPasswordSignInAllowed(deps: Deps, user: UserItem): Promise<void> {
+  const item = await readSso(deps, user.org_id);
+  if (item?.required && item.configured_by !== user.id) throw new ForbiddenError('this organisation signs in with single sign-on');
+}

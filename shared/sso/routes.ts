@@ -1,0 +1,32 @@
+import type { Deps } from '../deps.js';
+import { createRouter, orgIdOf } from '../http/router.js';
+import { deleteSso, getSso, putSso, ssoRedirectUri, ssoView } from './config.js';
+import { finishSsoSignIn, startSsoSignIn } from './flow.js';
+import { ssoRouteDefinitions as routes } from './route-definitions.js';
+import { startSession } from '../auth/cookie.js';
+
+/** `/api/org/sso` and the sign-in through it (the session cookie as a password sign-in sets it). */
+export function ssoRoutes(deps: Deps) {
+  return createRouter()
+    .openapi(routes.get.route, async (c) => {
+      const item = await getSso(deps, orgIdOf(c));
+      return c.json({ sso: ssoView(item, ssoRedirectUri(deps, new URL(c.req.url).origin)) }, 200);
+    })
+    .openapi(routes.put.route, async (c) => {
+      const principal = c.get('principal');
+      const item = await putSso(deps, { orgId: principal.orgId, userId: principal.userId }, c.req.valid('json'));
+      return c.json({ sso: ssoView(item, ssoRedirectUri(deps, new URL(c.req.url).origin)) }, 200);
+    })
+    .openapi(routes.remove.route, async (c) => {
+      await deleteSso(deps, orgIdOf(c));
+      return c.json({ status: 'ok' as const }, 200);
+    })
+    .openapi(routes.start.route, async (c) =>
+      c.redirect(await startSsoSignIn(deps, c.req.valid('query').email, new URL(c.req.url).origin), 302),
+    )
+    .openapi(routes.callback.route, async (c) => {
+      const user = await finishSsoSignIn(deps, c.req.valid('query'));
+      await startSession(deps, c, user);
+      return c.redirect('/', 302);
+    });
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { signInAtProvider, startOidcProvider } from '../support/oidc-provider.js';
+
+/*
+ * Single sign-on (CONTRACT.md, "Single sign-on and provisioning") against a real OpenID provider on
+ * loopback (`oidc-provider`): the whole redirect flow, first sign-in creating the user with the
+ * default role or admin by group, and an answer tampered with, replayed, with another nonce or
+ * exchanged by another client refused; a domain claimed twice; `required` refusing passwords but
+ * to the admin who configured it.
+ */
+
+const CALLBACK = 'http://localhost/api/auth/sso/callback';
+let t: TestContext;
+let idp: Awaited<ReturnType<typeof startOidcProvider>>;
+let admin: Awaited<ReturnType<TestContext['signUp']>>;
+const domain = 'acme-sso.test';
+
+beforeAll(async () => {
+  idp = await startOidcProvider();
+  idp.start([
+    { client_id: 'wap', client_secret: 'the client secret of the service', redirect_uris: [CALLBACK] },
+    { client_id: 'other', client_secret: 'another client secret entirely', redirect_uris: [CALLBACK] },
+  ]);
+  t = await createTestContext();
+  admin = await t.signUp({ org_name: 'Acme' });
+  const configured = await configure({});
+  expect(configured.status, configured.text).toBe(200);
+  expect(configured.body.sso).toMatchObject({ client_secret: '••••••••', redirect_uri: CALLBACK, domains: [domain] });
+});
+afterAll(async () => {
+  await t.close();
+  await idp.stop();
+});
+
+function configure(overrides: Record<string, unknown>, cookie = admin.cookie) {
+  return t.request('PUT', '/api/org/sso', {
+    cookie,
+    body: {
+      issuer: idp.issuer,
+      client_id: 'wap',
+      client_secret: 'the client secret of the service',
+      domains: [domain],
+      default_role: 'member',
+      required: false,
+      admin_group: 'wap-admins',
+      groups_claim: 'groups',
+      ...overrides,
+    },
+  });
+}
+
+/** Starts the sign-in for an address and walks the provider's redirects: the callback URL it sends the browser to. */
+async function atProvider(email: string): Promise<URL> {
+  const started = await t.request('GET', `/api/auth/sso?email=${encodeURIComponent(email)}`);
+  expect(started.status, started.text).toBe(302);
+  const location = started.headers.get('location') ?? '';
+  expect(location.startsWith(`${idp.issuer}/`)).toBe(true);
+  const authorize = new URL(location);
+  expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(authorize.searchParams.get('state')).toBeTruthy();
+  expect(authorize.searchParams.get('nonce')).toBeTruthy();
+  return signInAtProvider(location, CALLBACK);
+}
+
+async function finish(callback: URL) {
+  return t.request('GET', `/api/auth/sso/callback${callback.search}`);
+}
+
+describe('single sign-on with OpenID Connect', () => {
+  it('signs a new person in, creating them with the default role, and finds them the next time', async () => {
+    idp.accounts.set('grace@acme-sso.test', { email: 'grace@acme-sso.test', name: 'Grace Hopper' });
+    const answer = await finish(await atProvider('grace@acme-sso.test'));
+    expect(answer.status, answer.text).toBe(302);
+    expect(answer.headers.get('location')).toBe('/');
+    const cookie = t.cookieOf(answer);
+    const session = await t.request('GET', '/api/auth/session', { cookie });
+    expect(session.body.user).toMatchObject({ email: 'grace@acme-sso.test', name: 'Grace Hopper', role: 'member', org_id: admin.org.id });
+    const again = await finish(await atProvider('grace@acme-sso.test'));
+    const second = await t.request('GET', '/api/auth/session', { cookie: t.cookieOf(again) });
+    expect(second.body.user.id).toBe(session.body.user.id);
+    const users = await t.request('GET', '/api/org/users', { cookie: admin.cookie });
+    expect(users.body.users.filter((user: { email: string }) => user.email === 'grace@acme-sso.test')).toHaveLength(1);
+  });
+
+  it('makes a person admin when the groups claim holds the admin group', async () => {
+    idp.accounts.set('linus@acme-sso.test', { email: 'linus@acme-sso.test', name: 'Linus', groups: ['staff', 'wap-admins'] });
+    const answer = await finish(await atProvider('linus@acme-sso.test'));
+    const session = await t.request('GET', '/api/auth/session', { cookie: t.cookieOf(answer) });
+    expect(session.body.user.role).toBe('admin');
+  });
+
+  it('refuses a tampered state, a replayed answer and an answer whose nonce is not the one sent', async () => {
+    idp.accounts.set('eve@acme-sso.test', { email: 'eve@acme-sso.test', name: 'Eve' });
+    const callback = await atProvider('eve@acme-sso.test');
+    const tampered = new URL(callback);
+    tampered.searchParams.set('state', 'not-the-state-that-was-sent');
+    expect((await finish(tampered)).status).toBe(401);
+    expect((await finish(callback)).status).toBe(302);
+    const replayed = await finish(callback);
+    expect(replayed.status).toBe(401);
+    expect(replayed.body.error).toMatch(/expired or was already used/);
+
+    const another = await atProvider('eve@acme-sso.test');
+    const state = another.searchParams.get('state') ?? '';
+    // The service expects another nonce than the provider put in the ID token.
+    await t.deps.table.update(keys.ssoState(state), { update: 'SET nonce = :nonce', values: { ':nonce': 'a-different-nonce' } });
+    const wrongNonce = await finish(another);
+    expect(wrongNonce.status).toBe(401);
+    expect(wrongNonce.body.error).toMatch(/could not be verified/);
+    expect(wrongNonce.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('refuses a code exchanged by another client than the one it was issued to', async () => {
+    idp.accounts.set('mallory@acme-sso.test', { email: 'mallory@acme-sso.test', name: 'Mallory' });
+    const callback = await atProvider('mallory@acme-sso.test');
+    expect((await configure({ client_id: 'other', client_secret: 'another client secret entirely' })).status).toBe(200);
+    try {
+      expect((await finish(callback)).status).toBe(401);
+    } finally {
+      expect((await configure({})).status).toBe(200);
+    }
+  });
+
+  it('answers 404 for an address of a domain no organisation signs in, and 409 for a domain another organisation holds', async () => {
+    expect((await t.request('GET', '/api/auth/sso?email=someone%40elsewhere.test')).status).toBe(404);
+    const other = await t.signUp({ org_name: 'Other' });
+    const taken = await configure({}, other.cookie);
+    expect(taken.status).toBe(409);
+    expect(taken.body.error).toMatch(/acme-sso\.test signs in through another organisation/);
+    expect((await t.request('GET', '/api/org/sso', { cookie: other.cookie })).status).toBe(404);
+  });
+
+  it('with required, refuses password sign-in but to the admin who configured it', async () => {
+    const member = await t.addMember(admin.cookie);
+    expect((await configure({ required: true })).status).toBe(200);
+    try {
+      const refused = await t.request('POST', '/api/auth/login', { body: { email: member.user.email, password: 'member password' } });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toEqual({ error: 'this organisation signs in with single sign-on' });
+      const breakGlass = await t.request('POST', '/api/auth/login', { body: { email: admin.email, password: 'correct horse battery' } });
+      expect(breakGlass.status, breakGlass.text).toBe(200);
+    } finally {
+      expect((await configure({ required: false })).status).toBe(200);
+    }
+  });
+
+  it('keeps the client secret sealed in the table and masked in answers; only admins read or change the setting', async () => {
+    const stored = (await t.scanTable()).find((item) => item.pk === `ORG#${admin.org.id}` && item.sk === 'SSO');
+    expect(JSON.stringify(stored)).not.toContain('the client secret of the service');
+    const read = await t.request('GET', '/api/org/sso', { cookie: admin.cookie });
+    expect(read.body.sso.client_secret).toBe('••••••••');
+    const member = await t.addMember(admin.cookie);
+    expect((await t.request('GET', '/api/org/sso', { cookie: member.cookie })).status).toBe(403);
+    expect((await configure({}, member.cookie)).status).toBe(403);
+  });
+});
