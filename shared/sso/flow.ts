@@ -1,9 +1,10 @@
-import * as oidc from 'openid-client';
+import type * as Oidc from 'openid-client';
 import { createGuardedFetch } from '../connections/url-policy.js';
 import type { Deps } from '../deps.js';
 import { writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
+import { once } from '../platform/once.js';
 import { readSso, secretContext, ssoOfEmail, ssoRedirectUri, type SsoItem } from './config.js';
 
 /*
@@ -23,17 +24,21 @@ interface PendingSignIn {
 }
 
 const PENDING_SECONDS = 600;
+
+/** The OpenID client, loaded with the first sign-in: most cold starts of the API function sign nobody in. */
+const loadOidc = once(() => import('openid-client'));
 const COULD_NOT_VERIFY = "the identity provider's answer could not be verified; start the sign-in again";
 
 /** The provider's configuration (discovery), with its requests through the address policy. */
-async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: oidc.Configuration; close: () => Promise<void> }> {
+async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: Oidc.Configuration; close: () => Promise<void> }> {
+  const oidc = await loadOidc();
   const secret = await deps.secrets.open(item.client_secret_sealed, secretContext(item.org_id));
   const guarded = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
   const issuer = new URL(item.issuer);
   // Plain http only where private addresses are allowed (a provider on this machine); never on AWS.
   const insecure = issuer.protocol === 'http:' && deps.config.mcpAllowPrivateUrls;
-  const options: oidc.DiscoveryRequestOptions = {
-    [oidc.customFetch]: guarded.oauthFetch as unknown as oidc.CustomFetch,
+  const options: Oidc.DiscoveryRequestOptions = {
+    [oidc.customFetch]: guarded.oauthFetch as unknown as Oidc.CustomFetch,
     timeout: 10,
     ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
   };
@@ -49,6 +54,7 @@ async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: oid
 export async function startSsoSignIn(deps: Deps, email: string, requestOrigin: string): Promise<string> {
   const item = await ssoOfEmail(deps, email);
   if (!item) throw new NotFoundError('no organisation signs in this e-mail domain with single sign-on');
+  const oidc = await loadOidc();
   const { config, close } = await configurationOf(deps, item);
   await close();
   const verifier = oidc.randomPKCECodeVerifier();
@@ -121,6 +127,7 @@ export async function finishSsoSignIn(
   const item = await readSso(deps, pending.org_id);
   if (!item) throw new UnauthorizedError('single sign-on is no longer configured for this organisation');
   const verifier = await deps.secrets.open(pending.verifier_sealed, `sso-state:${query.state}`);
+  const oidc = await loadOidc();
   const { config, close } = await configurationOf(deps, item);
   const answer = new URL(pending.redirect_uri);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) answer.searchParams.set(name, value);
