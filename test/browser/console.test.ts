@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { requestChatLink } from '../../shared/chat/links.js';
 import { checkPage, launchBrowser, saveFailure } from './browser.js';
@@ -519,6 +519,176 @@ describe('budgets', () => {
   });
 });
 
+describe('evaluations', () => {
+  const workspace = '/workspaces/ws-customer-support';
+  const NAME = 'Order questions';
+  /** A case of the evaluation editor: its group, named by its legend ("Case 2", "Case 1 (case-1)"). */
+  const caseOf = (form: Locator, n: number) => form.getByRole('group', { name: new RegExp(`^Case ${n}\\b`) });
+  const runs = () => page.getByRole('table', { name: 'Runs' });
+  /** Waits until the newest run is done (the page asks again every 1.5 s while it is queued or running). */
+  const newestDone = async () => {
+    const newest = runs().locator('tbody tr').first();
+    await expect.poll(async () => (await newest.locator('.badge').textContent()) ?? '', { timeout: 30_000 }).toBe('done');
+    return newest;
+  };
+
+  it("creates an evaluation of two cases, the API's message next to a case's field first", async () => {
+    await page.goto(at(workspace));
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Evaluations' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Evaluations' }).waitFor();
+    await page.getByText(/^No evaluations yet/).waitFor();
+    await checkPage(page, 'evals-empty');
+
+    await page.getByRole('button', { name: 'New evaluation' }).click();
+    const form = page.getByRole('form', { name: 'New evaluation' });
+    await form.getByLabel('Name', { exact: true }).fill(NAME);
+    // One that passes: the fake model looks the order up and says it has shipped with Parcelways.
+    await caseOf(form, 1).getByLabel('Question').fill('Where is my order 42?');
+    await caseOf(form, 1).getByLabel('Tools it must call').fill('lookup_order');
+    await caseOf(form, 1).getByLabel('Texts the answer must contain').fill('has shipped\nparcelways');
+    // One that fails: the fake never says this. Its question left empty first.
+    await form.getByRole('button', { name: 'Add a case' }).click();
+    await caseOf(form, 2).getByLabel('Texts the answer must contain').fill('refund issued');
+    await form.getByRole('button', { name: 'Create evaluation' }).click();
+    const question = caseOf(form, 2).getByLabel('Question');
+    await expect.poll(() => question.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await question.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent()).toMatch(/must not be empty/);
+    expect(await caseOf(form, 1).getByLabel('Question').getAttribute('aria-invalid')).toBeNull();
+    await checkPage(page, 'evals-new-error');
+
+    await question.fill('Has the refund for order 42 been issued?');
+    await form.getByRole('button', { name: 'Create evaluation' }).click();
+    await page.getByRole('heading', { level: 1, name: NAME }).waitFor();
+    const cases = page.getByRole('region', { name: 'Cases (2)' });
+    await cases.waitFor();
+    const said = (await cases.textContent()) ?? '';
+    expect(said).toContain('case-1');
+    expect(said).toContain('Calls lookup_order.');
+    expect(said).toContain('The answer contains “has shipped” and “parcelways”');
+    expect(said).toContain('The answer contains “refund issued”');
+    await page.getByText(/^No finished runs yet/).waitFor();
+    await page.getByText(/^No runs yet/).waitFor();
+    await checkPage(page, 'eval');
+  });
+
+  it('runs it: the page follows the run until it is done, scores it 50%, and the run says why the second case failed', async () => {
+    await page.getByRole('button', { name: `Run ${NAME}` }).click();
+    const newest = await newestDone();
+    expect(await newest.locator('td').nth(1).textContent()).toBe('50%');
+    await page
+      .getByRole('status')
+      .getByText(/is done: score 50%, 1 passed, 1 failed\./)
+      .waitFor();
+    const chart = page.getByRole('region', { name: 'Score' }).getByRole('img', { name: /^Score of the last finished run/ });
+    expect(await chart.getAttribute('aria-label')).toMatch(/: 50% \(1 of 2 cases passed\) on /);
+    await checkPage(page, 'eval-ran');
+    // The list of evaluations shows it as the last run.
+    await page.getByRole('link', { name: 'All evaluations' }).click();
+    const row = page.getByRole('table', { name: 'Evaluations' }).getByRole('row', { name: new RegExp(NAME) });
+    await expect.poll(async () => (await row.textContent()) ?? '').toContain('50%');
+    expect(await row.textContent()).toContain('done');
+    await checkPage(page, 'evals');
+
+    await row.getByRole('link', { name: /run of Order questions$/ }).click();
+    await page.getByRole('heading', { level: 1, name: /^Run of / }).waitFor();
+    const figures = (await page.locator('.stats').textContent()) ?? '';
+    expect(figures).toContain('Score50%');
+    expect(figures).toContain('Passed1');
+    expect(figures).toContain('Failed1');
+    const results = page.getByRole('region', { name: 'Results' }).getByRole('article');
+    await results.nth(1).waitFor();
+    // The failure first, in words.
+    const failed = (await results.first().textContent()) ?? '';
+    expect(failed).toContain('case-2');
+    expect(failed).toContain('failed');
+    expect(failed).toContain('the answer does not contain "refund issued"');
+    expect(failed).toContain('lookup_order');
+    const passed = (await results.nth(1).textContent()) ?? '';
+    expect(passed).toContain('Every expectation held.');
+    expect(passed).toContain(ANSWER);
+    await page.getByText('The first finished run of this evaluation: nothing to compare it with.').waitFor();
+    await checkPage(page, 'eval-run');
+  });
+
+  it('edits a case and tries other settings: the case that passed before fails now, first and marked as a regression', async () => {
+    await page.getByRole('link', { name: 'Back to the evaluation' }).click();
+    await page.getByRole('heading', { level: 1, name: NAME }).waitFor();
+    await page.getByRole('button', { name: `Edit the cases of ${NAME}` }).click();
+    const form = page.getByRole('form', { name: `Edit ${NAME}` });
+    expect(await caseOf(form, 1).getByLabel('Tools it must call').inputValue()).toBe('lookup_order');
+    await caseOf(form, 1).getByLabel('Texts the answer must not contain').fill('Parcelways');
+    await checkPage(page, 'eval-edit');
+    await form.getByRole('button', { name: 'Save evaluation' }).click();
+    await page.getByText(`Saved ${NAME}: 2 cases.`).waitFor();
+    expect(await page.getByRole('region', { name: 'Cases (2)' }).textContent()).toContain('The answer does not contain “Parcelways”.');
+
+    await page.getByRole('button', { name: 'Try these settings' }).click();
+    const settings = page.getByRole('form', { name: 'Try these settings' });
+    // It starts from the workspace's own prompt.
+    expect(await settings.getByLabel('System prompt').inputValue()).toBe('You help our customers.');
+    await settings.getByLabel('System prompt').fill('You help our customers, briefly.');
+    await settings.getByLabel('Model').selectOption('fast');
+    await checkPage(page, 'eval-try-settings');
+    await settings.getByRole('button', { name: 'Run with these settings' }).click();
+    await settings.waitFor({ state: 'detached' });
+    await expect.poll(() => runs().locator('tbody tr').count()).toBe(2);
+    const newest = await newestDone();
+    expect(await newest.locator('td').nth(1).textContent()).toBe('0%');
+    expect(await newest.textContent()).toContain('Tried model fast and another system prompt');
+    await page
+      .getByRole('status')
+      .getByText(/is done: score 0%, 0 passed, 2 failed, 1 regression\./)
+      .waitFor();
+
+    await newest.getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: /^Run of / }).waitFor();
+    const results = page.getByRole('region', { name: 'Results' }).getByRole('article');
+    await results.nth(1).waitFor();
+    const first = results.first();
+    expect(await page.getByRole('region', { name: 'Results' }).getByRole('article', { name: 'Regression: case-1' }).count()).toBe(1);
+    const regression = (await first.textContent()) ?? '';
+    expect(regression).toMatch(/^Regression: case-1/);
+    expect(regression).toContain('regression');
+    expect(regression).toContain('the answer contains "Parcelways", which it must not');
+    const about = page.getByRole('region', { name: 'About this run' });
+    expect(await about.textContent()).toContain('You help our customers, briefly.');
+    expect(await about.textContent()).toMatch(/1 case that passed then fails now \(case-1\)/);
+    await checkPage(page, 'eval-run-regression');
+    // Compared to the first run, one click away.
+    await about.getByRole('link', { name: /^Run of / }).click();
+    await page.getByRole('heading', { level: 1, name: /^Run of / }).waitFor();
+    await page.getByText('The first finished run of this evaluation: nothing to compare it with.').waitFor();
+  });
+
+  it('adds a case from an answer of a conversation with “Add to evaluation”, its question and tools filled in', async () => {
+    const asked = await page.request.post(at('/api/workspaces/ws-customer-support/query'), { data: { query: 'Where is my order 51?' } });
+    expect(asked.status()).toBe(200);
+    const { conversation_id: conversationId } = (await asked.json()) as { conversation_id: string };
+    await page.goto(at(`${workspace}/conversations/${conversationId}`));
+    await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+    const answer = page.locator('.transcript-assistant').first();
+    await answer.getByRole('button', { name: /^Add to evaluation/ }).click();
+    const form = answer.getByRole('form', { name: 'Add this answer to an evaluation' });
+    await form.waitFor();
+    expect(await form.getByLabel('Evaluation').locator('option:checked').textContent()).toBe(`${NAME} (2 cases)`);
+    expect(await form.getByLabel('Question').inputValue()).toBe('Where is my order 51?');
+    expect(await form.getByLabel('Tools it must call').inputValue()).toContain('lookup_order');
+    await form.getByLabel('Texts the answer must contain').fill('has shipped');
+    await checkPage(page, 'transcript-add-to-eval');
+    await form.getByRole('button', { name: 'Add case' }).click();
+    await answer.getByRole('status').getByText(`Added case case-3 to ${NAME}.`).waitFor();
+
+    await answer.getByRole('link', { name: NAME }).click();
+    await page.getByRole('heading', { level: 1, name: NAME }).waitFor();
+    const added = (await page.getByRole('region', { name: 'Cases (3)' }).locator('.eval-case').nth(2).textContent()) ?? '';
+    expect(added).toContain('case-3');
+    expect(added).toContain('Where is my order 51?');
+    expect(added).toMatch(/Calls \S*lookup_order\./);
+    expect(added).toContain('The answer contains “has shipped”');
+  });
+});
+
 describe('a member', () => {
   it('is added by the admin on the users page', async () => {
     await page.goto(at('/org'));
@@ -583,6 +753,44 @@ describe('a member', () => {
       await member.goto(at('/ops'));
       await member.getByText('Only admins of the organisation see operations.').waitFor();
       await checkPage(member, 'member-ops');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sees the evaluations, their runs and results, read only', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const member = await context.newPage();
+    try {
+      await member.goto(at('/signin?next=%2Fworkspaces%2Fws-customer-support%2Fevals'));
+      await member.getByLabel('Email').fill('grace@example.com');
+      await member.getByLabel('Password').fill('compiler pioneer');
+      await member.getByRole('button', { name: 'Sign in' }).click();
+      await member.getByRole('heading', { level: 1, name: 'Evaluations' }).waitFor();
+      await member
+        .getByRole('table', { name: 'Evaluations' })
+        .getByRole('row', { name: /Order questions/ })
+        .waitFor();
+      expect(await member.getByRole('button', { name: 'New evaluation' }).count()).toBe(0);
+      await checkPage(member, 'member-evals');
+
+      await member.getByRole('link', { name: 'Order questions', exact: true }).click();
+      await member.getByRole('region', { name: 'Cases (3)' }).waitFor();
+      await member.getByRole('table', { name: 'Runs' }).waitFor();
+      expect(await member.getByRole('table', { name: 'Runs' }).locator('tbody tr').count()).toBe(2);
+      for (const name of [/^Run/, 'Try these settings', /^Edit/, /^Delete/])
+        expect(await member.getByRole('button', { name }).count()).toBe(0);
+      await checkPage(member, 'member-eval');
+
+      await member.getByRole('table', { name: 'Runs' }).locator('tbody tr').first().getByRole('link').click();
+      await member.getByRole('region', { name: 'Results' }).getByRole('article', { name: 'Regression: case-1' }).waitFor();
+
+      // No "Add to evaluation" on a transcript's answers.
+      await member.goto(at('/workspaces/ws-customer-support/conversations'));
+      await member.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().getByRole('link').first().click();
+      await member.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+      await member.locator('.transcript-assistant').first().waitFor();
+      expect(await member.getByRole('button', { name: /^Add to evaluation/ }).count()).toBe(0);
     } finally {
       await context.close();
     }

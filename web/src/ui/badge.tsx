@@ -7,12 +7,16 @@ const TONES: Record<string, string> = {
   approved: 'good',
   resolved: 'good',
   positive: 'good',
+  done: 'good',
+  passed: 'good',
   cold: 'warn',
   pending: 'warn',
   alerted: 'warn',
   needs_authorization: 'warn',
   not_set: 'warn',
   neutral: 'warn',
+  queued: 'warn',
+  running: 'warn',
   closed: 'muted',
   expired: 'muted',
   revoked: 'muted',
@@ -22,6 +26,7 @@ const TONES: Record<string, string> = {
   failed: 'bad',
   negative: 'bad',
   unresolved: 'bad',
+  regression: 'bad',
 };
 
 /** A status word in a coloured pill; the word itself carries the meaning (colour is only a hint). */

@@ -16,6 +16,7 @@ const TABS = [
   { to: 'dashboard', label: 'Dashboard' },
   { to: 'playground', label: 'Playground' },
   { to: 'conversations', label: 'Conversations' },
+  { to: 'evals', label: 'Evaluations' },
   { to: 'activity', label: 'Activity' },
   { to: 'approvals', label: 'Approvals' },
   { to: 'connections', label: 'Connections' },

@@ -1,6 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { $api, type Answer, errorText, type Schemas } from '../../../api/client';
+import { useIsAdmin } from '../../../app/session';
 import { count, dateTime, duration, money } from '../../../ui/format';
+import { type AnswerSource, AddToEval } from './add-to-eval';
 
 /** A message as the conversation's answer has it (`Schemas['Message']` types `tokens` oddly). */
 type Message = Answer<'/api/workspaces/{id}/conversations/{cid}'>['messages'][number];
@@ -62,14 +64,33 @@ function Feedback({ workspaceId, conversationId, message }: { workspaceId: strin
   );
 }
 
+/** Earlier messages a case may carry (the API keeps at most 40). */
+const MAX_HISTORY = 40;
+
+/** What an answer gives a case of an evaluation: the user message before it, the messages before that, its tools. */
+function sourceOf(messages: Message[], index: number): AnswerSource | undefined {
+  const message = messages[index];
+  if (message?.role !== 'assistant') return undefined;
+  const asked = messages.slice(0, index).findLastIndex((earlier) => earlier.role === 'user');
+  const question = messages[asked];
+  if (asked < 0 || !question) return undefined;
+  const history = messages
+    .slice(0, asked)
+    .map(({ role, content }) => ({ role, content }))
+    .slice(-MAX_HISTORY);
+  return { question: question.content, history, tools: toolsOf(message) };
+}
+
 interface MessageProps {
   workspaceId: string;
   conversation: Schemas['Conversation'];
   message: Message;
+  /** An answer's question and tools, for "Add to evaluation" (admins). */
+  source?: AnswerSource;
 }
 
 /** One message of the transcript: who, when, the text; an answer also its tools, figures and ratings. */
-function MessageItem({ workspaceId, conversation, message }: MessageProps) {
+function MessageItem({ workspaceId, conversation, message, source }: MessageProps) {
   const isAnswer = message.role === 'assistant';
   const tools = toolsOf(message);
   return (
@@ -101,6 +122,7 @@ function MessageItem({ workspaceId, conversation, message }: MessageProps) {
             {duration(message.duration_ms)}
           </p>
           <Feedback workspaceId={workspaceId} conversationId={conversation.id} message={message} />
+          {source && <AddToEval workspaceId={workspaceId} source={source} answerLabel={`the answer of ${dateTime(message.created_at)}`} />}
         </>
       )}
     </li>
@@ -116,10 +138,17 @@ export function Messages({
   conversation: Schemas['Conversation'];
   messages: Message[];
 }) {
+  const isAdmin = useIsAdmin();
   return (
     <ol className="transcript">
-      {messages.map((message) => (
-        <MessageItem key={message.id} workspaceId={workspaceId} conversation={conversation} message={message} />
+      {messages.map((message, index) => (
+        <MessageItem
+          key={message.id}
+          workspaceId={workspaceId}
+          conversation={conversation}
+          message={message}
+          source={isAdmin ? sourceOf(messages, index) : undefined}
+        />
       ))}
     </ol>
   );
