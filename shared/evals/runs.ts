@@ -4,7 +4,7 @@ import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { roundUsd } from '../workspaces/stats.js';
 import type { CaseResult, Overrides, RunSummary } from './schemas.js';
-import { assertNoRunUnderWay, createRun, getRun, listRuns, runResults, type EvalItem, type RunItem } from './store.js';
+import { assertNoRunUnderWay, createRun, listRuns, runResults, type EvalItem, type RunItem } from './store.js';
 
 /*
  * An evaluation's run through the job queue: one job per case (id `eval-<run>-<index>`, so a case
