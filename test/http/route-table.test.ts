@@ -46,6 +46,8 @@ describe('the route table', () => {
         '/api/auth/login',
         '/api/auth/logout',
         '/api/auth/session',
+        '/api/auth/sso',
+        '/api/auth/sso/callback',
         '/api/connectors/mcp/oauth/callback',
         '/api/models',
         '/api/openapi.json',
@@ -57,6 +59,9 @@ describe('the route table', () => {
     expect(matches('api', '/api/workspaces/w1/query')).toBe(true);
     expect(matches('api', '/api/workspaces/w1/conversations/c1/close')).toBe(true);
     expect(matches('api', '/api/workspaces/w1/dashboard')).toBe(false);
+    // A team's CI runs the workspace's evaluations with its api key.
+    expect(matches('api', '/api/workspaces/w1/evals/e1/runs')).toBe(true);
+    expect(matches('api', '/api/workspaces/w1/evals/e1/runs/r1')).toBe(true);
     expect(matches('coding-agent', '/api/workspaces/w1/mcp')).toBe(true);
     expect(matches('coding-agent', '/api/workspaces/w1/query')).toBe(false);
     expect(matches('messaging', '/api/consumers/k1/messages')).toBe(true);
