@@ -31,8 +31,18 @@ const COULD_NOT_VERIFY = "the identity provider's answer could not be verified; 
 
 /** The provider's configuration (discovery), with its requests through the address policy. */
 async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: Oidc.Configuration; close: () => Promise<void> }> {
-  const oidc = await loadOidc();
   const secret = await deps.secrets.open(item.client_secret_sealed, secretContext(item.org_id));
+  return discover(deps, { issuer: item.issuer, clientId: item.client_id, secret });
+}
+
+/** Discovery of an issuer for a client, its requests through the address policy; 401 naming the issuer when it fails. */
+async function discover(
+  deps: Deps,
+  client: { issuer: string; clientId: string; secret: string },
+): Promise<{ config: Oidc.Configuration; close: () => Promise<void> }> {
+  const oidc = await loadOidc();
+  const item = { issuer: client.issuer, client_id: client.clientId };
+  const secret = client.secret;
   const guarded = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
   const issuer = new URL(item.issuer);
   // Plain http only where private addresses are allowed (a provider on this machine); never on AWS.
@@ -47,6 +57,21 @@ async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: Oid
   } catch (error) {
     await guarded.close();
     throw new UnauthorizedError(`the identity provider could not be reached (${item.issuer})`, { cause: error });
+  }
+}
+
+/** `POST /api/org/sso/test`: whether the provider's discovery works for this issuer and client (the setting is not changed). */
+export async function testSsoProvider(
+  deps: Deps,
+  input: { issuer: string; client_id: string },
+): Promise<{ ok: true; issuer: string; authorization_endpoint: string } | { ok: false; error: string }> {
+  try {
+    const { config, close } = await discover(deps, { issuer: input.issuer.replace(/\/+$/, ''), clientId: input.client_id, secret: '' });
+    await close();
+    const metadata = config.serverMetadata();
+    return { ok: true, issuer: metadata.issuer, authorization_endpoint: String(metadata.authorization_endpoint ?? '') };
+  } catch (error) {
+    return { ok: false, error: error instanceof UnauthorizedError ? error.message : 'the provider could not be checked' };
   }
 }
 

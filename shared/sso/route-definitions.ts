@@ -10,7 +10,7 @@ import {
   notFoundError,
   validationErrors,
 } from '../http/schemas.js';
-import { SsoCallbackQuery, SsoConfigBody, SsoSchema, SsoStartQuery } from './schemas.js';
+import { SsoCallbackQuery, SsoConfigBody, SsoSchema, SsoStartQuery, SsoTestBody, SsoTestResponse } from './schemas.js';
 
 const tags = ['single sign-on'];
 const SsoResponse = z.object({ sso: SsoSchema });
@@ -37,6 +37,18 @@ export const ssoRouteDefinitions = {
       summary: 'Sign in through an OpenID provider: its issuer and client, the e-mail domains it signs in, what a first sign-in makes',
       request: { body: jsonBody(SsoConfigBody) },
       responses: { 200: jsonResponse(SsoResponse, 'the setting'), ...adminErrors, ...validationErrors, ...conflictError },
+    }),
+  ),
+  test: onApi(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/org/sso/test',
+      tags,
+      summary: 'Check a provider before saving it: runs its discovery for this issuer and client',
+      description: 'A provider that cannot be discovered answers `{ ok: false, error }`, not an error status.',
+      request: { body: jsonBody(SsoTestBody) },
+      responses: { 200: jsonResponse(SsoTestResponse, 'what discovery found, or why it failed'), ...adminErrors, ...validationErrors },
     }),
   ),
   remove: onApi(

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { deleteSso, getSso, putSso, ssoRedirectUri, ssoView } from './config.js';
-import { finishSsoSignIn, startSsoSignIn } from './flow.js';
+import { finishSsoSignIn, startSsoSignIn, testSsoProvider } from './flow.js';
 import { ssoRouteDefinitions as routes } from './route-definitions.js';
 import { startSession } from '../auth/cookie.js';
 
@@ -17,6 +17,7 @@ export function ssoRoutes(deps: Deps) {
       const item = await putSso(deps, { orgId: principal.orgId, userId: principal.userId }, c.req.valid('json'));
       return c.json({ sso: ssoView(item, ssoRedirectUri(deps, new URL(c.req.url).origin)) }, 200);
     })
+    .openapi(routes.test.route, async (c) => c.json(await testSsoProvider(deps, c.req.valid('json')), 200))
     .openapi(routes.remove.route, async (c) => {
       await deleteSso(deps, orgIdOf(c));
       return c.json({ status: 'ok' as const }, 200);

@@ -45,6 +45,11 @@ export const SsoSchema = z
   .openapi('Sso');
 export type Sso = z.infer<typeof SsoSchema>;
 
+export const SsoTestBody = SsoConfigBody.pick({ issuer: true, client_id: true }).strict().openapi('SsoTest');
+export const SsoTestResponse = z
+  .object({ ok: z.boolean(), issuer: z.string().optional(), authorization_endpoint: z.string().optional(), error: z.string().optional() })
+  .openapi('SsoTestResult');
+
 export const SsoStartQuery = z.object({ email: z.string().trim().toLowerCase().email('must be an e-mail address').max(320) });
 export const SsoCallbackQuery = z.object({
   state: z.string().min(1).max(500).optional(),

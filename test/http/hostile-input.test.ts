@@ -233,6 +233,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/org/settings/{key}': [{ value: 'anthropic' }, { value: 'sk-ant-hostile-0123456789' }],
     'POST /api/org/users': [{ name: 'New', email: 'hostile-new@example.com', password: 'long enough', org_role: 'member' }],
     'PUT /api/org/users/{id}': [{ org_role: 'admin' }, { org_role: 'member' }],
+    'POST /api/org/sso/test': [{ issuer: 'http://127.0.0.1:9/nowhere', client_id: 'wap' }],
     'PUT /api/org/sso': [
       {
         issuer: 'https://login.hostile.test',

@@ -146,6 +146,21 @@ describe('single sign-on with OpenID Connect', () => {
     }
   });
 
+  it("checks a provider's discovery before it is saved: ok with its endpoint, or why not", async () => {
+    const good = await t.request('POST', '/api/org/sso/test', { cookie: admin.cookie, body: { issuer: idp.issuer, client_id: 'wap' } });
+    expect(good.status, good.text).toBe(200);
+    expect(good.body).toEqual({
+      ok: true,
+      issuer: idp.issuer,
+      authorization_endpoint: expect.stringMatching(new RegExp(`^${idp.issuer}/`)),
+    });
+    const bad = await t.request('POST', '/api/org/sso/test', {
+      cookie: admin.cookie,
+      body: { issuer: 'http://127.0.0.1:1/nowhere', client_id: 'wap' },
+    });
+    expect(bad.body).toEqual({ ok: false, error: 'the identity provider could not be reached (http://127.0.0.1:1/nowhere)' });
+  });
+
   it('keeps the client secret sealed in the table and masked in answers; only admins read or change the setting', async () => {
     const stored = (await t.scanTable()).find((item) => item.pk === `ORG#${admin.org.id}` && item.sk === 'SSO');
     expect(JSON.stringify(stored)).not.toContain('the client secret of the service');

@@ -26,6 +26,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/org/users': { name: 'New', email: 'matrix-new@example.com', password: 'long enough', org_role: 'member' },
   'PUT /api/org/users/{id}': { org_role: 'member' },
   'POST /api/org/budgets': { scope: 'org', period: 'day', limit_usd: 5 },
+  'POST /api/org/sso/test': { issuer: 'http://127.0.0.1:9/nowhere', client_id: 'wap' },
   'PUT /api/org/sso': {
     issuer: 'https://login.matrix.test',
     client_id: 'wap',
