@@ -85,7 +85,13 @@ async function settleOne(deps: Deps, budget: StoredBudget, reserved: number, spe
 
 /** The 402 of a budget with no room left for the query. */
 async function refusal(deps: Deps, budget: StoredBudget, at: Date): Promise<PaymentRequiredError> {
-  const spend = await deps.table.get<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), true);
+  // Marked as refusing (what it spent comes back with it): the budget shows as exceeded from now on,
+  // even with a little room left, since queries are refused.
+  const spend = await deps.table.update<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), {
+    update: 'SET refused_at = :at, #ttl = if_not_exists(#ttl, :ttl)',
+    names: { '#ttl': 'ttl' },
+    values: { ':at': at.toISOString(), ':ttl': spendTtl(budget.period, at) },
+  });
   const spent = roundUsd(spend?.spent ?? 0);
   const resets = resetsAt(budget.period, at).toISOString();
   // Cents, or up to 4 decimals for amounts under a dollar ($0.0066 of $0.01).

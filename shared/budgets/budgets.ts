@@ -112,7 +112,12 @@ export async function updateBudget(deps: Deps, orgId: string, id: string, input:
   if (delta !== 0) {
     const key = keys.budgetSpend(id, periodOf(current.period, deps.clock.now()));
     await unlessConditionFailed(
-      deps.table.update(key, { update: 'ADD room :delta', condition: 'attribute_exists(pk)', values: { ':delta': delta } }),
+      // A new limit is a new chance: the mark of a refused query goes with the old one.
+      deps.table.update(key, {
+        update: 'ADD room :delta REMOVE refused_at',
+        condition: 'attribute_exists(pk)',
+        values: { ':delta': delta },
+      }),
       undefined,
     );
   }

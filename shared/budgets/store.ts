@@ -29,6 +29,8 @@ export interface SpendItem extends Item {
   room?: number;
   spent?: number;
   reserved?: number;
+  /** When a query was last refused for want of room this period. */
+  refused_at?: string;
 }
 
 /** The budgets of the organisation, from its `BUDGETS` item (none when absent). */
@@ -61,7 +63,9 @@ export function budgetView(budget: StoredBudget, spend: SpendItem | undefined, a
   const reserved = roundUsd(Math.max(0, spend?.reserved ?? 0));
   const percent = (spent / budget.limit_usd) * 100;
   const firstAlert = budget.alert_percent[0];
-  const status = spent >= budget.limit_usd ? 'exceeded' : firstAlert !== undefined && percent >= firstAlert ? 'alerted' : 'ok';
+  // Exceeded once it has spent its limit, or refused a query this period (too little room left for one).
+  const exceeded = spent >= budget.limit_usd || spend?.refused_at !== undefined;
+  const status = exceeded ? 'exceeded' : firstAlert !== undefined && percent >= firstAlert ? 'alerted' : 'ok';
   return {
     id: budget.id,
     scope: budget.scope,

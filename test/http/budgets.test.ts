@@ -160,7 +160,8 @@ describe('admission', () => {
     expect(streamed.body.budget.id).toBe(budget.body.budget.id);
     expect(model.requests).toHaveLength(0);
     const [view] = (await t.request('GET', '/api/org/budgets', { cookie: admin.cookie })).body.budgets;
-    expect(view).toMatchObject({ spent_usd: QUERY_USD, reserved_usd: 0, status: 'ok' });
+    // $0.004 of room is left, but a query was refused: it shows as exceeded.
+    expect(view).toMatchObject({ spent_usd: QUERY_USD, reserved_usd: 0, status: 'exceeded' });
   });
 
   it('admits exactly as many of 12 parallel queries as the budget has room for, and settles each to its cost', async () => {
@@ -245,7 +246,8 @@ describe('approvals', () => {
     expect(refused.status, refused.text).toBe(402);
     const listed = await t.request('GET', `/api/workspaces/${workspace.id}/approvals?status=pending`, { cookie: admin.cookie });
     expect(listed.body.total).toBe(1);
-    await t.request('PUT', `/api/org/budgets/${budget.body.budget.id}`, { cookie: admin.cookie, body: { limit_usd: 1 } });
+    const raised = await t.request('PUT', `/api/org/budgets/${budget.body.budget.id}`, { cookie: admin.cookie, body: { limit_usd: 1 } });
+    expect(raised.body.budget.status).toBe('ok');
     model.handle(() => textReply('Opened.', USAGE));
     const decided = await decide();
     expect(decided.status, decided.text).toBe(200);
