@@ -689,6 +689,99 @@ describe('evaluations', () => {
   });
 });
 
+describe('single sign-on', () => {
+  const issuer = 'http://127.0.0.1:9/nowhere';
+  const domain = 'sso-browser.test';
+
+  /** The API's message under a field (the last id its description names). */
+  const messageOf = async (target: Page, field: Locator) => {
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+    return target.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent();
+  };
+
+  it('tests a provider that cannot be reached, and says so', async () => {
+    await page.goto(at('/org'));
+    await page.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Single sign-on' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Single sign-on' }).waitFor();
+    await page.getByText('Single sign-on is off: everyone signs in with a password.').waitFor();
+    const form = page.getByRole('form', { name: 'Single sign-on setting' });
+    await form.getByLabel('Issuer').fill(issuer);
+    await form.getByLabel('Client id').fill('browser-client');
+    await form.getByRole('button', { name: 'Test the provider' }).click();
+    await form.getByText(/The provider could not be used: .*127\.0\.0\.1:9/).waitFor();
+    await checkPage(page, 'org-sso-test');
+  });
+
+  it('saves the setting, and shows the redirect URI and the masked secret after a reload', async () => {
+    const form = page.getByRole('form', { name: 'Single sign-on setting' });
+    await form.getByLabel('Client secret').fill('browser-secret');
+    await form.getByLabel('Domains').fill(domain);
+    expect(await form.getByLabel('Required').isChecked()).toBe(false);
+    await form.getByRole('button', { name: 'Save single sign-on' }).click();
+    await form.getByText('Saved single sign-on.').waitFor();
+    expect(await form.getByLabel('Client secret').inputValue()).toBe('');
+
+    await page.reload();
+    const current = page.getByRole('region', { name: 'Current setting' });
+    await current.getByText(issuer).waitFor();
+    const text = (await current.textContent()) ?? '';
+    expect(text).toContain('••••••••');
+    expect(text).not.toContain('browser-secret');
+    expect(text).toContain(domain);
+    expect(text).toContain('No: passwords still work.');
+    expect(text).toContain('Ada Lovelace');
+    expect(await page.getByRole('region', { name: 'Redirect URI' }).textContent()).toContain(at('/api/auth/sso/callback'));
+    expect(await page.getByLabel('Domains').inputValue()).toBe(domain);
+    await checkPage(page, 'org-sso');
+  });
+
+  it('refuses a domain that is not one, next to its field', async () => {
+    const form = page.getByRole('form', { name: 'Single sign-on setting' });
+    await form.getByLabel('Client secret').fill('browser-secret');
+    await form.getByLabel('Domains').fill(`${domain}\nnot a domain`);
+    await form.getByRole('button', { name: 'Save single sign-on' }).click();
+    expect(await messageOf(page, form.getByLabel('Domains'))).toBe('not a domain: an e-mail domain, such as example.com');
+    await checkPage(page, 'org-sso-error');
+  });
+
+  it('offers single sign-on on the sign-in page: an unknown domain is refused next to the field', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const visitor = await context.newPage();
+    try {
+      await visitor.goto(at('/signin'));
+      await visitor.getByRole('link', { name: 'Sign in with single sign-on' }).click();
+      const form = visitor.getByRole('form', { name: 'Sign in with single sign-on' });
+      await form.getByLabel('Email').fill('someone@nobody-signs-in.test');
+      await form.getByRole('button', { name: 'Continue with single sign-on' }).click();
+      expect(await messageOf(visitor, form.getByLabel('Email'))).toMatch(/no organisation signs in this e-mail domain/);
+      expect(visitor.url()).toBe(at('/signin?sso='));
+      await checkPage(visitor, 'sign-in-sso-unknown');
+
+      // A known domain whose provider cannot be reached: the check says so, and the browser stays.
+      await form.getByLabel('Email').fill(`ada@${domain}`);
+      await form.getByRole('button', { name: 'Continue with single sign-on' }).click();
+      await form
+        .getByRole('alert')
+        .getByText(/identity provider could not be reached/)
+        .waitFor();
+      expect(visitor.url()).toBe(at('/signin?sso='));
+
+      await visitor.getByRole('link', { name: 'Sign in with a password' }).click();
+      await visitor.getByLabel('Password').waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('is turned off after a confirmation', async () => {
+    await page.getByRole('button', { name: 'Turn off single sign-on' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Turn off single sign-on' }).click();
+    await page.getByText('Single sign-on is off: everyone signs in with a password.').waitFor();
+    expect((await page.request.get(at('/api/org/sso'))).status()).toBe(404);
+  });
+});
+
 describe('a member', () => {
   it('is added by the admin on the users page', async () => {
     await page.goto(at('/org'));
@@ -740,6 +833,7 @@ describe('a member', () => {
       await member.getByRole('row', { name: /Ada Lovelace/ }).waitFor();
       expect(await member.getByRole('button', { name: 'Add user' }).count()).toBe(0);
       expect(await member.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+      expect(await member.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Single sign-on' }).count()).toBe(0);
 
       // The budgets, read only.
       await member.goto(at('/org/budgets'));

@@ -54,3 +54,23 @@ export function fieldError(error: unknown, field: string, options: { exact?: boo
   const matching = details.filter((detail) => detail.path === field || (!options.exact && detail.path.startsWith(`${field}.`)));
   return matching.length ? matching.map((detail) => detail.message).join('; ') : undefined;
 }
+
+/** Where `GET /api/auth/sso` starts signing in `email` with single sign-on (a redirect to the provider). */
+export function ssoSignInPath(email: string): string {
+  return `/api/auth/sso?${new URLSearchParams({ email })}`;
+}
+
+/**
+ * Checks that `email` signs in with single sign-on before the browser is sent there: the redirect to
+ * the provider is not followed (an opaque answer means it would go), and an error throws the API's
+ * body; a 404 (no organisation signs in the address's domain) as a message for the `email` field.
+ */
+export async function checkSsoAddress(email: string): Promise<void> {
+  const response = await fetch(ssoSignInPath(email), { redirect: 'manual', credentials: 'same-origin' });
+  if (response.type === 'opaqueredirect' || response.ok) return;
+  const body: unknown = await response.json().catch(() => null);
+  const message =
+    errorText(body && typeof body === 'object' && 'error' in body ? body : null) || `The service answered ${response.status}.`;
+  if (response.status === 404) throw { error: message, details: [{ path: 'email', message }] };
+  throw body && typeof body === 'object' && 'error' in body ? body : { error: message };
+}

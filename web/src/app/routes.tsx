@@ -62,6 +62,7 @@ export const router = createBrowserRouter([
           { path: 'budgets', element: page(() => import('../pages/org/budgets')) },
           { path: 'settings', element: page(() => import('../pages/org/settings')) },
           { path: 'team-chat', element: page(() => import('../pages/org/team-chat')) },
+          { path: 'sso', element: page(() => import('../pages/org/sso')) },
         ],
       },
       { path: 'ops', element: page(() => import('../pages/ops')) },

@@ -3,7 +3,7 @@ import { $api } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Tabs } from '../../ui/tabs';
 
-/** The organisation: its users, teams, budgets, settings and team-chat integration. */
+/** The organisation: its users, teams, budgets, settings, team-chat integration and single sign-on. */
 export default function OrgShell() {
   const isAdmin = useIsAdmin();
   const org = $api.useQuery('get', '/api/org');
@@ -15,6 +15,7 @@ export default function OrgShell() {
       ? [
           { to: '/org/settings', label: 'Settings' },
           { to: '/org/team-chat', label: 'Team chat' },
+          { to: '/org/sso', label: 'Single sign-on' },
         ]
       : []),
   ];
