@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { type RefObject, useRef, useState } from 'react';
 import { $api, api, errorText, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
@@ -175,6 +175,83 @@ function TestResult({ result }: { result: Schemas['SsoTestResult'] }) {
   );
 }
 
+/** Where the provider is and who the service is to it: issuer, client id and secret, domains. */
+function ProviderFields({ sso, error, secretRef }: { sso: Sso | null; error: unknown; secretRef: RefObject<HTMLInputElement | null> }) {
+  return (
+    <>
+      <Field label="Issuer" name="issuer" error={error} hint="The provider's issuer URL; its discovery document is read from it.">
+        <input type="url" defaultValue={sso?.issuer} autoComplete="off" spellCheck={false} required />
+      </Field>
+      <Field label="Client id" name="client_id" error={error}>
+        <input defaultValue={sso?.client_id} autoComplete="off" spellCheck={false} required />
+      </Field>
+      <Field
+        label="Client secret"
+        name="client_secret"
+        error={error}
+        hint={
+          sso
+            ? 'Stored encrypted and shown masked: enter the secret again to save.'
+            : 'Stored encrypted and shown masked; it is asked again on every save.'
+        }
+      >
+        <input ref={secretRef} type="password" autoComplete="new-password" required />
+      </Field>
+      <Field
+        label="Domains"
+        name="domains"
+        error={error}
+        hint="The e-mail domains that sign in through this provider, one a line or separated by commas (example.com)."
+      >
+        <textarea defaultValue={sso?.domains.join('\n')} rows={3} spellCheck={false} required />
+      </Field>
+    </>
+  );
+}
+
+/** What a first sign-in makes of a person, and whether passwords still work. */
+function RoleFields({ sso, error }: { sso: Sso | null; error: unknown }) {
+  return (
+    <>
+      <Field label="Default role" name="default_role" error={error} hint="What a person signing in for the first time becomes.">
+        <select defaultValue={sso?.default_role ?? 'member'}>
+          <option value="member">Member</option>
+          <option value="admin">Admin</option>
+        </select>
+      </Field>
+      <Field
+        label="Required"
+        name="required"
+        error={error}
+        hint={
+          <>
+            <strong>Warning:</strong> password sign-in stops for everyone in the organisation but the admin who turns this on. Sign in once
+            through the provider (in a private window) before you require it.
+          </>
+        }
+      >
+        <input type="checkbox" defaultChecked={sso?.required ?? false} />
+      </Field>
+      <Field
+        label="Admin group"
+        name="admin_group"
+        error={error}
+        hint="Optional: people in this group are made admins on their first sign-in (Entra ID sends the group's object id)."
+      >
+        <input defaultValue={sso?.admin_group ?? ''} autoComplete="off" />
+      </Field>
+      <Field
+        label="Groups claim"
+        name="groups_claim"
+        error={error}
+        hint="Optional: the ID token's claim that lists the groups (groups by default)."
+      >
+        <input defaultValue={sso?.groups_claim ?? ''} autoComplete="off" spellCheck={false} />
+      </Field>
+    </>
+  );
+}
+
 /** Issuer, client, domains and what a first sign-in makes; tested with the provider, then saved whole (`PUT`). */
 function SsoForm({ sso }: { sso: Sso | null }) {
   const queryClient = useQueryClient();
@@ -212,67 +289,8 @@ function SsoForm({ sso }: { sso: Sso | null }) {
         }}
       >
         <FormError error={error} />
-        <Field label="Issuer" name="issuer" error={error} hint="The provider's issuer URL; its discovery document is read from it.">
-          <input type="url" defaultValue={sso?.issuer} autoComplete="off" spellCheck={false} required />
-        </Field>
-        <Field label="Client id" name="client_id" error={error}>
-          <input defaultValue={sso?.client_id} autoComplete="off" spellCheck={false} required />
-        </Field>
-        <Field
-          label="Client secret"
-          name="client_secret"
-          error={error}
-          hint={
-            sso
-              ? 'Stored encrypted and shown masked: enter the secret again to save.'
-              : 'Stored encrypted and shown masked; it is asked again on every save.'
-          }
-        >
-          <input ref={secret} type="password" autoComplete="new-password" required />
-        </Field>
-        <Field
-          label="Domains"
-          name="domains"
-          error={error}
-          hint="The e-mail domains that sign in through this provider, one a line or separated by commas (example.com)."
-        >
-          <textarea defaultValue={sso?.domains.join('\n')} rows={3} spellCheck={false} required />
-        </Field>
-        <Field label="Default role" name="default_role" error={error} hint="What a person signing in for the first time becomes.">
-          <select defaultValue={sso?.default_role ?? 'member'}>
-            <option value="member">Member</option>
-            <option value="admin">Admin</option>
-          </select>
-        </Field>
-        <Field
-          label="Required"
-          name="required"
-          error={error}
-          hint={
-            <>
-              <strong>Warning:</strong> password sign-in stops for everyone in the organisation but the admin who turns this on. Sign in
-              once through the provider (in a private window) before you require it.
-            </>
-          }
-        >
-          <input type="checkbox" defaultChecked={sso?.required ?? false} />
-        </Field>
-        <Field
-          label="Admin group"
-          name="admin_group"
-          error={error}
-          hint="Optional: people in this group are made admins on their first sign-in (Entra ID sends the group's object id)."
-        >
-          <input defaultValue={sso?.admin_group ?? ''} autoComplete="off" />
-        </Field>
-        <Field
-          label="Groups claim"
-          name="groups_claim"
-          error={error}
-          hint="Optional: the ID token's claim that lists the groups (groups by default)."
-        >
-          <input defaultValue={sso?.groups_claim ?? ''} autoComplete="off" spellCheck={false} />
-        </Field>
+        <ProviderFields sso={sso} error={error} secretRef={secret} />
+        <RoleFields sso={sso} error={error} />
         <div className="actions">
           <Submit pending={save.isPending}>Save single sign-on</Submit>
           <button
