@@ -1,8 +1,9 @@
 import type * as Oidc from 'openid-client';
-import { createGuardedFetch } from '../connections/url-policy.js';
+import { LRUCache } from 'lru-cache';
+import { createGuardedFetch, type GuardedFetch } from '../connections/url-policy.js';
 import type { Deps } from '../deps.js';
 import { writeUser, type EmailItem, type UserItem } from '../org/users.js';
-import { ForbiddenError, NotFoundError, UnauthorizedError, ValidationError } from '../platform/errors.js';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { once } from '../platform/once.js';
 import { readSso, secretContext, ssoOfEmail, ssoRedirectUri, type SsoItem } from './config.js';
@@ -29,34 +30,56 @@ const PENDING_SECONDS = 600;
 const loadOidc = once(() => import('openid-client'));
 const COULD_NOT_VERIFY = "the identity provider's answer could not be verified; start the sign-in again";
 
+/** Discoveries of one organisation's provider waiting at once: past this, a sign-in is 429 before it waits. */
+const MAX_DISCOVERIES_PER_ORG = 4;
+const discovering = new Map<string, number>();
+/** A provider's configuration, kept for 5 minutes per organisation and version of its setting (sign-ins then wait on nothing). */
+const configurations = new LRUCache<string, Oidc.Configuration>({ max: 1_000, ttl: 5 * 60_000 });
+/** One guarded fetch per process for every provider (its pools capped per origin), never closed. */
+let providerFetch: GuardedFetch | undefined;
+
 /** The provider's configuration (discovery), with its requests through the address policy. */
-async function configurationOf(deps: Deps, item: SsoItem): Promise<{ config: Oidc.Configuration; close: () => Promise<void> }> {
-  const secret = await deps.secrets.open(item.client_secret_sealed, secretContext(item.org_id));
-  return discover(deps, { issuer: item.issuer, clientId: item.client_id, secret });
+async function configurationOf(deps: Deps, item: SsoItem): Promise<Oidc.Configuration> {
+  // Every change of the setting seals the secret anew: the sealed secret names the setting's version.
+  const cacheKey = [item.org_id, item.issuer, item.client_id, item.client_secret_sealed].join('\u0000');
+  const cached = configurations.get(cacheKey);
+  if (cached) return cached;
+  const waiting = discovering.get(item.org_id) ?? 0;
+  if (waiting >= MAX_DISCOVERIES_PER_ORG) {
+    throw new TooManyRequestsError(
+      'too many sign-ins are waiting for this organisation’s identity provider; try again in a few seconds',
+      5,
+    );
+  }
+  discovering.set(item.org_id, waiting + 1);
+  try {
+    const secret = await deps.secrets.open(item.client_secret_sealed, secretContext(item.org_id));
+    const config = await discover(deps, { issuer: item.issuer, clientId: item.client_id, secret });
+    configurations.set(cacheKey, config);
+    return config;
+  } finally {
+    const left = (discovering.get(item.org_id) ?? 1) - 1;
+    if (left > 0) discovering.set(item.org_id, left);
+    else discovering.delete(item.org_id);
+  }
 }
 
 /** Discovery of an issuer for a client, its requests through the address policy; 401 naming the issuer when it fails. */
-async function discover(
-  deps: Deps,
-  client: { issuer: string; clientId: string; secret: string },
-): Promise<{ config: Oidc.Configuration; close: () => Promise<void> }> {
+async function discover(deps: Deps, client: { issuer: string; clientId: string; secret: string }): Promise<Oidc.Configuration> {
   const oidc = await loadOidc();
-  const item = { issuer: client.issuer, client_id: client.clientId };
-  const secret = client.secret;
-  const guarded = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
-  const issuer = new URL(item.issuer);
+  providerFetch ??= createGuardedFetch(deps.config.mcpAllowPrivateUrls);
+  const issuer = new URL(client.issuer);
   // Plain http only where private addresses are allowed (a provider on this machine); never on AWS.
   const insecure = issuer.protocol === 'http:' && deps.config.mcpAllowPrivateUrls;
   const options: Oidc.DiscoveryRequestOptions = {
-    [oidc.customFetch]: guarded.oauthFetch as unknown as Oidc.CustomFetch,
+    [oidc.customFetch]: providerFetch.oauthFetch as unknown as Oidc.CustomFetch,
     timeout: 10,
     ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
   };
   try {
-    return { config: await oidc.discovery(issuer, item.client_id, secret, undefined, options), close: guarded.close };
+    return await oidc.discovery(issuer, client.clientId, client.secret, undefined, options);
   } catch (error) {
-    await guarded.close();
-    throw new UnauthorizedError(`the identity provider could not be reached (${item.issuer})`, { cause: error });
+    throw new UnauthorizedError(`the identity provider could not be reached (${client.issuer})`, { cause: error });
   }
 }
 
@@ -66,8 +89,7 @@ export async function testSsoProvider(
   input: { issuer: string; client_id: string },
 ): Promise<{ ok: true; issuer: string; authorization_endpoint: string } | { ok: false; error: string }> {
   try {
-    const { config, close } = await discover(deps, { issuer: input.issuer.replace(/\/+$/, ''), clientId: input.client_id, secret: '' });
-    await close();
+    const config = await discover(deps, { issuer: input.issuer.replace(/\/+$/, ''), clientId: input.client_id, secret: '' });
     const metadata = config.serverMetadata();
     return { ok: true, issuer: metadata.issuer, authorization_endpoint: String(metadata.authorization_endpoint ?? '') };
   } catch (error) {
@@ -80,8 +102,7 @@ export async function startSsoSignIn(deps: Deps, email: string, requestOrigin: s
   const item = await ssoOfEmail(deps, email);
   if (!item) throw new NotFoundError('no organisation signs in this e-mail domain with single sign-on');
   const oidc = await loadOidc();
-  const { config, close } = await configurationOf(deps, item);
-  await close();
+  const config = await configurationOf(deps, item);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
@@ -153,7 +174,7 @@ export async function finishSsoSignIn(
   if (!item) throw new UnauthorizedError('single sign-on is no longer configured for this organisation');
   const verifier = await deps.secrets.open(pending.verifier_sealed, `sso-state:${query.state}`);
   const oidc = await loadOidc();
-  const { config, close } = await configurationOf(deps, item);
+  const config = await configurationOf(deps, item);
   const answer = new URL(pending.redirect_uri);
   for (const [name, value] of Object.entries(query)) if (value !== undefined) answer.searchParams.set(name, value);
   let claims: Record<string, unknown>;
@@ -167,8 +188,6 @@ export async function finishSsoSignIn(
     claims = (tokens.claims() ?? {}) as Record<string, unknown>;
   } catch (error) {
     throw new UnauthorizedError(COULD_NOT_VERIFY, { cause: error });
-  } finally {
-    await close();
   }
   return userOf(deps, item, claims);
 }

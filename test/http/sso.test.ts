@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -143,6 +145,36 @@ describe('single sign-on with OpenID Connect', () => {
       expect(breakGlass.status, breakGlass.text).toBe(200);
     } finally {
       expect((await configure({ required: false })).status).toBe(200);
+    }
+  });
+
+  it('holds no more than a few sign-ins of one organisation on a provider that never answers: the others are 429 at once', async () => {
+    // A tenant points its issuer at a server that accepts and never answers, then starts sign-ins.
+    const held: import('node:http').ServerResponse[] = [];
+    const tarpit = createServer((_req, res) => held.push(res));
+    await new Promise<void>((resolve) => tarpit.listen(0, '127.0.0.1', resolve));
+    const tenant = await t.signUp({ org_name: 'Tarpit' });
+    const put = await configure(
+      { issuer: `http://127.0.0.1:${(tarpit.address() as AddressInfo).port}`, domains: ['tarpit.test'] },
+      tenant.cookie,
+    );
+    expect(put.status, put.text).toBe(200);
+    try {
+      const started = performance.now();
+      const answers = Array.from({ length: 12 }, (_, index) => t.request('GET', `/api/auth/sso?email=p${index}%40tarpit.test`));
+      // The refused ones answer at once, while the provider still holds the others.
+      const quick = await Promise.race([
+        Promise.all(answers.slice(4)),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2_000)),
+      ]);
+      expect(quick?.map((answer) => answer.status)).toEqual(Array(8).fill(429));
+      expect(performance.now() - started).toBeLessThan(2_000);
+      tarpit.closeAllConnections();
+      for (const answer of await Promise.all(answers.slice(0, 4))) expect(answer.status).toBe(401);
+    } finally {
+      tarpit.closeAllConnections();
+      await new Promise((resolve) => tarpit.close(resolve));
+      await t.request('DELETE', '/api/org/sso', { cookie: tenant.cookie });
     }
   });
 
