@@ -9,7 +9,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startLowLevelMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
-import { benchEnv, percentile, QUIET_LOGGER, type Row } from './report.js';
+import { apiOf, benchEnv, percentile, QUIET_LOGGER, type Row } from './report.js';
 
 /**
  * Cost: the prompt cache over a conversation, and budgets under parallel load.
@@ -68,16 +68,7 @@ export async function benchCache(): Promise<Row[]> {
   const runtime = await startLocalRuntime(parseConfig(benchEnv(model.url), 'local'), { logger: QUIET_LOGGER });
   try {
     const cookie = await signUpOver(runtime.url, 'cache@example.com');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${runtime.url}${path}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const { call } = apiOf(runtime.url, cookie);
     const workspace = String((await call('POST', '/api/workspaces', { name: 'Parcelways support', system_prompt: SYSTEM_PROMPT })).id);
     // Every tool sent (40 is past the search threshold): the classic path, where the tools are most of the prefix.
     await call('PUT', `/api/workspaces/${workspace}`, { tool_search: { mode: 'off' } });
@@ -149,14 +140,7 @@ export async function benchBudgets(): Promise<Row[]> {
   const runtime = await startLocalRuntime(parseConfig(benchEnv(model.url), 'local'), { logger: QUIET_LOGGER });
   try {
     const cookie = await signUpOver(runtime.url, 'budgets@example.com');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${runtime.url}${path}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-    };
+    const { send: call } = apiOf(runtime.url, cookie);
     const workspace = String((await call('POST', '/api/workspaces', { name: 'Budgeted' })).body.id);
     const ask = () => call('POST', `/api/workspaces/${workspace}/query`, { query: 'How much?' });
     const first = await ask();

@@ -3,7 +3,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { standardTools, startHttpMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
-import { benchEnv, percentile, QUIET_LOGGER, type Row } from './report.js';
+import { apiOf, benchEnv, percentile, QUIET_LOGGER, type Row } from './report.js';
 
 /**
  * An evaluation run on the local runtime (`npm start` in process, the job runner's 4 workers, the
@@ -29,16 +29,7 @@ export async function benchEvals(): Promise<Row[]> {
   const runtime = await startLocalRuntime(parseConfig(benchEnv(model.url), 'local'), { logger: QUIET_LOGGER });
   try {
     const cookie = await signUpOver(runtime.url, 'evals@example.com');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${runtime.url}${path}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, any>;
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const { call } = apiOf(runtime.url, cookie);
     const workspace = String((await call('POST', '/api/workspaces', { name: 'Evaluated' })).id);
     await call('POST', '/api/connectors/mcp', { workspace_id: workspace, name: 'docs', transport: 'http', url: server.url });
     // The plain query, for comparison (warm).

@@ -50,3 +50,24 @@ export function benchEnv(modelUrl: string, extra: Record<string, string> = {}): 
     ...extra,
   };
 }
+
+/**
+ * JSON requests to a runtime as a signed-in user: `send` answers the status and body, `call` the
+ * body, throwing on an error status.
+ */
+export function apiOf(baseUrl: string, cookie: string) {
+  const send = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { cookie, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, any> };
+  };
+  const call = async (method: string, path: string, body?: unknown) => {
+    const answer = await send(method, path, body);
+    if (answer.status >= 400) throw new Error(`${method} ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  };
+  return { send, call };
+}

@@ -6,7 +6,7 @@ import { parseConfig } from '../shared/platform/config.js';
 import { promptChars, startFakeModel, textReply, toolUseReply, visibleTools, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startLowLevelMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
-import { benchEnv, QUIET_LOGGER, type Row } from './report.js';
+import { apiOf, benchEnv, QUIET_LOGGER, type Row } from './report.js';
 
 /**
  * The tool search in the agent loop, on the benchmark's catalogue (bench/data): a workspace with
@@ -64,16 +64,7 @@ export async function benchToolSearchLoop(): Promise<Row[]> {
   const runtime = await startLocalRuntime(parseConfig(benchEnv(model.url), 'local'), { logger: QUIET_LOGGER });
   try {
     const cookie = await signUpOver(runtime.url, 'tools-loop@example.com');
-    const call = async (method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${runtime.url}${path}`, {
-        method,
-        headers: { cookie, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const { call } = apiOf(runtime.url, cookie);
     const workspace = String((await call('POST', '/api/workspaces', { name: 'Every tool' })).id);
     for (const { name, server } of servers) {
       await call('POST', '/api/connectors/mcp', { workspace_id: workspace, name, transport: 'http', url: server.url });

@@ -12,7 +12,7 @@ import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, t
 import { requestApproval, unlessTooLargeToWait } from './request.js';
 import { inQuerySpan } from '../agent/query/span.js';
 import type { BudgetHold } from '../budgets/admission.js';
-import { holdBudgets } from '../agent/query/budget.js';
+import { holdBudgetsOrRefusal } from '../agent/query/budget.js';
 import { PaymentRequiredError } from '../platform/errors.js';
 
 /*
@@ -135,7 +135,7 @@ async function resume(
   const paused = pausedQueryOf(item);
   const { caller, checkpoint } = paused;
   const context = await loadQueryContext(deps, caller, item.workspace_id, item.conversation_id);
-  const held = options.hold ?? (await holdBudgets(deps, caller, context.workspace, context.budgets).catch((error: unknown) => error));
+  const held = options.hold ?? (await holdBudgetsOrRefusal(deps, caller, context.workspace, context.budgets));
   const tier: ModelTier = modelTier(context.workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const prepared = await prepareLoop(deps, caller, context, tier, listener);
   const call = checkpoint.waiting[0];
@@ -145,8 +145,6 @@ async function resume(
   if (held instanceof PaymentRequiredError) {
     // An expiry with a budget spent: the model is not called again; the query ends saying why.
     run = { answered: true, hits: [], tools: [], loop: resultOf(progress, held.message) };
-  } else if (held instanceof Error) {
-    throw held;
   } else if ('loop' in prepared) {
     // No model client, or a connection down: the query ends with that error, keeping what it had
     // spent and answered before the pause (the counters hold it already).
@@ -159,7 +157,7 @@ async function resume(
   const loop = unlessTooLargeToWait(run.loop);
   const costUsd = costOf(loop.usage, tier);
   // The budgets are settled to what the query spent since it paused (its first part was settled then).
-  if (!(held instanceof Error)) await (held as BudgetHold).settle(Math.max(0, costUsd - paused.counted.costUsd));
+  if (!(held instanceof PaymentRequiredError)) await held.settle(Math.max(0, costUsd - paused.counted.costUsd));
   const durationMs = paused.durationMs + Math.round(performance.now() - started);
   const approvals = approvalsOf(paused.earlier, item, decision, decision.at ?? deps.clock.now().toISOString());
   const saved = await persistQuery(deps, {

@@ -5,7 +5,7 @@ import { unlessConditionFailed } from '../platform/table.js';
 import { counterNames, counterOf } from '../workspaces/counters.js';
 import { roundUsd } from '../workspaces/stats.js';
 import { budgetAlertMessages } from './alerts.js';
-import { periodOf, resetsAt, spendTtl, type SpendItem, type StoredBudget } from './store.js';
+import { periodOf, resetsAt, spendTtl, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
  * Admission of a query against the budgets that cover it (CONTRACT.md, "Budgets"): before the model
@@ -94,10 +94,8 @@ async function refusal(deps: Deps, budget: StoredBudget, at: Date): Promise<Paym
   });
   const spent = roundUsd(spend?.spent ?? 0);
   const resets = resetsAt(budget.period, at).toISOString();
-  // Cents, or up to 4 decimals for amounts under a dollar ($0.0066 of $0.01).
-  const money = (usd: number) => `$${usd >= 1 ? usd.toFixed(2) : Number(usd.toFixed(4))}`;
   return new PaymentRequiredError(
-    `budget exceeded: ${budget.scope} "${budget.name}" spent ${money(spent)} of ${money(budget.limit_usd)} this ${budget.period}; resets ${resets}`,
+    `budget exceeded: ${budget.scope} "${budget.name}" spent ${usdText(spent)} of ${usdText(budget.limit_usd)} this ${budget.period}; resets ${resets}`,
     { budget: { id: budget.id, scope: budget.scope, scope_id: budget.scope_id, resets_at: resets } },
   );
 }

@@ -7,7 +7,7 @@ import type { JobHandler } from '../jobs/worker.js';
 import { readSetting } from '../org/settings.js';
 import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
-import { budgetView, budgetsOf, periodOf, type SpendItem, type StoredBudget } from './store.js';
+import { budgetView, budgetsOf, periodOf, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
  * A budget's alerts (CONTRACT.md, "Budgets"): crossing one of its `alert_percent` thresholds sends,
@@ -45,10 +45,6 @@ export function budgetAlertMessages(orgId: string, budget: StoredBudget, before:
     }));
 }
 
-function moneyOf(usd: number): string {
-  return `$${usd.toFixed(2)}`;
-}
-
 /** The `cold-messages` queue's handler of a budget alert. */
 export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
   schema: BudgetAlertSchema,
@@ -75,7 +71,7 @@ export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
       }
     }
     if (budget.scope !== 'workspace' || !budget.scope_id) return;
-    const text = `Budget alert: ${budget.period} budget of workspace "${budget.name}" has reached ${data.percent}% (${moneyOf(view.spent_usd)} of ${moneyOf(view.limit_usd)}); it resets ${view.resets_at}.`;
+    const text = `Budget alert: ${budget.period} budget of workspace "${budget.name}" has reached ${data.percent}% (${usdText(view.spent_usd)} of ${usdText(view.limit_usd)}); it resets ${view.resets_at}.`;
     for (const channel of await channelsOf(deps, orgId, budget.scope_id)) {
       await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
         // An organisation without team chat gets the webhook only.

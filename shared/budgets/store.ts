@@ -33,6 +33,11 @@ export interface SpendItem extends Item {
   refused_at?: string;
 }
 
+/** An amount as budgets say it: cents, or up to 4 decimals under a dollar ($0.0066 of $0.01). */
+export function usdText(usd: number): string {
+  return `$${usd >= 1 ? usd.toFixed(2) : Number(usd.toFixed(4))}`;
+}
+
 /** The budgets of the organisation, from its `BUDGETS` item (none when absent). */
 export function budgetsOf(item: Item | undefined): StoredBudget[] {
   const map = item?.budgets;

@@ -1,5 +1,5 @@
 import { addUsage, costOf, tokenCountsOf, type TokenUsage } from '../agent/model.js';
-import { holdBudgets } from '../agent/query/budget.js';
+import { holdBudgetsOrRefusal } from '../agent/query/budget.js';
 import { loadQueryContext } from '../agent/query/context.js';
 import { answerQuery } from '../agent/query/run.js';
 import { screenInput } from '../agent/query/screening.js';
@@ -51,13 +51,12 @@ export async function runEvalCase(deps: Deps, run: RunItem, evalCase: EvalCase):
     ...(run.overrides.model ? { model: run.overrides.model } : {}),
   };
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
-  const hold = await holdBudgets(deps, caller, workspace, loaded.budgets).catch((error: unknown) => error);
+  const hold = await holdBudgetsOrRefusal(deps, caller, workspace, loaded.budgets);
   if (hold instanceof PaymentRequiredError) return failed(evalCase, hold.message, Math.round(performance.now() - started));
-  if (hold instanceof Error) throw hold;
   const screened = screenInput(loaded.guardrails, evalCase.question, evalCase.history ?? []);
   const context = { ...loaded, workspace, state: undefined, messages: [] };
   const outcome = await answerQuery(deps, caller, context, screened, tier).catch(async (error: unknown) => {
-    await (hold as Awaited<ReturnType<typeof holdBudgets>>).settle(0);
+    await hold.settle(0);
     throw error;
   });
   const { loop } = outcome;
@@ -79,7 +78,7 @@ export async function runEvalCase(deps: Deps, run: RunItem, evalCase: EvalCase):
   const costUsd = costOf(usage, tier);
   const durationMs = Math.round(performance.now() - started);
   await Promise.all([
-    (hold as Awaited<ReturnType<typeof holdBudgets>>).settle(costUsd),
+    hold.settle(costUsd),
     // What it cost counts in the workspace's usage; it is not a query (queries_today stays).
     recordUsage(
       deps,

@@ -1,6 +1,7 @@
 import { coveringBudgets, estimateOf, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
 import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
+import { PaymentRequiredError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
 import { ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { Caller } from './types.js';
@@ -28,6 +29,24 @@ export function holdBudgets(deps: Deps, caller: Caller, workspace: WorkspaceItem
   const covering = coveringBudgets(budgets, budgetSubjectOf(caller, workspace.id));
   const now = deps.clock.now();
   return reserveBudgets(deps, caller.orgId, covering, estimateOf(workspace, now), now);
+}
+
+/**
+ * The same, for work that goes on without the model when a budget has no room (an evaluation's case,
+ * an approval's expiry): the hold, or the 402 that refused it, answered rather than thrown.
+ */
+export async function holdBudgetsOrRefusal(
+  deps: Deps,
+  caller: Caller,
+  workspace: WorkspaceItem,
+  budgets: StoredBudget[],
+): Promise<BudgetHold | PaymentRequiredError> {
+  try {
+    return await holdBudgets(deps, caller, workspace, budgets);
+  } catch (error) {
+    if (error instanceof PaymentRequiredError) return error;
+    throw error;
+  }
 }
 
 /** The same for a paused query about to go on (a decision): the workspace and the budgets in one BatchGet. */
