@@ -13,10 +13,10 @@ export function pathOf(url: string): string {
   return url.slice(url.indexOf('/', url.indexOf('//') + 2));
 }
 
-/** Whether a request's URL is one the API answers (/api…, /health); every other path is the console's. */
+/** Whether a request's URL is one the API answers (/api…, /scim/…, /health); every other path is the console's. */
 export function isApiUrl(url: string): boolean {
   const path = pathOf(url);
-  return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?') || path.startsWith('/health');
+  return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?') || path.startsWith('/scim/') || path.startsWith('/health');
 }
 
 /**

@@ -106,6 +106,8 @@ export class FrontDoor extends Construct {
       additionalBehaviors: {
         ...Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream)])),
         '/api/*': api,
+        // SCIM provisioning by the organisations' identity providers (shared/scim).
+        '/scim/*': api,
         '/health': api,
       },
       defaultRootObject: 'index.html',

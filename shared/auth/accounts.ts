@@ -7,7 +7,7 @@ import type { Key } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { toOrganisation, type OrganisationItem } from '../org/organisations.js';
 import type { Organisation, User } from '../org/schemas.js';
-import { EMAIL_TAKEN, isEmailRegistered, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { DEACTIVATED, EMAIL_TAKEN, isActive, isEmailRegistered, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import type { SignupInput } from './schemas.js';
 
 const DEFAULT_TEAM_NAME = 'General';
@@ -146,5 +146,6 @@ export async function logIn(deps: Deps, email: string, password: string, address
   const user = valid && record ? await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id)) : undefined;
   if (!user) throw new UnauthorizedError(INVALID_LOGIN);
   await refund();
+  if (!isActive(user)) throw new ForbiddenError(DEACTIVATED);
   return user;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
-import type { UserItem } from '../org/users.js';
+import { isActive, type UserItem } from '../org/users.js';
 import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
 
 /** A signed-in session (`SESSION#<id>` / `SESSION`). Its TTL removes it on AWS once it has expired. */
@@ -34,7 +34,7 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
 
 /**
  * The principal of verified token claims, or null when the session was revoked or its user is gone
- * (or moved to another organisation). The role, name and email are the stored user's, not the
+ * (or moved to another organisation, or deactivated by the identity provider). The role, name and email are the stored user's, not the
  * token's. One BatchGetItem, cached for `SESSION_CACHE_MS`.
  */
 export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
@@ -44,7 +44,7 @@ export async function resolveSession(deps: Deps, claims: SessionClaims): Promise
   const found = await deps.table.batchGet<Record<string, unknown>>([sessionKey, keys.user(claims.orgId, claims.userId)]);
   const session = found.find((item) => item.sk === sessionKey.sk) as SessionItem | undefined;
   const user = found.find((item) => item.sk !== sessionKey.sk) as UserItem | undefined;
-  const live = session && user && session.user_id === claims.userId && session.org_id === claims.orgId;
+  const live = session && user && isActive(user) && session.user_id === claims.userId && session.org_id === claims.orgId;
   const principal: Principal | null = live
     ? {
         userId: user.id,

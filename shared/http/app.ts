@@ -15,6 +15,9 @@ import { orgRoutes } from '../org/routes.js';
 import { budgetRoutes } from '../budgets/routes.js';
 import { evalRoutes } from '../evals/routes.js';
 import { ssoRoutes } from '../sso/routes.js';
+import { scimAdminRoutes } from '../scim/routes.js';
+import { scimRoutes } from '../scim/protocol-routes.js';
+import { SCIM_PATH } from '../scim/token.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
@@ -121,6 +124,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', orgRoutes(deps));
   app.route('/api', budgetRoutes(deps));
   app.route('/api', ssoRoutes(deps));
+  app.route('/api', scimAdminRoutes(deps));
   app.route('/api', workspaceRoutes(deps));
   app.route('/api', toolSearchRoutes(deps));
   app.route('/api', conversationRoutes(deps));
@@ -133,6 +137,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.route('/api', guardrailRoutes(deps));
   app.route('/api', approvalRoutes(deps));
   app.route('/api', evalRoutes(deps));
+  // Provisioning by the identity provider: its own protocol, token and error form (RFC 7644).
+  app.route(SCIM_PATH, scimRoutes(deps));
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',

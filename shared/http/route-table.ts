@@ -4,6 +4,7 @@ import { authRouteDefinitions } from '../auth/route-definitions.js';
 import { budgetRouteDefinitions } from '../budgets/route-definitions.js';
 import { evalRouteDefinitions } from '../evals/route-definitions.js';
 import { ssoRouteDefinitions } from '../sso/route-definitions.js';
+import { scimRouteDefinitions } from '../scim/route-definitions.js';
 import { chatAgentRouteDefinitions, chatLinkRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
 import { catalogueRoute, connectionRouteDefinitions } from '../connections/route-definitions.js';
 import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
@@ -38,6 +39,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   orgRouteDefinitions,
   budgetRouteDefinitions,
   ssoRouteDefinitions,
+  scimRouteDefinitions,
   workspaceRouteDefinitions,
   toolSearchRouteDefinitions,
   conversationRouteDefinitions,

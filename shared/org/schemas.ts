@@ -14,6 +14,7 @@ export const UserSchema = z
     name: z.string(),
     email: z.string(),
     org_role: OrgRoleSchema,
+    active: z.boolean().openapi({ description: 'False once the identity provider deactivated the user (SCIM): they cannot sign in' }),
     created_at: isoTimestamp,
   })
   .openapi('User');

@@ -1,5 +1,7 @@
 import type { Deps } from '../deps.js';
-import { ConflictError } from '../platform/errors.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { unlessConditionFailed } from '../platform/table.js';
+import { emptyTeam } from './team-members.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import type { Team } from './schemas.js';
@@ -62,4 +64,41 @@ export async function findOrCreateTeam(deps: Deps, orgId: string, name: string):
     if (created) return created;
     // Another request claimed the name between our read and our write: read its claim.
   }
+}
+
+/**
+ * Renames a team: the new name claimed first (409 when another team has it), then the team item,
+ * then the old claim given up. Workspaces show the name they were made with until they are edited.
+ */
+export async function renameTeam(deps: Deps, orgId: string, teamId: string, name: string): Promise<Team> {
+  const team = await getTeam(deps, orgId, teamId);
+  if (!team) throw new NotFoundError(`team ${teamId} not found`);
+  if (team.name === name) return team;
+  const sameClaim = team.name.trim().toLowerCase() === name.trim().toLowerCase();
+  const created_at = deps.clock.now().toISOString();
+  if (!sameClaim && !(await deps.table.putNew({ ...keys.teamName(orgId, name), team_id: teamId, name, created_at }))) {
+    throw new ConflictError(`a team named "${name}" already exists`);
+  }
+  if (sameClaim) await deps.table.put({ ...keys.teamName(orgId, name), team_id: teamId, name, created_at });
+  await deps.table.update(keys.team(orgId, teamId), { update: 'SET #name = :name', names: { '#name': 'name' }, values: { ':name': name } });
+  if (!sameClaim) await giveUpName(deps, orgId, teamId, team.name);
+  return { id: teamId, name };
+}
+
+/** Removes a team and its memberships; the organisation's default team stays (new workspaces go to it). */
+export async function deleteTeam(deps: Deps, orgId: string, teamId: string): Promise<void> {
+  const [team, org] = await Promise.all([getTeam(deps, orgId, teamId), deps.table.get<{ default_team_id?: string }>(keys.org(orgId))]);
+  if (!team) throw new NotFoundError(`team ${teamId} not found`);
+  if (org?.default_team_id === teamId) throw new ConflictError("the organisation's default team cannot be removed");
+  await emptyTeam(deps, orgId, teamId);
+  await deps.table.delete(keys.team(orgId, teamId));
+  await giveUpName(deps, orgId, teamId, team.name);
+}
+
+/** A team's name claim removed, if it is still that team's. */
+async function giveUpName(deps: Deps, orgId: string, teamId: string, name: string): Promise<void> {
+  await unlessConditionFailed(
+    deps.table.delete(keys.teamName(orgId, name), { condition: 'team_id = :id', values: { ':id': teamId } }),
+    undefined,
+  );
 }

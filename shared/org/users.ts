@@ -5,11 +5,19 @@ import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import type { CreateUserInput, User } from './schemas.js';
+import { removeMemberships } from './team-members.js';
 
-export interface UserItem extends User {
+export interface UserItem extends Omit<User, 'active'> {
   pk: string;
   sk: string;
   org_id: string;
+  /** False once the identity provider deactivated the user (SCIM); absent means active. */
+  active?: boolean;
+  /** What the user is provisioned from (SCIM): the provider's id, and the parts of their name. */
+  external_id?: string | null;
+  given_name?: string | null;
+  family_name?: string | null;
+  updated_at?: string;
 }
 
 /** The login record, keyed by email: claiming it is what makes an email unique. */
@@ -23,7 +31,19 @@ export interface EmailItem {
 }
 
 export function toUser(item: UserItem): User {
-  return { id: item.id, name: item.name, email: item.email, org_role: item.org_role, created_at: item.created_at };
+  return {
+    id: item.id,
+    name: item.name,
+    email: item.email,
+    org_role: item.org_role,
+    active: isActive(item),
+    created_at: item.created_at,
+  };
+}
+
+/** Whether a user may sign in and be served: not deactivated by the identity provider. */
+export function isActive(item: Pick<UserItem, 'active'>): boolean {
+  return item.active !== false;
 }
 
 export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
@@ -32,10 +52,14 @@ export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
 }
 
 export const EMAIL_TAKEN = 'an account with this email already exists';
+export const DEACTIVATED = 'this account has been deactivated by your organisation';
 
 export async function isEmailRegistered(deps: Deps, email: string): Promise<boolean> {
   return (await deps.table.get(keys.email(email), true)) !== undefined;
 }
+
+/** What a user provisioned by SCIM carries besides a user's own fields. */
+export type ProvisionedFields = Partial<Pick<UserItem, 'active' | 'external_id' | 'given_name' | 'family_name'>>;
 
 /**
  * Writes a user: the profile first, then the email claim as the commit point. If the email was
@@ -44,7 +68,7 @@ export async function isEmailRegistered(deps: Deps, email: string): Promise<bool
 export async function writeUser(
   deps: Deps,
   orgId: string,
-  input: { name: string; email: string; org_role: OrgRole; passwordHash: string },
+  input: { name: string; email: string; org_role: OrgRole; passwordHash: string } & ProvisionedFields,
 ): Promise<UserItem> {
   const now = deps.clock.now();
   const id = newId('usr', now);
@@ -56,6 +80,10 @@ export async function writeUser(
     email: input.email,
     org_role: input.org_role,
     created_at: now.toISOString(),
+    ...(input.active === false ? { active: false } : {}),
+    ...(input.external_id ? { external_id: input.external_id } : {}),
+    ...(input.given_name ? { given_name: input.given_name } : {}),
+    ...(input.family_name ? { family_name: input.family_name } : {}),
   };
   await deps.table.put(user);
   const claimed = await deps.table.putNew({
@@ -106,10 +134,16 @@ export async function changeUserRole(deps: Deps, admin: Principal, userId: strin
  */
 export async function removeUser(deps: Deps, admin: Principal, userId: string): Promise<void> {
   refuseSelf(admin, userId, 'remove');
-  const user = await deps.table.get<UserItem>(keys.user(admin.orgId, userId), true);
+  await deleteUser(deps, admin.orgId, userId);
+}
+
+/** A user gone: the profile (which signs their sessions out), their team memberships, then their login record. */
+export async function deleteUser(deps: Deps, orgId: string, userId: string): Promise<void> {
+  const user = await deps.table.get<UserItem>(keys.user(orgId, userId), true);
   if (!user) throw new NotFoundError(`user ${userId} not found`);
-  await deps.table.delete(keys.user(admin.orgId, userId));
+  await deps.table.delete(keys.user(orgId, userId));
   deps.sessions.forgetUser(userId);
+  await removeMemberships(deps, orgId, userId);
   // The login record goes last, and only if it is still this user's (the email may be reused).
   await unlessConditionFailed(
     deps.table.delete(keys.email(user.email), { condition: 'user_id = :id', values: { ':id': userId } }),

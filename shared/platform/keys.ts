@@ -34,6 +34,16 @@ export const keys = {
   /** `begins_with` prefix of the teams in an organisation partition (`TEAMNAME#` claims do not match it). */
   teamPrefix: 'TEAM#',
   teamName: (orgId: string, name: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAMNAME#${name.trim().toLowerCase()}` }),
+  /** A user's membership of a team (a SCIM group's member), listed by team... */
+  teamMember: (orgId: string, teamId: string, userId: string): Key => ({ pk: `ORG#${orgId}`, sk: `TEAMMEMBER#${teamId}#${userId}` }),
+  /** `begins_with` prefix of a team's memberships. */
+  teamMemberPrefix: (teamId: string) => `TEAMMEMBER#${teamId}#`,
+  /** ...and the same membership listed by user (what removing a user or showing their groups reads). */
+  userTeam: (orgId: string, userId: string, teamId: string): Key => ({ pk: `ORG#${orgId}`, sk: `USERTEAM#${userId}#${teamId}` }),
+  /** `begins_with` prefix of a user's memberships. */
+  userTeamPrefix: (userId: string) => `USERTEAM#${userId}#`,
+  /** The organisation's SCIM provisioning: the hash of its bearer token, when it was made, the last sync. */
+  scim: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'SCIM' }),
   setting: (orgId: string, key: string): Key => ({ pk: `ORG#${orgId}`, sk: `SETTING#${key}` }),
   /** `begins_with` prefix of the settings in an organisation partition. */
   settingPrefix: 'SETTING#',

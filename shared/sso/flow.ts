@@ -2,7 +2,7 @@ import type * as Oidc from 'openid-client';
 import { LRUCache } from 'lru-cache';
 import { createGuardedFetch, type GuardedFetch } from '../connections/url-policy.js';
 import type { Deps } from '../deps.js';
-import { writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { DEACTIVATED, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { once } from '../platform/once.js';
@@ -146,6 +146,7 @@ async function userOf(deps: Deps, item: SsoItem, claims: Record<string, unknown>
     if (record.org_id !== item.org_id) throw new ForbiddenError('this e-mail address belongs to another organisation');
     const user = await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id), true);
     if (!user) throw new UnauthorizedError('this account no longer exists');
+    if (!isActive(user)) throw new ForbiddenError(DEACTIVATED);
     return user;
   }
   const admin = item.admin_group !== null && groupsOf(claims, item.groups_claim ?? 'groups').includes(item.admin_group);

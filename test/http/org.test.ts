@@ -279,7 +279,7 @@ describe('/api/org/settings', () => {
 });
 
 describe('/api/org/users', () => {
-  const USER_FIELDS = ['created_at', 'email', 'id', 'name', 'org_role'];
+  const USER_FIELDS = ['active', 'created_at', 'email', 'id', 'name', 'org_role'];
 
   it('lists the organisation’s users, signup admin first, without password hashes', async () => {
     const admin = await t.signUp({ name: 'First Admin' });

@@ -114,6 +114,47 @@ describe('single sign-on with OpenID Connect', () => {
     expect(wrongNonce.headers.get('set-cookie')).toBeNull();
   });
 
+  it('refuses a validly signed ID token made for another audience, and one that has expired', async () => {
+    idp.accounts.set('oscar@acme-sso.test', { email: 'oscar@acme-sso.test', name: 'Oscar' });
+    const cases: [string, (claims: Record<string, unknown>) => Record<string, unknown>][] = [
+      ['another audience', (claims) => ({ ...claims, aud: 'other' })],
+      // Past the client's 30 s clock tolerance.
+      ['expired', (claims) => ({ ...claims, iat: Math.floor(Date.now() / 1000) - 3600, exp: Math.floor(Date.now() / 1000) - 600 })],
+    ];
+    try {
+      for (const [what, change] of cases) {
+        idp.tamperIdTokens(change);
+        const answer = await finish(await atProvider('oscar@acme-sso.test'));
+        expect(answer.status, what).toBe(401);
+        expect(answer.body.error).toMatch(/could not be verified/);
+        expect(answer.headers.get('set-cookie')).toBeNull();
+      }
+      // The same sign-in with the token as issued succeeds: only the claim changed was wrong.
+      idp.tamperIdTokens((claims) => claims);
+      expect((await finish(await atProvider('oscar@acme-sso.test'))).status).toBe(302);
+    } finally {
+      idp.tamperIdTokens(undefined);
+    }
+    const users = await t.request('GET', '/api/org/users', { cookie: admin.cookie });
+    expect(users.body.users.filter((user: { email: string }) => user.email === 'oscar@acme-sso.test')).toHaveLength(1);
+  });
+
+  it('refuses the sign-in of a person the provider deactivated through SCIM, and signs their session out', async () => {
+    idp.accounts.set('quinn@acme-sso.test', { email: 'quinn@acme-sso.test', name: 'Quinn' });
+    const cookie = t.cookieOf(await finish(await atProvider('quinn@acme-sso.test')));
+    const id = (await t.request('GET', '/api/auth/session', { cookie })).body.user.id;
+    const token = (await t.request('POST', '/api/org/scim/token', { cookie: admin.cookie })).body.token;
+    const off = await t.request('PATCH', `/scim/v2/Users/${id}`, {
+      headers: { authorization: `Bearer ${token}` },
+      body: { Operations: [{ op: 'replace', path: 'active', value: false }] },
+    });
+    expect(off.status, off.text).toBe(200);
+    expect((await t.request('GET', '/api/workspaces', { cookie })).status).toBe(401);
+    const again = await finish(await atProvider('quinn@acme-sso.test'));
+    expect(again.status).toBe(403);
+    expect(again.body).toEqual({ error: 'this account has been deactivated by your organisation' });
+  });
+
   it('refuses a code exchanged by another client than the one it was issued to', async () => {
     idp.accounts.set('mallory@acme-sso.test', { email: 'mallory@acme-sso.test', name: 'Mallory' });
     const callback = await atProvider('mallory@acme-sso.test');

@@ -77,10 +77,9 @@ const distribution = () => ofType('AWS::CloudFront::Distribution')[0]?.[1].Prope
 /** The origin a behaviour sends to, by what its domain name is made of. */
 const originOf = (behaviour: Behaviour) => JSON.stringify(distribution().Origins.find((origin) => origin.Id === behaviour.TargetOriginId));
 /** The behaviours of the API's origins (the default behaviour is the web console's: test/infra/console.test.ts). */
-const streamBehaviours = () =>
-  distribution().CacheBehaviors.filter((behaviour) => !['/api/*', '/health'].includes(behaviour.PathPattern ?? ''));
-const apiBehaviours = () =>
-  distribution().CacheBehaviors.filter((behaviour) => ['/api/*', '/health'].includes(behaviour.PathPattern ?? ''));
+const API_PATTERNS = ['/api/*', '/scim/*', '/health'];
+const streamBehaviours = () => distribution().CacheBehaviors.filter((behaviour) => !API_PATTERNS.includes(behaviour.PathPattern ?? ''));
+const apiBehaviours = () => distribution().CacheBehaviors.filter((behaviour) => API_PATTERNS.includes(behaviour.PathPattern ?? ''));
 /** The origins the functions sit behind (not the console's bucket). */
 const functionOrigins = () => distribution().Origins.filter((origin) => origin.CustomOriginConfig !== undefined);
 
@@ -163,8 +162,8 @@ describe('the CloudFront distribution', () => {
     expect(stream?.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginProtocolPolicy: 'https-only' });
   });
 
-  it('sends every other /api path and /health to the HTTP API, uncached, with all methods, after the streamable routes', () => {
-    expect(apiBehaviours().map((behaviour) => behaviour.PathPattern)).toEqual(['/api/*', '/health']);
+  it('sends every other /api path, SCIM provisioning and /health to the HTTP API, uncached, with all methods, after the streamable routes', () => {
+    expect(apiBehaviours().map((behaviour) => behaviour.PathPattern)).toEqual(API_PATTERNS);
     const apiId = ofType('AWS::ApiGatewayV2::Api')[0]?.[0];
     for (const behaviour of apiBehaviours()) {
       expect(behaviour).toMatchObject({

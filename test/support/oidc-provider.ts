@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 
 /**
@@ -16,9 +17,41 @@ export interface TestAccount {
   emailVerified?: boolean;
 }
 
+/** Claims of an ID token changed before the service receives it, the token signed again with the provider's own key. */
+export type IdTokenTamper = (claims: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * Rewrites the ID token of a token response (a `res.end` of JSON) with `tamper`, signed with the
+ * provider's key: what a provider that issues a wrong token would send, valid but for its claims.
+ */
+function tamperTokenResponse(res: ServerResponse, signingKey: JWK, tamper: IdTokenTamper) {
+  const end = res.end.bind(res) as (body?: unknown) => ServerResponse;
+  res.end = ((body?: unknown) => {
+    void (async () => {
+      const answer = JSON.parse(String(body)) as { id_token?: string };
+      if (answer.id_token) {
+        const header = decodeProtectedHeader(answer.id_token);
+        const key = await importJWK(signingKey, 'RS256');
+        answer.id_token = await new SignJWT(tamper(decodeJwt(answer.id_token)))
+          .setProtectedHeader({ alg: 'RS256', kid: header.kid ?? '' })
+          .sign(key);
+      }
+      const text = JSON.stringify(answer);
+      if (!res.headersSent) res.setHeader('content-length', Buffer.byteLength(text));
+      end(text);
+    })();
+    return res;
+  }) as ServerResponse['end'];
+}
+
 export async function startOidcProvider() {
   let handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+  // The provider's signing key, made here so a test can sign a token the way the provider would.
+  const { privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const signingKey: JWK = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
+  let tamper: IdTokenTamper | undefined;
   const server = createServer((req, res) => {
+    if (tamper && req.method === 'POST' && req.url?.startsWith('/token')) tamperTokenResponse(res, signingKey, tamper);
     if (handler) handler(req, res);
     else res.writeHead(503).end();
   });
@@ -28,6 +61,10 @@ export async function startOidcProvider() {
   return {
     issuer,
     accounts,
+    /** Until called again with undefined, the ID tokens the provider issues are changed by `change` (and signed again). */
+    tamperIdTokens(change: IdTokenTamper | undefined) {
+      tamper = change;
+    },
     /** Starts answering, with these clients (made once the service's redirect URI is known). */
     start(clients: { client_id: string; client_secret: string; redirect_uris: string[] }[]) {
       const provider = new Provider(issuer, {
@@ -38,6 +75,7 @@ export async function startOidcProvider() {
         features: { devInteractions: { enabled: false } },
         interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
         cookies: { keys: ['a test provider cookie key of some length'] },
+        jwks: { keys: [signingKey] },
         findAccount: async (_ctx: unknown, id: string) => {
           const account = accounts.get(id);
           if (!account) return undefined;

@@ -2855,6 +2855,181 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/scim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The SCIM base URL to give the identity provider, whether a token exists, and the provider's last call */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the provisioning state */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            scim: components["schemas"]["ScimStatus"];
+                        };
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/scim/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new SCIM bearer token, shown this once; the previous token stops working */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the token and the provisioning state */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ScimToken"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Turn provisioning off: the token stops working; provisioned users and teams stay */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description removed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/settings": {
         parameters: {
             query?: never;
@@ -7948,6 +8123,28 @@ export interface components {
             name: string;
             waiting: number;
         };
+        ScimStatus: {
+            /** @description The SCIM base URL to give the identity provider */
+            base_url: string;
+            /**
+             * Format: date-time
+             * @description When the provider last called (to the minute)
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_sync_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            token_created_at: string | null;
+            /** @description The token's first characters, or null when there is none */
+            token_hint: string | null;
+        };
+        ScimToken: {
+            scim: components["schemas"]["ScimStatus"];
+            /** @description The bearer token, shown this once; it replaces any previous one */
+            token: string;
+        };
         Session: {
             /**
              * Format: date-time
@@ -8151,6 +8348,8 @@ export interface components {
             tool_timeout_seconds?: number | null;
         };
         User: {
+            /** @description False once the identity provider deactivated the user (SCIM): they cannot sign in */
+            active: boolean;
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z

@@ -1,0 +1,197 @@
+import type { Deps } from '../deps.js';
+import { userTeamIds } from '../org/team-members.js';
+import { EMAIL_TAKEN, deleteUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { emailAddress } from '../http/schemas.js';
+import { readSso } from '../sso/config.js';
+import { keys } from '../platform/keys.js';
+import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
+import { ScimError } from './errors.js';
+import { parseEquality } from './filter.js';
+import { pageOf, type Page } from './paging.js';
+import { SCHEMA, type ScimListQuery, type ScimPatchOperation, type ScimUserInput } from './schemas.js';
+import { patchUser, type UserFields } from './user-patch.js';
+
+/*
+ * SCIM Users are the organisation's users. `userName` is the sign-in e-mail; a provisioned user has
+ * no password and signs in through the organisation's provider. `active: false` keeps the user but
+ * signs them out at once and refuses their sign-in (DEACTIVATED); DELETE removes them as an admin
+ * would.
+ */
+
+export interface ScimUser {
+  schemas: string[];
+  id: string;
+  externalId?: string;
+  userName: string;
+  displayName: string;
+  name: { formatted: string; givenName?: string; familyName?: string };
+  emails: { value: string; type: 'work'; primary: true }[];
+  active: boolean;
+  groups?: { value: string; display: string; $ref: string }[];
+  meta: { resourceType: 'User'; created: string; lastModified: string; location: string };
+}
+
+function scimUserOf(item: UserItem, baseUrl: string, groups?: { id: string; name: string }[]): ScimUser {
+  return {
+    schemas: [SCHEMA.user],
+    id: item.id,
+    ...(item.external_id ? { externalId: item.external_id } : {}),
+    userName: item.email,
+    displayName: item.name,
+    name: {
+      formatted: item.name,
+      ...(item.given_name ? { givenName: item.given_name } : {}),
+      ...(item.family_name ? { familyName: item.family_name } : {}),
+    },
+    emails: [{ value: item.email, type: 'work', primary: true }],
+    active: item.active !== false,
+    ...(groups ? { groups: groups.map((team) => ({ value: team.id, display: team.name, $ref: `${baseUrl}/Groups/${team.id}` })) } : {}),
+    meta: {
+      resourceType: 'User',
+      created: item.created_at,
+      lastModified: item.updated_at ?? item.created_at,
+      location: `${baseUrl}/Users/${item.id}`,
+    },
+  };
+}
+
+/** The sign-in address of a SCIM user: `userName` when it is an address, else the primary (or first) e-mail. */
+function emailOf(input: Pick<ScimUserInput, 'userName' | 'emails'>): string {
+  const candidates = [input.userName, input.emails?.find((email) => email.primary)?.value, input.emails?.[0]?.value];
+  for (const candidate of candidates) {
+    const parsed = emailAddress.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+  }
+  throw new ScimError(400, 'userName (or a primary e-mail) must be an e-mail address: it is what the user signs in with', 'invalidValue');
+}
+
+/** The fields a create or a replace (PUT) sets. */
+function fieldsOf(input: ScimUserInput): UserFields {
+  const given = input.name?.givenName || null;
+  const family = input.name?.familyName || null;
+  const email = emailOf(input);
+  const joined = [given, family].filter(Boolean).join(' ');
+  return {
+    email,
+    name: (input.displayName || input.name?.formatted || joined || email).slice(0, 100),
+    given_name: given,
+    family_name: family,
+    external_id: input.externalId || null,
+    active: input.active ?? true,
+  };
+}
+
+async function userItem(deps: Deps, orgId: string, userId: string): Promise<UserItem> {
+  const item = await deps.table.get<UserItem>(keys.user(orgId, userId), true);
+  if (!item) throw new ScimError(404, `user ${userId.slice(0, 100)} not found`);
+  return item;
+}
+
+export async function getScimUser(deps: Deps, orgId: string, userId: string, baseUrl: string): Promise<ScimUser> {
+  const item = await userItem(deps, orgId, userId);
+  const teamIds = await userTeamIds(deps, orgId, userId);
+  const teams = await deps.table.batchGet<{ id: string; name: string }>(teamIds.map((teamId) => keys.team(orgId, teamId)));
+  return scimUserOf(item, baseUrl, teams);
+}
+
+const USER_FILTERS = ['username', 'externalid', 'id', 'emails.value', 'emails'] as const;
+
+/** `GET /Users`: every user, or those one equality filter matches, a page at a time. */
+export async function listScimUsers(deps: Deps, orgId: string, query: ScimListQuery, baseUrl: string): Promise<Page<ScimUser>> {
+  let items: UserItem[];
+  const filter = query.filter ? parseEquality(query.filter, USER_FILTERS) : undefined;
+  if (filter && filter.attribute !== 'externalid' && filter.attribute !== 'id') {
+    // By address: the login record names the user, in one read.
+    const record = await deps.table.get<EmailItem>(keys.email(filter.value), true);
+    const item = record?.org_id === orgId ? await deps.table.get<UserItem>(keys.user(orgId, record.user_id), true) : undefined;
+    items = item ? [item] : [];
+  } else {
+    items = await deps.table.queryAll<UserItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.userPrefix } });
+    if (filter?.attribute === 'id') items = items.filter((item) => item.id === filter.value);
+    if (filter?.attribute === 'externalid') items = items.filter((item) => item.external_id === filter.value);
+  }
+  return pageOf(items, query, (item) => scimUserOf(item, baseUrl));
+}
+
+/** `POST /Users`: 409 `uniqueness` when the address has an account already (the provider then looks it up). */
+export async function createScimUser(deps: Deps, orgId: string, input: ScimUserInput, baseUrl: string): Promise<ScimUser> {
+  const fields = fieldsOf(input);
+  const sso = await readSso(deps, orgId);
+  try {
+    const item = await writeUser(deps, orgId, { ...fields, org_role: sso?.default_role ?? 'member', passwordHash: '' });
+    return scimUserOf(item, baseUrl, []);
+  } catch (error) {
+    if (error instanceof Error && error.message === EMAIL_TAKEN)
+      throw new ScimError(409, `${fields.email} already has an account`, 'uniqueness');
+    throw error;
+  }
+}
+
+/** `PUT /Users/:id`: the user as the provider has them now (attributes left out are cleared). */
+export async function replaceScimUser(deps: Deps, orgId: string, userId: string, input: ScimUserInput, baseUrl: string): Promise<ScimUser> {
+  const item = await userItem(deps, orgId, userId);
+  return scimUserOf(await writeFields(deps, item, fieldsOf(input)), baseUrl);
+}
+
+/** `PATCH /Users/:id`: the operations applied in order, then written once. */
+export async function patchScimUser(
+  deps: Deps,
+  orgId: string,
+  userId: string,
+  operations: ScimPatchOperation[],
+  baseUrl: string,
+): Promise<ScimUser> {
+  const item = await userItem(deps, orgId, userId);
+  return scimUserOf(await writeFields(deps, item, patchUser(item, operations)), baseUrl);
+}
+
+export async function deleteScimUser(deps: Deps, orgId: string, userId: string): Promise<void> {
+  await userItem(deps, orgId, userId);
+  await deleteUser(deps, orgId, userId);
+}
+
+/**
+ * Writes a user's provisioned fields. A new address claims its login record first (409 when it is
+ * someone else's) and gives the old one up after. Whatever changed, the user's cached sessions are
+ * forgotten, so a deactivation signs them out on their next request.
+ */
+async function writeFields(deps: Deps, item: UserItem, fields: UserFields): Promise<UserItem> {
+  const moving = fields.email !== item.email;
+  if (moving) await claimEmail(deps, item, fields.email);
+  const updated = await onConditionFailed(
+    deps.table.update<UserItem>(keys.user(item.org_id, item.id), {
+      update:
+        'SET email = :email, #name = :name, given_name = :given, family_name = :family, external_id = :external, active = :active, updated_at = :now',
+      condition: 'attribute_exists(pk)',
+      names: { '#name': 'name' },
+      values: {
+        ':email': fields.email,
+        ':name': fields.name,
+        ':given': fields.given_name,
+        ':family': fields.family_name,
+        ':external': fields.external_id,
+        ':active': fields.active,
+        ':now': deps.clock.now().toISOString(),
+      },
+    }),
+    () => new ScimError(404, `user ${item.id} not found`),
+  );
+  deps.sessions.forgetUser(item.id);
+  if (moving) {
+    const old = deps.table.delete(keys.email(item.email), { condition: 'user_id = :id', values: { ':id': item.id } });
+    await unlessConditionFailed(old, undefined);
+  }
+  return updated;
+}
+
+async function claimEmail(deps: Deps, item: UserItem, email: string): Promise<void> {
+  const current = await deps.table.get<EmailItem>(keys.email(item.email), true);
+  const claimed = await deps.table.putNew({
+    ...keys.email(email),
+    email,
+    user_id: item.id,
+    org_id: item.org_id,
+    password_hash: current?.password_hash ?? '',
+  });
+  if (!claimed) throw new ScimError(409, `${email} already has an account`, 'uniqueness');
+}
