@@ -1,6 +1,7 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
+import { benchConsole } from './console.js';
 import { benchBudgets, benchCache } from './cost.js';
 import { benchEvals } from './evals.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
@@ -55,6 +56,11 @@ const benchmarks: Record<string, Benchmark> = {
         run: benchConsoleBundle,
       },
     ],
+  },
+  console: {
+    title:
+      'The web console in Chromium on loopback against npm start (its defaults: INFO logs, the store on disk): from the start of a navigation to the page shown with its data (heading, no loading line), in a new browser context (cold, empty cache) and the same one again (warm); bytes a cold load transferred (bodies and headers). Goals: p50 ≤ 400 ms cold, ≤ 150 ms warm; first load ≤ 150 KB',
+    run: benchConsole,
   },
   flood: {
     title:

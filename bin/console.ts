@@ -19,22 +19,34 @@ export function isApiUrl(url: string): boolean {
   return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?') || path.startsWith('/scim/') || path.startsWith('/health');
 }
 
+/** Scripts, stylesheets and the page: what the build precompresses (web/build.ts). */
+const COMPRESSIBLE = /^(text\/|application\/javascript)/;
+
 /**
  * Serves the built console: hashed assets cached for a year, and `index.html` (never cached) for
  * every other path, so the single-page app's own routes (/workspaces/ws-1/dashboard) load on a
- * refresh or a shared link.
+ * refresh or a shared link. As CloudFront does on AWS, a browser that accepts Brotli or gzip gets
+ * the build's `.br` or `.gz` of a file, and every answer that could have been compressed says
+ * `Vary: Accept-Encoding`, so a cache keeps the two apart.
  */
 export function consoleApp(dist = CONSOLE_DIST) {
   const app = new Hono();
   app.use('*', secureHeaders({ contentSecurityPolicy: CONSOLE_CSP, crossOriginResourcePolicy: 'same-origin' }));
+  app.use('*', async (c, next) => {
+    await next();
+    const vary = c.res.headers.get('Vary') ?? '';
+    if (c.res.status === 200 && COMPRESSIBLE.test(c.res.headers.get('Content-Type') ?? '') && !/accept-encoding/i.test(vary)) {
+      c.header('Vary', 'Accept-Encoding', { append: true });
+    }
+  });
   app.use('/assets/*', async (c, next) => {
     await next();
     if (c.res.status === 200) c.header('Cache-Control', 'public, max-age=31536000, immutable');
   });
-  app.get('/assets/*', serveStatic({ root: dist }));
+  app.get('/assets/*', serveStatic({ root: dist, precompressed: true }));
   app.get('/assets/*', (c) => c.text('not found', 404));
   const index = join(dist, 'index.html');
-  const serveIndex = serveStatic({ path: index });
+  const serveIndex = serveStatic({ path: index, precompressed: true });
   app.get('*', async (c, next) => {
     // Checked on each request: the console may be built after the runtime started.
     if (!existsSync(index)) {

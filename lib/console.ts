@@ -109,7 +109,8 @@ export class ConsoleSite extends Construct {
     const role = new Role(this, 'DeployRole', { assumedBy: new ServicePrincipal('lambda.amazonaws.com') });
     logGroup.grantWrite(role);
     const assets = new BucketDeployment(this, 'DeployAssets', {
-      sources: [Source.asset(this.dir, { exclude: ['index.html', 'build-stamp.json', '*.map', '**/*.map'] })],
+      // The build's .br and .gz are for the local runtime: CloudFront compresses (`compress: true`).
+      sources: [Source.asset(this.dir, { exclude: ['index.html*', 'build-stamp.json', '*.map', '**/*.map', '**/*.br', '**/*.gz'] })],
       destinationBucket: this.bucket,
       cacheControl: [CacheControl.fromString('public, max-age=31536000, immutable')],
       // Old assets stay: a browser holding the previous index.html still loads its chunks.

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip, gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
 
 /**
@@ -50,6 +52,31 @@ export function sourceHash(): string {
 
 const gzipped = (bytes: Buffer | string) => gzipSync(bytes, { level: 9 }).length;
 
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+/** Brotli's quality 10 is within 2% of its best (11) in half the time, and 5% smaller than 9. */
+const BROTLI_QUALITY = 10;
+/** As CloudFront: files under 1 000 bytes are sent as they are (compressing them gains next to nothing). */
+const COMPRESS_FROM_BYTES = 1000;
+
+/**
+ * Writes `file.br` (Brotli) and `file.gz` (gzip -9) next to each script, stylesheet and page,
+ * which bin/console.ts sends to a browser that accepts them (on AWS CloudFront compresses instead).
+ * Done in parallel on zlib's thread pool: about half a second for the whole build.
+ */
+async function precompress(files: string[]): Promise<void> {
+  const compressible = files.filter((file) => /\.(js|css|html)$/.test(file));
+  await Promise.all(
+    compressible.map(async (file) => {
+      const bytes = readFileSync(file);
+      if (bytes.length < COMPRESS_FROM_BYTES) return;
+      const params = { [constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length };
+      const [br, gz] = await Promise.all([brotli(bytes, { params }), gzipAsync(bytes, { level: 9 })]);
+      await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+    }),
+  );
+}
+
 /** What a first visit downloads: the entry and the chunks it imports statically (not the lazy pages). */
 function firstLoadOf(outputs: Metafile['outputs'], entry: string): string[] {
   const seen = new Set<string>();
@@ -64,9 +91,25 @@ function firstLoadOf(outputs: Metafile['outputs'], entry: string): string[] {
   return [...seen];
 }
 
-/** Builds web/ into `outdir` (web/dist by default) and answers its sizes. */
+/**
+ * Builds web/ into `outdir` (web/dist by default) and answers its sizes. Built beside it and then
+ * moved in place, so a server reading `outdir` (or a second build at the same time) never sees half a build.
+ */
 export async function buildConsole(outdir = CONSOLE_DIST): Promise<ConsoleSizes> {
-  rmSync(outdir, { recursive: true, force: true });
+  const building = `${outdir}.building-${process.pid}-${Date.now()}`;
+  try {
+    const sizes = await buildInto(building);
+    const previous = `${building}.previous`;
+    if (existsSync(outdir)) renameSync(outdir, previous);
+    renameSync(building, outdir);
+    rmSync(previous, { recursive: true, force: true });
+    return sizes;
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+async function buildInto(outdir: string): Promise<ConsoleSizes> {
   mkdirSync(outdir, { recursive: true });
   const { metafile } = await build({
     absWorkingDir: webDir,
@@ -92,10 +135,19 @@ export async function buildConsole(outdir = CONSOLE_DIST): Promise<ConsoleSizes>
   const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]?.entryPoint === ENTRY);
   if (!entry) throw new Error('the console build has no entry output');
   const css = metafile.outputs[entry]?.cssBundle;
-  const tags = [css ? `<link rel="stylesheet" href="${href(css)}">` : '', `<script type="module" src="${href(entry)}"></script>`];
+  // The chunks the entry imports are announced with the page, fetched alongside the entry rather than after it.
+  const preloads = firstLoadOf(metafile.outputs, entry).filter((path) => path !== entry && path.endsWith('.js'));
+  const tags = [
+    css ? `<link rel="stylesheet" href="${href(css)}">` : '',
+    ...preloads.map((path) => `<link rel="modulepreload" href="${href(path)}">`),
+    // Every page asks who is signed in first: asked with the page, the script's own request finds it on its way.
+    '<link rel="preload" href="/api/auth/session" as="fetch" crossorigin>',
+    `<script type="module" src="${href(entry)}"></script>`,
+  ];
   const html = readFileSync(join(webDir, 'index.html'), 'utf8').replace('<!-- assets -->', tags.filter(Boolean).join('\n    '));
   writeFileSync(join(outdir, 'index.html'), html);
   const served = Object.keys(metafile.outputs).filter((path) => !path.endsWith('.map'));
+  await precompress([...served.map(file), join(outdir, 'index.html')]);
   const sum = (paths: string[]) => paths.reduce((bytes, path) => bytes + gzipped(readFileSync(file(path))), gzipped(html));
   return { firstLoadBytes: sum(firstLoadOf(metafile.outputs, entry)), totalBytes: sum(served), files: served.length + 1 };
 }

@@ -6,10 +6,34 @@
 
 export type AgentEvent =
   | { type: 'text'; delta: string }
-  | { type: 'tool_call'; id: string; name: string; connection: string | null }
-  /** `found`: a tool search's result, the tools it made callable. */
-  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number; found?: string[] }
+  /** `arguments`: the call's input as JSON text, cut to TOOL_TEXT_CHARS. */
+  | { type: 'tool_call'; id: string; name: string; connection: string | null; arguments: string }
+  /** `result`: what the tool answered, cut to TOOL_TEXT_CHARS; `found`: a tool search's result, the tools it made callable. */
+  | { type: 'tool_result'; id: string; name: string; is_error: boolean; duration_ms: number; result: string; found?: string[] }
   | ({ type: 'approval_required' } & PendingApproval);
+
+/**
+ * How much of a call's arguments and result people are shown (the stream, the stored answer): a
+ * preview to see what a call did, not a copy of what the tool returned (docs/api-decisions.md).
+ */
+const TOOL_TEXT_CHARS = 2000;
+
+/** A text cut to what people are shown of a tool call, saying so when it was cut. */
+export function toolText(text: string): string {
+  if (text.length <= TOOL_TEXT_CHARS) return text;
+  return `${text.slice(0, TOOL_TEXT_CHARS)}… (${text.length - TOOL_TEXT_CHARS} more characters)`;
+}
+
+/** One tool call as the answer keeps it: what it was given and answered, as people are shown them. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  connection: string | null;
+  arguments: string;
+  result: string;
+  is_error: boolean;
+  duration_ms: number;
+}
 
 /** A tool call waiting for a person's approval, as the query's answer and its stream show it. */
 export interface PendingApproval {

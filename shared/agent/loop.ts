@@ -10,7 +10,7 @@ import {
   type TokenUsage,
   type ToolSpec,
 } from './model.js';
-import { AnswerDeltas, type AgentListener } from './events.js';
+import { AnswerDeltas, toolText, type AgentListener, type ToolCallRecord } from './events.js';
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, contentAttributes, failSpan, inSpan } from '../platform/tracing.js';
 
@@ -62,6 +62,8 @@ export interface LoopProgress {
   rounds: number;
   /** Deferred tools a tool search has made callable, in the order found (absent: none, or stored before tool search). */
   loadedTools?: string[];
+  /** The calls' arguments and results as people are shown them, at most MAX_KEPT_CALLS (absent: stored before they were kept). */
+  calls?: ToolCallRecord[];
 }
 
 /**
@@ -85,6 +87,7 @@ export interface LoopResult {
   modelMs: number;
   toolMs: number;
   rounds: number;
+  calls?: ToolCallRecord[];
   error: string | null;
   /** Set when the loop paused for an approval. */
   paused?: LoopCheckpoint;
@@ -105,7 +108,11 @@ const NO_PROGRESS: LoopProgress = {
   modelMs: 0,
   toolMs: 0,
   rounds: 0,
+  calls: [],
 };
+
+/** The calls an answer keeps with their arguments and results: enough to follow it, and a bounded item (each text is cut to TOOL_TEXT_CHARS). */
+const MAX_KEPT_CALLS = 25;
 
 /** A loop's result from its progress: also a paused loop that cannot go on, ended with `error`. */
 export function resultOf(progress: LoopProgress, error: string | null, paused?: LoopCheckpoint): LoopResult {
@@ -233,13 +240,15 @@ function toolSpanAttributes(call: ToolUse): Attributes {
 export async function runCall(
   call: ToolUse,
   tool: LoopTool | undefined,
-  state: { toolsCalled: string[]; connectionsHit: string[] },
+  state: { toolsCalled: string[]; connectionsHit: string[]; calls?: ToolCallRecord[] },
   emit: AgentListener,
   limits: { timeoutMs?: number } = {},
 ): Promise<ContentBlock> {
   state.toolsCalled.push(call.name);
   const started = performance.now();
-  emit({ type: 'tool_call', id: call.id, name: call.name, connection: tool?.connectionName ?? null });
+  const connection = tool?.connectionName ?? null;
+  const shownArguments = toolText(JSON.stringify(call.input ?? {}));
+  emit({ type: 'tool_call', id: call.id, name: call.name, connection, arguments: shownArguments });
   if (tool?.connectionName && !state.connectionsHit.includes(tool.connectionName)) state.connectionsHit.push(tool.connectionName);
   const outcome = await inSpan(`execute_tool ${call.name}`, { attributes: () => toolSpanAttributes(call) }, async (span) => {
     const ran: ToolCallOutcome & { references?: string[] } = tool
@@ -249,14 +258,16 @@ export async function runCall(
     if (ran.isError) failSpan(span, 'tool_error', ran.text);
     return ran;
   });
-  emit({
-    type: 'tool_result',
+  const ended = {
     id: call.id,
     name: call.name,
     is_error: outcome.isError,
     duration_ms: Math.round(performance.now() - started),
-    ...(outcome.references ? { found: outcome.references } : {}),
-  });
+    result: toolText(outcome.text),
+  };
+  emit({ type: 'tool_result', ...ended, ...(outcome.references ? { found: outcome.references } : {}) });
+  state.calls ??= [];
+  if (state.calls.length < MAX_KEPT_CALLS) state.calls.push({ ...ended, connection, arguments: shownArguments });
   const references = outcome.references?.length ? { references: outcome.references } : {};
   return { type: 'tool_result', toolUseId: call.id, content: outcome.text || '(no output)', isError: outcome.isError, ...references };
 }

@@ -30,6 +30,14 @@ function cacheKeyOf(apiKey: string): string {
 }
 
 /**
+ * The operator's Anthropic key (`ANTHROPIC_API_KEY`), when the service lends it to organisations
+ * without an `ai_api_key` of their own (`ALLOW_SERVICE_MODEL_KEY`); else undefined.
+ */
+export function serviceModelKey(config: Pick<Config, 'anthropicApiKey' | 'allowServiceModelKey'>): string | undefined {
+  return config.allowServiceModelKey ? config.anthropicApiKey : undefined;
+}
+
+/**
  * Model clients kept per API key (so connections are reused across queries), chosen by the
  * organisation's `ai_provider`: Anthropic with its `ai_api_key` (else `ANTHROPIC_API_KEY`), or
  * Bedrock with the AWS credentials of the runtime. Both fallbacks spend the operator's account, so
@@ -82,7 +90,7 @@ export class ModelClientCache implements ModelClients {
       this.bedrock ??= new BedrockModelClient(this.config.awsRegion, options);
       return this.bedrock;
     }
-    const apiKey = settings.apiKey ?? (serviceAccount ? this.config.anthropicApiKey : undefined);
+    const apiKey = settings.apiKey ?? serviceModelKey(this.config);
     if (!apiKey) {
       throw new ModelConfigurationError(
         serviceAccount

@@ -1,15 +1,9 @@
-import type { Principal } from '../auth/tokens.js';
-import { ownerOf } from '../conversations/owners.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { streamQuery, wantsEventStream } from '../http/sse.js';
-import { decideApproval, type Decider } from './decide.js';
+import { decideApproval } from './decide.js';
+import { deciderOf } from './deciders.js';
 import { approvalRouteDefinitions as routes } from './route-definitions.js';
-
-/** The decider a principal is: an api key is never an admin. */
-function deciderOf(principal: Principal): Decider {
-  return { orgId: principal.orgId, role: principal.apiKey ? 'key' : principal.role, owner: ownerOf(principal), name: principal.name };
-}
 
 /** `POST /api/workspaces/:id/approvals/:approval_id`: runs the paused query on (agent function). */
 export function approvalAgentRoutes(deps: Deps) {

@@ -156,7 +156,8 @@ export async function listApprovals(
   workspaceId: string,
   status: ApprovalStatus | undefined,
   page: Pagination,
-): Promise<{ approvals: ApprovalView[]; total: number; next_cursor: string | null }> {
+  mayDecide: (item: ApprovalItem) => boolean,
+): Promise<{ approvals: (ApprovalView & { can_decide: boolean })[]; total: number; next_cursor: string | null }> {
   const query = status
     ? { index: 'gsi2' as const, pk: keys.approvalsByStatusIndex(orgId, workspaceId, status) }
     : { pk: keys.approvalsPartition(orgId, workspaceId) };
@@ -164,7 +165,8 @@ export async function listApprovals(
     readPage<ApprovalItem>(deps.table, { ...query, newestFirst: true }, page),
     deps.table.count(query),
   ]);
-  return { approvals: items.items.map(toApprovalView), total, next_cursor: items.nextCursor };
+  const approvals = items.items.map((item) => ({ ...toApprovalView(item), can_decide: item.status === 'pending' && mayDecide(item) }));
+  return { approvals, total, next_cursor: items.nextCursor };
 }
 
 /**

@@ -2,48 +2,9 @@ import type { QueryListener, QueryResponse } from '../agent/query/types.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from './approvals.js';
+import { mayDecide, whoMayDecide, type Decider } from './deciders.js';
 import { resumeQuery } from './resume.js';
 import { holdBudgetsToResume } from '../agent/query/budget.js';
-
-/**
- * Who decides: their organisation and role, who they are as a conversation owner (`user:<id>`; in
- * team chat the user their chat account is linked to), their name.
- */
-export interface Decider {
-  orgId: string;
-  role: string;
-  owner: string;
-  name: string;
-  /**
-   * A team-chat user deciding with a button in the conversation's thread (`chat:<org>:<user>`):
-   * they are the asker if they asked, and the bridge shows what follows in the thread itself.
-   */
-  chatUser?: string;
-}
-
-/**
- * Who asked, as a decider is compared with them: in team chat the user of the service the asker's
- * chat account was linked to (`user:<id>`), or the chat user (`chat:<org>:<user>`) when it was not
- * (all threads of a workspace share one owner, so the owner does not say who asked); else the owner.
- */
-function askerOf(item: ApprovalItem): string {
-  const caller = callerOf(item);
-  return caller.consumerType === 'team-chat' && caller.grantSubject ? caller.grantSubject : item.requester;
-}
-
-/**
- * Whether this person may decide this approval (the workspace's `approvers` when it was asked). The
- * asker is the same user of the service, or the same chat account (linked since it asked).
- */
-export function mayDecide(item: ApprovalItem, decider: Decider): boolean {
-  if (item.approvers === 'admins') return decider.role === 'admin';
-  const asker = askerOf(item);
-  return decider.owner === asker || decider.chatUser === asker;
-}
-
-function whoMayDecide(item: ApprovalItem): string {
-  return item.approvers === 'admins' ? 'an admin of the organisation' : `the person who asked (${item.requested_by})`;
-}
 
 /** An approval of the caller's organisation, or 404 as if it did not exist. */
 export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {

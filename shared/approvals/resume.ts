@@ -1,7 +1,9 @@
-import { resultOf, resumeAgentLoop, runCall, type LoopProgress, type ToolUse } from '../agent/loop.js';
+import { resultOf, resumeAgentLoop, runCall, type LoopProgress, type LoopResult, type ToolUse } from '../agent/loop.js';
 import { costOf, type ContentBlock } from '../agent/model.js';
 import { pausedSoFar, queryResponse } from '../agent/query/answer.js';
 import { loadQueryContext } from '../agent/query/context.js';
+import { screenToolCalls } from '../agent/query/screening.js';
+import type { Guardrail } from '../guardrails/guardrails.js';
 import { persistQuery, type ApprovalRecord } from '../agent/query/persist.js';
 import { finishRun, prepareLoop, type PreparedLoop } from '../agent/query/run.js';
 import type { QueryListener, QueryResponse } from '../agent/query/types.js';
@@ -43,7 +45,6 @@ async function decidedResult(
   decision: Decision,
   prepared: PreparedLoop,
   progress: LoopProgress,
-  listener: QueryListener,
 ): Promise<ContentBlock> {
   if (decision.status === 'denied') {
     const why = decision.reason ? `: ${decision.reason}` : '';
@@ -65,11 +66,18 @@ async function decidedResult(
     call,
     tool,
     progress,
-    listener.onEvent ?? (() => undefined),
+    // The screened listener (query/run.ts): what people are shown of a call passes the guardrails.
+    prepared.input.onEvent ?? (() => undefined),
     left === undefined ? {} : { timeoutMs: Math.ceil(left) },
   );
   progress.toolMs += performance.now() - started;
   return result;
+}
+
+/** A loop ended without `finishRun`: its calls screened as that would (what it stores is shown to people). */
+function shownLoop(guardrails: Guardrail[], loop: LoopResult): LoopResult {
+  const calls = screenToolCalls(guardrails, loop.calls);
+  return calls ? { ...loop, calls } : loop;
 }
 
 /** The decisions of the query so far, this one last, for its audit entry. */
@@ -144,13 +152,13 @@ async function resume(
   let run: ReturnType<typeof finishRun> | Awaited<ReturnType<typeof prepareLoop>>;
   if (held instanceof PaymentRequiredError) {
     // An expiry with a budget spent: the model is not called again; the query ends saying why.
-    run = { answered: true, hits: [], tools: [], loop: resultOf(progress, held.message) };
+    run = { answered: true, hits: [], tools: [], loop: shownLoop(context.guardrails, resultOf(progress, held.message)) };
   } else if ('loop' in prepared) {
     // No model client, or a connection down: the query ends with that error, keeping what it had
     // spent and answered before the pause (the counters hold it already).
-    run = { ...prepared, answered: true, loop: resultOf(progress, prepared.loop.error) };
+    run = { ...prepared, answered: true, loop: shownLoop(context.guardrails, resultOf(progress, prepared.loop.error)) };
   } else {
-    const decided = await decidedResult(item, call, decision, prepared, progress, listener);
+    const decided = await decidedResult(item, call, decision, prepared, progress);
     const loop = await resumeAgentLoop({ ...prepared.input, messages: [] }, { ...checkpoint, progress }, decided);
     run = finishRun(context.guardrails, loop, prepared, listener);
   }

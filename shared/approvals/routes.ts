@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { listApprovals } from './approvals.js';
+import { deciderOf, mayDecide } from './deciders.js';
 import { approvalRouteDefinitions as routes } from './route-definitions.js';
 
 /** `GET /api/workspaces/:id/approvals` (API function). */
@@ -10,6 +11,7 @@ export function approvalRoutes(deps: Deps) {
     const { id } = c.req.valid('param');
     await getWorkspaceItem(deps, orgIdOf(c), id);
     const { status, ...page } = c.req.valid('query');
-    return c.json(await listApprovals(deps, orgIdOf(c), id, status, page), 200);
+    const decider = deciderOf(c.get('principal'));
+    return c.json(await listApprovals(deps, orgIdOf(c), id, status, page, (item) => mayDecide(item, decider)), 200);
   });
 }

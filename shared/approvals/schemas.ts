@@ -45,6 +45,12 @@ const ApprovalSchema = z
   })
   .openapi('Approval');
 
+const ListedApprovalSchema = ApprovalSchema.extend({
+  can_decide: z
+    .boolean()
+    .openapi({ description: 'Whether the caller may approve or deny it now: pending, and the caller is one of its approvers' }),
+}).openapi('ListedApproval');
+
 export const ApprovalListResponse = z
-  .object({ approvals: z.array(ApprovalSchema), total: z.number().int(), next_cursor: z.string().nullable() })
+  .object({ approvals: z.array(ListedApprovalSchema), total: z.number().int(), next_cursor: z.string().nullable() })
   .openapi('ApprovalList');

@@ -41,6 +41,15 @@ async function admitSignup(deps: Deps, address: string): Promise<{ release(): Pr
 }
 
 /**
+ * `GET /api/signup`: the sign-up mode, and whether nobody has signed up yet (the first sign-up's
+ * fact, recorded in every mode), so a fresh install's console opens on sign-up rather than sign-in.
+ */
+export async function signupState(deps: Deps): Promise<{ mode: 'open' | 'invite' | 'closed'; first: boolean }> {
+  const claimed = await deps.table.get(keys.firstSignup());
+  return { mode: deps.config.signupMode, first: !claimed };
+}
+
+/**
  * `POST /api/signup`: a new organisation (with its default team "General") and its first user,
  * an admin. The email claim inside `writeUser` is the commit point: if it loses a race, the
  * organisation's items are removed again and the caller gets 409.

@@ -4,9 +4,10 @@ import type { Deps } from '../deps.js';
 import { readSession } from '../http/middleware.js';
 import { createRouter, type AppEnv } from '../http/router.js';
 import { toUser } from '../org/users.js';
-import { logIn, signUp } from './accounts.js';
+import { logIn, signUp, signupState } from './accounts.js';
 import { assertPasswordSignInAllowed } from '../sso/flow.js';
 import { startSession } from './cookie.js';
+import { changeOwnPassword, readProfile, renameSelf } from './profile.js';
 import { revokeSession } from './sessions.js';
 import { SESSION_COOKIE } from './tokens.js';
 
@@ -19,6 +20,7 @@ export function authRoutes(deps: Deps) {
       await startSession(deps, c, { ...user, org_id: org.id });
       return c.json({ user, org }, 201);
     })
+    .openapi(authRouteDefinitions.signupState.route, async (c) => c.json(await signupState(deps), 200))
     .openapi(authRouteDefinitions.login.route, async (c) => {
       const { email, password } = c.req.valid('json');
       const user = await logIn(deps, email, password, c.get('clientAddress'));
@@ -38,7 +40,16 @@ export function authRoutes(deps: Deps) {
       if (principal?.sessionId) await revokeSession(deps, principal.sessionId);
       return expireCookie(deps, c);
     })
-    .openapi(authRouteDefinitions.logoutGet.route, (c) => expireCookie(deps, c));
+    .openapi(authRouteDefinitions.logoutGet.route, (c) => expireCookie(deps, c))
+    .openapi(authRouteDefinitions.getMe.route, async (c) => c.json(await readProfile(deps, c.get('principal')), 200))
+    .openapi(authRouteDefinitions.putMe.route, async (c) => {
+      const user = await renameSelf(deps, c.get('principal'), c.req.valid('json').name);
+      return c.json({ user }, 200);
+    })
+    .openapi(authRouteDefinitions.changePassword.route, async (c) => {
+      await changeOwnPassword(deps, c.get('principal'), c.req.valid('json'), c.get('clientAddress'));
+      return c.json({ status: 'ok' as const }, 200);
+    });
 }
 
 function expireCookie(deps: Deps, c: Context<AppEnv>) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
+import { unlessConditionFailed } from '../platform/table.js';
 import { isActive, type UserItem } from '../org/users.js';
 import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
 
@@ -13,6 +14,8 @@ interface SessionItem {
   created_at: string;
   expires_at: string;
   ttl: number;
+  /** The user's session generation when it began: a password change moves the user's on, ending the others. */
+  epoch?: number;
 }
 
 /** Starts a session for a user who just signed in or up: the session item, then the token naming it. */
@@ -27,6 +30,7 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
     created_at: now.toISOString(),
     expires_at: new Date(expiresAt * 1000).toISOString(),
     ttl: expiresAt,
+    ...(user.session_epoch ? { epoch: user.session_epoch } : {}),
   };
   await deps.table.put({ ...item });
   return signSessionToken(deps.sessionKey, deps.clock, user, sessionId, expiresAt);
@@ -34,7 +38,8 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
 
 /**
  * The principal of verified token claims, or null when the session was revoked or its user is gone
- * (or moved to another organisation, or deactivated by the identity provider). The role, name and email are the stored user's, not the
+ * (or moved to another organisation, or deactivated by the identity provider, or the user's sessions
+ * were ended by a password change: `session_epoch`). The role, name and email are the stored user's, not the
  * token's. One BatchGetItem, cached for `SESSION_CACHE_MS`.
  */
 export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
@@ -44,7 +49,13 @@ export async function resolveSession(deps: Deps, claims: SessionClaims): Promise
   const found = await deps.table.batchGet<Record<string, unknown>>([sessionKey, keys.user(claims.orgId, claims.userId)]);
   const session = found.find((item) => item.sk === sessionKey.sk) as SessionItem | undefined;
   const user = found.find((item) => item.sk !== sessionKey.sk) as UserItem | undefined;
-  const live = session && user && isActive(user) && session.user_id === claims.userId && session.org_id === claims.orgId;
+  const live =
+    session &&
+    user &&
+    isActive(user) &&
+    session.user_id === claims.userId &&
+    session.org_id === claims.orgId &&
+    (session.epoch ?? 0) === (user.session_epoch ?? 0);
   const principal: Principal | null = live
     ? {
         userId: user.id,
@@ -63,5 +74,18 @@ export async function resolveSession(deps: Deps, claims: SessionClaims): Promise
 /** Logout: the session item goes, so its cookie stops working everywhere (here at once). */
 export async function revokeSession(deps: Deps, sessionId: string): Promise<void> {
   await deps.table.delete(keys.session(sessionId));
+  deps.sessions.forgetSession(sessionId);
+}
+
+/** After a password change: the session that made it goes on in the user's new generation (the others end). */
+export async function carrySession(deps: Deps, sessionId: string, epoch: number): Promise<void> {
+  await unlessConditionFailed(
+    deps.table.update(keys.session(sessionId), {
+      update: 'SET epoch = :epoch',
+      condition: 'attribute_exists(pk)',
+      values: { ':epoch': epoch },
+    }),
+    undefined,
+  );
   deps.sessions.forgetSession(sessionId);
 }

@@ -36,6 +36,8 @@ export interface SessionUser {
   email: string;
   name: string;
   org_role: OrgRole;
+  /** The user's session generation (`UserItem.session_epoch`): a session of an older one no longer works. */
+  session_epoch?: number;
 }
 
 /** The claims of a verified session token. The role in it is informative: the stored user's role decides. */

@@ -13,13 +13,14 @@ export function chatAgentRoutes(deps: Deps) {
     )
     .openapi(chatAgentRouteDefinitions.connectConsumer.route, async (c) => {
       const input = c.req.valid('json');
+      const { type } = input;
       const orgId = orgIdOf(c);
-      if (input.type === 'team-chat') return c.json(await connectTeamChat(deps, orgId, input), 201);
+      if (type === 'team-chat') return c.json(await connectTeamChat(deps, orgId, input), 201);
       if (Object.keys(input.credentials).length) {
         throw new ValidationError('invalid request body', [
           { path: 'credentials', message: `a ${input.type} consumer takes no credentials: {}` },
         ]);
       }
-      return c.json(await connectKeyConsumer(deps, orgId, input.workspace_id, input.type), 201);
+      return c.json(await connectKeyConsumer(deps, orgId, { ...input, type }), 201);
     });
 }

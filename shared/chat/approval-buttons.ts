@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../approvals/approvals.js';
-import { approvalOf, decideApproval, mayDecide, type Decider } from '../approvals/decide.js';
+import { approvalOf, decideApproval } from '../approvals/decide.js';
+import { mayDecide, type Decider } from '../approvals/deciders.js';
 import type { AgentDeps } from '../deps.js';
 import { DomainError, NotFoundError, PaymentRequiredError, errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';

@@ -44,7 +44,7 @@ export async function connectTeamChat(deps: Deps, orgId: string, input: ConnectC
     throw refused('credentials.app_token', error);
   }
   await Promise.all([putSetting(deps, orgId, 'chat_bot_token', botToken), putSetting(deps, orgId, 'chat_app_token', appToken)]);
-  const id = await ensureTeamChatConsumer(deps, orgId, workspace.id);
+  const id = await ensureTeamChatConsumer(deps, orgId, workspace.id, input.name);
   let bound = '';
   if (input.channel_id) {
     let channelName = input.channel_name;

@@ -29,8 +29,8 @@ export async function getBinding(deps: Deps, orgId: string, channelId: string): 
   return deps.table.get<ChannelBinding>(keys.channelBinding(orgId, channelId));
 }
 
-/** Creates the workspace's team-chat consumer (idempotent). */
-export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string): Promise<string> {
+/** Creates the workspace's team-chat consumer (idempotent); a name given renames it. */
+export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string, name?: string): Promise<string> {
   const id = teamChatConsumerId(workspaceId);
   const created = await deps.table.putNew({
     ...keys.consumer(orgId, workspaceId, id),
@@ -40,14 +40,15 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
     status: 'active',
     org_id: orgId,
     workspace_id: workspaceId,
+    ...(name ? { name } : {}),
     created_at: deps.clock.now().toISOString(),
   });
   if (!created) {
     // Connecting again reactivates a revoked team-chat consumer.
     await deps.table.update(keys.consumer(orgId, workspaceId, id), {
-      update: 'SET #status = :active',
-      names: { '#status': 'status' },
-      values: { ':active': 'active' },
+      update: name ? 'SET #status = :active, #name = :name' : 'SET #status = :active',
+      names: name ? { '#status': 'status', '#name': 'name' } : { '#status': 'status' },
+      values: name ? { ':active': 'active', ':name': name } : { ':active': 'active' },
     });
   }
   return id;

@@ -16,6 +16,9 @@ export const ConnectConsumerBody = z
   .object({
     type: z.enum(CONSUMER_TYPES, { error: `must be one of ${CONSUMER_TYPES.join(', ')}` }),
     workspace_id: z.string().min(1).max(200),
+    name: displayName(100)
+      .optional()
+      .openapi({ description: 'what people call it ("Support site", "CI"): shown with its conversations and in the consumers list' }),
     credentials: z.record(z.string(), z.unknown()).openapi({ description: 'team-chat: { bot_token, app_token }; other types: {}' }),
     channel_id: channelId.optional(),
     channel_name: displayName(200).optional(),

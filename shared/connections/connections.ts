@@ -10,6 +10,7 @@ import { toolItemsOf, type ToolItem } from './tool-cache.js';
 import type { Config } from '../platform/config.js';
 import type { SecretStore } from '../platform/store.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
+import { discoverTools } from './discovery.js';
 import { StoredOAuthProvider } from './oauth.js';
 import type { CreateMcpInput, TestMcpInput } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
@@ -33,7 +34,7 @@ export interface ConnectionItem extends ConnectionSpec {
   command: string | null;
   args: string[];
   tool_count: number;
-  /** False for a stdio connection until its first query lists its tools. */
+  /** False until its tools are listed once (at save, a refresh, or the first query of a stdio server that could not be reached at save). */
   tools_discovered: boolean;
   server: string | null;
   /** Sealed headers (http) or environment (stdio), and their names for listings (`credentials.ts`). */
@@ -121,25 +122,22 @@ export async function testConnection(deps: Deps, orgId: string, input: TestMcpIn
 }
 
 /**
- * `POST /api/connectors/mcp`: saves a connection. An http server is reached now and its tools
- * are cached with it; a stdio server is started on the first query, which lists its tools then.
+ * `POST /api/connectors/mcp`: saves a connection with its tools. An http server must be reached
+ * now (a 400 otherwise). A stdio server is started once to list its tools (`discoverTools`, in
+ * bounded time): one that is slow or broken is saved all the same, with status `error` and why,
+ * and its tools are listed on the first query or a refresh.
  * The connection name is unique in its workspace (a conditional put of a name claim).
  */
 export async function saveConnection(deps: Deps, orgId: string, input: CreateMcpInput) {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const spec = requestSpec(deps.config, orgId, input);
   await admitSpec(deps, spec);
-  let discovered: { server: string; tools: DiscoveredTool[] } | undefined;
-  if (spec.transport === 'http') {
-    try {
-      discovered = await mcpOf(deps).probe(spec);
-    } catch (error) {
-      if (!(error instanceof McpConnectionError)) throw error;
-      throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: error.message }], { cause: error });
-    }
+  const found = await discoverTools(deps, spec);
+  if (!found.ok && spec.transport === 'http') {
+    throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: found.reason }]);
   }
   const id = newId('conn', deps.clock.now());
-  const tools = discovered?.tools ?? [];
+  const tools = found.ok ? found.tools : [];
   await storeConnection(deps, {
     workspaceId: workspace.id,
     orgId,
@@ -147,14 +145,15 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
     name: input.name,
     spec,
     tools,
-    server: discovered?.server ?? null,
+    server: found.ok ? found.server : null,
     credentials: { headers: input.headers, env: input.env },
-    fields: { status: 'connected', tools_discovered: spec.transport === 'http' },
+    fields: found.ok
+      ? { status: 'connected', tools_discovered: true }
+      : { status: found.status, tools_discovered: false, last_error: found.reason },
   });
-  const message =
-    spec.transport === 'http'
-      ? `Connected "${input.name}" with ${tools.length} tool${tools.length === 1 ? '' : 's'}`
-      : `Saved "${input.name}"; its tools are discovered on the first query`;
+  const message = found.ok
+    ? `Connected "${input.name}" with ${tools.length} tool${tools.length === 1 ? '' : 's'}`
+    : `Saved "${input.name}", but its tools could not be listed (${found.reason}); they are listed on the first query, or refresh them`;
   return { status: 'saved' as const, message, tools: tools.length, id };
 }
 
@@ -187,7 +186,7 @@ export async function storeConnection(
     credentials: ConnectionCredentials;
     /** What differs by kind: status, whether tools are known yet, OAuth settings. */
     fields: Pick<ConnectionItem, 'status' | 'tools_discovered'> &
-      Partial<Pick<ConnectionItem, 'auth' | 'credential' | 'oauth_redirect_url'>>;
+      Partial<Pick<ConnectionItem, 'auth' | 'credential' | 'oauth_redirect_url' | 'last_error'>>;
   },
 ): Promise<void> {
   const { workspaceId, orgId, id, name, spec, tools } = connection;

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ConnectionSchema } from '../workspaces/schemas.js';
+import { ConnectionSchema, ToolSchema } from '../workspaces/schemas.js';
 import { ADMINS, MEMBERS, PUBLIC, onAgent, onApi } from '../http/placement.js';
 import {
   StatusOkSchema,
@@ -49,7 +49,8 @@ export const connectionRouteDefinitions = {
       path: '/connectors/mcp',
       tags,
       summary: 'Connect an MCP server to a workspace (admin)',
-      description: 'http servers are reached now and their tools cached; stdio servers list their tools on the first query.',
+      description:
+        'The server is reached now and its tools cached. An http server that cannot be reached is a 400; a stdio server that cannot (or takes over 10 s) is saved with status error and last_error, its tools listed on the first query or a refresh.',
       request: { body: jsonBody(CreateMcpBody) },
       responses: {
         201: jsonResponse(CreateMcpResponse, 'saved'),
@@ -76,6 +77,27 @@ export const connectionRouteDefinitions = {
         ...validationErrors,
         ...notFoundError,
         ...conflictError,
+      },
+    }),
+  ),
+  refresh: onAgent(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/connections/{id}/refresh',
+      tags,
+      summary: "List a connection's tools again and replace the cached ones (admin)",
+      description:
+        'At most 10 s. A server that cannot be reached keeps its tools and answers 200 with status error and last_error. A per-user connection is reached with your own grant.',
+      request: { params: ConnectionParams },
+      responses: {
+        200: jsonResponse(
+          z.object({ connection: ConnectionSchema, tools: z.array(ToolSchema) }),
+          'the connection as listed, with its tools',
+        ),
+        ...adminErrors,
+        ...validationErrors,
+        ...notFoundError,
       },
     }),
   ),

@@ -6,6 +6,7 @@ import { createRouter, orgIdOf } from '../http/router.js';
 import { DomainError } from '../platform/errors.js';
 import { deleteConnection, saveConnection, testConnection } from './connections.js';
 import { authorizeConnection, finishGrant, redirectUrlOf, saveOAuthConnection } from './oauth-flow.js';
+import { refreshConnection } from './refresh.js';
 import { connectionRouteDefinitions as routes } from './route-definitions.js';
 import { updateConnection } from './update.js';
 
@@ -27,6 +28,7 @@ export function connectionRoutes(deps: Deps) {
     .openapi(routes.update.route, async (c) =>
       c.json(await updateConnection(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('json')), 200),
     )
+    .openapi(routes.refresh.route, async (c) => c.json(await refreshConnection(deps, c.get('principal'), c.req.valid('param').id), 200))
     .openapi(routes.authorize.route, async (c) => c.json(await authorizeConnection(deps, c.get('principal'), c.req.valid('param').id), 200))
     .openapi(routes.callback.route, async (c) => {
       const { code, state, error } = c.req.valid('query');

@@ -25,10 +25,11 @@ const env = z
   .refine((value) => Object.keys(value).length <= 20, 'at most 20 variables')
   .openapi({ description: 'stdio only: environment variables the catalogue entry declares (secrets: stored encrypted, never shown)' });
 
+// Only when absent: an empty one already has its own message ("must not be empty"), said once.
 function requireTarget<T extends { transport: 'http' | 'stdio'; url?: string; command?: string }>(body: T, context: z.RefinementCtx) {
-  if (body.transport === 'http' && !body.url)
+  if (body.transport === 'http' && body.url === undefined)
     context.addIssue({ code: 'custom', path: ['url'], message: 'required for the http transport' });
-  if (body.transport === 'stdio' && !body.command)
+  if (body.transport === 'stdio' && body.command === undefined)
     context.addIssue({ code: 'custom', path: ['command'], message: 'required for the stdio transport' });
 }
 

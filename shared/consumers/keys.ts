@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import type { Key } from '../platform/table.js';
+import { type Key, unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 
 export type KeyConsumerType = 'api' | 'messaging' | 'coding-agent';
@@ -15,6 +15,8 @@ export interface ApiKeyItem extends Key {
   org_id: string;
   type: KeyConsumerType;
   status: 'active' | 'revoked';
+  /** When the key last authenticated, to the minute (`recordKeyUse`); copied to the consumer item. */
+  last_used_at?: string;
 }
 
 /** Keys are long random strings: a SHA-256 of one is enough to store (no key is ever stored). */
@@ -29,8 +31,13 @@ const PREFIX = { api: 'wap_api', messaging: 'wap_msg', 'coding-agent': 'wap_mcp'
  * only as its hash. The consumer item is listed with the workspace's consumers; the key record is
  * what authenticates.
  */
-export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId: string, type: KeyConsumerType) {
-  const workspace = await getWorkspaceItem(deps, orgId, workspaceId);
+export async function connectKeyConsumer(
+  deps: Deps,
+  orgId: string,
+  input: { workspace_id: string; type: KeyConsumerType; name?: string | undefined },
+) {
+  const { type, name } = input;
+  const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
   const now = deps.clock.now();
   const id = newId('cons', now);
   const apiKey = `${PREFIX[type]}_${randomBytes(32).toString('base64url')}`;
@@ -45,6 +52,7 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
     workspace_id: workspace.id,
     key_hash: hash,
     key_prefix: apiKey.slice(0, 12),
+    ...(name ? { name } : {}),
     created_at: now.toISOString(),
   });
   const record: ApiKeyItem = { ...keys.apiKey(hash), consumer_id: id, workspace_id: workspace.id, org_id: orgId, type, status: 'active' };
@@ -66,6 +74,45 @@ export async function connectKeyConsumer(deps: Deps, orgId: string, workspaceId:
 export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem | undefined> {
   const record = await deps.table.get<ApiKeyItem>(keys.apiKey(hashKey(presented)), true);
   return record?.status === 'active' ? record : undefined;
+}
+
+/** How stale a key's `last_used_at` may get: a key that authenticates writes it at most once a minute. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/**
+ * Records that a key authenticated, at most once a minute per key: decided from the key record the
+ * request read anyway, so a key in steady use costs no write per request. A conditional update of
+ * the key record (only if still older than a minute: one of several requests at once wins), then
+ * the consumer item the listing reads. A failure to record it never fails the request.
+ */
+export async function recordKeyUse(deps: Deps, record: ApiKeyItem): Promise<void> {
+  const now = deps.clock.now();
+  if (record.last_used_at && now.getTime() - Date.parse(record.last_used_at) < LAST_USED_EVERY_MS) return;
+  const at = now.toISOString();
+  const cutoff = new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString();
+  try {
+    const won = await unlessConditionFailed(
+      deps.table
+        .update(
+          { pk: record.pk, sk: record.sk },
+          {
+            update: 'SET last_used_at = :at',
+            condition: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at < :cutoff)',
+            values: { ':at': at, ':cutoff': cutoff },
+          },
+        )
+        .then(() => true),
+      false,
+    );
+    if (!won) return;
+    await deps.table.update(keys.consumer(record.org_id, record.workspace_id, record.consumer_id), {
+      update: 'SET last_used_at = :at',
+      condition: 'attribute_exists(pk)',
+      values: { ':at': at },
+    });
+  } catch (error) {
+    deps.logger.warn('could not record when a key was last used', { consumerId: record.consumer_id, error });
+  }
 }
 
 /**

@@ -1,11 +1,29 @@
+import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
-import { num, numOrNull, str } from '../platform/attributes.js';
+import { num, numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { toConversation } from './list.js';
+import { mayClose } from './owners.js';
 import type { Message } from './schemas.js';
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The calls an answer kept (none on a question, or on an answer stored before they were kept). */
+function toolCallsOf(value: unknown): Message['tool_calls'] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).map((call) => ({
+    id: str(call.id),
+    name: str(call.name),
+    connection: strOrNull(call.connection),
+    arguments: str(call.arguments),
+    result: str(call.result),
+    is_error: call.is_error === true,
+    duration_ms: num(call.duration_ms),
+  }));
+}
 
 function toMessage(item: Item): Message {
   return {
@@ -14,6 +32,7 @@ function toMessage(item: Item): Message {
     role: item.role === 'assistant' ? 'assistant' : 'user',
     content: str(item.content),
     tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
+    tool_calls: toolCallsOf(item.tool_calls),
     tokens_input: numOrNull(item.tokens_input),
     tokens_output: numOrNull(item.tokens_output),
     tokens:
@@ -33,8 +52,12 @@ function toMessage(item: Item): Message {
   };
 }
 
-/** `GET /api/workspaces/:id/conversations/:cid`: the conversation and its messages in one Query. */
-export async function getConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
+/**
+ * `GET /api/workspaces/:id/conversations/:cid`: the conversation and its messages in one Query, and
+ * whether the caller may close it (so the console offers only what the API allows).
+ */
+export async function getConversation(deps: Deps, viewer: Principal, workspaceId: string, conversationId: string) {
+  const orgId = viewer.orgId;
   const [, items] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.queryAll({ pk: keys.conversationPartition(orgId, workspaceId, conversationId), consistent: true }),
@@ -47,5 +70,6 @@ export async function getConversation(deps: Deps, orgId: string, workspaceId: st
     conversation,
     messages: items.filter((item) => item.sk.startsWith(keys.messagePrefix)).map(toMessage),
     stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
+    can_close: conversation.status !== 'closed' && mayClose(viewer, str(conversationItem.owner)),
   };
 }

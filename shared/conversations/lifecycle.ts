@@ -217,7 +217,7 @@ export const lifecycleHandler: JobHandler<LifecycleJob> = {
   async run(deps, data, job) {
     if (data.move === 'cold') {
       const workspace = await deps.table.get<WorkspaceItem>(keys.workspace(job.org_id, data.workspaceId));
-      if (!workspace || workspace.org_id !== job.org_id) return; // the workspace is gone
+      if (!workspace || workspace.org_id !== job.org_id || workspace.status === 'deleted') return; // the workspace is gone
       await goCold(deps, job.org_id, data, job.id, workspace);
       return;
     }

@@ -1,8 +1,9 @@
 import type { Deps } from '../deps.js';
 import { numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
-import { readPage } from '../platform/pages.js';
-import type { Item } from '../platform/table.js';
+import { cursorOf, readPage } from '../platform/pages.js';
+import type { Item, QueryInput } from '../platform/table.js';
+import { consumerOfOwner, ownerOfConsumer } from './owners.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { counterNames, counterOf, countsOf, type ConversationDimension } from '../workspaces/counters.js';
 import { CONSUMER_TYPES, CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
@@ -15,6 +16,8 @@ export function toConversation(item: Item): Conversation {
     consumer_type: str(item.consumer_type, 'api'),
     status,
     user_name: str(item.user_name),
+    title: strOrNull(item.title),
+    consumer_id: consumerOfOwner(item.owner, str(item.workspace_id)),
     channel: strOrNull(item.channel),
     message_count: numOrNull(item.message_count) ?? 0,
     sentiment_score: numOrNull(item.sentiment_score),
@@ -28,10 +31,28 @@ export function toConversation(item: Item): Conversation {
   };
 }
 
+/** How many conversations one search reads at most (`q`): a search is a bounded filter, continued by its cursor. */
+const SEARCH_WINDOW = 500;
+
+/** One page of the conversations that match `q` (title or user name, ignoring case) among the next `SEARCH_WINDOW` from the cursor. */
+async function searchPage(deps: Deps, input: Omit<QueryInput, 'limit' | 'startKey'>, query: ConversationListFilters, q: string) {
+  const window = await readPage<Item>(deps.table, input, { cursor: query.cursor, limit: SEARCH_WINDOW });
+  const needle = q.toLocaleLowerCase();
+  const matches = window.items.filter((item) =>
+    [item.title, item.user_name].some((text) => typeof text === 'string' && text.toLocaleLowerCase().includes(needle)),
+  );
+  const skip = query.cursor ? 0 : (query.offset ?? 0);
+  const items = matches.slice(skip, skip + (query.limit ?? 50));
+  const last = items.at(-1);
+  const more = matches.length > skip + items.length;
+  return { items, nextCursor: more && last ? cursorOf(last, input.index) : window.nextCursor, total: matches.length };
+}
+
 /**
  * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
  * by status). Totals come from the workspace item's conversation counters when at most one filter
- * is set; a combination of filters is counted by a COUNT Query over the workspace's conversations.
+ * is set; a combination of filters (or a consumer) is counted by a COUNT Query over the workspace's
+ * conversations, and a search counts its matches among the conversations it read.
  */
 export async function listConversations(deps: Deps, orgId: string, workspaceId: string, query: ConversationListFilters) {
   const filterParts: string[] = [];
@@ -46,13 +67,15 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   addFilter('category', query.category);
   addFilter('resolution_status', query.resolution);
   addFilter('consumer_type', query.consumer);
+  addFilter('owner', query.consumer_id === undefined ? undefined : ownerOfConsumer(query.consumer_id, workspaceId));
   const source = query.status
     ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, query.status) }
     : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
+  const input = { ...source, newestFirst: true, ...filter };
   const [counters, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
-    readPage<Item>(deps.table, { ...source, newestFirst: true, ...filter }, query),
+    query.q === undefined ? readPage<Item>(deps.table, input, query) : searchPage(deps, input, query, query.q),
   ]);
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
@@ -62,9 +85,10 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   ];
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   let total: number;
-  if (active.length === 0) total = counterOf(counters, counterNames.conversations);
-  else if (active.length === 1 && active[0]) total = counterOf(counters, counterNames.dimension(...active[0]));
-  else total = await deps.table.count({ ...source, ...filter });
+  if ('total' in page && typeof page.total === 'number') total = page.total;
+  else if (query.consumer_id !== undefined || active.length > 1) total = await deps.table.count({ ...source, ...filter });
+  else if (active.length === 0) total = counterOf(counters, counterNames.conversations);
+  else total = counterOf(counters, counterNames.dimension(...(active[0] as [ConversationDimension, string])));
   return {
     conversations: page.items.map(toConversation),
     total,

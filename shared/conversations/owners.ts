@@ -11,8 +11,34 @@ export function ownerOf(principal: Principal): string {
   return principal.apiKey ? `consumer:${principal.apiKey.consumerId}` : `user:${principal.userId}`;
 }
 
+/**
+ * Whose conversations the caller may close: a signed-in admin any (undefined); a member or an api
+ * key only their own (their owner). The one rule behind `closeConversation` and the detail's `can_close`.
+ */
+export function requiredCloser(principal: Principal): string | undefined {
+  return principal.role === 'admin' && !principal.apiKey ? undefined : ownerOf(principal);
+}
+
+/** Whether the caller may close a conversation of `owner` (it being open or cold is checked apart). */
+export function mayClose(principal: Principal, owner: string): boolean {
+  const required = requiredCloser(principal);
+  return required === undefined || required === owner;
+}
+
 export function teamChatOwner(workspaceId: string): string {
   return `team-chat:${workspaceId}`;
+}
+
+/** The owner of the conversations a consumer starts: its key's (`consumer:<id>`), or the workspace's team chat (`tc-<workspace>`). */
+export function ownerOfConsumer(consumerId: string, workspaceId: string): string {
+  return consumerId === `tc-${workspaceId}` ? teamChatOwner(workspaceId) : `consumer:${consumerId}`;
+}
+
+/** The consumer whose conversation an owner is, or null (a signed-in user's, or one older than owners). */
+export function consumerOfOwner(owner: unknown, workspaceId: string): string | null {
+  if (typeof owner !== 'string') return null;
+  if (owner.startsWith('consumer:')) return owner.slice('consumer:'.length);
+  return owner === teamChatOwner(workspaceId) ? `tc-${workspaceId}` : null;
 }
 
 /**

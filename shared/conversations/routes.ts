@@ -3,7 +3,7 @@ import { createRouter, orgIdOf } from '../http/router.js';
 import { getConversation } from './detail.js';
 import { raterOf, recordFeedback, requireOwnConversation } from './feedback.js';
 import { closeConversation } from './lifecycle.js';
-import { ownerOf } from './owners.js';
+import { ownerOf, requiredCloser } from './owners.js';
 import { listConversations } from './list.js';
 
 // A session, or the Bearer key of the workspace's api consumer.
@@ -16,14 +16,12 @@ export function conversationRoutes(deps: Deps) {
     )
     .openapi(routes.detail.route, async (c) => {
       const { id, cid } = c.req.valid('param');
-      return c.json(await getConversation(deps, orgIdOf(c), id, cid), 200);
+      return c.json(await getConversation(deps, c.get('principal'), id, cid), 200);
     })
     .openapi(routes.close.route, async (c) => {
       const { id, cid } = c.req.valid('param');
       const principal = c.get('principal');
-      // Members and api keys close only their own conversations; admins any.
-      const requiredOwner = principal.role === 'admin' && !principal.apiKey ? undefined : ownerOf(principal);
-      await closeConversation(deps, principal.orgId, id, cid, requiredOwner);
+      await closeConversation(deps, principal.orgId, id, cid, requiredCloser(principal));
       return c.json({ status: 'closed' as const, message: `Conversation ${cid} is closed; its statistics are being generated` }, 200);
     })
     .openapi(routes.feedback.route, async (c) => {

@@ -13,6 +13,14 @@ export const ConversationSchema = z
     consumer_type: z.string(),
     status: z.enum(CONVERSATION_STATUSES),
     user_name: z.string(),
+    title: z
+      .string()
+      .nullable()
+      .openapi({ description: 'its first question, cut to 120 characters; null for conversations older than titles' }),
+    consumer_id: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the consumer that started it (its key, or the team chat); null for a signed-in user' }),
     channel: z.string().nullable(),
     message_count: z.number().int(),
     sentiment_score: z.number().nullable(),
@@ -32,6 +40,16 @@ export const ConversationListQuery = PaginationQuery.extend({
   resolution: z.enum(RESOLUTION_STATUSES, { error: `must be one of ${RESOLUTION_STATUSES.join(', ')}` }).optional(),
   consumer: z.enum(CONSUMER_TYPES, { error: `must be one of ${CONSUMER_TYPES.join(', ')}` }).optional(),
   category: z.string().min(1).max(100).optional(),
+  consumer_id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .openapi({ description: 'only the conversations this consumer started (its id, as GET …/consumers lists it)' }),
+  q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().openapi({
+    description:
+      'search: conversations whose title (first question) or user name contains it, ignoring case, among the next 500 conversations (with the other filters) from the cursor; next_cursor goes on searching',
+  }),
 });
 export type ConversationListFilters = z.output<typeof ConversationListQuery>;
 
@@ -49,6 +67,20 @@ export const ConversationListResponse = z
   })
   .openapi('ConversationList');
 
+const ToolCallSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    connection: z.string().nullable().openapi({ description: "null for the service's own tools (the knowledge search, search_tools)" }),
+    arguments: z.string().openapi({ description: 'the arguments as JSON text, cut to 2,000 characters' }),
+    result: z.string().openapi({ description: 'what the tool answered, cut to 2,000 characters' }),
+    is_error: z.boolean(),
+    duration_ms: z.number().int(),
+  })
+  .openapi('ToolCall', {
+    description: 'One tool call of an answer, as people are shown it: arguments and result cut short and screened by the output guardrails',
+  });
+
 const MessageSchema = z
   .object({
     id: z.string(),
@@ -56,6 +88,10 @@ const MessageSchema = z
     role: z.enum(['user', 'assistant']),
     content: z.string(),
     tools_called: z.string().nullable().openapi({ description: 'JSON-encoded array of tool names; null on user messages' }),
+    tool_calls: z.array(ToolCallSchema).openapi({
+      description:
+        'the calls of an answer, in the order they ended (at most 25); empty on questions and on answers stored before calls were kept',
+    }),
     tokens_input: z.number().int().nullable(),
     tokens_output: z.number().int().nullable(),
     tokens: TokensSchema.nullable(),
@@ -81,7 +117,14 @@ const ConversationStatsSchema = z
   .openapi('ConversationStats');
 
 export const ConversationDetailSchema = z
-  .object({ conversation: ConversationSchema, messages: z.array(MessageSchema), stats: ConversationStatsSchema })
+  .object({
+    conversation: ConversationSchema,
+    messages: z.array(MessageSchema),
+    stats: ConversationStatsSchema,
+    can_close: z.boolean().openapi({
+      description: 'whether the caller may close it now: open or cold, and theirs (members, api keys) or any (admins)',
+    }),
+  })
   .openapi('ConversationDetail');
 
 export const ConversationParams = z.object({

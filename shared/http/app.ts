@@ -10,6 +10,7 @@ import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { queueRoutes } from '../jobs/routes.js';
 import { guardrailRoutes } from '../guardrails/routes.js';
+import { invitationRoutes } from '../invitations/routes.js';
 import { knowledgeRoutes } from '../knowledge/routes.js';
 import { orgRoutes } from '../org/routes.js';
 import { budgetRoutes } from '../budgets/routes.js';
@@ -122,6 +123,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.route('/api', authRoutes(deps));
   app.route('/api', orgRoutes(deps));
+  app.route('/api', invitationRoutes(deps));
   app.route('/api', budgetRoutes(deps));
   app.route('/api', ssoRoutes(deps));
   app.route('/api', scimAdminRoutes(deps));

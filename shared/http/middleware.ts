@@ -4,19 +4,19 @@ import { getCookie } from 'hono/cookie';
 import { SESSION_COOKIE, verifySessionToken, type Principal, type SessionClaims } from '../auth/tokens.js';
 import { resolveSession } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
-import { findKey } from '../consumers/keys.js';
+import { findKey, recordKeyUse } from '../consumers/keys.js';
 import { ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError } from '../platform/errors.js';
-import { keyMatchers, publicPaths } from './route-table.js';
+import { keyMatchers, publicPathMatcher } from './route-table.js';
 import type { AppEnv } from './router.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const utf8 = new TextDecoder();
 
 /** Routes reachable without a session (the table's public routes, the OpenAPI document among them); logout in both its forms. */
-const PUBLIC_PATHS = publicPaths();
+const PUBLIC_PATH = publicPathMatcher();
 
 function isPublicPath(path: string): boolean {
-  return PUBLIC_PATHS.has(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
+  return PUBLIC_PATH(path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 }
 
 /**
@@ -62,6 +62,7 @@ async function keyPrincipal(deps: Deps, presented: string, path: string): Promis
   }
   const own = scope === 'workspace' ? record.workspace_id : record.consumer_id;
   if (target !== own) throw new NotFoundError(`${scope} ${target} not found`);
+  await recordKeyUse(deps, record);
   return {
     userId: record.consumer_id,
     orgId: record.org_id,

@@ -10,6 +10,7 @@ import { catalogueRoute, connectionRouteDefinitions } from '../connections/route
 import { consumerAgentRouteDefinitions, consumerRouteDefinitions } from '../consumers/route-definitions.js';
 import { conversationRouteDefinitions } from '../conversations/route-definitions.js';
 import { guardrailRouteDefinitions } from '../guardrails/route-definitions.js';
+import { invitationRouteDefinitions } from '../invitations/route-definitions.js';
 import { queueRouteDefinitions } from '../jobs/route-definitions.js';
 import { approvalRouteDefinitions } from '../approvals/route-definitions.js';
 import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
@@ -37,6 +38,7 @@ const documentRoute = onApi(
 export const ROUTE_TABLE: readonly PlacedRoute[] = [
   authRouteDefinitions,
   orgRouteDefinitions,
+  invitationRouteDefinitions,
   budgetRouteDefinitions,
   ssoRouteDefinitions,
   scimRouteDefinitions,
@@ -83,9 +85,19 @@ export function routeKeyOf(entry: PlacedRoute): string {
   return `${entry.byHand === 'all-methods' ? 'ANY' : entry.route.method.toUpperCase()} ${fullPath(entry)}`;
 }
 
-/** The paths that need no session (none of them has a parameter). */
+/** The paths that need no session, as templates (an invitation's link names its token: `/api/invitations/{token}`). */
 export function publicPaths(table: readonly PlacedRoute[] = ROUTE_TABLE): Set<string> {
   return new Set(table.filter((entry) => entry.callers.session === 'public').map(fullPath));
+}
+
+/** Whether a request path is one of the public paths: exactly, or filling a template's parameters with one segment each. */
+export function publicPathMatcher(table: readonly PlacedRoute[] = ROUTE_TABLE): (path: string) => boolean {
+  const templates = [...publicPaths(table)];
+  const exact = new Set(templates.filter((path) => !path.includes('{')));
+  const patterns = templates
+    .filter((path) => path.includes('{'))
+    .map((path) => new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`));
+  return (path) => exact.has(path) || patterns.some((pattern) => pattern.test(path));
 }
 
 /** A matcher of a route template: the first parameter captured (the workspace or consumer the key must own), the others any segment. */

@@ -79,8 +79,8 @@ export function jsonResponse<T extends z.ZodType>(schema: T, description: string
 export function jsonOrEventStream<T extends z.ZodType>(schema: T, description: string) {
   const events = z.string().openapi({
     description:
-      'Server-Sent Events: `start` {conversation_id, session_id}; `text` {delta}; `tool_call` {id, name, connection}; ' +
-      '`tool_result` {id, name, is_error, duration_ms}; last, always, `done` with the JSON answer. A comment line every 15 s.',
+      'Server-Sent Events: `start` {conversation_id, session_id}; `text` {delta}; `tool_call` {id, name, connection, arguments}; ' +
+      '`tool_result` {id, name, is_error, duration_ms, result}; last, always, `done` with the JSON answer. A comment line every 15 s.',
   });
   return { content: { 'application/json': { schema }, 'text/event-stream': { schema: events } }, description };
 }

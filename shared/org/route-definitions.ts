@@ -18,6 +18,7 @@ import {
   PutSettingBody,
   SettingKeyParams,
   SettingsSchema,
+  SetUserPasswordBody,
   TeamSchema,
   UpdateOrgBody,
   UpdateUserBody,
@@ -118,6 +119,23 @@ export const orgRouteDefinitions = {
       request: { params: UserParams, body: jsonBody(UpdateUserBody) },
       responses: {
         200: jsonResponse(z.object({ user: UserSchema }), 'the updated user'),
+        ...adminErrors,
+        ...validationErrors,
+        ...notFoundError,
+      },
+    }),
+  ),
+  setUserPassword: onApi(
+    ADMINS,
+    createRoute({
+      method: 'put',
+      path: '/org/users/{id}/password',
+      tags: ['organisation'],
+      summary: "Set a user's password (admin; not your own: use POST /api/me/password)",
+      description: 'Their sessions end at once; they sign in with the new password.',
+      request: { params: UserParams, body: jsonBody(SetUserPasswordBody) },
+      responses: {
+        200: jsonResponse(z.object({ user: UserSchema }), 'the user'),
         ...adminErrors,
         ...validationErrors,
         ...notFoundError,

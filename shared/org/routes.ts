@@ -1,10 +1,11 @@
+import { serviceModelKey } from '../agent/providers.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { listModels } from '../models/catalogue.js';
 import { getOrganisation, renameOrganisation } from './organisations.js';
 import { deleteSetting, listSettings, putSetting } from './settings.js';
 import { createTeam, listTeams } from './teams.js';
-import { changeUserRole, createUser, listUsers, removeUser } from './users.js';
+import { changeUserRole, createUser, listUsers, removeUser, setUserPassword } from './users.js';
 
 import { orgRouteDefinitions as routes } from './route-definitions.js';
 
@@ -15,7 +16,9 @@ export function orgRoutes(deps: Deps) {
       const org = await renameOrganisation(deps, orgIdOf(c), c.req.valid('json').name);
       return c.json({ org }, 200);
     })
-    .openapi(routes.listSettings.route, async (c) => c.json(await listSettings(deps, orgIdOf(c)), 200))
+    .openapi(routes.listSettings.route, async (c) =>
+      c.json({ ...(await listSettings(deps, orgIdOf(c))), service_model_key: serviceModelKey(deps.config) !== undefined }, 200),
+    )
     .openapi(routes.putSetting.route, async (c) => {
       await putSetting(deps, orgIdOf(c), c.req.valid('param').key, c.req.valid('json').value);
       return c.json({ status: 'ok' as const }, 200);
@@ -31,6 +34,10 @@ export function orgRoutes(deps: Deps) {
     })
     .openapi(routes.updateUser.route, async (c) => {
       const user = await changeUserRole(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('json').org_role);
+      return c.json({ user }, 200);
+    })
+    .openapi(routes.setUserPassword.route, async (c) => {
+      const user = await setUserPassword(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('json').password);
       return c.json({ user }, 200);
     })
     .openapi(routes.deleteUser.route, async (c) => {

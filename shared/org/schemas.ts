@@ -30,6 +30,8 @@ export const CreateUserBody = z
   .openapi('CreateUserRequest');
 export type CreateUserInput = z.infer<typeof CreateUserBody>;
 
+export const SetUserPasswordBody = z.object({ password }).openapi('SetUserPasswordRequest');
+
 export const UpdateUserBody = z.object({ org_role: OrgRoleSchema }).openapi('UpdateUserRequest');
 
 export const UserParams = z.object({
@@ -57,6 +59,10 @@ export const SettingsSchema = z
   .object({
     settings: z.record(z.string(), z.string()),
     configured: z.record(z.string(), z.boolean()),
+    service_model_key: z.boolean().openapi({
+      description:
+        "whether the service's own model key (ANTHROPIC_API_KEY, lent with ALLOW_SERVICE_MODEL_KEY) answers while ai_api_key is not set",
+    }),
   })
   .openapi('Settings');
 

@@ -18,6 +18,8 @@ export interface UserItem extends Omit<User, 'active'> {
   given_name?: string | null;
   family_name?: string | null;
   updated_at?: string;
+  /** Moved on by a password change: sessions begun before it stop working (`resolveSession`). */
+  session_epoch?: number;
 }
 
 /** The login record, keyed by email: claiming it is what makes an email unique. */
@@ -105,6 +107,49 @@ export async function createUser(deps: Deps, orgId: string, input: CreateUserInp
   if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
   const passwordHash = await deps.passwords.hash(input.password);
   return toUser(await writeUser(deps, orgId, { ...input, passwordHash }));
+}
+
+/**
+ * A user's new password: the login record's hash (only while it is still theirs), then a new
+ * session generation, which ends every session begun before it (`resolveSession`). Answers the
+ * user as stored now, so a session started for them afterwards is of the new generation.
+ */
+export async function replacePassword(deps: Deps, orgId: string, user: UserItem, passwordHash: string): Promise<UserItem> {
+  const notFound = () => new NotFoundError(`user ${user.id} not found`);
+  await onConditionFailed(
+    deps.table.update(keys.email(user.email), {
+      update: 'SET password_hash = :hash',
+      condition: 'user_id = :id',
+      values: { ':hash': passwordHash, ':id': user.id },
+    }),
+    notFound,
+  );
+  const updated = await onConditionFailed(
+    deps.table.update<UserItem>(keys.user(orgId, user.id), {
+      update: 'SET session_epoch = if_not_exists(session_epoch, :zero) + :one, updated_at = :at',
+      condition: 'attribute_exists(pk)',
+      values: { ':zero': 0, ':one': 1, ':at': deps.clock.now().toISOString() },
+    }),
+    notFound,
+  );
+  deps.sessions.forgetUser(user.id);
+  return updated;
+}
+
+/**
+ * `PUT /api/org/users/:id/password`: an admin sets a member's password (a forgotten one, or a
+ * first one for a user single sign-on made). Their sessions end; an admin's own goes through
+ * `POST /api/me/password`, which asks for the current one.
+ */
+export async function setUserPassword(deps: Deps, admin: Principal, userId: string, password: string): Promise<User> {
+  if (admin.userId === userId) {
+    throw new ValidationError('change your own password on your profile', [
+      { path: 'id', message: 'is your own user: change your password with POST /api/me/password, which asks for the current one' },
+    ]);
+  }
+  const user = await deps.table.get<UserItem>(keys.user(admin.orgId, userId), true);
+  if (!user) throw new NotFoundError(`user ${userId} not found`);
+  return toUser(await replacePassword(deps, admin.orgId, user, await deps.passwords.hash(password)));
 }
 
 /** An admin may not change or remove themselves: the organisation always keeps the admin acting. */

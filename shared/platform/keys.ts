@@ -16,7 +16,7 @@ export interface Key {
  * FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
  * (team-chat channel bindings), BUDGETSPEND# and BUDGETALERT# (a budget's spend per period, alerts
  * sent), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
- * (one-time requests to link a chat account), JOB# and
+ * (one-time requests to link a chat account), INVITE# (invitations by link), JOB# and
  * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
  * throttling), SESSION# (signed-in sessions), SSODOMAIN# and SSOSTATE# (single sign-on: domain claims, sign-ins
  * under way), DEPLOYMENT (facts of the whole deployment: the first sign-up,
@@ -254,6 +254,21 @@ export const keys = {
    * of its one-time token (the token itself is never stored); single use, 30 minutes (TTL).
    */
   chatLinkRequest: (tokenHash: string): Key => ({ pk: `CHATLINKREQ#${tokenHash}`, sk: 'REQUEST' }),
+
+  // --- Invitations by link (`shared/invitations/`) ---
+  /**
+   * An invitation to join an organisation, found by the SHA-256 of its one-time token (the token
+   * itself is never stored); listed by its organisation through GSI1. Kept (TTL) a week past its
+   * expiry, so a late link says "expired" rather than "unknown".
+   */
+  invitation: (tokenHash: string): Key => ({ pk: `INVITE#${tokenHash}`, sk: 'INVITATION' }),
+  /** GSI1 partition listing an organisation's invitations, oldest first. */
+  invitationsIndex: (orgId: string) => `ORG#${orgId}#INVITES`,
+  /** GSI1 attributes of an invitation: its entry in `invitationsIndex`. */
+  invitationsIndexEntry: (orgId: string, createdAt: string, invitationId: string) => ({
+    gsi1pk: `ORG#${orgId}#INVITES`,
+    gsi1sk: `${createdAt}#${invitationId}`,
+  }),
 
   // --- Job ledger ---
   job: (jobId: string): Key => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),

@@ -14,7 +14,8 @@ function keyNames(index: QueryInput['index']): string[] {
   return index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
 }
 
-function encodeCursor(item: Record<string, unknown>, index: QueryInput['index']): string {
+/** The cursor of the page after `item` (a list that pages itself, such as a search over a bounded window). */
+export function cursorOf(item: Record<string, unknown>, index: QueryInput['index']): string {
   const key = Object.fromEntries(keyNames(index).map((name) => [name, item[name]]));
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
@@ -39,7 +40,17 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
   if (Object.keys(record).length !== names.length || !names.every(valid)) throw invalid();
   const partitionName = input.index ? `${input.index}pk` : 'pk';
   if (record[partitionName] !== input.pk) throw invalid();
+  // A cursor of the same list read for other days (the store refuses a start key outside the condition).
+  if (!input.index && !withinSortCondition(String(record.sk), input.sk)) throw invalid();
   return record;
+}
+
+function withinSortCondition(sk: string, condition: QueryInput['sk']): boolean {
+  if (!condition) return true;
+  if ('between' in condition) return sk >= condition.between[0] && sk <= condition.between[1];
+  if ('gte' in condition) return sk >= condition.gte;
+  if ('lte' in condition) return sk <= condition.lte;
+  return sk.startsWith(condition.beginsWith);
 }
 
 /**
@@ -47,24 +58,33 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
  * and errors). Reads one item more than asked to know whether a next page exists. Offsets are
  * skipped by reading past them, so deep pages should use the cursor, which costs the same at any
  * depth.
+ *
+ * With a filter, `maxRead` bounds the items the store reads for the page (its `Limit` counts
+ * items before the filter): once that many were read, the page ends with what matched, perhaps
+ * fewer than asked or none, and its cursor goes on from the last item read.
  */
 export async function readPage<T extends Record<string, unknown>>(
   table: Table,
   input: Omit<QueryInput, 'limit' | 'startKey'>,
   page: Pagination,
+  maxRead = Number.POSITIVE_INFINITY,
 ): Promise<Page<T>> {
   const limit = page.limit ?? DEFAULT_PAGE_SIZE;
   const skip = page.cursor ? 0 : (page.offset ?? 0);
   let startKey = page.cursor ? decodeCursor(page.cursor, { ...input }) : undefined;
   const wanted = skip + limit + 1;
   const items: T[] = [];
+  let read = 0;
   do {
-    const result = await table.query<T>({ ...input, startKey, limit: Math.min(wanted - items.length, 1000) });
+    const step = Math.min(wanted - items.length, 1000, maxRead - read);
+    const result = await table.query<T>({ ...input, startKey, limit: step });
+    read += step;
     items.push(...result.items);
     startKey = result.lastKey;
-  } while (startKey && items.length < wanted);
+  } while (startKey && items.length < wanted && read < maxRead);
   const pageItems = items.slice(skip, skip + limit);
   const last = pageItems.at(-1);
-  const hasMore = items.length > skip + limit;
-  return { items: pageItems, nextCursor: hasMore && last ? encodeCursor(last, input.index) : null };
+  if (items.length > skip + limit) return { items: pageItems, nextCursor: last ? cursorOf(last, input.index) : null };
+  // Read up to the bound with more to read: the next page goes on after the last item read.
+  return { items: pageItems, nextCursor: startKey ? cursorOf(startKey, input.index) : null };
 }

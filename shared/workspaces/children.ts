@@ -7,7 +7,6 @@ import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
 import type {
-  ActivityEntrySchema,
   ConnectionSchema,
   ConsumerSchema,
   GuardrailSchema,
@@ -18,8 +17,7 @@ import type {
   ViolationSchema,
 } from './schemas.js';
 import { channelsOf } from '../chat/consumers.js';
-import { counterNames, counterOf } from './counters.js';
-import { getWorkspaceItem, ownedWorkspace, type WorkspaceItem } from './workspaces.js';
+import { ownedWorkspace, type WorkspaceItem } from './workspaces.js';
 
 type Connection = z.infer<typeof ConnectionSchema>;
 type Tool = z.infer<typeof ToolSchema>;
@@ -27,7 +25,6 @@ type KnowledgeEntry = z.infer<typeof KnowledgeEntrySchema>;
 type Guardrail = z.infer<typeof GuardrailSchema>;
 type Consumer = z.infer<typeof ConsumerSchema>;
 type Permission = z.infer<typeof PermissionSchema>;
-type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
 type KnowledgeGap = z.infer<typeof KnowledgeGapSchema>;
 type Violation = z.infer<typeof ViolationSchema>;
 
@@ -49,7 +46,7 @@ export const toConnection = (item: Item): Connection => ({
   tool_count: num(item.tool_count),
   created_at: str(item.created_at),
 });
-const toTool = (item: Item): Tool => ({
+export const toTool = (item: Item): Tool => ({
   id: str(item.id),
   name: str(item.name),
   is_write: item.is_write !== false,
@@ -75,6 +72,7 @@ const toGuardrail = (item: Item): Guardrail => ({
 const toConsumer = (item: Item): Consumer => ({
   id: str(item.id),
   type: str(item.type),
+  name: strOrNull(item.name),
   status: str(item.status, 'active'),
   channels: Array.isArray(item.channels)
     ? item.channels.map((channel: Record<string, unknown>) => ({
@@ -83,26 +81,7 @@ const toConsumer = (item: Item): Consumer => ({
       }))
     : [],
   created_at: str(item.created_at),
-});
-const toActivity = (item: Item): ActivityEntry => ({
-  id: str(item.id),
-  user_name: str(item.user_name),
-  query: str(item.query),
-  tools_called: strings(item.tools_called),
-  connections_hit: strings(item.connections_hit),
-  tokens_input: num(item.tokens_input),
-  tokens_output: num(item.tokens_output),
-  tokens: {
-    input: num(item.tokens_input),
-    output: num(item.tokens_output),
-    cache_read: num(item.tokens_cache_read),
-    cache_write: num(item.tokens_cache_write),
-  },
-  cost_usd: num(item.cost_usd),
-  duration_ms: num(item.duration_ms),
-  error: strOrNull(item.error),
-  approvals: Array.isArray(item.approvals) ? (item.approvals as ActivityEntry['approvals']) : [],
-  created_at: str(item.created_at),
+  last_used_at: strOrNull(item.last_used_at),
 });
 export const toGap = (item: Item): KnowledgeGap => ({
   id: str(item.id),
@@ -202,22 +181,4 @@ export async function listCompliance(deps: Deps, orgId: string, workspaceId: str
     readPage<Item>(deps.table, { pk: keys.violationsPartition(orgId, workspaceId), newestFirst: true }, page),
   ]);
   return { guardrails: children.guardrails, violations: violations.items.map(toViolation), next_cursor: violations.nextCursor };
-}
-
-/** `GET /api/workspaces/:id/activity`: newest first; `total` is the workspace's all-time query counter. */
-export async function listActivity(
-  deps: Deps,
-  orgId: string,
-  workspaceId: string,
-  page: Pagination,
-): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
-  const [workspace, entries] = await Promise.all([
-    getWorkspaceItem(deps, orgId, workspaceId),
-    readPage<Item>(deps.table, { pk: keys.activityPartition(orgId, workspaceId), newestFirst: true }, page),
-  ]);
-  return {
-    activity: entries.items.map(toActivity),
-    total: counterOf(workspace, counterNames.total('queries')),
-    next_cursor: entries.nextCursor,
-  };
 }

@@ -3,15 +3,20 @@ import { ConversationSchema } from '../conversations/schemas.js';
 import { toConversation } from '../conversations/list.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
+import type { Item } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import { toConnection, toGap } from './children.js';
 import { counterNames, counterOf, countsOf, type ConversationDimension } from './counters.js';
+import { dashboardDays, type DayRangeInput } from './day-range.js';
 import { KnowledgeGapSchema } from './schemas.js';
 import { roundUsd } from './stats.js';
 import { getWorkspaceItem } from './workspaces.js';
 
 export const DashboardSchema = z
   .object({
+    range: z
+      .object({ from: z.string(), to: z.string(), days: z.number().int() })
+      .openapi({ description: 'the days charted (UTC dates, both included): usage.by_day and cache' }),
     tickets: z.object({ open: z.number().int(), cold: z.number().int(), closed: z.number().int(), total: z.number().int() }),
     sentiment: z.object({
       average: z.number().nullable(),
@@ -54,7 +59,7 @@ export const DashboardSchema = z
       })
       .openapi({
         description:
-          'the prompt cache over the 30 days charted: input tokens read from it, written to it, and uncached; hit_rate = read / (read + write + input), null without input',
+          'the prompt cache over the days charted (range): input tokens read from it, written to it, and uncached; hit_rate = read / (read + write + input), null without input',
       }),
     recent_conversations: z.array(ConversationSchema),
     categories: z.array(z.object({ category: z.string(), count: z.number().int() })),
@@ -93,33 +98,42 @@ function cacheOfDays(days: readonly string[], byDay: Map<string, object>): Dashb
   return { read_tokens: sum.read, write_tokens: sum.write, input_tokens: sum.input, hit_rate: cacheHitRate(sum) };
 }
 
-/** Days of usage the dashboard charts. */
-const DASHBOARD_DAYS = 30;
 const RECENT = 5;
+/** The headline's "last 7 days" and "today" are of the last 7 days, whatever range is charted. */
+const WEEK = 7;
+
+/** The day items of `first`…`last` (one Query of the stats partition, at most 90 small items: one page). */
+function readDays(deps: Deps, orgId: string, workspaceId: string, first: string, last: string): Promise<Item[]> {
+  const { sk: from } = keys.workspaceDayStats(orgId, workspaceId, first);
+  const { sk: to } = keys.workspaceDayStats(orgId, workspaceId, last);
+  return deps.table.queryAll({ pk: keys.workspaceStatsPartition(orgId, workspaceId), sk: { between: [from, to] } });
+}
 
 /**
  * `GET /api/workspaces/:id/dashboard`, from counters only, in one round of parallel reads: the
- * workspace item (month, all-time and conversation counters), the last 30 day items (one Query),
- * the latest conversations and gaps, and the connections with their health (one Query each).
+ * workspace item (month, all-time and conversation counters), the day items of the range charted
+ * (one Query; 30 days ending today unless asked, 90 at most), the last 7 days' when the range
+ * does not hold them (one more Query, in the same round), the latest conversations and gaps,
+ * and the connections with their health (one Query each).
  */
-export async function readDashboard(deps: Deps, orgId: string, workspaceId: string): Promise<Dashboard> {
+export async function readDashboard(deps: Deps, orgId: string, workspaceId: string, range: DayRangeInput = {}): Promise<Dashboard> {
   const now = deps.clock.now();
-  const days = daysEndingOn(now, DASHBOARD_DAYS);
+  const days = dashboardDays(now, range);
+  const week = daysEndingOn(now, WEEK);
   const today = dayOf(now);
   const month = monthOf(now);
-  const [workspace, dayPage, recent, gaps, connections] = await Promise.all([
+  const first = days[0] ?? today;
+  const last = days.at(-1) ?? today;
+  const weekCharted = first <= (week[0] ?? today) && last >= today;
+  const [workspace, dayItems, weekItems, recent, gaps, connections] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
-    deps.table.query({
-      pk: keys.workspaceStatsPartition(orgId, workspaceId),
-      sk: {
-        between: [keys.workspaceDayStats(orgId, workspaceId, days[0] ?? today).sk, keys.workspaceDayStats(orgId, workspaceId, today).sk],
-      },
-    }),
+    readDays(deps, orgId, workspaceId, first, last),
+    weekCharted ? [] : readDays(deps, orgId, workspaceId, week[0] ?? today, today),
     deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(orgId, workspaceId), newestFirst: true, limit: RECENT }),
     deps.table.query({ pk: keys.gapsPartition(orgId, workspaceId), newestFirst: true, limit: RECENT }),
     deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
   ]);
-  const byDay = new Map(dayPage.items.map((item) => [item.sk.slice(keys.dayStatsPrefix.length), item]));
+  const byDay = new Map([...weekItems, ...dayItems].map((item) => [item.sk.slice(keys.dayStatsPrefix.length), item]));
   const count = (name: string) => counterOf(workspace, name);
   const dimension = (name: ConversationDimension, value: string) => count(counterNames.dimension(name, value));
   const sentimentCount = count('sentiment_count');
@@ -129,6 +143,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
   const up = count(counterNames.feedback('up'));
   const down = count(counterNames.feedback('down'));
   return {
+    range: { from: first, to: last, days: days.length },
     tickets: {
       open: dimension('status', 'open'),
       cold: dimension('status', 'cold'),
@@ -158,7 +173,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     },
     usage: {
       queries_today: counterOf(byDay.get(today), 'queries'),
-      week: days.slice(-7).reduce((sum, day) => sum + counterOf(byDay.get(day), 'queries'), 0),
+      week: week.reduce((sum, day) => sum + counterOf(byDay.get(day), 'queries'), 0),
       month: count(counterNames.month(month, 'queries')),
       by_day: days.map((date) => ({
         date,

@@ -2,6 +2,7 @@ import { ADMINS, MEMBERS, onApi } from '../http/placement.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import {
   PaginationQuery,
+  StatusOkSchema,
   WorkspaceParams,
   adminErrors,
   authErrors,
@@ -10,7 +11,10 @@ import {
   notFoundError,
   validationErrors,
 } from '../http/schemas.js';
+import { ActivityFiltersQuery, ActivityListQuery, FILTERED_PAGE_READ } from './activity.js';
+import { EXPORT_ROWS } from './activity-csv.js';
 import { DashboardSchema } from './dashboard.js';
+import { DayRangeQuery } from './day-range.js';
 import {
   ActivityEntrySchema,
   ConnectionSchema,
@@ -33,6 +37,13 @@ import { PERMISSION_ROLES } from './workspaces.js';
 const tags = ['workspaces'];
 const request = { params: WorkspaceParams };
 const readErrors = { ...authErrors, ...notFoundError, ...validationErrors };
+const ListWorkspacesQuery = z.object({
+  include_archived: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .openapi({ description: 'true: archived workspaces too (status archived)' }),
+});
+const summaryResponse = (description: string) => jsonResponse(z.object({ workspace: WorkspaceSummarySchema }), description);
 const nextCursor = z.string().nullable().openapi({ description: 'cursor of the next page; null on the last page' });
 
 export const workspaceRouteDefinitions = {
@@ -43,6 +54,8 @@ export const workspaceRouteDefinitions = {
       path: '/workspaces',
       tags,
       summary: 'Workspaces of your organisation, with counts and usage',
+      description: 'Archived workspaces only with include_archived=true; deleted ones never.',
+      request: { query: ListWorkspacesQuery },
       responses: { 200: jsonResponse(z.object({ workspaces: z.array(WorkspaceListItemSchema) }), 'the workspaces'), ...authErrors },
     }),
   ),
@@ -95,6 +108,41 @@ export const workspaceRouteDefinitions = {
       },
     }),
   ),
+  archive: onApi(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/archive',
+      tags,
+      summary: 'Archive a workspace (admin): it answers no queries (409) and leaves the default list; its data stays',
+      request,
+      responses: { 200: summaryResponse('the archived workspace'), ...adminErrors, ...notFoundError, ...validationErrors },
+    }),
+  ),
+  unarchive: onApi(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/unarchive',
+      tags,
+      summary: 'Unarchive a workspace (admin): it answers again',
+      request,
+      responses: { 200: summaryResponse('the active workspace'), ...adminErrors, ...notFoundError, ...validationErrors },
+    }),
+  ),
+  remove: onApi(
+    ADMINS,
+    createRoute({
+      method: 'delete',
+      path: '/workspaces/{id}',
+      tags,
+      summary: 'Delete a workspace and its configuration (admin)',
+      description:
+        'Its connections, tools, knowledge, guardrails, consumers (their keys stop working), channel bindings and evaluations go. Its conversations, audit log, approvals and counters stay stored but can no longer be reached; its id is not handed out again.',
+      request,
+      responses: { 200: jsonResponse(StatusOkSchema, 'deleted'), ...adminErrors, ...notFoundError, ...validationErrors },
+    }),
+  ),
   dashboard: onApi(
     MEMBERS,
     createRoute({
@@ -102,7 +150,9 @@ export const workspaceRouteDefinitions = {
       path: '/workspaces/{id}/dashboard',
       tags,
       summary: 'Dashboard metrics, from counters',
-      request,
+      description:
+        'Charts the days from `from` to `to` (UTC dates, both included): the 30 days ending today unless asked, ending on `to` when only it is given, up to today when only `from` is; at most 90 days. Today and the last 7 days in the headline are always today’s.',
+      request: { ...request, query: DayRangeQuery },
       responses: { 200: jsonResponse(DashboardSchema, 'the metrics'), ...readErrors },
     }),
   ),
@@ -112,13 +162,46 @@ export const workspaceRouteDefinitions = {
       method: 'get',
       path: '/workspaces/{id}/activity',
       tags,
-      summary: 'Audit log, newest first',
-      request: { ...request, query: PaginationQuery },
+      summary: 'Audit log, newest first, filtered by days, user, tool and outcome',
+      description: `The days (\`from\`, \`to\`) are a key condition; \`user\`, \`tool\` and \`errors\` filter the entries read, at most ${FILTERED_PAGE_READ} a page: a filtered page may hold fewer than \`limit\` entries (even none) and still have a \`next_cursor\`, so read on until it is null.`,
+      request: { ...request, query: ActivityListQuery },
       responses: {
         200: jsonResponse(
-          z.object({ activity: z.array(ActivityEntrySchema), total: z.number().int(), next_cursor: nextCursor }),
+          z.object({
+            activity: z.array(ActivityEntrySchema),
+            total: z
+              .number()
+              .int()
+              .openapi({ description: 'all the queries ever asked of the workspace; with filters, the entries that match them' }),
+            next_cursor: nextCursor,
+          }),
           'one page of the audit log',
         ),
+        ...readErrors,
+      },
+    }),
+  ),
+  activityCsv: onApi(
+    MEMBERS,
+    createRoute({
+      method: 'get',
+      path: '/workspaces/{id}/activity.csv',
+      tags,
+      summary: 'The audit log as CSV, with the filters of the list',
+      description: `A header row, then one row per entry, newest first (RFC 4180; a field starting with = + - @, a tab or a carriage return gets a leading \`'\`). At most ${EXPORT_ROWS} rows: an export cut short says \`X-Truncated: true\` (and so does one whose filters read 100 000 entries).`,
+      request: { ...request, query: ActivityFiltersQuery },
+      responses: {
+        200: {
+          description: 'the entries as a CSV attachment',
+          headers: {
+            'Content-Disposition': {
+              schema: { type: 'string' },
+              description: 'attachment; filename="activity-<workspace>-<from>-<to>.csv"',
+            },
+            'X-Truncated': { schema: { type: 'string' }, description: 'true when rows were left out' },
+          },
+          content: { 'text/csv': { schema: z.string() } },
+        },
         ...readErrors,
       },
     }),

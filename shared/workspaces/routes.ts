@@ -1,8 +1,9 @@
 import { channelsOf } from '../chat/consumers.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
+import { listActivity } from './activity.js';
+import { exportActivity } from './activity-csv.js';
 import {
-  listActivity,
   listCompliance,
   connectionsFor,
   listConnections,
@@ -14,13 +15,17 @@ import {
 } from './children.js';
 import { readDashboard } from './dashboard.js';
 import { readWorkspaceStats } from './stats.js';
+import { archiveWorkspace, deleteWorkspace, unarchiveWorkspace } from './retire.js';
 import { createWorkspace, getWorkspaceItem, listWorkspaces, setPermission, toSummary, updateWorkspace } from './workspaces.js';
 
 import { workspaceRouteDefinitions as routes } from './route-definitions.js';
 
 export function workspaceRoutes(deps: Deps) {
   return createRouter()
-    .openapi(routes.list.route, async (c) => c.json({ workspaces: await listWorkspaces(deps, orgIdOf(c)) }, 200))
+    .openapi(routes.list.route, async (c) => {
+      const includeArchived = c.req.valid('query').include_archived === 'true';
+      return c.json({ workspaces: await listWorkspaces(deps, orgIdOf(c), includeArchived) }, 200);
+    })
     .openapi(routes.create.route, async (c) => {
       const workspace = await createWorkspace(deps, orgIdOf(c), c.req.valid('json'));
       return c.json({ id: workspace.id, name: workspace.name, status: workspace.status }, 201);
@@ -47,10 +52,30 @@ export function workspaceRoutes(deps: Deps) {
       const workspace = await updateWorkspace(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'));
       return c.json({ workspace }, 200);
     })
-    .openapi(routes.dashboard.route, async (c) => c.json(await readDashboard(deps, orgIdOf(c), c.req.valid('param').id), 200))
+    .openapi(routes.archive.route, async (c) =>
+      c.json({ workspace: await archiveWorkspace(deps, orgIdOf(c), c.req.valid('param').id) }, 200),
+    )
+    .openapi(routes.unarchive.route, async (c) =>
+      c.json({ workspace: await unarchiveWorkspace(deps, orgIdOf(c), c.req.valid('param').id) }, 200),
+    )
+    .openapi(routes.remove.route, async (c) => {
+      await deleteWorkspace(deps, orgIdOf(c), c.req.valid('param').id);
+      return c.json({ status: 'ok' as const }, 200);
+    })
+    .openapi(routes.dashboard.route, async (c) =>
+      c.json(await readDashboard(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
+    )
     .openapi(routes.activity.route, async (c) =>
       c.json(await listActivity(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
     )
+    .openapi(routes.activityCsv.route, async (c) => {
+      const { csv, truncated, filename } = await exportActivity(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query'));
+      return c.body(csv, 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${filename}"`,
+        'x-truncated': String(truncated),
+      });
+    })
     .openapi(routes.connections.route, async (c) => c.json(await listConnections(deps, c.get('principal'), c.req.valid('param').id), 200))
     .openapi(routes.consumers.route, async (c) => c.json(await listConsumers(deps, orgIdOf(c), c.req.valid('param').id), 200))
     .openapi(routes.knowledge.route, async (c) => c.json(await listKnowledge(deps, orgIdOf(c), c.req.valid('param').id), 200))

@@ -220,9 +220,13 @@ export const ConsumerSchema = z
   .object({
     id: z.string(),
     type: z.string(),
+    name: z.string().nullable().openapi({ description: 'the name given when it was connected; null without one' }),
     status: z.string(),
     channels: z.array(z.object({ channel_id: z.string(), channel_name: z.string().nullable() })),
     created_at: isoTimestamp,
+    last_used_at: isoTimestamp.nullable().openapi({
+      description: 'when its key last authenticated (to the minute: written at most once a minute); null if never, and for team chat',
+    }),
   })
   .openapi('Consumer');
 
@@ -246,6 +250,10 @@ export const WorkspaceDetailSchema = z
 export const ActivityEntrySchema = z
   .object({
     id: z.string(),
+    user_id: z.string().nullable().openapi({
+      description:
+        'the user who asked (a signed-in user, or the one a chat account is linked to); null for a consumer key, and for entries stored before it was kept',
+    }),
     user_name: z.string(),
     query: z.string(),
     tools_called: z.array(z.string()),

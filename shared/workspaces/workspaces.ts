@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { NotFoundError, ValidationError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { slugify } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
@@ -79,11 +79,26 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
 
 const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
 
-/** The item if it is a workspace of `orgId`; another organisation's workspace is 404, like a missing one. */
+/**
+ * Workspace statuses: `active`; `archived` (kept, answers no queries, hidden from the default list);
+ * `deleted` (what stays of a deleted workspace: its id, so it is not handed out again; `retire.ts`).
+ */
+export const WORKSPACE_STATUS = { active: 'active', archived: 'archived', deleted: 'deleted' } as const;
+
+/** The item if it is a workspace of `orgId`; another organisation's workspace is 404, like a missing or deleted one. */
 export function ownedWorkspace(item: object | undefined, orgId: string, workspaceId: string): WorkspaceItem {
   const workspace = item as WorkspaceItem | undefined;
-  if (!workspace || workspace.sk !== keys.workspaceSortKey || workspace.org_id !== orgId) throw workspaceNotFound(workspaceId);
+  if (!workspace || workspace.sk !== keys.workspaceSortKey || workspace.org_id !== orgId || workspace.status === WORKSPACE_STATUS.deleted) {
+    throw workspaceNotFound(workspaceId);
+  }
   return workspace;
+}
+
+/** An archived workspace answers no queries (nor goes on with a paused one): 409 saying so. */
+export function assertServing(workspace: WorkspaceItem): void {
+  if (workspace.status === WORKSPACE_STATUS.archived) {
+    throw new ConflictError(`workspace ${workspace.name} is archived: it answers no queries until an admin unarchives it`);
+  }
 }
 
 export async function getWorkspaceItem(deps: Deps, orgId: string, workspaceId: string): Promise<WorkspaceItem> {
@@ -119,7 +134,7 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
     id,
     org_id: orgId,
     name: input.name,
-    status: 'active',
+    status: WORKSPACE_STATUS.active,
     team: team.name,
     team_id: team.id,
     model: WORKSPACE_DEFAULTS.model,
@@ -142,9 +157,15 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
   return itemFor(id);
 }
 
-/** `GET /api/workspaces`: one Query on GSI1 for the workspaces, one BatchGet (per 100) of today's counters. */
-export async function listWorkspaces(deps: Deps, orgId: string): Promise<WorkspaceListItem[]> {
-  const items = await deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) });
+/**
+ * `GET /api/workspaces`: one Query on GSI1 for the workspaces, one BatchGet (per 100) of today's
+ * counters. Archived ones only when asked for (a deleted one has left the index).
+ */
+export async function listWorkspaces(deps: Deps, orgId: string, includeArchived = false): Promise<WorkspaceListItem[]> {
+  const listed = await deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) });
+  const items = listed.filter((item) =>
+    item.status === WORKSPACE_STATUS.deleted ? false : includeArchived || item.status !== WORKSPACE_STATUS.archived,
+  );
   const queriesToday = await readQueriesToday(
     deps,
     orgId,
@@ -202,10 +223,12 @@ export async function updateWorkspace(
   }
   names['#org_id'] = 'org_id';
   values[':org_id'] = orgId;
+  names['#status'] = 'status';
+  values[':deleted'] = WORKSPACE_STATUS.deleted;
   const item = await onConditionFailed(
     deps.table.update<WorkspaceItem>(keys.workspace(orgId, workspaceId), {
       update: `SET ${assignments.join(', ')}`,
-      condition: 'attribute_exists(pk) AND #org_id = :org_id',
+      condition: 'attribute_exists(pk) AND #org_id = :org_id AND #status <> :deleted',
       names,
       values,
     }),
@@ -222,9 +245,9 @@ export async function setPermission(deps: Deps, orgId: string, workspaceId: stri
   await onConditionFailed(
     deps.table.update(keys.workspace(orgId, workspaceId), {
       update: 'SET #permissions.#role = :patterns, updated_at = :at',
-      condition: 'attribute_exists(pk) AND org_id = :org',
-      names: { '#permissions': 'permissions', '#role': role },
-      values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId },
+      condition: 'attribute_exists(pk) AND org_id = :org AND #status <> :deleted',
+      names: { '#permissions': 'permissions', '#role': role, '#status': 'status' },
+      values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId, ':deleted': WORKSPACE_STATUS.deleted },
     }),
     () => workspaceNotFound(workspaceId),
   );

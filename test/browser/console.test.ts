@@ -31,13 +31,10 @@ afterAll(async () => {
 const at = (path: string) => `${service.url}${path}`;
 
 describe('a new user', () => {
-  it('is sent to sign in, and can go on to sign up', async () => {
+  it('is sent to sign up on a fresh install (nobody to sign in yet)', async () => {
     await page.goto(at('/workspaces'));
-    await page.getByRole('heading', { level: 1, name: 'Sign in' }).waitFor();
-    expect(page.url()).toBe(at('/signin?next=%2Fworkspaces'));
-    await checkPage(page, 'sign-in');
-    await page.getByRole('link', { name: 'Create an organisation' }).click();
     await page.getByRole('heading', { level: 1, name: 'Create your organisation' }).waitFor();
+    expect(page.url()).toBe(at('/signup'));
     await checkPage(page, 'sign-up');
   });
 
@@ -94,8 +91,8 @@ describe('the first workspace, end to end', () => {
     await checkPage(page, 'connections-add');
     await form.getByRole('button', { name: 'Save connection' }).click();
     const card = page.getByRole('article', { name: 'Orders' });
-    // A stdio server is started for a query, not for the save: its tools are listed on the first query.
-    await card.getByText('No tools yet').waitFor();
+    // Saving lists the server's tools: they show before any query.
+    await card.getByRole('table', { name: 'Tools of Orders' }).waitFor();
     expect(await card.textContent()).toContain('connected');
     await checkPage(page, 'connections-saved');
   });
@@ -782,6 +779,87 @@ describe('single sign-on', () => {
   });
 });
 
+describe('provisioning', () => {
+  let token = '';
+
+  it('creates a SCIM token shown once, with which the identity provider creates a user and deactivates them', async () => {
+    await page.goto(at('/org'));
+    await page.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Provisioning' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Provisioning' }).waitFor();
+    const baseUrl = String(await page.getByRole('region', { name: 'SCIM base URL' }).locator('.secret-row code').textContent());
+    expect(baseUrl).toMatch(/\/scim\/v2$/);
+    const state = page.getByRole('region', { name: 'Token' });
+    await state.getByText('No token yet').waitFor();
+    const lastSync = state.locator('dt:text-is("Last sync") + dd');
+    expect(await lastSync.textContent()).toBe('never');
+    await checkPage(page, 'org-provisioning-empty');
+
+    await state.getByRole('button', { name: 'Create token' }).click();
+    const field = state.getByRole('textbox', { name: 'SCIM token', exact: true });
+    await field.waitFor();
+    token = await field.inputValue();
+    expect(token).toMatch(/^scim\./);
+    expect(await field.getAttribute('readonly')).not.toBeNull();
+    await state.getByText('It will not be shown again.', { exact: false }).waitFor();
+    expect(await state.locator('dt:text-is("Token") + dd').textContent()).toMatch(/…, created /);
+    await checkPage(page, 'org-provisioning-token');
+
+    // The identity provider's requests, with the token the admin copied.
+    const scim = (method: string, path: string, body: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/scim+json' },
+        body: JSON.stringify(body),
+      });
+    const created = await scim('POST', '/Users', { userName: 'pat@example.test' });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    // Shown once: gone after a reload, where the provider's call shows as the last sync.
+    await page.reload();
+    await state.getByText(/, created /).waitFor();
+    expect(await page.locator('main').textContent()).not.toContain(token);
+    expect(await state.getByRole('textbox', { name: 'SCIM token', exact: true }).count()).toBe(0);
+    expect(await lastSync.textContent()).toMatch(/^\d{1,2} \w{3} \d{4}, \d{2}:\d{2}$/);
+
+    await page.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Users' }).click();
+    const row = page.getByRole('row', { name: /pat@example\.test/ });
+    await row.waitFor();
+    expect(await row.textContent()).not.toContain('Deactivated');
+
+    const off = await scim('PATCH', `/Users/${id}`, { Operations: [{ op: 'replace', path: 'active', value: false }] });
+    expect(off.status, await off.clone().text()).toBe(200);
+    await page.reload();
+    await row.getByText('Deactivated').waitFor();
+    expect(await page.getByRole('row', { name: /Ada Lovelace/ }).textContent()).not.toContain('Deactivated');
+    await checkPage(page, 'org-users-deactivated');
+  });
+
+  it('replaces the token after a confirmation, the old one refused, and is turned off after a confirmation', async () => {
+    await page.goto(at('/org/provisioning'));
+    const state = page.getByRole('region', { name: 'Token' });
+    await state.getByRole('button', { name: 'Replace token' }).click();
+    await page.getByRole('dialog', { name: 'Replace the SCIM token?' }).getByRole('button', { name: 'Replace token' }).click();
+    const field = state.getByRole('textbox', { name: 'SCIM token', exact: true });
+    await field.waitFor();
+    const replacement = await field.inputValue();
+    expect(replacement).toMatch(/^scim\./);
+    expect(replacement).not.toBe(token);
+    const users = (bearer: string) => fetch(at('/scim/v2/Users'), { headers: { authorization: `Bearer ${bearer}` } });
+    expect((await users(token)).status).toBe(401);
+    expect((await users(replacement)).status).toBe(200);
+    await state.getByRole('button', { name: 'Done' }).click();
+    await field.waitFor({ state: 'detached' });
+    expect(await page.locator('main').textContent()).not.toContain(replacement);
+
+    await state.getByRole('button', { name: 'Turn off provisioning' }).click();
+    await page.getByRole('dialog', { name: 'Turn provisioning off?' }).getByRole('button', { name: 'Turn off provisioning' }).click();
+    await state.getByText('No token yet').waitFor();
+    expect((await users(replacement)).status).toBe(401);
+    await state.getByRole('button', { name: 'Create token' }).waitFor();
+  });
+});
+
 describe('a member', () => {
   it('is added by the admin on the users page', async () => {
     await page.goto(at('/org'));
@@ -834,6 +912,7 @@ describe('a member', () => {
       expect(await member.getByRole('button', { name: 'Add user' }).count()).toBe(0);
       expect(await member.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
       expect(await member.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Single sign-on' }).count()).toBe(0);
+      expect(await member.getByRole('navigation', { name: 'Organisation' }).getByRole('link', { name: 'Provisioning' }).count()).toBe(0);
 
       // The budgets, read only.
       await member.goto(at('/org/budgets'));

@@ -17,6 +17,8 @@ interface ModelScript {
   failStats: boolean;
   /** Answer with markup that would run a script if the console rendered it as HTML. */
   markup: boolean;
+  /** After its tool call, answer with MARKDOWN (a list, a table, code, links) instead of ANSWER. */
+  markdown: boolean;
 }
 
 export const STATS = {
@@ -27,6 +29,23 @@ export const STATS = {
 };
 export const MARKUP = '<img src=x onerror="window.pwned=true"> <script>window.pwned=true</script>';
 export const ANSWER = 'Order 42 has shipped with Parcelways and arrives within 2 days.';
+/** An answer in Markdown: a list, a table, a fenced code block, a link, and a `javascript:` link that must not become one. */
+const MARKDOWN = [
+  'Order 42:',
+  '',
+  '- shipped with Parcelways',
+  '- arrives within 2 days',
+  '',
+  '| Item | Qty |',
+  '| --- | --- |',
+  '| Teapot | 1 |',
+  '',
+  '```sh',
+  'track-parcel --order 42',
+  '```',
+  '',
+  'See [the tracking page](https://parcels.example/track/42) or [run this](javascript:alert(1)).',
+].join('\n');
 
 /** Whether the model has called a tool whose name ends with `suffix` earlier in the request's conversation. */
 function called(body: ModelRequestRecord['body'], suffix: string): boolean {
@@ -56,6 +75,7 @@ function reply(script: ModelScript) {
     const lookup = body.tools?.find((tool) => tool.name.endsWith('lookup_order') && visible.includes(tool.name));
     if (lookup && !called(body, 'lookup_order'))
       return toolUseReply([{ name: lookup.name, input: { order_id: '42' } }], { input_tokens: 420, output_tokens: 24 });
+    if (script.markdown) return { ...textReply(MARKDOWN, { input_tokens: 510, output_tokens: 60 }), chunkDelayMs: 5 };
     return { ...textReply(ANSWER, { input_tokens: 510, output_tokens: 36 }), chunkDelayMs: 150 };
   };
 }
@@ -74,7 +94,7 @@ export interface ConsoleService {
  */
 export async function startConsoleService(): Promise<ConsoleService> {
   const model = await startFakeModel();
-  const script: ModelScript = { failStats: false, markup: false };
+  const script: ModelScript = { failStats: false, markup: false, markdown: false };
   model.handle(reply(script));
   const config = parseConfig(
     {

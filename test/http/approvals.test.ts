@@ -164,6 +164,13 @@ describe('approval of write tools', () => {
     const member = await t.addMember(admin.cookie);
     readAndWrite();
     const asked = await ask(admin.cookie, workspaceId);
+    // The list says who may decide, as deciding would answer.
+    const canDecide = async (cookie: string) =>
+      (await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie })).body.approvals.map(
+        (approval: { can_decide: boolean }) => approval.can_decide,
+      );
+    expect(await canDecide(admin.cookie)).toEqual([true]);
+    expect(await canDecide(member.cookie)).toEqual([false]);
     const refused = await decide(member.cookie, workspaceId, asked.body.pending_approval.id, { decision: 'approve' });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toMatch(/only an admin/);
@@ -177,6 +184,9 @@ describe('approval of write tools', () => {
     const other = await t.addMember(admin.cookie);
     readAndWrite();
     const own = await ask(member.cookie, workspaceId);
+    // Pending: the admins' call first asked (newest first: the member's own call first).
+    expect(await canDecide(member.cookie)).toEqual([true, false]);
+    expect(await canDecide(other.cookie)).toEqual([false, false]);
     expect((await decide(other.cookie, workspaceId, own.body.pending_approval.id, { decision: 'approve' })).status).toBe(403);
     expect((await decide(admin.cookie, workspaceId, own.body.pending_approval.id, { decision: 'approve' })).status).toBe(403);
     expect((await decide(member.cookie, workspaceId, own.body.pending_approval.id, { decision: 'approve' })).status).toBe(200);

@@ -445,7 +445,7 @@ describe('POST /api/connectors/mcp', () => {
     }
   });
 
-  it('saves a stdio connection without starting it: tools are discovered on the first query', async () => {
+  it('saves a stdio connection with the tools it lists, and stops the server it started for that', async () => {
     const { cookie, workspaceId } = await orgWithWorkspace();
     const openedBefore = t.deps.mcp.stats.sessionsOpened;
     const saved = await save(cookie, {
@@ -458,12 +458,12 @@ describe('POST /api/connectors/mcp', () => {
     expect(saved.status, saved.text).toBe(201);
     expect(saved.body).toEqual({
       status: 'saved',
-      message: expect.stringMatching(/discovered on the first query/),
-      tools: 0,
+      message: 'Connected "Orders" with 3 tools',
+      tools: 3,
       id: expect.any(String),
     });
-    expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore);
-    expect(stdioFixtureChildren()).toEqual([]);
+    expect(t.deps.mcp.stats.sessionsOpened).toBe(openedBefore + 1);
+    await expect.poll(stdioFixtureChildren, { timeout: 5_000 }).toEqual([]);
 
     const { connections, tools } = await connectionsOf(cookie, workspaceId);
     expect(connections).toEqual([
@@ -474,13 +474,13 @@ describe('POST /api/connectors/mcp', () => {
         url: null,
         command: 'node',
         args: STDIO_SERVER_ARGS,
-        tool_count: 0,
+        tool_count: 3,
         status: 'connected',
         type: 'mcp',
       }),
     ]);
-    expect(tools).toEqual([]);
-    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 0 });
+    expect(tools.map((tool: { name: string }) => tool.name).sort()).toEqual([...STDIO_TOOL_NAMES].sort());
+    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 3 });
   });
 
   it('refuses a stdio command line outside the catalogue', async () => {
@@ -626,19 +626,19 @@ describe('DELETE /api/connections/:id', () => {
       args: STDIO_SERVER_ARGS,
     });
     expect([saved.status, kept.status]).toEqual([201, 201]);
-    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 2, tool_count: 5 });
+    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 2, tool_count: 8 });
 
     const deleted = await t.request('DELETE', `/api/connections/${saved.body.id}`, { cookie });
     expect(deleted.status, deleted.text).toBe(200);
     expect(deleted.body).toEqual({ status: 'ok' });
     const { connections, tools } = await connectionsOf(cookie, workspaceId);
     expect(connections.map((connection) => connection.id)).toEqual([kept.body.id]);
-    expect(tools).toEqual([]);
-    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 0 });
+    expect(new Set(tools.map((tool) => tool.connection_id))).toEqual(new Set([kept.body.id]));
+    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 3 });
 
     const again = await t.request('DELETE', `/api/connections/${saved.body.id}`, { cookie });
     expect(again.status).toBe(404);
-    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 0 });
+    expect(await countsOf(cookie, workspaceId)).toEqual({ connection_count: 1, tool_count: 3 });
 
     const last = await t.request('DELETE', `/api/connections/${kept.body.id}`, { cookie });
     expect(last.body).toEqual({ status: 'ok' });

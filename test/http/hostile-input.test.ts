@@ -113,6 +113,9 @@ interface Fixture {
   /** A link request the bot sent a chat user, unused; and the id of a chat account linked to the admin. */
   linkToken: string;
   chatLinkId: string;
+  /** An invitation by link, waiting: its id and the token of its link. */
+  invitationId: string;
+  invitationToken: string;
 }
 
 async function ok(response: Promise<ApiResponse>, status: number, what: string): Promise<ApiResponse> {
@@ -156,6 +159,8 @@ async function makeFixture(): Promise<Fixture> {
   const account = (userId: string) => ({ teamId: 'T1', teamName: 'Example Team', userId, userName: `Chat ${userId}` });
   const linked = await requestChatLink(t.deps, admin.org.id, account('ULINKED'));
   await post(`/api/chat/link-requests/${linked}`, undefined);
+  const invitation = await post('/api/org/invitations', { email: t.uniqueEmail('hostile-invite'), org_role: 'member' });
+  const invitationUrl = String(invitation.body.invitation.url);
   return {
     cookie,
     email: admin.email,
@@ -177,6 +182,8 @@ async function makeFixture(): Promise<Fixture> {
     runId: evalRun.body.run.id,
     linkToken: await requestChatLink(t.deps, admin.org.id, account('UTOLINK')),
     chatLinkId: 'T1-ULINKED',
+    invitationId: invitation.body.invitation.id,
+    invitationToken: invitationUrl.slice(invitationUrl.lastIndexOf('/') + 1),
   };
 }
 
@@ -189,6 +196,7 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       if (operation.path.startsWith('/api/consumers/')) return [f.messagingConsumerId];
       if (operation.path.startsWith('/api/org/users/')) return [f.memberId];
       if (operation.path.startsWith('/api/org/budgets/')) return [f.budgetId];
+      if (operation.path.startsWith('/api/org/invitations/')) return [f.invitationId];
       return [f.workspaceId];
     case 'cid':
       return [f.conversationId];
@@ -208,7 +216,7 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
     case 'channel_id':
       return ['C1', 'C2'];
     case 'token':
-      return [f.linkToken];
+      return operation.path.startsWith('/api/invitations/') ? [f.invitationToken] : [f.linkToken];
     case 'link_id':
       return [f.chatLinkId];
     case 'eval_id':
@@ -233,6 +241,14 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/org/settings/{key}': [{ value: 'anthropic' }, { value: 'sk-ant-hostile-0123456789' }],
     'POST /api/org/users': [{ name: 'New', email: 'hostile-new@example.com', password: 'long enough', org_role: 'member' }],
     'PUT /api/org/users/{id}': [{ org_role: 'admin' }, { org_role: 'member' }],
+    'PUT /api/org/users/{id}/password': [{ password: 'set by the admin' }],
+    'PUT /api/me': [{ name: 'Hostile Me' }],
+    'POST /api/me/password': [{ current_password: ADMIN_PASSWORD, new_password: 'another long password' }],
+    'POST /api/org/invitations': [
+      { email: 'hostile-invited@example.com', org_role: 'member' },
+      { email: 'hostile-invited-2@example.com', org_role: 'admin', expires_in_hours: 336 },
+    ],
+    'POST /api/invitations/{token}/accept': [{ name: 'Invited Person', password: 'long enough' }],
     'POST /api/org/sso/test': [{ issuer: 'http://127.0.0.1:9/nowhere', client_id: 'wap' }],
     'PUT /api/org/sso': [
       {
@@ -862,7 +878,24 @@ function requiredQueryArb(operation: Operation, parts: fc.Arbitrary<string>): fc
 
 function queryStringArb(f: Fixture, operation: Operation): fc.Arbitrary<string> {
   const key = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom('limit', 'offset', 'cursor', 'status', 'resolution', 'consumer', 'category', 'q') },
+    {
+      weight: 4,
+      arbitrary: fc.constantFrom(
+        'limit',
+        'offset',
+        'cursor',
+        'status',
+        'resolution',
+        'consumer',
+        'category',
+        'q',
+        'from',
+        'to',
+        'user',
+        'tool',
+        'errors',
+      ),
+    },
     { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor', '', 'limit[]', 'a[b]', 'LIMIT', ' limit', 'limit ') },
     { weight: 1, arbitrary: fc.string({ maxLength: 8 }) },
   );
@@ -887,6 +920,8 @@ function queryStringArb(f: Fixture, operation: Operation): fc.Arbitrary<string> 
       '',
     ),
     fc.constantFrom('open', 'closed', 'cold', 'resolved', 'unresolved', 'api', 'team-chat', 'messaging', 'coding-agent', 'billing'),
+    // Days (the dashboard's and the audit log's from and to) and the audit log's filters.
+    fc.constantFrom('2026-11-22', '2026-01-01', '2026-02-30', '1970-01-01', '9999-12-31', '2026-1-1', 'true', 'false', 'search_docs'),
     // Words of the fixture's tools, for the tool search's q.
     fc.constantFrom('create a ticket', 'creating tickets', 'search docs', 'search_docs', 'Hostile tools__create_ticket'),
     cursorArb(f),

@@ -378,6 +378,9 @@ describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
 
     // A member closes only their own conversations (the admin started this one); an admin any.
     const member = await t.addMember(admin.cookie);
+    // The detail says whom the API lets close it, so the console offers only that.
+    expect((await detail(member.cookie, workspaceId, other)).can_close).toBe(false);
+    expect((await detail(admin.cookie, workspaceId, other)).can_close).toBe(true);
     const byMember = await t.request('POST', path(other), { cookie: member.cookie });
     expect(byMember.status, byMember.text).toBe(403);
     expect(await statusOf(admin.cookie, workspaceId, other)).toBe('open');
@@ -390,6 +393,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
       const body = await detail(admin.cookie, workspaceId, cid);
       expect(body.conversation.status).toBe('closed');
       expect(body.stats.stats_status).toBe('complete');
+      expect(body.can_close).toBe(false);
     }
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 0, closed: 3, total: 3 });
     const q = await queues(admin.cookie);

@@ -114,11 +114,29 @@ describe('/api/org/settings', () => {
   const settingsOf = async (cookie: string) => t.request('GET', '/api/org/settings', { cookie });
   const put = (cookie: string, key: string, value: unknown) => t.request('PUT', `/api/org/settings/${key}`, { cookie, body: { value } });
 
+  it("says whether the service's own model key answers while ai_api_key is not set", async () => {
+    for (const [env, lent] of [
+      [{ ANTHROPIC_API_KEY: 'sk-operator', ALLOW_SERVICE_MODEL_KEY: 'true' }, true],
+      [{ ANTHROPIC_API_KEY: 'sk-operator', ALLOW_SERVICE_MODEL_KEY: 'false' }, false],
+      [{ ALLOW_SERVICE_MODEL_KEY: 'true' }, false],
+    ] as const) {
+      const context = await createTestContext({ env });
+      try {
+        const admin = await context.signUp();
+        const response = await context.request('GET', '/api/org/settings', { cookie: admin.cookie });
+        expect(response.body.service_model_key, JSON.stringify(env)).toBe(lent);
+        expect(response.text).not.toContain('sk-operator');
+      } finally {
+        await context.close();
+      }
+    }
+  });
+
   it('starts with no settings and the five known keys not configured', async () => {
     const admin = await t.signUp();
     const response = await settingsOf(admin.cookie);
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ settings: {}, configured: KNOWN_UNSET });
+    expect(response.body).toEqual({ settings: {}, configured: KNOWN_UNSET, service_model_key: false });
   });
 
   it('masks secrets (mask + last 4, or the bare mask up to 8 chars) and never answers or logs them in full', async () => {
@@ -147,6 +165,7 @@ describe('/api/org/settings', () => {
         webhook_secret: MASK,
       },
       configured: { ...KNOWN_UNSET, ai_api_key: true, chat_bot_token: true, chat_app_token: true, db_password: true, webhook_secret: true },
+      service_model_key: false,
     });
     responses.push(
       listed,
@@ -246,6 +265,7 @@ describe('/api/org/settings', () => {
     expect((await settingsOf(admin.cookie)).body).toEqual({
       settings: { ai_provider: 'anthropic' },
       configured: { ...KNOWN_UNSET, ai_provider: true },
+      service_model_key: false,
     });
     for (const key of ['ai_api_key', 'never_set']) {
       const again = await t.request('DELETE', `/api/org/settings/${key}`, { cookie: admin.cookie });
@@ -271,7 +291,7 @@ describe('/api/org/settings', () => {
     const second = await t.signUp();
     await put(first.cookie, 'ai_api_key', 'first-org-secret-5555');
     await put(first.cookie, 'some_flag', 'first');
-    expect((await settingsOf(second.cookie)).body).toEqual({ settings: {}, configured: KNOWN_UNSET });
+    expect((await settingsOf(second.cookie)).body).toEqual({ settings: {}, configured: KNOWN_UNSET, service_model_key: false });
     expect((await t.request('DELETE', '/api/org/settings/ai_api_key', { cookie: second.cookie })).status).toBe(404);
     await put(second.cookie, 'some_flag', 'second');
     expect((await settingsOf(first.cookie)).body.settings).toEqual({ ai_api_key: `${MASK}5555`, some_flag: 'first' });

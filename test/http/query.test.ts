@@ -375,10 +375,10 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(model.requests[2]?.body.tools).toHaveLength(5);
   });
 
-  it('discovers stdio tools on the first query, in a process without the service secrets', async () => {
+  it('uses the stdio tools listed when it was saved, in a process without the service secrets', async () => {
     const { admin, workspaceId } = await workspaceWith([{ name: 'orders', transport: 'stdio', command: 'node', args: STDIO_SERVER_ARGS }]);
     const before = await t.request('GET', `/api/workspaces/${workspaceId}/connections`, { cookie: admin.cookie });
-    expect(before.body.tools).toEqual([]);
+    expect(before.body.tools).toHaveLength(3);
     model.reply(
       toolUseReply([{ name: 'lookup_order', input: { order_id: '42' } }, { name: 'env_names' }]),
       textReply('Order 42 is shipped.'),

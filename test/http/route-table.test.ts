@@ -49,6 +49,8 @@ describe('the route table', () => {
         '/api/auth/sso',
         '/api/auth/sso/callback',
         '/api/connectors/mcp/oauth/callback',
+        '/api/invitations/{token}',
+        '/api/invitations/{token}/accept',
         '/api/models',
         '/api/openapi.json',
         '/api/signup',

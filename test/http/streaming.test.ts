@@ -75,8 +75,19 @@ describe('POST /api/workspaces/:id/query with Accept: text/event-stream', () => 
     // The tool call, announced before it runs and told when it ends, between the two turns' text.
     const call = events.find((event) => event.event === 'tool_call');
     const result = events.find((event) => event.event === 'tool_result');
-    expect(call?.data).toEqual({ id: expect.stringMatching(/^toolu_/), name: 'search_docs', connection: 'docs' });
-    expect(result?.data).toEqual({ id: call?.data.id, name: 'search_docs', is_error: false, duration_ms: expect.any(Number) });
+    expect(call?.data).toEqual({
+      id: expect.stringMatching(/^toolu_/),
+      name: 'search_docs',
+      connection: 'docs',
+      arguments: '{"query":"vpn"}',
+    });
+    expect(result?.data).toEqual({
+      id: call?.data.id,
+      name: 'search_docs',
+      is_error: false,
+      duration_ms: expect.any(Number),
+      result: 'results for vpn (docs)',
+    });
     expect(names.indexOf('tool_call')).toBeLessThan(names.indexOf('tool_result'));
     // Many small deltas whose concatenation is exactly the stored answer.
     const deltas = events.filter((event) => event.event === 'text').map((event) => event.data.delta as string);
@@ -95,6 +106,46 @@ describe('POST /api/workspaces/:id/query with Accept: text/event-stream', () => 
     expect(done).toMatchObject(rest);
     expect(Object.keys(done).sort()).toEqual(Object.keys(plain.body).sort());
     expect(done.tokens).toEqual({ input: 800, output: 100, cache_read: 0, cache_write: 0 });
+  });
+
+  it("shows a call's arguments and result cut short and screened, and keeps them with the answer", async () => {
+    const { admin, workspaceId } = await setup();
+    const guardrail = await t.request('POST', `/api/workspaces/${workspaceId}/guardrails`, {
+      cookie: admin.cookie,
+      body: { name: 'cards', type: 'redact_pattern', pattern: '4111[0-9]{12}', applies_to: 'output' },
+    });
+    expect(guardrail.status).toBe(201);
+    const long = `card 4111111111111111 ${'x'.repeat(3000)}`;
+    model.reply(toolUseReply([{ name: 'search_docs', input: { query: long } }]), textReply('Found it.'));
+    const streamed = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie: admin.cookie,
+      headers: SSE,
+      body: { query: 'Find my card' },
+    });
+    const events = eventsOf(streamed.text);
+    const call = events.find((event) => event.event === 'tool_call')?.data;
+    const result = events.find((event) => event.event === 'tool_result')?.data;
+    // The tool itself got the whole card number; people are shown it redacted, and a preview of the rest.
+    expect(call.arguments).toMatch(/^\{"query":"card \[redacted\] x+… \(\d+ more characters\)$/);
+    expect(call.arguments).not.toContain('4111111111111111');
+    expect(result.result).toMatch(/^results for card \[redacted\] x+… \(\d+ more characters\)$/);
+    expect(result.result.length).toBeLessThan(2100);
+
+    const done = events.at(-1)?.data;
+    const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${done.conversation_id}`, { cookie: admin.cookie });
+    const [question, answer] = detail.body.messages;
+    expect(question.tool_calls).toEqual([]);
+    expect(answer.tool_calls).toEqual([
+      {
+        id: call.id,
+        name: 'search_docs',
+        connection: 'docs',
+        arguments: call.arguments,
+        result: result.result,
+        is_error: false,
+        duration_ms: expect.any(Number),
+      },
+    ]);
   });
 
   it('answers errors found before the query starts as plain JSON with their status', async () => {

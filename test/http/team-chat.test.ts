@@ -97,6 +97,8 @@ describe('POST /api/connectors/consumer (team-chat)', () => {
         status: 'active',
         channels: [{ channel_id: 'C1', channel_name: 'support' }],
         created_at: t.clock.now().toISOString(),
+        name: null,
+        last_used_at: null,
       },
     ]);
     // Connecting again is the same consumer.
@@ -157,6 +159,8 @@ describe('channel bindings', () => {
         status: 'active',
         channels: [{ channel_id: 'C555', channel_name: 'desk' }],
         created_at: t.clock.now().toISOString(),
+        name: null,
+        last_used_at: null,
       },
     ]);
   });

@@ -25,6 +25,12 @@ const VALID_BODIES: Record<string, unknown> = {
   'PUT /api/org/settings/{key}': { value: 'anthropic' },
   'POST /api/org/users': { name: 'New', email: 'matrix-new@example.com', password: 'long enough', org_role: 'member' },
   'PUT /api/org/users/{id}': { org_role: 'member' },
+  'PUT /api/org/users/{id}/password': { password: 'long enough' },
+  'PUT /api/me': { name: 'Matrix Me' },
+  // The member of the roles matrix (test/support/context.ts addMember) changing their own password.
+  'POST /api/me/password': { current_password: 'member password', new_password: 'member password 2' },
+  'POST /api/org/invitations': { email: 'matrix-invited@example.com', org_role: 'member' },
+  'POST /api/invitations/{token}/accept': { name: 'Matrix Invited', password: 'long enough' },
   'POST /api/org/budgets': { scope: 'org', period: 'day', limit_usd: 5 },
   'POST /api/org/sso/test': { issuer: 'http://127.0.0.1:9/nowhere', client_id: 'wap' },
   'PUT /api/org/sso': {
@@ -285,6 +291,7 @@ describe('authentication', () => {
       [
         'GET /health',
         'POST /api/signup',
+        'GET /api/signup',
         'POST /api/auth/login',
         'GET /api/auth/session',
         'GET /api/auth/logout',
@@ -293,6 +300,8 @@ describe('authentication', () => {
         'GET /api/connectors/mcp/oauth/callback',
         'GET /api/auth/sso',
         'GET /api/auth/sso/callback',
+        'GET /api/invitations/{token}',
+        'POST /api/invitations/{token}/accept',
       ].sort(),
     );
   });

@@ -438,6 +438,7 @@ describe('child endpoints of an empty workspace', () => {
     const { cookie, id } = await orgWithWorkspace();
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
     expect(dashboard).toEqual({
+      range: { from: '2026-10-24', to: '2026-11-22', days: 30 },
       tickets: { open: 0, cold: 0, closed: 0, total: 0 },
       sentiment: { average: null, positive: 0, neutral: 0, negative: 0 },
       compliance: { violations: 0, guardrails: 0 },
@@ -468,9 +469,10 @@ describe('GET /api/workspaces/:id/activity', () => {
     const newestFirst = ['act-6', 'act-5', 'act-4', 'act-3', 'act-2', 'act-1', 'act-0'];
     expect(all.body.activity.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
     const newest = new Date(t.clock.now().getTime() - 1000).toISOString();
-    // Entries written before approvals and the cache counters existed read with no approvals and 0 cache tokens.
+    // Entries written before approvals, the cache counters and the user's id existed read with no approvals, 0 cache tokens, no user id.
     expect(all.body.activity[0]).toEqual({
       ...activityFields(6),
+      user_id: null,
       tokens_input: 106,
       tokens: { input: 106, output: 50, cache_read: 0, cache_write: 0 },
       approvals: [],
@@ -604,6 +606,9 @@ describe('conversations of a workspace', () => {
       stats_status: null,
       first_message_at: '2026-11-22T06:00:00.000Z',
       last_activity_at: '2026-11-22T09:30:00.000Z',
+      // Seeded without the first question or the consumer: as conversations stored before they were kept.
+      title: null,
+      consumer_id: null,
     });
   });
 
@@ -675,6 +680,7 @@ describe('conversations of a workspace', () => {
       role: 'user',
       content: 'message 1',
       tools_called: null,
+      tool_calls: [],
       tokens_input: null,
       tokens_output: null,
       tokens: null,

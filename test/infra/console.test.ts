@@ -16,6 +16,7 @@ interface Behaviour {
   CachePolicyId: string;
   ResponseHeadersPolicyId?: unknown;
   ViewerProtocolPolicy: string;
+  Compress?: boolean;
   FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
 }
 interface DistributionConfig {
@@ -49,6 +50,8 @@ describe('the web console on AWS', () => {
       AllowedMethods: ['GET', 'HEAD'],
       CachePolicyId: CACHING_OPTIMIZED,
       ViewerProtocolPolicy: 'redirect-to-https',
+      // Scripts and stylesheets leave CloudFront compressed (Brotli or gzip; the policy keys the cache on both).
+      Compress: true,
     });
     const origin = distribution().Origins.find((candidate) => candidate.Id === fallback.TargetOriginId);
     expect(JSON.stringify(origin?.DomainName)).toContain(consoleBucketId());

@@ -2,6 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promis
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalRuntime, type LocalRuntime } from '../../bin/local-runtime.js';
 import { parseConfig } from '../../shared/platform/config.js';
@@ -14,6 +15,7 @@ import { FAST_SCRYPT } from '../support/context.js';
 
 let runtime: LocalRuntime;
 let dir: string;
+const BIG_CHUNK = `export const words = ${JSON.stringify('console '.repeat(2000))};`;
 beforeAll(async () => {
   // A console build of its own: three files are enough to see what is served how.
   dir = await mkdtemp(join(tmpdir(), 'wap-console-'));
@@ -24,6 +26,10 @@ beforeAll(async () => {
   );
   await writeFile(join(dir, 'assets', 'main-ABC.js'), 'console.log("console");');
   await writeFile(join(dir, 'build-stamp.json'), '{"hash":"secret-ish"}');
+  // A chunk as web/build.ts leaves it: with its Brotli and gzip forms next to it.
+  await writeFile(join(dir, 'assets', 'chunk-BIG.js'), BIG_CHUNK);
+  await writeFile(join(dir, 'assets', 'chunk-BIG.js.br'), brotliCompressSync(BIG_CHUNK));
+  await writeFile(join(dir, 'assets', 'chunk-BIG.js.gz'), gzipSync(BIG_CHUNK));
   const config = parseConfig({ DATA_DIR: 'memory', PORT: '0', LOG_LEVEL: 'SILENT' }, 'local');
   runtime = await startLocalRuntime(config, { logger: new RecordingLogger(), scrypt: FAST_SCRYPT, consoleDir: dir });
 });
@@ -34,17 +40,20 @@ afterAll(async () => {
 
 const get = (path: string, init?: RequestInit) => fetch(`${runtime.url}${path}`, init);
 
-/** A GET of `path` exactly as written (no URL normalisation): the body the server answers. */
-function rawGet(path: string): Promise<string> {
+/** A GET of `path` exactly as written (no URL normalisation, nothing decoded): the headers and the bytes the server answers. */
+function rawResponse(path: string, headers: Record<string, string> = {}) {
   const { hostname, port } = new URL(runtime.url);
-  return new Promise((resolve, reject) => {
-    httpGet({ host: hostname, port, path }, (response) => {
-      let body = '';
-      response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      response.on('end', () => resolve(body));
+  return new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+    httpGet({ host: hostname, port, path, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
     }).on('error', reject);
   });
 }
+
+/** A GET of `path` exactly as written: the body the server answers. */
+const rawGet = async (path: string) => (await rawResponse(path)).body.toString();
 
 describe('the console at /', () => {
   it("answers index.html for / and for the app's own routes, never cached, with a CSP that allows only this origin", async () => {
@@ -68,6 +77,32 @@ describe('the console at /', () => {
     const missing = await get('/assets/main-OLD.js');
     expect(missing.status).toBe(404);
     expect(missing.headers.get('cache-control')).toBeNull();
+  });
+
+  it('sends a script compressed as the browser accepts it (Brotli first, then gzip, else as it is), saying it varies by Accept-Encoding', async () => {
+    const brotli = await rawResponse('/assets/chunk-BIG.js', { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(BIG_CHUNK);
+    const gzip = await rawResponse('/assets/chunk-BIG.js', { 'accept-encoding': 'gzip' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(BIG_CHUNK);
+    const identity = await rawResponse('/assets/chunk-BIG.js');
+    expect(identity.headers['content-encoding']).toBeUndefined();
+    expect(identity.body.toString()).toBe(BIG_CHUNK);
+    for (const response of [brotli, gzip, identity]) {
+      expect(response.headers['content-type']).toContain('javascript');
+      expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(Number(response.headers['content-length'])).toBe(response.body.length);
+    }
+    expect(brotli.body.length).toBeLessThan(BIG_CHUNK.length / 10);
+    // A file without compressed forms (too small to be worth it) goes as it is, whatever is accepted.
+    const small = await rawResponse('/assets/main-ABC.js', { 'accept-encoding': 'br' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBe('Accept-Encoding');
+    const page = await rawResponse('/workspaces', { 'accept-encoding': 'br' });
+    expect(page.headers['cache-control']).toBe('no-cache');
+    expect(page.headers.vary).toBe('Accept-Encoding');
   });
 
   it('serves nothing outside the build: no traversal, no file but index.html and assets', async () => {

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openEmbeddedStore, type EmbeddedStore } from '../../bin/embedded-store.js';
 import { conversationUpdate, type ClaimedQuery } from '../../shared/agent/query/claim.js';
 import { dueIndex } from '../../shared/conversations/lifecycle.js';
+import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { keys } from '../../shared/platform/keys.js';
 import { DynamoClient, StoreError } from '../../shared/platform/store-http.js';
@@ -36,6 +37,7 @@ const conversationEntity = new Entity({
     status: string().enum('open', 'cold', 'closed'),
     consumer_type: string().enum('api', 'team-chat', 'messaging', 'coding-agent'),
     user_name: string(),
+    title: string().optional(),
     channel: anyOf(nul(), string()),
     owner: string().optional(),
     chat_channel_id: string().optional(),
@@ -79,6 +81,7 @@ function typedUpdate(saved: ClaimedQuery, at: string, coldAt: Date) {
       org_id: $get('org_id', caller.orgId),
       consumer_type: $get('consumer_type', caller.consumerType),
       user_name: $get('user_name', caller.userName),
+      title: $get('title', conversationTitle(firstQuestion(saved.history, saved.query))),
       channel: $get('channel', caller.channel),
       first_message_at: $get('first_message_at', at),
       stats_status: $get('stats_status', 'pending'),
@@ -135,6 +138,7 @@ const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
   workspace: { id: 'ws_1', org_id: 'org_1' } as ClaimedQuery['workspace'],
   conversationId: 'conv_1',
   history: [],
+  query: 'Where is my order?',
   answered: true,
   costUsd: 0.25,
   ...overrides,

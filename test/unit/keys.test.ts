@@ -31,6 +31,8 @@ describe('table keys', () => {
     expect(keys.chatMessageSeen('o1', 'C1', '17.5')).toEqual({ pk: 'CHATMSG#o1#C1#17.5', sk: 'SEEN' });
     expect(keys.chatLink('o1', 'T1', 'U1')).toEqual({ pk: 'ORG#o1', sk: 'CHATLINK#T1#U1' });
     expect(keys.chatLinkRequest('abc')).toEqual({ pk: 'CHATLINKREQ#abc', sk: 'REQUEST' });
+    expect(keys.invitation('abc')).toEqual({ pk: 'INVITE#abc', sk: 'INVITATION' });
+    expect(keys.invitationsIndexEntry('o1', 'T', 'i1')).toEqual({ gsi1pk: 'ORG#o1#INVITES', gsi1sk: 'T#i1' });
     expect(keys.workspaceDayStats('o1', 'ws-a', '2024-01-01')).toEqual({ pk: 'WSSTAT#o1#ws-a', sk: 'DAY#2024-01-01' });
     expect(keys.activityEntry('o1', 'ws-a', 'T', 'a1')).toEqual({ pk: 'WSACT#o1#ws-a', sk: 'T#a1' });
     expect(keys.gap('o1', 'ws-a', 'T', 'g1')).toEqual({ pk: 'WSGAP#o1#ws-a', sk: 'T#g1' });

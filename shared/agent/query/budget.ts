@@ -3,7 +3,7 @@ import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
-import { ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
+import { assertServing, ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { Caller } from './types.js';
 
 /*
@@ -57,5 +57,6 @@ export async function holdBudgetsToResume(deps: Deps, caller: Caller, workspaceI
     caller.orgId,
     workspaceId,
   );
+  assertServing(workspace);
   return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === keys.budgets(caller.orgId).sk)));
 }

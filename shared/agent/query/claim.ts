@@ -1,5 +1,6 @@
 import { isOwnConversationId } from '../../conversations/owners.js';
 import { dueIndex } from '../../conversations/lifecycle.js';
+import { conversationTitle, firstQuestion } from '../../conversations/title.js';
 import type { Deps } from '../../deps.js';
 import { ConflictError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
@@ -18,6 +19,8 @@ export interface ClaimedQuery {
   workspace: WorkspaceItem;
   conversationId: string;
   history: unknown[];
+  /** The question (as screened): the conversation's title when the query starts it (with no history). */
+  query: string;
   answered: boolean;
   costUsd: number;
   resumed?: { counted: { costUsd: number } };
@@ -44,6 +47,8 @@ interface ConversationWrite {
     org_id: string;
     consumer_type: Caller['consumerType'];
     user_name: string;
+    /** The first question, cut to 120 characters (`conversations/title.ts`). */
+    title: string;
     channel: string | null;
     first_message_at: string;
     stats_status: 'pending';
@@ -78,6 +83,7 @@ function conversationWrite(saved: ClaimedQuery, at: string, coldAt: Date): Conve
       org_id: caller.orgId,
       consumer_type: caller.consumerType,
       user_name: caller.userName,
+      title: conversationTitle(firstQuestion(saved.history, saved.query)),
       channel: caller.channel,
       first_message_at: at,
       stats_status: 'pending',

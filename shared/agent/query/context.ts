@@ -9,6 +9,7 @@ import { keys } from '../../platform/keys.js';
 import { addToWindow } from '../../platform/windows.js';
 import type { Item } from '../../platform/table.js';
 import { workspaceToolsOf } from '../../workspaces/tool-access.js';
+import { assertServing } from '../../workspaces/workspaces.js';
 import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.js';
 
 /*
@@ -63,6 +64,7 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     readModelSettings(deps, caller.orgId, [keys.budgets(caller.orgId)]),
   ]);
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
+  assertServing(workspace);
   const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
   // Pattern guardrails need their engine, loaded by the first query of a process that has any.
   if (guardrails.some((guardrail) => guardrail.type !== 'block_tool')) await loadPatternEngine();

@@ -102,6 +102,8 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
     items.push({
       ...message(firstSeq + 1, 'assistant', loop.answer),
       tools_called: JSON.stringify(loop.toolsCalled),
+      // What people are shown of each call (cut short and screened: query/screening.ts).
+      tool_calls: loop.calls ?? [],
       tokens_input: loop.usage.input,
       tokens_output: loop.usage.output,
       tokens_cache_read: loop.usage.cacheRead,
@@ -114,6 +116,12 @@ function messageItems(saved: FinishedQuery, now: Date, previousCount: number): I
 }
 
 /** The audit entry of the query (`WSACT#<workspace>`). */
+/** The service user who asked: a signed-in user (`user:<id>` owner), or the one a linked chat account asks as; null for a key. */
+function userIdOf(caller: Caller): string | null {
+  const subject = [caller.owner, caller.grantSubject].find((value) => value?.startsWith('user:'));
+  return subject ? subject.slice('user:'.length) : null;
+}
+
 function activityItem(saved: FinishedQuery, now: Date): Item {
   const { loop } = saved;
   const at = saved.resumed?.activityAt ?? now.toISOString();
@@ -122,6 +130,7 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
     ...keys.activityEntry(saved.workspace.org_id, saved.workspace.id, at, activityId),
     id: activityId,
     conversation_id: saved.conversationId,
+    user_id: userIdOf(saved.caller),
     user_name: saved.caller.userName,
     query: saved.query,
     tools_called: loop.toolsCalled,

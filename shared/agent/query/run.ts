@@ -9,7 +9,7 @@ import { NO_USAGE, type ModelClient, type ModelMessage } from '../model.js';
 import { ModelConfigurationError } from '../providers.js';
 import type { loadQueryContext } from './context.js';
 import type { ScreenedInput } from './screening.js';
-import { screenAnswer } from './screening.js';
+import { screenAnswer, screenToolCalls, screenToolEvent } from './screening.js';
 import { connectAll, knowledgeFor, offeredTools, type OfferedTool } from './tools.js';
 import { planToolSearch } from '../../tool-search/agent-tool.js';
 import { namedTools } from '../../workspaces/tool-access.js';
@@ -49,8 +49,9 @@ function nothingRan(error: string, answered: boolean, answer = ''): QueryRun {
   return { loop, answered, hits: [], tools: [] };
 }
 
-function withoutText(listener: AgentListener): AgentListener {
-  return (event) => (event.type === 'text' ? undefined : listener(event));
+/** The loop's events as the listener is told them: tool text screened; no text while answers are held for screening. */
+function shownEvents(guardrails: Guardrail[], held: boolean, listener: AgentListener): AgentListener {
+  return (event) => (held && event.type === 'text' ? undefined : listener(screenToolEvent(guardrails, event)));
 }
 
 /** The organisation's model client, or why there is none (no key, a provider not allowed). */
@@ -140,7 +141,7 @@ export async function prepareLoop(
     tokenBudget: workspace.max_tokens_per_query ?? undefined,
     toolBudgetMs: toolBudgetSecondsOf(workspace) * 1000,
     prefixCacheTtl: prefixCacheTtlFor(workspace, deps.clock.now()),
-    onEvent: listener.onEvent && (held ? withoutText(listener.onEvent) : listener.onEvent),
+    onEvent: listener.onEvent && shownEvents(guardrails, held, listener.onEvent),
   };
   return { input, tools, held };
 }
@@ -157,7 +158,8 @@ export function finishRun(guardrails: Guardrail[], loop: LoopResult, prepared: P
   hits.push(...answer.hits);
   if (prepared.held && answer.answer) listener.onEvent?.({ type: 'text', delta: answer.answer });
   const error = answer.withheldBy ? (loop.error ?? `answer withheld by guardrail "${answer.withheldBy.name}"`) : loop.error;
-  return { loop: { ...loop, answer: answer.answer, error }, answered: true, hits, tools: prepared.tools };
+  const calls = screenToolCalls(guardrails, loop.calls);
+  return { loop: { ...loop, answer: answer.answer, error, ...(calls ? { calls } : {}) }, answered: true, hits, tools: prepared.tools };
 }
 
 /**

@@ -1,7 +1,8 @@
-import { applyGuardrails, screeningCost, unusableGuardrail, type GuardrailHit } from '../../guardrails/enforcement.js';
+import { applyGuardrails, redactAll, screeningCost, unusableGuardrail, type GuardrailHit } from '../../guardrails/enforcement.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { REDACTED, SCREENING_BUDGET } from '../../guardrails/patterns.js';
 import { ValidationError } from '../../platform/errors.js';
+import type { AgentEvent, ToolCallRecord } from '../events.js';
 
 /*
  * Guardrails on the way in: a blocked question never reaches the model; redacted parts never
@@ -67,4 +68,24 @@ export function screenAnswer(
     hits: screened.hits,
     withheldBy: screened.blockedBy,
   };
+}
+
+/**
+ * What people are shown of tool calls (the stream's events, the stored answer) passes the output
+ * guardrails too: every pattern redacted, as in what is safe to show or store. Tool data is not
+ * the answer, so no hit is recorded for it.
+ */
+export function screenToolEvent(guardrails: Guardrail[], event: AgentEvent): AgentEvent {
+  if (event.type === 'tool_call') return { ...event, arguments: redactAll(guardrails, event.arguments, 'output') };
+  if (event.type === 'tool_result') return { ...event, result: redactAll(guardrails, event.result, 'output') };
+  return event;
+}
+
+/** The calls an answer keeps, screened like the stream's tool events. */
+export function screenToolCalls(guardrails: Guardrail[], calls: ToolCallRecord[] | undefined): ToolCallRecord[] | undefined {
+  return calls?.map((call) => ({
+    ...call,
+    arguments: redactAll(guardrails, call.arguments, 'output'),
+    result: redactAll(guardrails, call.result, 'output'),
+  }));
 }

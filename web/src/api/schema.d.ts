@@ -1040,6 +1040,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/connections/{id}/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List a connection's tools again and replace the cached ones (admin)
+         * @description At most 10 s. A server that cannot be reached keeps its tools and answers 200 with status error and last_error. A per-user connection is reached with your own grant.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the connection as listed, with its tools */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            connection: components["schemas"]["Connection"];
+                            tools: components["schemas"]["Tool"][];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/connectors/consumer": {
         parameters: {
             query?: never;
@@ -1487,7 +1594,7 @@ export interface paths {
         put?: never;
         /**
          * Connect an MCP server to a workspace (admin)
-         * @description http servers are reached now and their tools cached; stdio servers list their tools on the first query.
+         * @description The server is reached now and its tools cached. An http server that cannot be reached is a 400; a stdio server that cannot (or takes over 10 s) is saved with status error and last_error, its tools listed on the first query or a refresh.
          */
         post: {
             parameters: {
@@ -1902,6 +2009,398 @@ export interface paths {
                 };
                 /** @description conflicts with an existing resource */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an invitation link invites to (public: the token is the credential) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the invitation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["InvitationView"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unknown or revoked link */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the invitation was used already, or has expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/invitations/{token}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Accept an invitation (public): creates your user and signs you in (sets the session cookie) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["AcceptInvitationRequest"];
+                };
+            };
+            responses: {
+                /** @description you are a user of the organisation, signed in */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AcceptInvitationResponse"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description unknown or revoked link */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflicts with an existing resource */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the invitation was used already, or has expired */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Your own user, and whether you have a password here */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description your profile */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Profile"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /** Change your display name */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateProfileRequest"];
+                };
+            };
+            responses: {
+                /** @description your updated user */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: components["schemas"]["User"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password (the current one is checked); your other sessions end
+         * @description A wrong current password is 400 on current_password and counts as a failed sign-in (429 past the login limits). A user single sign-on made has no password: 400. Every other session of yours ends; the one that asked goes on.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ChangePasswordRequest"];
+                };
+            };
+            responses: {
+                /** @description changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -2520,6 +3019,264 @@ export interface paths {
             };
         };
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Invitations still waiting (neither used nor expired) (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the invitations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invitations: components["schemas"]["Invitation"][];
+                        };
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Invite someone by link (admin): the link is shown once
+         * @description Works whatever SIGNUP_MODE says. An email that already has an account is 409.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateInvitationRequest"];
+                };
+            };
+            responses: {
+                /** @description the invitation and its link */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            invitation: components["schemas"]["CreatedInvitation"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflicts with an existing resource */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation (admin): its link stops working */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description revoked */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -3933,7 +4690,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/signup": {
+    "/api/org/users/{id}/password": {
         parameters: {
             query?: never;
             header?: never;
@@ -3941,6 +4698,136 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
+        /**
+         * Set a user's password (admin; not your own: use POST /api/me/password)
+         * @description Their sessions end at once; they sign in with the new password.
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SetUserPasswordRequest"];
+                };
+            };
+            responses: {
+                /** @description the user */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            user: components["schemas"]["User"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who may sign up, and whether anyone has yet (a fresh install opens the console on sign-up) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the sign-up mode and whether the first sign-up is still to come */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SignupState"];
+                    };
+                };
+            };
+        };
         put?: never;
         /** Create an organisation and its first (admin) user; sets the session cookie */
         post: {
@@ -4161,10 +5048,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Workspaces of your organisation, with counts and usage */
+        /**
+         * Workspaces of your organisation, with counts and usage
+         * @description Archived workspaces only with include_archived=true; deleted ones never.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description true: archived workspaces too (status archived) */
+                    include_archived?: "true" | "false";
+                };
                 header?: never;
                 path?: never;
                 cookie?: never;
@@ -4465,7 +5358,95 @@ export interface paths {
             };
         };
         post?: never;
-        delete?: never;
+        /**
+         * Delete a workspace and its configuration (admin)
+         * @description Its connections, tools, knowledge, guardrails, consumers (their keys stop working), channel bindings and evaluations go. Its conversations, audit log, approvals and counters stay stored but can no longer be reached; its id is not handed out again.
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description deleted */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
         patch?: never;
@@ -4478,14 +5459,27 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Audit log, newest first */
+        /**
+         * Audit log, newest first, filtered by days, user, tool and outcome
+         * @description The days (`from`, `to`) are a key condition; `user`, `tool` and `errors` filter the entries read, at most 1000 a page: a filtered page may hold fewer than `limit` entries (even none) and still have a `next_cursor`, so read on until it is null.
+         */
         get: {
             parameters: {
                 query?: {
                     /** @description opaque, from next_cursor of the previous page */
                     cursor?: string;
+                    /** @description true: only the queries that failed (with an error); false: only those that did not */
+                    errors?: "true" | "false";
+                    /** @description first day (UTC), included */
+                    from?: string;
                     limit?: number;
                     offset?: number;
+                    /** @description last day (UTC), included */
+                    to?: string;
+                    /** @description only the queries that called this tool (its name, exactly) */
+                    tool?: string;
+                    /** @description only the queries of this user (their id, as GET /api/org/users lists it) */
+                    user?: string;
                 };
                 header?: never;
                 path: {
@@ -4505,8 +5499,119 @@ export interface paths {
                             activity: components["schemas"]["ActivityEntry"][];
                             /** @description cursor of the next page; null on the last page */
                             next_cursor: string | null;
+                            /** @description all the queries ever asked of the workspace; with filters, the entries that match them */
                             total: number;
                         };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/activity.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit log as CSV, with the filters of the list
+         * @description A header row, then one row per entry, newest first (RFC 4180; a field starting with = + - @, a tab or a carriage return gets a leading `'`). At most 10000 rows: an export cut short says `X-Truncated: true` (and so does one whose filters read 100 000 entries).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description true: only the queries that failed (with an error); false: only those that did not */
+                    errors?: "true" | "false";
+                    /** @description first day (UTC), included */
+                    from?: string;
+                    /** @description last day (UTC), included */
+                    to?: string;
+                    /** @description only the queries that called this tool (its name, exactly) */
+                    tool?: string;
+                    /** @description only the queries of this user (their id, as GET /api/org/users lists it) */
+                    user?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the entries as a CSV attachment */
+                200: {
+                    headers: {
+                        /** @description attachment; filename="activity-<workspace>-<from>-<to>.csv" */
+                        "Content-Disposition"?: string;
+                        /** @description true when rows were left out */
+                        "X-Truncated"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/csv": string;
                     };
                 };
                 /** @description invalid request (details name the fields) */
@@ -4748,6 +5853,109 @@ export interface paths {
                 };
                 /** @description conflicts with an existing resource */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive a workspace (admin): it answers no queries (409) and leaves the default list; its data stays */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the archived workspace */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            workspace: components["schemas"]["WorkspaceSummary"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -5094,10 +6302,14 @@ export interface paths {
                 query?: {
                     category?: string;
                     consumer?: "team-chat" | "api" | "messaging" | "coding-agent";
+                    /** @description only the conversations this consumer started (its id, as GET …/consumers lists it) */
+                    consumer_id?: string;
                     /** @description opaque, from next_cursor of the previous page */
                     cursor?: string;
                     limit?: number;
                     offset?: number;
+                    /** @description search: conversations whose title (first question) or user name contains it, ignoring case, among the next 500 conversations (with the other filters) from the cursor; next_cursor goes on searching */
+                    q?: string;
                     resolution?: "resolved" | "unresolved";
                     status?: "open" | "cold" | "closed";
                 };
@@ -5501,10 +6713,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Dashboard metrics, from counters */
+        /**
+         * Dashboard metrics, from counters
+         * @description Charts the days from `from` to `to` (UTC dates, both included): the 30 days ending today unless asked, ending on `to` when only it is given, up to today when only `from` is; at most 90 days. Today and the last 7 days in the headline are always today’s.
+         */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description first day (UTC), included */
+                    from?: string;
+                    /** @description last day (UTC), included */
+                    to?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -7338,6 +8558,109 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/workspaces/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unarchive a workspace (admin): it answers again */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the active workspace */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            workspace: components["schemas"]["WorkspaceSummary"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -7381,6 +8704,13 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcceptInvitationRequest: {
+            name: string;
+            password: string;
+        };
+        AcceptInvitationResponse: {
+            user: components["schemas"]["User"];
+        };
         ActivityEntry: {
             /** @description decisions on the tool calls of this query that needed approval: who decided, when, the decision */
             approvals: {
@@ -7406,6 +8736,8 @@ export interface components {
             tokens_input: number;
             tokens_output: number;
             tools_called: string[];
+            /** @description the user who asked (a signed-in user, or the one a chat account is linked to); null for a consumer key, and for entries stored before it was kept */
+            user_id: string | null;
             user_name: string;
         };
         Approval: {
@@ -7446,7 +8778,7 @@ export interface components {
             reason?: string;
         };
         ApprovalList: {
-            approvals: components["schemas"]["Approval"][];
+            approvals: components["schemas"]["ListedApproval"][];
             next_cursor: string | null;
             total: number;
         };
@@ -7491,6 +8823,10 @@ export interface components {
             /** @enum {string} */
             status: "ok" | "alerted" | "exceeded";
         };
+        ChangePasswordRequest: {
+            current_password: string;
+            new_password: string;
+        };
         ChatLink: {
             /** @example T0123ABCD */
             chat_team_id: string;
@@ -7532,6 +8868,8 @@ export interface components {
             credentials: {
                 [key: string]: unknown;
             };
+            /** @description what people call it ("Support site", "CI"): shown with its conversations and in the consumers list */
+            name?: string;
             /** @enum {string} */
             type: "team-chat" | "api" | "messaging" | "coding-agent";
             workspace_id: string;
@@ -7593,12 +8931,22 @@ export interface components {
              */
             created_at: string;
             id: string;
+            /**
+             * Format: date-time
+             * @description when its key last authenticated (to the minute: written at most once a minute); null if never, and for team chat
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_used_at: string | null;
+            /** @description the name given when it was connected; null without one */
+            name: string | null;
             status: string;
             type: string;
         };
         Conversation: {
             category: string | null;
             channel: string | null;
+            /** @description the consumer that started it (its key, or the team chat); null for a signed-in user */
+            consumer_id: string | null;
             consumer_type: string;
             /**
              * Format: date-time
@@ -7618,11 +8966,15 @@ export interface components {
             /** @enum {string} */
             status: "open" | "cold" | "closed";
             summary: string | null;
+            /** @description its first question, cut to 120 characters; null for conversations older than titles */
+            title: string | null;
             total_cost_usd: number;
             user_name: string;
             workspace_id: string;
         };
         ConversationDetail: {
+            /** @description whether the caller may close it now: open or cold, and theirs (members, api keys) or any (admins) */
+            can_close: boolean;
             conversation: components["schemas"]["Conversation"];
             messages: components["schemas"]["Message"][];
             stats: components["schemas"]["ConversationStats"];
@@ -7661,9 +9013,20 @@ export interface components {
             scope: "org" | "workspace" | "consumer" | "user";
             scope_id?: string;
         };
+        CreatedInvitation: components["schemas"]["Invitation"] & {
+            /** @description the link to send: it holds the one-time token, shown only now */
+            url: string;
+        };
         CreateEval: {
             cases: components["schemas"]["EvalCaseInput"][];
             name: string;
+        };
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            /** @description hours the link works; default 72 */
+            expires_in_hours?: number;
+            org_role: components["schemas"]["OrgRole"];
         };
         CreateMcpConnectionRequest: {
             args?: string[];
@@ -7737,7 +9100,7 @@ export interface components {
                 expired: number;
                 pending: number;
             };
-            /** @description the prompt cache over the 30 days charted: input tokens read from it, written to it, and uncached; hit_rate = read / (read + write + input), null without input */
+            /** @description the prompt cache over the days charted (range): input tokens read from it, written to it, and uncached; hit_rate = read / (read + write + input), null without input */
             cache: {
                 hit_rate: number | null;
                 input_tokens: number;
@@ -7777,6 +9140,12 @@ export interface components {
             knowledge_gaps: {
                 count: number;
                 recent: components["schemas"]["KnowledgeGap"][];
+            };
+            /** @description the days charted (UTC dates, both included): usage.by_day and cache */
+            range: {
+                days: number;
+                from: string;
+                to: string;
             };
             recent_conversations: components["schemas"]["Conversation"][];
             resolution: {
@@ -7975,6 +9344,33 @@ export interface components {
             error?: string;
             ok: boolean;
         };
+        Invitation: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            email: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            id: string;
+            /** @description the name of the admin who invited */
+            invited_by: string;
+            org_role: components["schemas"]["OrgRole"];
+        };
+        InvitationView: {
+            email: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            org_name: string;
+            org_role: components["schemas"]["OrgRole"];
+        };
         KnowledgeEntry: {
             content: string;
             /**
@@ -8008,6 +9404,10 @@ export interface components {
             content?: string;
             title?: string;
         };
+        ListedApproval: components["schemas"]["Approval"] & {
+            /** @description Whether the caller may approve or deny it now: pending, and the caller is one of its approvers */
+            can_decide: boolean;
+        };
         LoginRequest: {
             email: string;
             password: string;
@@ -8032,6 +9432,8 @@ export interface components {
             tokens: components["schemas"]["Tokens"] & (Record<string, never> | null);
             tokens_input: number | null;
             tokens_output: number | null;
+            /** @description the calls of an answer, in the order they ended (at most 25); empty on questions and on answers stored before calls were kept */
+            tool_calls: components["schemas"]["ToolCall"][];
             /** @description JSON-encoded array of tool names; null on user messages */
             tools_called: string | null;
         };
@@ -8086,6 +9488,11 @@ export interface components {
         };
         PermissionRequest: {
             tool_patterns: string[];
+        };
+        Profile: {
+            /** @description False for a user single sign-on made: they sign in with their identity provider */
+            has_password: boolean;
+            user: components["schemas"]["User"];
         };
         PutSettingRequest: {
             value: string;
@@ -8163,9 +9570,14 @@ export interface components {
             configured: {
                 [key: string]: boolean;
             };
+            /** @description whether the service's own model key (ANTHROPIC_API_KEY, lent with ALLOW_SERVICE_MODEL_KEY) answers while ai_api_key is not set */
+            service_model_key: boolean;
             settings: {
                 [key: string]: string;
             };
+        };
+        SetUserPasswordRequest: {
+            password: string;
         };
         SignupRequest: {
             /** Format: email */
@@ -8177,6 +9589,15 @@ export interface components {
         SignupResponse: {
             org: components["schemas"]["Organisation"];
             user: components["schemas"]["User"];
+        };
+        SignupState: {
+            /** @description nobody has signed up yet: a fresh install, where the console opens on sign-up */
+            first: boolean;
+            /**
+             * @description SIGNUP_MODE: who may sign up
+             * @enum {string}
+             */
+            mode: "open" | "invite" | "closed";
         };
         Sso: {
             admin_group: string | null;
@@ -8278,6 +9699,19 @@ export interface components {
             is_write: boolean;
             name: string;
         };
+        /** @description One tool call of an answer, as people are shown it: arguments and result cut short and screened by the output guardrails */
+        ToolCall: {
+            /** @description the arguments as JSON text, cut to 2,000 characters */
+            arguments: string;
+            /** @description null for the service's own tools (the knowledge search, search_tools) */
+            connection: string | null;
+            duration_ms: number;
+            id: string;
+            is_error: boolean;
+            name: string;
+            /** @description what the tool answered, cut to 2,000 characters */
+            result: string;
+        };
         ToolMatch: {
             /** @description the name of the tool's connection */
             connection: string;
@@ -8328,6 +9762,9 @@ export interface components {
             url?: string;
         };
         UpdateOrgRequest: {
+            name: string;
+        };
+        UpdateProfileRequest: {
             name: string;
         };
         UpdateUserRequest: {

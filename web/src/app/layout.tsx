@@ -65,9 +65,10 @@ export function Layout() {
           </ul>
         </nav>
         <div className="who">
-          <span>
+          <NavLink to="/me" className="who-profile">
+            <span className="visually-hidden">Profile: </span>
             {user.name} <span className="role">({user.role})</span>
-          </span>
+          </NavLink>
           <button type="button" className="button secondary small" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
           </button>

@@ -1,28 +1,72 @@
-import { lazy, Suspense, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate } from 'react-router';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, matchRoutes, Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { $api } from '../api/client';
 import { SignIn } from '../pages/auth/sign-in';
 import { SignUp } from '../pages/auth/sign-up';
 import { NotFound } from '../pages/not-found';
 import { WorkspacesPage } from '../pages/workspaces/list';
 import { Loading } from '../ui/states';
 import { Layout } from './layout';
+import { queryClient } from './query-client';
 import { RequireSession } from './session';
 
-/** A page loaded when first visited: the first load carries only the shell, sign-in and the workspace list. */
-function page(load: () => Promise<{ default: ComponentType }>) {
-  const Page = lazy(load);
-  return (
-    <Suspense fallback={<Loading label="Loading the page" />}>
-      <Page />
-    </Suspense>
-  );
+/**
+ * A page loaded when first visited (its own chunk: the first load carries only the shell, sign-in
+ * and the workspace list), as the route's `lazy`: the router loads the chunks of every route of a
+ * navigation at once, alongside the loaders' requests, and renders when they are in, with no
+ * "loading the page" step between the shell and the page.
+ */
+function page(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
+  return async () => ({ Component: (await load()).default });
 }
 
-export const router = createBrowserRouter([
+/** Who is signed in (null when no one is, or the service cannot say): preloaded by index.html, then cached. */
+const signedIn = () => queryClient.ensureQueryData($api.queryOptions('get', '/api/auth/session')).catch(() => null);
+
+/**
+ * A route's loader: starts the page's reads (`queryClient.prefetchQuery`) as the navigation starts,
+ * in parallel with its chunks, rather than once the page's code has run; the page shows them (or its
+ * loading line) as they come. Only for someone signed in (anyone else is sent to sign in, and would
+ * get 401s); index.html asks for the session with the scripts, so that wait is short. Each is the
+ * page's own read, to the same key (`{}` and no options are two keys): test/browser/speed.test.ts
+ * checks that a page asks for its data once.
+ */
+function startReads(start: () => void): null {
+  void signedIn().then((user) => user && start());
+  return null;
+}
+
+const workspaceId = ({ params }: LoaderFunctionArgs) => ({ params: { path: { id: params.id ?? '' } } });
+
+/** Every signed-in page needs the session first: the router waits for it (cached after the first page) with the chunks. */
+async function signedInLoader() {
+  // The budget banner's read, on every signed-in page.
+  startReads(() => void queryClient.prefetchQuery($api.queryOptions('get', '/api/org/budgets')));
+  await signedIn();
+  return null;
+}
+
+/** Loads the chunks of the page at `to` (and of the shells around it) ahead of a navigation there: on a link's hover or focus. */
+export function prefetchRoute(to: string): void {
+  for (const { route } of matchRoutes(routes, to) ?? []) {
+    // A chunk that fails to load now is asked for again, and its failure shown, on the navigation.
+    if (typeof route.lazy === 'function') route.lazy().catch(() => undefined);
+  }
+}
+
+const routes: RouteObject[] = [
   { path: '/signin', element: <SignIn /> },
   { path: '/signup', element: <SignUp /> },
+  // An invitation's link: public, it makes the person's account and signs them in.
+  {
+    path: '/invite/:token',
+    lazy: page(() => import('../pages/auth/invite')),
+    hydrateFallbackElement: <Loading label="Loading the page" />,
+  },
   {
     path: '/',
+    loader: signedInLoader,
+    hydrateFallbackElement: <Loading label="Loading the page" />,
     element: (
       <RequireSession>
         <Layout />
@@ -30,45 +74,62 @@ export const router = createBrowserRouter([
     ),
     children: [
       { index: true, element: <Navigate to="/workspaces" replace /> },
-      { path: 'workspaces', element: <WorkspacesPage /> },
+      {
+        path: 'workspaces',
+        element: <WorkspacesPage />,
+        loader: () => startReads(() => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}))),
+      },
       {
         path: 'workspaces/:id',
-        element: page(() => import('../pages/workspace/shell')),
+        lazy: page(() => import('../pages/workspace/shell')),
+        loader: (args) =>
+          startReads(() => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces/{id}/summary', workspaceId(args)))),
         children: [
-          { index: true, element: page(() => import('../pages/workspace/overview')) },
-          { path: 'dashboard', element: page(() => import('../pages/workspace/dashboard')) },
-          { path: 'playground', element: page(() => import('../pages/workspace/playground')) },
-          { path: 'conversations', element: page(() => import('../pages/workspace/conversations')) },
-          { path: 'conversations/:cid', element: page(() => import('../pages/workspace/transcript')) },
-          { path: 'evals', element: page(() => import('../pages/workspace/evals')) },
-          { path: 'evals/:evalId', element: page(() => import('../pages/workspace/eval')) },
-          { path: 'evals/:evalId/runs/:runId', element: page(() => import('../pages/workspace/eval-run')) },
-          { path: 'activity', element: page(() => import('../pages/workspace/activity')) },
-          { path: 'approvals', element: page(() => import('../pages/workspace/approvals')) },
-          { path: 'connections', element: page(() => import('../pages/workspace/connections')) },
-          { path: 'knowledge', element: page(() => import('../pages/workspace/knowledge')) },
-          { path: 'guardrails', element: page(() => import('../pages/workspace/guardrails')) },
-          { path: 'consumers', element: page(() => import('../pages/workspace/consumers')) },
-          { path: 'permissions', element: page(() => import('../pages/workspace/permissions')) },
-          { path: 'settings', element: page(() => import('../pages/workspace/settings')) },
+          { index: true, lazy: page(() => import('../pages/workspace/overview')) },
+          {
+            path: 'dashboard',
+            lazy: page(() => import('../pages/workspace/dashboard')),
+            loader: (args) =>
+              startReads(
+                () => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces/{id}/dashboard', workspaceId(args))),
+              ),
+          },
+          { path: 'playground', lazy: page(() => import('../pages/workspace/playground')) },
+          { path: 'conversations', lazy: page(() => import('../pages/workspace/conversations')) },
+          { path: 'conversations/:cid', lazy: page(() => import('../pages/workspace/transcript')) },
+          { path: 'evals', lazy: page(() => import('../pages/workspace/evals')) },
+          { path: 'evals/:evalId', lazy: page(() => import('../pages/workspace/eval')) },
+          { path: 'evals/:evalId/runs/:runId', lazy: page(() => import('../pages/workspace/eval-run')) },
+          { path: 'activity', lazy: page(() => import('../pages/workspace/activity')) },
+          { path: 'approvals', lazy: page(() => import('../pages/workspace/approvals')) },
+          { path: 'connections', lazy: page(() => import('../pages/workspace/connections')) },
+          { path: 'knowledge', lazy: page(() => import('../pages/workspace/knowledge')) },
+          { path: 'guardrails', lazy: page(() => import('../pages/workspace/guardrails')) },
+          { path: 'consumers', lazy: page(() => import('../pages/workspace/consumers')) },
+          { path: 'permissions', lazy: page(() => import('../pages/workspace/permissions')) },
+          { path: 'settings', lazy: page(() => import('../pages/workspace/settings')) },
         ],
       },
       {
         path: 'org',
-        element: page(() => import('../pages/org/shell')),
+        lazy: page(() => import('../pages/org/shell')),
         children: [
-          { index: true, element: page(() => import('../pages/org/users')) },
-          { path: 'teams', element: page(() => import('../pages/org/teams')) },
-          { path: 'budgets', element: page(() => import('../pages/org/budgets')) },
-          { path: 'settings', element: page(() => import('../pages/org/settings')) },
-          { path: 'team-chat', element: page(() => import('../pages/org/team-chat')) },
-          { path: 'sso', element: page(() => import('../pages/org/sso')) },
+          { index: true, lazy: page(() => import('../pages/org/users')) },
+          { path: 'teams', lazy: page(() => import('../pages/org/teams')) },
+          { path: 'budgets', lazy: page(() => import('../pages/org/budgets')) },
+          { path: 'settings', lazy: page(() => import('../pages/org/settings')) },
+          { path: 'team-chat', lazy: page(() => import('../pages/org/team-chat')) },
+          { path: 'sso', lazy: page(() => import('../pages/org/sso')) },
+          { path: 'provisioning', lazy: page(() => import('../pages/org/provisioning')) },
         ],
       },
-      { path: 'ops', element: page(() => import('../pages/ops')) },
+      { path: 'ops', lazy: page(() => import('../pages/ops')) },
+      { path: 'me', lazy: page(() => import('../pages/me')) },
       // The team-chat bot's one-time link (docs/team-chat.md): signed out, sign in first and come back.
-      { path: 'chat/link/:token', element: page(() => import('../pages/chat/link')) },
+      { path: 'chat/link/:token', lazy: page(() => import('../pages/chat/link')) },
       { path: '*', element: <NotFound /> },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);

@@ -20,6 +20,7 @@ const TONES: Record<string, string> = {
   closed: 'muted',
   expired: 'muted',
   revoked: 'muted',
+  archived: 'muted',
   error: 'bad',
   exceeded: 'bad',
   denied: 'bad',

@@ -1,5 +1,4 @@
-import { useId, type ReactElement, type ReactNode } from 'react';
-import { cloneElement } from 'react';
+import { cloneElement, useId, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
 import { errorText, fieldError } from '../api/client';
 
 interface FieldProps {
@@ -21,7 +20,7 @@ export function Field({ label, name, error, hint, children }: FieldProps) {
   const errorId = message ? `${id}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={`field${message ? ' field-invalid' : ''}`}>
+    <div className={`field${message ? ' field-invalid' : ''}`} data-field={name}>
       <label htmlFor={id}>{label}</label>
       {cloneElement(children, { id, name, 'aria-invalid': message ? true : undefined, 'aria-describedby': describedBy })}
       {hint && (
@@ -38,13 +37,45 @@ export function Field({ label, name, error, hint, children }: FieldProps) {
   );
 }
 
-/** The form-level message of a failed submission (field messages show next to their fields). */
+/** The `details` of an error body (the API's messages by field), or none. */
+function detailsOf(error: unknown): { path: string }[] {
+  if (!error || typeof error !== 'object' || !('details' in error) || !Array.isArray(error.details)) return [];
+  return error.details as { path: string }[];
+}
+
+/** The names of the `Field`s in the form around `element` (none outside a form). */
+function fieldNamesAround(element: Element | null): string {
+  const form = element?.closest('form');
+  if (!form) return '';
+  return [...form.querySelectorAll<HTMLElement>('[data-field]')].map((field) => field.dataset.field ?? '').join('\n');
+}
+
+/**
+ * The form-level message of a failed submission. When every one of the API's messages shows under
+ * a field of the same form, it says nothing more: "invalid request body" above "must not be empty"
+ * would say the same thing twice, the first time in the API's words.
+ */
 export function FormError({ error }: { error: unknown }) {
-  if (!error) return null;
+  const anchor = useRef<HTMLSpanElement>(null);
+  const [fieldNames, setFieldNames] = useState('');
+  // Read after each render, before paint: the fields are the form's own, rendered alongside.
+  useLayoutEffect(() => {
+    const names = fieldNamesAround(anchor.current);
+    if (names !== fieldNames) setFieldNames(names);
+  });
+  const fields = fieldNames ? fieldNames.split('\n') : [];
+  const details = detailsOf(error);
+  const shownUnderFields =
+    details.length > 0 && details.every((detail) => fields.some((field) => detail.path === field || detail.path.startsWith(`${field}.`)));
   return (
-    <p className="form-error" role="alert">
-      {errorText(error)}
-    </p>
+    <>
+      <span ref={anchor} hidden />
+      {error && !shownUnderFields ? (
+        <p className="form-error" role="alert">
+          {errorText(error)}
+        </p>
+      ) : null}
+    </>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { $api, checkSsoAddress, fieldError, ssoSignInPath } from '../../api/client';
 import { signInTarget } from '../../app/sign-in-target';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
@@ -88,6 +88,8 @@ export function SignIn() {
   const [params] = useSearchParams();
   const sso = params.has('sso');
   const next = params.get('next');
+  // A fresh install (nobody has signed up yet) has no one to sign in: it opens on sign-up.
+  const signup = $api.useQuery('get', '/api/signup');
   const withNext = (search: Record<string, string>) => {
     const query = new URLSearchParams({ ...search, ...(next ? { next } : {}) }).toString();
     return query ? `/signin?${query}` : '/signin';
@@ -106,6 +108,7 @@ export function SignIn() {
       heading.focus({ preventScroll: true });
     }
   }, [sso]);
+  if (signup.data?.first) return <Navigate to="/signup" replace />;
   return (
     <main id="content" className="auth-page">
       <PageHeader title={sso ? 'Sign in with single sign-on' : 'Sign in'} />

@@ -52,11 +52,13 @@ function QueueActions({ queue, onOutcome }: { queue: Queue; onOutcome: (outcome:
     onError: failure,
   });
   const params = { params: { path: { name: queue.name } } };
+  // Offered only when there is something to do: no failed job to retry, nothing waiting or delayed to drain.
+  const toDrain = queue.waiting + queue.delayed;
   return (
     <div className="actions">
       <ConfirmButton
         danger={false}
-        disabled={retry.isPending}
+        disabled={retry.isPending || queue.failed === 0}
         title={`Retry all failed jobs of ${queue.name}?`}
         confirmLabel="Retry all failed jobs"
         description={
@@ -71,7 +73,7 @@ function QueueActions({ queue, onOutcome }: { queue: Queue; onOutcome: (outcome:
         <span className="visually-hidden"> of {queue.name}</span>
       </ConfirmButton>
       <ConfirmButton
-        disabled={drain.isPending}
+        disabled={drain.isPending || toDrain === 0}
         title={`Drain the waiting jobs of ${queue.name}?`}
         confirmLabel="Drain waiting jobs"
         description={

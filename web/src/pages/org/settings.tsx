@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { $api, errorText } from '../../api/client';
+import { $api, errorText, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
@@ -185,7 +185,9 @@ function OrgSettings() {
                       <code>{key}</code>
                       {KNOWN[key] && <div className="row-meta">{KNOWN[key]}</div>}
                     </th>
-                    <td>{data.configured[key] ? <code>{data.settings[key]}</code> : <span className="hint">Not set</span>}</td>
+                    <td>
+                      <SettingValue settingKey={key} settings={data} />
+                    </td>
                     <td>
                       <div className="actions row-actions">
                         <button type="button" className="button small secondary" onClick={() => change(key)}>
@@ -210,6 +212,13 @@ function OrgSettings() {
 }
 
 /** The organisation's name and settings (admins only, as the API). */
+/** A setting's value as listed (secrets masked); an unset `ai_api_key` the service's own key stands in for says so. */
+function SettingValue({ settingKey, settings }: { settingKey: string; settings: Schemas['Settings'] }) {
+  if (settings.configured[settingKey]) return <code>{settings.settings[settingKey]}</code>;
+  if (settingKey === 'ai_api_key' && settings.service_model_key) return <span className="hint">Using the service's key</span>;
+  return <span className="hint">Not set</span>;
+}
+
 export default function OrgSettingsPage() {
   const isAdmin = useIsAdmin();
   return (

@@ -8,6 +8,8 @@ import { dateTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
 import { Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
+import { InviteByLink, PendingInvitations } from './users/invitations';
+import { SetPassword } from './users/set-password';
 
 type User = Schemas['User'];
 type Role = Schemas['OrgRole'];
@@ -61,7 +63,7 @@ function AddUser({ onDone }: { onDone: (message?: string) => void }) {
   );
 }
 
-/** An admin's controls for another user: change the role, remove. */
+/** An admin's controls for another user: change the role, set the password, remove. */
 function UserActions({ user }: { user: User }) {
   const queryClient = useQueryClient();
   const refresh = () => queryClient.invalidateQueries({ queryKey: USERS });
@@ -90,6 +92,7 @@ function UserActions({ user }: { user: User }) {
             <span className="visually-hidden"> of {user.name}</span>
           </button>
         </form>
+        <SetPassword user={user} />
         <ConfirmButton
           title={`Remove ${user.name}?`}
           confirmLabel="Remove user"
@@ -136,6 +139,14 @@ function UsersTable({ users }: { users: User[] }) {
               <th scope="row">
                 {user.name}
                 {isMe && ' (you)'}
+                {!user.active && (
+                  <>
+                    {' '}
+                    <span className="badge badge-muted" title="Deactivated by the identity provider: they cannot sign in">
+                      Deactivated
+                    </span>
+                  </>
+                )}
               </th>
               <td>{user.email}</td>
               <td>{user.org_role}</td>
@@ -149,10 +160,14 @@ function UsersTable({ users }: { users: User[] }) {
   );
 }
 
-/** The organisation's users and their roles; an admin adds, changes and removes them (never themself). */
+/**
+ * The organisation's users and their roles; an admin adds (with a password, or by an invitation
+ * link), changes the role and password of, and removes them (never themself).
+ * Users the identity provider deactivated (SCIM, Organisation → Provisioning) are marked: they cannot sign in.
+ */
 export default function Users() {
   const isAdmin = useIsAdmin();
-  const [adding, setAdding] = useState(false);
+  const [adding, setAdding] = useState<'user' | 'link' | null>(null);
   const [notice, setNotice] = useState('');
   const users = $api.useQuery('get', '/api/org/users');
   return (
@@ -162,33 +177,47 @@ export default function Users() {
         actions={
           isAdmin &&
           !adding && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setNotice('');
-                setAdding(true);
-              }}
-            >
-              Add user
-            </button>
+            <>
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  setNotice('');
+                  setAdding('user');
+                }}
+              >
+                Add user
+              </button>
+              <button
+                type="button"
+                className="button secondary"
+                onClick={() => {
+                  setNotice('');
+                  setAdding('link');
+                }}
+              >
+                Invite by link
+              </button>
+            </>
           )
         }
       >
         <p>Everyone who signs in to your organisation, and their role.</p>
       </PageHeader>
       <div role="status">{notice && <p className="result">{notice}</p>}</div>
-      {adding && (
+      {adding === 'user' && (
         <AddUser
           onDone={(message) => {
-            setAdding(false);
+            setAdding(null);
             if (message) setNotice(message);
           }}
         />
       )}
+      {adding === 'link' && <InviteByLink onDone={() => setAdding(null)} />}
       <Loadable query={users} label="users" isEmpty={(data) => data.users.length === 0}>
         {(data) => <UsersTable users={data.users} />}
       </Loadable>
+      {isAdmin && <PendingInvitations />}
     </>
   );
 }

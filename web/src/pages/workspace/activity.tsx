@@ -5,6 +5,7 @@ import { count, dateTime, duration, money } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
 import { Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
+import { ActivityFiltersForm, type ActivityFilters, csvHref, useActivityFilters } from './activity/filters';
 import { useWorkspaceId } from './shell';
 
 const PAGE_SIZE = 50;
@@ -14,11 +15,11 @@ const PAGE_SIZE = 50;
  * (`['get', path, init]`) so invalidating the path refreshes it, and ends apart so it never
  * shares a cache entry with a single-page read of the same path.
  */
-function useActivity(id: string) {
+function useActivity(id: string, filters: ActivityFilters) {
   return useInfiniteQuery({
-    queryKey: ['get', '/api/workspaces/{id}/activity', { params: { path: { id } } }, 'pages'],
+    queryKey: ['get', '/api/workspaces/{id}/activity', { params: { path: { id }, query: filters } }, 'pages'],
     queryFn: async ({ pageParam, signal }) => {
-      const query = { limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) };
+      const query = { ...filters, limit: PAGE_SIZE, ...(pageParam ? { cursor: pageParam } : {}) };
       const { data, error } = await api.GET('/api/workspaces/{id}/activity', { params: { path: { id }, query }, signal });
       if (error) throw error;
       return data;
@@ -113,26 +114,38 @@ function ActivityTable({ entries }: { entries: Schemas['ActivityEntry'][] }) {
 /** Every query asked of the workspace, newest first: who, what, which tools, what it cost, how it ended. */
 export default function Activity() {
   const id = useWorkspaceId();
-  const activity = useActivity(id);
+  const filters = useActivityFilters();
+  const activity = useActivity(id, filters.query);
   return (
     <>
       <PageHeader title="Activity">
         <p>The audit log: every query asked of this workspace, newest first.</p>
       </PageHeader>
+      <ActivityFiltersForm workspaceId={id} filters={filters} error={activity.error} />
+      <p className="actions">
+        <a className="button secondary" href={csvHref(id, filters.query)} download>
+          Download CSV
+        </a>
+        <span className="hint">The entries of these filters, newest first, 10 000 at most.</span>
+      </p>
       <Loadable
         // A failed "Load more" keeps the pages already shown; its error shows under them.
         query={{ ...activity, isError: activity.isError && !activity.data }}
         label="the audit log"
-        isEmpty={(data) => data.pages.every((page) => page.activity.length === 0)}
-        empty="No queries yet: ask one in the playground and it shows here."
+        isEmpty={(data) => !activity.hasNextPage && data.pages.every((page) => page.activity.length === 0)}
+        empty={filters.filtered ? 'No entries match these filters.' : 'No queries yet: ask one in the playground and it shows here.'}
       >
         {(data) => {
           const entries = data.pages.flatMap((page) => page.activity);
-          const total = data.pages[0]?.total ?? entries.length;
+          const total = data.pages[0]?.total;
           return (
             <>
-              <p className="hint" aria-live="polite">{`${count(entries.length)} shown of ${count(total)} entries.`}</p>
-              <ActivityTable entries={entries} />
+              <p className="hint" aria-live="polite">
+                {filters.filtered
+                  ? `${count(entries.length)} shown of ${count(total ?? entries.length)} matching ${total === 1 ? 'entry' : 'entries'}${activity.hasNextPage ? '; Load more looks further back' : ''}.`
+                  : `${count(entries.length)} shown of ${count(total ?? entries.length)} entries.`}
+              </p>
+              {entries.length > 0 && <ActivityTable entries={entries} />}
               {activity.hasNextPage && (
                 <button
                   type="button"

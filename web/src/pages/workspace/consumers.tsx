@@ -25,7 +25,7 @@ function Revoke({ consumer }: { consumer: Consumer }) {
       await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
     },
   });
-  const what = `${typeLabel(consumer.type)} consumer ${consumer.id}`;
+  const what = `${typeLabel(consumer.type)} consumer ${consumer.name ?? consumer.id}`;
   return (
     <>
       <ConfirmButton
@@ -53,10 +53,12 @@ function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin
       <thead>
         <tr>
           <th scope="col">Type</th>
+          <th scope="col">Name</th>
           <th scope="col">Id</th>
           <th scope="col">Status</th>
           <th scope="col">Channels</th>
           <th scope="col">Connected</th>
+          <th scope="col">Last used</th>
           {isAdmin && <th scope="col">Actions</th>}
         </tr>
       </thead>
@@ -64,6 +66,7 @@ function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin
         {consumers.map((consumer) => (
           <tr key={consumer.id}>
             <th scope="row">{typeLabel(consumer.type)}</th>
+            <td>{consumer.name ?? '—'}</td>
             <td>
               <code>{consumer.id}</code>
             </td>
@@ -72,6 +75,7 @@ function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin
             </td>
             <td>{consumer.type === 'team-chat' ? consumer.channels.map(channelLabel).join(', ') || 'None bound' : '—'}</td>
             <td>{dateTime(consumer.created_at)}</td>
+            <td>{consumer.last_used_at ? dateTime(consumer.last_used_at) : consumer.type === 'team-chat' ? '—' : 'Never'}</td>
             {isAdmin && <td className="access-actions">{consumer.status === 'active' ? <Revoke consumer={consumer} /> : '—'}</td>}
           </tr>
         ))}

@@ -5,15 +5,20 @@ import { count } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
 import { Loadable, Loading } from '../../ui/states';
 import { FILTERS, type FilterName, Filters, type ListQuery } from './conversations/filters';
+import { ConversationSearch } from './conversations/search';
 import { ConversationTable } from './conversations/table';
 import { useWorkspaceId } from './shell';
 
 const PAGE_SIZE = 25;
+/** The search and the consumer: params of the address like the filters, not offered as a list by the API. */
+const SEARCH_PARAMS = ['q', 'consumer_id'] as const;
+type ParamName = FilterName | (typeof SEARCH_PARAMS)[number];
+const PARAMS: ParamName[] = [...FILTERS.map((filter) => filter.name), ...SEARCH_PARAMS];
 
 /** The filters and the page, read from the address (`?status=closed&cursor=…`). */
 function useListParams() {
   const [params, setParams] = useSearchParams();
-  const values = Object.fromEntries(FILTERS.map((filter) => [filter.name, params.get(filter.name) ?? ''])) as Record<FilterName, string>;
+  const values = Object.fromEntries(PARAMS.map((name) => [name, params.get(name) ?? ''])) as Record<ParamName, string>;
   const cursor = params.get('cursor') ?? '';
   // The address is the reader's to edit: a value the API refuses comes back as its 400, shown by the field.
   const query = {
@@ -32,7 +37,7 @@ function useListParams() {
     cursor,
     query,
     // A new filter starts from the first page.
-    setFilter: (name: FilterName, value: string) =>
+    setFilter: (name: ParamName, value: string) =>
       change((next) => {
         if (value) next.set(name, value);
         else next.delete(name);
@@ -40,7 +45,7 @@ function useListParams() {
       }),
     clear: () =>
       change((next) => {
-        for (const filter of FILTERS) next.delete(filter.name);
+        for (const name of PARAMS) next.delete(name);
         next.delete('cursor');
       }),
     goTo: (page: string | null) =>
@@ -62,24 +67,36 @@ export default function Conversations() {
     // The filters' options come with the answer: keep the last one while the next loads.
     { placeholderData: keepPreviousData },
   );
-  const filtered = FILTERS.some((filter) => list.values[filter.name]);
+  const filtered = PARAMS.some((name) => list.values[name]);
   return (
     <>
       <PageHeader title="Conversations">
         <p>Every conversation with the agent, from the playground, the API, team chat, messaging and coding agents.</p>
       </PageHeader>
+      <ConversationSearch
+        workspaceId={id}
+        q={list.values.q}
+        consumerId={list.values.consumer_id}
+        error={conversations.error}
+        onChange={list.setFilter}
+      />
       <Filters
         available={conversations.data?.filters}
         values={list.values}
         error={conversations.error}
         onChange={list.setFilter}
         onClear={list.clear}
+        narrowed={filtered}
       />
       <Loadable
         query={conversations}
         label="conversations"
         isEmpty={(data) => data.conversations.length === 0}
-        empty={filtered ? 'No conversations match these filters.' : 'No conversations yet: ask a question in the playground to start one.'}
+        empty={
+          filtered
+            ? 'No conversations match this search and these filters.'
+            : 'No conversations yet: ask a question in the playground to start one.'
+        }
       >
         {(data) => (
           <>

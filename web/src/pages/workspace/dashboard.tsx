@@ -1,8 +1,9 @@
+import { keepPreviousData } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { count, money, percent } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { Loadable } from '../../ui/states';
+import { Loadable, Loading } from '../../ui/states';
 import {
   ApprovalsFigure,
   CategoriesFigure,
@@ -15,6 +16,7 @@ import {
 import { Stats } from '../../ui/stats';
 import { CacheFigures } from './dashboard/cache';
 import { ConnectionHealth, KnowledgeGaps, RecentConversations } from './dashboard/lists';
+import { RangeControl, useDayRange } from './dashboard/range';
 import { UsageChart } from './dashboard/usage';
 import { useWorkspaceId } from './shell';
 
@@ -93,12 +95,22 @@ function DashboardBody({ id, data }: { id: string; data: Dashboard }) {
 /** The workspace's dashboard: headline numbers, then pictures of usage, conversations and health. */
 export default function DashboardPage() {
   const id = useWorkspaceId();
-  const dashboard = $api.useQuery('get', '/api/workspaces/{id}/dashboard', { params: { path: { id } } });
+  const range = useDayRange();
+  const dashboard = $api.useQuery(
+    'get',
+    '/api/workspaces/{id}/dashboard',
+    // Without days in the address, no query at all: the key the route's loader started.
+    { params: range.query ? { path: { id }, query: range.query } : { path: { id } } },
+    // The charts of the days shown stay while the next days load.
+    { placeholderData: keepPreviousData },
+  );
   return (
     <>
       <PageHeader title="Dashboard">
         <p>Usage, cost and how conversations go, from the workspace's counters.</p>
       </PageHeader>
+      <RangeControl range={dashboard.data?.range} asked={range} error={dashboard.error} onShow={range.show} />
+      {dashboard.isPlaceholderData && <Loading label="Loading these days" />}
       <Loadable query={dashboard} label="the dashboard">
         {(data) => <DashboardBody id={id} data={data} />}
       </Loadable>

@@ -3,6 +3,7 @@ import { useIsAdmin } from '../../app/session';
 import { PageHeader, Section } from '../../ui/page';
 import { Loadable, Loading } from '../../ui/states';
 import { SettingsForm } from './settings/form';
+import { RetireWorkspace } from './settings/retire';
 import { About, SettingsView } from './settings/view';
 import { useWorkspaceId } from './shell';
 
@@ -35,6 +36,7 @@ export default function Settings() {
             ) : (
               <SettingsView workspace={workspace} models={models.data?.models} />
             )}
+            {isAdmin && <RetireWorkspace workspace={workspace} />}
           </>
         )}
       </Loadable>

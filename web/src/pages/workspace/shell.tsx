@@ -27,10 +27,26 @@ const TABS = [
   { to: 'settings', label: 'Settings' },
 ];
 
+/**
+ * How many tool calls wait for a decision, for the Approvals tab: the list's `total` of one page
+ * of pending ones (a count over the pending index). Refreshed with the approvals (a decision, a
+ * playground question) and every minute; undefined while unknown.
+ */
+function usePendingApprovals(id: string): number | undefined {
+  const pending = $api.useQuery(
+    'get',
+    '/api/workspaces/{id}/approvals',
+    { params: { path: { id }, query: { status: 'pending', limit: 1 } } },
+    { refetchInterval: 60_000 },
+  );
+  return pending.data?.total;
+}
+
 /** A workspace: its name, its tabs, and the tab's page. */
 export default function WorkspaceShell() {
   const id = useWorkspaceId();
   const summary = $api.useQuery('get', '/api/workspaces/{id}/summary', { params: { path: { id } } });
+  const pending = usePendingApprovals(id);
   if (summary.isPending) return <Loading label="Loading the workspace" />;
   if (summary.isError)
     return (
@@ -47,7 +63,14 @@ export default function WorkspaceShell() {
       <p className="breadcrumb">
         <Link to="/workspaces">Workspaces</Link> / <span>{workspace.name}</span> <Badge status={workspace.status} />
       </p>
-      <Tabs label="Workspace" tabs={TABS.map((tab) => ({ ...tab, to: `/workspaces/${id}${tab.to ? `/${tab.to}` : ''}` }))} />
+      <Tabs
+        label="Workspace"
+        tabs={TABS.map((tab) => ({
+          ...tab,
+          to: `/workspaces/${id}${tab.to ? `/${tab.to}` : ''}`,
+          ...(tab.to === 'approvals' && pending !== undefined ? { count: { value: pending, of: 'pending' } } : {}),
+        }))}
+      />
       <Outlet />
     </div>
   );

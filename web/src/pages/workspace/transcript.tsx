@@ -92,10 +92,9 @@ export default function Transcript() {
       <PageHeader
         title="Conversation"
         actions={
+          // Offered only to whoever the API lets close it (their own conversation, or an admin), while open or cold.
           conversation &&
-          conversation.status !== 'closed' && (
-            <CloseConversation workspaceId={id} conversationId={conversation.id} onClosed={polling.started} />
-          )
+          detail.data?.can_close && <CloseConversation workspaceId={id} conversationId={conversation.id} onClosed={polling.started} />
         }
       >
         {conversation && (

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { $api } from '../../api/client';
+import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
@@ -66,10 +66,65 @@ function CreateWorkspace({ onDone }: { onDone: () => void }) {
   );
 }
 
+type WorkspaceRow = Schemas['WorkspaceListItem'];
+
+/** The workspaces with their counts and usage. */
+function WorkspacesTable({ workspaces }: { workspaces: WorkspaceRow[] }) {
+  return (
+    <DataTable caption="Workspaces">
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Team</th>
+          <th scope="col">Status</th>
+          <th scope="col">Model</th>
+          <th scope="col" className="num">
+            Connections
+          </th>
+          <th scope="col" className="num">
+            Tools
+          </th>
+          <th scope="col" className="num">
+            Knowledge
+          </th>
+          <th scope="col" className="num">
+            Queries today
+          </th>
+          <th scope="col" className="num">
+            Cost this month
+          </th>
+          <th scope="col">Created</th>
+        </tr>
+      </thead>
+      <tbody>
+        {workspaces.map((workspace) => (
+          <tr key={workspace.id}>
+            <th scope="row">
+              <Link to={`/workspaces/${workspace.id}`}>{workspace.name}</Link>
+            </th>
+            <td>{workspace.team}</td>
+            <td>
+              <Badge status={workspace.status} />
+            </td>
+            <td>{workspace.model}</td>
+            <td className="num">{count(workspace.connection_count)}</td>
+            <td className="num">{count(workspace.tool_count)}</td>
+            <td className="num">{count(workspace.knowledge_count)}</td>
+            <td className="num">{count(workspace.queries_today)}</td>
+            <td className="num">{money(workspace.cost_mtd)}</td>
+            <td>{dateTime(workspace.created_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </DataTable>
+  );
+}
+
 export function WorkspacesPage() {
   const isAdmin = useIsAdmin();
   const [creating, setCreating] = useState(false);
-  const workspaces = $api.useQuery('get', '/api/workspaces');
+  const [showArchived, setShowArchived] = useState(false);
+  const workspaces = $api.useQuery('get', '/api/workspaces', showArchived ? { params: { query: { include_archived: 'true' } } } : {});
   return (
     <>
       <PageHeader
@@ -84,60 +139,17 @@ export function WorkspacesPage() {
         }
       />
       {creating && <CreateWorkspace onDone={() => setCreating(false)} />}
+      <label className="checkbox">
+        <input type="checkbox" checked={showArchived} onChange={(event) => setShowArchived(event.target.checked)} /> Show archived
+        workspaces
+      </label>
       <Loadable
         query={workspaces}
         label="workspaces"
         isEmpty={(data) => data.workspaces.length === 0}
         empty={isAdmin ? 'No workspaces yet: create the first one.' : 'No workspaces yet: an admin of your organisation creates them.'}
       >
-        {(data) => (
-          <DataTable caption="Workspaces">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Team</th>
-                <th scope="col">Status</th>
-                <th scope="col">Model</th>
-                <th scope="col" className="num">
-                  Connections
-                </th>
-                <th scope="col" className="num">
-                  Tools
-                </th>
-                <th scope="col" className="num">
-                  Knowledge
-                </th>
-                <th scope="col" className="num">
-                  Queries today
-                </th>
-                <th scope="col" className="num">
-                  Cost this month
-                </th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.workspaces.map((workspace) => (
-                <tr key={workspace.id}>
-                  <th scope="row">
-                    <Link to={`/workspaces/${workspace.id}`}>{workspace.name}</Link>
-                  </th>
-                  <td>{workspace.team}</td>
-                  <td>
-                    <Badge status={workspace.status} />
-                  </td>
-                  <td>{workspace.model}</td>
-                  <td className="num">{count(workspace.connection_count)}</td>
-                  <td className="num">{count(workspace.tool_count)}</td>
-                  <td className="num">{count(workspace.knowledge_count)}</td>
-                  <td className="num">{count(workspace.queries_today)}</td>
-                  <td className="num">{money(workspace.cost_mtd)}</td>
-                  <td>{dateTime(workspace.created_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
-        )}
+        {(data) => <WorkspacesTable workspaces={data.workspaces} />}
       </Loadable>
     </>
   );

@@ -2,14 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { $api, type Schemas } from '../../../api/client';
-import { useIsAdmin, useUser } from '../../../app/session';
 import { Badge } from '../../../ui/badge';
 import { Field, FormError } from '../../../ui/form';
 import { dateTime } from '../../../ui/format';
 import { Loading } from '../../../ui/states';
 import { OtherErrors } from '../consumers/other-errors';
 
-type Approval = Schemas['Approval'];
+type Approval = Schemas['ListedApproval'];
 type Decision = Schemas['ApprovalDecision']['decision'];
 /** What a decision answered, for the page to show after the list has moved on. */
 export interface DecisionOutcome {
@@ -19,18 +18,11 @@ export interface DecisionOutcome {
   error?: unknown;
 }
 
+/** The hint under an approval's Reason, the same wherever a call is decided (here and in the playground). */
+export const REASON_HINT = 'Told to the model if you deny the call; kept with the decision either way.';
+
 const whoDecides = (approval: Approval) =>
   approval.approvers === 'admins' ? 'an admin of the organisation' : `the person who asked (${approval.requested_by})`;
-
-/**
- * Whether the signed-in user may decide (docs/approvals.md): any admin, or the requester. The list
- * names the requester, not their id, so the name stands in; the API has the last word (403).
- */
-function useMayDecide(approval: Approval): boolean {
-  const user = useUser();
-  const isAdmin = useIsAdmin();
-  return approval.approvers === 'admins' ? isAdmin : approval.requested_by === user.name;
-}
 
 function DecisionForm({
   approval,
@@ -74,7 +66,7 @@ function DecisionForm({
     >
       <FormError error={decide.error} />
       <OtherErrors error={decide.error} shown={['reason']} />
-      <Field label="Reason (optional)" name="reason" error={decide.error} hint="Told to the model with a denial; kept with the decision.">
+      <Field label="Reason (optional)" name="reason" error={decide.error} hint={REASON_HINT}>
         <input value={reason} maxLength={1000} onChange={(event) => setReason(event.target.value)} />
       </Field>
       <div className="actions">
@@ -131,7 +123,8 @@ export function ApprovalCard({
   workspaceId: string;
   onDecided: (outcome: DecisionOutcome) => void;
 }) {
-  const mayDecide = useMayDecide(approval);
+  // The API says whether the signed-in person may decide it (docs/approvals.md).
+  const mayDecide = approval.can_decide;
   const headingId = `approval-${approval.id}`;
   const overdue = approval.status === 'pending' && new Date(approval.expires_at).getTime() <= Date.now();
   return (

@@ -1,5 +1,6 @@
 import { errorText } from '../../../api/client';
 import { dateTime, duration, money } from '../../../ui/format';
+import { Markdown } from '../../../ui/markdown';
 import type { DecisionOutcome } from './card';
 
 /** What the last decision answered: the query's result (maybe its next pending call), or why it was refused. */
@@ -17,7 +18,7 @@ export function OutcomePanel({ outcome, onDismiss }: { outcome: DecisionOutcome;
         <div role="status">
           {response.error && <p className="form-error">The query failed: {response.error}</p>}
           <h3>The answer</h3>
-          <p className="bubble">{response.answer || '(no text)'}</p>
+          <div className="bubble">{response.answer ? <Markdown text={response.answer} /> : '(no text)'}</div>
           <p className="tool-line">
             Tools called: {response.tools_called.length ? response.tools_called.join(', ') : 'none'} · {money(response.cost_usd)} ·{' '}
             {duration(response.duration_ms)}

@@ -55,6 +55,9 @@ function saveBodyOf(workspaceId: string, draft: Draft, entry: CatalogueEntry | u
   };
 }
 
+/** The form's own message when no stdio server is chosen, shaped as the API's (under the Server field). */
+const NO_SERVER = { error: 'Choose a server.', details: [{ path: 'command', message: 'Choose a server.' }] };
+
 export type Saved = Schemas['CreateMcpConnectionResponse'] & { name: string };
 
 function OAuthFields({ draft, set, error }: { draft: Draft; set: (change: Partial<Draft>) => void; error: unknown }) {
@@ -182,12 +185,20 @@ export function AddConnection({ workspaceId, onDone }: { workspaceId: string; on
   });
   const servers = catalogue.data?.servers ?? [];
   const entry = servers.find((server) => server.name === draft.server);
+  // Said here, in words, before asking the API: a stdio connection is one of the catalogue's servers.
+  const [unchosen, setUnchosen] = useState<typeof NO_SERVER>();
+  const chosen = () => {
+    const missing = draft.transport === 'stdio' && !entry;
+    setUnchosen(missing ? NO_SERVER : undefined);
+    return !missing;
+  };
   // A result is about the values it was given: any change makes it stale.
   const set = (change: Partial<Draft>) => {
     setDraft((current) => ({ ...current, ...change }));
+    setUnchosen(undefined);
     test.reset();
   };
-  const error = save.error ?? test.error;
+  const error = unchosen ?? save.error ?? test.error;
   return (
     <form
       className="card form wc-add"
@@ -196,7 +207,7 @@ export function AddConnection({ workspaceId, onDone }: { workspaceId: string; on
       onSubmit={(event) => {
         event.preventDefault();
         test.reset();
-        save.mutate({ body: saveBodyOf(workspaceId, draft, entry) });
+        if (chosen()) save.mutate({ body: saveBodyOf(workspaceId, draft, entry) });
       }}
     >
       <h2>Add a connection</h2>
@@ -220,7 +231,7 @@ export function AddConnection({ workspaceId, onDone }: { workspaceId: string; on
           aria-busy={test.isPending || undefined}
           onClick={() => {
             save.reset();
-            test.mutate({ body: targetOf(draft, entry) });
+            if (chosen()) test.mutate({ body: targetOf(draft, entry) });
           }}
         >
           {test.isPending ? 'Testing…' : 'Test connection'}

@@ -9,7 +9,7 @@ import { Empty } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 import { AuthorizeButton } from './authorize';
 import { EditCredentials } from './edit-credentials';
-import { type Connection, useRefreshConnections } from './shared';
+import { type Connection, entryOf, useRefreshConnections } from './shared';
 
 /** Secret names with their mask: the values are never sent to the console. */
 function MaskedNames({ values }: { values: Record<string, string> }) {
@@ -37,8 +37,8 @@ function ToolsTable({ connection, tools }: { connection: Connection; tools: Sche
     const why =
       connection.status === 'needs_authorization'
         ? 'Its tools are listed once access is authorized.'
-        : connection.transport === 'stdio'
-          ? 'A stdio server lists its tools on the first query.'
+        : connection.status === 'error'
+          ? 'They are listed once the server can be reached: refresh them, or ask a question.'
           : 'The server offers no tools.';
     return <Empty>No tools yet. {why}</Empty>;
   }
@@ -91,6 +91,48 @@ function DeleteConnection({ connection, onDone }: { connection: Connection; onDo
   );
 }
 
+/** Lists the server's tools again; what it found (or why it could not) shows in the card and the notice. */
+function RefreshTools({ connection, onDone }: { connection: Connection; onDone: (message: string) => void }) {
+  const refresh = useRefreshConnections();
+  const run = $api.useMutation('post', '/api/connections/{id}/refresh', {
+    onSuccess: async (data) => {
+      await refresh();
+      const { name, status, tool_count, last_error } = data.connection;
+      onDone(
+        status === 'connected'
+          ? `Refreshed the tools of "${name}": ${count(tool_count)} tool${tool_count === 1 ? '' : 's'}.`
+          : `Could not reach "${name}": ${last_error ?? status}. Its tools were kept.`,
+      );
+    },
+  });
+  return (
+    <>
+      <button
+        type="button"
+        className="button secondary"
+        disabled={run.isPending}
+        onClick={() => run.mutate({ params: { path: { id: connection.id } } })}
+      >
+        {run.isPending ? 'Refreshing…' : 'Refresh tools'}
+        <span className="visually-hidden"> of {connection.name}</span>
+      </button>
+      <FormError error={run.error} />
+    </>
+  );
+}
+
+/**
+ * Whether the connection takes credentials an admin could change: any http server (headers can be
+ * added to it later, say once its owner issues a token), or a stdio server with the variables its
+ * catalogue entry declares or it has. A stdio server that takes none is not offered "Edit credentials".
+ */
+function useTakesCredentials(connection: Connection, isAdmin: boolean): boolean {
+  const stdio = connection.transport === 'stdio';
+  const catalogue = $api.useQuery('get', '/api/connectors/mcp/catalogue', {}, { enabled: isAdmin && stdio });
+  if (!stdio) return true;
+  return Object.keys(connection.env).length > 0 || (entryOf(catalogue.data?.servers, connection)?.env.length ?? 0) > 0;
+}
+
 /** One connection: whether it works, where it points, its credentials by name, its tools, and what may be done. */
 export function ConnectionCard({
   connection,
@@ -104,6 +146,7 @@ export function ConnectionCard({
   const isAdmin = useIsAdmin();
   const headingId = useId();
   const [editing, setEditing] = useState(false);
+  const takesCredentials = useTakesCredentials(connection, isAdmin);
   return (
     <article className="card wc-connection" aria-labelledby={headingId}>
       <div className="wc-card-head">
@@ -144,7 +187,8 @@ export function ConnectionCard({
       <ToolsTable connection={connection} tools={tools} />
       <div className="actions">
         <AuthorizeButton connection={connection} />
-        {isAdmin && !editing && (
+        {isAdmin && connection.status !== 'needs_authorization' && <RefreshTools connection={connection} onDone={onNotice} />}
+        {isAdmin && takesCredentials && !editing && (
           <button type="button" className="button secondary" onClick={() => setEditing(true)}>
             Edit credentials<span className="visually-hidden"> of {connection.name}</span>
           </button>

@@ -46,10 +46,12 @@ export function ConnectConsumer({
           : {};
         const channelId = teamChat ? values.channel_id?.trim() : '';
         const channelName = teamChat ? values.channel_name?.trim() : '';
+        const name = values.name?.trim();
         connect.mutate({
           body: {
             type,
             workspace_id: workspaceId,
+            ...(name ? { name } : {}),
             credentials,
             ...(channelId ? { channel_id: channelId } : {}),
             ...(channelName ? { channel_name: channelName } : {}),
@@ -61,7 +63,9 @@ export function ConnectConsumer({
       <FormError error={connect.error} />
       <OtherErrors
         error={connect.error}
-        shown={teamChat ? ['type', 'credentials.bot_token', 'credentials.app_token', 'channel_id', 'channel_name'] : ['type']}
+        shown={
+          teamChat ? ['type', 'name', 'credentials.bot_token', 'credentials.app_token', 'channel_id', 'channel_name'] : ['type', 'name']
+        }
       />
       <Field label="Type" name="type" error={connect.error} hint={CONSUMER_TYPES.find((option) => option.value === type)?.hint}>
         <select value={type} onChange={(event) => setType(event.target.value as ConsumerType)}>
@@ -71,6 +75,9 @@ export function ConnectConsumer({
             </option>
           ))}
         </select>
+      </Field>
+      <Field label="Name (optional)" name="name" error={connect.error} hint="What you call it, such as “Support site” or “CI”.">
+        <input autoComplete="off" maxLength={100} />
       </Field>
       {teamChat && <TeamChatFields error={connect.error} />}
       <div className="actions">

@@ -1,10 +1,11 @@
 import { SecretOnce } from '../../../ui/secret';
 import type { Connected } from './connect-form';
 
-/** How to use a new consumer's key: a command or a URL with `<key>` where the key goes (it is shown once, above). */
+/** How to use a new consumer's key: a command or a URL with the key itself, shown this once like the key above. */
 function usage(connected: Connected, workspaceId: string): { text: string; code?: string } {
   const origin = window.location.origin;
-  const bearer = '-H "Authorization: Bearer <key>" -H "content-type: application/json"';
+  const key = connected.api_key ?? '<key>';
+  const bearer = `-H "Authorization: Bearer ${key}" -H "content-type: application/json"`;
   switch (connected.type) {
     case 'api':
       return {
@@ -18,7 +19,7 @@ function usage(connected: Connected, workspaceId: string): { text: string; code?
       };
     case 'coding-agent':
       return {
-        text: 'Add an MCP server (streamable HTTP) to your coding agent at this URL, with the header "Authorization: Bearer <key>":',
+        text: `Add an MCP server (streamable HTTP) to your coding agent at this URL, with the header "Authorization: Bearer ${key}":`,
         code: `${origin}/api/workspaces/${workspaceId}/mcp`,
       };
     default:

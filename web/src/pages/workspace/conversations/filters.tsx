@@ -36,11 +36,13 @@ interface FiltersProps {
   error: unknown;
   onChange: (name: FilterName, value: string) => void;
   onClear: () => void;
+  /** Whether anything else narrows the list (a search, a consumer), which Clear filters clears too. */
+  narrowed?: boolean;
 }
 
 /** The filters of the list; each change applies at once (and goes to the address, so it can be shared). */
-export function Filters({ available, values, error, onChange, onClear }: FiltersProps) {
-  const anySet = FILTERS.some((filter) => values[filter.name]);
+export function Filters({ available, values, error, onChange, onClear, narrowed = false }: FiltersProps) {
+  const anySet = narrowed || FILTERS.some((filter) => values[filter.name]);
   return (
     <form className="card conv-filters" aria-label="Filter conversations" noValidate onSubmit={(event) => event.preventDefault()}>
       {FILTERS.map((filter) => {

@@ -1,8 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { $api, type Answer, errorText, type Schemas } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { count, dateTime, duration, money } from '../../../ui/format';
+import { Markdown } from '../../../ui/markdown';
 import { type AnswerSource, AddToEval } from './add-to-eval';
+import { ToolCalls } from './tool-calls';
 
 /** A message as the conversation's answer has it (`Schemas['Message']` types `tokens` oddly). */
 type Message = Answer<'/api/workspaces/{id}/conversations/{cid}'>['messages'][number];
@@ -18,11 +21,29 @@ function toolsOf(message: Message): string[] {
   }
 }
 
-/** 👍 / 👎 on one answer, with how many rated it each way (each rater's last rating counts). */
+/** A thumb, drawn (emoji need a font that has them): up, or turned down. */
+function Thumb({ down = false }: { down?: boolean }) {
+  return (
+    <svg className="thumb" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <path
+        transform={down ? 'rotate(180 12 12)' : undefined}
+        fill="currentColor"
+        d="M2 21h4V9H2v12zm20-11c0-1.1-.9-2-2-2h-6.3l.95-4.57.03-.32c0-.41-.17-.79-.44-1.06L13.17 1 6.59 7.59C6.22 7.95 6 8.45 6 9v10c0 1.1.9 2 2 2h9c.83 0 1.54-.5 1.84-1.22l3.02-7.05c.09-.23.14-.47.14-.73v-2z"
+      />
+    </svg>
+  );
+}
+
+/** Helpful / not helpful on one answer, with how many rated it each way (each rater's last rating counts); yours shows pressed. */
 function Feedback({ workspaceId, conversationId, message }: { workspaceId: string; conversationId: string; message: Message }) {
   const queryClient = useQueryClient();
+  // The rating given here: the API counts ratings but does not say whose they are.
+  const [mine, setMine] = useState<Schemas['FeedbackRequest']['rating']>();
   const rate = $api.useMutation('post', '/api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback', {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] }),
+    onSuccess: (_, { body }) => {
+      setMine(body.rating);
+      return queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] });
+    },
   });
   const send = (rating: Schemas['FeedbackRequest']['rating']) =>
     rate.mutate({ params: { path: { id: workspaceId, cid: conversationId, seq: message.seq } }, body: { rating } });
@@ -32,10 +53,11 @@ function Feedback({ workspaceId, conversationId, message }: { workspaceId: strin
         type="button"
         className="button secondary small"
         aria-label="Rate answer helpful"
+        aria-pressed={mine === 'up'}
         disabled={rate.isPending}
         onClick={() => send('up')}
       >
-        <span aria-hidden="true">👍</span>
+        <Thumb />
       </button>
       <span>
         {count(message.feedback.up)} <span className="visually-hidden">rated helpful</span>
@@ -44,10 +66,11 @@ function Feedback({ workspaceId, conversationId, message }: { workspaceId: strin
         type="button"
         className="button secondary small"
         aria-label="Rate answer not helpful"
+        aria-pressed={mine === 'down'}
         disabled={rate.isPending}
         onClick={() => send('down')}
       >
-        <span aria-hidden="true">👎</span>
+        <Thumb down />
       </button>
       <span>
         {count(message.feedback.down)} <span className="visually-hidden">rated not helpful</span>
@@ -103,10 +126,14 @@ function MessageItem({ workspaceId, conversation, message, source }: MessageProp
           <time dateTime={message.created_at}>{dateTime(message.created_at)}</time>
         </span>
       </p>
-      <div className={`bubble ${isAnswer ? 'assistant' : 'user'}`}>{message.content || <span className="hint">(no text)</span>}</div>
+      <div className={`bubble ${isAnswer ? 'assistant' : 'user'}`}>
+        {!message.content ? <span className="hint">(no text)</span> : isAnswer ? <Markdown text={message.content} /> : message.content}
+      </div>
       {isAnswer && (
         <>
-          {tools.length > 0 && (
+          {message.tool_calls.length > 0 && <ToolCalls calls={message.tool_calls} />}
+          {/* An answer stored before its calls were kept names them only. */}
+          {message.tool_calls.length === 0 && tools.length > 0 && (
             <p className="tool-line">
               Tools called:{' '}
               {tools.map((tool, index) => (

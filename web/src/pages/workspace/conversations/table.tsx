@@ -18,13 +18,13 @@ interface ConversationTableProps {
   caption?: string;
 }
 
-/** Conversations with their status, channel, figures and statistics; each links to its transcript. */
+/** Conversations (titled by their first question, with who asked) with their status, channel, figures and statistics; each links to its transcript. */
 export function ConversationTable({ workspaceId, conversations, caption = 'Conversations' }: ConversationTableProps) {
   return (
     <DataTable caption={caption}>
       <thead>
         <tr>
-          <th scope="col">User</th>
+          <th scope="col">Conversation</th>
           <th scope="col">Status</th>
           <th scope="col">Channel</th>
           <th scope="col" className="num">
@@ -44,9 +44,10 @@ export function ConversationTable({ workspaceId, conversations, caption = 'Conve
           <tr key={conversation.id}>
             <th scope="row">
               <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversation.id)}`}>
-                {conversation.user_name || 'Unknown user'}
+                {conversation.title || conversation.user_name || 'Unknown user'}
                 <span className="visually-hidden">, {dateTime(conversation.last_activity_at)}</span>
               </Link>
+              {conversation.title && <p className="hint conv-user">{conversation.user_name || 'Unknown user'}</p>}
               {conversation.summary && <p className="hint conv-summary">{conversation.summary}</p>}
             </th>
             <td>

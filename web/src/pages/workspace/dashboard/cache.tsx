@@ -3,7 +3,7 @@ import type { Schemas } from '../../../api/client';
 import { count, percent } from '../../../ui/format';
 import { Stats } from '../../../ui/stats';
 import { ANIMATE, COLOURS, ChartFigure, EmptyFigure, HiddenTable, TICK } from './figure';
-import { day } from './usage';
+import { day, spanOf } from './usage';
 
 type Dashboard = Schemas['Dashboard'];
 type Day = Dashboard['usage']['by_day'][number];
@@ -17,7 +17,7 @@ function summaryOf(days: Day[], overall: number | null): string {
   const worst = rated.reduce((low, entry) => (entry.cache_hit_rate < low.cache_hit_rate ? entry : low));
   const without = days.length - rated.length;
   return (
-    `Prompt cache hit rate per day over the last ${days.length} days, line chart: ${percent(overall)} of input read from the cache ` +
+    `Prompt cache hit rate per day over ${spanOf(days)}, line chart: ${percent(overall)} of input read from the cache ` +
     `over the ${days.length} days; highest ${percent(best.cache_hit_rate)} on ${day(best.date)}, lowest ${percent(worst.cache_hit_rate)} ` +
     `on ${day(worst.date)}` +
     (without ? `; ${count(without)} ${without === 1 ? 'day' : 'days'} without model input.` : '.')
@@ -26,11 +26,8 @@ function summaryOf(days: Day[], overall: number | null): string {
 
 /** Each day's share of input read from the prompt cache, as a line over 0–100 % (days without input leave a gap). */
 function CacheChart({ days, overall }: { days: Day[]; overall: number | null }) {
-  const caption = `Prompt cache hit rate per day, last ${days.length} days`;
-  if (!days.some(hasRate))
-    return (
-      <EmptyFigure caption={caption}>No model input in the last {days.length} days yet: ask a question in the playground.</EmptyFigure>
-    );
+  const caption = `Prompt cache hit rate per day, ${spanOf(days)}`;
+  if (!days.some(hasRate)) return <EmptyFigure caption={caption}>No model input in {spanOf(days)}.</EmptyFigure>;
   const data = days.map((entry) => ({ date: entry.date, rate: entry.cache_hit_rate === null ? null : entry.cache_hit_rate * 100 }));
   return (
     <ChartFigure
@@ -77,14 +74,14 @@ function CacheChart({ days, overall }: { days: Day[]; overall: number | null }) 
 }
 
 /**
- * The prompt cache over the charted 30 days: the hit rate (input read from the cache over all
+ * The prompt cache over the days charted: the hit rate (input read from the cache over all
  * input), the tokens read, written and uncached, and the rate day by day.
  */
 export function CacheFigures({ cache, days }: { cache: Dashboard['cache']; days: Day[] }) {
   return (
     <>
       <Stats
-        label="Prompt cache, last 30 days"
+        label={`Prompt cache, ${spanOf(days)}`}
         items={[
           ['Cache hit rate', percent(cache.hit_rate)],
           ['Input read from cache', `${count(cache.read_tokens)} tokens`],

@@ -2,6 +2,7 @@ import { Bar, CartesianGrid, ComposedChart, Line, Tooltip, XAxis, YAxis } from '
 import type { Schemas } from '../../../api/client';
 import { count, money } from '../../../ui/format';
 import { ANIMATE, COLOURS, ChartFigure, EmptyFigure, HiddenTable, TICK } from './figure';
+import { todayUtc } from './range';
 
 type Day = Schemas['Dashboard']['usage']['by_day'][number];
 
@@ -11,6 +12,13 @@ export const day = (date: string) => {
   const parsed = new Date(`${date}T00:00:00Z`);
   return Number.isNaN(parsed.getTime()) ? date : dayFormat.format(parsed);
 };
+
+/** The days charted in words: "the last 30 days" when they end today (UTC), else "1 Aug to 7 Aug". */
+export function spanOf(days: { date: string }[]): string {
+  const first = days[0]?.date ?? '';
+  const last = days.at(-1)?.date ?? '';
+  return last === todayUtc() ? `the last ${days.length} days` : `${day(first)} to ${day(last)}`;
+}
 
 /** Cost ticks: enough decimals to tell fractions of a cent apart ($0.003), whole dollars past 10. */
 const axisMoney = (value: number) => {
@@ -24,7 +32,7 @@ function summaryOf(days: Day[]): string {
   const cost = days.reduce((sum, entry) => sum + entry.cost, 0);
   const busiest = days.reduce((top, entry) => (entry.queries > top.queries ? entry : top));
   return (
-    `Queries and cost per day over the last ${days.length} days, bar and line chart: ` +
+    `Queries and cost per day over ${spanOf(days)}, bar and line chart: ` +
     `${count(queries)} queries costing ${money(cost)} in all; the busiest day was ${day(busiest.date)} ` +
     `with ${count(busiest.queries)} queries costing ${money(busiest.cost)}.`
   );
@@ -46,9 +54,9 @@ function UsageKey() {
 
 /** Queries per day as bars (left axis) and their cost as a line (right axis), with a legend naming both. */
 export function UsageChart({ days }: { days: Day[] }) {
-  const caption = `Queries and cost per day, last ${days.length} days`;
+  const caption = `Queries and cost per day, ${spanOf(days)}`;
   if (!days.some((entry) => entry.queries > 0 || entry.cost > 0))
-    return <EmptyFigure caption={caption}>No queries in the last {days.length} days yet: ask one in the playground.</EmptyFigure>;
+    return <EmptyFigure caption={caption}>No queries in {spanOf(days)}.</EmptyFigure>;
   return (
     <ChartFigure
       caption={caption}

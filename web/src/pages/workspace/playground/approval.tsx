@@ -4,6 +4,7 @@ import { $api, type Schemas } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { Field, FormError } from '../../../ui/form';
 import { dateTime } from '../../../ui/format';
+import { REASON_HINT } from '../approvals/card';
 import type { PendingApproval } from './sse';
 
 interface ApprovalProps {
@@ -60,7 +61,7 @@ export function ApprovalCard({ workspaceId, pending, deciding, error, onDecide }
           }}
         >
           <FormError error={error} />
-          <Field label="Reason (optional)" name="reason" error={error} hint="Told to the model with the decision.">
+          <Field label="Reason (optional)" name="reason" error={error} hint={REASON_HINT}>
             <input maxLength={1000} disabled={deciding} />
           </Field>
           <div className="actions">

@@ -10,6 +10,9 @@ export interface ToolLine {
   durationMs?: number;
   /** A tool search: the tools it found (callable from then on). */
   found?: string[];
+  /** The call's arguments (JSON text) and, once it ended, its result: cut short and screened by the API. */
+  arguments?: string;
+  result?: string;
 }
 
 /** A decision on a paused call, once the API accepted it. */
@@ -69,9 +72,10 @@ function applyEvent(turn: Turn, event: StreamEvent): Turn {
     case 'tool_call':
       return { ...turn, steps: [...turn.steps, { kind: 'tool', ...event.data, state: 'running' }] };
     case 'tool_result': {
-      const { id, is_error: isError, duration_ms: durationMs, found } = event.data;
+      const { id, is_error: isError, duration_ms: durationMs, found, result } = event.data;
       const state = isError ? ('error' as const) : ('done' as const);
-      const steps = turn.steps.map((step) => (step.kind === 'tool' && step.id === id ? { ...step, state, durationMs, found } : step));
+      const ended = { state, durationMs, found, result };
+      const steps = turn.steps.map((step) => (step.kind === 'tool' && step.id === id ? { ...step, ...ended } : step));
       return { ...turn, steps };
     }
     case 'approval_required':

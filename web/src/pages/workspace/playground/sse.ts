@@ -12,8 +12,8 @@ export type PendingApproval = NonNullable<Schemas['PendingApproval']>;
 export type StreamEvent =
   | { event: 'start'; data: Pick<QueryResponse, 'conversation_id' | 'session_id'> }
   | { event: 'text'; data: { delta: string } }
-  | { event: 'tool_call'; data: { id: string; name: string; connection: string | null } }
-  | { event: 'tool_result'; data: { id: string; name: string; is_error: boolean; duration_ms: number; found?: string[] } }
+  | { event: 'tool_call'; data: { id: string; name: string; connection: string | null; arguments?: string } }
+  | { event: 'tool_result'; data: { id: string; name: string; is_error: boolean; duration_ms: number; found?: string[]; result?: string } }
   | { event: 'approval_required'; data: PendingApproval }
   | { event: 'done'; data: QueryResponse | Schemas['Error'] };
 
@@ -41,6 +41,7 @@ export async function readAnswer(answer: StreamAnswer, onEvent: (event: StreamEv
     return;
   }
   const reader = body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();
+  let complete = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -49,11 +50,30 @@ export async function readAnswer(answer: StreamAnswer, onEvent: (event: StreamEv
       if (!value.event || !KNOWN.has(value.event)) continue;
       const event = { event: value.event, data: JSON.parse(value.data) } as StreamEvent;
       onEvent(event);
-      if (event.event === 'done') return;
+      if (event.event === 'done') {
+        complete = true;
+        return;
+      }
     }
   } finally {
-    // Hanging up stops nothing on the service: the query is stored either way.
-    void reader.cancel().catch(() => {});
+    // After `done` the service ends the stream: read it to its end, so the request completes
+    // rather than being cut (devtools shows a cut request as failed). Before it, hanging up stops
+    // nothing on the service: the query is stored either way.
+    if (complete) void readToEnd(reader);
+    else void reader.cancel().catch(() => {});
+  }
+}
+
+/** Reads what is left of a stream (nothing but its end, after `done`), then lets it go. */
+async function readToEnd(reader: ReadableStreamDefaultReader<unknown>): Promise<void> {
+  try {
+    while (!(await reader.read()).done) {
+      // Nothing follows `done`; a newer service's extra events are ignored.
+    }
+  } catch {
+    // Aborted (a new conversation, the page left): nothing is waiting for it.
+  } finally {
+    reader.releaseLock();
   }
 }
 

@@ -1,6 +1,8 @@
 import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { count, duration, money } from '../../../ui/format';
+import { Markdown } from '../../../ui/markdown';
+import { ToolCallDetails } from '../../../ui/tool-call';
 import { ApprovalCard } from './approval';
 import { connectionToAuthorize, type ToolLine, type Turn } from './chat-state';
 import type { QueryResponse } from './sse';
@@ -30,9 +32,11 @@ function Steps({ steps }: { steps: Turn['steps'] }) {
       {steps.map((step) =>
         step.kind === 'tool' ? (
           <li key={step.id} className={`tool-line chat-tool-${step.state}`}>
-            <span aria-hidden="true">⚙ </span>
-            <code>{step.name}</code> {placeOf(step)} — {toolState(step)}
-            {foundOf(step)}
+            <ToolCallDetails call={step}>
+              <span aria-hidden="true">⚙ </span>
+              <code>{step.name}</code> {placeOf(step)} — {toolState(step)}
+              {foundOf(step)}
+            </ToolCallDetails>
           </li>
         ) : (
           <li key={step.id} className="tool-line">
@@ -110,7 +114,7 @@ export function TurnView({ turn, workspaceId, onDecide }: TurnProps) {
       {turn.steps.length > 0 && <Steps steps={turn.steps} />}
       <div className="bubble assistant" aria-busy={running || undefined}>
         <span className="chat-who">Assistant</span>
-        {turn.answer}
+        {turn.answer && <Markdown text={turn.answer} />}
         {running && (
           <span className="chat-working">
             <span className="spinner" aria-hidden="true" /> {turn.answer ? 'Still working…' : 'Working…'}

@@ -1,0 +1,49 @@
+import type { Deps } from '../deps.js';
+import { NotFoundError } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { onConditionFailed } from '../platform/table.js';
+import { toConnection, toTool } from '../workspaces/children.js';
+import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { type ConnectionItem, connectionSpec, findConnection, recordHealth, replaceTools } from './connections.js';
+import { discoverTools } from './discovery.js';
+
+/** The connection as listed, with its cached tools. */
+async function listedConnection(deps: Deps, connection: ConnectionItem) {
+  const key = keys.connection(connection.org_id, connection.workspace_id, connection.id);
+  const [item, tools] = await Promise.all([
+    deps.table.get<ConnectionItem>(key, true),
+    deps.table.queryAll({
+      pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
+      sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
+    }),
+  ]);
+  if (!item) throw new NotFoundError(`connection ${connection.id} not found`);
+  return { connection: toConnection({ ...item }), tools: tools.map(toTool) };
+}
+
+/**
+ * `POST /api/connections/:id/refresh`: lists the server's tools again (a per-user connection with
+ * the admin's own grant) and replaces the cached ones. A server that cannot be reached keeps its
+ * tools, and the connection shows why (status and last_error); either way the answer is the
+ * connection as listed with its tools.
+ */
+export async function refreshConnection(deps: Deps, admin: { orgId: string; userId: string }, connectionId: string) {
+  const connection = await findConnection(deps, admin.orgId, connectionId);
+  const found = await discoverTools(deps, connectionSpec(deps, connection, `user:${admin.userId}`));
+  if (!found.ok) {
+    await recordHealth(deps, connection, { status: found.status, reason: found.reason });
+    return listedConnection(deps, connection);
+  }
+  const delta = await replaceTools(deps, connection, found.tools);
+  await onConditionFailed(
+    deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
+      update: 'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server',
+      condition: 'attribute_exists(pk)',
+      names: { '#status': 'status', '#server': 'server' },
+      values: { ':connected': 'connected', ':none': null, ':count': found.tools.length, ':yes': true, ':server': found.server },
+    }),
+    () => new NotFoundError(`connection ${connectionId} not found`),
+  );
+  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
+  return listedConnection(deps, connection);
+}

@@ -1,0 +1,139 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Principal } from '../auth/tokens.js';
+import type { Deps } from '../deps.js';
+import { getOrganisationItem } from '../org/organisations.js';
+import { EMAIL_TAKEN, isEmailRegistered, writeUser, type UserItem } from '../org/users.js';
+import { ConflictError, GoneError, NotFoundError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { keys } from '../platform/keys.js';
+import { onConditionFailed, type Key } from '../platform/table.js';
+import { INVITATION_HOURS, type AcceptInvitationInput, type CreateInvitationInput, type Invitation } from './schemas.js';
+
+/*
+ * Invitations by link: an admin names an email and a role, the service makes a one-time link, the
+ * person it is sent to opens it, picks their name and password and is signed in as a user of the
+ * organisation. It is the admin's intent, so it works whatever SIGNUP_MODE says.
+ */
+
+interface InvitationItem extends Key {
+  id: string;
+  org_id: string;
+  email: string;
+  org_role: Invitation['org_role'];
+  invited_by: string;
+  created_at: string;
+  expires_at: string;
+  /** Set once, by the acceptance (a conditional update: single use). */
+  used_at?: string;
+  gsi1pk: string;
+  gsi1sk: string;
+  ttl: number;
+}
+
+/** An invitation stays readable this long past its expiry, to say "expired" rather than "unknown". */
+const KEPT_AFTER_EXPIRY_SECONDS = 7 * 24 * 3600;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+const toInvitation = (item: InvitationItem): Invitation => ({
+  id: item.id,
+  email: item.email,
+  org_role: item.org_role,
+  created_at: item.created_at,
+  expires_at: item.expires_at,
+  invited_by: item.invited_by,
+});
+
+/** `POST /api/org/invitations`: the invitation, and its link (the token in it is shown only now). */
+export async function createInvitation(
+  deps: Deps,
+  admin: Principal,
+  input: CreateInvitationInput,
+  baseUrl: string,
+): Promise<Invitation & { url: string }> {
+  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
+  const now = deps.clock.now();
+  const id = newId('inv', now);
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now.getTime() + (input.expires_in_hours ?? INVITATION_HOURS.default) * 3_600_000);
+  const item: InvitationItem = {
+    ...keys.invitation(hashToken(token)),
+    ...keys.invitationsIndexEntry(admin.orgId, now.toISOString(), id),
+    id,
+    org_id: admin.orgId,
+    email: input.email,
+    org_role: input.org_role,
+    invited_by: admin.name,
+    created_at: now.toISOString(),
+    expires_at: expiresAt.toISOString(),
+    ttl: Math.floor(expiresAt.getTime() / 1000) + KEPT_AFTER_EXPIRY_SECONDS,
+  };
+  await deps.table.put({ ...item });
+  return { ...toInvitation(item), url: `${baseUrl}/invite/${token}` };
+}
+
+async function invitationsOf(deps: Deps, orgId: string): Promise<InvitationItem[]> {
+  return deps.table.queryAll<InvitationItem>({ index: 'gsi1', pk: keys.invitationsIndex(orgId) });
+}
+
+/** `GET /api/org/invitations`: those still waiting (neither used nor expired), oldest first. */
+export async function listInvitations(deps: Deps, orgId: string): Promise<Invitation[]> {
+  const now = deps.clock.now().toISOString();
+  return (await invitationsOf(deps, orgId)).filter((item) => !item.used_at && item.expires_at > now).map(toInvitation);
+}
+
+/** `DELETE /api/org/invitations/:id`: its link stops working (404 from then on). */
+export async function revokeInvitation(deps: Deps, orgId: string, invitationId: string): Promise<void> {
+  const item = (await invitationsOf(deps, orgId)).find((candidate) => candidate.id === invitationId);
+  if (!item) throw new NotFoundError(`invitation ${invitationId} not found`);
+  await deps.table.delete({ pk: item.pk, sk: item.sk });
+}
+
+const UNKNOWN = 'this invitation link is not valid: it may have been revoked; ask for a new one';
+
+/** The invitation a link's token names: 404 unknown (or revoked), 410 used or expired. */
+async function openInvitation(deps: Deps, token: string): Promise<InvitationItem> {
+  const item = await deps.table.get<InvitationItem>(keys.invitation(hashToken(token)), true);
+  if (!item) throw new NotFoundError(UNKNOWN);
+  if (item.used_at) throw new GoneError('this invitation has been used already: sign in instead');
+  if (item.expires_at <= deps.clock.now().toISOString()) {
+    throw new GoneError(`this invitation expired at ${item.expires_at}; ask an admin of your organisation for a new one`);
+  }
+  return item;
+}
+
+/** `GET /api/invitations/:token` (public): what the link invites to. */
+export async function viewInvitation(deps: Deps, token: string) {
+  const item = await openInvitation(deps, token);
+  const org = await getOrganisationItem(deps, item.org_id);
+  return { org_name: org.name, email: item.email, org_role: item.org_role, expires_at: item.expires_at };
+}
+
+/**
+ * `POST /api/invitations/:token/accept` (public): the user, made as `POST /api/org/users` makes one
+ * (409 when the email was taken since). The invitation is claimed first, by a conditional update
+ * (single use: a second acceptance is 410), and given back if the user cannot be made.
+ */
+export async function acceptInvitation(deps: Deps, token: string, input: AcceptInvitationInput): Promise<UserItem> {
+  const item = await openInvitation(deps, token);
+  if (await isEmailRegistered(deps, item.email)) throw new ConflictError(EMAIL_TAKEN);
+  const now = deps.clock.now().toISOString();
+  await onConditionFailed(
+    deps.table.update(
+      { pk: item.pk, sk: item.sk },
+      {
+        update: 'SET used_at = :now',
+        condition: 'attribute_exists(pk) AND attribute_not_exists(used_at) AND expires_at > :now',
+        values: { ':now': now },
+      },
+    ),
+    () => new GoneError('this invitation has been used already: sign in instead'),
+  );
+  try {
+    const passwordHash = await deps.passwords.hash(input.password);
+    return await writeUser(deps, item.org_id, { name: input.name, email: item.email, org_role: item.org_role, passwordHash });
+  } catch (error) {
+    await deps.table.update({ pk: item.pk, sk: item.sk }, { update: 'REMOVE used_at' });
+    throw error;
+  }
+}

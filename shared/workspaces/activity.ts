@@ -1,0 +1,119 @@
+import { z } from '@hono/zod-openapi';
+import type { Deps } from '../deps.js';
+import { PaginationQuery } from '../http/schemas.js';
+import { num, str, strOrNull, strings } from '../platform/attributes.js';
+import { keys } from '../platform/keys.js';
+import { readPage } from '../platform/pages.js';
+import type { Item, QueryInput } from '../platform/table.js';
+import { counterNames, counterOf } from './counters.js';
+import { DayRangeQuery, instantsOf } from './day-range.js';
+import type { ActivityEntrySchema } from './schemas.js';
+import { getWorkspaceItem } from './workspaces.js';
+
+/*
+ * The audit log (`WSACT#<org>#<workspace>`, sort keys `<ISO instant>#<id>`, newest first): read by
+ * days as a key condition (`from`, `to`), by user, tool and outcome as a filter.
+ */
+
+export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
+
+const name = () => z.string().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional();
+
+/** The filters of the audit log, as a query string (the list and its CSV take the same). */
+export const ActivityFiltersQuery = DayRangeQuery.extend({
+  user: name().openapi({ description: 'only the queries of this user (their id, as GET /api/org/users lists it)' }),
+  tool: name().openapi({ description: 'only the queries that called this tool (its name, exactly)' }),
+  errors: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .openapi({ description: 'true: only the queries that failed (with an error); false: only those that did not' }),
+});
+export type ActivityFilters = z.output<typeof ActivityFiltersQuery>;
+
+export const ActivityListQuery = PaginationQuery.extend(ActivityFiltersQuery.shape);
+type ActivityListInput = z.output<typeof ActivityListQuery>;
+
+/**
+ * How many entries a filtered page reads at most (a user, a tool or an outcome is a filter, not a
+ * key): the page holds the matches among them, and its cursor goes on from there.
+ */
+export const FILTERED_PAGE_READ = 1000;
+
+export const toActivity = (item: Item): ActivityEntry => ({
+  id: str(item.id),
+  user_id: strOrNull(item.user_id),
+  user_name: str(item.user_name),
+  query: str(item.query),
+  tools_called: strings(item.tools_called),
+  connections_hit: strings(item.connections_hit),
+  tokens_input: num(item.tokens_input),
+  tokens_output: num(item.tokens_output),
+  tokens: {
+    input: num(item.tokens_input),
+    output: num(item.tokens_output),
+    cache_read: num(item.tokens_cache_read),
+    cache_write: num(item.tokens_cache_write),
+  },
+  cost_usd: num(item.cost_usd),
+  duration_ms: num(item.duration_ms),
+  error: strOrNull(item.error),
+  approvals: Array.isArray(item.approvals) ? (item.approvals as ActivityEntry['approvals']) : [],
+  created_at: str(item.created_at),
+});
+
+/** The Query of the audit log for these filters: the days as its key condition, the rest as its filter. */
+export function activityQuery(orgId: string, workspaceId: string, filters: ActivityFilters): Omit<QueryInput, 'limit' | 'startKey'> {
+  const parts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (filters.user !== undefined) {
+    names['#user_id'] = 'user_id';
+    values[':user'] = filters.user;
+    parts.push('#user_id = :user');
+  }
+  if (filters.tool !== undefined) {
+    names['#tools'] = 'tools_called';
+    values[':tool'] = filters.tool;
+    parts.push('contains(#tools, :tool)');
+  }
+  if (filters.errors !== undefined) {
+    // A query that did not fail stores `error: null`.
+    names['#error'] = 'error';
+    values[':string'] = 'S';
+    parts.push(filters.errors === 'true' ? 'attribute_type(#error, :string)' : 'NOT attribute_type(#error, :string)');
+  }
+  const sk = instantsOf(filters);
+  return {
+    pk: keys.activityPartition(orgId, workspaceId),
+    newestFirst: true,
+    ...(sk ? { sk } : {}),
+    ...(parts.length ? { filter: parts.join(' AND '), names, values } : {}),
+  };
+}
+
+/**
+ * `GET /api/workspaces/:id/activity`: newest first. Unfiltered, `total` is the workspace's
+ * all-time query counter; with any filter or day it is counted (a COUNT query over the same range
+ * and filter, in the same round as the page, as the conversations list counts a filtered total),
+ * and a filtered page reads at most `FILTERED_PAGE_READ` entries.
+ */
+export async function listActivity(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  query: ActivityListInput,
+): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
+  const { limit, offset, cursor, ...filters } = query;
+  const input = activityQuery(orgId, workspaceId, filters);
+  const filtered = Object.values(filters).some((value) => value !== undefined);
+  const [workspace, entries, counted] = await Promise.all([
+    getWorkspaceItem(deps, orgId, workspaceId),
+    readPage<Item>(deps.table, input, { limit, offset, cursor }, input.filter ? FILTERED_PAGE_READ : undefined),
+    filtered ? deps.table.count(input) : undefined,
+  ]);
+  return {
+    activity: entries.items.map(toActivity),
+    total: counted ?? counterOf(workspace, counterNames.total('queries')),
+    next_cursor: entries.nextCursor,
+  };
+}
