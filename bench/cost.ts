@@ -185,7 +185,7 @@ export async function benchBudgets(): Promise<Row[]> {
         p99_ms: '',
       },
       {
-        case: 'admission: reserve in 2 budgets (embedded store, in process), 300 times',
+        case: 'admission: reserve in 2 budgets (embedded store on loopback), 300 times',
         answered: '',
         refused_402: '',
         spent_usd: '',

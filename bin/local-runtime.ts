@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { serve, type Http2Bindings, type HttpBindings, type ServerType } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
 import type { ModelClients } from '../shared/agent/providers.js';
@@ -15,8 +16,6 @@ import { sendDueMoves } from '../shared/conversations/lifecycle.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { consoleApp, isApiUrl } from './console.js';
-import { openEmbeddedStore } from './embedded-store.js';
-import { memoizeDynaliteParsers } from './embedded-store-parse.js';
 import { isMetricsUrl, metricsApp } from './metrics.js';
 import { readDeclaredBody } from './request-body.js';
 import { jobHandlers } from '../shared/jobs/handlers.js';
@@ -53,9 +52,12 @@ export interface LocalRuntimeOptions {
   consoleDir?: string;
 }
 
-/** Starts dynalite on a free loopback port; persisted under `dir`, or in memory when `dir` is null. */
+/**
+ * The embedded store: dynalite through its public interface, an HTTP server on a free loopback
+ * port that the store client reaches as it reaches DynamoDB; persisted under `dir` (leveldb), or
+ * in memory when `dir` is null. Closing it stops the server and closes its database.
+ */
 export async function startEmbeddedStore(dir: string | null): Promise<{ endpoint: string; close(): Promise<void> }> {
-  memoizeDynaliteParsers();
   const server = dynalite({ path: dir ?? undefined, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
@@ -166,6 +168,30 @@ async function listen(deps: AgentDeps, config: Config, options: LocalRuntimeOpti
   });
 }
 
+/**
+ * The store and its client, with its table. DYNAMODB_ENDPOINT: a store run elsewhere (DynamoDB
+ * Local, dynalite in its own process) instead of the embedded one; the table is created there if
+ * missing, and the store is left running when the runtime stops.
+ */
+async function openStore(config: Config, dataDir: string | null) {
+  const store = config.dynamoEndpoint
+    ? { endpoint: config.dynamoEndpoint, close: async () => {} }
+    : await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
+  const client = createDynamoClient(config, store.endpoint);
+  const close = async () => {
+    // The client's kept-alive sockets first: the embedded store's server waits for its connections.
+    client.destroy();
+    await store.close();
+  };
+  try {
+    await ensureTable(client, config.tableName);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { client, close };
+}
+
 async function startServices(
   config: Config,
   dataDir: string | null,
@@ -173,13 +199,33 @@ async function startServices(
   options: LocalRuntimeOptions,
   logger: AppLogger,
 ): Promise<LocalRuntime> {
-  // DYNAMODB_ENDPOINT: a store run elsewhere (DynamoDB Local, dynalite in its own process) instead
-  // of the embedded one; the table is created there if missing, and the store is left running.
-  const store = config.dynamoEndpoint
-    ? { endpoint: config.dynamoEndpoint, close: async () => {} }
-    : openEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
-  const client = createDynamoClient(config, 'transport' in store ? store.transport : store.endpoint);
-  await ensureTable(client, config.tableName);
+  const store = await openStore(config, dataDir);
+  try {
+    return await startOnStore(
+      config,
+      dataDir,
+      store,
+      async () => {
+        await store.close();
+        await unlock();
+      },
+      options,
+      logger,
+    );
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+async function startOnStore(
+  config: Config,
+  dataDir: string | null,
+  { client }: { client: DynamoDBClient },
+  closeStore: () => Promise<void>,
+  options: LocalRuntimeOptions,
+  logger: AppLogger,
+): Promise<LocalRuntime> {
   const clock = options.clock ?? systemClock;
   const secrets = new EnvelopeSecrets(new LocalKeyWrapper(await localSecretsKey(dataDir)));
   const core = { table: new Table(client, config.tableName, clock), clock, secrets };
@@ -234,9 +280,7 @@ async function startServices(
       await new Promise<void>((resolvePromise) => server.close(() => resolvePromise()));
       await runner.stop();
       await deps.mcp.closeAll();
-      client.destroy();
-      await store.close();
-      await unlock();
+      await closeStore();
     },
   };
 }

@@ -70,7 +70,7 @@ const zodEnglishOnly: Plugin = {
 
 /**
  * The AWS SDK's packages that bundled code imports statically (Powertools' Secrets Manager client,
- * the SDK's DynamoDB marshalling), loaded with `require`. They are CommonJS, outside the bundle
+ * the store's DynamoDB client and document client), loaded with `require`. They are CommonJS, outside the bundle
  * (the runtime's copy), and Node scans a CommonJS module imported from an ES module for its export
  * names before it runs it: 20–50 ms of a cold start on these. esbuild's CommonJS interop reads the
  * names from `module.exports` at run time instead. `import()` of a client (KMS, SQS, Scheduler,
@@ -84,45 +84,6 @@ const awsSdkByRequire: Plugin = {
     );
     build.onLoad({ filter: /.*/, namespace: 'aws-sdk-require' }, (args) => ({
       contents: `module.exports = require(${JSON.stringify(args.path)});`,
-      loader: 'js',
-    }));
-  },
-};
-
-/** What dynamodb-toolbox imports from the AWS SDK's document client: its command classes. */
-const TOOLBOX_COMMANDS = [
-  'BatchGetCommand',
-  'BatchWriteCommand',
-  'DeleteCommand',
-  'GetCommand',
-  'PutCommand',
-  'QueryCommand',
-  'ScanCommand',
-  'TransactGetCommand',
-  'TransactWriteCommand',
-  'UpdateCommand',
-];
-
-/**
- * dynamodb-toolbox imports the document client's commands (`@aws-sdk/lib-dynamodb`) for its
- * `.send()`, which the service never calls: toolbox only builds expressions here, and our own store
- * client sends them (shared/platform/updates.ts, store-http.ts). Bundled, those imports would load
- * the SDK's whole DynamoDB client at every cold start for nothing (about a quarter of the agent
- * function's module load), so for toolbox's modules they resolve to classes that refuse to be made.
- */
-const toolboxSendsNothing: Plugin = {
-  name: 'toolbox-sends-nothing',
-  setup(build) {
-    build.onResolve({ filter: /^@aws-sdk\/lib-dynamodb$/ }, (args) =>
-      /[\\/]node_modules[\\/]dynamodb-toolbox[\\/]/.test(args.importer)
-        ? { path: args.path, namespace: 'toolbox-sends-nothing' }
-        : undefined,
-    );
-    build.onLoad({ filter: /.*/, namespace: 'toolbox-sends-nothing' }, () => ({
-      contents: TOOLBOX_COMMANDS.map(
-        (name) =>
-          `export class ${name} { constructor() { throw new Error('dynamodb-toolbox sends nothing here: the store client does'); } }`,
-      ).join('\n'),
       loader: 'js',
     }));
   },
@@ -171,7 +132,7 @@ export async function buildLambdaBundle(entry: string, outdir: string): Promise<
     // Beside the entry, so every file imports the Bedrock SDK's by the same relative path.
     chunkNames: '[name]-[hash]',
     outExtension: { '.js': '.mjs' },
-    plugins: [zodEnglishOnly, bedrockApart, toolboxSendsNothing, awsSdkByRequire],
+    plugins: [zodEnglishOnly, bedrockApart, awsSdkByRequire],
   });
   const outputs = result.metafile.outputs;
   const usesBedrock = Object.values(outputs).some((output) => output.imports.some((imported) => imported.path === `./${BEDROCK_FILE}`));

@@ -13,9 +13,3 @@ declare module 'undici/lib/dispatcher/agent.js' {
 declare module 'undici/lib/web/fetch/index.js' {
   export { fetch } from 'undici';
 }
-
-declare module 'undici/lib/api/api-request.js' {
-  import type { Dispatcher } from 'undici';
-
-  export default function request(this: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
-}

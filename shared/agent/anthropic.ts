@@ -181,12 +181,11 @@ class AnthropicMessagesClient extends BaseAnthropic {
 }
 
 /**
- * The SDK's fetch: undici's request API over a pool of its own (`platform/http-fetch.ts`, loaded
- * with the first call), which follows no redirect: a 3xx from the model's API is an error, and the
- * API key is never sent on to where a redirect points.
+ * What the SDK adds to each of its requests (its `fetchOptions`, sent through its own fetch, Node's):
+ * no redirect is followed, so a 3xx from the model's API is an error, and the API key is never sent
+ * on to where a redirect points.
  */
-const loadModelFetch = once(async () => (await import('../platform/http-fetch.js')).createAgentFetch().fetch);
-const modelFetch = async (input: string | URL | Request, init?: RequestInit) => (await loadModelFetch())(input, init);
+const MODEL_FETCH_OPTIONS = { redirect: 'manual' } as const;
 
 /** Anthropic's Messages API through the official SDK. */
 export class AnthropicModelClient extends MessagesApiClient {
@@ -202,7 +201,7 @@ export class AnthropicModelClient extends MessagesApiClient {
       timeout: options.timeoutMs,
       maxRetries: options.maxRetries,
       openTelemetry: openTelemetryOf(options),
-      fetch: modelFetch,
+      fetchOptions: MODEL_FETCH_OPTIONS,
     });
   }
 

@@ -195,7 +195,7 @@ function isEventStream(response: Response): boolean {
  *
  * The body is read a chunk at a time as the reader asks (a high-water mark of 0, so nothing is
  * read ahead), and the original Response is held until then: a Response dropped unread is still
- * collected and its body cancelled (`platform/http-fetch.ts`).
+ * collected and its body cancelled (undici's fetch does that).
  */
 export function limitAnswer(response: Response, policy: AnswerPolicy): Response {
   const source = response.body;

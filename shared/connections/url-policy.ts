@@ -2,7 +2,6 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import ipaddr from 'ipaddr.js';
 import type { LookupFunction } from 'node:net';
 import { once } from '../platform/once.js';
-import type { AgentFetch } from '../platform/http-fetch.js';
 import { answerPolicyOf, limitAnswer, OAUTH_MAX_ANSWER_BYTES, type AnswerPolicy, wantsEventStream } from './answer-limits.js';
 
 /** An MCP URL that the policy does not allow, with the reason. */
@@ -218,11 +217,56 @@ export interface GuardedFetch {
   close(): Promise<void>;
 }
 
+/** What fetch rejects with when a request fails: `TypeError('fetch failed')`, its cause the reason. */
+const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
+
+/**
+ * The answer as the transports get it, its body counted (`limitAnswer`). One no web Response can
+ * hold (a status outside 200–599, which undici's fetch hands on, or a reason phrase or header the
+ * Response refuses) fails as fetch fails, its body cancelled so that it does not hold its connection.
+ */
+async function answerOf(response: Response, policy: AnswerPolicy): Promise<Response> {
+  try {
+    if (response.status < 200 || response.status > 599) throw new RangeError(`status ${response.status} out of range`);
+    return limitAnswer(response, policy);
+  } catch (error) {
+    await response.body?.cancel().catch(() => undefined);
+    throw fetchFailed(error);
+  }
+}
+
+/** A pool of connections and undici's fetch through it: redirects are answers, for the loop below to check. */
+interface Pool {
+  fetch: FetchLike;
+  close(): Promise<void>;
+}
+
+/**
+ * undici's own agent and fetch, by the paths of their modules (types/undici-parts.d.ts: its package
+ * entry would also bring its mock agents, caches, WebSocket and proxy agents into the Lambda
+ * bundles), loaded with the first request. Each pool's sockets resolve host names with `lookup`
+ * and number at most `connections` per origin (requests beyond wait in undici's queue).
+ */
+async function loadPools(lookup: LookupFunction, connections: number): Promise<{ requests: Pool; streams: Pool }> {
+  const [{ default: Agent }, { fetch }] = await Promise.all([
+    import('undici/lib/dispatcher/agent.js'),
+    import('undici/lib/web/fetch/index.js'),
+  ]);
+  const pool = (): Pool => {
+    const dispatcher = new Agent({ connect: { lookup }, connections });
+    return {
+      fetch: (url, init) => fetch(url, { ...(init as object), redirect: 'manual', dispatcher }) as unknown as Promise<Response>,
+      close: () => dispatcher.close(),
+    };
+  };
+  return { requests: pool(), streams: pool() };
+}
+
 /**
  * The fetch the MCP transports use: every URL, and every redirect target, is checked against the
- * policy before it is requested, and connections go through an agent whose DNS lookup refuses
- * disallowed addresses (undici's, loaded with the first request: `platform/http-fetch.ts`).
- * Answers are counted as they are read and cut past their limit (`answer-limits.ts`).
+ * policy before it is requested, and connections go through undici's agent, whose DNS lookup
+ * refuses disallowed addresses (loaded with the first request). Answers are counted as they are
+ * read and cut past their limit (`answer-limits.ts`); one no Response can hold fails (`answerOf`).
  *
  * Connections to one origin are pooled with a cap; requests beyond it wait in undici's queue (their
  * timeout still runs). Event streams have a pool of their own: each session's stream holds a
@@ -232,13 +276,9 @@ export interface GuardedFetch {
 export function createGuardedFetch(allowPrivate: boolean, options: GuardedFetchOptions = {}): GuardedFetch {
   const maxResponseBytes = options.maxResponseBytes ?? 8 * 1024 * 1024;
   const connections = options.maxConnectionsPerOrigin ?? 32;
-  // The agents on their way or made: `close` waits for ones still loading, so none is left open.
-  let loading: Promise<{ requests: AgentFetch; streams: AgentFetch }> | undefined;
-  const load = once(async () => {
-    const { createAgentFetch } = await import('../platform/http-fetch.js');
-    const lookup = guardedLookup(allowPrivate) as LookupFunction;
-    return { requests: createAgentFetch(lookup, { connections }), streams: createAgentFetch(lookup, { connections }) };
-  });
+  // The pools on their way or made: `close` waits for ones still loading, so none is left open.
+  let loading: Promise<{ requests: Pool; streams: Pool }> | undefined;
+  const load = once(() => loadPools(guardedLookup(allowPrivate) as LookupFunction, connections));
   const connect = () => (loading = load());
   const guardedFetch = async (input: string | URL, init: RequestInit | undefined, policy: AnswerPolicy) => {
     let url = await assertUrlAllowed(input, allowPrivate);
@@ -248,8 +288,8 @@ export function createGuardedFetch(allowPrivate: boolean, options: GuardedFetchO
     for (let hop = 0; ; hop += 1) {
       const response = await fetch(url, request);
       const location = response.headers.get('location');
-      if (response.status < 300 || response.status >= 400 || !location) return limitAnswer(response, policy);
-      if (init?.redirect === 'manual' || init?.redirect === 'error') return limitAnswer(response, policy);
+      if (response.status < 300 || response.status >= 400 || !location) return answerOf(response, policy);
+      if (init?.redirect === 'manual' || init?.redirect === 'error') return answerOf(response, policy);
       if (hop >= MAX_REDIRECTS) throw new UrlRefusedError(`too many redirects from ${String(input)}`);
       await response.body?.cancel();
       const from = url;

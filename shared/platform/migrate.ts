@@ -1,6 +1,6 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { keys } from './keys.js';
 import type { AppLogger } from './logger.js';
-import { fromStoreEach, toStore } from './table-codec.js';
 import type { Item, Table } from './table.js';
 
 /*
@@ -32,15 +32,17 @@ export interface MigrationReport {
 
 /** Scans every item of the table (pages of up to 1 MB), with an optional filter. */
 async function* scan(table: Table, filter?: { expression: string; values: Record<string, unknown> }): AsyncGenerator<Item> {
-  let startKey: unknown;
+  let startKey: Record<string, unknown> | undefined;
   do {
     table.roundTrips += 1;
-    const page = await table.client.send('Scan', {
-      TableName: table.name,
-      ExclusiveStartKey: startKey,
-      ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: toStore(filter.values) } : {}),
-    });
-    yield* fromStoreEach<Item>(page.Items);
+    const page = await table.documents.send(
+      new ScanCommand({
+        TableName: table.name,
+        ExclusiveStartKey: startKey,
+        ...(filter ? { FilterExpression: filter.expression, ExpressionAttributeValues: filter.values } : {}),
+      }),
+    );
+    yield* (page.Items ?? []) as Item[];
     startKey = page.LastEvaluatedKey;
   } while (startKey);
 }

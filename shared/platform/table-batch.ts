@@ -1,12 +1,12 @@
+import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Key } from './keys.js';
-import type { DynamoClient } from './store-http.js';
 import { jitteredBackoff } from './timing.js';
-import { fromStoreEach, toStore } from './table-codec.js';
 
 /*
  * The batch calls of `Table` (BatchGetItem, BatchWriteItem): split into the store's per-call
  * limits, run in parallel, and the unprocessed part of each call retried with capped, jittered
- * backoff until it is done or `MAX_BATCH_RETRIES` retries have passed.
+ * backoff until it is done or `MAX_BATCH_RETRIES` retries have passed. (The SDK retries a call that
+ * failed; a call that succeeded with items left unprocessed is this loop's to send again.)
  */
 
 /** Most keys one BatchGetItem call takes. */
@@ -25,20 +25,9 @@ export class BatchIncompleteError extends Error {
   }
 }
 
-/** What BatchGetItem answers: items found, and keys left for another call (store form). */
-interface BatchGetOutput {
-  Responses?: Record<string, unknown[]>;
-  UnprocessedKeys?: Record<string, { Keys?: unknown[] }>;
-}
-
-/** What BatchWriteItem answers: requests left for another call (store form). */
-interface BatchWriteOutput {
-  UnprocessedItems?: Record<string, unknown[]>;
-}
-
-/** What the batch calls need of the table: its client, its name, and the round-trip count to add to. */
+/** What the batch calls need of the table: its document client, its name, and the round-trip count to add to. */
 export interface BatchTable {
-  readonly client: DynamoClient;
+  readonly documents: DynamoDBDocumentClient;
   readonly name: string;
   roundTrips: number;
 }
@@ -69,13 +58,13 @@ export async function batchGetItems(table: BatchTable, keys: Key[]): Promise<obj
 
 async function batchGetChunk(table: BatchTable, keys: Key[]): Promise<object[]> {
   const found: object[] = [];
-  // Kept in the store's form: unprocessed keys come back in it and are sent again as they are.
-  let pending: unknown[] = keys.map(toStore);
+  // Unprocessed keys come back as plain values, as they went, and are sent again as they are.
+  let pending: Record<string, unknown>[] = keys.map((key) => ({ ...key }));
   for (let attempt = 0; pending.length > 0; attempt += 1) {
     await backOffBeforeRetry(attempt, pending.length, 'read');
     table.roundTrips += 1;
-    const result = await table.client.send<BatchGetOutput>('BatchGetItem', { RequestItems: { [table.name]: { Keys: pending } } });
-    found.push(...fromStoreEach(result.Responses?.[table.name]));
+    const result = await table.documents.send(new BatchGetCommand({ RequestItems: { [table.name]: { Keys: pending } } }));
+    found.push(...(result.Responses?.[table.name] ?? []));
     pending = result.UnprocessedKeys?.[table.name]?.Keys ?? [];
   }
   return found;
@@ -87,11 +76,11 @@ export async function batchPutItems(table: BatchTable, items: (Key & object)[]):
 }
 
 async function batchPutChunk(table: BatchTable, items: (Key & object)[]): Promise<void> {
-  let pending: unknown[] = items.map((item) => ({ PutRequest: { Item: toStore(item) } }));
+  let pending = items.map((item) => ({ PutRequest: { Item: { ...item } as Record<string, unknown> } }));
   for (let attempt = 0; pending.length > 0; attempt += 1) {
     await backOffBeforeRetry(attempt, pending.length, 'write');
     table.roundTrips += 1;
-    const result = await table.client.send<BatchWriteOutput>('BatchWriteItem', { RequestItems: { [table.name]: pending } });
-    pending = result.UnprocessedItems?.[table.name] ?? [];
+    const result = await table.documents.send(new BatchWriteCommand({ RequestItems: { [table.name]: pending } }));
+    pending = (result.UnprocessedItems?.[table.name] ?? []) as typeof pending;
   }
 }

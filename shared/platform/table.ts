@@ -1,7 +1,15 @@
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  DynamoDBDocumentClient,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { Clock } from './clock.js';
-import type { DynamoClient } from './store-http.js';
 import { batchGetItems, batchPutItems } from './table-batch.js';
-import { fromStore, fromStoreEach, toStore } from './table-codec.js';
 import type { Key } from './keys.js';
 
 export { BatchIncompleteError, MAX_BATCH_RETRIES } from './table-batch.js';
@@ -88,19 +96,33 @@ export async function unlessConditionFailed<T, F>(write: Promise<T>, otherwise: 
 }
 
 /**
- * Access to the single table. Only GetItem, BatchGetItem, Query, PutItem, UpdateItem and
- * DeleteItem exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB
- * so benchmarks can report them. The batch calls' retry loop is in `table-batch.ts`; items and
- * values are converted to and from the store's typed JSON in `table-codec.ts`.
+ * How the document client converts items: attributes whose value is `undefined` are left out, and
+ * a class instance inside an item is refused rather than stored as a map (an item itself is taken
+ * attribute by attribute: `Table` spreads it first).
+ */
+const TRANSLATION = {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+} as const;
+
+/**
+ * Access to the single table, over the AWS SDK's document client (which converts items to and from
+ * the store's typed JSON). Only GetItem, BatchGetItem, Query, PutItem, UpdateItem and DeleteItem
+ * exist here: there is deliberately no Scan. `roundTrips` counts calls to DynamoDB so benchmarks
+ * can report them (the SDK's own retries of a call are not counted). The batch calls' retry loop
+ * of unprocessed items is in `table-batch.ts`.
  */
 export class Table {
   roundTrips = 0;
+  /** The document client over `client`: items as plain values. */
+  readonly documents: DynamoDBDocumentClient;
 
   constructor(
-    readonly client: DynamoClient,
+    readonly client: DynamoDBClient,
     readonly name: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.documents = DynamoDBDocumentClient.from(client, TRANSLATION);
+  }
 
   /** An item whose `ttl` (epoch seconds) has passed is treated as absent, as DynamoDB's TTL is lazy. */
   private live<T extends object>(item: T | undefined): T | undefined {
@@ -112,8 +134,8 @@ export class Table {
 
   async get<T extends object = Item>(key: Key, consistent = false): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.client.send('GetItem', { TableName: this.name, Key: toStore(key), ConsistentRead: consistent });
-    return this.live(fromStore<T>(result.Item));
+    const result = await this.documents.send(new GetCommand({ TableName: this.name, Key: keyOf(key), ConsistentRead: consistent }));
+    return this.live(result.Item as T | undefined);
   }
 
   /** Reads many items by key (any number: split into calls of 100, run in parallel, unprocessed keys retried). */
@@ -124,7 +146,7 @@ export class Table {
 
   async put(item: Item | (Key & object), write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
-    await this.client.send('PutItem', { TableName: this.name, Item: toStore(item), ...conditionOf(write) });
+    await this.documents.send(new PutCommand({ TableName: this.name, Item: { ...item }, ...conditionOf(write) }));
   }
 
   /** Puts `item` only if no item has its key yet. Returns false when one exists. */
@@ -151,14 +173,16 @@ export class Table {
     returnValues: 'ALL_NEW' | 'ALL_OLD',
   ): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.client.send('UpdateItem', {
-      TableName: this.name,
-      Key: toStore(key),
-      UpdateExpression: input.update,
-      ...conditionOf(input),
-      ReturnValues: returnValues,
-    });
-    return fromStore<T>(result.Attributes);
+    const result = await this.documents.send(
+      new UpdateCommand({
+        TableName: this.name,
+        Key: keyOf(key),
+        UpdateExpression: input.update,
+        ...conditionOf(input),
+        ReturnValues: returnValues,
+      }),
+    );
+    return result.Attributes as T | undefined;
   }
 
   /**
@@ -172,21 +196,21 @@ export class Table {
   /** Deletes an item and answers what it was (undefined when there was none): a single-use take. */
   async deleteReturningOld<T extends object = Item>(key: Key): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.client.send('DeleteItem', { TableName: this.name, Key: toStore(key), ReturnValues: 'ALL_OLD' });
-    return fromStore<T>(result.Attributes);
+    const result = await this.documents.send(new DeleteCommand({ TableName: this.name, Key: keyOf(key), ReturnValues: 'ALL_OLD' }));
+    return result.Attributes as T | undefined;
   }
 
   async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
-    await this.client.send('DeleteItem', { TableName: this.name, Key: toStore(key), ...conditionOf(write) });
+    await this.documents.send(new DeleteCommand({ TableName: this.name, Key: keyOf(key), ...conditionOf(write) }));
   }
 
   /** One page of a Query. */
   async query<T extends object = Item>(input: QueryInput): Promise<QueryPage<T>> {
     this.roundTrips += 1;
-    const result = await this.client.send('Query', this.queryCommandInput(input));
-    const items = fromStoreEach<T>(result.Items).filter((item) => !!this.live(item));
-    return { items, lastKey: fromStore(result.LastEvaluatedKey) };
+    const result = await this.documents.send(new QueryCommand(this.queryCommandInput(input)));
+    const items = ((result.Items ?? []) as T[]).filter((item) => !!this.live(item));
+    return { items, lastKey: result.LastEvaluatedKey };
   }
 
   /** Every item a Query matches, following pages (for partitions known to stay small). */
@@ -205,19 +229,18 @@ export class Table {
   /** Number of items a Query matches (Select COUNT, following pages). */
   async count(input: Omit<QueryInput, 'startKey' | 'limit'>): Promise<number> {
     let total = 0;
-    const query = { ...this.queryCommandInput(input), Select: 'COUNT' };
-    // The page key stays in the store's form: it goes back as it came.
-    let startKey: unknown;
+    const query = { ...this.queryCommandInput(input), Select: 'COUNT' } as const;
+    let startKey: Record<string, unknown> | undefined;
     do {
       this.roundTrips += 1;
-      const result = await this.client.send('Query', { ...query, ExclusiveStartKey: startKey });
-      total += typeof result.Count === 'number' ? result.Count : 0;
+      const result = await this.documents.send(new QueryCommand({ ...query, ExclusiveStartKey: startKey }));
+      total += result.Count ?? 0;
       startKey = result.LastEvaluatedKey;
     } while (startKey);
     return total;
   }
 
-  private queryCommandInput(input: QueryInput): Record<string, unknown> {
+  private queryCommandInput(input: QueryInput): QueryCommandInput {
     const pkName = input.index ? `${input.index}pk` : 'pk';
     const skName = input.index ? `${input.index}sk` : 'sk';
     const names: Record<string, string> = { '#pk': pkName, ...input.names };
@@ -247,20 +270,25 @@ export class Table {
       KeyConditionExpression: condition,
       FilterExpression: input.filter,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: toStore(values),
+      ExpressionAttributeValues: values,
       Limit: input.limit,
       ScanIndexForward: !input.newestFirst,
-      ExclusiveStartKey: input.startKey && toStore(input.startKey),
+      ExclusiveStartKey: input.startKey,
       ConsistentRead: input.index ? undefined : input.consistent,
     };
   }
 }
 
-/** A write's condition as the store takes it: expression, names, and typed values. */
+/** A key as the store takes it, attribute by attribute (as an item). */
+function keyOf(key: Key): Key {
+  return { ...key };
+}
+
+/** A write's condition as the store takes it: expression, names and values. */
 function conditionOf(write: ConditionalWrite) {
   return {
     ConditionExpression: write.condition,
     ExpressionAttributeNames: write.names,
-    ExpressionAttributeValues: write.values && toStore(write.values),
+    ExpressionAttributeValues: write.values,
   };
 }

@@ -1,4 +1,4 @@
-/** Time helpers shared by the store client, its batch calls and the MCP hub. */
+/** Time helpers shared by the store's batch calls and the MCP hub. */
 
 /** `promise`, or the error `timedOut` makes if it has not settled within `ms`. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, timedOut: () => Error): Promise<T> {

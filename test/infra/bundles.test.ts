@@ -30,12 +30,9 @@ describe('the Lambda bundles as deployed', () => {
     const isRanking = (file: string) => basename(file).startsWith('tool-index-');
     expect(bundle.initialFiles.filter(isRanking)).toEqual([]);
     expect(bundle.lazyFiles.filter(isRanking)).toHaveLength(1);
-    // Nor the SDK's DynamoDB clients (the store client is ours; toolbox's command imports are stubs),
-    // while the credential chain is there, for the first store call on AWS.
-    const all = [...bundle.initialFiles, ...bundle.lazyFiles].map((file) => readFileSync(file, 'utf8')).join('\n');
-    expect(all).not.toContain('@aws-sdk/lib-dynamodb');
-    expect(all).not.toContain('@aws-sdk/client-dynamodb');
-    expect(all).toContain('dynamodb-toolbox sends nothing here');
-    expect(all).toContain('@aws-sdk/credential-provider-node');
+    // The store client is the SDK's DynamoDB client and document client, loaded from the runtime's
+    // copy of the SDK (not bundled), at the cold start: the first request reads the store.
+    expect(initial).toMatch(/exports=\w+\("@aws-sdk\/client-dynamodb"\)/);
+    expect(initial).toMatch(/exports=\w+\("@aws-sdk\/lib-dynamodb"\)/);
   }, 60_000);
 });

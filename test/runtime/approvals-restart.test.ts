@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openEmbeddedStore } from '../../bin/embedded-store.js';
+import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { approvalDueIndex } from '../../shared/approvals/expiry.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { parseConfig } from '../../shared/platform/config.js';
@@ -127,9 +127,9 @@ async function workspaceWithApprovals(base: string) {
  * is a minute; moving it into the past is the same as having stopped the runtime that much longer.
  */
 async function moveExpiry(dataDir: string, orgId: string, workspaceId: string, approvalId: string, expiresAt: string): Promise<void> {
-  const store = openEmbeddedStore(join(dataDir, 'dynamodb'));
+  const store = await startEmbeddedStore(join(dataDir, 'dynamodb'));
   const config = parseConfig({}, 'local');
-  const dynamo = createDynamoClient(config, store.transport);
+  const dynamo = createDynamoClient(config, store.endpoint);
   try {
     const table = new Table(dynamo, config.tableName, systemClock);
     const due = approvalDueIndex(orgId, workspaceId, approvalId, expiresAt);

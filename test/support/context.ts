@@ -1,5 +1,5 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
-import { openEmbeddedStore } from '../../bin/embedded-store.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
 import { createAgentParts } from '../../shared/agent/wiring.js';
 import { createAgentDeps, type AgentDeps } from '../../shared/deps.js';
@@ -13,7 +13,6 @@ import { STDIO_SERVER_ARGS } from './mcp-servers.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { inMemorySecrets } from '../../shared/platform/secrets.js';
 import { Table } from '../../shared/platform/table.js';
-import { fromStoreEach } from '../../shared/platform/table-codec.js';
 import { ensureTable } from '../../shared/platform/table-create.js';
 import { TestClock } from './clock.js';
 import { RecordingLogger } from './logger.js';
@@ -61,20 +60,17 @@ const TEST_ENV: Record<string, string> = {
   }),
 };
 
-/** The test's store and the client to it: in this process, or over HTTP through the test's proxy. */
+/** The test's store (dynalite in memory on loopback, as `npm start` has it) and the client to it, through the test's proxy if any. */
 async function storeFor(config: Config, storeProxy?: (endpoint: string) => Promise<{ url: string; stop(): Promise<void> }>) {
-  if (!storeProxy) {
-    const store = openEmbeddedStore(null);
-    return { store, proxy: undefined, client: createDynamoClient(config, store.transport) };
-  }
   const store = await startEmbeddedStore(null);
+  if (!storeProxy) return { store, proxy: undefined, client: createDynamoClient(config, store.endpoint) };
   const proxy = await storeProxy(store.endpoint);
   return { store, proxy, client: createDynamoClient(config, proxy.url) };
 }
 
 /**
- * A test's service: dynalite in memory in this process, as `npm start` has it (or behind its HTTP
- * server and the test's proxy), the real app, a clock the test moves, a
+ * A test's service: dynalite in memory on a loopback port, as `npm start` has it (behind the
+ * test's proxy when it gives one), the real app, a clock the test moves, a
  * recording logger. One per test file; tests isolate by signing up their own organisations.
  */
 export async function createTestContext(
@@ -204,13 +200,10 @@ export async function createTestContext(
     /** Every item of the table as stored (a raw Scan: the service itself never scans), for at-rest checks. */
     async scanTable(): Promise<Record<string, unknown>[]> {
       const items: Record<string, unknown>[] = [];
-      let start: unknown;
+      let start: Record<string, unknown> | undefined;
       do {
-        const page = await client.send<{ Items?: unknown[]; LastEvaluatedKey?: unknown }>('Scan', {
-          TableName: config.tableName,
-          ExclusiveStartKey: start,
-        });
-        items.push(...fromStoreEach(page.Items));
+        const page = await core.table.documents.send(new ScanCommand({ TableName: config.tableName, ExclusiveStartKey: start }));
+        items.push(...(page.Items ?? []));
         start = page.LastEvaluatedKey;
       } while (start);
       return items;

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { onTestFinished } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { DynamoClient, type StoreEndpoint } from '../../shared/platform/store-http.js';
+import { createDynamoClient, type DynamoClientOptions } from '../../shared/platform/dynamo.js';
 
 /** One call the fake store received: the operation (from `X-Amz-Target`), its JSON input and headers. */
 export interface StoreCall {
@@ -21,7 +21,7 @@ export type StoreAnswer = { status?: number; body: unknown } | 'reset' | 'silenc
  * throttling, unprocessed batch items, 5xx, dropped connections. It speaks the JSON protocol of
  * the real service (a POST, the operation in `X-Amz-Target`), so the real client is under test.
  */
-async function startFakeStore(answer: (call: StoreCall, index: number) => StoreAnswer) {
+export async function startFakeStore(answer: (call: StoreCall, index: number) => StoreAnswer) {
   const calls: StoreCall[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -56,13 +56,13 @@ async function startFakeStore(answer: (call: StoreCall, index: number) => StoreA
   };
 }
 
-/** A fake store and the real store client on it, for one test: both are closed when it finishes. */
+/** A fake store and the service's store client on it (the AWS SDK's, as configured), for one test: both are closed when it finishes. */
 export async function clientOnFakeStore(
   answer: (call: StoreCall, index: number) => StoreAnswer,
-  options: Omit<StoreEndpoint, 'endpoint' | 'region'> & { region?: string } = {},
+  options: DynamoClientOptions & { region?: string } = {},
 ) {
   const store = await startFakeStore(answer);
-  const client = new DynamoClient({ region: 'local', ...options, endpoint: store.endpoint });
+  const client = createDynamoClient({ awsRegion: options.region ?? 'local' }, store.endpoint, options);
   onTestFinished(async () => {
     client.destroy();
     await store.stop();

@@ -145,9 +145,9 @@ describe('limitAnswer', () => {
   });
 
   it('keeps the server body as long as the Response: dropped unread, its connection goes once collected; kept, it reads on', () => {
-    // In a process of its own, with the garbage collector at hand (test/fixtures/dropped-body.ts, guarded).
+    // In a process of its own, with the garbage collector at hand (test/fixtures/dropped-body.ts).
     const run = (mode: string) =>
-      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/fixtures/dropped-body.ts', mode, 'guarded'], {
+      execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/fixtures/dropped-body.ts', mode], {
         encoding: 'utf8',
         timeout: 20_000,
       }).trim();

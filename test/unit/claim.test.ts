@@ -1,125 +1,84 @@
-import { Entity } from 'dynamodb-toolbox/entity';
-import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
-import { number } from 'dynamodb-toolbox/schema/number';
-import { string } from 'dynamodb-toolbox/schema/string';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEmbeddedStore, type EmbeddedStore } from '../../bin/embedded-store.js';
+import { DynamoDBServiceException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { conversationUpdate, type ClaimedQuery } from '../../shared/agent/query/claim.js';
 import { dueIndex } from '../../shared/conversations/lifecycle.js';
 import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { keys } from '../../shared/platform/keys.js';
-import { DynamoClient, StoreError } from '../../shared/platform/store-http.js';
-import { Table, type Item } from '../../shared/platform/table.js';
+import { createDynamoClient } from '../../shared/platform/dynamo.js';
+import { Table, type Item, type UpdateInput } from '../../shared/platform/table.js';
 import { ensureTable } from '../../shared/platform/table-create.js';
-import { plainItems, singleTable, updateOf } from '../../shared/platform/updates.js';
 
 /**
- * The conversation item's write (shared/agent/query/claim.ts) is written out by hand, for speed.
- * Here dynamodb-toolbox builds the same write from the item's typed schema, as the query did
- * before, and both run on an embedded store of their own, case by case: the items they leave,
- * what they return, and when their conditions refuse must be the same.
+ * The conversation item's write (shared/agent/query/claim.ts) is built by dynamodb-toolbox
+ * from the item's typed schema. For a while it was written out by hand, for speed; that expression
+ * is kept here as the reference of what the write must do, and both run on an embedded store of
+ * their own, case by case: the items they leave, what they return, and when their conditions
+ * refuse must be the same.
  */
 
-const conversationEntity = new Entity({
-  name: 'conversation',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    workspace_id: string(),
-    org_id: string(),
-    status: string().enum('open', 'cold', 'closed'),
-    consumer_type: string().enum('api', 'team-chat', 'messaging', 'coding-agent'),
-    user_name: string(),
-    title: string().optional(),
-    channel: anyOf(nul(), string()),
-    owner: string().optional(),
-    chat_channel_id: string().optional(),
-    chat_thread_ts: string().optional(),
-    first_message_at: string(),
-    last_activity_at: string(),
-    message_count: number(),
-    total_cost_usd: number(),
-    stats_status: string(),
-    due_at: string().optional(),
-    cold_at: string().optional(),
-    moved_by: string().optional(),
-    gsi1pk: string(),
-    gsi1sk: string(),
-    gsi2pk: string(),
-    gsi2sk: string(),
-    gsi3pk: string().optional(),
-    gsi3sk: string().optional(),
-  }),
-});
-
-/** The write as toolbox builds it from the schema (the query's code before it was written out). */
-function typedUpdate(saved: ClaimedQuery, at: string, coldAt: Date) {
+/** The write as it was written out by hand: every attribute and condition spelled out. */
+function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateInput {
   const { caller, workspace, conversationId } = saved;
   const indexKey = keys.timeOrdered(at, conversationId);
   const chat = caller.chat;
-  const command = conversationEntity
-    .build(UpdateItemCommand)
-    .item({
-      ...keys.conversation(workspace.org_id, workspace.id, conversationId),
-      status: 'open',
-      last_activity_at: at,
-      gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
-      gsi1sk: indexKey,
-      gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
-      gsi2sk: indexKey,
-      due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.org_id, workspace.id, conversationId, coldAt),
-      id: $get('id', conversationId),
-      workspace_id: $get('workspace_id', workspace.id),
-      org_id: $get('org_id', caller.orgId),
-      consumer_type: $get('consumer_type', caller.consumerType),
-      user_name: $get('user_name', caller.userName),
-      title: $get('title', conversationTitle(firstQuestion(saved.history, saved.query))),
-      channel: $get('channel', caller.channel),
-      first_message_at: $get('first_message_at', at),
-      stats_status: $get('stats_status', 'pending'),
-      owner: $get('owner', caller.owner),
-      chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
-      chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
-      message_count: $add(saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1)),
-      total_cost_usd: $add(saved.costUsd - (saved.resumed?.counted.costUsd ?? 0)),
-      moved_by: $remove(),
-      cold_at: $remove(),
-    })
-    .options({
-      condition: {
-        and: [
-          {
-            or: [
-              { attr: 'pk', exists: false },
-              { attr: 'status', ne: 'closed' },
-            ],
-          },
-          {
-            or: [
-              { attr: 'owner', exists: false },
-              { attr: 'owner', eq: caller.owner },
-            ],
-          },
-        ],
-      },
-    });
-  return updateOf(command);
+  const set = {
+    status: 'open',
+    last_activity_at: at,
+    gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
+    gsi1sk: indexKey,
+    gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
+    gsi2sk: indexKey,
+    due_at: coldAt.toISOString(),
+    ...dueIndex('open', workspace.org_id, workspace.id, conversationId, coldAt),
+  };
+  const once = {
+    id: conversationId,
+    workspace_id: workspace.id,
+    org_id: caller.orgId,
+    consumer_type: caller.consumerType,
+    user_name: caller.userName,
+    title: conversationTitle(firstQuestion(saved.history, saved.query)),
+    channel: caller.channel,
+    first_message_at: at,
+    stats_status: 'pending',
+    owner: caller.owner,
+    ...(chat ? { chat_channel_id: chat.channelId, chat_thread_ts: chat.threadTs } : {}),
+  };
+  const add = {
+    message_count: saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1),
+    total_cost_usd: saved.costUsd - (saved.resumed?.counted.costUsd ?? 0),
+  };
+  const names: Record<string, string> = { '#pk': 'pk', '#status': 'status', '#owner': 'owner', '#r0': 'moved_by', '#r1': 'cold_at' };
+  const values: Record<string, unknown> = { ':closed': 'closed', ':caller': caller.owner };
+  let count = 0;
+  const token = (name: string, value: unknown) => {
+    count += 1;
+    names[`#a${count}`] = name;
+    values[`:v${count}`] = value;
+    return [`#a${count}`, `:v${count}`] as const;
+  };
+  const sets = Object.entries(set).map(([name, value]) => token(name, value).join(' = '));
+  for (const [name, value] of Object.entries(once)) {
+    const [attribute, placeholder] = token(name, value);
+    sets.push(`${attribute} = if_not_exists(${attribute}, ${placeholder})`);
+  }
+  const adds = Object.entries(add).map(([name, value]) => token(name, value).join(' '));
+  return {
+    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1`,
+    condition: '(attribute_not_exists(#pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :caller)',
+    names,
+    values,
+  };
 }
 
-const stores: { embedded: EmbeddedStore; client: DynamoClient; table: Table }[] = [];
+const stores: { embedded: Awaited<ReturnType<typeof startEmbeddedStore>>; client: DynamoDBClient; table: Table }[] = [];
 
 beforeAll(async () => {
   for (let index = 0; index < 2; index += 1) {
-    const embedded = openEmbeddedStore(null);
-    const client = new DynamoClient({ region: 'local', transport: embedded.transport });
+    const embedded = await startEmbeddedStore(null);
+    const client = createDynamoClient({ awsRegion: 'local' }, embedded.endpoint);
     await ensureTable(client, 'claim');
     stores.push({ embedded, client, table: new Table(client, 'claim', systemClock) });
   }
@@ -144,18 +103,20 @@ const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
   ...overrides,
 });
 
-/** Runs one build on each store (hand-written on the first, toolbox's on the second): what each returned or why it refused, and the item after. */
+/** Runs one build on each store (the typed one on the first, the reference on the second): what each returned or why it refused, and the item after. */
 async function both(saved: ClaimedQuery, at: string, before?: Record<string, unknown>) {
   const coldAt = new Date(Date.parse(at) + 30 * 60_000);
-  const builds = [conversationUpdate(saved, at, coldAt), typedUpdate(saved, at, coldAt)];
+  const typed = conversationUpdate(saved, at, coldAt);
   const key = keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
+  expect(typed.key).toEqual(key);
+  const builds = [typed.input, referenceUpdate(saved, at, coldAt)];
   return Promise.all(
     stores.map(async ({ table }, index) => {
       await table.delete(key);
       if (before) await table.put({ ...key, ...before } as Item);
-      const { input } = builds[index]!;
+      const input = builds[index]!;
       const returned = await table.updateReturningOld(key, input).catch((error: unknown) => {
-        if (error instanceof StoreError) return error.name;
+        if (error instanceof DynamoDBServiceException) return error.name;
         throw error;
       });
       return { returned, after: await table.get(key, true) };
@@ -182,7 +143,7 @@ const earlier = {
   gsi2sk: 'old',
 };
 
-describe('the conversation item’s write (query/claim.ts), against toolbox’s typed build', () => {
+describe('the conversation item’s typed write (query/claim.ts), against the hand-written reference', () => {
   const cases: [string, ClaimedQuery, Record<string, unknown> | undefined][] = [
     ['a new conversation with a starting history', query({ history: [{}, {}] }), undefined],
     ['a new conversation whose query stopped before the model', query({ answered: false }), undefined],
@@ -222,11 +183,11 @@ describe('the conversation item’s write (query/claim.ts), against toolbox’s 
     ['someone else’s cold conversation', query(), { ...earlier, status: 'cold', owner: 'user:bob', moved_by: 'timer' }],
   ];
   for (const [name, saved, before] of cases) {
-    it(`writes ${name} as toolbox’s build does`, async () => {
-      const [hand, typed] = await both(saved, '2026-11-24T09:00:00.000Z', before);
-      expect(hand).toEqual(typed);
+    it(`writes ${name} as the reference does`, async () => {
+      const [typed, reference] = await both(saved, '2026-11-24T09:00:00.000Z', before);
+      expect(typed).toEqual(reference);
       // Each case does something: the item is written, or the condition refuses.
-      expect(hand?.returned === 'ConditionalCheckFailedException' || hand?.after?.last_activity_at === '2026-11-24T09:00:00.000Z').toBe(
+      expect(typed?.returned === 'ConditionalCheckFailedException' || typed?.after?.last_activity_at === '2026-11-24T09:00:00.000Z').toBe(
         true,
       );
     });
