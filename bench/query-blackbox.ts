@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 }
 
 /** server-everything over streamable HTTP, in its own process; answers its /mcp URL once it listens. */
-async function startEverything(): Promise<{ url: string; child: ChildProcess }> {
+export async function startEverything(): Promise<{ url: string; child: ChildProcess }> {
   const entry = createRequire(import.meta.url).resolve('@modelcontextprotocol/server-everything/dist/index.js');
   const port = await freePort();
   const child = spawn(process.execPath, [entry, 'streamableHttp'], {
@@ -52,7 +52,7 @@ async function startEverything(): Promise<{ url: string; child: ChildProcess }> 
 }
 
 /** The model's side: call the tool whose name ends with `echo`, then answer once its result is back. */
-function modelReply(request: ModelRequestRecord) {
+export function modelReply(request: ModelRequestRecord) {
   const last = request.body.messages.at(-1)?.content;
   const answered = Array.isArray(last) && last.some((block: { type?: string }) => block.type === 'tool_result');
   const echo = request.body.tools?.find((tool) => tool.name.endsWith('echo'))?.name ?? 'echo';
@@ -60,7 +60,7 @@ function modelReply(request: ModelRequestRecord) {
 }
 
 /** What a client without the service does for the same question: every step, nothing stored. */
-async function naiveQuery(modelUrl: string, mcpUrl: string): Promise<number> {
+export async function naiveQuery(modelUrl: string, mcpUrl: string): Promise<number> {
   const started = performance.now();
   const anthropic = new Anthropic({ apiKey: 'bench', baseURL: modelUrl, maxRetries: 0 });
   const client = new Client({ name: 'naive', version: '1.0.0' });

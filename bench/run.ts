@@ -1,5 +1,6 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
+import { benchAwsShaped } from './aws-shaped.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchConsole } from './console.js';
 import { benchBudgets, benchCache } from './cost.js';
@@ -9,6 +10,7 @@ import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
 import { benchQuery } from './query.js';
 import { benchQueryBlackBox } from './query-blackbox.js';
+import { benchRounds } from './rounds.js';
 import { benchStream } from './stream.js';
 import { benchToolLatency, benchToolRecall } from './tools.js';
 import { benchToolSearchLoop } from './tools-loop.js';
@@ -34,6 +36,11 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'Deciding an approval on the local runtime (Accept: text/event-stream; zero-latency fake model streaming on loopback, MCP server in process): from sending the decision to the first text event of the resumed answer at the client, and to its done',
     run: benchApprovals,
+  },
+  'aws-shaped': {
+    title:
+      'The query as a user on AWS waits for it: the black-box query (npm start in its own process, server-everything over streamable HTTP, one tool call, two model calls) with DYNAMODB_ENDPOINT at dynalite (in memory) behind a latency proxy adding 5 ms to each store call, and the fake model answering each call after 300 ms; next to the naive SDK loop (stores nothing) in the same run. added: service minus naive (paired: the median of each pair’s difference); cpu_ms_per_query: user + system CPU of the service process per query (goal: added p50 <= 15 ms)',
+    run: benchAwsShaped,
   },
   budgets: {
     title:
@@ -113,6 +120,11 @@ const benchmarks: Record<string, Benchmark> = {
         run: benchToolSearchLoop,
       },
     ],
+  },
+  rounds: {
+    title:
+      'Sequential store rounds per request, black-box: npm start in its own process with DYNAMODB_ENDPOINT at dynalite (in memory) behind a latency proxy, zero-latency fake model; each request timed with 0 ms and 6 ms added to every store call, alternately. rounds = (p50 at 6 ms - p50 at 0 ms) / 6 ms; held_ms: how long the proxy really held a delayed call on average, rounds_held the same difference divided by it; store_calls: the calls the proxy forwarded during the request (operations: per request, on average) (issue 34 goals: new conversation and follow-up <= 2, first text, list and detail <= 1)',
+    run: benchRounds,
   },
   stream: {
     title:

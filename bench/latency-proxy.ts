@@ -1,0 +1,138 @@
+import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
+import dynalite from 'dynalite';
+
+/**
+ * A store some milliseconds away, for the benchmarks that read latency as AWS users feel it:
+ * dynalite (in memory, through its public interface) on a loopback port, and in front of it a TCP
+ * proxy that holds every byte the client sends for `delayMs` before passing it on (answers pass at
+ * once), so each request to the store costs one `delayMs` more. The delay can change between
+ * requests. The proxy counts the store calls it forwards (by their `X-Amz-Target`), per operation.
+ */
+export interface DelayedStore {
+  /** What `DYNAMODB_ENDPOINT` takes: the proxy's URL. */
+  endpoint: string;
+  /** The delay added to each request, in ms; 0 passes bytes through at once. */
+  delayMs: number;
+  /** Store calls forwarded since the start, in all and per operation (`GetItem`, `Query`…). */
+  readonly calls: number;
+  readonly operations: Map<string, number>;
+  /** How long held bytes were really held (timers fire late): their total in ms, and their number. */
+  readonly held: { totalMs: number; count: number };
+  /** Waits until nothing has passed either way for `quietMs` (background work done). */
+  settle(quietMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+const TARGET = /x-amz-target:\s*DynamoDB_\d+\.(\w+)/gi;
+
+export async function startDelayedStore(delayMs: number): Promise<DelayedStore> {
+  const store = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
+  const storePort = (store.address() as AddressInfo).port;
+  const sockets = new Set<Socket>();
+  const operations = new Map<string, number>();
+  const state = { delayMs, calls: 0, lastActivity: performance.now(), heldTotal: 0, heldCount: 0 };
+
+  /** Counts the calls in what the client sent; `carry` keeps a header split between two chunks. */
+  let carry = '';
+  const count = (chunk: Buffer) => {
+    const text = carry + chunk.toString('latin1');
+    let end = 0;
+    for (const match of text.matchAll(TARGET)) {
+      state.calls += 1;
+      const name = match[1] ?? '?';
+      operations.set(name, (operations.get(name) ?? 0) + 1);
+      end = (match.index ?? 0) + match[0].length;
+    }
+    carry = text.slice(Math.max(end, text.length - 64));
+  };
+
+  /** Passes `from`'s bytes to `to`, each held until `delayMs` after it arrived, in order. */
+  const delayedPipe = (from: Socket, to: Socket) => {
+    const queue: { due: number; arrived: number; chunk: Buffer }[] = [];
+    let pumping = false;
+    const pump = () => {
+      for (let head = queue[0]; head && head.due <= performance.now(); head = queue[0]) {
+        queue.shift();
+        state.heldTotal += performance.now() - head.arrived;
+        state.heldCount += 1;
+        to.write(head.chunk);
+      }
+      const head = queue[0];
+      if (!head) {
+        pumping = false;
+        return;
+      }
+      // A timer fires late by a millisecond or so: the last stretch is waited out by turns of the loop.
+      const wait = head.due - performance.now();
+      if (wait > 2) setTimeout(pump, wait - 2);
+      else setImmediate(pump);
+    };
+    from.on('data', (chunk: Buffer) => {
+      state.lastActivity = performance.now();
+      count(chunk);
+      if (state.delayMs <= 0 && queue.length === 0) {
+        to.write(chunk);
+        return;
+      }
+      const arrived = performance.now();
+      queue.push({ due: arrived + state.delayMs, arrived, chunk });
+      if (!pumping) {
+        pumping = true;
+        pump();
+      }
+    });
+  };
+
+  const proxy = createServer((client) => {
+    const upstream = connect(storePort, '127.0.0.1');
+    client.setNoDelay(true);
+    upstream.setNoDelay(true);
+    sockets.add(client);
+    sockets.add(upstream);
+    delayedPipe(client, upstream);
+    upstream.on('data', (chunk: Buffer) => {
+      state.lastActivity = performance.now();
+      client.write(chunk);
+    });
+    const close = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    for (const socket of [client, upstream]) {
+      socket.on('end', close);
+      socket.on('error', close);
+      socket.on('close', close);
+    }
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(value: number) {
+      state.delayMs = value;
+    },
+    get calls() {
+      return state.calls;
+    },
+    operations,
+    get held() {
+      return { totalMs: state.heldTotal, count: state.heldCount };
+    },
+    async settle(quietMs = 30) {
+      while (performance.now() - state.lastActivity < quietMs) {
+        await new Promise((resolve) => setTimeout(resolve, quietMs - (performance.now() - state.lastActivity) + 1));
+      }
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await new Promise<void>((resolve) => store.close(() => resolve()));
+    },
+  };
+}
