@@ -14,7 +14,7 @@ import {
   withChannels,
 } from './children.js';
 import { readDashboard } from './dashboard.js';
-import { readWorkspaceStats } from './stats.js';
+import { readWeekCounters, workspaceStatsOf } from './stats.js';
 import { archiveWorkspace, deleteWorkspace, unarchiveWorkspace } from './retire.js';
 import { createWorkspace, getWorkspaceItem, listWorkspaces, setPermission, toSummary, updateWorkspace } from './workspaces.js';
 
@@ -36,11 +36,16 @@ export function workspaceRoutes(deps: Deps) {
     })
     .openapi(routes.detail.route, async (c) => {
       const { id } = c.req.valid('param');
-      const [{ workspace, children }, channels] = await Promise.all([
-        readWorkspace(deps, orgIdOf(c), id),
-        channelsOf(deps, orgIdOf(c), id),
+      const orgId = orgIdOf(c);
+      const now = deps.clock.now();
+      // One round: every key is known from the URL and the caller's org. `readWorkspace` checks
+      // the workspace is the org's (404 otherwise); the other reads are under the org's own keys.
+      const [{ workspace, children }, channels, days] = await Promise.all([
+        readWorkspace(deps, orgId, id),
+        channelsOf(deps, orgId, id),
+        readWeekCounters(deps, orgId, id, now),
       ]);
-      const stats = await readWorkspaceStats(deps, workspace, id);
+      const stats = workspaceStatsOf(workspace, id, days, now);
       const consumers = withChannels(children.consumers, channels);
       const connections = connectionsFor(c.get('principal').role, children.connections);
       return c.json(

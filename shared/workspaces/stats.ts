@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
+import type { Item } from '../platform/table.js';
 import { counterNames, counterOf } from './counters.js';
 import type { WorkspaceStats } from './schemas.js';
 
@@ -17,15 +18,18 @@ export async function readQueriesToday(deps: Deps, orgId: string, workspaceIds: 
   return new Map(workspaceIds.map((id) => [id, counterOf(byPartition.get(keys.workspaceStatsPartition(orgId, id)), 'queries')]));
 }
 
+/** The last 7 days' counter items of a workspace (rolling, today included): one BatchGet of 7 keys known from the URL. */
+export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string, now: Date) {
+  return deps.table.batchGet(daysEndingOn(now, 7).map((day) => keys.workspaceDayStats(orgId, workspaceId, day)));
+}
+
 /**
  * The detail view's `stats`: today, the last 7 days (rolling, today included), this calendar month;
  * average duration, cost and error rate over this month. The month figures are counters on the
- * workspace item; the days are one BatchGet of 7 day items.
+ * workspace item; the days are the items `readWeekCounters` read at the same `now`.
  */
-export async function readWorkspaceStats(deps: Deps, workspace: { org_id: string }, workspaceId: string): Promise<WorkspaceStats> {
-  const now = deps.clock.now();
+export function workspaceStatsOf(workspace: { org_id: string }, workspaceId: string, days: Item[], now: Date): WorkspaceStats {
   const week = daysEndingOn(now, 7);
-  const days = await deps.table.batchGet(week.map((day) => keys.workspaceDayStats(workspace.org_id, workspaceId, day)));
   const byDay = new Map(days.map((item) => [item.sk, item]));
   const queriesOn = (day: string) => counterOf(byDay.get(keys.workspaceDayStats(workspace.org_id, workspaceId, day).sk), 'queries');
   const month = monthOf(now);
