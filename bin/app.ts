@@ -11,6 +11,13 @@ function signupModeOf(value: string | undefined): 'open' | 'invite' | 'closed' |
   if (value === 'open' || value === 'invite' || value === 'closed') return value;
   throw new Error(`SIGNUP_MODE must be open, invite or closed, not "${value}"`);
 }
+/** A whole number of at least 0 from the environment, or undefined (the stack's default) when unset. */
+function countSetting(name: string): number | undefined {
+  const value = process.env[name];
+  if (value === undefined || value === '') return undefined;
+  if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number of 0 or more, not "${value}"`);
+  return Number(value);
+}
 const corsOrigins = (process.env.CORS_ALLOWED_ORIGINS ?? '')
   .split(',')
   .map((origin) => origin.trim())
@@ -26,6 +33,15 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
     allowServiceModelKey: booleanSetting('ALLOW_SERVICE_MODEL_KEY', process.env.ALLOW_SERVICE_MODEL_KEY),
     metricsByWorkspace: booleanSetting('METRICS_BY_WORKSPACE', process.env.METRICS_BY_WORKSPACE),
   },
+  // Unset: DEFAULT_LIMITS of lib/service-stack.ts (docs/deploy.md, "Limits").
+  limits: Object.fromEntries(
+    Object.entries({
+      requestsPerSecond: countSetting('API_RATE_LIMIT'),
+      burst: countSetting('API_BURST_LIMIT'),
+      apiReservedConcurrency: countSetting('API_RESERVED_CONCURRENCY'),
+      jobsReservedConcurrency: countSetting('JOBS_RESERVED_CONCURRENCY'),
+    }).filter(([, value]) => value !== undefined),
+  ),
   tracing: {
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     captureContent: booleanSetting('OTEL_CAPTURE_CONTENT', process.env.OTEL_CAPTURE_CONTENT) ?? false,

@@ -20,6 +20,8 @@ export interface ApiProps {
   throttle: { rateLimit: number; burstLimit: number };
   /** More environment of the HTTP functions (the operator's access settings). */
   environment?: Record<string, string>;
+  /** Concurrent executions reserved for the API function; 0: none. */
+  reservedConcurrency: number;
 }
 
 /**
@@ -66,6 +68,7 @@ export class Api extends Construct {
       timeout: Duration.seconds(29),
       description: 'The HTTP API, except the query and the MCP connectors',
       environment,
+      reservedConcurrency: props.reservedConcurrency,
     });
     this.agentFunction = serviceFunction(this, 'AgentFunction', {
       entry: 'functions/agent/handler.ts',

@@ -45,7 +45,15 @@ function bundledCode(entry: string): Code {
 export function serviceFunction(
   scope: Construct,
   id: string,
-  props: { entry: string; memorySize: number; timeout: Duration; environment: Record<string, string>; description: string },
+  props: {
+    entry: string;
+    memorySize: number;
+    timeout: Duration;
+    environment: Record<string, string>;
+    description: string;
+    /** Concurrent executions reserved (and capped); 0 or unset: none. */
+    reservedConcurrency?: number;
+  },
 ) {
   const logGroup = new LogGroup(scope, `${id}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
   // Its own role that may write to its own log group: not the AWS-managed basic execution policy,
@@ -64,6 +72,7 @@ export function serviceFunction(
     memorySize: props.memorySize,
     timeout: props.timeout,
     description: props.description,
+    ...(props.reservedConcurrency ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
     // The functions' metrics (EMF, shared/platform/metrics-emf.ts) go to a CloudWatch namespace named after the stack.
     environment: {
       NODE_ENV: 'production',

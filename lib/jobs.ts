@@ -27,6 +27,8 @@ export interface JobsProps {
   maxAttempts: number;
   /** More environment of the consumer (the operator's access settings). */
   environment?: Record<string, string>;
+  /** Concurrent executions reserved for the consumer, which also caps it; 0: none. */
+  reservedConcurrency: number;
 }
 
 /**
@@ -86,6 +88,7 @@ export class Jobs extends Construct {
       timeout: Jobs.CONSUMER_TIMEOUT,
       description: 'Background jobs: conversation moves, cold notices, conversation statistics',
       environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts), ...props.environment },
+      reservedConcurrency: props.reservedConcurrency,
     });
     this.wireJobs(roleOf(this.consumer), (key, value) => this.consumer.addEnvironment(key, value));
     props.table.grantReadWriteData(this.consumer);

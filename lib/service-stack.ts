@@ -27,7 +27,34 @@ export interface ServiceStackProps extends StackProps {
    * adds it: a function's environment is not the place for a secret.
    */
   tracing?: { otlpEndpoint?: string; captureContent?: boolean };
+  /** The deployment's own limits (docs/deploy.md, "Limits"); unset: `DEFAULT_LIMITS`. */
+  limits?: Partial<DeploymentLimits>;
 }
+
+export interface DeploymentLimits {
+  /** The HTTP API stage's throttle, for every tenant together: requests per second and burst. */
+  requestsPerSecond: number;
+  burst: number;
+  /**
+   * Concurrency reserved for the API function (so a burst of queries on the agent functions never
+   * leaves sign-in and the console without instances) and for the jobs consumer (so a backlog of
+   * jobs takes at most this many). 0: none reserved. The agent and stream functions share the rest.
+   */
+  apiReservedConcurrency: number;
+  jobsReservedConcurrency: number;
+}
+
+/**
+ * The HTTP API's throttle at the account's default quota for HTTP APIs (10 000 requests/s, bursts
+ * of 5 000 per region), tenants being limited by the service itself; 150 of a region's default 1 000
+ * concurrent executions reserved, leaving the 100 unreserved that Lambda requires with room to spare.
+ */
+export const DEFAULT_LIMITS: DeploymentLimits = {
+  requestsPerSecond: 10_000,
+  burst: 5_000,
+  apiReservedConcurrency: 100,
+  jobsReservedConcurrency: 50,
+};
 
 /** The whole service in one stack; constructs model its parts. */
 export class ServiceStack extends Stack {
@@ -41,13 +68,20 @@ export class ServiceStack extends Stack {
     super(scope, id, props);
     this.data = new Data(this, 'Data');
     const access = accessEnvironment(props.access);
-    this.jobs = new Jobs(this, 'Jobs', { table: this.data.table, maxAttempts: props.jobMaxAttempts ?? 3, environment: access });
+    const limits = { ...DEFAULT_LIMITS, ...props.limits };
+    this.jobs = new Jobs(this, 'Jobs', {
+      table: this.data.table,
+      maxAttempts: props.jobMaxAttempts ?? 3,
+      environment: access,
+      reservedConcurrency: limits.jobsReservedConcurrency,
+    });
     this.api = new Api(this, 'Api', {
       table: this.data.table,
       jobs: this.jobs,
       environment: access,
       corsOrigins: props.corsOrigins ?? [],
-      throttle: { rateLimit: 50, burstLimit: 100 },
+      throttle: { rateLimit: limits.requestsPerSecond, burstLimit: limits.burst },
+      reservedConcurrency: limits.apiReservedConcurrency,
     });
     this.frontDoor = new FrontDoor(this, 'FrontDoor', {
       httpApi: this.api.httpApi,

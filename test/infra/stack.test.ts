@@ -135,11 +135,38 @@ describe('ServiceStack', () => {
     });
   });
 
+  it('reserves concurrency for the API function and the jobs consumer, so a burst of queries never starves them', () => {
+    const reserved = (descriptionStart: string) =>
+      Object.values(resourcesOf('AWS::Lambda::Function')).find((fn) =>
+        String(fn.Properties?.Description ?? '').startsWith(descriptionStart),
+      )?.Properties?.ReservedConcurrentExecutions;
+    expect(reserved('The HTTP API')).toBe(100);
+    expect(reserved('Background jobs')).toBe(50);
+    // The agent and stream functions share the rest of the account's concurrency.
+    expect(reserved('The query (agent loop')).toBeUndefined();
+    expect(reserved('The query and the messaging webhook')).toBeUndefined();
+    const lowered = Template.fromStack(
+      new ServiceStack(newApp(), 'Limits', {
+        limits: { apiReservedConcurrency: 0, jobsReservedConcurrency: 5, requestsPerSecond: 200, burst: 400 },
+      }),
+    );
+    const functions = Object.values(lowered.findResources('AWS::Lambda::Function'));
+    expect(
+      functions
+        .filter((fn) => fn.Properties?.ReservedConcurrentExecutions !== undefined)
+        .map((fn) => fn.Properties.ReservedConcurrentExecutions),
+    ).toEqual([5]);
+    lowered.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      DefaultRouteSettings: { ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 },
+    });
+  });
+
   it('serves the API through an HTTP API with throttling and access logs, the agent routes on the agent function', () => {
     template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
       StageName: '$default',
       AutoDeploy: true,
-      DefaultRouteSettings: { ThrottlingRateLimit: 50, ThrottlingBurstLimit: 100 },
+      // The account's default HTTP API quota: tenants are limited by the service itself.
+      DefaultRouteSettings: { ThrottlingRateLimit: 10_000, ThrottlingBurstLimit: 5_000 },
       AccessLogSettings: Match.objectLike({ DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') }),
     });
     const routes = Object.values(resourcesOf('AWS::ApiGatewayV2::Route')).map((route) => route.Properties?.RouteKey);
