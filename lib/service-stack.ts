@@ -31,7 +31,7 @@ export interface ServiceStackProps extends StackProps {
   limits?: Partial<DeploymentLimits>;
 }
 
-export interface DeploymentLimits {
+interface DeploymentLimits {
   /** The HTTP API stage's throttle, for every tenant together: requests per second and burst. */
   requestsPerSecond: number;
   burst: number;
@@ -49,7 +49,7 @@ export interface DeploymentLimits {
  * of 5 000 per region), tenants being limited by the service itself; 150 of a region's default 1 000
  * concurrent executions reserved, leaving the 100 unreserved that Lambda requires with room to spare.
  */
-export const DEFAULT_LIMITS: DeploymentLimits = {
+const DEFAULT_LIMITS: DeploymentLimits = {
   requestsPerSecond: 10_000,
   burst: 5_000,
   apiReservedConcurrency: 100,
