@@ -100,6 +100,23 @@ export function publicPathMatcher(table: readonly PlacedRoute[] = ROUTE_TABLE): 
   return (path) => exact.has(path) || patterns.some((pattern) => pattern.test(path));
 }
 
+/**
+ * A request path with the one-time tokens of link routes (a `{token}` parameter: an invitation's, a
+ * chat account link's) written as `{token}`, for traces: a token in a path is a secret like one in
+ * a query string.
+ */
+export function pathWithoutTokens(table: readonly PlacedRoute[] = ROUTE_TABLE): (path: string) => string {
+  const source = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+  const patterns = [...new Set(table.map(fullPath).filter((path) => path.includes('{token}')))].map((template) => {
+    const [before = '', after = ''] = template.split('{token}');
+    return new RegExp(`^(${source(before)})[^/]+(${source(after)})$`);
+  });
+  return (path) => {
+    const pattern = patterns.find((candidate) => candidate.test(path));
+    return pattern ? path.replace(pattern, '$1{token}$2') : path;
+  };
+}
+
 /** A matcher of a route template: the first parameter captured (the workspace or consumer the key must own), the others any segment. */
 function matcherOf(path: string): RegExp {
   let first = true;

@@ -203,6 +203,9 @@ describe('the spans of a query', () => {
     model.reply(toolUseReply([{ name: 'fail_tool', input: {} }]), textReply('It failed.'));
     await call('POST', `/api/workspaces/${workspaceId}/query`, { query: 'Try the failing tool' });
     await fetch(`${runtime.url}/api/connectors/mcp/oauth/callback?code=oauth-code-secret&state=state-secret`);
+    // One-time tokens of links travel in the path: an invitation's, a chat account link's.
+    await fetch(`${runtime.url}/api/invitations/invitation-token-secret`);
+    await fetch(`${runtime.url}/api/chat/link-requests/link-token-secret`);
     await tracing.flush();
     const spans = exporter.getFinishedSpans();
     const failed = one(spans, 'execute_tool fail_tool');
@@ -210,7 +213,16 @@ describe('the spans of a query', () => {
     const callback = one(spans, 'GET /api/connectors/mcp/oauth/callback');
     expect(String(callback.attributes[ATTR_URL_FULL])).toMatch(/\/api\/connectors\/mcp\/oauth\/callback$/);
     const text = JSON.stringify(spans.map((span) => ({ name: span.name, attributes: span.attributes, events: span.events })));
-    for (const secret of ['sk-trace-secret-key', 'oauth-code-secret', 'state-secret', 'a long enough password']) {
+    const invitation = one(spans, 'GET /api/invitations/:token');
+    expect(String(invitation.attributes[ATTR_URL_FULL])).toMatch(/\/api\/invitations\/\{token\}$/);
+    for (const secret of [
+      'sk-trace-secret-key',
+      'oauth-code-secret',
+      'state-secret',
+      'a long enough password',
+      'invitation-token-secret',
+      'link-token-secret',
+    ]) {
       expect(text).not.toContain(secret);
     }
   });
