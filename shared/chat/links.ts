@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
@@ -8,6 +8,7 @@ import { keys } from '../platform/keys.js';
 import type { Store } from '../platform/store.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import type { ChatLink, ChatLinkRequest } from './schemas.js';
+import { tokenHash } from '../platform/compare.js';
 
 /*
  * Chat identity by an explicit link (docs/team-chat.md, "Who you are in chat"). A chat user acts as
@@ -59,8 +60,6 @@ interface ChatLinkItem extends ChatAccountFields {
   created_at: string;
 }
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
-
 /** `T0123-U0456`: the chat team and user, which is what a link is keyed by. */
 const linkIdOf = (item: Pick<ChatAccountFields, 'chat_team_id' | 'chat_user_id'>) => `${item.chat_team_id}-${item.chat_user_id}`;
 
@@ -86,7 +85,7 @@ export async function requestChatLink(deps: Store, orgId: string, account: ChatA
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + LINK_REQUEST_MINUTES * 60_000);
   const item: LinkRequestItem = {
-    ...keys.chatLinkRequest(hashOf(token)),
+    ...keys.chatLinkRequest(tokenHash(token)),
     org_id: orgId,
     chat_team_id: account.teamId,
     chat_team_name: account.teamName,
@@ -105,7 +104,7 @@ export async function requestChatLink(deps: Store, orgId: string, account: ChatA
  * its TTL reads as absent) or another organisation's; 410 when it was used already.
  */
 async function requestOf(deps: Store, member: Member, token: string): Promise<LinkRequestItem> {
-  const item = await deps.table.get<LinkRequestItem>(keys.chatLinkRequest(hashOf(token)), true);
+  const item = await deps.table.get<LinkRequestItem>(keys.chatLinkRequest(tokenHash(token)), true);
   if (!item || item.org_id !== member.orgId) throw new NotFoundError(UNKNOWN_REQUEST);
   if (item.used_at) throw new GoneError(USED_REQUEST);
   return item;
@@ -136,7 +135,7 @@ export async function confirmLinkRequest(deps: Store, member: Member, token: str
   const now = deps.clock.now().toISOString();
   const claimed = await unlessConditionFailed(
     deps.table
-      .update(keys.chatLinkRequest(hashOf(token)), {
+      .update(keys.chatLinkRequest(tokenHash(token)), {
         update: 'SET used_at = :now, used_by = :user',
         condition: 'attribute_exists(pk) AND attribute_not_exists(used_at) AND expires_at > :now',
         values: { ':now': now, ':user': member.userId },

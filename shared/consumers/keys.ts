@@ -1,10 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { type Key, unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { tokenHash } from '../platform/compare.js';
 
 export type KeyConsumerType = 'api' | 'messaging' | 'coding-agent';
 
@@ -17,11 +18,6 @@ export interface ApiKeyItem extends Key {
   status: 'active' | 'revoked';
   /** When the key last authenticated, to the minute (`recordKeyUse`); copied to the consumer item. */
   last_used_at?: string;
-}
-
-/** Keys are long random strings: a SHA-256 of one is enough to store (no key is ever stored). */
-function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
 }
 
 const PREFIX = { api: 'wap_api', messaging: 'wap_msg', 'coding-agent': 'wap_mcp' } as const;
@@ -41,7 +37,7 @@ export async function connectKeyConsumer(
   const now = deps.clock.now();
   const id = newId('cons', now);
   const apiKey = `${PREFIX[type]}_${randomBytes(32).toString('base64url')}`;
-  const hash = hashKey(apiKey);
+  const hash = tokenHash(apiKey);
   await deps.table.put({
     ...keys.consumer(workspace.org_id, workspace.id, id),
     ...keys.consumerIdEntry(id),
@@ -72,7 +68,7 @@ export async function connectKeyConsumer(
 
 /** The active key record of a presented key, or undefined (unknown or revoked). */
 export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem | undefined> {
-  const record = await deps.table.get<ApiKeyItem>(keys.apiKey(hashKey(presented)), true);
+  const record = await deps.table.get<ApiKeyItem>(keys.apiKey(tokenHash(presented)), true);
   return record?.status === 'active' ? record : undefined;
 }
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
@@ -8,6 +8,7 @@ import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { onConditionFailed, type Key } from '../platform/table.js';
 import { INVITATION_HOURS, type AcceptInvitationInput, type CreateInvitationInput, type Invitation } from './schemas.js';
+import { tokenHash } from '../platform/compare.js';
 
 /*
  * Invitations by link: an admin names an email and a role, the service makes a one-time link, the
@@ -33,8 +34,6 @@ interface InvitationItem extends Key {
 /** An invitation stays readable this long past its expiry, to say "expired" rather than "unknown". */
 const KEPT_AFTER_EXPIRY_SECONDS = 7 * 24 * 3600;
 
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-
 const toInvitation = (item: InvitationItem): Invitation => ({
   id: item.id,
   email: item.email,
@@ -57,7 +56,7 @@ export async function createInvitation(
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + (input.expires_in_hours ?? INVITATION_HOURS.default) * 3_600_000);
   const item: InvitationItem = {
-    ...keys.invitation(hashToken(token)),
+    ...keys.invitation(tokenHash(token)),
     ...keys.invitationsIndexEntry(admin.orgId, now.toISOString(), id),
     id,
     org_id: admin.orgId,
@@ -93,7 +92,7 @@ const UNKNOWN = 'this invitation link is not valid: it may have been revoked; as
 
 /** The invitation a link's token names: 404 unknown (or revoked), 410 used or expired. */
 async function openInvitation(deps: Deps, token: string): Promise<InvitationItem> {
-  const item = await deps.table.get<InvitationItem>(keys.invitation(hashToken(token)), true);
+  const item = await deps.table.get<InvitationItem>(keys.invitation(tokenHash(token)), true);
   if (!item) throw new NotFoundError(UNKNOWN);
   if (item.used_at) throw new GoneError('this invitation has been used already: sign in instead');
   if (item.expires_at <= deps.clock.now().toISOString()) {

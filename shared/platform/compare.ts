@@ -5,3 +5,8 @@ export function sameSecret(given: string, expected: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
   return timingSafeEqual(digest(given), digest(expected));
 }
+
+/** What is stored of a long random token (an API key, a link's or a SCIM token): its SHA-256, in hex. The token itself never is. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}

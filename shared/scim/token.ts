@@ -1,9 +1,10 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { UnauthorizedError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed, type Item } from '../platform/table.js';
 import type { ScimStatus } from './schemas.js';
+import { tokenHash } from '../platform/compare.js';
 
 /*
  * An organisation's SCIM bearer token. The token names its organisation (`scim.<org>.<secret>`), so
@@ -24,8 +25,6 @@ export const SCIM_PATH = '/scim/v2';
 const TOKEN = /^scim\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
 /** A sync writes its time at most this often: a burst of provisioning requests is not a burst of writes. */
 const SYNC_MARK_MS = 60_000;
-
-const hashOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 export function scimBaseUrl(deps: Deps, requestOrigin: string): string {
   return `${deps.config.publicBaseUrl ?? requestOrigin}${SCIM_PATH}`;
@@ -54,7 +53,7 @@ export async function createScimToken(
   const token = `scim.${admin.orgId}.${randomBytes(32).toString('base64url')}`;
   const item: ScimItem = {
     ...keys.scim(admin.orgId),
-    token_hash: hashOf(token),
+    token_hash: tokenHash(token),
     token_hint: `${token.slice(0, 5 + admin.orgId.length + 5)}…`,
     created_at: deps.clock.now().toISOString(),
     created_by: admin.userId,
@@ -75,7 +74,7 @@ export async function scimOrgOf(deps: Deps, presented: string | undefined): Prom
   const orgId = match?.[1];
   const item = orgId ? await deps.table.get<ScimItem>(keys.scim(orgId), true) : undefined;
   const expected = Buffer.from(item?.token_hash ?? '0'.repeat(64), 'hex');
-  const given = Buffer.from(hashOf(presented ?? ''), 'hex');
+  const given = Buffer.from(tokenHash(presented ?? ''), 'hex');
   if (!orgId || !item || !timingSafeEqual(given, expected)) throw new UnauthorizedError('invalid SCIM token');
   const now = deps.clock.now();
   if (!item.last_sync_at || now.getTime() - Date.parse(item.last_sync_at) >= SYNC_MARK_MS) {
