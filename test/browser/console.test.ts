@@ -722,6 +722,8 @@ describe('single sign-on', () => {
     await page.reload();
     const current = page.getByRole('region', { name: 'Current setting' });
     await current.getByText(issuer).waitFor();
+    // Who configured it is named once the users' list (a request of its own) has come.
+    await current.getByText('Ada Lovelace').waitFor();
     const text = (await current.textContent()) ?? '';
     expect(text).toContain('••••••••');
     expect(text).not.toContain('browser-secret');
