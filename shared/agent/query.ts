@@ -24,8 +24,8 @@ export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/
 /**
  * `POST /api/workspaces/:id/query`: the eight steps of docs/agent-loop.md. Reads (workspace with
  * connections and cached tools, conversation with its latest messages, model settings) are one
- * parallel round; writes are two (the conversation item, then messages + audit entry + counters in
- * parallel), or one for a conversation the query starts.
+ * parallel round; writes are one for a conversation the query starts or continues as it read it,
+ * two for one it names without a stored item of the caller's (query/persist.ts).
  */
 export async function runQuery(
   deps: Deps,
@@ -79,6 +79,8 @@ async function answer(
       workspace,
       conversationId,
       fresh: isNew,
+      // Read as the caller's own: its follow-up is saved in one round (query/persist-follow-up.ts).
+      read: state?.owner === caller.owner ? state : undefined,
       query: screened.text,
       // A new conversation keeps the (screened) history it was started with, so follow-ups see what the model saw.
       history: screened.history,

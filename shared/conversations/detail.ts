@@ -68,7 +68,14 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
   const { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status } = conversation;
   return {
     conversation,
-    messages: items.filter((item) => item.sk.startsWith(keys.messagePrefix)).map(toMessage),
+    // Numbered past the count: a follow-up's message being saved, or one a refused follow-up left (agent/query/persist-follow-up.ts).
+    messages: items
+      .filter(
+        (item) =>
+          item.sk.startsWith(keys.messagePrefix) &&
+          !(Number(item.seq) > (numOrNull(conversationItem.message_count) ?? Number.POSITIVE_INFINITY)),
+      )
+      .map(toMessage),
     stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
     can_close: conversation.status !== 'closed' && mayClose(viewer, str(conversationItem.owner)),
   };

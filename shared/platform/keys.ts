@@ -136,6 +136,19 @@ export const keys = {
   /** The record a Bearer key authenticates as, found by the key's SHA-256 (the key itself is never stored). */
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
 
+  /**
+   * An organisation's query count of one day for one workspace, in one of a few shards
+   * (`shared/workspaces/queries-today.ts`): each query adds to a shard chosen at random; the
+   * workspace list reads the day's items of every shard in its one round.
+   */
+  queriesToday: (orgId: string, shard: number, day: string, workspaceId: string): Key => ({
+    pk: `ORGTODAY#${orgId}#${shard}`,
+    sk: `DAY#${day}#WS#${workspaceId}`,
+  }),
+  queriesTodayPartition: (orgId: string, shard: number) => `ORGTODAY#${orgId}#${shard}`,
+  /** Prefix of the sort keys of one day's counts in a shard. */
+  queriesTodayPrefix: (day: string) => `DAY#${day}#WS#`,
+
   // --- A workspace's partitions that grow without bound ---
   workspaceStatsPartition: (orgId: string, workspaceId: string) => `WSSTAT#${orgId}#${workspaceId}`,
   workspaceDayStats: (orgId: string, workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `DAY#${day}` }),

@@ -1,3 +1,4 @@
+import { countQueriesToday } from './queries-today.js';
 import type { Deps } from '../deps.js';
 import { dayOf, monthOf } from '../platform/clock.js';
 import { errorMessage } from '../platform/errors.js';
@@ -100,6 +101,7 @@ export async function recordUsage(
       ? deps.table.update<{ queries?: number }>(keys.workspaceDayStats(orgId, workspaceId, dayOf(at)), dayExpression)
       : undefined,
     addWorkspaceCounters(deps, orgId, workspaceId, workspaceDeltas),
+    countQueriesToday(deps, orgId, workspaceId, usage.queries ?? 0, at),
   ]);
   // The workspace's first query of the day looks at how its prompt cache did the day before.
   if (usage.queries && day?.queries === usage.queries) {

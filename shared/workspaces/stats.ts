@@ -10,14 +10,6 @@ export function roundUsd(value: number): number {
   return Math.round(value * 1e6) / 1e6;
 }
 
-/** Today's query count of each workspace: one BatchGet of day counter items per 100 workspaces. */
-export async function readQueriesToday(deps: Deps, orgId: string, workspaceIds: string[]): Promise<Map<string, number>> {
-  const day = dayOf(deps.clock.now());
-  const items = await deps.table.batchGet(workspaceIds.map((id) => keys.workspaceDayStats(orgId, id, day)));
-  const byPartition = new Map(items.map((item) => [item.pk, item]));
-  return new Map(workspaceIds.map((id) => [id, counterOf(byPartition.get(keys.workspaceStatsPartition(orgId, id)), 'queries')]));
-}
-
 /** The last 7 days' counter items of a workspace (rolling, today included): one BatchGet of 7 keys known from the URL. */
 export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string, now: Date) {
   return deps.table.batchGet(daysEndingOn(now, 7).map((day) => keys.workspaceDayStats(orgId, workspaceId, day)));

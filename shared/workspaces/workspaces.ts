@@ -16,7 +16,8 @@ import {
 } from './schemas.js';
 import { monthOf } from '../platform/clock.js';
 import { counterNames, counterOf } from './counters.js';
-import { readQueriesToday, roundUsd } from './stats.js';
+import { roundUsd } from './stats.js';
+import { readQueriesToday } from './queries-today.js';
 import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
 import { toolSearchSettingOf, type ToolSearchSetting } from '../tool-search/setting.js';
 
@@ -162,16 +163,16 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
  * counters. Archived ones only when asked for (a deleted one has left the index).
  */
 export async function listWorkspaces(deps: Deps, orgId: string, includeArchived = false): Promise<WorkspaceListItem[]> {
-  const listed = await deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) });
+  const now = deps.clock.now();
+  // One round: the workspaces, and the day's query counts of the organisation's workspaces.
+  const [listed, queriesToday] = await Promise.all([
+    deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) }),
+    readQueriesToday(deps, orgId, now),
+  ]);
   const items = listed.filter((item) =>
     item.status === WORKSPACE_STATUS.deleted ? false : includeArchived || item.status !== WORKSPACE_STATUS.archived,
   );
-  const queriesToday = await readQueriesToday(
-    deps,
-    orgId,
-    items.map((item) => item.id),
-  );
-  const month = monthOf(deps.clock.now());
+  const month = monthOf(now);
   return items.map((item) => {
     return {
       id: item.id,

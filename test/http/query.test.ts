@@ -419,7 +419,7 @@ describe('POST /api/workspaces/:id/query', () => {
     }
   });
 
-  it('makes 8 store calls, 7 without a session_id (a conversation it has just named has nothing to read)', async () => {
+  it('makes 8 store calls without a session_id (a conversation it has just named has nothing to read), 9 with one, 11 for a follow-up', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     model.handle(() => textReply('hi'));
     const callsOf = async (body: Record<string, unknown>) => {
@@ -429,17 +429,18 @@ describe('POST /api/workspaces/:id/query', () => {
       return { calls: t.deps.table.roundTrips - before, sessionId: answer.body.session_id as string };
     };
     // The workspace's first query of the day also reads the two days before (the cache hit-rate check).
-    expect((await callsOf({ query: 'first of the day' })).calls).toBe(8);
+    expect((await callsOf({ query: 'first of the day' })).calls).toBe(9);
     const first = await callsOf({ query: 'first' });
-    expect(first.calls).toBe(7);
-    expect((await callsOf({ query: 'follow-up', session_id: first.sessionId })).calls).toBe(8);
+    expect(first.calls).toBe(8);
+    // A follow-up puts its two messages one by one (each on condition that the number is free: query/persist-follow-up.ts).
+    expect((await callsOf({ query: 'follow-up', session_id: first.sessionId })).calls).toBe(11);
     // An id the caller names is read, whether or not something is stored under it.
-    expect((await callsOf({ query: 'named', session_id: 'my-own-session' })).calls).toBe(8);
+    expect((await callsOf({ query: 'named', session_id: 'my-own-session' })).calls).toBe(9);
     const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${first.sessionId}`, { cookie: admin.cookie });
     expect(detail.body.messages.map((message: { content: string }) => message.content)).toEqual(['first', 'hi', 'follow-up', 'hi']);
   });
 
-  it('writes a new conversation in one round of store calls, a continued one in two (its claim numbers the messages first)', async () => {
+  it('writes a new conversation and a follow-up in one round of store calls, one it names in two (its claim numbers the messages first)', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     model.handle(() => textReply('hi'));
     const table = t.deps.table;
@@ -466,6 +467,11 @@ describe('POST /api/workspaces/:id/query', () => {
       events.length = 0;
       const next = await ask(admin.cookie, workspaceId, { query: 'next', session_id: sessionId });
       expect(next.status, next.text).toBe(200);
+      // The follow-up's audit entry goes out before its claim is answered (its messages too: follow-up.test.ts).
+      expect(events).toEqual(['claim sent', 'messages sent', 'claim answered']);
+      events.length = 0;
+      const named = await ask(admin.cookie, workspaceId, { query: 'named', session_id: `named-${sessionId}` });
+      expect(named.status, named.text).toBe(200);
       expect(events).toEqual(['claim sent', 'claim answered', 'messages sent']);
     } finally {
       table.updateReturningOld = updateReturningOld;

@@ -229,7 +229,9 @@ describe('GET /api/workspaces', () => {
     const { cookie, orgId, id } = await orgWithWorkspace();
     const quiet = await t.createWorkspace(cookie, { name: uniqueName() });
     const now = t.clock.now();
-    await recordUsage(t.deps, orgId, id, { queries: 7, cost_usd: 0.1 }, now);
+    await recordUsage(t.deps, orgId, id, { queries: 1, cost_usd: 0.1 }, now);
+    // Each query adds to one of the organisation's shards, chosen at random; the list sums them.
+    await Promise.all(Array.from({ length: 6 }, () => recordUsage(t.deps, orgId, id, { queries: 1 }, now)));
     await recordUsage(t.deps, orgId, id, { queries: 40, cost_usd: 0.4 }, new Date(now.getTime() - 86_400_000));
     await addWorkspaceCounters(t.deps, orgId, id, { connection_count: 2, tool_count: 5, knowledge_count: 3 });
     const workspaces = (await t.request('GET', '/api/workspaces', { cookie })).body.workspaces;
@@ -667,8 +669,8 @@ describe('conversations of a workspace', () => {
     await message(1, 'user');
     await message(2, 'assistant', assistant);
     await t.deps.table.update(keys.conversation(orgId, id, 'c3'), {
-      update: 'SET sentiment_score = :s, summary = :m, stats_status = :c',
-      values: { ':s': 0.6, ':m': 'Reset a password.', ':c': 'complete' },
+      update: 'SET sentiment_score = :s, summary = :m, stats_status = :c, message_count = :n',
+      values: { ':s': 0.6, ':m': 'Reset a password.', ':c': 'complete', ':n': 3 },
     });
     const response = await t.request('GET', `/api/workspaces/${id}/conversations/c3`, { cookie });
     expect(response.status).toBe(200);

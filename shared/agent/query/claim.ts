@@ -81,7 +81,12 @@ const conversationEntity = new Entity({
  * conversation sets who and what it is (`$get`: if not there yet); the old `message_count` hands
  * out the messages' sequence numbers (`$add`); a cold conversation's move and cold time are over.
  */
-export function conversationUpdate(saved: ClaimedQuery, at: string, coldAt: Date): { key: Key; input: UpdateInput } {
+export function conversationUpdate(
+  saved: ClaimedQuery,
+  at: string,
+  coldAt: Date,
+  expectedCount?: number,
+): { key: Key; input: UpdateInput } {
   const { caller, workspace, conversationId } = saved;
   const indexKey = keys.timeOrdered(at, conversationId);
   const chat = caller.chat;
@@ -130,6 +135,8 @@ export function conversationUpdate(saved: ClaimedQuery, at: string, coldAt: Date
               { attr: 'owner', eq: caller.owner },
             ],
           },
+          // A follow-up claimed as it was read: nobody has added messages since (claimAsRead).
+          ...(expectedCount === undefined ? [] : [{ attr: 'message_count', eq: expectedCount } as const]),
         ],
       },
     });
@@ -157,6 +164,27 @@ export async function claimConversation(
   const current = await deps.table.get<ConversationState>(key, true);
   if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
   throw new ConflictError(`conversation ${conversationId} was closed while the query ran`);
+}
+
+/**
+ * The claim of a follow-up on its conversation as the query read it (query/persist-follow-up.ts):
+ * the same write, also conditioned on the message count read, so that the messages can be written
+ * under the numbers that follow it in the same round of store calls. Returns the item as it was
+ * before, or `changed` when the condition did not hold: another query added messages since, the
+ * conversation was closed, or (for one older than owners) someone else claimed it.
+ */
+export async function claimAsRead(
+  deps: Deps,
+  saved: ClaimedQuery,
+  at: string,
+  coldAt: Date,
+  expectedCount: number,
+): Promise<{ previous: ConversationState | undefined } | 'changed'> {
+  const { key, input } = conversationUpdate(saved, at, coldAt, expectedCount);
+  return unlessConditionFailed(
+    deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
+    'changed' as const,
+  );
 }
 
 /** The claim of a conversation the query named, which runs alongside the other writes (`FinishedQuery.fresh`). */

@@ -42,8 +42,11 @@ export async function loadConversation(deps: Deps, orgId: string, workspaceId: s
     limit: CONTEXT_MESSAGES + 1,
   });
   const state = page.items.find((item) => item.sk === keys.conversationSortKey) as (Item & ConversationState) | undefined;
+  // A message numbered past the count was put by a follow-up whose claim was refused and that did
+  // not live to take it back (query/persist-follow-up.ts): it is not part of the conversation.
+  const count = state?.message_count ?? Number.POSITIVE_INFINITY;
   const messages = page.items
-    .filter((item) => item.sk.startsWith(keys.messagePrefix))
+    .filter((item) => item.sk.startsWith(keys.messagePrefix) && !(Number(item.seq) > count))
     .reverse()
     .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
   return { state, messages };

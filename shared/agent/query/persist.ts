@@ -1,205 +1,40 @@
 import { ownConversationId } from '../../conversations/owners.js';
-import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
-import { approvalSettingOf } from '../../approvals/setting.js';
-import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
-import { newId } from '../../platform/ids.js';
-import { keys } from '../../platform/keys.js';
-import { workspaceLabel } from '../../platform/metrics.js';
-import type { Item } from '../../platform/table.js';
-import { counterNames, recordUsage, type Usage } from '../../workspaces/counters.js';
-import type { WorkspaceItem } from '../../workspaces/workspaces.js';
-import type { LoopResult } from '../loop.js';
+import { recordUsage } from '../../workspaces/counters.js';
 import { claimConversation, claimedFresh } from './claim.js';
-import type { Caller, ConversationState } from './types.js';
+import { persistFollowUp } from './persist-follow-up.js';
+import {
+  conversationDeltas,
+  itemsOf,
+  savedOf,
+  scheduleCold,
+  timesOf,
+  usageOf,
+  type FinishedQuery,
+  type SavedQuery,
+} from './persist-items.js';
+
+export type { ApprovalRecord, CountedSoFar, FinishedQuery, SavedQuery } from './persist-items.js';
 
 /*
  * Saving a query: the conversation item (query/claim.ts), its messages, the audit entry, violations
- * and counters, in two rounds of store calls (one for a conversation the query started).
+ * and counters (query/persist-items.ts), in one round of store calls for a conversation the query
+ * started or a follow-up on one it read (query/persist-follow-up.ts), two otherwise.
  */
 
-type HistoryMessage = { role: 'user' | 'assistant'; content: string };
-
-/** What a query leaves to be saved. */
-export interface FinishedQuery {
-  caller: Caller;
-  workspace: WorkspaceItem;
-  conversationId: string;
-  /**
-   * The query made the conversation's id itself (no `session_id` was given): nothing can be stored
-   * under it yet, so its item is written alongside the messages rather than before them.
-   */
-  fresh?: boolean;
-  /** The question as screened by the guardrails (what the model saw). */
-  query: string;
-  /** The (screened) history a new conversation starts with; empty when continuing one. */
-  history: HistoryMessage[];
-  hits: GuardrailHit[];
-  loop: LoopResult;
-  costUsd: number;
-  durationMs: number;
-  /** False when the query stopped before the model ran (or paused for an approval): then only the question is stored. */
-  answered: boolean;
-  /** The decisions on the query's tool calls so far, for its audit entry. */
-  approvals?: ApprovalRecord[];
-  /**
-   * A query resumed after an approval: its question is stored already, and so is its audit entry
-   * (`activityAt`, `activityId`), which is rewritten with the totals; `counted` is what the first
-   * part already added to the counters.
-   */
-  resumed?: {
-    activityAt: string;
-    activityId: string;
-    counted: CountedSoFar;
-  };
-}
-
-/** One decision on a tool call, as the audit entry records it. */
-export interface ApprovalRecord {
-  id: string;
-  tool: string;
-  status: string;
-  decided_by: string | null;
-  decided_at: string | null;
-  reason: string | null;
-}
-
-/** What a paused query added to the counters before it paused (cache tokens absent: paused before they were counted). */
-export interface CountedSoFar {
-  costUsd: number;
-  durationMs: number;
-  tokensInput: number;
-  tokensOutput: number;
-  tokensCacheRead?: number;
-  tokensCacheWrite?: number;
-}
-
-/** The messages of the query (and of the history a new conversation starts with), numbered after `previousCount`. */
-function messageItems(saved: FinishedQuery, now: Date, previousCount: number): Item[] {
-  const { workspace, conversationId, history, loop } = saved;
-  const at = now.toISOString();
-  const historySeq = previousCount + 1;
-  // A resumed query's question is stored already: only its answer follows.
-  const firstSeq = saved.resumed ? previousCount : historySeq + history.length;
-  const message = (seq: number, role: 'user' | 'assistant', content: string): Item => ({
-    ...keys.message(workspace.org_id, workspace.id, conversationId, seq),
-    id: newId('msg', now),
-    seq,
-    role,
-    content,
-    tools_called: null,
-    tokens_input: null,
-    tokens_output: null,
-    tokens_cache_read: null,
-    tokens_cache_write: null,
-    cost_usd: null,
-    duration_ms: null,
-    created_at: at,
-  });
-  const items: Item[] = saved.resumed ? [] : history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
-  if (!saved.resumed) items.push(message(firstSeq, 'user', saved.query));
-  if (saved.answered) {
-    items.push({
-      ...message(firstSeq + 1, 'assistant', loop.answer),
-      tools_called: JSON.stringify(loop.toolsCalled),
-      // What people are shown of each call (cut short and screened: query/screening.ts).
-      tool_calls: loop.calls ?? [],
-      tokens_input: loop.usage.input,
-      tokens_output: loop.usage.output,
-      tokens_cache_read: loop.usage.cacheRead,
-      tokens_cache_write: loop.usage.cacheWrite,
-      cost_usd: saved.costUsd,
-      duration_ms: saved.durationMs,
-    });
-  }
-  return items;
-}
-
-/** The audit entry of the query (`WSACT#<workspace>`). */
-/** The service user who asked: a signed-in user (`user:<id>` owner), or the one a linked chat account asks as; null for a key. */
-function userIdOf(caller: Caller): string | null {
-  const subject = [caller.owner, caller.grantSubject].find((value) => value?.startsWith('user:'));
-  return subject ? subject.slice('user:'.length) : null;
-}
-
-function activityItem(saved: FinishedQuery, now: Date): Item {
-  const { loop } = saved;
-  const at = saved.resumed?.activityAt ?? now.toISOString();
-  const activityId = saved.resumed?.activityId ?? newId('act', now);
-  return {
-    ...keys.activityEntry(saved.workspace.org_id, saved.workspace.id, at, activityId),
-    id: activityId,
-    conversation_id: saved.conversationId,
-    user_id: userIdOf(saved.caller),
-    user_name: saved.caller.userName,
-    query: saved.query,
-    tools_called: loop.toolsCalled,
-    connections_hit: loop.connectionsHit,
-    tokens_input: loop.usage.input,
-    tokens_output: loop.usage.output,
-    tokens_cache_read: loop.usage.cacheRead,
-    tokens_cache_write: loop.usage.cacheWrite,
-    cost_usd: saved.costUsd,
-    duration_ms: saved.durationMs,
-    error: loop.error,
-    approvals: saved.approvals ?? [],
-    created_at: at,
-  };
-}
-
-/** Conversation counters of the workspace the query moves: a new conversation, or a cold one reopened. */
-function conversationDeltas(saved: FinishedQuery, previous: ConversationState | undefined): Record<string, number> {
-  const { caller, hits } = saved;
-  const deltas: Record<string, number> = hits.length ? { violations: hits.length } : {};
-  if (!previous) {
-    deltas[counterNames.conversations] = 1;
-    deltas[counterNames.dimension('status', 'open')] = 1;
-    deltas[counterNames.dimension('consumer', caller.consumerType)] = 1;
-    if (caller.channel) deltas[counterNames.dimension('channel', caller.channel)] = 1;
-  } else if (previous.status === 'cold') {
-    deltas[counterNames.dimension('status', 'cold')] = -1;
-    deltas[counterNames.dimension('status', 'open')] = 1;
-  }
-  return deltas;
-}
-
 /**
- * The query's metrics, once it is stored: the same amounts as the workspace's counters (a resumed
- * query adds what it spent since it paused, and is not counted as a query again); its tool calls
- * and duration once it has ended (not paused), the calls before a pause included.
- */
-function recordMetrics(deps: Deps, saved: FinishedQuery, usage: Usage): void {
-  const labels = { workspace: workspaceLabel(saved.workspace.org_id, saved.workspace.id) };
-  const { metrics } = deps;
-  metrics.count('queries', usage.queries, labels);
-  metrics.count('query_errors', usage.errors, labels);
-  metrics.count('input_tokens', usage.tokens_input, labels);
-  metrics.count('output_tokens', usage.tokens_output, labels);
-  metrics.count('cache_read_tokens', usage.tokens_cache_read, labels);
-  metrics.count('cache_write_tokens', usage.tokens_cache_write, labels);
-  metrics.count('cost_usd', usage.cost_usd, labels);
-  if (saved.loop.paused) return;
-  metrics.count('tool_calls', saved.loop.toolsCalled.length, labels);
-  metrics.observe('query_duration', saved.durationMs, labels);
-}
-
-/**
- * Saves a query: first the conversation item (created or updated in one conditional UpdateItem,
- * which also hands out the message sequence numbers atomically), then in parallel the messages
- * and the audit entry (one BatchWriteItem) and the usage counters (day item and workspace item).
- * A conversation the query started (`fresh`) has its item written in that same round.
- * Returns the conversation's id (the caller's own one when someone else took the id meanwhile)
- * and the sequence number of the answer's message, if there is one.
+ * Saves a query. A follow-up on a conversation the query read (`read`) claims it as read, alongside
+ * the other writes (query/persist-follow-up.ts). Otherwise the conversation item comes first
+ * (created or updated in one conditional UpdateItem, which also hands out the message sequence
+ * numbers atomically), then in parallel the messages and the audit entry (one BatchWriteItem), the
+ * next move and the usage counters. A conversation the query started (`fresh`) has its item
+ * written in that same round. Returns the conversation's id (the caller's own one when someone
+ * else took the id meanwhile) and the sequence number of the answer's message, if there is one.
  */
 export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<SavedQuery> {
-  const { caller, workspace, conversationId, loop } = saved;
-  const now = deps.clock.now();
-  const at = now.toISOString();
-  // A call waiting for approval keeps its conversation open: it goes cold only once the wait
-  // would have expired and cold_timeout_minutes more have passed (the decision or the expiry,
-  // which resume the query, plan the move again from then).
-  const waitMinutes = loop.paused ? approvalSettingOf(workspace).expires_minutes : 0;
-  const coldAt = minutesAfter(now, waitMinutes + workspace.cold_timeout_minutes);
+  if (saved.read && !saved.fresh && !saved.resumed) return persistFollowUp(deps, { ...saved, read: saved.read });
+  const { caller, workspace, conversationId } = saved;
+  const { now, at, coldAt } = timesOf(deps, saved);
   const claiming = claimConversation(deps, saved, at, coldAt);
   // A conversation this query named has no item yet (no previous count, status or owner), so its
   // claim cannot be refused and can run alongside the other writes: one round of store calls fewer.
@@ -210,54 +45,12 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   }
   const { previous } = claim;
   const previousCount = previous?.message_count ?? 0;
-  const activity = activityItem(saved, now);
-  const items = [
-    ...messageItems(saved, now, previousCount),
-    activity,
-    ...violationItems(deps, workspace.org_id, workspace.id, conversationId, saved.hits),
-  ];
-  // A resumed query adds to the counters only what it spent since it paused.
-  const counted: CountedSoFar = saved.resumed?.counted ?? {
-    costUsd: 0,
-    durationMs: 0,
-    tokensInput: 0,
-    tokensOutput: 0,
-  };
-  const { usage: spent } = loop;
-  const usage: Usage = {
-    queries: saved.resumed ? 0 : 1,
-    errors: loop.error ? 1 : 0,
-    duration_ms: saved.durationMs - counted.durationMs,
-    cost_usd: saved.costUsd - counted.costUsd,
-    tokens_input: spent.input - counted.tokensInput,
-    tokens_output: spent.output - counted.tokensOutput,
-    tokens_cache_read: spent.cacheRead - (counted.tokensCacheRead ?? 0),
-    tokens_cache_write: spent.cacheWrite - (counted.tokensCacheWrite ?? 0),
-  };
+  const { messages, others, activity } = itemsOf(deps, saved, now, previousCount);
   await Promise.all([
     saved.fresh ? claimedFresh(claiming, conversationId) : null,
-    deps.table.batchPut(items),
-    // The next move: cold after cold_timeout_minutes without activity (replaces the pending one,
-    // which an open conversation has).
-    scheduleMove(
-      deps,
-      caller.orgId,
-      { workspaceId: workspace.id, conversationId, move: 'cold', lastActivityAt: at },
-      coldAt,
-      previous?.status === 'open',
-    ),
-    recordUsage(deps, workspace.org_id, workspace.id, usage, now, conversationDeltas(saved, previous)),
+    deps.table.batchPut([...messages, ...others]),
+    scheduleCold(deps, saved, at, coldAt, previous),
+    recordUsage(deps, workspace.org_id, workspace.id, usageOf(saved), now, conversationDeltas(saved, previous)),
   ]);
-  recordMetrics(deps, saved, usage);
-  // The answer follows the history and the question (messageItems).
-  const answerSeq = saved.resumed ? previousCount + 1 : saved.answered ? previousCount + saved.history.length + 2 : null;
-  return { conversationId, answerSeq, activityAt: String(activity.created_at), activityId: String(activity.id) };
-}
-
-/** What saving a query tells: its conversation, its answer's sequence number, and its audit entry. */
-export interface SavedQuery {
-  conversationId: string;
-  answerSeq: number | null;
-  activityAt: string;
-  activityId: string;
+  return savedOf(deps, saved, activity, previousCount);
 }
