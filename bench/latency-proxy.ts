@@ -13,6 +13,8 @@ export interface DelayedStore {
   endpoint: string;
   /** The delay added to each request, in ms; 0 passes bytes through at once. */
   delayMs: number;
+  /** How it is added (`DelayMode`); it can change between requests. */
+  mode: DelayMode;
   /** Store calls forwarded since the start, in all and per operation (`GetItem`, `Query`…). */
   readonly calls: number;
   readonly operations: Map<string, number>;
@@ -25,13 +27,23 @@ export interface DelayedStore {
 
 const TARGET = /x-amz-target:\s*DynamoDB_\d+\.(\w+)/gi;
 
-export async function startDelayedStore(delayMs: number): Promise<DelayedStore> {
+/**
+ * How the delay is added. `request`: each request's bytes are held `delayMs` before they reach the
+ * store, so a call costs `delayMs` plus the store's own time, and dynalite, which serves one call
+ * at a time, adds the time of the calls before it in the same parallel round. `floor`: requests
+ * pass at once and each answer is held until `delayMs` after its request arrived, so a call takes
+ * `delayMs`, or the store's time if longer: DynamoDB's latency holds its own work, and it serves
+ * the calls of a round side by side (what `aws-shaped` models).
+ */
+export type DelayMode = 'request' | 'floor';
+
+export async function startDelayedStore(delayMs: number, mode: DelayMode = 'request'): Promise<DelayedStore> {
   const store = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
   const storePort = (store.address() as AddressInfo).port;
   const sockets = new Set<Socket>();
   const operations = new Map<string, number>();
-  const state = { delayMs, calls: 0, lastActivity: performance.now(), heldTotal: 0, heldCount: 0 };
+  const state = { delayMs, mode, calls: 0, lastActivity: performance.now(), heldTotal: 0, heldCount: 0 };
 
   /** Counts the calls in what the client sent; `carry` keeps a header split between two chunks. */
   let carry = '';
@@ -47,8 +59,8 @@ export async function startDelayedStore(delayMs: number): Promise<DelayedStore> 
     carry = text.slice(Math.max(end, text.length - 64));
   };
 
-  /** Passes `from`'s bytes to `to`, each held until `delayMs` after it arrived, in order. */
-  const delayedPipe = (from: Socket, to: Socket) => {
+  /** Passes `from`'s bytes to `to`, each held until `dueOf(arrival)`, in order (`count`: `from` is the client). */
+  const delayedPipe = (from: Socket, to: Socket, dueOf: (arrived: number) => number, counts: boolean) => {
     const queue: { due: number; arrived: number; chunk: Buffer }[] = [];
     let pumping = false;
     const pump = () => {
@@ -70,13 +82,14 @@ export async function startDelayedStore(delayMs: number): Promise<DelayedStore> 
     };
     from.on('data', (chunk: Buffer) => {
       state.lastActivity = performance.now();
-      count(chunk);
-      if (state.delayMs <= 0 && queue.length === 0) {
+      if (counts) count(chunk);
+      const arrived = performance.now();
+      const due = dueOf(arrived);
+      if (due <= arrived && queue.length === 0) {
         to.write(chunk);
         return;
       }
-      const arrived = performance.now();
-      queue.push({ due: arrived + state.delayMs, arrived, chunk });
+      queue.push({ due, arrived, chunk });
       if (!pumping) {
         pumping = true;
         pump();
@@ -90,11 +103,19 @@ export async function startDelayedStore(delayMs: number): Promise<DelayedStore> 
     upstream.setNoDelay(true);
     sockets.add(client);
     sockets.add(upstream);
-    delayedPipe(client, upstream);
-    upstream.on('data', (chunk: Buffer) => {
-      state.lastActivity = performance.now();
-      client.write(chunk);
-    });
+    // In `floor` mode, one call at a time on a connection (HTTP/1.1 without pipelining): an answer
+    // belongs to the last request that arrived on it.
+    let requestedAt = 0;
+    delayedPipe(
+      client,
+      upstream,
+      (arrived) => {
+        requestedAt = arrived;
+        return state.mode === 'request' ? arrived + state.delayMs : arrived;
+      },
+      true,
+    );
+    delayedPipe(upstream, client, (arrived) => (state.mode === 'request' ? arrived : requestedAt + state.delayMs), false);
     const close = () => {
       client.destroy();
       upstream.destroy();
@@ -116,6 +137,12 @@ export async function startDelayedStore(delayMs: number): Promise<DelayedStore> 
     },
     set delayMs(value: number) {
       state.delayMs = value;
+    },
+    get mode() {
+      return state.mode;
+    },
+    set mode(value: DelayMode) {
+      state.mode = value;
     },
     get calls() {
       return state.calls;
