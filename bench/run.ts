@@ -18,8 +18,8 @@ import { printTable, type Row } from './report.js';
 
 /**
  * `npm run bench [name…]`: runs the named benchmarks (all when none is named) and prints figures.
- * Benchmarks are not tests: they measure, and the budget in docs/api-decisions.md (Performance
- * budget) is checked by reading them.
+ * Benchmarks are not tests: they measure, and the budget in docs/performance.md (Budget) is
+ * checked by reading them.
  */
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
