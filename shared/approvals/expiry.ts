@@ -11,8 +11,8 @@ import { keys } from '../platform/keys.js';
  * on AWS, the local scheduler's wake-ups). The job itself is `expire-job.ts`.
  */
 
-/** Shards of the approvals' due index. */
-export const APPROVAL_DUE_SHARDS = 2;
+/** Shards of the approvals' due index (one written when there were 2 stays in its shard, which is read with the rest). */
+export const APPROVAL_DUE_SHARDS = 32;
 /** The due index's status name for approvals (conversations use open and cold). */
 export const APPROVAL_DUE_STATUS = 'approval';
 

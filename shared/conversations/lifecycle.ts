@@ -20,8 +20,12 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  * periodic sweep finds any move that is overdue because a schedule was lost.
  */
 
-/** Shards of the due index, so no single partition takes every conversation's writes. */
-const DUE_SHARDS = 4;
+/**
+ * Shards of the due index, so no single partition takes every conversation's writes: each takes
+ * 1/32 of the deployment's. A conversation's shard comes from its id; one written when there were
+ * 4 stays in its shard (0–3), which is read with the rest.
+ */
+const DUE_SHARDS = 32;
 
 function shardOf(workspaceId: string, conversationId: string): number {
   return (createHash('sha1').update(`${workspaceId}#${conversationId}`).digest()[0] ?? 0) % DUE_SHARDS;
@@ -230,40 +234,41 @@ export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'>;
 
 /**
  * Finds conversations whose move is overdue (a lost schedule, a restart of the local runtime) and
- * sends their move. One Query per status and shard on the due index; job ids make it harmless to
+ * sends their move. One Query per status and shard on the due index, all at once; job ids make it harmless to
  * send a move that is already on its way.
  */
 export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now()): Promise<number> {
   const now = at.toISOString();
+  const dueIn = <T extends object>(status: string, shards: number) =>
+    Promise.all(
+      Array.from({ length: shards }, (_, shard) =>
+        deps.table.queryAll<T>({ index: 'gsi3', pk: keys.dueIndex(status, shard), sk: { lte: keys.afterTime(now) } }),
+      ),
+    ).then((pages) => pages.flat());
+  // Every shard of every status read at once; then the moves are sent.
+  const [open, cold, approvals] = await Promise.all([
+    dueIn<ConversationState>('open', DUE_SHARDS),
+    dueIn<ConversationState>('cold', DUE_SHARDS),
+    // Approvals past their time whose expiry was not sent (approvals/expiry.ts).
+    dueIn<{ org_id: string; workspace_id: string; id: string }>(APPROVAL_DUE_STATUS, APPROVAL_DUE_SHARDS),
+  ]);
   let sent = 0;
-  for (const status of ['open', 'cold'] as const) {
-    for (let shard = 0; shard < DUE_SHARDS; shard += 1) {
-      const due = await deps.table.queryAll<ConversationState>({
-        index: 'gsi3',
-        pk: keys.dueIndex(status, shard),
-        sk: { lte: keys.afterTime(now) },
-      });
-      for (const conversation of due) {
-        const data: LifecycleJob = {
-          workspaceId: String(conversation.workspace_id),
-          conversationId: String(conversation.id),
-          move: status === 'open' ? 'cold' : 'close',
-          lastActivityAt: conversation.last_activity_at,
-        };
-        if (await deps.jobs.enqueue(lifecycleMessage(conversation.org_id, data))) sent += 1;
-      }
+  for (const [status, due] of [
+    ['open', open],
+    ['cold', cold],
+  ] as const) {
+    for (const conversation of due) {
+      const data: LifecycleJob = {
+        workspaceId: String(conversation.workspace_id),
+        conversationId: String(conversation.id),
+        move: status === 'open' ? 'cold' : 'close',
+        lastActivityAt: conversation.last_activity_at,
+      };
+      if (await deps.jobs.enqueue(lifecycleMessage(conversation.org_id, data))) sent += 1;
     }
   }
-  // Approvals past their time whose expiry was not sent (approvals/expiry.ts).
-  for (let shard = 0; shard < APPROVAL_DUE_SHARDS; shard += 1) {
-    const due = await deps.table.queryAll<{ org_id: string; workspace_id: string; id: string }>({
-      index: 'gsi3',
-      pk: keys.dueIndex(APPROVAL_DUE_STATUS, shard),
-      sk: { lte: keys.afterTime(now) },
-    });
-    for (const approval of due) {
-      if (await deps.jobs.enqueue(expiryMessage(approval.org_id, approval.workspace_id, approval.id))) sent += 1;
-    }
+  for (const approval of approvals) {
+    if (await deps.jobs.enqueue(expiryMessage(approval.org_id, approval.workspace_id, approval.id))) sent += 1;
   }
   return sent;
 }

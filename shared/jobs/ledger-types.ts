@@ -1,4 +1,5 @@
 import { keys } from '../platform/keys.js';
+import { pendingShardOf } from './shards.js';
 import type { Key } from '../platform/table.js';
 
 /* The job ledger's items and names, shared by the ledger (ledger.ts) and its typed writes (ledger-writes.ts). */
@@ -57,7 +58,7 @@ export function indexAttributes(orgId: string, queue: QueueName, id: string, sta
   return {
     gsi1pk: keys.jobsByStateIndex(orgId, queue, state),
     gsi1sk: keys.timeOrdered(at, id),
-    ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
+    ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue, pendingShardOf(id)), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import { string } from 'dynamodb-toolbox/schema/string';
 import { keys } from '../platform/keys.js';
 import type { ConditionalWrite } from '../platform/table.js';
 import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { queueCountersToChange } from './shards.js';
 import {
   COUNTER_NAMES,
   type CounterName,
@@ -58,7 +59,7 @@ const counter = number().optional();
 /** Every `<queue>#<state>` counter attribute (the list holds each name the type allows). */
 const counterAttributes = Object.fromEntries(COUNTER_NAMES.map((name) => [name, counter])) as Record<CounterName, typeof counter>;
 
-/** An organisation's queue counters item (`QSTAT#<org>` / `QUEUES`). */
+/** One shard of an organisation's queue counters (`QSTAT#<org>#<shard>` / `QUEUES`: jobs/shards.ts). */
 const queueCountersEntity = new Entity({
   name: 'queue-counters',
   table: singleTable,
@@ -70,7 +71,7 @@ const queueCountersEntity = new Entity({
 export function countersUpdate(orgId: string, deltas: Partial<Record<CounterName, number>>) {
   const counted = COUNTER_NAMES.filter((name) => deltas[name]);
   if (!counted.length) return undefined;
-  const changes: UpdateItemInput<typeof queueCountersEntity> = { ...keys.queueCounters(orgId) };
+  const changes: UpdateItemInput<typeof queueCountersEntity> = { ...queueCountersToChange(orgId) };
   for (const name of counted) changes[name] = $add(deltas[name] ?? 0);
   return updateOf(queueCountersEntity.build(UpdateItemCommand).item(changes));
 }

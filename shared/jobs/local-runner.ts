@@ -2,7 +2,7 @@ import { QUEUE_NAMES, getJob, recordJob, transitionJob, type JobItem, type JobMe
 import type { JobQueue } from './queue.js';
 import type { JobDelivery, WorkerSettings } from './worker.js';
 import { errorMessage } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { pendingPartitions } from './shards.js';
 import type { AppLogger } from '../platform/logger.js';
 import type { Store } from '../platform/store.js';
 
@@ -108,7 +108,8 @@ export class LocalJobRunner implements JobQueue {
     const store = this.store;
     let resumed = 0;
     for (const queue of QUEUE_NAMES) {
-      const pending = await store.table.queryAll<JobItem>({ index: 'gsi2', pk: keys.pendingJobsIndex(queue) });
+      const shards = await Promise.all(pendingPartitions(queue).map((pk) => store.table.queryAll<JobItem>({ index: 'gsi2', pk })));
+      const pending = shards.flat();
       for (const item of pending) {
         let job: JobItem | undefined = item;
         if (item.state === 'active') {

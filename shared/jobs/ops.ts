@@ -3,6 +3,7 @@ import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
 import { keys } from '../platform/keys.js';
+import { pendingPartitions, queueCounterItems } from './shards.js';
 import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
@@ -15,9 +16,19 @@ const count = (item: object | undefined, name: string) => {
   return typeof value === 'number' ? Math.max(0, value) : 0;
 };
 
-/** `GET /api/org/queues`: one GetItem of the organisation's queue counters. */
+/** The organisation's queue counters: its shards summed (one BatchGet). */
+async function queueCountersOf(deps: Deps, orgId: string): Promise<Record<string, number>> {
+  const items = await deps.table.batchGet(queueCounterItems(orgId));
+  const sums: Record<string, number> = {};
+  for (const item of items) {
+    for (const [name, value] of Object.entries(item)) if (typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
+  }
+  return sums;
+}
+
+/** `GET /api/org/queues`: one BatchGet of the organisation's queue counters. */
 export async function listQueues(deps: Deps, orgId: string) {
-  const counters = await deps.table.get(keys.queueCounters(orgId), true);
+  const counters = await queueCountersOf(deps, orgId);
   return {
     queues: QUEUE_NAMES.map((name) => ({
       name,
@@ -91,12 +102,12 @@ export async function drainQueue(deps: Deps, orgId: string, name: string): Promi
       removed += 1;
     }
   }
-  // One SET, not read-then-subtract: two drains at once cannot push the total below zero.
-  await deps.table.update(keys.queueCounters(orgId), {
-    update: 'SET #completed = :zero',
-    names: { '#completed': `${queue}#completed` },
-    values: { ':zero': 0 },
-  });
+  // SETs, not read-then-subtract: two drains at once cannot push the total below zero.
+  await Promise.all(
+    queueCounterItems(orgId).map((key) =>
+      deps.table.update(key, { update: 'SET #completed = :zero', names: { '#completed': `${queue}#completed` }, values: { ':zero': 0 } }),
+    ),
+  );
   return removed;
 }
 
@@ -113,11 +124,10 @@ export async function redeliverStuckJobs(deps: Deps): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
   let sent = 0;
   for (const queue of QUEUE_NAMES) {
-    const stuck = await deps.table.queryAll<JobItem>({
-      index: 'gsi2',
-      pk: keys.pendingJobsIndex(queue),
-      sk: { lte: keys.afterTime(before) },
-    });
+    const shards = await Promise.all(
+      pendingPartitions(queue).map((pk) => deps.table.queryAll<JobItem>({ index: 'gsi2', pk, sk: { lte: keys.afterTime(before) } })),
+    );
+    const stuck = shards.flat();
     for (const job of stuck) {
       if (job.state === 'active' && job.lease_until && job.lease_until > deps.clock.now().toISOString()) continue;
       await deps.jobs.redeliver(messageOf(job));

@@ -287,10 +287,17 @@ export const keys = {
   job: (jobId: string): Key => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
   /** GSI1 partition listing an organisation's jobs of one queue and state, by last change (sort key `timeOrdered`). */
   jobsByStateIndex: (orgId: string, queue: string, state: string) => `JOBS#${orgId}#${queue}#${state}`,
-  /** GSI2 partition listing a queue's pending jobs, by run time (sort key `timeOrdered`). */
-  pendingJobsIndex: (queue: string) => `JOBPENDING#${queue}`,
-  /** Per-organisation queue counters: attributes `<queue>#<state>`. */
-  queueCounters: (orgId: string): Key => ({ pk: `QSTAT#${orgId}`, sk: 'QUEUES' }),
+  /**
+   * GSI2 partition of one shard of a queue's pending jobs, by run time (sort key `timeOrdered`):
+   * the job's id picks the shard (`jobs/shards.ts`), so no partition takes every job of the deployment.
+   */
+  pendingJobsIndex: (queue: string, shard: number) => `JOBPENDING#${queue}#${shard}`,
+  /** The pending index before it was sharded: still read, for jobs written then. */
+  unshardedPendingJobsIndex: (queue: string) => `JOBPENDING#${queue}`,
+  /** One shard of an organisation's queue counters (attributes `<queue>#<state>`), chosen at random by each change, summed on read. */
+  queueCounters: (orgId: string, shard: number): Key => ({ pk: `QSTAT#${orgId}#${shard}`, sk: 'QUEUES' }),
+  /** The queue counters before they were sharded: still read (and reset by a drain), for what was counted then. */
+  unshardedQueueCounters: (orgId: string): Key => ({ pk: `QSTAT#${orgId}`, sk: 'QUEUES' }),
 
   // --- Sort keys ordered by time ---
   /** `<ISO time>#<id>`: entries listed by time (index entries, audit log, gaps, violations). */

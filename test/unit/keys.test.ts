@@ -45,8 +45,10 @@ describe('table keys', () => {
     expect(keys.dueIndexSortKey('T', 'o1', 'ws-a', 'c1')).toBe('T#o1#ws-a#c1');
     expect(keys.job('j1')).toEqual({ pk: 'JOB#j1', sk: 'JOB' });
     expect(keys.jobsByStateIndex('o1', 'lifecycle', 'failed')).toBe('JOBS#o1#lifecycle#failed');
-    expect(keys.pendingJobsIndex('lifecycle')).toBe('JOBPENDING#lifecycle');
-    expect(keys.queueCounters('o1')).toEqual({ pk: 'QSTAT#o1', sk: 'QUEUES' });
+    expect(keys.pendingJobsIndex('lifecycle', 31)).toBe('JOBPENDING#lifecycle#31');
+    expect(keys.unshardedPendingJobsIndex('lifecycle')).toBe('JOBPENDING#lifecycle');
+    expect(keys.queueCounters('o1', 7)).toEqual({ pk: 'QSTAT#o1#7', sk: 'QUEUES' });
+    expect(keys.unshardedQueueCounters('o1')).toEqual({ pk: 'QSTAT#o1', sk: 'QUEUES' });
     expect(keys.timeOrdered('T', 'x')).toBe('T#x');
   });
 

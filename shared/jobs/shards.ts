@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { keys } from '../platform/keys.js';
+import type { Key } from '../platform/table.js';
+
+/*
+ * The job ledger's keys that every tenant's jobs would share, spread over shards so that no
+ * partition takes the writes of the whole deployment (or of a busy organisation): a DynamoDB
+ * partition takes 1 000 write units a second, and a throttled index throttles the write to the
+ * table. Readers query every shard in parallel, and the keys written before the sharding too.
+ */
+
+/** Shards of each queue's pending index (GSI2): a job's id picks one, so its entry stays in one place. */
+export const PENDING_SHARDS = 32;
+/** Shards of an organisation's queue counters: each change adds to one at random; reads sum them. */
+export const QUEUE_COUNTER_SHARDS = 8;
+
+/** The pending-index shard of a job: from its id, the same on every write. */
+export function pendingShardOf(jobId: string): number {
+  return (createHash('sha1').update(jobId).digest()[0] ?? 0) % PENDING_SHARDS;
+}
+
+/** Every partition of a queue's pending index: its shards, and the one before the sharding. */
+export function pendingPartitions(queue: string): string[] {
+  return [
+    ...Array.from({ length: PENDING_SHARDS }, (_, shard) => keys.pendingJobsIndex(queue, shard)),
+    keys.unshardedPendingJobsIndex(queue),
+  ];
+}
+
+/** The queue counters item a change adds to: one shard at random. */
+export function queueCountersToChange(orgId: string): Key {
+  return keys.queueCounters(orgId, Math.floor(Math.random() * QUEUE_COUNTER_SHARDS));
+}
+
+/** Every item of an organisation's queue counters: its shards, and the one before the sharding. */
+export function queueCounterItems(orgId: string): Key[] {
+  return [
+    ...Array.from({ length: QUEUE_COUNTER_SHARDS }, (_, shard) => keys.queueCounters(orgId, shard)),
+    keys.unshardedQueueCounters(orgId),
+  ];
+}

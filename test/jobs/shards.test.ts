@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJob, recordJob, type JobItem } from '../../shared/jobs/ledger.js';
+import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
+import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, pendingShardOf } from '../../shared/jobs/shards.js';
+import { keys } from '../../shared/platform/keys.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+
+/*
+ * The job ledger's keys that every tenant's jobs share are spread over shards (shared/jobs/shards.ts):
+ * the pending index over 32 by job id, each organisation's queue counters over 8 at random. What
+ * was written before the sharding is still read.
+ */
+
+let t: TestContext;
+
+beforeAll(async () => {
+  t = await createTestContext();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('sharded job ledger keys', () => {
+  it('puts pending jobs in every one of the 32 shards of their queue, by id', async () => {
+    const shards = new Set(Array.from({ length: 400 }, (_, index) => pendingShardOf(`stats-org-ws-conv-${index}`)));
+    expect(shards.size).toBe(PENDING_SHARDS);
+    // A job's entry stays in its shard through its states (the id picks it).
+    const { org } = await t.signUp();
+    const jobId = `shard-test-${org.id}`;
+    // Recorded in the ledger only (no delivery): delayed a minute.
+    const message = { jobId, queue: 'conversation-stats' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
+    expect(await recordJob(t.deps, message, 60_000)).toBe(true);
+    const job = (await getJob(t.deps, jobId)) as JobItem & { gsi2pk?: string };
+    expect(job.state).toBe('delayed');
+    expect(job.gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
+  });
+
+  it('sends again a stuck job whose entry is in the pending index as it was before the sharding', async () => {
+    const { org } = await t.signUp();
+    const jobId = `unsharded-${org.id}`;
+    await recordJob(
+      t.deps,
+      { jobId, queue: 'lifecycle', orgId: org.id, data: { workspaceId: 'w', conversationId: 'c', move: 'cold', lastActivityAt: 'x' } },
+      60_000,
+    );
+    // As written before the sharding: the queue's one partition.
+    await t.deps.table.update(keys.job(jobId), {
+      update: 'SET gsi2pk = :pk, gsi2sk = :sk',
+      values: { ':pk': keys.unshardedPendingJobsIndex('lifecycle'), ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', jobId) },
+    });
+    const redelivered: string[] = [];
+    const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
+    t.deps.jobs.redeliver = async (message) => {
+      redelivered.push(message.jobId);
+    };
+    try {
+      await redeliverStuckJobs(t.deps);
+    } finally {
+      t.deps.jobs.redeliver = redeliver;
+    }
+    expect(redelivered).toContain(jobId);
+  });
+
+  it('sums the queue counters over their shards and the item before the sharding, and a drain resets them all', async () => {
+    const { org, cookie } = await t.signUp();
+    const add = (key: { pk: string; sk: string }, name: string, value: number) =>
+      t.deps.table.update(key, { update: 'ADD #n :v', names: { '#n': name }, values: { ':v': value } });
+    await add(keys.unshardedQueueCounters(org.id), 'cold-messages#failed', 2);
+    await add(keys.queueCounters(org.id, 0), 'cold-messages#failed', 1);
+    await add(keys.queueCounters(org.id, QUEUE_COUNTER_SHARDS - 1), 'cold-messages#completed', 5);
+    await add(keys.unshardedQueueCounters(org.id), 'cold-messages#completed', 4);
+    const queues = async () => {
+      const response = await t.request('GET', '/api/org/queues', { cookie });
+      expect(response.status, response.text).toBe(200);
+      return response.body.queues.find((queue: { name: string }) => queue.name === 'cold-messages');
+    };
+    expect(await queues()).toMatchObject({ failed: 3, completed: 9 });
+    const drained = await t.request('POST', '/api/org/queues/cold-messages/drain', { cookie });
+    expect(drained.status, drained.text).toBe(200);
+    expect(await queues()).toMatchObject({ failed: 3, completed: 0 });
+  });
+});
