@@ -8,6 +8,14 @@ import { benchEvals } from './evals.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
+import {
+  benchPartitions,
+  benchPartitionsCalls,
+  benchPartitionsIndexes,
+  benchPartitionsItemTypes,
+  benchPartitionsShared,
+  benchPartitionsTop,
+} from './partitions.js';
 import { benchQuery } from './query.js';
 import { benchQueryBlackBox } from './query-blackbox.js';
 import { benchRounds } from './rounds.js';
@@ -91,6 +99,25 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'Load on the local runtime: 64 clients on loopback, 3 x 30 s by default (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call; store, model and MCP server in a process of their own); memory of the service process alone, after a forced GC. Then each route alone for 10 s. cpu_ms_per_req: CPU time of the service process (all its threads) per request; req_per_cpu_s: requests per second of one core',
     run: benchLoad,
+  },
+  partitions: {
+    title:
+      'Write units and hot partitions (issue 35), black-box: npm start in its own process with DYNAMODB_ENDPOINT at dynalite (in memory) behind an accounting proxy that bills every write as DynamoDB on-demand would (the base item at 1 WCU per started KB of the larger of old and new item; each GSI entry put, deleted or updated at 1 WCU per started KB of its projected attributes + 100 bytes), zero-latency fake model. 3 organisations x 2 workspaces (system prompts of about 4 000 characters) x 4 conversations x 3 questions, all at once; then every conversation closed and its jobs run. Per question: over all 72 questions; a partition of one workspace per question of that workspace, of one organisation per question of that organisation. questions_per_s: what 1 000 WCU/s a partition allows. Goals: <= 12 write units per question; every workspace and organisation partition < 1 WCU per question of its scope; no partition shared by all tenants above 0.02',
+    run: benchPartitions,
+    also: [
+      { title: 'The 15 partitions written most (WCU), with their WCU per question of their scope', run: benchPartitionsTop },
+      {
+        title:
+          'The partitions shared by all tenants, by key pattern (shard numbers as <n>): partitions written, their WCU, the hottest and the mean one per question of all 72; questions_per_s: of the hottest',
+        run: benchPartitionsShared,
+      },
+      {
+        title: 'Write units per item type (partition key prefix, sort key prefix): base item and index entries',
+        run: benchPartitionsItemTypes,
+      },
+      { title: 'Index entries written, per index', run: benchPartitionsIndexes },
+      { title: 'Store calls the service made during the load, per operation (reads too)', run: benchPartitionsCalls },
+    ],
   },
   query: {
     title:
