@@ -60,7 +60,7 @@ async function answer(
   }
   const { workspace, guardrails } = loaded;
   // Each budget that covers the query holds its estimated cost, or it is 402 before it starts.
-  const hold = await holdBudgets(deps, caller, workspace, loaded.budgets);
+  const hold = await holdBudgets(deps, caller, workspace, loaded.budgets, loaded.counters);
   listener.onStart?.({ conversation_id: conversationId, session_id: conversationId });
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));

@@ -5,7 +5,7 @@ import { cursorOf, readPage } from '../platform/pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { counterNames, counterOf, countsOf, type ConversationDimension } from '../workspaces/counters.js';
+import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from '../workspaces/counters.js';
 import { CONSUMER_TYPES, CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
 
 export function toConversation(item: Item): Conversation {
@@ -73,10 +73,12 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
   const input = { ...source, newestFirst: true, ...filter };
-  const [counters, page] = await Promise.all([
+  const [workspace, counterItems, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
+    readCounterItems(deps, orgId, workspaceId),
     query.q === undefined ? readPage<Item>(deps.table, input, query) : searchPage(deps, input, query, query.q),
   ]);
+  const counters = countersOf(workspace, counterItems);
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
     ['category', query.category],

@@ -149,6 +149,13 @@ export const keys = {
   /** Prefix of the sort keys of one day's counts in a shard. */
   queriesTodayPrefix: (day: string) => `DAY#${day}#WS#`,
 
+  /** One shard of a workspace's counters (`workspaces/counters.ts`): an item per month. */
+  workspaceCounters: (orgId: string, workspaceId: string, shard: number, month: string): Key => ({
+    pk: `WSCOUNT#${orgId}#${workspaceId}#${shard}`,
+    sk: `M#${month}`,
+  }),
+  workspaceCountersPartition: (orgId: string, workspaceId: string, shard: number) => `WSCOUNT#${orgId}#${workspaceId}#${shard}`,
+
   // --- A workspace's partitions that grow without bound ---
   workspaceStatsPartition: (orgId: string, workspaceId: string) => `WSSTAT#${orgId}#${workspaceId}`,
   workspaceDayStats: (orgId: string, workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `DAY#${day}` }),

@@ -5,7 +5,7 @@ import { num, str, strOrNull, strings } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
-import { counterNames, counterOf } from './counters.js';
+import { counterNames, counterOf, countersOf, readCounterItems } from './counters.js';
 import { DayRangeQuery, instantsOf } from './day-range.js';
 import type { ActivityEntrySchema } from './schemas.js';
 import { getWorkspaceItem } from './workspaces.js';
@@ -106,14 +106,15 @@ export async function listActivity(
   const { limit, offset, cursor, ...filters } = query;
   const input = activityQuery(orgId, workspaceId, filters);
   const filtered = Object.values(filters).some((value) => value !== undefined);
-  const [workspace, entries, counted] = await Promise.all([
+  const [workspace, counterItems, entries, counted] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
+    filtered ? [] : readCounterItems(deps, orgId, workspaceId),
     readPage<Item>(deps.table, input, { limit, offset, cursor }, input.filter ? FILTERED_PAGE_READ : undefined),
     filtered ? deps.table.count(input) : undefined,
   ]);
   return {
     activity: entries.items.map(toActivity),
-    total: counted ?? counterOf(workspace, counterNames.total('queries')),
+    total: counted ?? counterOf(countersOf(workspace, counterItems), counterNames.total('queries')),
     next_cursor: entries.nextCursor,
   };
 }

@@ -1,4 +1,4 @@
-import { countQueriesToday } from './queries-today.js';
+import { countDay } from './queries-today.js';
 import type { Deps } from '../deps.js';
 import { dayOf, monthOf } from '../platform/clock.js';
 import { errorMessage } from '../platform/errors.js';
@@ -30,10 +30,16 @@ const USAGE_FIELDS: readonly UsageField[] = [
 ];
 
 /**
- * Counter attributes kept on the workspace item by atomic ADDs: usage per month and all-time,
- * conversation counts per status, category, resolution, consumer type and channel, and the
- * ratings of answers. Only the day counters live in items of their own (`WSSTAT#<id>` /
- * `DAY#<date>`), as they would make the workspace item grow without bound.
+ * A workspace's counters, by atomic ADDs: usage per month and all-time, conversation counts per
+ * status, category, resolution, consumer type and channel, the ratings of answers, approvals by
+ * status. They are kept apart from the workspace item (which holds its configuration and is copied
+ * into the workspace list's index): in items of their own, `WSCOUNT#<org>#<ws>#<shard>` /
+ * `M#<YYYY-MM>`, one per shard and month, each change adding to one of 4 shards at random, so no
+ * partition takes every question of a busy workspace and no item grows without bound. Readers sum
+ * them (`countersOf`), with what the workspace item held before the counters moved (it holds
+ * them still, no longer changed). The day counters have items of their own (`WSSTAT#<id>` /
+ * `DAY#<date>`). The counts of the configuration (connections, tools, knowledge, guardrails)
+ * stay on the workspace item: they change when it does.
  */
 export const counterNames = {
   month: (month: string, field: UsageField) => `month#${month}#${field}`,
@@ -62,21 +68,67 @@ function addExpression(deltas: Record<string, number>) {
   return parts.length ? { update: `ADD ${parts.join(', ')}`, names, values } : undefined;
 }
 
-/** Adds to the workspace item's counters (an UpdateItem; nothing when every delta is 0). */
+/** Counts of the workspace's configuration: on the workspace item, which changes with them. */
+const CONFIG_COUNTS = new Set(['connection_count', 'tool_count', 'knowledge_count', 'guardrail_count']);
+/** Shards of a workspace's counters: each change adds to one at random; reads sum them all. */
+const COUNTER_SHARDS = 4;
+
+/**
+ * Adds to the workspace's counters: the configuration counts on the workspace item (on condition
+ * that it exists), the others on one counter shard of the month of `at`. An UpdateItem each, in
+ * parallel; nothing when every delta is 0.
+ */
 export async function addWorkspaceCounters(
   deps: Pick<Deps, 'table'>,
   orgId: string,
   workspaceId: string,
   deltas: Record<string, number>,
+  at: Date = new Date(),
 ): Promise<void> {
-  const expression = addExpression(deltas);
-  if (!expression) return;
-  await deps.table.update(keys.workspace(orgId, workspaceId), { ...expression, condition: 'attribute_exists(pk)' });
+  const config = Object.fromEntries(Object.entries(deltas).filter(([name]) => CONFIG_COUNTS.has(name)));
+  const activity = Object.fromEntries(Object.entries(deltas).filter(([name]) => !CONFIG_COUNTS.has(name)));
+  const onItem = addExpression(config);
+  const onShard = addExpression(activity);
+  const shard = Math.floor(Math.random() * COUNTER_SHARDS);
+  await Promise.all([
+    onItem ? deps.table.update(keys.workspace(orgId, workspaceId), { ...onItem, condition: 'attribute_exists(pk)' }) : undefined,
+    onShard ? deps.table.update(keys.workspaceCounters(orgId, workspaceId, shard, monthOf(at)), onShard) : undefined,
+  ]);
+}
+
+/** The keys of the workspace's counter items of one month, every shard (for a BatchGet a reader makes anyway). */
+export function monthCounterKeys(orgId: string, workspaceId: string, month: string) {
+  return Array.from({ length: COUNTER_SHARDS }, (_, shard) => keys.workspaceCounters(orgId, workspaceId, shard, month));
+}
+
+/** Every counter item of the workspace, every shard and month: one Query per shard, in parallel. */
+export async function readCounterItems(deps: Pick<Deps, 'table'>, orgId: string, workspaceId: string): Promise<object[]> {
+  const shards = await Promise.all(
+    Array.from({ length: COUNTER_SHARDS }, (_, shard) =>
+      deps.table.queryAll({ pk: keys.workspaceCountersPartition(orgId, workspaceId, shard) }),
+    ),
+  );
+  return shards.flat();
 }
 
 /**
- * Records usage at `at`: two UpdateItems in parallel, one on the day item, one on the workspace
- * item (month and all-time usage, plus any conversation counter deltas given).
+ * The workspace's counters as one record: what its item held before the counters moved to items
+ * of their own, plus every counter item given (all of them for all-time figures, a month's for
+ * that month's). Read with `counterOf` and `countsOf`.
+ */
+export function countersOf(workspace: object | undefined, items: object[]): Record<string, number> {
+  const sums: Record<string, number> = {};
+  for (const source of [workspace, ...items]) {
+    if (!source) continue;
+    for (const [name, value] of Object.entries(source)) if (typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
+  }
+  return sums;
+}
+
+/**
+ * Records usage at `at`: three UpdateItems in parallel, on the workspace's day item, on one of its
+ * counter shards (month and all-time usage, plus any conversation counter deltas given), and on
+ * the organisation's day item of the workspace that its workspace list reads (queries and cost).
  */
 export async function recordUsage(
   deps: Deps,
@@ -100,8 +152,8 @@ export async function recordUsage(
     dayExpression
       ? deps.table.update<{ queries?: number }>(keys.workspaceDayStats(orgId, workspaceId, dayOf(at)), dayExpression)
       : undefined,
-    addWorkspaceCounters(deps, orgId, workspaceId, workspaceDeltas),
-    countQueriesToday(deps, orgId, workspaceId, usage.queries ?? 0, at),
+    addWorkspaceCounters(deps, orgId, workspaceId, workspaceDeltas, at),
+    countDay(deps, orgId, workspaceId, { queries: usage.queries ?? 0, costUsd: usage.cost_usd ?? 0 }, at),
   ]);
   // The workspace's first query of the day looks at how its prompt cache did the day before.
   if (usage.queries && day?.queries === usage.queries) {

@@ -6,7 +6,7 @@ import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import type { Item } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import { toConnection, toGap } from './children.js';
-import { counterNames, counterOf, countsOf, type ConversationDimension } from './counters.js';
+import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from './counters.js';
 import { dashboardDays, type DayRangeInput } from './day-range.js';
 import { KnowledgeGapSchema } from './schemas.js';
 import { roundUsd } from './stats.js';
@@ -111,7 +111,7 @@ function readDays(deps: Deps, orgId: string, workspaceId: string, first: string,
 
 /**
  * `GET /api/workspaces/:id/dashboard`, from counters only, in one round of parallel reads: the
- * workspace item (month, all-time and conversation counters), the day items of the range charted
+ * workspace item, its counter items (one Query per shard: month, all-time and conversation counters), the day items of the range charted
  * (one Query; 30 days ending today unless asked, 90 at most), the last 7 days' when the range
  * does not hold them (one more Query, in the same round), the latest conversations and gaps,
  * and the connections with their health (one Query each).
@@ -125,8 +125,9 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
   const first = days[0] ?? today;
   const last = days.at(-1) ?? today;
   const weekCharted = first <= (week[0] ?? today) && last >= today;
-  const [workspace, dayItems, weekItems, recent, gaps, connections] = await Promise.all([
+  const [workspace, counterItems, dayItems, weekItems, recent, gaps, connections] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
+    readCounterItems(deps, orgId, workspaceId),
     readDays(deps, orgId, workspaceId, first, last),
     weekCharted ? [] : readDays(deps, orgId, workspaceId, week[0] ?? today, today),
     deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(orgId, workspaceId), newestFirst: true, limit: RECENT }),
@@ -134,7 +135,8 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
   ]);
   const byDay = new Map([...weekItems, ...dayItems].map((item) => [item.sk.slice(keys.dayStatsPrefix.length), item]));
-  const count = (name: string) => counterOf(workspace, name);
+  const counters = countersOf(workspace, counterItems);
+  const count = (name: string) => counterOf(counters, name);
   const dimension = (name: ConversationDimension, value: string) => count(counterNames.dimension(name, value));
   const sentimentCount = count('sentiment_count');
   const resolved = dimension('resolution', 'resolved');
@@ -184,8 +186,8 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     },
     cache: cacheOfDays(days, byDay),
     recent_conversations: recent.items.map(toConversation),
-    categories: countsOf(workspace, 'category').map(({ label, count: n }) => ({ category: label, count: n })),
-    channels: countsOf(workspace, 'channel').map(({ label, count: n }) => ({ channel: label, count: n })),
+    categories: countsOf(counters, 'category').map(({ label, count: n }) => ({ category: label, count: n })),
+    channels: countsOf(counters, 'channel').map(({ label, count: n }) => ({ channel: label, count: n })),
     connections: connections.map((item) => {
       const { id, name, status, last_error } = toConnection(item);
       return { id, name, status, last_error };

@@ -17,7 +17,7 @@ import {
 import { monthOf } from '../platform/clock.js';
 import { counterNames, counterOf } from './counters.js';
 import { roundUsd } from './stats.js';
-import { readQueriesToday } from './queries-today.js';
+import { readDayCounts } from './queries-today.js';
 import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
 import { toolSearchSettingOf, type ToolSearchSetting } from '../tool-search/setting.js';
 
@@ -164,10 +164,10 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
  */
 export async function listWorkspaces(deps: Deps, orgId: string, includeArchived = false): Promise<WorkspaceListItem[]> {
   const now = deps.clock.now();
-  // One round: the workspaces, and the day's query counts of the organisation's workspaces.
-  const [listed, queriesToday] = await Promise.all([
+  // One round: the workspaces, and the organisation's day counts of this month (queries today, cost).
+  const [listed, dayCounts] = await Promise.all([
     deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) }),
-    readQueriesToday(deps, orgId, now),
+    readDayCounts(deps, orgId, now),
   ]);
   const items = listed.filter((item) =>
     item.status === WORKSPACE_STATUS.deleted ? false : includeArchived || item.status !== WORKSPACE_STATUS.archived,
@@ -184,8 +184,9 @@ export async function listWorkspaces(deps: Deps, orgId: string, includeArchived 
       connection_count: item.connection_count ?? 0,
       tool_count: item.tool_count ?? 0,
       knowledge_count: item.knowledge_count ?? 0,
-      queries_today: queriesToday.get(item.id) ?? 0,
-      cost_mtd: roundUsd(counterOf(item, counterNames.month(month, 'cost_usd'))),
+      queries_today: dayCounts.get(item.id)?.queriesToday ?? 0,
+      // What the workspace item counted before its counters moved (no longer changed), and the days since.
+      cost_mtd: roundUsd(counterOf(item, counterNames.month(month, 'cost_usd')) + (dayCounts.get(item.id)?.costMonth ?? 0)),
       created_at: item.created_at,
     };
   });

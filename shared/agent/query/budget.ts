@@ -3,6 +3,8 @@ import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
+import { monthOf } from '../../platform/clock.js';
+import { countersOf, monthCounterKeys } from '../../workspaces/counters.js';
 import { assertServing, ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { Caller } from './types.js';
 
@@ -25,10 +27,17 @@ function budgetSubjectOf(caller: Caller, workspaceId: string): BudgetSubject {
 }
 
 /** Reserves the query's estimated cost in each budget that covers it; 402 when one has no room. */
-export function holdBudgets(deps: Deps, caller: Caller, workspace: WorkspaceItem, budgets: StoredBudget[]): Promise<BudgetHold> {
+export function holdBudgets(
+  deps: Deps,
+  caller: Caller,
+  workspace: WorkspaceItem,
+  budgets: StoredBudget[],
+  /** The workspace's counters the estimate comes from (`countersOf`); those its item held before they moved when not read. */
+  counters: object = workspace,
+): Promise<BudgetHold> {
   const covering = coveringBudgets(budgets, budgetSubjectOf(caller, workspace.id));
   const now = deps.clock.now();
-  return reserveBudgets(deps, caller.orgId, covering, estimateOf(workspace, now), now);
+  return reserveBudgets(deps, caller.orgId, covering, estimateOf(counters, now), now);
 }
 
 /**
@@ -49,14 +58,23 @@ export async function holdBudgetsOrRefusal(
   }
 }
 
-/** The same for a paused query about to go on (a decision): the workspace and the budgets in one BatchGet. */
+/** The same for a paused query about to go on (a decision): the workspace, the budgets and this month's counters in one BatchGet. */
 export async function holdBudgetsToResume(deps: Deps, caller: Caller, workspaceId: string): Promise<BudgetHold> {
-  const items = await deps.table.batchGet([keys.workspace(caller.orgId, workspaceId), keys.budgets(caller.orgId)]);
+  const now = deps.clock.now();
+  const items = await deps.table.batchGet([
+    keys.workspace(caller.orgId, workspaceId),
+    keys.budgets(caller.orgId),
+    ...monthCounterKeys(caller.orgId, workspaceId, monthOf(now)),
+  ]);
   const workspace = ownedWorkspace(
     items.find((item) => item.sk === keys.workspaceSortKey),
     caller.orgId,
     workspaceId,
   );
   assertServing(workspace);
-  return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === keys.budgets(caller.orgId).sk)));
+  const counters = countersOf(
+    workspace,
+    items.filter((item) => item.sk.startsWith('M#')),
+  );
+  return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === keys.budgets(caller.orgId).sk)), counters);
 }

@@ -3,6 +3,8 @@ import { loadPatternEngine } from '../../guardrails/patterns.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import { readModelSettings } from '../../org/settings.js';
 import { budgetsOf } from '../../budgets/store.js';
+import { monthOf } from '../../platform/clock.js';
+import { countersOf, monthCounterKeys } from '../../workspaces/counters.js';
 import type { Deps } from '../../deps.js';
 import { TooManyRequestsError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
@@ -60,11 +62,13 @@ const noConversation = () => ({ state: undefined, messages: [] });
  * (`isNew`: no `session_id` was given) cannot have anything stored yet, so it is not read.
  */
 export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string, isNew = false) {
+  const month = monthOf(deps.clock.now());
   const [workspaceItems, conversation, { also, ...modelSettings }] = await Promise.all([
     deps.table.queryAll({ pk: keys.workspacePartition(caller.orgId, workspaceId) }),
     isNew ? noConversation() : loadConversation(deps, caller.orgId, workspaceId, conversationId),
-    // The organisation's budgets come with its model settings: no store call more.
-    readModelSettings(deps, caller.orgId, [keys.budgets(caller.orgId)]),
+    // The organisation's budgets and the workspace's counters of the month come with its model
+    // settings: no store call more.
+    readModelSettings(deps, caller.orgId, [keys.budgets(caller.orgId), ...monthCounterKeys(caller.orgId, workspaceId, month)]),
   ]);
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
   assertServing(workspace);
@@ -79,7 +83,12 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     guardrails,
     ...conversation,
     ...modelSettings,
-    budgets: budgetsOf(also[0]),
+    budgets: budgetsOf(also.find((item) => item.sk === keys.budgets(caller.orgId).sk)),
+    /** The workspace's counters of this month (with what its item held before they moved): the cache TTL and the budgets' estimate. */
+    counters: countersOf(
+      workspace,
+      also.filter((item) => item.pk.startsWith('WSCOUNT#')),
+    ),
   };
 }
 

@@ -71,9 +71,9 @@ function clientOf(deps: Deps, context: QueryContext): ModelClient | string {
  * which for queries arriving at random holds from about 0.6 an hour. So: 1 hour for a workspace
  * that has averaged at least one query an hour this month, 5 minutes otherwise.
  */
-export function prefixCacheTtlFor(workspace: WorkspaceItem, now: Date): '5m' | '1h' {
+export function prefixCacheTtlFor(counters: object, now: Date): '5m' | '1h' {
   const month = now.toISOString().slice(0, 7);
-  const queries = counterOf(workspace, counterNames.month(month, 'queries'));
+  const queries = counterOf(counters, counterNames.month(month, 'queries'));
   const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
   const hours = Math.max(1, (now.getTime() - monthStart) / 3_600_000);
   return queries / hours >= 1 ? '1h' : '5m';
@@ -140,7 +140,7 @@ export async function prepareLoop(
     maxTokens: MAX_TOKENS,
     tokenBudget: workspace.max_tokens_per_query ?? undefined,
     toolBudgetMs: toolBudgetSecondsOf(workspace) * 1000,
-    prefixCacheTtl: prefixCacheTtlFor(workspace, deps.clock.now()),
+    prefixCacheTtl: prefixCacheTtlFor(context.counters, deps.clock.now()),
     onEvent: listener.onEvent && shownEvents(guardrails, held, listener.onEvent),
   };
   return { input, tools, held };
