@@ -112,12 +112,7 @@ function configSchema(runtime: Runtime) {
       .min(100)
       .max(600_000)
       .default(local ? 2_000 : 30_000),
-    SWEEP_INTERVAL_MS: z.coerce
-      .number()
-      .int()
-      .min(100)
-      .max(3_600_000)
-      .default(60_000),
+    SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
     // The bearer token of GET /metrics on the local runtime; without it the route answers 404.
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).max(255).default('WorkspaceAgentProxy'),
