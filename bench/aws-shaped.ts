@@ -54,6 +54,8 @@ async function setUp() {
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'bench',
     QUERY_RATE_LIMIT_PER_MINUTE: '100000',
+    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
   });
   const stop = async () => {
     await service.stop();

@@ -141,6 +141,8 @@ async function measure(): Promise<Measured> {
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'bench',
     QUERY_RATE_LIMIT_PER_MINUTE: '100000',
+    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
     SESSION_SECRET: 'a session secret of at least thirty-two characters',
   });
   try {

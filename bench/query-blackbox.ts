@@ -90,7 +90,14 @@ export async function benchQueryBlackBox(): Promise<Row[]> {
   // BENCH_PROFILE_DIR: the service writes a CPU profile there when it stops (node --cpu-prof).
   const profile = process.env.BENCH_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE_DIR}`] : [];
   const service = startRuntimeProcess(
-    { DATA_DIR: dataDir, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'bench', QUERY_RATE_LIMIT_PER_MINUTE: '100000' },
+    {
+      DATA_DIR: dataDir,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: 'bench',
+      QUERY_RATE_LIMIT_PER_MINUTE: '100000',
+      ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+      KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    },
     profile,
   );
   try {

@@ -42,6 +42,8 @@ export function benchEnv(modelUrl: string, extra: Record<string, string> = {}): 
     SWEEP_INTERVAL_MS: '3600000',
     CHAT_BRIDGE_POLL_MS: '600000',
     QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
+    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
     // 64 clients of one organisation: the in-flight limits would refuse some of them (429).
     MAX_QUERIES_IN_FLIGHT_PER_ORG: '1000',
     MAX_QUERIES_IN_FLIGHT: '1000',

@@ -7,6 +7,7 @@ import { sessionKey } from './auth/tokens.js';
 import { UnconnectedChat, type ChatNotifier } from './chat/notifier-port.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Scheduler } from './jobs/scheduler.js';
+import { RequestRate } from './platform/request-rate.js';
 import type { McpHub } from './connections/mcp-hub.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
@@ -48,6 +49,8 @@ export interface Deps {
   metrics: Metrics;
   /** The queries this process runs now, bounded in all and per organisation (`agent/in-flight.ts`). */
   inFlight: QueriesInFlight;
+  /** Requests per minute of each organisation and consumer key (`platform/request-rate.ts`). */
+  requestRate: RequestRate;
 }
 
 /** The parts a runtime provides; the rest is made from the configuration. */
@@ -87,6 +90,7 @@ export function createDeps(parts: DepsParts): Deps {
     mcp: parts.mcp,
     metrics: parts.metrics ?? NO_METRICS,
     inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
+    requestRate: new RequestRate(parts.table, parts.clock),
   };
 }
 

@@ -25,7 +25,7 @@ import type { AppLogger } from '../platform/logger.js';
 import { toolSearchRoutes } from '../tool-search/routes.js';
 import { workspaceRoutes } from '../workspaces/routes.js';
 import { recordClientAddress, type ClientAddressOf } from './client-address.js';
-import { authenticate, limitBodies } from './middleware.js';
+import { authenticate, limitBodies, limitRequestRate } from './middleware.js';
 import type { PlacedRoute } from './placement.js';
 import { API_PREFIX, ROUTE_TABLE, fullPath } from './route-table.js';
 import { createRouter, type AppEnv } from './router.js';
@@ -118,7 +118,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     // An answer made without the prepared headers (a Response of its own) gets it now.
     if (c.res.headers.get('Cache-Control') !== 'no-store') c.header('Cache-Control', 'no-store');
   });
-  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitBodies());
+  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitRequestRate(deps), limitBodies());
 
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   app.route('/api', authRoutes(deps));

@@ -5,7 +5,14 @@ import { SESSION_COOKIE, verifySessionToken, type Principal, type SessionClaims 
 import { resolveSession } from '../auth/sessions.js';
 import type { Deps } from '../deps.js';
 import { findKey, recordKeyUse } from '../consumers/keys.js';
-import { ForbiddenError, NotFoundError, PayloadTooLargeError, UnauthorizedError, UnsupportedMediaTypeError } from '../platform/errors.js';
+import {
+  errorMessage,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  UnsupportedMediaTypeError,
+} from '../platform/errors.js';
 import { keyMatchers, publicPathMatcher } from './route-table.js';
 import type { AppEnv } from './router.js';
 
@@ -94,6 +101,33 @@ export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
     if (!principal) throw new UnauthorizedError();
     c.set('principal', principal);
     return next();
+  };
+}
+
+/**
+ * Every authenticated request counts against its organisation's rate, and a consumer key's also
+ * against its own (`platform/request-rate.ts`): past either, 429 with `Retry-After`. The count's
+ * add to the store, when this request makes one, runs alongside it and is waited for before the
+ * request ends.
+ */
+export function limitRequestRate(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const principal = c.get('principal') as Principal | undefined;
+    if (!principal) return next();
+    const { requestRate, config } = deps;
+    const adds = [requestRate.admit(`org:${principal.orgId}`, config.orgRequestRateLimitPerMinute, 'this organisation')];
+    if (principal.apiKey) {
+      adds.push(requestRate.admit(`key:${principal.apiKey.consumerId}`, config.keyRequestRateLimitPerMinute, 'this key'));
+    }
+    try {
+      await next();
+    } finally {
+      await Promise.all(
+        adds.map((adding) =>
+          adding?.catch((error: unknown) => deps.logger.warn('a request count could not be added', { error: errorMessage(error) })),
+        ),
+      );
+    }
   };
 }
 

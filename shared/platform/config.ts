@@ -89,6 +89,8 @@ function configSchema(runtime: Runtime) {
     ALLOW_SERVICE_MODEL_KEY: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
+    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(1_200),
     MAX_QUERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
     MAX_QUERIES_IN_FLIGHT_PER_ORG: z.coerce.number().int().min(1).max(100_000).default(20),
     MCP_MAX_RESPONSE_BYTES: z.coerce
@@ -169,6 +171,10 @@ export interface Config {
   mcpTimeoutMs: number;
   /** Queries an organisation may run per minute, all entry points together. */
   queryRateLimitPerMinute: number;
+  /** Requests an organisation may make per minute on the authenticated routes, all processes together (`platform/request-rate.ts`). */
+  orgRequestRateLimitPerMinute: number;
+  /** Requests one consumer key may make per minute. */
+  keyRequestRateLimitPerMinute: number;
   /** Queries this process runs at once, all organisations together (`MAX_QUERIES_IN_FLIGHT`); past it, 429. */
   maxQueriesInFlight: number;
   /** Queries one organisation runs at once in this process (`MAX_QUERIES_IN_FLIGHT_PER_ORG`); past it, 429. */
@@ -264,6 +270,8 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     allowServiceModelKey: env.ALLOW_SERVICE_MODEL_KEY,
     mcpTimeoutMs: env.MCP_TIMEOUT_MS,
     queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
+    orgRequestRateLimitPerMinute: env.ORG_REQUEST_RATE_LIMIT_PER_MINUTE,
+    keyRequestRateLimitPerMinute: env.KEY_REQUEST_RATE_LIMIT_PER_MINUTE,
     maxQueriesInFlight: env.MAX_QUERIES_IN_FLIGHT,
     maxQueriesInFlightPerOrg: env.MAX_QUERIES_IN_FLIGHT_PER_ORG,
     mcpMaxResponseBytes: env.MCP_MAX_RESPONSE_BYTES,

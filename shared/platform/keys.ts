@@ -318,6 +318,8 @@ export const keys = {
   // --- Rate limits, throttles and sessions ---
   /** Queries of an organisation in one minute (the per-organisation rate limit). */
   queryRate: (orgId: string, minute: number): Key => ({ pk: `RATE#${orgId}`, sk: `Q#${minute}` }),
+  /** Requests of one organisation (`org:<id>`) or consumer key (`key:<id>`) in one minute, all processes together (`platform/request-rate.ts`). */
+  requestRate: (scope: string, minute: number): Key => ({ pk: `REQRATE#${scope}`, sk: `M#${minute}` }),
   /** Failed logins of one account, from anywhere, in one window. */
   loginThrottle: (email: string, window: number): Key => ({ pk: `THROTTLE#${email.toLowerCase()}`, sk: `LOGIN#${window}` }),
   /** Failed logins of one account from one client address, in one window. */

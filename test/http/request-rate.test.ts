@@ -1,0 +1,92 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+import { RequestRate } from '../../shared/platform/request-rate.js';
+import { TooManyRequestsError } from '../../shared/platform/errors.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+
+/*
+ * Requests per minute of each organisation and each consumer key on every authenticated route
+ * (shared/platform/request-rate.ts): a tenant that floods the API meets its own limit.
+ */
+
+const ORG_LIMIT = 25;
+const KEY_LIMIT = 8;
+let t: TestContext;
+
+beforeAll(async () => {
+  t = await createTestContext({
+    env: { ORG_REQUEST_RATE_LIMIT_PER_MINUTE: String(ORG_LIMIT), KEY_REQUEST_RATE_LIMIT_PER_MINUTE: String(KEY_LIMIT) },
+  });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+/** Moves the test clock to the start of the next minute: a new window for every scope. */
+function nextMinute() {
+  const now = t.clock.now().getTime();
+  t.clock.set(new Date((Math.floor(now / 60_000) + 1) * 60_000));
+}
+
+describe('requests per organisation and per key', () => {
+  it('answers 429 with Retry-After past the organisation’s limit on any route, and not to another organisation', async () => {
+    nextMinute();
+    const flooding = await t.signUp();
+    const other = await t.signUp();
+    const statuses: number[] = [];
+    // Sign-up is a public route: every GET below counts, and nothing before them.
+    for (let index = 0; index < ORG_LIMIT + 3; index += 1) {
+      const path = index % 2 === 0 ? '/api/workspaces' : '/api/me';
+      statuses.push((await t.request('GET', path, { cookie: flooding.cookie })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(ORG_LIMIT);
+    expect(statuses.slice(ORG_LIMIT)).toEqual([429, 429, 429]);
+    const refused = await t.request('GET', '/api/workspaces', { cookie: flooding.cookie });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ error: expect.stringContaining('this organisation may make 25 a minute') });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect((await t.request('GET', '/api/workspaces', { cookie: other.cookie })).status).toBe(200);
+    // The count is the store's, for every process: this one added it as it went.
+    const minute = Math.floor(t.clock.now().getTime() / 60_000);
+    const stored = await t.deps.table.get<{ count: number }>(keys.requestRate(`org:${flooding.org.id}`, minute));
+    expect(stored?.count).toBeGreaterThanOrEqual(1);
+    // A new minute, a new allowance.
+    nextMinute();
+    expect((await t.request('GET', '/api/workspaces', { cookie: flooding.cookie })).status).toBe(200);
+  });
+
+  it('limits a consumer key on its own, below its organisation', async () => {
+    nextMinute();
+    const admin = await t.signUp();
+    const workspace = await t.createWorkspace(admin.cookie, { name: `Rate ${t.uniqueEmail('ws')}` });
+    const created = await t.request('POST', '/api/connectors/consumer', {
+      cookie: admin.cookie,
+      body: { type: 'api', workspace_id: workspace.id, credentials: {} },
+    });
+    expect(created.status, created.text).toBe(201);
+    const authorization = `Bearer ${created.body.api_key}`;
+    const statuses: number[] = [];
+    for (let index = 0; index < KEY_LIMIT + 2; index += 1) {
+      statuses.push((await t.request('GET', `/api/workspaces/${workspace.id}/conversations`, { headers: { authorization } })).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(KEY_LIMIT);
+    expect(statuses.slice(KEY_LIMIT)).toEqual([429, 429]);
+    // The organisation still has room: its people are not held up by one script.
+    expect((await t.request('GET', '/api/workspaces', { cookie: admin.cookie })).status).toBe(200);
+  });
+
+  it('sees what other processes counted once it adds its own count to the store', async () => {
+    nextMinute();
+    const first = new RequestRate(t.deps.table, t.clock);
+    const second = new RequestRate(t.deps.table, t.clock);
+    const scope = `org:several-processes-${Date.now()}`;
+    // The first process admits 5 and adds them to the store.
+    await first.admit(scope, 6, 'this organisation');
+    for (let index = 0; index < 4; index += 1) expect(first.admit(scope, 6, 'this organisation')).toBeUndefined();
+    t.clock.advance(1_000);
+    await first.admit(scope, 6, 'this organisation');
+    // The second process's first request adds its count and learns of the first's 5.
+    await second.admit(scope, 6, 'this organisation');
+    expect(() => second.admit(scope, 6, 'this organisation')).toThrow(TooManyRequestsError);
+  });
+});
