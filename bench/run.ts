@@ -1,6 +1,7 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
 import { benchAwsShaped } from './aws-shaped.js';
+import { benchMemory } from './memory.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchConsole } from './console.js';
 import { benchBudgets, benchCache } from './cost.js';
@@ -118,6 +119,11 @@ const benchmarks: Record<string, Benchmark> = {
       { title: 'Index entries written, per index', run: benchPartitionsIndexes },
       { title: 'Store calls the service made during the load, per operation (reads too)', run: benchPartitionsCalls },
     ],
+  },
+  memory: {
+    title:
+      'The agent function at 512, 1 024 and 1 769 MB: each size a CPU cgroup with the share of one CPU Lambda gives it (1 769 MB = 1 vCPU). cold_load: the agent bundle imported in a fresh Node process in the cgroup; query: the AWS-shaped query (store 5 ms away, model 300 ms a call) with npm start in the cgroup, added = minus the naive loop; cost per million questions of the function at list prices (arm64, $0.0000133334 per GB-s, $0.20 per million requests), for the measured query and for a question that waits 5 s for its model',
+    run: benchMemory,
   },
   query: {
     title:

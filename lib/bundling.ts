@@ -31,7 +31,7 @@ export const LAMBDA_ENTRIES = {
 } as const;
 
 /** What loading a bundle needs from the environment (no network is touched while loading). */
-const LOAD_ENV = {
+export const LOAD_ENV = {
   TABLE_NAME: 'bench',
   AWS_REGION: 'eu-west-1',
   SESSION_SECRET: 'bundle-benchmark-session-secret-0123456789',

@@ -86,7 +86,7 @@ const functionOrigins = () => distribution().Origins.filter((origin) => origin.C
 describe('the stream function', () => {
   it('runs the stream entry point far longer than API Gateway would wait (30 s)', () => {
     const fn = propertiesOf(streamFunctionId());
-    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 1769 });
+    expect(fn).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], MemorySize: 1024 });
     expect(Number(fn.Timeout)).toBeGreaterThan(30);
     expect(Number(fn.Timeout)).toBe(900);
   });
