@@ -6,7 +6,7 @@ import { costOf } from './model.js';
 import { requestApproval, unlessTooLargeToWait } from '../approvals/request.js';
 import { pausedSoFar, queryResponse } from './query/answer.js';
 import type { QueryInput } from './schemas.js';
-import { conversationFor, countQuery, loadQueryContext } from './query/context.js';
+import { admitQuery, conversationFor, loadQueryContext } from './query/context.js';
 import { persistQuery } from './query/persist.js';
 import { answerQuery } from './query/run.js';
 import { holdBudgets } from './query/budget.js';
@@ -53,7 +53,9 @@ async function answer(
   const started = performance.now();
   const requestedId = input.session_id ?? newId('conv', deps.clock.now());
   const isNew = input.session_id === undefined;
-  const [loaded] = await Promise.all([loadQueryContext(deps, caller, workspaceId, requestedId, isNew), countQuery(deps, caller.orgId)]);
+  // Past the organisation's query rate, 429 before anything is read.
+  const counting = admitQuery(deps, caller.orgId);
+  const [loaded] = await Promise.all([loadQueryContext(deps, caller, workspaceId, requestedId, isNew), counting]);
   const { conversationId, state, messages } = await conversationFor(deps, caller, workspaceId, requestedId, loaded);
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);

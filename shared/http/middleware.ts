@@ -115,9 +115,13 @@ export function limitRequestRate(deps: Deps): MiddlewareHandler<AppEnv> {
     const principal = c.get('principal') as Principal | undefined;
     if (!principal) return next();
     const { requestRate, config } = deps;
-    const adds = [requestRate.admit(`org:${principal.orgId}`, config.orgRequestRateLimitPerMinute, 'this organisation')];
+    const limit = config.orgRequestRateLimitPerMinute;
+    const adds = [requestRate.admit(`org:${principal.orgId}`, limit, `too many requests: this organisation may make ${limit} a minute`)];
     if (principal.apiKey) {
-      adds.push(requestRate.admit(`key:${principal.apiKey.consumerId}`, config.keyRequestRateLimitPerMinute, 'this key'));
+      const keyLimit = config.keyRequestRateLimitPerMinute;
+      adds.push(
+        requestRate.admit(`key:${principal.apiKey.consumerId}`, keyLimit, `too many requests: this key may make ${keyLimit} a minute`),
+      );
     }
     try {
       await next();

@@ -38,9 +38,9 @@ export interface JobItem extends Key {
   lease_until?: string;
   created_at: string;
   updated_at: string;
-  /** GSI1: jobs of one organisation, queue and state, by last change. */
-  gsi1pk: string;
-  gsi1sk: string;
+  /** GSI1 (only while waiting, delayed or failed: the states listed): jobs of one organisation, queue and state, by last change. */
+  gsi1pk?: string;
+  gsi1sk?: string;
   /** GSI2 (only while waiting, delayed or active): pending jobs of a queue, by run time. */
   gsi2pk?: string;
   gsi2sk?: string;
@@ -54,10 +54,17 @@ export const GAUGES: readonly JobState[] = ['waiting', 'delayed', 'active', 'fai
 
 const isPending = (state: JobState) => state === 'waiting' || state === 'delayed' || state === 'active';
 
+/**
+ * States whose jobs are listed by state (gsi1 `JOBS#<org>#<queue>#<state>`): the failed list and
+ * retry, and a drain's waiting and delayed. Active, completed and removed jobs are not listed, so
+ * they leave the index: a job moving through them writes no index entry (these were an
+ * organisation's busiest partitions).
+ */
+const LISTED_STATES: readonly JobState[] = ['waiting', 'delayed', 'failed'];
+
 export function indexAttributes(orgId: string, queue: QueueName, id: string, state: JobState, at: string, runAt: string) {
   return {
-    gsi1pk: keys.jobsByStateIndex(orgId, queue, state),
-    gsi1sk: keys.timeOrdered(at, id),
+    ...(LISTED_STATES.includes(state) ? { gsi1pk: keys.jobsByStateIndex(orgId, queue, state), gsi1sk: keys.timeOrdered(at, id) } : {}),
     ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue, pendingShardOf(id)), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
   };
 }

@@ -136,11 +136,7 @@ export const keys = {
   /** The record a Bearer key authenticates as, found by the key's SHA-256 (the key itself is never stored). */
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
 
-  /**
-   * An organisation's query count of one day for one workspace, in one of a few shards
-   * (`shared/workspaces/queries-today.ts`): each query adds to a shard chosen at random; the
-   * workspace list reads the day's items of every shard in its one round.
-   */
+  /** A workspace's queries and cost of one day in one shard of its organisation's (`workspaces/queries-today.ts`). */
   queriesToday: (orgId: string, shard: number, day: string, workspaceId: string): Key => ({
     pk: `ORGTODAY#${orgId}#${shard}`,
     sk: `DAY#${day}#WS#${workspaceId}`,
@@ -316,9 +312,10 @@ export const keys = {
   afterTime: (at: string) => `${at}~`,
 
   // --- Rate limits, throttles and sessions ---
-  /** Queries of an organisation in one minute (the per-organisation rate limit). */
-  queryRate: (orgId: string, minute: number): Key => ({ pk: `RATE#${orgId}`, sk: `Q#${minute}` }),
-  /** Requests of one organisation (`org:<id>`) or consumer key (`key:<id>`) in one minute, all processes together (`platform/request-rate.ts`). */
+  /**
+   * Requests of one organisation (`org:<id>`) or consumer key (`key:<id>`), or queries of one
+   * organisation (`queries:<id>`), in one minute, all processes together (`platform/request-rate.ts`).
+   */
   requestRate: (scope: string, minute: number): Key => ({ pk: `REQRATE#${scope}`, sk: `M#${minute}` }),
   /** Failed logins of one account, from anywhere, in one window. */
   loginThrottle: (email: string, window: number): Key => ({ pk: `THROTTLE#${email.toLowerCase()}`, sk: `LOGIN#${window}` }),

@@ -5,7 +5,8 @@ import type { Table } from './table.js';
 import { addToWindow } from './windows.js';
 
 /*
- * Requests per minute of one organisation, or of one consumer key, on every authenticated route:
+ * Requests per minute of one organisation, or of one consumer key, on every authenticated route,
+ * and an organisation's queries per minute:
  * a tenant that floods the API meets its own limit (429 with Retry-After), not the stage's throttle
  * that every tenant shares, nor the API function's reserved concurrency.
  *
@@ -42,19 +43,17 @@ export class RequestRate {
   ) {}
 
   /**
-   * Admits one request of `scope` (`org:<id>`, `key:<id>`) within `limit` a minute, or throws 429.
+   * Admits one request of `scope` (`org:<id>`, `key:<id>`, `queries:<org>`) within `limit` a
+   * minute, or throws 429 with `refusal`.
    * Answers the add of the count to the store when this request made one (to be awaited once the
    * request is answered, so that it is not left behind a frozen Lambda), else undefined.
    */
-  admit(scope: string, limit: number, what: string): Promise<void> | undefined {
+  admit(scope: string, limit: number, refusal: string): Promise<void> | undefined {
     const now = this.clock.now().getTime();
     const minute = Math.floor(now / 60_000);
     const window = this.windowOf(scope, minute);
     if (window.counted + window.pending + 1 > limit) {
-      throw new TooManyRequestsError(
-        `too many requests: ${what} may make ${limit} a minute`,
-        Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),
-      );
+      throw new TooManyRequestsError(refusal, Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)));
     }
     window.pending += 1;
     if (window.adding || now - window.addedAt < FLUSH_MS) return undefined;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJob, recordJob, type JobItem } from '../../shared/jobs/ledger.js';
+import { getJob, recordJob, transitionJob, type JobItem } from '../../shared/jobs/ledger.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, pendingShardOf } from '../../shared/jobs/shards.js';
 import { keys } from '../../shared/platform/keys.js';
@@ -33,6 +33,24 @@ describe('sharded job ledger keys', () => {
     const job = (await getJob(t.deps, jobId)) as JobItem & { gsi2pk?: string };
     expect(job.state).toBe('delayed');
     expect(job.gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
+  });
+
+  it('lists a job by state only while it is waiting, delayed or failed: a run writes no index entry for active or completed', async () => {
+    const { org } = await t.signUp();
+    const jobId = `states-${org.id}`;
+    const message = { jobId, queue: 'conversation-stats' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
+    expect(await recordJob(t.deps, message, 60_000)).toBe(true);
+    const indexOf = async () => (await getJob(t.deps, jobId)) as JobItem;
+    expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'conversation-stats', 'delayed'));
+    const active = await transitionJob(t.deps, await indexOf(), { from: ['delayed'], to: 'active' });
+    expect(active?.state).toBe('active');
+    expect((await indexOf()).gsi1pk).toBeUndefined();
+    expect((await indexOf()).gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
+    await transitionJob(t.deps, await indexOf(), { from: ['active'], to: 'failed', lastError: 'boom' });
+    expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'conversation-stats', 'failed'));
+    await transitionJob(t.deps, await indexOf(), { from: ['failed'], to: 'completed' });
+    const completed = await indexOf();
+    expect([completed.gsi1pk, completed.gsi2pk]).toEqual([undefined, undefined]);
   });
 
   it('sends again a stuck job whose entry is in the pending index as it was before the sharding', async () => {

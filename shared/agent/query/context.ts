@@ -6,9 +6,8 @@ import { budgetsOf } from '../../budgets/store.js';
 import { monthOf } from '../../platform/clock.js';
 import { countersOf, monthCounterKeys } from '../../workspaces/counters.js';
 import type { Deps } from '../../deps.js';
-import { TooManyRequestsError } from '../../platform/errors.js';
+import { errorMessage } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
-import { addToWindow } from '../../platform/windows.js';
 import type { Item } from '../../platform/table.js';
 import { workspaceToolsOf } from '../../workspaces/tool-access.js';
 import { assertServing } from '../../workspaces/workspaces.js';
@@ -20,20 +19,15 @@ import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.j
  */
 
 /**
- * Counts the organisation's query in a per-minute window (one ADD, in the query's first round of
- * store calls) and refuses it with 429 once the window holds more than the limit.
+ * Counts the organisation's query in a per-minute window and refuses it with 429 once the window
+ * holds more than the limit, before anything is read (`platform/request-rate.ts`: counted in the
+ * store for every process, added at most once a second per process, so no partition takes a
+ * write per query). Answers the add when this query made one, to be waited for with the reads.
  */
-export async function countQuery(deps: Deps, orgId: string): Promise<void> {
-  const now = deps.clock.now().getTime();
-  const minute = Math.floor(now / 60_000);
-  const counted = await addToWindow(deps.table, keys.queryRate(orgId, minute), 1, (minute + 2) * 60);
+export function admitQuery(deps: Deps, orgId: string): Promise<void> | undefined {
   const limit = deps.config.queryRateLimitPerMinute;
-  if (counted > limit) {
-    throw new TooManyRequestsError(
-      `too many queries: this organisation may run ${limit} a minute`,
-      Math.max(1, Math.ceil(((minute + 1) * 60_000 - now) / 1000)),
-    );
-  }
+  const adding = deps.requestRate.admit(`queries:${orgId}`, limit, `too many queries: this organisation may run ${limit} a minute`);
+  return adding?.catch((error: unknown) => deps.logger.warn('the query count could not be added', { error: errorMessage(error) }));
 }
 
 /** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
