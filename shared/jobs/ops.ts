@@ -3,7 +3,7 @@ import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
 import { keys } from '../platform/keys.js';
-import { pendingPartitions, queueCounterItems } from './shards.js';
+import { byStatePartitions, pendingPartitions, queueCounterItems } from './shards.js';
 import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
@@ -62,8 +62,12 @@ export async function listFailedJobs(deps: Deps, orgId: string, name: string, pa
   return { jobs: result.items.map(toFailedJob), next_cursor: result.nextCursor };
 }
 
+/** An organisation's jobs of a queue in one state: every partition of the by-state index at once (`jobs/shards.ts`). */
 async function jobsIn(deps: Deps, orgId: string, queue: QueueName, state: JobState): Promise<JobItem[]> {
-  return deps.table.queryAll<JobItem>({ index: 'gsi1', pk: keys.jobsByStateIndex(orgId, queue, state) });
+  const partitions = await Promise.all(
+    byStatePartitions(orgId, queue, state).map((pk) => deps.table.queryAll<JobItem>({ index: 'gsi1', pk })),
+  );
+  return partitions.flat();
 }
 
 /**

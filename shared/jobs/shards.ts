@@ -11,12 +11,32 @@ import type { Key } from '../platform/table.js';
 
 /** Shards of each queue's pending index (GSI2): a job's id picks one, so its entry stays in one place. */
 export const PENDING_SHARDS = 32;
+/** Shards of an organisation's waiting and delayed jobs of a queue in the by-state index (gsi1): a job's id picks one. */
+const WAITING_SHARDS = 8;
 /** Shards of an organisation's queue counters: each change adds to one at random; reads sum them. */
 export const QUEUE_COUNTER_SHARDS = 8;
 
 /** The pending-index shard of a job: from its id, the same on every write. */
 export function pendingShardOf(jobId: string): number {
   return (createHash('sha1').update(jobId).digest()[0] ?? 0) % PENDING_SHARDS;
+}
+
+/**
+ * The by-state index partition of a job (gsi1): waiting and delayed jobs, which every job of an
+ * organisation passes through, in one of 8 shards by id; failed jobs, which the failed list pages
+ * through newest first, in one.
+ */
+export function byStatePartitionOf(orgId: string, queue: string, state: string, jobId: string): string {
+  return state === 'failed'
+    ? keys.jobsByStateIndex(orgId, queue, state)
+    : keys.jobsByStateIndex(orgId, queue, state, (createHash('sha1').update(jobId).digest()[1] ?? 0) % WAITING_SHARDS);
+}
+
+/** Every by-state partition of an organisation's queue and state: its shards (waiting, delayed) and the unsharded one. */
+export function byStatePartitions(orgId: string, queue: string, state: string): string[] {
+  const shards =
+    state === 'failed' ? [] : Array.from({ length: WAITING_SHARDS }, (_, shard) => keys.jobsByStateIndex(orgId, queue, state, shard));
+  return [...shards, keys.jobsByStateIndex(orgId, queue, state)];
 }
 
 /** Every partition of a queue's pending index: its shards, and the one before the sharding. */

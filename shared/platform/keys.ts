@@ -289,7 +289,8 @@ export const keys = {
   // --- Job ledger ---
   job: (jobId: string): Key => ({ pk: `JOB#${jobId}`, sk: 'JOB' }),
   /** GSI1 partition listing an organisation's jobs of one queue and state, by last change (sort key `timeOrdered`). */
-  jobsByStateIndex: (orgId: string, queue: string, state: string) => `JOBS#${orgId}#${queue}#${state}`,
+  jobsByStateIndex: (orgId: string, queue: string, state: string, shard?: number) =>
+    shard === undefined ? `JOBS#${orgId}#${queue}#${state}` : `JOBS#${orgId}#${queue}#${state}#${shard}`,
   /**
    * GSI2 partition of one shard of a queue's pending jobs, by run time (sort key `timeOrdered`):
    * the job's id picks the shard (`jobs/shards.ts`), so no partition takes every job of the deployment.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJob, recordJob, transitionJob, type JobItem } from '../../shared/jobs/ledger.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
-import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, pendingShardOf } from '../../shared/jobs/shards.js';
+import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, byStatePartitionOf, pendingShardOf } from '../../shared/jobs/shards.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
@@ -41,7 +41,8 @@ describe('sharded job ledger keys', () => {
     const message = { jobId, queue: 'conversation-stats' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
     expect(await recordJob(t.deps, message, 60_000)).toBe(true);
     const indexOf = async () => (await getJob(t.deps, jobId)) as JobItem;
-    expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'conversation-stats', 'delayed'));
+    expect((await indexOf()).gsi1pk).toBe(byStatePartitionOf(org.id, 'conversation-stats', 'delayed', jobId));
+    expect((await indexOf()).gsi1pk).toMatch(new RegExp(`^JOBS#${org.id}#conversation-stats#delayed#[0-7]$`));
     const active = await transitionJob(t.deps, await indexOf(), { from: ['delayed'], to: 'active' });
     expect(active?.state).toBe('active');
     expect((await indexOf()).gsi1pk).toBeUndefined();
@@ -51,6 +52,24 @@ describe('sharded job ledger keys', () => {
     await transitionJob(t.deps, await indexOf(), { from: ['failed'], to: 'completed' });
     const completed = await indexOf();
     expect([completed.gsi1pk, completed.gsi2pk]).toEqual([undefined, undefined]);
+  });
+
+  it('drains waiting and delayed jobs from every shard of the by-state index, and from the partition before the sharding', async () => {
+    const { org, cookie } = await t.signUp();
+    const ids = Array.from({ length: 12 }, (_, index) => `drain-${index}-${org.id}`);
+    for (const jobId of ids) {
+      await recordJob(t.deps, { jobId, queue: 'cold-messages', orgId: org.id, data: { workspaceId: 'w', conversationId: jobId } }, 60_000);
+    }
+    expect(new Set(ids.map((jobId) => byStatePartitionOf(org.id, 'cold-messages', 'delayed', jobId))).size).toBeGreaterThan(1);
+    // One as written before the sharding.
+    await t.deps.table.update(keys.job(ids[0] ?? ''), {
+      update: 'SET gsi1pk = :pk',
+      values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'delayed') },
+    });
+    const drained = await t.request('POST', '/api/org/queues/cold-messages/drain', { cookie });
+    expect(drained.status, drained.text).toBe(200);
+    expect(drained.body.removed).toBe(ids.length);
+    for (const jobId of ids) expect((await getJob(t.deps, jobId))?.state).toBe('removed');
   });
 
   it('sends again a stuck job whose entry is in the pending index as it was before the sharding', async () => {
