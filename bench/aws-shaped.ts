@@ -1,12 +1,6 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startFakeModel } from '../test/support/fake-model.js';
-import { startRuntimeProcess } from '../test/support/runtime-process.js';
-import { signUpOver } from '../test/support/signup.js';
-import { startDelayedStore, type DelayMode } from './latency-proxy.js';
-import { modelReply, naiveQuery, startEverything } from './query-blackbox.js';
+import { cpuMsOf, startAwsShaped } from './aws-shaped-setup.js';
+import type { DelayMode } from './latency-proxy.js';
+import { naiveQuery } from './query-blackbox.js';
 import { percentile, type Row } from './report.js';
 
 /**
@@ -25,66 +19,11 @@ import { percentile, type Row } from './report.js';
 
 const QUERIES = Number(process.env.BENCH_AWS_QUERIES ?? 100);
 const WARM_UP = 5;
-const STORE_MS = 5;
-const MODEL_MS = 300;
-
-/** User + system CPU of a process so far, in ms. */
-async function cpuMsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return (ticks * 1000) / clockTicks();
-}
-
-let ticksPerSecond: number | undefined;
-function clockTicks(): number {
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  return ticksPerSecond;
-}
-
-async function setUp() {
-  const store = await startDelayedStore(STORE_MS);
-  const model = await startFakeModel();
-  model.handle((request) => ({ ...modelReply(request), delayMs: MODEL_MS }));
-  const everything = await startEverything();
-  const dataDir = await mkdtemp(join(tmpdir(), 'wap-aws-shaped-'));
-  const service = startRuntimeProcess({
-    DATA_DIR: dataDir,
-    DYNAMODB_ENDPOINT: store.endpoint,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: 'bench',
-    QUERY_RATE_LIMIT_PER_MINUTE: '100000',
-    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-  });
-  const stop = async () => {
-    await service.stop();
-    everything.child.kill('SIGTERM');
-    await model.stop();
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  return { store, model, everything, service, stop };
-}
 
 export async function benchAwsShaped(): Promise<Row[]> {
-  const { store, model, everything, service, stop } = await setUp();
+  const { store, model, everything, pid, ask, stop, settings } = await startAwsShaped('aws-shaped');
+  const { STORE_MS, MODEL_MS } = settings;
   try {
-    const url = await service.url;
-    const pid = service.child.pid ?? 0;
-    const cookie = await signUpOver(url, 'aws-shaped@example.com');
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json;
-    };
-    const workspace = String((await post('/api/workspaces', { name: 'AWS shaped' })).id);
-    await post('/api/connectors/mcp', { workspace_id: workspace, name: 'everything', transport: 'http', url: everything.url });
     const modes: DelayMode[] = ['floor', 'request'];
     const samples = new Map(
       modes.map((mode) => [mode, { serviceMs: [] as number[], naiveMs: [] as number[], differenceMs: [] as number[] }]),
@@ -99,10 +38,7 @@ export async function benchAwsShaped(): Promise<Row[]> {
       // Each run asks once with the store as each mode models it, the same question, alternately first.
       for (const mode of run % 2 === 0 ? modes : [...modes].reverse()) {
         store.mode = mode;
-        const started = performance.now();
-        const json = await post(`/api/workspaces/${workspace}/query`, { query: 'Say hello' });
-        const took = performance.now() - started;
-        if (json.error) throw new Error(`query failed: ${JSON.stringify(json.error)}`);
+        const took = await ask();
         const naive = await naiveQuery(model.url, everything.url);
         const sample = samples.get(mode);
         if (run < WARM_UP || !sample) continue;

@@ -1,14 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmdirSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAMBDA_ENTRIES, LOAD_ENV, buildLambdaBundle } from '../lib/bundling.js';
-import { startFakeModel } from '../test/support/fake-model.js';
-import { startRuntimeProcess } from '../test/support/runtime-process.js';
-import { signUpOver } from '../test/support/signup.js';
-import { startDelayedStore } from './latency-proxy.js';
-import { modelReply, naiveQuery, startEverything } from './query-blackbox.js';
+import { cpuMsOf, startAwsShaped } from './aws-shaped-setup.js';
+import { naiveQuery } from './query-blackbox.js';
 import { percentile, type Row } from './report.js';
 
 /**
@@ -62,66 +57,28 @@ function loadInCgroup(cgroup: string, file: string): number {
   return Number(result.stdout);
 }
 
-/** User + system CPU of a process so far, in ms (clock ticks of 10 ms). */
-function cpuMsOf(pid: number): number {
-  const stat = spawnSync('cat', [`/proc/${pid}/stat`], { encoding: 'utf8' }).stdout;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 async function measureQueries(cgroup: string) {
-  const store = await startDelayedStore(5, 'floor');
-  const model = await startFakeModel();
-  model.handle((request) => ({ ...modelReply(request), delayMs: 300 }));
-  const everything = await startEverything();
-  const dataDir = await mkdtemp(join(tmpdir(), 'wap-memory-'));
-  const service = startRuntimeProcess({
-    DATA_DIR: dataDir,
-    DYNAMODB_ENDPOINT: store.endpoint,
-    ANTHROPIC_BASE_URL: model.url,
-    ANTHROPIC_API_KEY: 'bench',
-    QUERY_RATE_LIMIT_PER_MINUTE: '100000',
-    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-  });
+  const { model, everything, pid, ask, stop } = await startAwsShaped('memory', 'floor');
   try {
-    const url = await service.url;
-    const pid = service.child.pid ?? 0;
     writeFileSync(join(cgroup, 'cgroup.procs'), String(pid));
-    const cookie = await signUpOver(url, 'memory@example.com');
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json;
-    };
-    const workspace = String((await post('/api/workspaces', { name: 'Memory' })).id);
-    await post('/api/connectors/mcp', { workspace_id: workspace, name: 'everything', transport: 'http', url: everything.url });
     const serviceMs: number[] = [];
     const differenceMs: number[] = [];
     let cpuBefore = 0;
     for (let run = 0; run < WARM_UP + QUERIES; run += 1) {
-      if (run === WARM_UP) cpuBefore = cpuMsOf(pid);
-      const started = performance.now();
-      const json = await post(`/api/workspaces/${workspace}/query`, { query: 'Say hello' });
-      const took = performance.now() - started;
-      if (json.error) throw new Error(`query failed: ${JSON.stringify(json.error)}`);
+      if (run === WARM_UP) cpuBefore = await cpuMsOf(pid);
+      const took = await ask();
       const naive = await naiveQuery(model.url, everything.url);
       if (run < WARM_UP) continue;
       serviceMs.push(took);
       differenceMs.push(took - naive);
     }
-    return { queryP50: percentile(serviceMs, 50), addedP50: percentile(differenceMs, 50), cpuMs: (cpuMsOf(pid) - cpuBefore) / QUERIES };
+    return {
+      queryP50: percentile(serviceMs, 50),
+      addedP50: percentile(differenceMs, 50),
+      cpuMs: ((await cpuMsOf(pid)) - cpuBefore) / QUERIES,
+    };
   } finally {
-    await service.stop();
-    everything.child.kill('SIGTERM');
-    await model.stop();
-    await store.close();
-    await rm(dataDir, { recursive: true, force: true });
+    await stop();
   }
 }
 

@@ -136,7 +136,7 @@ export const keys = {
   /** The record a Bearer key authenticates as, found by the key's SHA-256 (the key itself is never stored). */
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
 
-  /** A workspace's queries and cost of one day in one shard of its organisation's (`workspaces/queries-today.ts`). */
+  /** A workspace's queries and cost of one day in one shard of its organisation's (`workspaces/day-counts.ts`). */
   queriesToday: (orgId: string, shard: number, day: string, workspaceId: string): Key => ({
     pk: `ORGTODAY#${orgId}#${shard}`,
     sk: `DAY#${day}#WS#${workspaceId}`,
@@ -151,6 +151,7 @@ export const keys = {
     sk: `M#${month}`,
   }),
   workspaceCountersPartition: (orgId: string, workspaceId: string, shard: number) => `WSCOUNT#${orgId}#${workspaceId}#${shard}`,
+  workspaceCountersPrefix: 'WSCOUNT#',
 
   // --- A workspace's partitions that grow without bound ---
   workspaceStatsPartition: (orgId: string, workspaceId: string) => `WSSTAT#${orgId}#${workspaceId}`,

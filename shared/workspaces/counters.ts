@@ -1,4 +1,4 @@
-import { countDay } from './queries-today.js';
+import { countDay } from './day-counts.js';
 import type { Deps } from '../deps.js';
 import { dayOf, monthOf } from '../platform/clock.js';
 import { errorMessage } from '../platform/errors.js';
@@ -79,11 +79,11 @@ const COUNTER_SHARDS = 4;
  * parallel; nothing when every delta is 0.
  */
 export async function addWorkspaceCounters(
-  deps: Pick<Deps, 'table'>,
+  deps: Pick<Deps, 'table' | 'clock'>,
   orgId: string,
   workspaceId: string,
   deltas: Record<string, number>,
-  at: Date = new Date(),
+  at: Date = deps.clock.now(),
 ): Promise<void> {
   const config = Object.fromEntries(Object.entries(deltas).filter(([name]) => CONFIG_COUNTS.has(name)));
   const activity = Object.fromEntries(Object.entries(deltas).filter(([name]) => !CONFIG_COUNTS.has(name)));
@@ -99,6 +99,11 @@ export async function addWorkspaceCounters(
 /** The keys of the workspace's counter items of one month, every shard (for a BatchGet a reader makes anyway). */
 export function monthCounterKeys(orgId: string, workspaceId: string, month: string) {
   return Array.from({ length: COUNTER_SHARDS }, (_, shard) => keys.workspaceCounters(orgId, workspaceId, shard, month));
+}
+
+/** Whether an item read with others (a BatchGet) is one of a workspace's counter items. */
+export function isCounterItem(item: { pk: string }): boolean {
+  return item.pk.startsWith(keys.workspaceCountersPrefix);
 }
 
 /** Every counter item of the workspace, every shard and month: one Query per shard, in parallel. */

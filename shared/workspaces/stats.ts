@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
-import { counterNames, counterOf, countersOf, monthCounterKeys } from './counters.js';
+import { counterNames, counterOf, countersOf, isCounterItem, monthCounterKeys } from './counters.js';
 import type { WorkspaceStats } from './schemas.js';
 
 /** Money is summed as DynamoDB decimals; answers are rounded to a millionth of a dollar. */
@@ -29,13 +29,10 @@ export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string,
  */
 export function workspaceStatsOf(workspace: { org_id: string }, workspaceId: string, items: Item[], now: Date): WorkspaceStats {
   const week = daysEndingOn(now, 7);
-  const byDay = new Map(items.filter((item) => item.pk.startsWith('WSSTAT#')).map((item) => [item.sk, item]));
+  const byDay = new Map(items.filter((item) => !isCounterItem(item)).map((item) => [item.sk, item]));
   const queriesOn = (day: string) => counterOf(byDay.get(keys.workspaceDayStats(workspace.org_id, workspaceId, day).sk), 'queries');
   const month = monthOf(now);
-  const counters = countersOf(
-    workspace,
-    items.filter((item) => !item.pk.startsWith('WSSTAT#')),
-  );
+  const counters = countersOf(workspace, items.filter(isCounterItem));
   const monthQueries = counterOf(counters, counterNames.month(month, 'queries'));
   return {
     today: queriesOn(dayOf(now)),

@@ -17,7 +17,7 @@ import {
 import { monthOf } from '../platform/clock.js';
 import { counterNames, counterOf } from './counters.js';
 import { roundUsd } from './stats.js';
-import { readDayCounts } from './queries-today.js';
+import { readDayCounts } from './day-counts.js';
 import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
 import { toolSearchSettingOf, type ToolSearchSetting } from '../tool-search/setting.js';
 

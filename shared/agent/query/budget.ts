@@ -4,7 +4,7 @@ import type { Deps } from '../../deps.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
 import { monthOf } from '../../platform/clock.js';
-import { countersOf, monthCounterKeys } from '../../workspaces/counters.js';
+import { countersOf, isCounterItem, monthCounterKeys } from '../../workspaces/counters.js';
 import { assertServing, ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { Caller } from './types.js';
 
@@ -72,9 +72,6 @@ export async function holdBudgetsToResume(deps: Deps, caller: Caller, workspaceI
     workspaceId,
   );
   assertServing(workspace);
-  const counters = countersOf(
-    workspace,
-    items.filter((item) => item.sk.startsWith('M#')),
-  );
+  const counters = countersOf(workspace, items.filter(isCounterItem));
   return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === keys.budgets(caller.orgId).sk)), counters);
 }

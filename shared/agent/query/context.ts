@@ -4,7 +4,7 @@ import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import { readModelSettings } from '../../org/settings.js';
 import { budgetsOf } from '../../budgets/store.js';
 import { monthOf } from '../../platform/clock.js';
-import { countersOf, monthCounterKeys } from '../../workspaces/counters.js';
+import { countersOf, isCounterItem, monthCounterKeys } from '../../workspaces/counters.js';
 import type { Deps } from '../../deps.js';
 import { errorMessage } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
@@ -79,10 +79,7 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     ...modelSettings,
     budgets: budgetsOf(also.find((item) => item.sk === keys.budgets(caller.orgId).sk)),
     /** The workspace's counters of this month (with what its item held before they moved): the cache TTL and the budgets' estimate. */
-    counters: countersOf(
-      workspace,
-      also.filter((item) => item.pk.startsWith('WSCOUNT#')),
-    ),
+    counters: countersOf(workspace, also.filter(isCounterItem)),
   };
 }
 

@@ -118,13 +118,13 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
   return items;
 }
 
-/** The audit entry of the query (`WSACT#<workspace>`). */
 /** The service user who asked: a signed-in user (`user:<id>` owner), or the one a linked chat account asks as; null for a key. */
 function userIdOf(caller: Caller): string | null {
   const subject = [caller.owner, caller.grantSubject].find((value) => value?.startsWith('user:'));
   return subject ? subject.slice('user:'.length) : null;
 }
 
+/** The audit entry of the query (`WSACT#<workspace>`). */
 function activityItem(saved: FinishedQuery, now: Date): Item {
   const { loop } = saved;
   const at = saved.resumed?.activityAt ?? now.toISOString();
