@@ -12,7 +12,7 @@ import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
 import { createAgentParts } from '../shared/agent/wiring.js';
 import { ChatBridge } from '../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../shared/chat/notifier.js';
-import { sendDueMoves } from '../shared/conversations/lifecycle.js';
+import { sendDueMoves } from '../shared/conversations/due-sweep.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { consoleApp, isApiUrl } from './console.js';
@@ -173,7 +173,7 @@ async function listen(deps: AgentDeps, config: Config, options: LocalRuntimeOpti
  * Local, dynalite in its own process) instead of the embedded one; the table is created there if
  * missing, and the store is left running when the runtime stops.
  */
-async function openStore(config: Config, dataDir: string | null) {
+async function openStore(config: Config, dataDir: string | null, logger: AppLogger) {
   const store = config.dynamoEndpoint
     ? { endpoint: config.dynamoEndpoint, close: async () => {} }
     : await startEmbeddedStore(dataDir ? join(dataDir, 'dynamodb') : null);
@@ -184,7 +184,8 @@ async function openStore(config: Config, dataDir: string | null) {
     await store.close();
   };
   try {
-    await ensureTable(client, config.tableName);
+    // A table of an earlier version is rebuilt with this version's indexes (a progress line each way).
+    await ensureTable(client, config.tableName, (message) => logger.info(message));
   } catch (error) {
     await close();
     throw error;
@@ -199,7 +200,7 @@ async function startServices(
   options: LocalRuntimeOptions,
   logger: AppLogger,
 ): Promise<LocalRuntime> {
-  const store = await openStore(config, dataDir);
+  const store = await openStore(config, dataDir, logger);
   try {
     return await startOnStore(
       config,

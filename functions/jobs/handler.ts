@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { sweepOverdue } from '../../shared/conversations/lifecycle.js';
+import { sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { queueUrlsOf } from '../../shared/jobs/aws.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';

@@ -8,7 +8,6 @@ import type { JobMessage } from '../jobs/ledger.js';
 import { scheduleName } from '../jobs/scheduler.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
-import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
 import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.js';
 
 /**
@@ -16,26 +15,27 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  * closed after `close_timeout_minutes` more, back to open on a new message, closed by hand from
  * open or cold. Each timed move is a job (`lifecycle` queue) sent by a one-time schedule; every
  * move is a conditional write on the expected status and last activity, so a stale or repeated
- * job does nothing. Open and cold conversations also carry their due time in GSI3, where a
- * periodic sweep finds any move that is overdue because a schedule was lost.
+ * job does nothing. Open and cold conversations also carry their due time in the due index (GSI4),
+ * where a periodic sweep finds any move that is overdue because a schedule was lost.
  */
 
 /**
- * Shards of the due index, so no single partition takes every conversation's writes: each takes
- * 1/32 of the deployment's. A conversation's shard comes from its id; one written when there were
- * 4 stays in its shard (0–3), which is read with the rest.
+ * Shards of the due index, a partition set every tenant writes: each question moves its
+ * conversation's entry (about 2 WCU, docs/capacity.md), so 128 shards keep each under 0.02 WCU per
+ * question of the deployment. A conversation's shard comes from its id.
  */
-const DUE_SHARDS = 32;
-
+export const DUE_SHARDS = 128;
 function shardOf(workspaceId: string, conversationId: string): number {
-  return (createHash('sha1').update(`${workspaceId}#${conversationId}`).digest()[0] ?? 0) % DUE_SHARDS;
+  const digest = createHash('sha1').update(`${workspaceId}#${conversationId}`).digest();
+  return digest.readUInt16BE(0) % DUE_SHARDS;
 }
 
-/** GSI3 attributes of a conversation waiting for its next move. */
-export function dueIndex(status: 'open' | 'cold', orgId: string, workspaceId: string, conversationId: string, dueAt: Date) {
+/** Due-index attributes of a conversation waiting for its next move. */
+export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date) {
   return {
-    gsi3pk: keys.dueIndex(status, shardOf(workspaceId, conversationId)),
-    gsi3sk: keys.dueIndexSortKey(dueAt.toISOString(), orgId, workspaceId, conversationId),
+    gsi4pk: keys.dueIndex(status, shardOf(workspaceId, conversationId)),
+    // The due time alone: an index's keys need not be unique, and the entry carries the ids.
+    gsi4sk: dueAt.toISOString(),
   };
 }
 
@@ -123,7 +123,7 @@ async function close(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
-        'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi3pk, gsi3sk, due_at',
+        'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },
@@ -175,10 +175,11 @@ export async function closeConversation(
 async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: string, workspace: WorkspaceItem): Promise<void> {
   const now = deps.clock.now();
   const closeAt = minutesAfter(now, workspace.close_timeout_minutes);
-  const due = dueIndex('cold', orgId, data.workspaceId, data.conversationId, closeAt);
+  const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt);
   const previous = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
-      update: 'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi3pk = :g3pk, gsi3sk = :g3sk, #moved = :moved',
+      update:
+        'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi3pk, gsi3sk',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
       names: statusNames,
       values: {
@@ -188,8 +189,8 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
         ':due': closeAt.toISOString(),
         ':expected': data.lastActivityAt,
         ':g2pk': keys.conversationsByStatusIndex(orgId, data.workspaceId, 'cold'),
-        ':g3pk': due.gsi3pk,
-        ':g3sk': due.gsi3sk,
+        ':g4pk': due.gsi4pk,
+        ':g4sk': due.gsi4sk,
         ':moved': jobId,
       },
     }),
@@ -228,72 +229,3 @@ export const lifecycleHandler: JobHandler<LifecycleJob> = {
     await close(deps, job.org_id, data.workspaceId, data.conversationId, ['cold'], { lastActivityAt: data.lastActivityAt, jobId: job.id });
   },
 };
-
-/** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
-export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'>;
-
-/**
- * Finds conversations whose move is overdue (a lost schedule, a restart of the local runtime) and
- * sends their move. One Query per status and shard on the due index, all at once; job ids make it harmless to
- * send a move that is already on its way.
- */
-export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now()): Promise<number> {
-  const now = at.toISOString();
-  const dueIn = <T extends object>(status: string, shards: number) =>
-    Promise.all(
-      Array.from({ length: shards }, (_, shard) =>
-        deps.table.queryAll<T>({ index: 'gsi3', pk: keys.dueIndex(status, shard), sk: { lte: keys.afterTime(now) } }),
-      ),
-    ).then((pages) => pages.flat());
-  // Every shard of every status read at once; then the moves are sent.
-  const [open, cold, approvals] = await Promise.all([
-    dueIn<ConversationState>('open', DUE_SHARDS),
-    dueIn<ConversationState>('cold', DUE_SHARDS),
-    // Approvals past their time whose expiry was not sent (approvals/expiry.ts).
-    dueIn<{ org_id: string; workspace_id: string; id: string }>(APPROVAL_DUE_STATUS, APPROVAL_DUE_SHARDS),
-  ]);
-  let sent = 0;
-  for (const [status, due] of [
-    ['open', open],
-    ['cold', cold],
-  ] as const) {
-    for (const conversation of due) {
-      const data: LifecycleJob = {
-        workspaceId: String(conversation.workspace_id),
-        conversationId: String(conversation.id),
-        move: status === 'open' ? 'cold' : 'close',
-        lastActivityAt: conversation.last_activity_at,
-      };
-      if (await deps.jobs.enqueue(lifecycleMessage(conversation.org_id, data))) sent += 1;
-    }
-  }
-  for (const approval of approvals) {
-    if (await deps.jobs.enqueue(expiryMessage(approval.org_id, approval.workspace_id, approval.id))) sent += 1;
-  }
-  return sent;
-}
-
-/**
- * The earliest due time after `after` among open and cold conversations (one Query of one item
- * per status and shard), or undefined when none is waiting: where the local scheduler sleeps to.
- */
-export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | undefined> {
-  // Sort keys are `<due ISO time>#…`, so this skips everything due at `after`.
-  const from = keys.afterTime(after.toISOString());
-  const partitions = [
-    ...(['open', 'cold'] as const).flatMap((status) => Array.from({ length: DUE_SHARDS }, (_, shard) => keys.dueIndex(status, shard))),
-    ...Array.from({ length: APPROVAL_DUE_SHARDS }, (_, shard) => keys.dueIndex(APPROVAL_DUE_STATUS, shard)),
-  ];
-  const firsts = await Promise.all(
-    partitions.map((pk) => deps.table.query<{ due_at: string }>({ index: 'gsi3', pk, sk: { gte: from }, limit: 1 })),
-  );
-  // due_at is written with the index attributes, and holds the same time.
-  const earliest = Math.min(...firsts.flatMap((page) => page.items.map((item) => Date.parse(item.due_at))));
-  return Number.isFinite(earliest) ? new Date(earliest) : undefined;
-}
-
-/** The local scheduler's wake-up: sends every move due at `now`, answers when the next one is due. */
-export async function sendDueMoves(deps: DueMoveDeps, now: Date): Promise<Date | undefined> {
-  await sweepOverdue(deps, now);
-  return nextDueAt(deps, now);
-}

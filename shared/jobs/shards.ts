@@ -9,8 +9,12 @@ import type { Key } from '../platform/table.js';
  * table. Readers query every shard in parallel, and the keys written before the sharding too.
  */
 
-/** Shards of each queue's pending index (GSI2): a job's id picks one, so its entry stays in one place. */
-export const PENDING_SHARDS = 32;
+/**
+ * Shards of each queue's pending index (GSI2): a job's id picks one, so its entry stays in one
+ * place. 64 keep each under 0.02 WCU per question of the deployment (docs/capacity.md); the 32 of
+ * before are among them.
+ */
+export const PENDING_SHARDS = 64;
 /** Shards of an organisation's waiting and delayed jobs of a queue in the by-state index (gsi1): a job's id picks one. */
 const WAITING_SHARDS = 8;
 /** Shards of an organisation's queue counters: each change adds to one at random; reads sum them. */

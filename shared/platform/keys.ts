@@ -231,13 +231,13 @@ export const keys = {
     pk: `FEEDBACK#${orgId}#${workspaceId}#${conversationId}`,
     sk: `MSG#${String(seq).padStart(6, '0')}#${rater}`,
   }),
-  /** GSI1 partition listing a workspace's conversations by last activity (sort key `timeOrdered`). */
+  /** GSI1 partition listing a workspace's conversations by last activity (sort key: that time, or `timeOrdered` before). */
   conversationsIndex: (orgId: string, workspaceId: string) => `WSCONV#${orgId}#${workspaceId}`,
   /** GSI2 partition listing a workspace's conversations of one status by last activity. */
   conversationsByStatusIndex: (orgId: string, workspaceId: string, status: string) => `WSCONV#${orgId}#${workspaceId}#${status}`,
-  /** GSI3 partition of the open (or cold) conversations of one shard, by the time their next move is due. */
+  /** Due-index partition of one shard: open or cold conversations (GSI4, sort key the due time), approvals (GSI3). */
   dueIndex: (status: string, shard: number) => `DUE#${status}#${shard}`,
-  /** GSI3 sort key of a conversation in `dueIndex`. */
+  /** GSI3 sort key of an approval in `dueIndex` (and of a conversation before GSI4). */
   dueIndexSortKey: (dueAt: string, orgId: string, workspaceId: string, conversationId: string) =>
     `${dueAt}#${orgId}#${workspaceId}#${conversationId}`,
 

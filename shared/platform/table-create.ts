@@ -1,4 +1,15 @@
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  type AttributeValue,
+  BatchWriteItemCommand,
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  type DynamoDBClient,
+  type GlobalSecondaryIndex,
+  ScanCommand,
+  type WriteRequest,
+} from '@aws-sdk/client-dynamodb';
+import { MAX_BATCH_RETRIES } from './table-batch.js';
 import { TABLE_KEY_SCHEMA } from './table.js';
 
 /** How long `ensureTable` waits for a table another store answers CREATING for. */
@@ -25,14 +36,22 @@ async function untilActive(client: DynamoDBClient, name: string, status: string 
   }
 }
 
-/** Creates the table with its indexes unless it exists (local runtime and tests). */
-export async function ensureTable(client: DynamoDBClient, name: string): Promise<void> {
-  const status = await statusOf(client, name);
-  // Created by another process a moment ago: still CREATING.
-  if (status !== undefined) {
-    await untilActive(client, name, status);
-    return;
-  }
+/** The table's index definitions (`TABLE_KEY_SCHEMA`), as CreateTable takes them. */
+function indexDefinitions(): GlobalSecondaryIndex[] {
+  return TABLE_KEY_SCHEMA.indexes.map((index) => ({
+    IndexName: index.name,
+    KeySchema: [
+      { AttributeName: index.partitionKey, KeyType: 'HASH' },
+      { AttributeName: index.sortKey, KeyType: 'RANGE' },
+    ],
+    Projection:
+      index.projection.type === 'ALL'
+        ? { ProjectionType: 'ALL' }
+        : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
+  }));
+}
+
+async function createTable(client: DynamoDBClient, name: string): Promise<void> {
   const attribute = (AttributeName: string) => ({ AttributeName, AttributeType: 'S' as const });
   await client.send(
     new CreateTableCommand({
@@ -47,17 +66,82 @@ export async function ensureTable(client: DynamoDBClient, name: string): Promise
         { AttributeName: TABLE_KEY_SCHEMA.partitionKey, KeyType: 'HASH' },
         { AttributeName: TABLE_KEY_SCHEMA.sortKey, KeyType: 'RANGE' },
       ],
-      GlobalSecondaryIndexes: TABLE_KEY_SCHEMA.indexes.map((index) => ({
-        IndexName: index.name,
-        KeySchema: [
-          { AttributeName: index.partitionKey, KeyType: 'HASH' },
-          { AttributeName: index.sortKey, KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      })),
+      GlobalSecondaryIndexes: indexDefinitions(),
     }),
   );
   // The embedded store creates tables at once; another store (DynamoDB Local, a dynalite of its
   // own) may answer CREATING for a while.
   await untilActive(client, name, await statusOf(client, name));
+}
+
+/** Whether the table has every index of this version, each with its projection. */
+async function hasIndexes(client: DynamoDBClient, name: string): Promise<boolean> {
+  const { Table: table } = await client.send(new DescribeTableCommand({ TableName: name }));
+  const found = new Map((table?.GlobalSecondaryIndexes ?? []).map((index) => [index.IndexName, index]));
+  return indexDefinitions().every((wanted) => {
+    const index = found.get(wanted.IndexName);
+    const projection = index?.Projection;
+    return (
+      projection?.ProjectionType === wanted.Projection?.ProjectionType &&
+      [...(projection?.NonKeyAttributes ?? [])].sort().join() === [...(wanted.Projection?.NonKeyAttributes ?? [])].sort().join()
+    );
+  });
+}
+
+/** Copies every item of `from` into `to` (puts: a copy repeated after a stop writes the same items). */
+async function copyItems(client: DynamoDBClient, from: string, to: string): Promise<number> {
+  let copied = 0;
+  let startKey: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await client.send(new ScanCommand({ TableName: from, ExclusiveStartKey: startKey }));
+    const items = page.Items ?? [];
+    for (let at = 0; at < items.length; at += 25) {
+      let requests: WriteRequest[] = items.slice(at, at + 25).map((Item) => ({ PutRequest: { Item } }));
+      for (let attempt = 0; requests.length; attempt += 1) {
+        if (attempt > MAX_BATCH_RETRIES) throw new Error(`copying the table ${from} to ${to}: the store did not take a batch`);
+        if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        const result = await client.send(new BatchWriteItemCommand({ RequestItems: { [to]: requests } }));
+        requests = result.UnprocessedItems?.[to] ?? [];
+      }
+    }
+    copied += items.length;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  return copied;
+}
+
+async function deleteTable(client: DynamoDBClient, name: string): Promise<void> {
+  await client.send(new DeleteTableCommand({ TableName: name }));
+  const deadline = Date.now() + ACTIVE_WITHIN_MS;
+  while ((await statusOf(client, name)) !== undefined) {
+    if (Date.now() > deadline) throw new Error(`the table ${name} was not deleted within ${ACTIVE_WITHIN_MS / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * Creates the table with its indexes unless it exists (local runtime and tests). A table of an
+ * earlier version that lacks an index, or has one with another projection, is rebuilt: the
+ * embedded store cannot add an index to a table (on AWS the deploy adds it, lib/data.ts). Its items
+ * are copied to `<name>.rebuild`, the table is created anew and the items copied back. Each step
+ * is repeated safely, so a rebuild stopped half-way is finished at the next start: while
+ * `<name>.rebuild` exists, it holds every item.
+ */
+export async function ensureTable(client: DynamoDBClient, name: string, log?: (message: string) => void): Promise<void> {
+  const rebuild = `${name}.rebuild`;
+  const status = await statusOf(client, name);
+  // Created by another process a moment ago: still CREATING.
+  if (status !== undefined) await untilActive(client, name, status);
+  if (status !== undefined && !(await hasIndexes(client, name))) {
+    log?.(`rebuilding the table ${name} with the indexes of this version`);
+    if ((await statusOf(client, rebuild)) === undefined) await createTable(client, rebuild);
+    await copyItems(client, name, rebuild);
+    await deleteTable(client, name);
+  }
+  if ((await statusOf(client, name)) === undefined) await createTable(client, name);
+  if ((await statusOf(client, rebuild)) !== undefined) {
+    const copied = await copyItems(client, rebuild, name);
+    await deleteTable(client, rebuild);
+    log?.(`table ${name} rebuilt: ${copied} items`);
+  }
 }

@@ -1,14 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
 import { keys } from '../../shared/platform/keys.js';
-import {
-  lifecycleHandler,
-  lifecycleMessage,
-  nextDueAt,
-  sendDueMoves,
-  sweepOverdue,
-  type LifecycleJob,
-} from '../../shared/conversations/lifecycle.js';
+import { lifecycleHandler, lifecycleMessage, type LifecycleJob } from '../../shared/conversations/lifecycle.js';
+import { nextDueAt, sendDueMoves, sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { conversationStatsHandler } from '../../shared/conversations/stats-job.js';
 import { getJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';
@@ -846,5 +840,57 @@ describe("the local scheduler's wake-up (sendDueMoves, nextDueAt on the due inde
     expect((await sendDueMoves(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 50 * MINUTE);
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
+  });
+});
+
+describe('the due index (GSI4): what it carries, and the entries of before in GSI3', () => {
+  it('holds only what the sweep reads, and a follow-up moves the entry rather than copying the conversation', async () => {
+    const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30 });
+    const t0 = t.clock.now().getTime();
+    const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    t.clock.advance(5 * MINUTE);
+    await ask(admin.cookie, workspaceId, 'And then?', cid);
+    const item = (await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true))!;
+    expect(item.title).toBeTruthy();
+    const entries = await t.deps.table.queryAll({ index: 'gsi4', pk: String(item.gsi4pk) });
+    expect(entries).toEqual([
+      {
+        pk: item.pk,
+        sk: 'STATE',
+        gsi4pk: item.gsi4pk,
+        gsi4sk: new Date(t0 + 35 * MINUTE).toISOString(),
+        org_id: orgId,
+        workspace_id: workspaceId,
+        id: cid,
+        last_activity_at: new Date(t0 + 5 * MINUTE).toISOString(),
+        due_at: new Date(t0 + 35 * MINUTE).toISOString(),
+      },
+    ]);
+    expect(String(item.gsi4pk)).toMatch(/^DUE#open#\d{1,3}$/);
+  });
+
+  it('finds a conversation whose due entry a version before wrote in GSI3, moves it, and takes it out of GSI3', async () => {
+    const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30, close_timeout_minutes: 120 });
+    const t0 = t.clock.now().getTime();
+    const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    t.scheduler.pending.clear(); // only the due index is left
+    const key = keys.conversation(orgId, workspaceId, cid);
+    const before = (await t.deps.table.get(key, true))!;
+    // As the version before left it: the due entry in GSI3's shard 5, nothing in GSI4.
+    await t.deps.table.update(key, {
+      update: 'SET gsi3pk = :pk, gsi3sk = :sk REMOVE gsi4pk, gsi4sk',
+      values: { ':pk': keys.dueIndex('open', 5), ':sk': before.gsi4sk },
+    });
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
+
+    t.clock.set(new Date(t0 + 30 * MINUTE));
+    expect(await sweepOverdue(t.deps)).toBe(1);
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
+    const after = (await t.deps.table.get(key, true))!;
+    expect(after.gsi3pk).toBeUndefined();
+    expect(after.gsi3sk).toBeUndefined();
+    expect(String(after.gsi4pk)).toMatch(/^DUE#cold#\d{1,3}$/);
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 150 * MINUTE);
   });
 });

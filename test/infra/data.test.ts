@@ -29,8 +29,22 @@ describe('Data construct', () => {
           { AttributeName: index.partitionKey, KeyType: 'HASH' },
           { AttributeName: index.sortKey, KeyType: 'RANGE' },
         ],
-        Projection: { ProjectionType: 'ALL' },
+        Projection:
+          index.projection.type === 'ALL'
+            ? { ProjectionType: 'ALL' }
+            : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
       })),
+    });
+  });
+
+  it("projects only the overdue sweep's attributes into the conversations' due index (gsi4), whole items elsewhere", () => {
+    const [table] = Object.values(template.findResources('AWS::DynamoDB::GlobalTable'));
+    const indexes = table?.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[];
+    expect(Object.fromEntries(indexes.map((index) => [index.IndexName, index.Projection]))).toEqual({
+      gsi1: { ProjectionType: 'ALL' },
+      gsi2: { ProjectionType: 'ALL' },
+      gsi3: { ProjectionType: 'ALL' },
+      gsi4: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] },
     });
   });
 

@@ -7,7 +7,7 @@ import { createTestContext, type TestContext } from '../support/context.js';
 
 /*
  * The job ledger's keys that every tenant's jobs share are spread over shards (shared/jobs/shards.ts):
- * the pending index over 32 by job id, each organisation's queue counters over 8 at random. What
+ * the pending index over 64 by job id, each organisation's queue counters over 8 at random. What
  * was written before the sharding is still read.
  */
 
@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 describe('sharded job ledger keys', () => {
-  it('puts pending jobs in every one of the 32 shards of their queue, by id', async () => {
-    const shards = new Set(Array.from({ length: 400 }, (_, index) => pendingShardOf(`stats-org-ws-conv-${index}`)));
+  it('puts pending jobs in every one of the 64 shards of their queue, by id', async () => {
+    const shards = new Set(Array.from({ length: 1000 }, (_, index) => pendingShardOf(`stats-org-ws-conv-${index}`)));
     expect(shards.size).toBe(PENDING_SHARDS);
     // A job's entry stays in its shard through its states (the id picks it).
     const { org } = await t.signUp();

@@ -21,7 +21,7 @@ import { ensureTable } from '../../shared/platform/table-create.js';
 /** The write as it was written out by hand: every attribute and condition spelled out. */
 function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateInput {
   const { caller, workspace, conversationId } = saved;
-  const indexKey = keys.timeOrdered(at, conversationId);
+  const indexKey = at;
   const chat = caller.chat;
   const set = {
     status: 'open',
@@ -31,7 +31,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
     gsi2sk: indexKey,
     due_at: coldAt.toISOString(),
-    ...dueIndex('open', workspace.org_id, workspace.id, conversationId, coldAt),
+    ...dueIndex('open', workspace.id, conversationId, coldAt),
   };
   const once = {
     id: conversationId,
@@ -50,7 +50,15 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     message_count: saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1),
     total_cost_usd: saved.costUsd - (saved.resumed?.counted.costUsd ?? 0),
   };
-  const names: Record<string, string> = { '#pk': 'pk', '#status': 'status', '#owner': 'owner', '#r0': 'moved_by', '#r1': 'cold_at' };
+  const names: Record<string, string> = {
+    '#pk': 'pk',
+    '#status': 'status',
+    '#owner': 'owner',
+    '#r0': 'gsi3pk',
+    '#r1': 'gsi3sk',
+    '#r2': 'moved_by',
+    '#r3': 'cold_at',
+  };
   const values: Record<string, unknown> = { ':closed': 'closed', ':caller': caller.owner };
   let count = 0;
   const token = (name: string, value: unknown) => {
@@ -66,7 +74,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   }
   const adds = Object.entries(add).map(([name, value]) => token(name, value).join(' '));
   return {
-    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1`,
+    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1, #r2, #r3`,
     condition: '(attribute_not_exists(#pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :caller)',
     names,
     values,

@@ -69,8 +69,11 @@ const conversationEntity = new Entity({
     gsi1sk: string(),
     gsi2pk: string(),
     gsi2sk: string(),
+    /** The due index before it had its own projection: taken out by the conversation's next write. */
     gsi3pk: string().optional(),
     gsi3sk: string().optional(),
+    gsi4pk: string().optional(),
+    gsi4sk: string().optional(),
   }),
 });
 
@@ -88,7 +91,8 @@ export function conversationUpdate(
   expectedCount?: number,
 ): { key: Key; input: UpdateInput } {
   const { caller, workspace, conversationId } = saved;
-  const indexKey = keys.timeOrdered(at, conversationId);
+  // The lists' sort key: the last activity alone (index keys need not be unique; pages go on by the item's key too).
+  const indexKey = at;
   const chat = caller.chat;
   const command = conversationEntity
     .build(UpdateItemCommand)
@@ -101,7 +105,9 @@ export function conversationUpdate(
       gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
       gsi2sk: indexKey,
       due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.org_id, workspace.id, conversationId, coldAt),
+      ...dueIndex('open', workspace.id, conversationId, coldAt),
+      gsi3pk: $remove(),
+      gsi3sk: $remove(),
       id: $get('id', conversationId),
       workspace_id: $get('workspace_id', workspace.id),
       org_id: $get('org_id', caller.orgId),
