@@ -18,6 +18,11 @@ function countSetting(name: string): number | undefined {
   if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number of 0 or more, not "${value}"`);
   return Number(value);
 }
+function agentRuntimeOf(value: string | undefined): 'lambda' | 'fargate' | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value === 'lambda' || value === 'fargate') return value;
+  throw new Error(`AGENT_RUNTIME must be lambda or fargate, not "${value}"`);
+}
 const corsOrigins = (process.env.CORS_ALLOWED_ORIGINS ?? '')
   .split(',')
   .map((origin) => origin.trim())
@@ -40,6 +45,15 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
       burst: countSetting('API_BURST_LIMIT'),
       apiReservedConcurrency: countSetting('API_RESERVED_CONCURRENCY'),
       jobsReservedConcurrency: countSetting('JOBS_RESERVED_CONCURRENCY'),
+    }).filter(([, value]) => value !== undefined),
+  ),
+  // Unset: the agent and stream functions; fargate: the agent service (docs/deploy.md, "Where the agent loop runs").
+  agentRuntime: agentRuntimeOf(process.env.AGENT_RUNTIME),
+  agentService: Object.fromEntries(
+    Object.entries({
+      minTasks: countSetting('AGENT_SERVICE_MIN_TASKS'),
+      maxTasks: countSetting('AGENT_SERVICE_MAX_TASKS'),
+      queriesPerTask: countSetting('AGENT_SERVICE_QUERIES_PER_TASK'),
     }).filter(([, value]) => value !== undefined),
   ),
   tracing: {

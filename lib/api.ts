@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import { CorsHttpMethod, HttpApi, HttpMethod, LogGroupLogDestination, type HttpStage } from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { type HttpAlbIntegration, HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -25,6 +25,12 @@ export interface ApiProps {
   environment?: Record<string, string>;
   /** Concurrent executions reserved for the API function; 0: none. */
   reservedConcurrency: number;
+  /**
+   * Where the agent loop runs: the agent and stream functions (`lambda`), or none of them and the
+   * agent service on Fargate (`fargate`, lib/agent-service.ts), whose integration the stack routes
+   * the agent's paths to (`routeAgentPaths`).
+   */
+  agentRuntime: 'lambda' | 'fargate';
 }
 
 /**
@@ -41,10 +47,13 @@ export class Api extends Construct {
   readonly httpApi: HttpApi;
   readonly stage: HttpStage;
   readonly apiFunction: LambdaFunction;
-  readonly agentFunction: LambdaFunction;
-  readonly streamFunction: LambdaFunction;
+  /** The agent and stream functions: none when the agent loop runs on Fargate. */
+  readonly agentFunction?: LambdaFunction;
+  readonly streamFunction?: LambdaFunction;
   readonly sessionSecret: Secret;
   readonly originSecret: Secret;
+  /** What every function that serves the app is given (the table, the secrets' ARNs, the access settings): the agent service too. */
+  readonly appEnvironment: Record<string, string>;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
@@ -64,6 +73,7 @@ export class Api extends Construct {
       ORIGIN_VERIFY_SECRET_ARN: this.originSecret.secretArn,
       ...props.environment,
     };
+    this.appEnvironment = environment;
     this.apiFunction = serviceFunction(this, 'ApiFunction', {
       entry: 'functions/api/handler.ts',
       // scrypt (N=2^17, r=8) needs 128 MiB per password check.
@@ -73,7 +83,23 @@ export class Api extends Construct {
       environment,
       reservedConcurrency: props.reservedConcurrency,
     });
-    this.agentFunction = serviceFunction(this, 'AgentFunction', {
+    props.table.grantReadWriteData(this.apiFunction);
+    this.sessionSecret.grantRead(this.apiFunction);
+    this.originSecret.grantRead(this.apiFunction);
+    props.jobs.wireJobs(roleOf(this.apiFunction), (key, value) => this.apiFunction.addEnvironment(key, value));
+    this.httpApi = this.createHttpApi(props.corsOrigins);
+    if (props.agentRuntime === 'lambda') {
+      const { agentFunction, streamFunction } = this.agentFunctions(props, environment);
+      this.agentFunction = agentFunction;
+      this.streamFunction = streamFunction;
+      this.routeAgentPaths(new HttpLambdaIntegration('Agent', agentFunction));
+    }
+    this.stage = this.addDefaultStage(props.throttle);
+  }
+
+  /** The agent function (the query and the MCP connectors behind API Gateway) and the stream function (the streamable routes). */
+  private agentFunctions(props: ApiProps, environment: Record<string, string>) {
+    const agentFunction = serviceFunction(this, 'AgentFunction', {
       entry: 'functions/agent/handler.ts',
       // A query waits for its model nearly all of its time, and Lambda bills memory × duration:
       // 1 024 MB (58% of a vCPU) costs 42% less than 1 769 MB for the same added time per query;
@@ -85,7 +111,7 @@ export class Api extends Construct {
       description: 'The query (agent loop over MCP tools) and the MCP connectors',
       environment: { ...environment, MCP_ALLOW_PRIVATE_URLS: 'false' },
     });
-    this.streamFunction = serviceFunction(this, 'StreamFunction', {
+    const streamFunction = serviceFunction(this, 'StreamFunction', {
       entry: 'functions/stream/handler.ts',
       memorySize: AGENT_MEMORY_MB,
       // Lambda's maximum. A query has no overall deadline of its own: up to 50 tool rounds, each a
@@ -94,22 +120,24 @@ export class Api extends Construct {
       description: 'The query and the messaging webhook, streamed (function URL behind CloudFront)',
       environment: { ...environment, MCP_ALLOW_PRIVATE_URLS: 'false' },
     });
-    for (const fn of [this.apiFunction, this.agentFunction, this.streamFunction]) {
+    for (const fn of [agentFunction, streamFunction]) {
       props.table.grantReadWriteData(fn);
       this.sessionSecret.grantRead(fn);
       this.originSecret.grantRead(fn);
       props.jobs.wireJobs(roleOf(fn), (key, value) => fn.addEnvironment(key, value));
+      grantBedrockClaude(this, fn);
     }
-    grantBedrockClaude(this, this.agentFunction);
-    grantBedrockClaude(this, this.streamFunction);
+    return { agentFunction, streamFunction };
+  }
 
-    this.httpApi = new HttpApi(this, 'HttpApi', {
+  private createHttpApi(corsOrigins: string[]): HttpApi {
+    const httpApi = new HttpApi(this, 'HttpApi', {
       description: 'Workspace agent proxy',
       createDefaultStage: false,
       defaultIntegration: new HttpLambdaIntegration('Api', this.apiFunction),
-      corsPreflight: props.corsOrigins.length
+      corsPreflight: corsOrigins.length
         ? {
-            allowOrigins: props.corsOrigins,
+            allowOrigins: corsOrigins,
             allowCredentials: true,
             allowHeaders: ['content-type', 'authorization'],
             allowMethods: [CorsHttpMethod.GET, CorsHttpMethod.POST, CorsHttpMethod.PUT, CorsHttpMethod.DELETE],
@@ -117,13 +145,12 @@ export class Api extends Construct {
           }
         : undefined,
     });
-    Validations.of(this.httpApi).acknowledge({
+    Validations.of(httpApi).acknowledge({
       id: 'AwsSolutions-APIG4',
       reason:
         "Authentication is the application's: a session cookie (JWT) or an API key, checked on every route but the public ones of the spec.",
     });
-    this.routeAgentPaths();
-    this.stage = this.addDefaultStage(props.throttle);
+    return httpApi;
   }
 
   /** A secret of 64 letters and digits generated by Secrets Manager (never in the template), rotated by hand for the reason given. */
@@ -136,9 +163,11 @@ export class Api extends Construct {
     return secret;
   }
 
-  /** The agent function's routes, from the route table (shared/http/route-table.ts); every other path goes to the API function. */
-  private routeAgentPaths() {
-    const agent = new HttpLambdaIntegration('Agent', this.agentFunction);
+  /**
+   * The agent's routes, from the route table (shared/http/route-table.ts), to the agent function
+   * or the agent service; every other path goes to the API function.
+   */
+  routeAgentPaths(agent: HttpLambdaIntegration | HttpAlbIntegration) {
     for (const entry of ROUTE_TABLE.filter((candidate) => candidate.runs === 'agent')) {
       const method = entry.byHand === 'all-methods' ? HttpMethod.ANY : (entry.route.method.toUpperCase() as HttpMethod);
       this.httpApi.addRoutes({ path: fullPath(entry), methods: [method], integration: agent });

@@ -4,12 +4,14 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  OriginProtocolPolicy,
   OriginRequestPolicy,
   ViewerProtocolPolicy,
   type BehaviorOptions,
   type IOrigin,
 } from 'aws-cdk-lib/aws-cloudfront';
-import { FunctionUrlOrigin, HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import { FunctionUrlOrigin, HttpOrigin, VpcOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { IApplicationLoadBalancer } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { FunctionUrlAuthType, HttpMethod, InvokeMode, type FunctionUrl, type IFunction } from 'aws-cdk-lib/aws-lambda';
 import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from 'aws-cdk-lib/aws-s3';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -22,8 +24,11 @@ import { ORIGIN_VERIFY_HEADER } from '../shared/platform/viewer-address.js';
 export interface FrontDoorProps {
   /** The HTTP API: every path but the streamable routes. */
   httpApi: HttpApi;
-  /** The stream function (`functions/stream/handler.ts`): the streamable routes. */
-  streamFunction: IFunction;
+  /**
+   * Where the streamable routes go: the stream function (`functions/stream/handler.ts`) through its
+   * URL, or the agent service's internal load balancer as a VPC origin (lib/agent-service.ts).
+   */
+  streams: { function: IFunction } | { loadBalancer: IApplicationLoadBalancer };
   /** Origins allowed by CORS (as the HTTP API's); CORS is off when empty. */
   corsOrigins: string[];
   /** Sent to both origins in `x-origin-verify`: the functions trust CloudFront's viewer address only with it. */
@@ -57,24 +62,12 @@ function pathPatternOf(entry: PlacedRoute): string {
  */
 export class FrontDoor extends Construct {
   readonly distribution: Distribution;
-  readonly functionUrl: FunctionUrl;
+  /** The stream function's URL (none when the agent service on Fargate serves the streams). */
+  readonly functionUrl?: FunctionUrl;
   readonly console: ConsoleSite;
 
   constructor(scope: Construct, id: string, props: FrontDoorProps) {
     super(scope, id);
-    this.functionUrl = props.streamFunction.addFunctionUrl({
-      authType: FunctionUrlAuthType.NONE,
-      invokeMode: InvokeMode.RESPONSE_STREAM,
-      cors: props.corsOrigins.length
-        ? {
-            allowedOrigins: props.corsOrigins,
-            allowCredentials: true,
-            allowedHeaders: ['content-type', 'authorization', 'accept'],
-            allowedMethods: [HttpMethod.POST],
-            maxAge: Duration.hours(1),
-          }
-        : undefined,
-    });
 
     const apiDomain = `${props.httpApi.apiId}.execute-api.${Stack.of(this).region}.${Stack.of(this).urlSuffix}`;
     // CloudFront waits this long for the first byte, and between two bytes. A stream sends its
@@ -82,7 +75,19 @@ export class FrontDoor extends Construct {
     // within every account's quota (longer needs a quota increase).
     // `unsafeUnwrap` gives the token of `{{resolve:secretsmanager:…}}`, not the value.
     const customHeaders = { [ORIGIN_VERIFY_HEADER]: props.originSecret.secretValue.unsafeUnwrap() };
-    const stream = new FunctionUrlOrigin(this.functionUrl, { readTimeout: Duration.seconds(60), customHeaders });
+    let stream: IOrigin;
+    if ('function' in props.streams) {
+      this.functionUrl = this.streamUrl(props.streams.function, props.corsOrigins);
+      stream = new FunctionUrlOrigin(this.functionUrl, { readTimeout: Duration.seconds(60), customHeaders });
+    } else {
+      // Inside AWS's network to an internal balancer (CORS is the app's own there, as on API Gateway).
+      stream = VpcOrigin.withApplicationLoadBalancer(props.streams.loadBalancer, {
+        httpPort: 80,
+        protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,
+        readTimeout: Duration.seconds(60),
+        customHeaders,
+      });
+    }
     const behaviour = (origin: IOrigin): BehaviorOptions => ({
       origin,
       allowedMethods: AllowedMethods.ALLOW_ALL,
@@ -128,6 +133,23 @@ export class FrontDoor extends Construct {
       id: 'AwsSolutions-CFR4',
       reason:
         "The distribution uses its cloudfront.net domain, whose certificate's minimum TLS version cannot be set; a custom domain with its own certificate can require TLS 1.2.",
+    });
+  }
+
+  /** The stream function's URL, streaming its answers; CORS as the HTTP API's. */
+  private streamUrl(fn: IFunction, corsOrigins: string[]): FunctionUrl {
+    return fn.addFunctionUrl({
+      authType: FunctionUrlAuthType.NONE,
+      invokeMode: InvokeMode.RESPONSE_STREAM,
+      cors: corsOrigins.length
+        ? {
+            allowedOrigins: corsOrigins,
+            allowCredentials: true,
+            allowedHeaders: ['content-type', 'authorization', 'accept'],
+            allowedMethods: [HttpMethod.POST],
+            maxAge: Duration.hours(1),
+          }
+        : undefined,
     });
   }
 

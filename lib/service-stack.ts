@@ -1,10 +1,12 @@
 import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
+import type { IGrantable } from 'aws-cdk-lib/aws-iam';
 import type { Construct } from 'constructs';
+import { AgentService, type AgentServiceScaling } from './agent-service.js';
 import { Api } from './api.js';
 import { accessEnvironment, type AccessSettings } from './functions.js';
 import { ChatBridge } from './chat-bridge.js';
 import { Data } from './data.js';
-import { FrontDoor } from './front-door.js';
+import { FrontDoor, type FrontDoorProps } from './front-door.js';
 import { CONSOLE_DIST } from '../bin/console.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
 import { migrateBefore } from './migration.js';
@@ -29,7 +31,17 @@ export interface ServiceStackProps extends StackProps {
   tracing?: { otlpEndpoint?: string; captureContent?: boolean };
   /** The deployment's own limits (docs/deploy.md, "Limits"); unset: `DEFAULT_LIMITS`. */
   limits?: Partial<DeploymentLimits>;
+  /**
+   * Where the agent loop runs (`AGENT_RUNTIME`; docs/deploy.md, docs/capacity.md): the agent and
+   * stream functions (`lambda`, the default), or the agent service on Fargate (`fargate`), scaled
+   * on its queries in flight (`agentService`; unset: `DEFAULT_AGENT_SERVICE`).
+   */
+  agentRuntime?: 'lambda' | 'fargate';
+  agentService?: Partial<AgentServiceScaling>;
 }
+
+/** Two tasks at least (one per zone), up to 20, each holding about 100 queries. */
+const DEFAULT_AGENT_SERVICE: AgentServiceScaling = { minTasks: 2, maxTasks: 20, queriesPerTask: 100 };
 
 interface DeploymentLimits {
   /** The HTTP API stage's throttle, for every tenant together: requests per second and burst. */
@@ -63,6 +75,8 @@ export class ServiceStack extends Stack {
   readonly api: Api;
   readonly chatBridge: ChatBridge;
   readonly frontDoor: FrontDoor;
+  /** The agent loop on Fargate, when `agentRuntime` is `fargate`. */
+  readonly agentService?: AgentService;
 
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
@@ -82,10 +96,21 @@ export class ServiceStack extends Stack {
       corsOrigins: props.corsOrigins ?? [],
       throttle: { rateLimit: limits.requestsPerSecond, burstLimit: limits.burst },
       reservedConcurrency: limits.apiReservedConcurrency,
+      agentRuntime: props.agentRuntime ?? 'lambda',
     });
+    if (props.agentRuntime === 'fargate') {
+      this.agentService = new AgentService(this, 'AgentService', {
+        table: this.data.table,
+        jobs: this.jobs,
+        environment: this.api.appEnvironment,
+        secrets: [this.api.sessionSecret, this.api.originSecret],
+        scaling: { ...DEFAULT_AGENT_SERVICE, ...props.agentService },
+      });
+      this.api.routeAgentPaths(this.agentService.integration);
+    }
     this.frontDoor = new FrontDoor(this, 'FrontDoor', {
       httpApi: this.api.httpApi,
-      streamFunction: this.api.streamFunction,
+      streams: this.streamsOrigin(),
       corsOrigins: props.corsOrigins ?? [],
       originSecret: this.api.originSecret,
       consoleDir: props.consoleDir ?? CONSOLE_DIST,
@@ -93,19 +118,14 @@ export class ServiceStack extends Stack {
     // OAuth redirect URIs (made when an MCP connection is saved, on the agent function) lead back
     // to the domain users sign in on, where their session cookie is. Not the stream function's:
     // its URL is CloudFront's origin (a cycle), and it only reads redirect URIs already stored.
-    this.api.agentFunction.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
+    this.api.agentFunction?.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
+    this.agentService?.container.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
     // The bot sends chat users a link to the console's page that links their chat account.
     this.chatBridge.container.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
-    for (const fn of [this.api.apiFunction, this.api.agentFunction, this.api.streamFunction, this.jobs.consumer]) {
-      this.data.wireSecrets(fn, (key, value) => fn.addEnvironment(key, value));
-      if (props.tracing?.otlpEndpoint) {
-        fn.addEnvironment('OTEL_EXPORTER_OTLP_ENDPOINT', props.tracing.otlpEndpoint);
-        fn.addEnvironment('OTEL_CAPTURE_CONTENT', String(props.tracing.captureContent ?? false));
-      }
-    }
+    this.wireSecretsAndTracing(props.tracing);
     // Stored data is brought to the keys this version reads before anything that reads them changes.
-    migrateBefore(this, this.data.table, [this.api, this.jobs, this.chatBridge]);
+    migrateBefore(this, this.data.table, [this.api, this.jobs, this.chatBridge, ...(this.agentService ? [this.agentService] : [])]);
     this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
 
     Validations.of(this).acknowledge({
@@ -117,15 +137,40 @@ export class ServiceStack extends Stack {
       reason: 'The service targets nodejs22.x (the runtime it is built and tested for); moving to a newer runtime is a deliberate upgrade.',
     });
 
+    this.addOutputs();
+  }
+
+  /** The secrets' key to everything that runs the app, and the traces' endpoint when there is one (not to the bridge: its own below). */
+  private wireSecretsAndTracing(tracing: ServiceStackProps['tracing']): void {
+    const functions = [this.api.apiFunction, this.api.agentFunction, this.api.streamFunction, this.jobs.consumer];
+    const runners: { grantee: IGrantable; addEnvironment: (key: string, value: string) => void }[] = functions
+      .filter((candidate) => candidate !== undefined)
+      .map((fn) => ({ grantee: fn, addEnvironment: (key, value) => fn.addEnvironment(key, value) }));
+    if (this.agentService) {
+      const { container, taskDefinition } = this.agentService;
+      runners.push({ grantee: taskDefinition.taskRole, addEnvironment: (key, value) => container.addEnvironment(key, value) });
+    }
+    for (const { grantee, addEnvironment } of runners) {
+      this.data.wireSecrets(grantee, addEnvironment);
+      if (tracing?.otlpEndpoint) {
+        addEnvironment('OTEL_EXPORTER_OTLP_ENDPOINT', tracing.otlpEndpoint);
+        addEnvironment('OTEL_CAPTURE_CONTENT', String(tracing.captureContent ?? false));
+      }
+    }
+  }
+
+  private addOutputs(): void {
     new CfnOutput(this, 'ServiceUrl', {
       value: this.frontDoor.url,
       description: 'The URL to give users: the web console and the whole API on one domain (CloudFront), streamed answers not cut at 30 s',
     });
     new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the HTTP API (API Gateway), behind ServiceUrl' });
-    new CfnOutput(this, 'StreamFunctionUrl', {
-      value: this.frontDoor.functionUrl.url,
-      description: "The stream function's URL, behind ServiceUrl: the query and the messaging webhook only",
-    });
+    if (this.frontDoor.functionUrl) {
+      new CfnOutput(this, 'StreamFunctionUrl', {
+        value: this.frontDoor.functionUrl.url,
+        description: "The stream function's URL, behind ServiceUrl: the query and the messaging webhook only",
+      });
+    }
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     for (const { name } of JOB_QUEUES) {
       new CfnOutput(this, `${pascalCase(name)}QueueUrl`, {
@@ -133,5 +178,12 @@ export class ServiceStack extends Stack {
         description: `The ${name} job queue`,
       });
     }
+  }
+
+  /** Where CloudFront sends the streamable routes: the agent service when there is one, else the stream function. */
+  private streamsOrigin(): FrontDoorProps['streams'] {
+    if (this.agentService) return { loadBalancer: this.agentService.loadBalancer };
+    if (this.api.streamFunction) return { function: this.api.streamFunction };
+    throw new Error('the stack has neither the stream function nor the agent service');
   }
 }

@@ -1,4 +1,5 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
+import type { Context } from 'hono';
 import { createDeps, type DepsParts } from '../deps.js';
 import { createAwsJobs } from '../jobs/aws.js';
 import { systemClock } from './clock.js';
@@ -45,6 +46,8 @@ export async function createAwsDeps(
   options: {
     needsSession: boolean;
     extra?: (config: Config, logger: ReturnType<typeof createLogger>, store: SecretStore) => Partial<DepsParts>;
+    /** Where a request comes from when CloudFront does not vouch for its viewer: the Lambda event's source IP unless given. */
+    sourceAddress?: (c: Context) => string | undefined;
   } = { needsSession: true },
 ) {
   const config = parseConfig(env, 'aws');
@@ -69,5 +72,5 @@ export async function createAwsDeps(
     },
   };
   // The address per-address limits count: the viewer's behind CloudFront, else the source IP.
-  return { config, deps, sqs, telemetry, clientAddress: lambdaClientAddress(originSecret) };
+  return { config, deps, sqs, telemetry, clientAddress: lambdaClientAddress(originSecret, options.sourceAddress) };
 }

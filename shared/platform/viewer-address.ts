@@ -38,20 +38,24 @@ function sourceAddressOf(c: Context): string | undefined {
 }
 
 /**
- * The client address of a Lambda request, for the per-address limits of sign-up and login. Behind
- * CloudFront the event's source IP is an edge server's, shared by all its viewers; CloudFront's
- * `CloudFront-Viewer-Address` names the viewer, but anyone calling the HTTP API or the function
- * URL directly could send that header too. So it is trusted only on a request that carries the
- * origin secret, which only CloudFront adds; any other request (a direct one, a wrong or missing
- * secret, a malformed viewer address) counts by its source IP, as before.
+ * The client address of a request, for the per-address limits of sign-up and login. Behind
+ * CloudFront the request's source address is an edge server's, shared by all its viewers;
+ * CloudFront's `CloudFront-Viewer-Address` names the viewer, but anyone calling the origin
+ * directly could send that header too. So it is trusted only on a request that carries the origin
+ * secret, which only CloudFront adds; any other request (a direct one, a wrong or missing secret,
+ * a malformed viewer address) counts by `sourceAddress`: the Lambda event's source IP by default,
+ * the socket's peer in the agent service on Fargate (functions/agent-service/main.ts).
  */
-export function lambdaClientAddress(originSecret: string | undefined): (c: Context) => string | undefined {
+export function lambdaClientAddress(
+  originSecret: string | undefined,
+  sourceAddress: (c: Context) => string | undefined = sourceAddressOf,
+): (c: Context) => string | undefined {
   return (c) => {
     const proof = c.req.header(ORIGIN_VERIFY_HEADER);
     if (originSecret && proof !== undefined && sameSecret(proof, originSecret)) {
       const viewer = viewerAddressOf(c.req.header(VIEWER_ADDRESS_HEADER));
       if (viewer) return viewer;
     }
-    return sourceAddressOf(c);
+    return sourceAddress(c);
   };
 }

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AGENT_SERVICE_ROUTES, startAgentService, type AgentService } from '../../functions/agent-service/server.js';
+import { STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
+import { keys } from '../../shared/platform/keys.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
+
+/**
+ * The agent loop as a service (functions/agent-service/server.ts, for Fargate): the app on a Node
+ * HTTP server on loopback, answering the agent's routes only, reporting its queries in flight, and
+ * stopping without losing a query it has started.
+ */
+
+let model: FakeModel;
+let t: TestContext;
+let service: AgentService;
+const reports: number[] = [];
+let base: string;
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  model.handle(() => ({ ...textReply('Use the reset link on the sign-in page.'), delayMs: 300 }));
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+  service = await startAgentService(
+    { app: t.app, inFlight: t.deps.inFlight, logger: t.deps.logger },
+    { port: 0, host: '127.0.0.1', reportEveryMs: 50, report: (running) => reports.push(running) },
+  );
+  base = `http://127.0.0.1:${service.port}`;
+});
+afterAll(async () => {
+  await service.stop();
+  await t.close();
+  await model.stop();
+});
+
+async function workspace() {
+  const admin = await t.signUp();
+  const created = await t.createWorkspace(admin.cookie, { name: `Service ${t.uniqueEmail('ws')}` });
+  return { cookie: admin.cookie, orgId: admin.org.id as string, workspaceId: created.id as string };
+}
+
+const ask = (cookie: string, workspaceId: string, headers: Record<string, string> = {}) =>
+  fetch(`${base}/api/workspaces/${workspaceId}/query`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query: 'How do I reset my password?' }),
+  });
+
+describe('the agent service', () => {
+  it('serves the agent routes and the streamable ones, and nothing else', async () => {
+    const { cookie, workspaceId } = await workspace();
+    expect(AGENT_SERVICE_ROUTES.filter((entry) => entry.runs !== 'agent')).toEqual([]);
+    for (const entry of STREAMABLE_ROUTES) expect(AGENT_SERVICE_ROUTES).toContain(entry);
+
+    const health = await fetch(`${base}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok', queries_in_flight: 0 });
+
+    const answered = await ask(cookie, workspaceId);
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toMatchObject({ answer: 'Use the reset link on the sign-in page.', error: null });
+
+    // A route of the API function is not a door through the service.
+    const other = await fetch(`${base}/api/workspaces`, { headers: { cookie } });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toEqual({ error: 'no route for GET /api/workspaces' });
+  });
+
+  it('reports its queries in flight while one runs', async () => {
+    const { cookie, workspaceId } = await workspace();
+    reports.length = 0;
+    const answered = ask(cookie, workspaceId);
+    await expect.poll(() => reports.includes(1), { timeout: 2000, interval: 20 }).toBe(true);
+    expect((await answered).status).toBe(200);
+    await expect.poll(() => reports.at(-1), { timeout: 2000, interval: 20 }).toBe(0);
+  });
+
+  it('stops taking requests at once, and keeps a streamed query whose client left until it is stored', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    const controller = new AbortController();
+    const streamed = await fetch(`${base}/api/workspaces/${workspaceId}/query`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ query: 'Streamed, then left' }),
+      signal: controller.signal,
+    });
+    expect(streamed.status).toBe(200);
+    const reader = streamed.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('event: start');
+    const conversationId = JSON.parse(first.split('data: ')[1]!.split('\n')[0]!).conversation_id as string;
+    controller.abort(); // the client hangs up; the model has not answered yet
+
+    const stopping = service.stop();
+    const health = await fetch(`${base}/health`).catch(() => undefined);
+    // Either the server has closed its door already, or it says it is stopping.
+    if (health) expect(health.status).toBe(503);
+    await stopping;
+    await expect(fetch(`${base}/health`)).rejects.toThrow();
+    // The query went on to its end and was stored.
+    const stored = await t.deps.table.get<{ message_count: number }>(keys.conversation(orgId, workspaceId, conversationId), true);
+    expect(stored?.message_count).toBe(2);
+  });
+});
