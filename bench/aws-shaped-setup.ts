@@ -18,7 +18,7 @@ import { modelReply, startEverything } from './query-blackbox.js';
 const STORE_MS = 5;
 const MODEL_MS = 300;
 
-export async function startAwsShaped(name: string, mode: DelayMode = 'request') {
+export async function startAwsShaped(name: string, mode: DelayMode = 'request', env: Record<string, string> = {}) {
   const store = await startDelayedStore(STORE_MS, mode);
   const model = await startFakeModel();
   model.handle((request) => ({ ...modelReply(request), delayMs: MODEL_MS }));
@@ -32,6 +32,7 @@ export async function startAwsShaped(name: string, mode: DelayMode = 'request') 
     QUERY_RATE_LIMIT_PER_MINUTE: '100000',
     ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
     KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...env,
   });
   const stop = async () => {
     await service.stop();

@@ -33,14 +33,25 @@ const REQUEST_USD = 0.2 / 1e6;
 const root = join(import.meta.dirname, '..');
 const outdir = join(root, 'node_modules', '.cache', 'memory-bench');
 
-/** A CPU cgroup with `share` of one CPU; answers its directory. */
-function cgroupFor(memoryMb: number): string {
-  const dir = join(CGROUP_ROOT, `wap-bench-${memoryMb}`);
+/** Whether this machine lets the benchmarks make CPU cgroups (cgroup v1, root). */
+export function cpuCgroupsAvailable(): boolean {
+  return (
+    existsSync(join(CGROUP_ROOT, 'cgroup.procs')) &&
+    spawnSync('sh', ['-c', `mkdir -p ${CGROUP_ROOT}/wap-bench-probe && rmdir ${CGROUP_ROOT}/wap-bench-probe`]).status === 0
+  );
+}
+
+/** A CPU cgroup named `wap-bench-<name>` with `share` of one CPU (cfs quota); answers its directory. */
+export function cpuCgroup(name: string, share: number): string {
+  const dir = join(CGROUP_ROOT, `wap-bench-${name}`);
   if (!existsSync(dir)) mkdirSync(dir);
   writeFileSync(join(dir, 'cpu.cfs_period_us'), '100000');
-  writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(Math.round((memoryMb / 1769) * 100_000)));
+  writeFileSync(join(dir, 'cpu.cfs_quota_us'), String(Math.round(share * 100_000)));
   return dir;
 }
+
+/** The cgroup of a Lambda size: its share of one CPU. */
+const cgroupFor = (memoryMb: number) => cpuCgroup(String(memoryMb), memoryMb / 1769);
 
 /** The time to import the bundle in a fresh Node process inside the cgroup, in ms. */
 function loadInCgroup(cgroup: string, file: string): number {
@@ -85,10 +96,7 @@ async function measureQueries(cgroup: string) {
 const usd = (value: number) => Math.round(value * 100) / 100;
 
 export async function benchMemory(): Promise<Row[]> {
-  if (
-    !existsSync(join(CGROUP_ROOT, 'cgroup.procs')) ||
-    spawnSync('sh', ['-c', `mkdir -p ${CGROUP_ROOT}/wap-bench-probe && rmdir ${CGROUP_ROOT}/wap-bench-probe`]).status !== 0
-  ) {
+  if (!cpuCgroupsAvailable()) {
     return [{ size: 'not measured', reason: `no writable CPU cgroup at ${CGROUP_ROOT} (needs root and cgroup v1)` }];
   }
   mkdirSync(outdir, { recursive: true });

@@ -1,6 +1,7 @@
 import { benchApi } from './api.js';
 import { benchApprovals } from './approvals.js';
 import { benchAwsShaped } from './aws-shaped.js';
+import { benchInFlight } from './in-flight.js';
 import { benchMemory } from './memory.js';
 import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchConsole } from './console.js';
@@ -119,6 +120,11 @@ const benchmarks: Record<string, Benchmark> = {
       { title: 'Index entries written, per index', run: benchPartitionsIndexes },
       { title: 'Store calls the service made during the load, per operation (reads too)', run: benchPartitionsCalls },
     ],
+  },
+  'in-flight': {
+    title:
+      "How many model waits one process holds (the agent service on Fargate is this app on a Node server): npm start in the AWS-shaped setup (store 5 ms away, one MCP tool call, two model calls) in a CPU cgroup of one CPU (a 1 vCPU task) when the machine allows, the model answering each call after 2 s; for each level N, queries arriving evenly for 12 s at the rate that keeps N in flight. added_p50: over one query alone, once the process is full; cpu_ms_per_query: the service process; rss_peak: its resident memory at the wave's peak",
+    run: benchInFlight,
   },
   memory: {
     title:
