@@ -7,7 +7,7 @@ import { modelTier, type ModelTier } from '../models/catalogue.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { type Item, unlessConditionFailed } from '../platform/table.js';
-import { addWorkspaceCounters, counterNames, recordUsage } from '../workspaces/counters.js';
+import { counterNames, recordUsage } from '../workspaces/counters.js';
 import { issueLines } from '../platform/validation.js';
 
 /** The statistics of a closed conversation, as the model must give them. */
@@ -139,17 +139,15 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
         created_at: now.toISOString(),
       });
     }
-    await Promise.all([
-      addWorkspaceCounters(deps, job.org_id, data.workspaceId, {
-        [counterNames.dimension('category', stats.category)]: 1,
-        [counterNames.dimension('resolution', stats.resolution_status)]: 1,
-        [counterNames.dimension('sentiment', sentimentBucket(stats.sentiment_score))]: 1,
-        sentiment_sum: stats.sentiment_score,
-        sentiment_count: 1,
-        gaps: unresolved ? 1 : 0,
-      }),
-      recordUsage(deps, job.org_id, data.workspaceId, { cost_usd: cost }, deps.clock.now()),
-    ]);
+    // The statistics' counters ride on the usage's own write of the workspace counters: one UpdateItem.
+    await recordUsage(deps, job.org_id, data.workspaceId, { cost_usd: cost }, deps.clock.now(), {
+      [counterNames.dimension('category', stats.category)]: 1,
+      [counterNames.dimension('resolution', stats.resolution_status)]: 1,
+      [counterNames.dimension('sentiment', sentimentBucket(stats.sentiment_score))]: 1,
+      sentiment_sum: stats.sentiment_score,
+      sentiment_count: 1,
+      gaps: unresolved ? 1 : 0,
+    });
   },
   async onFailed(deps, data, job) {
     await unlessConditionFailed(

@@ -136,14 +136,14 @@ export const keys = {
   /** The record a Bearer key authenticates as, found by the key's SHA-256 (the key itself is never stored). */
   apiKey: (hash: string): Key => ({ pk: `APIKEY#${hash}`, sk: 'KEY' }),
 
-  /** A workspace's queries and cost of one day in one shard of its organisation's (`workspaces/day-counts.ts`). */
-  queriesToday: (orgId: string, shard: number, day: string, workspaceId: string): Key => ({
+  /** A workspace's usage of one day in a shard of its organisation's (`workspaces/day-counts.ts`; `DAY#`: queries and cost, before). */
+  queriesToday: (orgId: string, shard: number, day: string, workspaceId: string, kind: 'USE' | 'DAY' = 'USE'): Key => ({
     pk: `ORGTODAY#${orgId}#${shard}`,
-    sk: `DAY#${day}#WS#${workspaceId}`,
+    sk: `${kind}#${day}#WS#${workspaceId}`,
   }),
   queriesTodayPartition: (orgId: string, shard: number) => `ORGTODAY#${orgId}#${shard}`,
   /** Prefix of the sort keys of one day's counts in a shard. */
-  queriesTodayPrefix: (day: string) => `DAY#${day}#WS#`,
+  queriesTodayPrefix: (day: string, kind: 'USE' | 'DAY' = 'USE') => `${kind}#${day}#WS#`,
 
   /** One shard of a workspace's counters (`workspaces/counters.ts`): an item per month. */
   workspaceCounters: (orgId: string, workspaceId: string, shard: number, month: string): Key => ({
@@ -154,10 +154,11 @@ export const keys = {
   workspaceCountersPrefix: 'WSCOUNT#',
 
   // --- A workspace's partitions that grow without bound ---
+  /** A workspace's day counters as written before they joined its organisation's day items (`queriesToday`): read, not written. */
   workspaceStatsPartition: (orgId: string, workspaceId: string) => `WSSTAT#${orgId}#${workspaceId}`,
   workspaceDayStats: (orgId: string, workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `DAY#${day}` }),
-  /** Prefix of a day counter's sort key, before its date (`YYYY-MM-DD`). */
-  dayStatsPrefix: 'DAY#',
+  /** That a warning of the prompt cache's hit rate on `day` was logged (`workspaces/cache-watch.ts`): once a day. */
+  cacheWarning: (orgId: string, workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `WARN#${day}` }),
   activityPartition: (orgId: string, workspaceId: string) => `WSACT#${orgId}#${workspaceId}`,
   /** An audit log entry, listed newest first. */
   activityEntry: (orgId: string, workspaceId: string, at: string, activityId: string): Key => ({

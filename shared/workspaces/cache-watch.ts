@@ -2,12 +2,14 @@ import type { Deps } from '../deps.js';
 import { daysEndingOn } from '../platform/clock.js';
 import { num } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
+import { daySums, dayUsageKeys } from './day-counts.js';
 
 /*
  * A warning in the logs when a workspace's prompt cache hit rate falls by more than 15 points from
  * one day to the next (a system prompt that changed per request, a tool list that keeps changing):
- * checked once a day per workspace, by its first query of the day, from the two previous days'
- * counters (one BatchGet), so the hot path pays nothing the rest of the day.
+ * checked by the workspace's first query of the day in each of its day shards (at most 4 a day),
+ * from the two previous days' day items (one BatchGet), so the hot path pays nothing the rest of
+ * the day; a marker item per day (`cacheWarning`, a conditional put) makes the warning once.
  */
 
 /** A fall of more than this many points (of 100) is worth a warning. */
@@ -30,16 +32,14 @@ export async function watchCacheHitRate(
 ): Promise<void> {
   const [before, yesterday] = daysEndingOn(new Date(today.getTime() - 86_400_000), 2);
   if (!before || !yesterday) return;
-  const items = await deps.table.batchGet([
-    keys.workspaceDayStats(orgId, workspaceId, before),
-    keys.workspaceDayStats(orgId, workspaceId, yesterday),
-  ]);
-  const bySk = new Map(items.map((item) => [item.sk, item]));
-  const previous = hitRateOf(bySk.get(keys.workspaceDayStats(orgId, workspaceId, before).sk));
-  const latest = hitRateOf(bySk.get(keys.workspaceDayStats(orgId, workspaceId, yesterday).sk));
+  const byDay = daySums(await deps.table.batchGet(dayUsageKeys(orgId, workspaceId, [before, yesterday])));
+  const previous = hitRateOf(byDay.get(before));
+  const latest = hitRateOf(byDay.get(yesterday));
   if (!previous || !latest) return;
   const fall = Math.round((previous.rate - latest.rate) * 100);
   if (fall <= FALL_POINTS) return;
+  // Several first queries of the day may look (one per day shard): the first to mark the day warns.
+  if (!(await deps.table.putNew({ ...keys.cacheWarning(orgId, workspaceId, yesterday), fall_points: fall }))) return;
   deps.logger.warn('prompt cache hit rate fell', {
     org: orgId,
     workspace: workspaceId,

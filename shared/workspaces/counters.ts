@@ -1,6 +1,6 @@
-import { countDay } from './day-counts.js';
+import { addDayUsage } from './day-counts.js';
 import type { Deps } from '../deps.js';
-import { dayOf, monthOf } from '../platform/clock.js';
+import { monthOf } from '../platform/clock.js';
 import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { watchCacheHitRate } from './cache-watch.js';
@@ -131,9 +131,10 @@ export function countersOf(workspace: object | undefined, items: object[]): Reco
 }
 
 /**
- * Records usage at `at`: three UpdateItems in parallel, on the workspace's day item, on one of its
- * counter shards (month and all-time usage, plus any conversation counter deltas given), and on
- * the organisation's day item of the workspace that its workspace list reads (queries and cost).
+ * Records usage at `at`: two UpdateItems in parallel, on one of the workspace's counter shards
+ * (month and all-time usage, plus any conversation counter deltas given), and on its day in one of
+ * its organisation's day shards, which the workspace list, the dashboard and the stats read
+ * (`day-counts.ts`).
  */
 export async function recordUsage(
   deps: Deps,
@@ -152,15 +153,11 @@ export async function recordUsage(
     workspaceDeltas[counterNames.month(month, field)] = value;
     workspaceDeltas[counterNames.total(field)] = value;
   }
-  const dayExpression = addExpression(dayDeltas);
   const [day] = await Promise.all([
-    dayExpression
-      ? deps.table.update<{ queries?: number }>(keys.workspaceDayStats(orgId, workspaceId, dayOf(at)), dayExpression)
-      : undefined,
+    addDayUsage(deps, orgId, workspaceId, dayDeltas, at),
     addWorkspaceCounters(deps, orgId, workspaceId, workspaceDeltas, at),
-    countDay(deps, orgId, workspaceId, { queries: usage.queries ?? 0, costUsd: usage.cost_usd ?? 0 }, at),
   ]);
-  // The workspace's first query of the day looks at how its prompt cache did the day before.
+  // The workspace's first query of the day in its shard looks at how its prompt cache did the day before.
   if (usage.queries && day?.queries === usage.queries) {
     await watchCacheHitRate(deps, orgId, workspaceId, at).catch((error: unknown) =>
       deps.logger.warn('the prompt cache hit rate could not be checked', { error: errorMessage(error) }),

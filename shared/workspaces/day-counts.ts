@@ -1,42 +1,61 @@
 import type { Deps } from '../deps.js';
 import { dayOf } from '../platform/clock.js';
-import { keys } from '../platform/keys.js';
+import { keys, type Key } from '../platform/keys.js';
+import type { Item } from '../platform/table.js';
 
 /*
- * Each workspace's queries and cost per day, as the workspace list shows them (queries today, cost
- * this month), where the list can read them in the same round as the workspaces: in a few
- * partitions per organisation (`ORGTODAY#<org>#<shard>`, an item per day and workspace), not in
- * items that only a workspace's id finds. Each change adds to a shard chosen at random, so that no
- * partition takes every query of a busy organisation or workspace (and each item stays far under
- * 1 KB: one write unit); the list sums the shards. An item expires 40 days after its day (TTL
- * deletes cost nothing), once no month that the list shows holds it.
+ * Each workspace's usage per day (queries, tokens, cost, duration, errors…), where every reader
+ * finds it without a second round: in a few partitions per organisation
+ * (`ORGTODAY#<org>#<shard>`, an item per day and workspace, `USE#<day>#WS#<ws>`). The workspace
+ * list reads an organisation's month in one Query per shard, alongside the workspaces; a
+ * workspace's dashboard, stats and cache watch read the days they show by key (a BatchGet). Each
+ * query adds to a shard chosen at random, so that no partition takes every query of a busy
+ * organisation or workspace (and each item stays far under 1 KB: one write unit); readers sum the
+ * shards.
+ *
+ * Written before, and still read: the workspace's own day items (`WSSTAT#<org>#<ws>` / `DAY#<day>`,
+ * every usage field, read by the dashboard, the stats and the cache watch) and the organisation's
+ * `DAY#<day>#WS#<ws>` items (queries and cost only, read by the list, expiring 40 days after their
+ * day). A query wrote both; now it writes one item. Nothing adds to the old items any more, so a
+ * reader sums old and new without counting anything twice, as long as each reads only its own old
+ * kind (the two old kinds hold the same queries twice).
  */
 
-/** How many partitions an organisation's counts are spread over: each takes 1/SHARDS of its queries. */
-const QUERIES_TODAY_SHARDS = 4;
-const KEEP_DAYS = 40;
+/** How many partitions an organisation's days are spread over: each takes 1/SHARDS of its queries. */
+const DAY_SHARDS = 4;
 
-/** Adds a workspace's queries and cost at `at` to its day: one UpdateItem (none when both are 0). */
-export async function countDay(
-  deps: Deps,
+/**
+ * Adds a workspace's usage at `at` to its day, in one shard chosen at random: one UpdateItem
+ * (none when every delta is 0). Answers the item's `queries` after the write.
+ */
+export async function addDayUsage(
+  deps: Pick<Deps, 'table'>,
   orgId: string,
   workspaceId: string,
-  counts: { queries: number; costUsd: number },
+  deltas: Record<string, number>,
   at: Date,
-): Promise<void> {
-  if (!counts.queries && !counts.costUsd) return;
-  const day = dayOf(at);
-  const expires = Math.floor(Date.parse(`${day}T00:00:00.000Z`) / 1000) + KEEP_DAYS * 86_400;
-  await deps.table.update(keys.queriesToday(orgId, Math.floor(Math.random() * QUERIES_TODAY_SHARDS), day, workspaceId), {
-    update: 'ADD #queries :queries, cost_usd :cost SET workspace_id = :workspace, #ttl = :ttl',
-    names: { '#queries': 'queries', '#ttl': 'ttl' },
-    values: { ':queries': counts.queries, ':cost': counts.costUsd, ':workspace': workspaceId, ':ttl': expires },
+): Promise<{ queries: number } | undefined> {
+  const added = Object.entries(deltas).filter(([, delta]) => delta !== 0);
+  if (!added.length) return undefined;
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':workspace': workspaceId };
+  const parts = added.map(([name, delta], index) => {
+    names[`#c${index}`] = name;
+    values[`:c${index}`] = delta;
+    return `#c${index} :c${index}`;
   });
+  const shard = Math.floor(Math.random() * DAY_SHARDS);
+  const item = await deps.table.update<{ queries?: number }>(keys.queriesToday(orgId, shard, dayOf(at), workspaceId), {
+    update: `ADD ${parts.join(', ')} SET workspace_id = :workspace`,
+    names,
+    values,
+  });
+  return { queries: typeof item.queries === 'number' ? item.queries : 0 };
 }
 
 /**
  * Each of the organisation's workspaces' queries today and cost this month (those that have any):
- * one Query per shard, in parallel, over the days of the month so far.
+ * two Queries per shard (the month's items, and those written before), all in parallel.
  */
 export async function readDayCounts(
   deps: Deps,
@@ -44,21 +63,55 @@ export async function readDayCounts(
   now: Date,
 ): Promise<Map<string, { queriesToday: number; costMonth: number }>> {
   const today = dayOf(now);
+  const firstOfMonth = `${today.slice(0, 8)}01`;
   const shards = await Promise.all(
-    Array.from({ length: QUERIES_TODAY_SHARDS }, (_, shard) =>
-      deps.table.queryAll({
-        pk: keys.queriesTodayPartition(orgId, shard),
-        sk: { between: [keys.queriesTodayPrefix(`${today.slice(0, 8)}01`), `${keys.queriesTodayPrefix(today)}~`] },
-      }),
-    ),
+    Array.from({ length: DAY_SHARDS }, (_, shard) =>
+      (['USE', 'DAY'] as const).map((kind) =>
+        deps.table.queryAll({
+          pk: keys.queriesTodayPartition(orgId, shard),
+          sk: { between: [keys.queriesTodayPrefix(firstOfMonth, kind), `${keys.queriesTodayPrefix(today, kind)}~`] },
+        }),
+      ),
+    ).flat(),
   );
   const counts = new Map<string, { queriesToday: number; costMonth: number }>();
   for (const item of shards.flat()) {
     const workspaceId = String(item.workspace_id);
     const count = counts.get(workspaceId) ?? { queriesToday: 0, costMonth: 0 };
-    if (item.sk.startsWith(keys.queriesTodayPrefix(today)) && typeof item.queries === 'number') count.queriesToday += item.queries;
+    const todays = item.sk.startsWith(keys.queriesTodayPrefix(today)) || item.sk.startsWith(keys.queriesTodayPrefix(today, 'DAY'));
+    if (todays && typeof item.queries === 'number') count.queriesToday += item.queries;
     if (typeof item.cost_usd === 'number') count.costMonth += item.cost_usd;
     counts.set(workspaceId, count);
   }
   return counts;
+}
+
+/**
+ * The keys of a workspace's usage on `days`: every shard of each day, and the workspace's own day
+ * item of before. For a BatchGet the reader makes (`daySums` adds up what it finds).
+ */
+export function dayUsageKeys(orgId: string, workspaceId: string, days: readonly string[]): Key[] {
+  return days.flatMap((day) => [
+    ...Array.from({ length: DAY_SHARDS }, (_, shard) => keys.queriesToday(orgId, shard, day, workspaceId)),
+    keys.workspaceDayStats(orgId, workspaceId, day),
+  ]);
+}
+
+/** The sort key of a day item `dayUsageKeys` names (`USE#<day>#WS#<ws>`, `DAY#<day>`), with its day. */
+const DAY_ITEM = /^(?:USE|DAY)#(\d{4}-\d{2}-\d{2})/;
+
+/**
+ * A workspace's usage by day (`YYYY-MM-DD` → every numeric field summed), from the items
+ * `dayUsageKeys` names; any other item read with them (counter items, say) is passed over.
+ */
+export function daySums(items: readonly Item[]): Map<string, Record<string, number>> {
+  const sums = new Map<string, Record<string, number>>();
+  for (const item of items) {
+    const day = DAY_ITEM.exec(item.sk)?.[1];
+    if (!day) continue;
+    const sum = sums.get(day) ?? {};
+    for (const [name, value] of Object.entries(item)) if (typeof value === 'number') sum[name] = (sum[name] ?? 0) + value;
+    sums.set(day, sum);
+  }
+  return sums;
 }

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
-import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
 import { counterNames, counterOf, countersOf, isCounterItem, monthCounterKeys } from './counters.js';
+import { daySums, dayUsageKeys } from './day-counts.js';
 import type { WorkspaceStats } from './schemas.js';
 
 /** Money is summed as DynamoDB decimals; answers are rounded to a millionth of a dollar. */
@@ -16,7 +16,7 @@ export function roundUsd(value: number): number {
  */
 export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string, now: Date) {
   return deps.table.batchGet([
-    ...daysEndingOn(now, 7).map((day) => keys.workspaceDayStats(orgId, workspaceId, day)),
+    ...dayUsageKeys(orgId, workspaceId, daysEndingOn(now, 7)),
     ...monthCounterKeys(orgId, workspaceId, monthOf(now)),
   ]);
 }
@@ -27,10 +27,10 @@ export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string,
  * counters (what its item held before they moved, and this month's counter items); the days are
  * the items `readWeekCounters` read at the same `now`.
  */
-export function workspaceStatsOf(workspace: { org_id: string }, workspaceId: string, items: Item[], now: Date): WorkspaceStats {
+export function workspaceStatsOf(workspace: { org_id: string }, _workspaceId: string, items: Item[], now: Date): WorkspaceStats {
   const week = daysEndingOn(now, 7);
-  const byDay = new Map(items.filter((item) => !isCounterItem(item)).map((item) => [item.sk, item]));
-  const queriesOn = (day: string) => counterOf(byDay.get(keys.workspaceDayStats(workspace.org_id, workspaceId, day).sk), 'queries');
+  const byDay = daySums(items);
+  const queriesOn = (day: string) => counterOf(byDay.get(day), 'queries');
   const month = monthOf(now);
   const counters = countersOf(workspace, items.filter(isCounterItem));
   const monthQueries = counterOf(counters, counterNames.month(month, 'queries'));

@@ -73,7 +73,11 @@ describe('table keys', () => {
     expect(keys.knowledge('o', 'w', 'k').sk.startsWith(keys.knowledgePrefix)).toBe(true);
     expect(keys.guardrail('o', 'w', 'g').sk.startsWith(keys.guardrailPrefix)).toBe(true);
     expect(keys.consumer('o', 'w', 'c').sk.startsWith(keys.consumerPrefix)).toBe(true);
-    expect(keys.workspaceDayStats('o', 'w', '2024-01-01').sk.slice(keys.dayStatsPrefix.length)).toBe('2024-01-01');
+    expect(keys.queriesToday('o', 2, '2024-01-01', 'w').sk.startsWith(keys.queriesTodayPrefix('2024-01-01'))).toBe(true);
+    expect(keys.queriesToday('o', 2, '2024-01-01', 'w', 'DAY').sk.startsWith(keys.queriesTodayPrefix('2024-01-01', 'DAY'))).toBe(true);
+    // A cache warning shares the partition of the day items of before, under its own prefix.
+    expect(keys.cacheWarning('o', 'w', '2024-01-01').pk).toBe(keys.workspaceStatsPartition('o', 'w'));
+    expect(keys.cacheWarning('o', 'w', '2024-01-01').sk).not.toBe(keys.workspaceDayStats('o', 'w', '2024-01-01').sk);
   });
 
   it('bound time-ordered sort keys after every entry of that time', () => {

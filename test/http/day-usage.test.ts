@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+import type { Item } from '../../shared/platform/table.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
+
+/**
+ * A workspace's usage of a day is one item per organisation shard (`ORGTODAY#<org>#<shard>` /
+ * `USE#<day>#WS#<ws>`, shared/workspaces/day-counts.ts), which the workspace list, the dashboard
+ * and the detail's stats all read. A query writes that one day item, not the two it wrote before
+ * (the workspace's `WSSTAT#…/DAY#` and the organisation's `DAY#…` of queries and cost), which are
+ * still read, each by the readers that read it before, so nothing is counted twice. The test clock
+ * stands at 2026-11-22T10:00Z.
+ */
+
+let t: TestContext;
+let model: FakeModel;
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  model.handle(() => textReply('Answered.', { input_tokens: 1000, output_tokens: 100 }));
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+});
+afterAll(async () => {
+  await t?.close();
+  await model?.stop();
+});
+
+async function workspace() {
+  const admin = await t.signUp();
+  const created = await t.createWorkspace(admin.cookie, { name: `Days ${t.uniqueEmail('ws')}` });
+  return { cookie: admin.cookie as string, orgId: admin.org.id as string, workspaceId: created.id as string };
+}
+
+async function ask(cookie: string, workspaceId: string) {
+  const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query: 'How do I reset it?' } });
+  expect(response.status, response.text).toBe(200);
+  return response.body as { cost_usd: number };
+}
+
+/** Every day item of the organisation, in its four shards. */
+async function orgDayItems(orgId: string): Promise<Item[]> {
+  const shards = await Promise.all(
+    Array.from({ length: 4 }, (_, shard) => t.deps.table.queryAll({ pk: keys.queriesTodayPartition(orgId, shard) })),
+  );
+  return shards.flat();
+}
+
+describe("a workspace's usage by day", () => {
+  it('is one item a query writes, with every usage field, and no item of the workspace’s own day partition', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    const { cost_usd: cost } = await ask(cookie, workspaceId);
+    const items = await orgDayItems(orgId);
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({
+      sk: `USE#2026-11-22#WS#${workspaceId}`,
+      workspace_id: workspaceId,
+      queries: 1,
+      tokens_input: 1000,
+      tokens_output: 100,
+    });
+    expect(items[0]?.cost_usd).toBeCloseTo(cost, 9);
+    expect(await t.deps.table.queryAll({ pk: keys.workspaceStatsPartition(orgId, workspaceId) })).toEqual([]);
+  });
+
+  it('counts what was written before, and what is written now, once each in the list, the dashboard and the stats', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    // Before: a query wrote the workspace's day item (every field) and the organisation's (queries and cost).
+    const before: Item[] = [
+      { ...keys.workspaceDayStats(orgId, workspaceId, '2026-11-22'), queries: 2, cost_usd: 0.02, tokens_input: 200 },
+      { ...keys.workspaceDayStats(orgId, workspaceId, '2026-11-20'), queries: 3, cost_usd: 0.03, tokens_input: 300 },
+      { ...keys.queriesToday(orgId, 1, '2026-11-22', workspaceId, 'DAY'), workspace_id: workspaceId, queries: 2, cost_usd: 0.02 },
+      { ...keys.queriesToday(orgId, 3, '2026-11-20', workspaceId, 'DAY'), workspace_id: workspaceId, queries: 3, cost_usd: 0.03 },
+    ];
+    await t.deps.table.batchPut(before);
+    const { cost_usd: cost } = await ask(cookie, workspaceId);
+
+    const list = await t.request('GET', '/api/workspaces', { cookie });
+    expect(list.status, list.text).toBe(200);
+    const listed = (list.body.workspaces as { id: string; queries_today: number; cost_mtd: number }[]).find(
+      (entry) => entry.id === workspaceId,
+    );
+    expect(listed?.queries_today).toBe(3);
+    expect(listed?.cost_mtd).toBeCloseTo(0.05 + cost, 6);
+
+    const dashboard = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie });
+    expect(dashboard.status, dashboard.text).toBe(200);
+    const byDay = new Map((dashboard.body.usage.by_day as { date: string; queries: number }[]).map((entry) => [entry.date, entry.queries]));
+    expect(byDay.get('2026-11-22')).toBe(3);
+    expect(byDay.get('2026-11-20')).toBe(3);
+    expect(byDay.get('2026-11-21')).toBe(0);
+
+    const detail = await t.request('GET', `/api/workspaces/${workspaceId}`, { cookie });
+    expect(detail.status, detail.text).toBe(200);
+    expect(detail.body.stats).toMatchObject({ today: 3, week: 6 });
+  });
+
+  it('is written in one UpdateItem per query, besides the workspace counters', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    await ask(cookie, workspaceId); // the first query of a workspace also makes its sessions and caches
+    const spy = vi.spyOn(t.deps.table, 'update');
+    await ask(cookie, workspaceId);
+    const updates = spy.mock.calls.map(([key]) => key.pk);
+    spy.mockRestore();
+    expect(updates.filter((pk) => pk.startsWith('ORGTODAY#'))).toHaveLength(1);
+    expect(updates.filter((pk) => pk.startsWith('WSSTAT#'))).toHaveLength(0);
+    expect((await orgDayItems(orgId)).reduce((sum, item) => sum + Number(item.queries ?? 0), 0)).toBe(2);
+  });
+});
