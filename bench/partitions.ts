@@ -5,7 +5,6 @@ import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from
 import { startRuntimeProcess } from '../test/support/runtime-process.js';
 import { signUpOver } from '../test/support/signup.js';
 import { APPROVAL_DUE_SHARDS } from '../shared/approvals/expiry.js';
-import { DUE_SHARDS } from '../shared/conversations/lifecycle.js';
 import { PENDING_SHARDS } from '../shared/jobs/shards.js';
 import { apiOf, type Row } from './report.js';
 import { startAccountingStore, type WriteTotals } from './write-accounting.js';
@@ -29,6 +28,8 @@ const PARTITION_WCU_PER_S = 1000;
 const GOAL_WCU_PER_QUESTION = 12;
 const GOAL_TENANT_PARTITION = 1;
 const GOAL_SHARED_PARTITION = 0.02;
+/** The due index's shards on AWS (`DUE_INDEX_SHARDS`'s default there): the service runs with them here. */
+const DUE_SHARDS = 128;
 
 const ANSWER =
   'You can reset your password from the sign-in page: choose "Forgot password", enter your work e-mail, and follow the link we send within a few minutes.';
@@ -147,6 +148,7 @@ async function measure(): Promise<Measured> {
     ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
     KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
     SESSION_SECRET: 'a session secret of at least thirty-two characters',
+    DUE_INDEX_SHARDS: String(DUE_SHARDS),
   });
   try {
     const url = await service.url;

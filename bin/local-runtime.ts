@@ -237,7 +237,7 @@ async function startOnStore(
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.
   const scheduler = new DueIndexScheduler(
     clock,
-    (now) => sendDueMoves({ ...core, jobs: runner }, now),
+    (now) => sendDueMoves({ ...core, jobs: runner, config }, now),
     (error) => logger.error('due conversation moves could not be sent', { error: errorMessage(error) }),
   );
   // Metrics are kept only when someone may read them (`METRICS_TOKEN`, bin/metrics.ts).

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
 import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
-import { DUE_SHARDS, lifecycleMessage, type LifecycleJob } from './lifecycle.js';
+import { lifecycleMessage, type LifecycleJob } from './lifecycle.js';
 
 /*
  * The backstop of timed moves: open and cold conversations (and pending approvals) carry their due
@@ -22,16 +22,16 @@ interface DuePartition {
   holds: 'open' | 'cold' | 'approval';
 }
 
-/** Every partition of the due index: conversations' in GSI4, then GSI3's of before; approvals' in GSI3. */
-function duePartitions(): DuePartition[] {
-  const shards = (index: DuePartition['index'], holds: DuePartition['holds'], count: number, status: string = holds) =>
+/** Every partition of the due index: conversations' in GSI4 (`shards` of them), then GSI3's of before; approvals' in GSI3. */
+function duePartitions(shards: number): DuePartition[] {
+  const partitions = (index: DuePartition['index'], holds: DuePartition['holds'], count: number, status: string = holds) =>
     Array.from({ length: count }, (_, shard) => ({ index, holds, pk: keys.dueIndex(status, shard) }));
   return [
     ...(['open', 'cold'] as const).flatMap((status) => [
-      ...shards('gsi4', status, DUE_SHARDS),
-      ...shards('gsi3', status, LEGACY_DUE_SHARDS),
+      ...partitions('gsi4', status, shards),
+      ...partitions('gsi3', status, LEGACY_DUE_SHARDS),
     ]),
-    ...shards('gsi3', 'approval', APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS),
+    ...partitions('gsi3', 'approval', APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS),
   ];
 }
 
@@ -48,7 +48,7 @@ interface DueEntry {
 }
 
 /** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
-export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'>;
+export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
 
 /** Reads what is due at `now` in `partitions`, all at once, and sends each move; answers how many were sent. */
 async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: Date): Promise<number> {
@@ -94,12 +94,12 @@ const dateOrUndefined = (time: number) => (Number.isFinite(time) ? new Date(time
  * on its way.
  */
 export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now()): Promise<number> {
-  return sendMovesIn(deps, duePartitions(), at);
+  return sendMovesIn(deps, duePartitions(deps.config.dueIndexShards), at);
 }
 
 /** The earliest due time after `after` among open and cold conversations and approvals: where the local scheduler sleeps to. */
 export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | undefined> {
-  return dateOrUndefined(await earliestAfter(deps, duePartitions(), after));
+  return dateOrUndefined(await earliestAfter(deps, duePartitions(deps.config.dueIndexShards), after));
 }
 
 /**
@@ -108,7 +108,7 @@ export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | 
  * read further (everything due in it, then its first entry after `now`).
  */
 export async function sendDueMoves(deps: DueMoveDeps, now: Date): Promise<Date | undefined> {
-  const partitions = duePartitions();
+  const partitions = duePartitions(deps.config.dueIndexShards);
   const firsts = await Promise.all(partitions.map(({ holds: _, ...partition }) => deps.table.query<DueEntry>({ ...partition, limit: 1 })));
   const earliest = firsts.map((page) => (page.items[0] ? Date.parse(page.items[0].due_at) : Number.POSITIVE_INFINITY));
   const due = partitions.filter((_, at) => (earliest[at] ?? Number.POSITIVE_INFINITY) <= now.getTime());

@@ -20,20 +20,20 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  */
 
 /**
- * Shards of the due index, a partition set every tenant writes: each question moves its
- * conversation's entry (about 2 WCU, docs/capacity.md), so 128 shards keep each under 0.02 WCU per
- * question of the deployment. A conversation's shard comes from its id.
+ * A conversation's shard of the due index (`shards`: `DUE_INDEX_SHARDS`), from its id. On DynamoDB
+ * the index is a partition set every tenant writes: each question moves its conversation's entry
+ * (about 2 WCU, docs/capacity.md), so 128 shards keep each under 0.02 WCU per question of the
+ * deployment. Locally one store holds them all, and 4 keep the wake-up's reads few.
  */
-export const DUE_SHARDS = 128;
-function shardOf(workspaceId: string, conversationId: string): number {
+function shardOf(workspaceId: string, conversationId: string, shards: number): number {
   const digest = createHash('sha1').update(`${workspaceId}#${conversationId}`).digest();
-  return digest.readUInt16BE(0) % DUE_SHARDS;
+  return digest.readUInt16BE(0) % shards;
 }
 
 /** Due-index attributes of a conversation waiting for its next move. */
-export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date) {
+export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
   return {
-    gsi4pk: keys.dueIndex(status, shardOf(workspaceId, conversationId)),
+    gsi4pk: keys.dueIndex(status, shardOf(workspaceId, conversationId, shards)),
     // The due time alone: an index's keys need not be unique, and the entry carries the ids.
     gsi4sk: dueAt.toISOString(),
   };
@@ -175,7 +175,7 @@ export async function closeConversation(
 async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: string, workspace: WorkspaceItem): Promise<void> {
   const now = deps.clock.now();
   const closeAt = minutesAfter(now, workspace.close_timeout_minutes);
-  const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt);
+  const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt, deps.config.dueIndexShards);
   const previous = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
       update:

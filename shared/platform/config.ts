@@ -115,6 +115,14 @@ function configSchema(runtime: Runtime) {
       .max(600_000)
       .default(local ? 2_000 : 30_000),
     SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+    // Shards of the conversations' due index: on DynamoDB, so that no partition takes every
+    // tenant's moves; one store locally, where each shard is one more Query per wake-up.
+    DUE_INDEX_SHARDS: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(1024)
+      .default(local ? 4 : 128),
     // The bearer token of GET /metrics on the local runtime; without it the route answers 404.
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).max(255).default('WorkspaceAgentProxy'),
@@ -198,6 +206,8 @@ export interface Config {
   chatBridgePollMs: number;
   /** How often the local runtime sweeps for overdue conversation moves. */
   sweepIntervalMs: number;
+  /** Shards of the conversations' due index (`DUE_INDEX_SHARDS`): fixed for a table's life (docs/capacity.md). */
+  dueIndexShards: number;
   /** The bearer token a scraper sends to the local runtime's `GET /metrics`; none: the route answers 404. */
   metricsToken: string | undefined;
   /** The CloudWatch namespace of the Lambda functions' metrics (`POWERTOOLS_METRICS_NAMESPACE`, set by the stack). */
@@ -285,6 +295,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     jobRetryBaseMs: env.JOB_RETRY_BASE_MS,
     chatBridgePollMs: env.CHAT_BRIDGE_POLL_MS,
     sweepIntervalMs: env.SWEEP_INTERVAL_MS,
+    dueIndexShards: env.DUE_INDEX_SHARDS,
     metricsToken: env.METRICS_TOKEN,
     metricsNamespace: env.POWERTOOLS_METRICS_NAMESPACE,
     metricsByWorkspace: env.METRICS_BY_WORKSPACE ?? (runtime === 'local' || env.SIGNUP_MODE !== 'open'),

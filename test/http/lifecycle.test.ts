@@ -866,7 +866,8 @@ describe('the due index (GSI4): what it carries, and the entries of before in GS
         due_at: new Date(t0 + 35 * MINUTE).toISOString(),
       },
     ]);
-    expect(String(item.gsi4pk)).toMatch(/^DUE#open#\d{1,3}$/);
+    // One of the local runtime's 4 shards (`DUE_INDEX_SHARDS`; 128 on AWS).
+    expect(String(item.gsi4pk)).toMatch(/^DUE#open#[0-3]$/);
   });
 
   it('finds a conversation whose due entry a version before wrote in GSI3, moves it, and takes it out of GSI3', async () => {

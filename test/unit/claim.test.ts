@@ -31,7 +31,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
     gsi2sk: indexKey,
     due_at: coldAt.toISOString(),
-    ...dueIndex('open', workspace.id, conversationId, coldAt),
+    ...dueIndex('open', workspace.id, conversationId, coldAt, 128),
   };
   const once = {
     id: conversationId,
@@ -114,7 +114,7 @@ const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
 /** Runs one build on each store (the typed one on the first, the reference on the second): what each returned or why it refused, and the item after. */
 async function both(saved: ClaimedQuery, at: string, before?: Record<string, unknown>) {
   const coldAt = new Date(Date.parse(at) + 30 * 60_000);
-  const typed = conversationUpdate(saved, at, coldAt);
+  const typed = conversationUpdate(saved, at, coldAt, 128);
   const key = keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
   expect(typed.key).toEqual(key);
   const builds = [typed.input, referenceUpdate(saved, at, coldAt)];

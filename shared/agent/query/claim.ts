@@ -88,6 +88,8 @@ export function conversationUpdate(
   saved: ClaimedQuery,
   at: string,
   coldAt: Date,
+  /** `DUE_INDEX_SHARDS`. */
+  dueShards: number,
   expectedCount?: number,
 ): { key: Key; input: UpdateInput } {
   const { caller, workspace, conversationId } = saved;
@@ -105,7 +107,7 @@ export function conversationUpdate(
       gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
       gsi2sk: indexKey,
       due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.id, conversationId, coldAt),
+      ...dueIndex('open', workspace.id, conversationId, coldAt, dueShards),
       gsi3pk: $remove(),
       gsi3sk: $remove(),
       id: $get('id', conversationId),
@@ -160,7 +162,7 @@ export async function claimConversation(
   at: string,
   coldAt: Date,
 ): Promise<{ previous: ConversationState | undefined } | 'taken'> {
-  const { key, input } = conversationUpdate(saved, at, coldAt);
+  const { key, input } = conversationUpdate(saved, at, coldAt, deps.config.dueIndexShards);
   const claimed = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
     null,
@@ -186,7 +188,7 @@ export async function claimAsRead(
   coldAt: Date,
   expectedCount: number,
 ): Promise<{ previous: ConversationState | undefined } | 'changed'> {
-  const { key, input } = conversationUpdate(saved, at, coldAt, expectedCount);
+  const { key, input } = conversationUpdate(saved, at, coldAt, deps.config.dueIndexShards, expectedCount);
   return unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
     'changed' as const,
