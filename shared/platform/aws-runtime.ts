@@ -11,7 +11,7 @@ import { EnvelopeSecrets } from './secrets.js';
 import { KmsKeyWrapper } from './secrets-kms.js';
 import type { SecretStore } from './store.js';
 import { Table } from './table.js';
-import { lambdaClientAddress } from './viewer-address.js';
+import { awsClientAddress } from './viewer-address.js';
 
 /** A secret the stack generated in Secrets Manager (at least 32 characters), read at cold start. */
 async function generatedSecret(arn: string, name: string): Promise<string> {
@@ -72,5 +72,5 @@ export async function createAwsDeps(
     },
   };
   // The address per-address limits count: the viewer's behind CloudFront, else the source IP.
-  return { config, deps, sqs, telemetry, clientAddress: lambdaClientAddress(originSecret, options.sourceAddress) };
+  return { config, deps, sqs, telemetry, clientAddress: awsClientAddress(originSecret, options.sourceAddress) };
 }

@@ -46,7 +46,7 @@ function sourceAddressOf(c: Context): string | undefined {
  * a malformed viewer address) counts by `sourceAddress`: the Lambda event's source IP by default,
  * the socket's peer in the agent service on Fargate (functions/agent-service/main.ts).
  */
-export function lambdaClientAddress(
+export function awsClientAddress(
   originSecret: string | undefined,
   sourceAddress: (c: Context) => string | undefined = sourceAddressOf,
 ): (c: Context) => string | undefined {

@@ -1,13 +1,13 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { ORIGIN_VERIFY_HEADER, lambdaClientAddress, viewerAddressOf } from '../../shared/platform/viewer-address.js';
+import { ORIGIN_VERIFY_HEADER, awsClientAddress, viewerAddressOf } from '../../shared/platform/viewer-address.js';
 
 const SECRET = 'origin-secret-of-sixty-four-characters-0123456789abcdefghijklmnop';
 const SOURCE_IP = '130.176.1.10'; // a CloudFront edge server's, as API Gateway sees it
 
 /** The address the function computes for a request with these headers, arriving from SOURCE_IP. */
 async function addressOf(headers: Record<string, string>, originSecret: string | undefined = SECRET): Promise<string> {
-  const clientAddress = lambdaClientAddress(originSecret);
+  const clientAddress = awsClientAddress(originSecret);
   const app = new Hono().get('/', (c) => c.text(clientAddress(c) ?? 'none'));
   // What hono/aws-lambda passes as the environment: the event's request context.
   const response = await app.request('/', { headers }, { requestContext: { http: { sourceIp: SOURCE_IP } } });
@@ -41,7 +41,7 @@ describe('viewerAddressOf', () => {
   });
 });
 
-describe('lambdaClientAddress', () => {
+describe('awsClientAddress', () => {
   it("takes the viewer's address when the request carries the origin secret", async () => {
     expect(await addressOf({ [ORIGIN_VERIFY_HEADER]: SECRET, 'cloudfront-viewer-address': '198.51.100.10:46532' })).toBe('198.51.100.10');
   });
@@ -75,8 +75,17 @@ describe('lambdaClientAddress', () => {
   });
 
   it('is undefined outside a Lambda event (no request context)', async () => {
-    const clientAddress = lambdaClientAddress(SECRET);
+    const clientAddress = awsClientAddress(SECRET);
     const app = new Hono().get('/', (c) => c.text(clientAddress(c) ?? 'none'));
     expect(await (await app.request('/')).text()).toBe('none');
+  });
+
+  it("falls back to the source the runtime gives (the agent service: the socket's peer), and trusts the viewer only with the secret", async () => {
+    const clientAddress = awsClientAddress(SECRET, () => '10.0.3.7');
+    const app = new Hono().get('/', (c) => c.text(clientAddress(c) ?? 'none'));
+    const viewer = { 'cloudfront-viewer-address': '203.0.113.9:51234' };
+    expect(await (await app.request('/', { headers: viewer })).text()).toBe('10.0.3.7');
+    expect(await (await app.request('/', { headers: { ...viewer, [ORIGIN_VERIFY_HEADER]: 'wrong' } })).text()).toBe('10.0.3.7');
+    expect(await (await app.request('/', { headers: { ...viewer, [ORIGIN_VERIFY_HEADER]: SECRET } })).text()).toBe('203.0.113.9');
   });
 });
