@@ -90,7 +90,7 @@ export function createDeps(parts: DepsParts): Deps {
     mcp: parts.mcp,
     metrics: parts.metrics ?? NO_METRICS,
     inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
-    requestRate: new RequestRate(parts.table, parts.clock),
+    requestRate: new RequestRate(parts.table, parts.clock, parts.logger),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js';
-import { TooManyRequestsError } from './errors.js';
+import { errorMessage, TooManyRequestsError } from './errors.js';
 import { keys } from './keys.js';
+import type { AppLogger } from './logger.js';
 import type { Table } from './table.js';
 import { addToWindow } from './windows.js';
 
@@ -40,13 +41,16 @@ export class RequestRate {
   constructor(
     private readonly table: Table,
     private readonly clock: Clock,
+    private readonly logger: Pick<AppLogger, 'warn'>,
   ) {}
 
   /**
    * Admits one request of `scope` (`org:<id>`, `key:<id>`, `queries:<org>`) within `limit` a
    * minute, or throws 429 with `refusal`.
    * Answers the add of the count to the store when this request made one (to be awaited once the
-   * request is answered, so that it is not left behind a frozen Lambda), else undefined.
+   * request is answered, so that it is not left behind a frozen Lambda), else undefined. The add
+   * never rejects: a count that could not be added is logged and added with the next, so a caller
+   * that stops on another refusal leaves nothing unhandled behind.
    */
   admit(scope: string, limit: number, refusal: string): Promise<void> | undefined {
     const now = this.clock.now().getTime();
@@ -73,7 +77,7 @@ export class RequestRate {
     } catch (error) {
       // Not counted: counted at the next add.
       window.pending += added;
-      throw error;
+      this.logger.warn('a request count could not be added', { scope, error: errorMessage(error) });
     }
   }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { RequestRate } from '../../shared/platform/request-rate.js';
 import { TooManyRequestsError } from '../../shared/platform/errors.js';
@@ -75,10 +75,52 @@ describe('requests per organisation and per key', () => {
     expect((await t.request('GET', '/api/workspaces', { cookie: admin.cookie })).status).toBe(200);
   });
 
+  it('refuses a key past its limit while its organisation’s count cannot be added, and the process goes on', async () => {
+    nextMinute();
+    const admin = await t.signUp();
+    const workspace = await t.createWorkspace(admin.cookie, { name: `Rate ${t.uniqueEmail('ws')}` });
+    const created = await t.request('POST', '/api/connectors/consumer', {
+      cookie: admin.cookie,
+      body: { type: 'api', workspace_id: workspace.id, credentials: {} },
+    });
+    expect(created.status, created.text).toBe(201);
+    const authorization = `Bearer ${created.body.api_key}`;
+    const path = `/api/workspaces/${workspace.id}/conversations`;
+    // Another process has used this key's whole minute already.
+    nextMinute();
+    const minute = Math.floor(t.clock.now().getTime() / 60_000);
+    await t.deps.table.put({ ...keys.requestRate(`key:${created.body.id}`, minute), count: KEY_LIMIT });
+    // The first request adds both counts and learns of the other process's.
+    expect((await t.request('GET', path, { headers: { authorization } })).status).toBe(200);
+    // A second later the organisation's add fails (the store throttles it) as the key is refused.
+    t.clock.advance(1_000);
+    const update = t.deps.table.update.bind(t.deps.table);
+    const failing = vi
+      .spyOn(t.deps.table, 'update')
+      .mockImplementation((key, input) =>
+        key.pk.startsWith('REQRATE#org:') ? Promise.reject(new Error('throughput exceeded')) : update(key, input),
+      );
+    try {
+      const refused = await t.request('GET', path, { headers: { authorization } });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ error: expect.stringContaining('this key may make 8 a minute') });
+      // Whatever the add left behind has settled by now: the test would report it if it were unhandled.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      failing.mockRestore();
+    }
+    expect(t.logger.records.some((record) => record.message === 'a request count could not be added')).toBe(true);
+    // The organisation's people still get in, and the count that failed is added with the next.
+    t.clock.advance(1_000);
+    expect((await t.request('GET', '/api/workspaces', { cookie: admin.cookie })).status).toBe(200);
+    const stored = await t.deps.table.get<{ count: number }>(keys.requestRate(`org:${admin.org.id}`, minute));
+    expect(stored?.count).toBe(3);
+  });
+
   it('sees what other processes counted once it adds its own count to the store', async () => {
     nextMinute();
-    const first = new RequestRate(t.deps.table, t.clock);
-    const second = new RequestRate(t.deps.table, t.clock);
+    const first = new RequestRate(t.deps.table, t.clock, t.logger);
+    const second = new RequestRate(t.deps.table, t.clock, t.logger);
     const scope = `org:several-processes-${Date.now()}`;
     // The first process admits 5 and adds them to the store.
     await first.admit(scope, 6, 'this organisation');

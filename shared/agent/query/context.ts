@@ -6,7 +6,6 @@ import { budgetsOf } from '../../budgets/store.js';
 import { monthOf } from '../../platform/clock.js';
 import { countersOf, isCounterItem, monthCounterKeys } from '../../workspaces/counters.js';
 import type { Deps } from '../../deps.js';
-import { errorMessage } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
 import type { Item } from '../../platform/table.js';
 import { workspaceToolsOf } from '../../workspaces/tool-access.js';
@@ -26,8 +25,7 @@ import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.j
  */
 export function admitQuery(deps: Deps, orgId: string): Promise<void> | undefined {
   const limit = deps.config.queryRateLimitPerMinute;
-  const adding = deps.requestRate.admit(`queries:${orgId}`, limit, `too many queries: this organisation may run ${limit} a minute`);
-  return adding?.catch((error: unknown) => deps.logger.warn('the query count could not be added', { error: errorMessage(error) }));
+  return deps.requestRate.admit(`queries:${orgId}`, limit, `too many queries: this organisation may run ${limit} a minute`);
 }
 
 /** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
