@@ -7,6 +7,7 @@ import { startRuntimeProcess } from '../test/support/runtime-process.js';
 import { signUpOver } from '../test/support/signup.js';
 import { startDelayedStore, type DelayMode } from './latency-proxy.js';
 import { modelReply, startEverything } from './query-blackbox.js';
+import { LIMITS_OUT_OF_THE_WAY, poster } from './service-client.js';
 
 /**
  * The AWS-shaped setup that `aws-shaped.ts` and `memory.ts` measure in: `npm start` in its own
@@ -29,9 +30,7 @@ export async function startAwsShaped(name: string, mode: DelayMode = 'request', 
     DYNAMODB_ENDPOINT: store.endpoint,
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'bench',
-    QUERY_RATE_LIMIT_PER_MINUTE: '100000',
-    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...LIMITS_OUT_OF_THE_WAY,
     ...env,
   });
   const stop = async () => {
@@ -44,16 +43,8 @@ export async function startAwsShaped(name: string, mode: DelayMode = 'request', 
   try {
     const url = await service.url;
     const cookie = await signUpOver(url, `${name}@example.com`);
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-      return json;
-    };
+    const posted = poster(url, cookie);
+    const post = async (path: string, body: unknown) => (await posted(path, body)).json;
     const workspace = String((await post('/api/workspaces', { name })).id);
     await post('/api/connectors/mcp', { workspace_id: workspace, name: 'everything', transport: 'http', url: everything.url });
     /** One query of the benchmark's workspace; answers how long it took, in ms. */

@@ -94,7 +94,8 @@ export async function benchInFlight(): Promise<Row[]> {
       const harness = process.cpuUsage(harnessBefore);
       const wallMs = performance.now() - started;
       // The first query's worth of arrivals fills the process up: measured from then on.
-      const steady = results.slice(Math.round(perSecond * (aloneP50 / 1000)));
+      const filling = Math.round(perSecond * (aloneP50 / 1000));
+      const steady = results.length > filling ? results.slice(filling) : results;
       const took = steady.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
       const answered = results.filter((result) => result.status === 'fulfilled').length;
       const p50 = took.length ? percentile(took, 50) : 0;

@@ -7,6 +7,7 @@ import { signUpOver } from '../test/support/signup.js';
 import { APPROVAL_DUE_SHARDS } from '../shared/approvals/expiry.js';
 import { PENDING_SHARDS } from '../shared/jobs/shards.js';
 import { apiOf, type Row } from './report.js';
+import { LIMITS_OUT_OF_THE_WAY } from './service-client.js';
 import { startAccountingStore, type WriteTotals } from './write-accounting.js';
 
 /**
@@ -144,9 +145,7 @@ async function measure(): Promise<Measured> {
     DYNAMODB_ENDPOINT: store.endpoint,
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'bench',
-    QUERY_RATE_LIMIT_PER_MINUTE: '100000',
-    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...LIMITS_OUT_OF_THE_WAY,
     SESSION_SECRET: 'a session secret of at least thirty-two characters',
     DUE_INDEX_SHARDS: String(DUE_SHARDS),
   });

@@ -11,6 +11,7 @@ import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from
 import { startRuntimeProcess } from '../test/support/runtime-process.js';
 import { signUpOver } from '../test/support/signup.js';
 import { percentile, type Row } from './report.js';
+import { LIMITS_OUT_OF_THE_WAY, poster } from './service-client.js';
 
 /**
  * The query as a user runs it, measured from outside: `npm start` in a process of its own with its
@@ -94,24 +95,17 @@ export async function benchQueryBlackBox(): Promise<Row[]> {
       DATA_DIR: dataDir,
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: 'bench',
-      QUERY_RATE_LIMIT_PER_MINUTE: '100000',
-      ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-      KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+      ...LIMITS_OUT_OF_THE_WAY,
     },
     profile,
   );
   try {
     const url = await service.url;
     const cookie = await signUpOver(url, 'blackbox@example.com');
+    const posted = poster(url, cookie);
     const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${url}${path}`, {
-        method: 'POST',
-        headers: { cookie, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      const json = (await response.json()) as Record<string, unknown>;
-      if (response.status >= 300) throw new Error(`${path} answered ${response.status}: ${JSON.stringify(json)}`);
-      return { json, timing: response.headers.get('server-timing') ?? '' };
+      const { json, headers } = await posted(path, body);
+      return { json, timing: headers.get('server-timing') ?? '' };
     };
     const workspace = String((await post('/api/workspaces', { name: 'Black box' })).json.id);
     await post('/api/connectors/mcp', { workspace_id: workspace, name: 'everything', transport: 'http', url: everything.url });

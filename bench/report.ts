@@ -1,3 +1,4 @@
+import { LIMITS_OUT_OF_THE_WAY } from './service-client.js';
 export type Row = Record<string, string | number>;
 
 export function percentile(samples: number[], p: number): number {
@@ -41,9 +42,7 @@ export function benchEnv(modelUrl: string, extra: Record<string, string> = {}): 
     ANTHROPIC_API_KEY: 'bench',
     SWEEP_INTERVAL_MS: '3600000',
     CHAT_BRIDGE_POLL_MS: '600000',
-    QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
-    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...LIMITS_OUT_OF_THE_WAY,
     // 64 clients of one organisation: the in-flight limits would refuse some of them (429).
     MAX_QUERIES_IN_FLIGHT_PER_ORG: '1000',
     MAX_QUERIES_IN_FLIGHT: '1000',

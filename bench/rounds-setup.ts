@@ -8,6 +8,7 @@ import { startRuntimeProcess } from '../test/support/runtime-process.js';
 import { signUpOver } from '../test/support/signup.js';
 import { apiOf } from './report.js';
 import { startDelayedStore } from './latency-proxy.js';
+import { LIMITS_OUT_OF_THE_WAY } from './service-client.js';
 
 /**
  * What the rounds benchmark runs against: `npm start` (bin/local.ts, its own process, INFO logs)
@@ -52,9 +53,7 @@ export async function startRoundsSetup(delayMs = 0) {
     ANTHROPIC_BASE_URL: model.url,
     ANTHROPIC_API_KEY: 'bench',
     SLACK_API_URL: chat.apiUrl,
-    QUERY_RATE_LIMIT_PER_MINUTE: '1000000',
-    ORG_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
-    KEY_REQUEST_RATE_LIMIT_PER_MINUTE: '10000000',
+    ...LIMITS_OUT_OF_THE_WAY,
     SWEEP_INTERVAL_MS: '3600000',
     CHAT_BRIDGE_POLL_MS: '600000',
   };

@@ -3,12 +3,10 @@ import { VpcLink } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpAlbIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Metric } from 'aws-cdk-lib/aws-cloudwatch';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { FlowLogDestination, FlowLogTrafficType, Peer, Port, SecurityGroup, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
-import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { Peer, Port, SecurityGroup, SubnetType, type Vpc } from 'aws-cdk-lib/aws-ec2';
 import {
   type ContainerDefinition,
   Cluster,
-  ContainerImage,
   CpuArchitecture,
   FargateService,
   FargateTaskDefinition,
@@ -19,11 +17,10 @@ import { ApplicationLoadBalancer, ApplicationProtocol, type ApplicationListener 
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
+import { fargateImage, flowLoggedVpc } from './fargate.js';
 import { grantBedrockClaude } from './functions.js';
 import type { Jobs } from './jobs.js';
 
-const root = join(import.meta.dirname, '..');
 const SERVICE_PORT = 8080;
 /** The CloudWatch metric each task reports every 10 s (functions/agent-service/main.ts). */
 const IN_FLIGHT_METRIC = { metricName: 'QueriesInFlight', dimensionsMap: { Service: 'AgentService' } };
@@ -69,7 +66,11 @@ export class AgentService extends Construct {
 
   constructor(scope: Construct, id: string, props: AgentServiceProps) {
     super(scope, id);
-    const vpc = this.network();
+    // Public subnets for the tasks (their way out, with no NAT gateway), isolated ones for the balancer.
+    const vpc = flowLoggedVpc(this, [
+      { name: 'tasks', subnetType: SubnetType.PUBLIC, cidrMask: 22 },
+      { name: 'balancer', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 24 },
+    ]);
     const cluster = new Cluster(this, 'Cluster', { vpc });
     Validations.of(cluster).acknowledge({
       id: 'AwsSolutions-ECS4',
@@ -108,34 +109,11 @@ export class AgentService extends Construct {
     this.integration = new HttpAlbIntegration('Agent', this.listener, { vpcLink });
   }
 
-  /** Public subnets for the tasks (their way out, with no NAT gateway), isolated ones for the balancer; rejected traffic logged. */
-  private network(): Vpc {
-    const vpc = new Vpc(this, 'Network', {
-      maxAzs: 2,
-      natGateways: 0,
-      subnetConfiguration: [
-        { name: 'tasks', subnetType: SubnetType.PUBLIC, cidrMask: 22 },
-        { name: 'balancer', subnetType: SubnetType.PRIVATE_ISOLATED, cidrMask: 24 },
-      ],
-    });
-    vpc.addFlowLog('RejectedTraffic', {
-      trafficType: FlowLogTrafficType.REJECT,
-      destination: FlowLogDestination.toCloudWatchLogs(
-        new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
-      ),
-    });
-    return vpc;
-  }
-
   /** The container: the image of functions/agent-service, with the agent's environment and grants. */
   private addContainer(props: AgentServiceProps): ContainerDefinition {
     const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     const container = this.taskDefinition.addContainer('Agent', {
-      image: ContainerImage.fromAsset(root, {
-        file: 'functions/agent-service/Dockerfile',
-        platform: Platform.LINUX_ARM64,
-        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs', 'web'],
-      }),
+      image: fargateImage('functions/agent-service/main.ts'),
       environment: {
         ...props.environment,
         NODE_ENV: 'production',

@@ -1,11 +1,9 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
-import { FlowLogDestination, FlowLogTrafficType, SubnetType, Vpc } from 'aws-cdk-lib/aws-ec2';
-import { Platform } from 'aws-cdk-lib/aws-ecr-assets';
+import { SubnetType } from 'aws-cdk-lib/aws-ec2';
 import {
   type ContainerDefinition,
   Cluster,
-  ContainerImage,
   CpuArchitecture,
   FargateService,
   FargateTaskDefinition,
@@ -14,11 +12,10 @@ import {
 } from 'aws-cdk-lib/aws-ecs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { join } from 'node:path';
+import { fargateImage, flowLoggedVpc } from './fargate.js';
 import { grantBedrockClaude } from './functions.js';
 import type { Jobs } from './jobs.js';
 
-const root = join(import.meta.dirname, '..');
 const BRIDGE_PORT = 8080;
 
 export interface ChatBridgeProps {
@@ -38,17 +35,7 @@ export class ChatBridge extends Construct {
 
   constructor(scope: Construct, id: string, props: ChatBridgeProps) {
     super(scope, id);
-    const vpc = new Vpc(this, 'Network', {
-      maxAzs: 2,
-      natGateways: 0,
-      subnetConfiguration: [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 24 }],
-    });
-    vpc.addFlowLog('RejectedTraffic', {
-      trafficType: FlowLogTrafficType.REJECT,
-      destination: FlowLogDestination.toCloudWatchLogs(
-        new LogGroup(this, 'FlowLogs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY }),
-      ),
-    });
+    const vpc = flowLoggedVpc(this, [{ name: 'public', subnetType: SubnetType.PUBLIC, cidrMask: 24 }]);
     const cluster = new Cluster(this, 'Cluster', { vpc });
     Validations.of(cluster).acknowledge({
       id: 'AwsSolutions-ECS4',
@@ -61,11 +48,7 @@ export class ChatBridge extends Construct {
     });
     const logs = new LogGroup(this, 'Logs', { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     this.container = this.taskDefinition.addContainer('Bridge', {
-      image: ContainerImage.fromAsset(root, {
-        file: 'functions/chat-bridge/Dockerfile',
-        platform: Platform.LINUX_ARM64,
-        exclude: ['node_modules', 'cdk.out', '.data', '.git', 'test', 'bench', 'docs'],
-      }),
+      image: fargateImage('functions/chat-bridge/main.ts'),
       environment: {
         TABLE_NAME: props.table.tableName,
         PORT: String(BRIDGE_PORT),

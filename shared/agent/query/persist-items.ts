@@ -107,15 +107,23 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
       tools_called: JSON.stringify(loop.toolsCalled),
       // What people are shown of each call (cut short and screened: query/screening.ts).
       tool_calls: loop.calls ?? [],
-      tokens_input: loop.usage.input,
-      tokens_output: loop.usage.output,
-      tokens_cache_read: loop.usage.cacheRead,
-      tokens_cache_write: loop.usage.cacheWrite,
-      cost_usd: saved.costUsd,
-      duration_ms: saved.durationMs,
+      ...spentBy(saved),
     });
   }
   return items;
+}
+
+/** What the whole query spent (a resumed one's too), as its answer and its audit entry record it. */
+function spentBy(saved: FinishedQuery) {
+  const { usage } = saved.loop;
+  return {
+    tokens_input: usage.input,
+    tokens_output: usage.output,
+    tokens_cache_read: usage.cacheRead,
+    tokens_cache_write: usage.cacheWrite,
+    cost_usd: saved.costUsd,
+    duration_ms: saved.durationMs,
+  };
 }
 
 /** The service user who asked: a signed-in user (`user:<id>` owner), or the one a linked chat account asks as; null for a key. */
@@ -138,12 +146,7 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
     query: saved.query,
     tools_called: loop.toolsCalled,
     connections_hit: loop.connectionsHit,
-    tokens_input: loop.usage.input,
-    tokens_output: loop.usage.output,
-    tokens_cache_read: loop.usage.cacheRead,
-    tokens_cache_write: loop.usage.cacheWrite,
-    cost_usd: saved.costUsd,
-    duration_ms: saved.durationMs,
+    ...spentBy(saved),
     error: loop.error,
     approvals: saved.approvals ?? [],
     created_at: at,
