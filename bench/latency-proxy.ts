@@ -1,9 +1,11 @@
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
-import dynalite from 'dynalite';
+import { fileURLToPath } from 'node:url';
+import { startChild } from './child.js';
 
 /**
  * A store some milliseconds away, for the benchmarks that read latency as AWS users feel it:
- * dynalite (in memory, through its public interface) on a loopback port, and in front of it a TCP
+ * dynalite (in memory, through its public interface) on a loopback port in a process of its own
+ * (`store-child.ts`: its work does not hold the proxy's timers), and in front of it a TCP
  * proxy that holds every byte the client sends for `delayMs` before passing it on (answers pass at
  * once), so each request to the store costs one `delayMs` more. The delay can change between
  * requests. The proxy counts the store calls it forwards (by their `X-Amz-Target`), per operation.
@@ -38,9 +40,8 @@ const TARGET = /x-amz-target:\s*DynamoDB_\d+\.(\w+)/gi;
 export type DelayMode = 'request' | 'floor';
 
 export async function startDelayedStore(delayMs: number, mode: DelayMode = 'request'): Promise<DelayedStore> {
-  const store = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve) => store.listen(0, '127.0.0.1', resolve));
-  const storePort = (store.address() as AddressInfo).port;
+  const store = await startChild(fileURLToPath(new URL('./store-child.ts', import.meta.url)), {});
+  const storePort = Number(store.ready.port);
   const sockets = new Set<Socket>();
   const operations = new Map<string, number>();
   const state = { delayMs, mode, calls: 0, lastActivity: performance.now(), heldTotal: 0, heldCount: 0 };
@@ -159,7 +160,7 @@ export async function startDelayedStore(delayMs: number, mode: DelayMode = 'requ
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
-      await new Promise<void>((resolve) => store.close(() => resolve()));
+      await store.stop();
     },
   };
 }
