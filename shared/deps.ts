@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { QueriesInFlight } from './agent/in-flight.js';
 import type { ModelClients } from './agent/providers.js';
 import { PasswordHasher } from './auth/passwords.js';
-import { SessionCache } from './auth/session-cache.js';
+import { ApiKeyCache, SessionCache } from './auth/session-cache.js';
 import { sessionKey } from './auth/tokens.js';
 import { UnconnectedChat, type ChatNotifier } from './chat/notifier-port.js';
 import type { JobQueue } from './jobs/queue.js';
@@ -32,6 +32,8 @@ export interface Deps {
   secrets: Secrets;
   /** What this process read of sessions, for a few seconds. */
   sessions: SessionCache;
+  /** What this process read of API keys, for a few seconds. */
+  apiKeys: ApiKeyCache;
   /**
    * MCP clients with the live sessions of the warm process, and the model clients. Wired only in
    * the processes that run the agent (the local runtime, the agent and jobs functions on AWS), so
@@ -82,7 +84,8 @@ export function createDeps(parts: DepsParts): Deps {
     passwords: parts.passwords ?? new PasswordHasher(),
     sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
     secrets: parts.secrets,
-    sessions: new SessionCache(),
+    sessions: new SessionCache(authReadFailed(parts.logger)),
+    apiKeys: new ApiKeyCache(authReadFailed(parts.logger)),
     models: parts.models,
     jobs: parts.jobs,
     scheduler: parts.scheduler,
@@ -92,6 +95,11 @@ export function createDeps(parts: DepsParts): Deps {
     inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
     requestRate: new RequestRate(parts.table, parts.clock, parts.logger),
   };
+}
+
+/** A session or key read again behind a request failed: the next request reads it again. */
+function authReadFailed(logger: AppLogger) {
+  return (error: unknown) => logger.warn('could not read a session or API key again; the next request will', { error });
 }
 
 /** Deps of a process that runs the agent. */

@@ -1,41 +1,57 @@
-import { LRUCache } from 'lru-cache';
+import { BriefCache } from '../platform/brief-cache.js';
+import type { ApiKeyItem } from '../consumers/key-item.js';
 import type { Principal } from './tokens.js';
 
 /**
- * How long a process trusts what it read of a session and its user. A revocation, a role change or
- * a removed user reaches every other process (Lambda container) within this time; in the process
- * that made the change it takes effect on the next request, because that process forgets at once.
+ * How long a process trusts what it read of a session and its user, or of an API key. A
+ * revocation, a role change or a removed user reaches every other process (Lambda container)
+ * within this time; in the process that made the change it takes effect on the next request,
+ * because that process forgets at once.
  */
-const SESSION_CACHE_MS = 5_000;
+const AUTH_CACHE_MS = 5_000;
 
 export interface CachedSession {
   principal: Principal | null;
   userId: string;
 }
 
-/**
- * What this process read of sessions, briefly. Bounded (the least recently used go first), so a
- * flood of forged or expired tokens cannot grow it.
- */
+/** What this process read of sessions, briefly (platform/brief-cache.ts: read again behind a request past half its life). */
 export class SessionCache {
-  private readonly entries = new LRUCache<string, CachedSession>({ max: 10_000, ttl: SESSION_CACHE_MS });
+  private readonly entries: BriefCache<CachedSession>;
 
-  get(sessionId: string): CachedSession | undefined {
-    return this.entries.get(sessionId);
+  constructor(onRefreshFailed: (error: unknown) => void) {
+    this.entries = new BriefCache(AUTH_CACHE_MS, onRefreshFailed);
   }
 
-  set(sessionId: string, entry: CachedSession): void {
-    this.entries.set(sessionId, entry);
+  /** The session `sessionId` of `userId` (the token's claims), cached or read by `load`. */
+  read(sessionId: string, userId: string, load: () => Promise<CachedSession>): Promise<CachedSession> {
+    return this.entries.read(`${sessionId} ${userId}`, load);
   }
 
   forgetSession(sessionId: string): void {
-    this.entries.delete(sessionId);
+    this.entries.forget((_entry, key) => key.startsWith(`${sessionId} `));
   }
 
   /** After a user's role changed or the user was removed: every session of theirs is read again. */
   forgetUser(userId: string): void {
-    for (const [sessionId, entry] of this.entries.entries()) {
-      if (entry.userId === userId) this.entries.delete(sessionId);
-    }
+    this.entries.forget((entry) => entry.userId === userId);
+  }
+}
+
+/** What this process read of API keys, by their hash: the active key record, or null (unknown or revoked). */
+export class ApiKeyCache {
+  private readonly entries: BriefCache<ApiKeyItem | null>;
+
+  constructor(onRefreshFailed: (error: unknown) => void) {
+    this.entries = new BriefCache(AUTH_CACHE_MS, onRefreshFailed);
+  }
+
+  read(hash: string, load: () => Promise<ApiKeyItem | null>): Promise<ApiKeyItem | null> {
+    return this.entries.read(hash, load);
+  }
+
+  /** After consumers were revoked here (or their workspace deleted): every key is read again. */
+  forgetAll(): void {
+    this.entries.forget(() => true);
   }
 }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { isActive, type UserItem } from '../org/users.js';
+import type { CachedSession } from './session-cache.js';
 import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
 
 /** A signed-in session (`SESSION#<id>` / `SESSION`). Its TTL removes it on AWS once it has expired. */
@@ -40,11 +41,14 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
  * The principal of verified token claims, or null when the session was revoked or its user is gone
  * (or moved to another organisation, or deactivated by the identity provider, or the user's sessions
  * were ended by a password change: `session_epoch`). The role, name and email are the stored user's, not the
- * token's. One BatchGetItem, cached for `SESSION_CACHE_MS`.
+ * token's. One BatchGetItem, cached for `AUTH_CACHE_MS` (auth/session-cache.ts).
  */
 export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
-  const cached = deps.sessions.get(claims.sessionId);
-  if (cached && cached.userId === claims.userId) return cached.principal;
+  const { principal } = await deps.sessions.read(claims.sessionId, claims.userId, () => readSessionItems(deps, claims));
+  return principal;
+}
+
+async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<CachedSession> {
   const sessionKey = keys.session(claims.sessionId);
   const found = await deps.table.batchGet<Record<string, unknown>>([sessionKey, keys.user(claims.orgId, claims.userId)]);
   const session = found.find((item) => item.sk === sessionKey.sk) as SessionItem | undefined;
@@ -67,8 +71,7 @@ export async function resolveSession(deps: Deps, claims: SessionClaims): Promise
         sessionId: claims.sessionId,
       }
     : null;
-  deps.sessions.set(claims.sessionId, { principal, userId: claims.userId });
-  return principal;
+  return { principal, userId: claims.userId };
 }
 
 /** Logout: the session item goes, so its cookie stops working everywhere (here at once). */

@@ -3,22 +3,12 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
-import { type Key, unlessConditionFailed } from '../platform/table.js';
+import { unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { tokenHash } from '../platform/compare.js';
+import type { ApiKeyItem, KeyConsumerType } from './key-item.js';
 
-export type KeyConsumerType = 'api' | 'messaging' | 'coding-agent';
-
-/** The key record, found by the key's hash: what a Bearer key authenticates as. */
-export interface ApiKeyItem extends Key {
-  consumer_id: string;
-  workspace_id: string;
-  org_id: string;
-  type: KeyConsumerType;
-  status: 'active' | 'revoked';
-  /** When the key last authenticated, to the minute (`recordKeyUse`); copied to the consumer item. */
-  last_used_at?: string;
-}
+export type { ApiKeyItem, KeyConsumerType } from './key-item.js';
 
 const PREFIX = { api: 'wap_api', messaging: 'wap_msg', 'coding-agent': 'wap_mcp' } as const;
 
@@ -66,10 +56,18 @@ export async function connectKeyConsumer(
   };
 }
 
-/** The active key record of a presented key, or undefined (unknown or revoked). */
+/**
+ * The active key record of a presented key, or undefined (unknown or revoked): read consistently,
+ * and cached for a few seconds (auth/session-cache.ts: a revocation holds at once in the process
+ * that made it, within `AUTH_CACHE_MS` in the others).
+ */
 export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem | undefined> {
-  const record = await deps.table.get<ApiKeyItem>(keys.apiKey(tokenHash(presented)), true);
-  return record?.status === 'active' ? record : undefined;
+  const hash = tokenHash(presented);
+  const record = await deps.apiKeys.read(hash, async () => {
+    const found = await deps.table.get<ApiKeyItem>(keys.apiKey(hash), true);
+    return found?.status === 'active' ? found : null;
+  });
+  return record ?? undefined;
 }
 
 /** How stale a key's `last_used_at` may get: a key that authenticates writes it at most once a minute. */
@@ -77,7 +75,8 @@ const LAST_USED_EVERY_MS = 60_000;
 
 /**
  * Records that a key authenticated, at most once a minute per key: decided from the key record the
- * request read anyway, so a key in steady use costs no write per request. A conditional update of
+ * request read anyway, so a key in steady use costs no write per request (and the request does not
+ * wait for the one it makes: the middleware runs it alongside). A conditional update of
  * the key record (only if still older than a minute: one of several requests at once wins), then
  * the consumer item the listing reads. A failure to record it never fails the request.
  */
@@ -86,6 +85,8 @@ export async function recordKeyUse(deps: Deps, record: ApiKeyItem): Promise<void
   if (record.last_used_at && now.getTime() - Date.parse(record.last_used_at) < LAST_USED_EVERY_MS) return;
   const at = now.toISOString();
   const cutoff = new Date(now.getTime() - LAST_USED_EVERY_MS).toISOString();
+  // The record is this process's cached one (findKey): the next requests within the minute see it recorded.
+  record.last_used_at = at;
   try {
     const won = await unlessConditionFailed(
       deps.table
@@ -113,7 +114,8 @@ export async function recordKeyUse(deps: Deps, record: ApiKeyItem): Promise<void
 
 /**
  * `DELETE /api/connectors/consumer/:id`: revokes a consumer. A key consumer's key stops working
- * at once (its record is marked revoked); a team-chat consumer's channels are unbound. The
+ * (its record is marked revoked): at once in this process, within `AUTH_CACHE_MS` in the others
+ * (findKey); a team-chat consumer's channels are unbound. The
  * consumer stays listed, with status `revoked`.
  */
 export async function revokeConsumer(deps: Deps, orgId: string, consumerId: string): Promise<void> {
@@ -129,6 +131,7 @@ export async function revokeConsumer(deps: Deps, orgId: string, consumerId: stri
       names: { '#status': 'status' },
       values: { ':revoked': 'revoked' },
     });
+    deps.apiKeys.forgetAll();
   }
   if (consumer.type === 'team-chat') {
     const bindings = await deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(orgId, workspaceId) });

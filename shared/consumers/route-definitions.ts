@@ -74,7 +74,8 @@ export const consumerRouteDefinitions = {
       method: 'delete',
       path: '/connectors/consumer/{id}',
       tags: ['consumers'],
-      summary: "Revoke a consumer (admin): its key stops working at once; a team-chat consumer's channels are unbound",
+      summary:
+        "Revoke a consumer (admin): its key stops working (within 5 s in every process); a team-chat consumer's channels are unbound",
       request: { params: ConsumerParams },
       responses: { 200: jsonResponse(StatusOkSchema, 'revoked'), ...adminErrors, ...notFoundError, ...validationErrors },
     }),

@@ -47,8 +47,12 @@ const KEY_USE = {
   messaging: "its consumer's messages endpoint",
 };
 
-/** A consumer's API key: valid only on its type's routes, and only for its own workspace (another is 404). */
-async function keyPrincipal(deps: Deps, presented: string, path: string): Promise<Principal> {
+/**
+ * A consumer's API key: valid only on its type's routes, and only for its own workspace (another is
+ * 404). With the principal, the recording of the key's use (`recordKeyUse`), which runs alongside
+ * the request.
+ */
+async function keyPrincipal(deps: Deps, presented: string, path: string): Promise<{ principal: Principal; recording: Promise<void> }> {
   const record = await findKey(deps, presented);
   if (!record) throw new UnauthorizedError('invalid or revoked API key');
   const scope = KEY_SCOPE[record.type];
@@ -62,8 +66,8 @@ async function keyPrincipal(deps: Deps, presented: string, path: string): Promis
   }
   const own = scope === 'workspace' ? record.workspace_id : record.consumer_id;
   if (target !== own) throw new NotFoundError(`${scope} ${target} not found`);
-  await recordKeyUse(deps, record);
-  return {
+  const recording = recordKeyUse(deps, record);
+  const principal: Principal = {
     userId: record.consumer_id,
     orgId: record.org_id,
     email: '',
@@ -72,6 +76,7 @@ async function keyPrincipal(deps: Deps, presented: string, path: string): Promis
     expiresAt: new Date(8.64e15),
     apiKey: { consumerId: record.consumer_id, workspaceId: record.workspace_id, type: record.type },
   };
+  return { principal, recording };
 }
 
 /** The token of an `Authorization: Bearer <token>` header, if it is one. */
@@ -87,8 +92,13 @@ export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
     if (authorization !== undefined) {
       const key = bearerToken(authorization);
       if (!key) throw new UnauthorizedError('the Authorization header must be "Bearer <API key>"');
-      c.set('principal', await keyPrincipal(deps, key, c.req.path));
-      return next();
+      const { principal, recording } = await keyPrincipal(deps, key, c.req.path);
+      c.set('principal', principal);
+      try {
+        return await next();
+      } finally {
+        await recording;
+      }
     }
     const principal = await readSession(deps, getCookie(c, SESSION_COOKIE));
     if (!principal) throw new UnauthorizedError();

@@ -93,6 +93,8 @@ export async function deleteWorkspace(deps: Deps, orgId: string, workspaceId: st
     (item) => item.sk !== keys.workspaceSortKey,
   );
   await deleteAll(deps, await ownedElsewhere(deps, orgId, workspaceId, partition));
+  // Its keys' records are gone: this process reads keys again (the others within AUTH_CACHE_MS).
+  deps.apiKeys.forgetAll();
   await deleteAll(deps, partition);
   const now = deps.clock.now().toISOString();
   await deps.table.put({

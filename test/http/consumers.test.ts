@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readDeclaredBody } from '../../bin/request-body.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
@@ -294,6 +294,28 @@ describe('api key: Bearer on the workspace’s query and conversation endpoints'
     expect(response.status, response.text).toBeGreaterThanOrEqual(400);
     expect(response.status, response.text).toBeLessThan(500);
     expect(t.logger.text()).not.toMatch(/URIError/);
+  });
+});
+
+describe('a key in steady use', () => {
+  it('is read from the store once, not on each request, and its use recorded once a minute', async () => {
+    const { key } = await connected('api');
+    const reads = vi.spyOn(t.deps.table, 'get');
+    const updates = vi.spyOn(t.deps.table, 'update');
+    try {
+      for (let i = 0; i < 3; i++) {
+        const list = await t.request('GET', `/api/workspaces/${workspaceId}/conversations`, { headers: bearer(key) });
+        expect(list.status, list.text).toBe(200);
+      }
+      const keyReads = reads.mock.calls.filter(([read]) => String(read.pk).startsWith('APIKEY#'));
+      expect(keyReads).toHaveLength(1);
+      // last_used_at: written by the first request (the key record, then the consumer), not by the next two.
+      const keyWrites = updates.mock.calls.filter(([written]) => String(written.pk).startsWith('APIKEY#'));
+      expect(keyWrites).toHaveLength(1);
+    } finally {
+      reads.mockRestore();
+      updates.mockRestore();
+    }
   });
 });
 

@@ -1272,7 +1272,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a consumer (admin): its key stops working at once; a team-chat consumer's channels are unbound */
+        /** Revoke a consumer (admin): its key stops working (within 5 s in every process); a team-chat consumer's channels are unbound */
         delete: {
             parameters: {
                 query?: never;
