@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBServiceException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
-import { conversationUpdate, type ClaimedQuery } from '../../shared/agent/query/claim.js';
+import { conversationUpdate, freshConversationItem, type ClaimedQuery } from '../../shared/agent/query/claim.js';
 import { dueIndex } from '../../shared/conversations/lifecycle.js';
 import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
@@ -213,4 +213,34 @@ describe('the conversation item’s typed write (query/claim.ts), against the ha
     });
     expect(claimed[0]?.after).not.toHaveProperty('moved_by');
   });
+});
+
+describe('a conversation the query started: its item put in the batch of its messages (freshConversationItem)', () => {
+  const fresh: [string, ClaimedQuery][] = [
+    ['with a starting history', query({ history: [{}, {}] })],
+    ['whose query stopped before the model', query({ answered: false })],
+    [
+      'a team-chat thread in a named channel',
+      query({
+        caller: { ...api, consumerType: 'team-chat', channel: '#help', owner: 'chat:ws_1', chat: { channelId: 'C1', threadTs: '171.5' } },
+      }),
+    ],
+    ['paused for an approval', query({ answered: false, costUsd: 0.4 })],
+  ];
+  for (const [name, saved] of fresh) {
+    it(`leaves the item the update leaves on no item: ${name}`, async () => {
+      const at = '2026-11-24T09:00:00.000Z';
+      const coldAt = new Date(Date.parse(at) + 30 * 60_000);
+      const key = keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
+      const [updated, put] = stores;
+      await updated!.table.delete(key);
+      await put!.table.delete(key);
+      const { input } = conversationUpdate(saved, at, coldAt, 128);
+      await updated!.table.updateReturningOld(key, input);
+      await put!.table.batchPut([freshConversationItem(saved, at, coldAt, 128)]);
+      const [byUpdate, byPut] = await Promise.all([updated!.table.get(key, true), put!.table.get(key, true)]);
+      expect(byPut).toEqual(byUpdate);
+      expect(byPut).toMatchObject({ status: 'open', last_activity_at: at, first_message_at: at, owner: saved.caller.owner });
+    });
+  }
 });

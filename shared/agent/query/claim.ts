@@ -1,5 +1,6 @@
 import { isOwnConversationId } from '../../conversations/owners.js';
 import { Entity } from 'dynamodb-toolbox/entity';
+import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
 import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
 import { item } from 'dynamodb-toolbox/schema/item';
@@ -92,39 +93,29 @@ export function conversationUpdate(
   dueShards: number,
   expectedCount?: number,
 ): { key: Key; input: UpdateInput } {
-  const { caller, workspace, conversationId } = saved;
-  // The lists' sort key: the last activity alone (index keys need not be unique; pages go on by the item's key too).
-  const indexKey = at;
-  const chat = caller.chat;
+  const { set, initial, added } = conversationValues(saved, at, coldAt, dueShards);
+  const { caller } = saved;
   const command = conversationEntity
     .build(UpdateItemCommand)
     .item({
-      ...keys.conversation(workspace.org_id, workspace.id, conversationId),
-      status: 'open',
-      last_activity_at: at,
-      gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
-      gsi1sk: indexKey,
-      gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
-      gsi2sk: indexKey,
-      due_at: coldAt.toISOString(),
-      ...dueIndex('open', workspace.id, conversationId, coldAt, dueShards),
+      ...set,
       gsi3pk: $remove(),
       gsi3sk: $remove(),
-      id: $get('id', conversationId),
-      workspace_id: $get('workspace_id', workspace.id),
-      org_id: $get('org_id', caller.orgId),
-      consumer_type: $get('consumer_type', caller.consumerType),
-      user_name: $get('user_name', caller.userName),
-      title: $get('title', conversationTitle(firstQuestion(saved.history, saved.query))),
-      channel: $get('channel', caller.channel),
-      first_message_at: $get('first_message_at', at),
-      stats_status: $get('stats_status', 'pending'),
-      owner: $get('owner', caller.owner),
-      chat_channel_id: chat ? $get('chat_channel_id', chat.channelId) : undefined,
-      chat_thread_ts: chat ? $get('chat_thread_ts', chat.threadTs) : undefined,
-      message_count: $add(saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1)),
-      // A resumed query adds what it spent since it paused.
-      total_cost_usd: $add(saved.costUsd - (saved.resumed?.counted.costUsd ?? 0)),
+      // Who and what it is: only if not there yet.
+      id: $get('id', initial.id),
+      workspace_id: $get('workspace_id', initial.workspace_id),
+      org_id: $get('org_id', initial.org_id),
+      consumer_type: $get('consumer_type', initial.consumer_type),
+      user_name: $get('user_name', initial.user_name),
+      title: $get('title', initial.title),
+      channel: $get('channel', initial.channel),
+      first_message_at: $get('first_message_at', initial.first_message_at),
+      stats_status: $get('stats_status', initial.stats_status),
+      owner: $get('owner', initial.owner),
+      chat_channel_id: initial.chat_channel_id === undefined ? undefined : $get('chat_channel_id', initial.chat_channel_id),
+      chat_thread_ts: initial.chat_thread_ts === undefined ? undefined : $get('chat_thread_ts', initial.chat_thread_ts),
+      message_count: $add(added.message_count),
+      total_cost_usd: $add(added.total_cost_usd),
       moved_by: $remove(),
       cold_at: $remove(),
     })
@@ -149,6 +140,63 @@ export function conversationUpdate(
       },
     });
   return updateOf(command);
+}
+
+/**
+ * What a query writes of the conversation item: `set` by every query (its activity, index keys and
+ * next due time), `initial` only by the query that creates it (who and what it is), `added` to what
+ * is there (message count and cost).
+ */
+function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueShards: number) {
+  const { caller, workspace, conversationId } = saved;
+  // The lists' sort key: the last activity alone (index keys need not be unique; pages go on by the item's key too).
+  const indexKey = at;
+  const chat = caller.chat;
+  const set = {
+    ...keys.conversation(workspace.org_id, workspace.id, conversationId),
+    status: 'open' as const,
+    last_activity_at: at,
+    gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
+    gsi1sk: indexKey,
+    gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
+    gsi2sk: indexKey,
+    due_at: coldAt.toISOString(),
+    ...dueIndex('open', workspace.id, conversationId, coldAt, dueShards),
+  };
+  const initial = {
+    id: conversationId,
+    workspace_id: workspace.id,
+    org_id: caller.orgId,
+    consumer_type: caller.consumerType,
+    user_name: caller.userName,
+    title: conversationTitle(firstQuestion(saved.history, saved.query)),
+    channel: caller.channel,
+    first_message_at: at,
+    stats_status: 'pending',
+    owner: caller.owner,
+    chat_channel_id: chat?.channelId,
+    chat_thread_ts: chat?.threadTs,
+  };
+  const added = {
+    message_count: saved.resumed ? (saved.answered ? 1 : 0) : saved.history.length + (saved.answered ? 2 : 1),
+    // A resumed query adds what it spent since it paused.
+    total_cost_usd: saved.costUsd - (saved.resumed?.counted.costUsd ?? 0),
+  };
+  return { set, initial, added };
+}
+
+/**
+ * The conversation item of a conversation the query started (`FinishedQuery.fresh`, under an id
+ * made for it): what `conversationUpdate` makes of no item, put in the batch of its messages, so
+ * the query's writes are one store call fewer. Typed by the same entity.
+ */
+export function freshConversationItem(saved: ClaimedQuery, at: string, coldAt: Date, dueShards: number): Key & Record<string, unknown> {
+  const { set, initial, added } = conversationValues(saved, at, coldAt, dueShards);
+  const { Item } = conversationEntity
+    .build(PutItemCommand)
+    .item({ ...set, ...initial, ...added })
+    .params();
+  return { ...(Item as Record<string, unknown>), pk: set.pk, sk: set.sk };
 }
 
 /**
@@ -193,10 +241,4 @@ export async function claimAsRead(
     deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
     'changed' as const,
   );
-}
-
-/** The claim of a conversation the query named, which runs alongside the other writes (`FinishedQuery.fresh`). */
-export async function claimedFresh(claiming: ReturnType<typeof claimConversation>, conversationId: string): Promise<void> {
-  // Only an id made twice could find someone else's item here.
-  if ((await claiming) === 'taken') throw new ConflictError(`conversation ${conversationId} already exists`);
 }

@@ -1,7 +1,7 @@
 import { ownConversationId } from '../../conversations/owners.js';
 import type { Deps } from '../../deps.js';
 import { recordUsage } from '../../workspaces/counters.js';
-import { claimConversation, claimedFresh } from './claim.js';
+import { claimConversation, freshConversationItem } from './claim.js';
 import { persistFollowUp } from './persist-follow-up.js';
 import {
   conversationDeltas,
@@ -27,18 +27,17 @@ export type { ApprovalRecord, CountedSoFar, FinishedQuery, SavedQuery } from './
  * the other writes (query/persist-follow-up.ts). Otherwise the conversation item comes first
  * (created or updated in one conditional UpdateItem, which also hands out the message sequence
  * numbers atomically), then in parallel the messages and the audit entry (one BatchWriteItem), the
- * next move and the usage counters. A conversation the query started (`fresh`) has its item
- * written in that same round. Returns the conversation's id (the caller's own one when someone
+ * next move and the usage counters. A conversation the query started (`fresh`) has its item put
+ * in that same BatchWriteItem. Returns the conversation's id (the caller's own one when someone
  * else took the id meanwhile) and the sequence number of the answer's message, if there is one.
  */
 export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<SavedQuery> {
   if (saved.read && !saved.fresh && !saved.resumed) return persistFollowUp(deps, { ...saved, read: saved.read });
   const { caller, workspace, conversationId } = saved;
   const { now, at, coldAt } = timesOf(deps, saved);
-  const claiming = claimConversation(deps, saved, at, coldAt);
-  // A conversation this query named has no item yet (no previous count, status or owner), so its
-  // claim cannot be refused and can run alongside the other writes: one round of store calls fewer.
-  const claim = saved.fresh ? { previous: undefined } : await claiming;
+  // A conversation this query started, under an id made for it, has no item yet (no previous count,
+  // status or owner): its item is put in the batch of its messages, one store call and round fewer.
+  const claim = saved.fresh ? { previous: undefined } : await claimConversation(deps, saved, at, coldAt);
   if (claim === 'taken') {
     // Someone else started a conversation under this id while the query ran: it becomes the caller's own.
     return persistQuery(deps, { ...saved, conversationId: ownConversationId(conversationId, caller.owner) });
@@ -46,9 +45,9 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
   const { previous } = claim;
   const previousCount = previous?.message_count ?? 0;
   const { messages, others, activity } = itemsOf(deps, saved, now, previousCount);
+  const conversation = saved.fresh ? [freshConversationItem(saved, at, coldAt, deps.config.dueIndexShards)] : [];
   await Promise.all([
-    saved.fresh ? claimedFresh(claiming, conversationId) : null,
-    deps.table.batchPut([...messages, ...others]),
+    deps.table.batchPut([...conversation, ...messages, ...others]),
     scheduleCold(deps, saved, at, coldAt, previous),
     recordUsage(deps, workspace.org_id, workspace.id, usageOf(saved), now, conversationDeltas(saved, previous)),
   ]);
