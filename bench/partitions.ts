@@ -6,6 +6,7 @@ import { startRuntimeProcess } from '../test/support/runtime-process.js';
 import { signUpOver } from '../test/support/signup.js';
 import { APPROVAL_DUE_SHARDS } from '../shared/approvals/expiry.js';
 import { PENDING_SHARDS } from '../shared/jobs/shards.js';
+import { LIST_SHARDS } from '../shared/platform/list-shards.js';
 import { apiOf, type Row } from './report.js';
 import { LIMITS_OUT_OF_THE_WAY } from './service-client.js';
 import { startAccountingStore, type WriteTotals } from './write-accounting.js';
@@ -296,6 +297,22 @@ export async function benchPartitions(): Promise<Row[]> {
       met: !top || (scope === 'deployment' ? top.perQuestion <= goal : top.perQuestion < goal) ? 'yes' : 'no',
     });
   }
+  // At scale: a workspace's lists written across shards spread over all of them (hashed ids fill a
+  // few shards unevenly with 4 conversations a workspace; thousands a second fill them evenly).
+  const workspaceTop = workspaceAtScale(result);
+  rows.splice(
+    rows.findIndex((row) => String(row.figure).startsWith('hottest organisation')),
+    0,
+    {
+      figure: '  the same at scale: a workspace list over all its shards',
+      partition: workspaceTop ? `${workspaceTop.pattern} (${workspaceTop.shards})` : '(none)',
+      wcu: workspaceTop?.wcu ?? 0,
+      wcu_per_question: round(workspaceTop?.atScale ?? 0),
+      questions_per_s: ceiling(workspaceTop?.atScale ?? 0),
+      goal: `< ${GOAL_TENANT_PARTITION}`,
+      met: (workspaceTop?.atScale ?? 0) < GOAL_TENANT_PARTITION ? 'yes' : 'no',
+    },
+  );
   // At scale: each shared key pattern's writes spread over all its shards.
   const busiest = sharedFamilies(result).sort((a, b) => (b.atScale ?? 0) - (a.atScale ?? 0))[0];
   rows.push({
@@ -355,6 +372,34 @@ interface SharedFamily {
   /** Its WCU per question spread over all its shards, as at scale; undefined when unsharded. */
   atScale?: number;
   shards?: number;
+}
+
+/** The lists of a workspace written across `LIST_SHARDS` partitions (platform/list-shards.ts; shard 0 is the unsharded key). */
+const LIST_SHARDED = [/^gsi[12]:WSCONV#/, /^table:WSACT#/];
+
+/**
+ * Every workspace partition as at scale: a sharded list's writes in a workspace spread over all its
+ * shards, any other partition as it is; per question of its workspace, the busiest.
+ */
+function workspaceAtScale({ load, tenants }: Measured) {
+  const groups = new Map<string, { wcu: number; questions: number; shards: number }>();
+  for (const [partition, wcu] of load.partitions) {
+    const { scope, questions } = scopeOf(partition, tenants);
+    if (scope !== 'workspace') continue;
+    const sharded = LIST_SHARDED.some((pattern) => pattern.test(partition));
+    const list = sharded ? partition.replace(/#[1-9]\d*$/, '') : partition;
+    const group = groups.get(list) ?? { wcu: 0, questions, shards: sharded ? LIST_SHARDS : 1 };
+    group.wcu += wcu;
+    groups.set(list, group);
+  }
+  return [...groups]
+    .map(([list, group]) => ({
+      pattern: `${patternOf(list, tenants)}${group.shards > 1 ? '#<n>' : ''}`,
+      wcu: group.wcu,
+      shards: group.shards,
+      atScale: group.wcu / group.shards / group.questions,
+    }))
+    .sort((a, b) => b.atScale - a.atScale)[0];
 }
 
 /** The partitions shared by all tenants, by key pattern (shard numbers as `<n>`). */

@@ -28,6 +28,8 @@ export interface PausedQuery {
   durationMs: number;
   activityAt: string;
   activityId: string;
+  /** The audit log's shard of its entry; absent (0) for one paused before the log had shards. */
+  activityShard?: number;
   counted: CountedSoFar;
   checkpoint: LoopCheckpoint;
   /** Decisions already made on earlier calls of the same query. */

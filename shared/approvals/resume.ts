@@ -180,7 +180,7 @@ async function resume(
     durationMs,
     answered: !loop.paused,
     approvals,
-    resumed: { activityAt: paused.activityAt, activityId: paused.activityId, counted: paused.counted },
+    resumed: { activityAt: paused.activityAt, activityId: paused.activityId, activityShard: paused.activityShard, counted: paused.counted },
   });
   const pending = loop.paused
     ? await requestApproval(deps, {

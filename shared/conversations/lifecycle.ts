@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
+import { listShardOf, shardKey } from '../platform/list-shards.js';
 import { type Item, unlessConditionFailed } from '../platform/table.js';
 import type { JobMessage } from '../jobs/ledger.js';
 import { scheduleName } from '../jobs/scheduler.js';
@@ -108,7 +109,7 @@ async function close(
   const values: Record<string, unknown> = {
     ':closed': 'closed',
     ':at': at,
-    ':g2pk': keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'),
+    ':g2pk': shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'), listShardOf(conversationId)),
     ':pending': 'pending',
     ':moved': expected?.jobId ?? `manual-${at}`,
   };
@@ -188,7 +189,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
         ':at': now.toISOString(),
         ':due': closeAt.toISOString(),
         ':expected': data.lastActivityAt,
-        ':g2pk': keys.conversationsByStatusIndex(orgId, data.workspaceId, 'cold'),
+        ':g2pk': shardKey(keys.conversationsByStatusIndex(orgId, data.workspaceId, 'cold'), listShardOf(data.conversationId)),
         ':g4pk': due.gsi4pk,
         ':g4sk': due.gsi4sk,
         ':moved': jobId,

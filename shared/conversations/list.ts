@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import { numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
-import { cursorOf, readPage } from '../platform/pages.js';
+import { shardKeys } from '../platform/list-shards.js';
+import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
@@ -34,9 +35,11 @@ export function toConversation(item: Item): Conversation {
 /** How many conversations one search reads at most (`q`): a search is a bounded filter, continued by its cursor. */
 const SEARCH_WINDOW = 500;
 
+type ListQuery = Omit<QueryInput, 'limit' | 'startKey'>;
+
 /** One page of the conversations that match `q` (title or user name, ignoring case) among the next `SEARCH_WINDOW` from the cursor. */
-async function searchPage(deps: Deps, input: Omit<QueryInput, 'limit' | 'startKey'>, query: ConversationListFilters, q: string) {
-  const window = await readPage<Item>(deps.table, input, { cursor: query.cursor, limit: SEARCH_WINDOW });
+async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationListFilters, q: string) {
+  const window = await readShardedPage<Item>(deps.table, inputs, { cursor: query.cursor, limit: SEARCH_WINDOW });
   const needle = q.toLocaleLowerCase();
   const matches = window.items.filter((item) =>
     [item.title, item.user_name].some((text) => typeof text === 'string' && text.toLocaleLowerCase().includes(needle)),
@@ -45,12 +48,12 @@ async function searchPage(deps: Deps, input: Omit<QueryInput, 'limit' | 'startKe
   const items = matches.slice(skip, skip + (query.limit ?? 50));
   const last = items.at(-1);
   const more = matches.length > skip + items.length;
-  return { items, nextCursor: more && last ? cursorOf(last, input.index) : window.nextCursor, total: matches.length };
+  return { items, nextCursor: more && last ? window.cursorAfter(last) : window.nextCursor, total: matches.length };
 }
 
 /**
  * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
- * by status). Totals come from the workspace item's conversation counters when at most one filter
+ * by status), each list's shards merged (platform/list-shards.ts). Totals come from the workspace item's conversation counters when at most one filter
  * is set; a combination of filters (or a consumer) is counted by a COUNT Query over the workspace's
  * conversations, and a search counts its matches among the conversations it read.
  */
@@ -72,11 +75,11 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, query.status) }
     : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
-  const input = { ...source, newestFirst: true, ...filter };
+  const inputs: ListQuery[] = shardKeys(source.pk).map((pk) => ({ ...source, pk, newestFirst: true, ...filter }));
   const [workspace, counterItems, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     readCounterItems(deps, orgId, workspaceId),
-    query.q === undefined ? readPage<Item>(deps.table, input, query) : searchPage(deps, input, query, query.q),
+    query.q === undefined ? readShardedPage<Item>(deps.table, inputs, query) : searchPage(deps, inputs, query, query.q),
   ]);
   const counters = countersOf(workspace, counterItems);
   const chosen: [ConversationDimension, string | undefined][] = [
@@ -88,7 +91,7 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   let total: number;
   if ('total' in page && typeof page.total === 'number') total = page.total;
-  else if (query.consumer_id !== undefined || active.length > 1) total = await deps.table.count({ ...source, ...filter });
+  else if (query.consumer_id !== undefined || active.length > 1) total = await countAll(deps, inputs);
   else if (active.length === 0) total = counterOf(counters, counterNames.conversations);
   else total = counterOf(counters, counterNames.dimension(...(active[0] as [ConversationDimension, string])));
   return {
@@ -104,4 +107,10 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
       resolution: [...RESOLUTION_STATUSES],
     },
   };
+}
+
+/** The items of every shard that pass the filter: COUNT Queries side by side. */
+async function countAll(deps: Deps, inputs: ListQuery[]): Promise<number> {
+  const counts = await Promise.all(inputs.map((input) => deps.table.count(input)));
+  return counts.reduce((sum, count) => sum + count, 0);
 }

@@ -1,3 +1,4 @@
+import { shardKey } from './list-shards.js';
 /** Primary key of every item in the single table. */
 export interface Key {
   pk: string;
@@ -160,9 +161,9 @@ export const keys = {
   /** That a warning of the prompt cache's hit rate on `day` was logged (`workspaces/cache-watch.ts`): once a day. */
   cacheWarning: (orgId: string, workspaceId: string, day: string): Key => ({ pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `WARN#${day}` }),
   activityPartition: (orgId: string, workspaceId: string) => `WSACT#${orgId}#${workspaceId}`,
-  /** An audit log entry, listed newest first. */
-  activityEntry: (orgId: string, workspaceId: string, at: string, activityId: string): Key => ({
-    pk: `WSACT#${orgId}#${workspaceId}`,
+  /** An audit log entry, listed newest first, in one of the log's shards (platform/list-shards.ts). */
+  activityEntry: (orgId: string, workspaceId: string, at: string, activityId: string, shard = 0): Key => ({
+    pk: shardKey(`WSACT#${orgId}#${workspaceId}`, shard),
     sk: `${at}#${activityId}`,
   }),
   gapsPartition: (orgId: string, workspaceId: string) => `WSGAP#${orgId}#${workspaceId}`,
@@ -232,9 +233,8 @@ export const keys = {
     pk: `FEEDBACK#${orgId}#${workspaceId}#${conversationId}`,
     sk: `MSG#${String(seq).padStart(6, '0')}#${rater}`,
   }),
-  /** GSI1 partition listing a workspace's conversations by last activity (sort key: that time, or `timeOrdered` before). */
+  /** GSI1 and GSI2 partitions (shard 0 of each: platform/list-shards.ts) listing a workspace's conversations by last activity, in all and per status. */
   conversationsIndex: (orgId: string, workspaceId: string) => `WSCONV#${orgId}#${workspaceId}`,
-  /** GSI2 partition listing a workspace's conversations of one status by last activity. */
   conversationsByStatusIndex: (orgId: string, workspaceId: string, status: string) => `WSCONV#${orgId}#${workspaceId}#${status}`,
   /** Due-index partition of one shard: open or cold conversations (GSI4, sort key the due time), approvals (GSI3). */
   dueIndex: (status: string, shard: number) => `DUE#${status}#${shard}`,

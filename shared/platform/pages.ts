@@ -14,8 +14,8 @@ function keyNames(index: QueryInput['index']): string[] {
   return index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
 }
 
-/** The cursor of the page after `item` (a list that pages itself, such as a search over a bounded window). */
-export function cursorOf(item: Record<string, unknown>, index: QueryInput['index']): string {
+/** The cursor of the page after `item`. */
+function cursorOf(item: Record<string, unknown>, index: QueryInput['index']): string {
   const key = Object.fromEntries(keyNames(index).map((name) => [name, item[name]]));
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }

@@ -1,7 +1,8 @@
 import type { Deps } from '../deps.js';
 import { dayOf } from '../platform/clock.js';
+import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item } from '../platform/table.js';
-import { activityQuery, toActivity, type ActivityEntry, type ActivityFilters } from './activity.js';
+import { activityQueries, toActivity, type ActivityEntry, type ActivityFilters } from './activity.js';
 import { getWorkspaceItem } from './workspaces.js';
 
 /*
@@ -14,7 +15,6 @@ import { getWorkspaceItem } from './workspaces.js';
 export const EXPORT_ROWS = 10_000;
 /** Entries an export reads at most when filtering (the filter is applied after reading). */
 const EXPORT_READ = 100_000;
-const STORE_PAGE = 1000;
 
 const COLUMNS: [string, (entry: ActivityEntry) => string | number][] = [
   ['created_at', (entry) => entry.created_at],
@@ -54,18 +54,8 @@ const csvLine = (fields: (string | number)[]) => `${fields.map(csvField).join(',
 
 /** The entries of the filters, newest first, up to `EXPORT_ROWS` (reading at most `EXPORT_READ`). */
 async function readEntries(deps: Deps, orgId: string, workspaceId: string, filters: ActivityFilters) {
-  const input = activityQuery(orgId, workspaceId, filters);
-  const items: Item[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  let read = 0;
-  do {
-    const step = Math.min(STORE_PAGE, EXPORT_ROWS + 1 - items.length, EXPORT_READ - read);
-    const page = await deps.table.query<Item>({ ...input, startKey, limit: step });
-    read += step;
-    items.push(...page.items);
-    startKey = page.lastKey;
-  } while (startKey && items.length <= EXPORT_ROWS && read < EXPORT_READ);
-  return { items: items.slice(0, EXPORT_ROWS), truncated: items.length > EXPORT_ROWS || startKey !== undefined };
+  const page = await readShardedPage<Item>(deps.table, activityQueries(orgId, workspaceId, filters), { limit: EXPORT_ROWS }, EXPORT_READ);
+  return { items: page.items, truncated: page.nextCursor !== null };
 }
 
 /**

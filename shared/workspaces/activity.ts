@@ -3,7 +3,8 @@ import type { Deps } from '../deps.js';
 import { PaginationQuery } from '../http/schemas.js';
 import { num, str, strOrNull, strings } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
-import { readPage } from '../platform/pages.js';
+import { shardKeys } from '../platform/list-shards.js';
+import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { counterNames, counterOf, countersOf, readCounterItems } from './counters.js';
 import { DayRangeQuery, instantsOf } from './day-range.js';
@@ -11,8 +12,9 @@ import type { ActivityEntrySchema } from './schemas.js';
 import { getWorkspaceItem } from './workspaces.js';
 
 /*
- * The audit log (`WSACT#<org>#<workspace>`, sort keys `<ISO instant>#<id>`, newest first): read by
- * days as a key condition (`from`, `to`), by user, tool and outcome as a filter.
+ * The audit log (`WSACT#<org>#<workspace>` in its shards, platform/list-shards.ts; sort keys
+ * `<ISO instant>#<id>`, newest first, the shards merged): read by days as a key condition (`from`,
+ * `to`), by user, tool and outcome as a filter.
  */
 
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
@@ -61,8 +63,8 @@ export const toActivity = (item: Item): ActivityEntry => ({
   created_at: str(item.created_at),
 });
 
-/** The Query of the audit log for these filters: the days as its key condition, the rest as its filter. */
-export function activityQuery(orgId: string, workspaceId: string, filters: ActivityFilters): Omit<QueryInput, 'limit' | 'startKey'> {
+/** The Queries of the audit log for these filters, one per shard: the days as their key condition, the rest as their filter. */
+export function activityQueries(orgId: string, workspaceId: string, filters: ActivityFilters): Omit<QueryInput, 'limit' | 'startKey'>[] {
   const parts: string[] = [];
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
@@ -83,12 +85,12 @@ export function activityQuery(orgId: string, workspaceId: string, filters: Activ
     parts.push(filters.errors === 'true' ? 'attribute_type(#error, :string)' : 'NOT attribute_type(#error, :string)');
   }
   const sk = instantsOf(filters);
-  return {
-    pk: keys.activityPartition(orgId, workspaceId),
+  return shardKeys(keys.activityPartition(orgId, workspaceId)).map((pk) => ({
+    pk,
     newestFirst: true,
     ...(sk ? { sk } : {}),
     ...(parts.length ? { filter: parts.join(' AND '), names, values } : {}),
-  };
+  }));
 }
 
 /**
@@ -104,13 +106,15 @@ export async function listActivity(
   query: ActivityListInput,
 ): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
   const { limit, offset, cursor, ...filters } = query;
-  const input = activityQuery(orgId, workspaceId, filters);
+  const inputs = activityQueries(orgId, workspaceId, filters);
   const filtered = Object.values(filters).some((value) => value !== undefined);
   const [workspace, counterItems, entries, counted] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     filtered ? [] : readCounterItems(deps, orgId, workspaceId),
-    readPage<Item>(deps.table, input, { limit, offset, cursor }, input.filter ? FILTERED_PAGE_READ : undefined),
-    filtered ? deps.table.count(input) : undefined,
+    readShardedPage<Item>(deps.table, inputs, { limit, offset, cursor }, inputs[0]?.filter ? FILTERED_PAGE_READ : undefined),
+    filtered
+      ? Promise.all(inputs.map((input) => deps.table.count(input))).then((counts) => counts.reduce((sum, n) => sum + n, 0))
+      : undefined,
   ]);
   return {
     activity: entries.items.map(toActivity),

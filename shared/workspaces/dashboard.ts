@@ -4,6 +4,9 @@ import { toConversation } from '../conversations/list.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
+import { shardKeys } from '../platform/list-shards.js';
+import { readShardedPage } from '../platform/sharded-pages.js';
+import type { Item } from '../platform/table.js';
 import { toConnection, toGap } from './children.js';
 import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from './counters.js';
 import { daySums, dayUsageKeys } from './day-counts.js';
@@ -102,6 +105,12 @@ const RECENT = 5;
 /** The headline's "last 7 days" and "today" are of the last 7 days, whatever range is charted. */
 const WEEK = 7;
 
+/** The workspace's newest conversations by last activity: its list's shards merged (platform/list-shards.ts). */
+function recentConversations(deps: Deps, orgId: string, workspaceId: string) {
+  const shards = shardKeys(keys.conversationsIndex(orgId, workspaceId)).map((pk) => ({ index: 'gsi1' as const, pk, newestFirst: true }));
+  return readShardedPage<Item>(deps.table, shards, { limit: RECENT });
+}
+
 /**
  * `GET /api/workspaces/:id/dashboard`, from counters only, in one round of parallel reads: the
  * workspace item, its counter items (one Query per shard: month, all-time and conversation
@@ -122,7 +131,7 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
     readCounterItems(deps, orgId, workspaceId),
     // The range charted and the last 7 days, by key: 5 items a day at most (day-counts.ts).
     deps.table.batchGet(dayUsageKeys(orgId, workspaceId, [...new Set([...days, ...week])])),
-    deps.table.query({ index: 'gsi1', pk: keys.conversationsIndex(orgId, workspaceId), newestFirst: true, limit: RECENT }),
+    recentConversations(deps, orgId, workspaceId),
     deps.table.query({ pk: keys.gapsPartition(orgId, workspaceId), newestFirst: true, limit: RECENT }),
     deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
   ]);

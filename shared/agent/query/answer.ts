@@ -37,6 +37,7 @@ export function pausedSoFar(
     durationMs: spent.durationMs,
     activityAt: saved.activityAt,
     activityId: saved.activityId,
+    activityShard: saved.activityShard,
     counted: {
       costUsd: spent.costUsd,
       durationMs: spent.durationMs,

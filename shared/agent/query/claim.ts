@@ -13,6 +13,7 @@ import { conversationTitle, firstQuestion } from '../../conversations/title.js';
 import type { Deps } from '../../deps.js';
 import { ConflictError } from '../../platform/errors.js';
 import { keys } from '../../platform/keys.js';
+import { listShardOf, shardKey } from '../../platform/list-shards.js';
 import { type Key, type UpdateInput, unlessConditionFailed } from '../../platform/table.js';
 import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
@@ -156,9 +157,9 @@ function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueSh
     ...keys.conversation(workspace.org_id, workspace.id, conversationId),
     status: 'open' as const,
     last_activity_at: at,
-    gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
+    gsi1pk: shardKey(keys.conversationsIndex(workspace.org_id, workspace.id), listShardOf(conversationId)),
     gsi1sk: indexKey,
-    gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
+    gsi2pk: shardKey(keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'), listShardOf(conversationId)),
     gsi2sk: indexKey,
     due_at: coldAt.toISOString(),
     ...dueIndex('open', workspace.id, conversationId, coldAt, dueShards),

@@ -4,6 +4,7 @@ import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../platform/ids.js';
 import { keys } from '../../platform/keys.js';
+import { listShardOf } from '../../platform/list-shards.js';
 import { workspaceLabel } from '../../platform/metrics.js';
 import type { Item } from '../../platform/table.js';
 import { counterNames, type Usage } from '../../workspaces/counters.js';
@@ -47,12 +48,14 @@ export interface FinishedQuery {
   approvals?: ApprovalRecord[];
   /**
    * A query resumed after an approval: its question is stored already, and so is its audit entry
-   * (`activityAt`, `activityId`), which is rewritten with the totals; `counted` is what the first
+   * (`activityAt`, `activityId`, in shard `activityShard`: 0, the unsharded log, for one paused
+   * before the log had shards), which is rewritten with the totals; `counted` is what the first
    * part already added to the counters.
    */
   resumed?: {
     activityAt: string;
     activityId: string;
+    activityShard?: number;
     counted: CountedSoFar;
   };
 }
@@ -132,13 +135,18 @@ function userIdOf(caller: Caller): string | null {
   return subject ? subject.slice('user:'.length) : null;
 }
 
-/** The audit entry of the query (`WSACT#<workspace>`). */
+/** The audit log's shard of the query's entry: its id's, or where the entry of the query it resumes is. */
+function activityShardOf(saved: FinishedQuery, activityId: string): number {
+  return saved.resumed ? (saved.resumed.activityShard ?? 0) : listShardOf(activityId);
+}
+
+/** The audit entry of the query (`WSACT#<workspace>`, in one of its shards). */
 function activityItem(saved: FinishedQuery, now: Date): Item {
   const { loop } = saved;
   const at = saved.resumed?.activityAt ?? now.toISOString();
   const activityId = saved.resumed?.activityId ?? newId('act', now);
   return {
-    ...keys.activityEntry(saved.workspace.org_id, saved.workspace.id, at, activityId),
+    ...keys.activityEntry(saved.workspace.org_id, saved.workspace.id, at, activityId, activityShardOf(saved, activityId)),
     id: activityId,
     conversation_id: saved.conversationId,
     user_id: userIdOf(saved.caller),
@@ -257,7 +265,13 @@ export function savedOf(
   recordMetrics(deps, saved, usageOf(saved));
   // The answer follows the history and the question (messageItems).
   const answerSeq = saved.resumed ? previousCount + 1 : saved.answered ? previousCount + saved.history.length + 2 : null;
-  return { conversationId, answerSeq, activityAt: String(activity.created_at), activityId: String(activity.id) };
+  return {
+    conversationId,
+    answerSeq,
+    activityAt: String(activity.created_at),
+    activityId: String(activity.id),
+    activityShard: activityShardOf(saved, String(activity.id)),
+  };
 }
 
 /** What saving a query tells: its conversation, its answer's sequence number, and its audit entry. */
@@ -266,4 +280,5 @@ export interface SavedQuery {
   answerSeq: number | null;
   activityAt: string;
   activityId: string;
+  activityShard: number;
 }

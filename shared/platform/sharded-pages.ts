@@ -1,0 +1,198 @@
+import { createHash } from 'node:crypto';
+import { ValidationError } from './errors.js';
+import type { Pagination } from '../http/schemas.js';
+import type { QueryInput, Table } from './table.js';
+
+/*
+ * Pages of a list written across shards: the same Query over several partitions (a workspace's
+ * conversations or audit log, shared/platform/list-shards.ts), merged by sort key as if they were
+ * one. The shards are read side by side, one round, each up to the page's size; a shard whose
+ * read ran out before the page was full is read on (a filter that matched little). The cursor
+ * holds each shard's place.
+ */
+
+const DEFAULT_PAGE_SIZE = 50;
+
+type Input = Omit<QueryInput, 'limit' | 'startKey'>;
+type Row = Record<string, unknown>;
+
+export interface ShardedPage<T> {
+  items: T[];
+  /** Opaque cursor for the page after this one; null on the last page. */
+  nextCursor: string | null;
+  /** The cursor of the page that starts after `item` (one of `items`): a list that pages itself, such as a search. */
+  cursorAfter(item: T): string | null;
+}
+
+/** Where a shard's reading stands: not begun (`null`), read to its end (`0`), or on after this key. */
+type Place = Row | null | 0;
+
+interface Shard<T> {
+  input: Input;
+  /** Where this page began in the shard. */
+  from: Place;
+  /** Where its reading goes on: `from`, then each read's last key; 0 once it has no more. */
+  next: Place;
+  buffer: T[];
+}
+
+function keyNames(index: QueryInput['index']): string[] {
+  return index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+}
+
+/** The sort key the merge orders by: the index's, else the table's. */
+function sortValue(row: Row, index: QueryInput['index']): string {
+  return String(row[index ? `${index}sk` : 'sk'] ?? '');
+}
+
+function keyOf(row: Row, index: QueryInput['index']): Row {
+  return Object.fromEntries(keyNames(index).map((name) => [name, row[name]]));
+}
+
+/** Which list a cursor belongs to: a digest of the partitions it reads (a cursor of another list is refused). */
+function listOf(inputs: Input[]): string {
+  return createHash('sha256')
+    .update(inputs.map((input) => `${input.index ?? ''}:${input.pk}`).join('\n'))
+    .digest('base64url')
+    .slice(0, 12);
+}
+
+/** A cursor: its list, and each shard's place as its key values in `keyNames` order (the read's partition name left out: the shard's own). */
+function encodeCursor(inputs: Input[], places: Place[], index: QueryInput['index']): string {
+  const partition = index ? `${index}pk` : 'pk';
+  const names = keyNames(index).filter((name) => name !== partition);
+  const encoded = places.map((place) => (place === null || place === 0 ? place : names.map((name) => place[name])));
+  return Buffer.from(JSON.stringify({ l: listOf(inputs), s: encoded })).toString('base64url');
+}
+
+/** A cursor is accepted only for the list it came from; its places are read in this list's own partitions whatever it holds. */
+function decodeCursor(cursor: string, inputs: Input[]): Place[] {
+  const invalid = () => new ValidationError('invalid query string', [{ path: 'cursor', message: 'is not a cursor of this list' }]);
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid();
+  }
+  const { l: list, s: places } = (decoded ?? {}) as { l?: unknown; s?: unknown };
+  if (list !== listOf(inputs) || !Array.isArray(places) || places.length !== inputs.length) throw invalid();
+  return places.map((place, at) => {
+    if (place === null || place === 0) return place;
+    const input = inputs[at] as Input;
+    const partition = input.index ? `${input.index}pk` : 'pk';
+    const names = keyNames(input.index).filter((name) => name !== partition);
+    // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
+    const valid = (value: unknown, name: string) =>
+      typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= (name.endsWith('sk') ? 1024 : 2048);
+    if (!Array.isArray(place) || place.length !== names.length || !place.every((value, i) => valid(value, names[i] ?? ''))) throw invalid();
+    const key: Row = Object.fromEntries(names.map((name, i) => [name, place[i]]));
+    key[partition] = input.pk;
+    // The table's partition of an index entry is not the index's: only the read's own is checked, as before.
+    if (!input.index && !withinSortCondition(String(key.sk), input.sk)) throw invalid();
+    return key;
+  });
+}
+
+function withinSortCondition(sk: string, condition: QueryInput['sk']): boolean {
+  if (!condition) return true;
+  if ('between' in condition) return sk >= condition.between[0] && sk <= condition.between[1];
+  if ('gte' in condition) return sk >= condition.gte;
+  if ('lte' in condition) return sk <= condition.lte;
+  return sk.startsWith(condition.beginsWith);
+}
+
+/** The shard whose first item in hand comes next in the list's order (the first such shard on a tie); -1 when none has one. */
+function nextShard<T extends Row>(shards: Shard<T>[], index: QueryInput['index'], descending: boolean): number {
+  let best = -1;
+  for (const [at, shard] of shards.entries()) {
+    const head = shard.buffer[0];
+    const current = shards[best]?.buffer[0];
+    if (!head) continue;
+    if (!current) {
+      best = at;
+      continue;
+    }
+    const order = sortValue(head, index).localeCompare(sortValue(current, index));
+    if (descending ? order > 0 : order < 0) best = at;
+  }
+  return best;
+}
+
+/**
+ * One page of a Query over `inputs` (the same Query on each shard's partition), merged by sort key
+ * in the order the inputs ask (`newestFirst`), by `offset` or by `cursor` as `readPage` (pages.ts).
+ * Reads each shard up to the page's size plus one, side by side; reads a shard on, in another
+ * round, only when the page needs more of it than its read gave (a filter that matched little).
+ * With a filter, `maxRead` bounds the items the store reads for the page over all shards: once that
+ * many were read, the page ends with what could be placed, and its cursor goes on from there.
+ */
+export async function readShardedPage<T extends Row>(
+  table: Table,
+  inputs: Input[],
+  page: Pagination,
+  maxRead = Number.POSITIVE_INFINITY,
+): Promise<ShardedPage<T>> {
+  const first = inputs[0];
+  if (!first) throw new Error('a sharded list needs at least one shard');
+  const { index } = first;
+  const descending = first.newestFirst === true;
+  const limit = page.limit ?? DEFAULT_PAGE_SIZE;
+  const skip = page.cursor ? 0 : (page.offset ?? 0);
+  const starts = page.cursor ? decodeCursor(page.cursor, inputs) : inputs.map(() => null);
+  const shards: Shard<T>[] = inputs.map((input, at) => ({ input, from: starts[at] ?? null, next: starts[at] ?? null, buffer: [] }));
+  const wanted = skip + limit + 1;
+  /** The items placed in order, with their shard: the page, then one more to know a next page exists. */
+  const placed: { item: T; shard: number }[] = [];
+  let read = 0;
+  const readOn = async (which: Shard<T>[]) => {
+    await Promise.all(
+      which.map(async (shard) => {
+        const step = Math.max(1, Math.min(wanted - placed.length, 1000));
+        const startKey = shard.next === null || shard.next === 0 ? undefined : shard.next;
+        const result = await table.query<T>({ ...shard.input, startKey, limit: step });
+        read += step;
+        shard.buffer.push(...result.items);
+        shard.next = result.lastKey ?? 0;
+      }),
+    );
+  };
+  const open = (shard: Shard<T>) => shard.next !== 0;
+  let stoppedShort = false;
+  while (placed.length < wanted) {
+    const starved = shards.filter((shard) => shard.buffer.length === 0 && open(shard));
+    if (starved.length) {
+      // A shard with more to read and nothing in hand might hold the next item: read it on first.
+      if (read >= maxRead) {
+        stoppedShort = true;
+        break;
+      }
+      await readOn(starved);
+      continue;
+    }
+    const best = nextShard(shards, index, descending);
+    const chosen = shards[best];
+    const item = chosen?.buffer.shift();
+    if (!chosen || !item) break;
+    placed.push({ item, shard: best });
+  }
+  /** Each shard's place after the first `count` placed items. */
+  const placesAfter = (count: number): Place[] =>
+    shards.map((shard, at) => {
+      const last = placed.slice(0, count).findLast((entry) => entry.shard === at);
+      const laterOfIt = placed.slice(count).some((entry) => entry.shard === at) || shard.buffer.length > 0;
+      if (!laterOfIt && !open(shard)) return 0;
+      if (last) return keyOf(last.item, index);
+      // Nothing of it placed: where its reading stands when all it read was placed or filtered out, else where it began.
+      return laterOfIt ? shard.from : shard.next;
+    });
+  const pageItems = placed.slice(skip, skip + limit).map((entry) => entry.item);
+  const more = placed.length > skip + limit || stoppedShort;
+  const nextCursor = more ? encodeCursor(inputs, placesAfter(Math.min(placed.length, skip + limit)), index) : null;
+  const cursorAfter = (item: T) => {
+    const at = placed.findIndex((entry) => entry.item === item);
+    if (at < 0) return nextCursor;
+    const places = placesAfter(at + 1);
+    return places.every((place) => place === 0) ? null : encodeCursor(inputs, places, index);
+  };
+  return { items: pageItems, nextCursor, cursorAfter };
+}

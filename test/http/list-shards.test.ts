@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keys } from '../../shared/platform/keys.js';
+import { LIST_SHARDS, shardKeys } from '../../shared/platform/list-shards.js';
+import type { Item } from '../../shared/platform/table.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
+
+/**
+ * A workspace's conversation lists and audit log are written across 4 partitions each
+ * (shared/platform/list-shards.ts) and read merged (shared/platform/sharded-pages.ts); what was
+ * written before the shards is in shard 0, the unsharded key, and is listed as before.
+ */
+
+let t: TestContext;
+let model: FakeModel;
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  model.handle(() => textReply('Answered.'));
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+});
+afterAll(async () => {
+  await t?.close();
+  await model?.stop();
+});
+
+async function workspace() {
+  const admin = await t.signUp();
+  const created = await t.createWorkspace(admin.cookie, { name: `Shards ${t.uniqueEmail('ws')}` });
+  return { cookie: admin.cookie as string, orgId: admin.org.id as string, workspaceId: created.id as string };
+}
+
+async function pages(cookie: string, path: string, field: string, limit: number) {
+  const seen: Record<string, unknown>[] = [];
+  let cursor: string | null = null;
+  do {
+    const query: string = cursor ? `limit=${limit}&cursor=${cursor}` : `limit=${limit}`;
+    const page = await t.request('GET', `${path}${path.includes('?') ? '&' : '?'}${query}`, { cookie });
+    expect(page.status, page.text).toBe(200);
+    seen.push(...page.body[field]);
+    cursor = page.body.next_cursor;
+  } while (cursor);
+  return seen;
+}
+
+describe("a workspace's lists in shards", () => {
+  it('spreads 16 new conversations and their audit entries over the shards, and lists each once, in pages', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    const ids: string[] = [];
+    for (let n = 0; n < 16; n++) {
+      const answer = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query: `question ${n}` } });
+      expect(answer.status, answer.text).toBe(200);
+      ids.push(answer.body.conversation_id);
+    }
+    const byShard = await Promise.all(
+      shardKeys(keys.conversationsIndex(orgId, workspaceId)).map((pk) => t.deps.table.queryAll({ index: 'gsi1', pk })),
+    );
+    expect(byShard.filter((shard) => shard.length > 0).length).toBeGreaterThan(1);
+    expect(byShard.flat()).toHaveLength(16);
+    const audit = await Promise.all(shardKeys(keys.activityPartition(orgId, workspaceId)).map((pk) => t.deps.table.queryAll({ pk })));
+    expect(audit.filter((shard) => shard.length > 0).length).toBeGreaterThan(1);
+
+    const listed = await pages(cookie, `/api/workspaces/${workspaceId}/conversations`, 'conversations', 5);
+    expect(listed.map((conversation) => conversation.id).sort()).toEqual([...ids].sort());
+    const open = await pages(cookie, `/api/workspaces/${workspaceId}/conversations?status=open`, 'conversations', 7);
+    expect(open).toHaveLength(16);
+    const activity = await pages(cookie, `/api/workspaces/${workspaceId}/activity`, 'activity', 3);
+    expect(activity.map((entry) => entry.query).sort()).toEqual(ids.map((_, n) => `question ${n}`).sort());
+    const dashboard = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie });
+    expect(dashboard.body.recent_conversations).toHaveLength(5);
+  });
+
+  it('lists what was written before the shards (shard 0), and moves a conversation to its shard at its next query', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    // A conversation and an audit entry as the version before the shards wrote them: every one in the unsharded key.
+    const legacyId = 'conv_before_the_shards';
+    const at = '2026-11-20T08:00:00.000Z';
+    const conversation: Item = {
+      ...keys.conversation(orgId, workspaceId, legacyId),
+      id: legacyId,
+      workspace_id: workspaceId,
+      org_id: orgId,
+      status: 'open',
+      consumer_type: 'api',
+      user_name: 'Ada',
+      channel: null,
+      message_count: 0,
+      total_cost_usd: 0,
+      stats_status: 'pending',
+      first_message_at: at,
+      last_activity_at: at,
+      gsi1pk: keys.conversationsIndex(orgId, workspaceId),
+      gsi1sk: at,
+      gsi2pk: keys.conversationsByStatusIndex(orgId, workspaceId, 'open'),
+      gsi2sk: at,
+    };
+    const session = await t.request('GET', '/api/auth/session', { cookie });
+    await t.deps.table.put({ ...conversation, owner: `user:${session.body.user.id}` });
+    await t.deps.table.put({
+      ...keys.activityEntry(orgId, workspaceId, at, 'act_before'),
+      id: 'act_before',
+      query: 'before',
+      created_at: at,
+    });
+
+    const before = await t.request('GET', `/api/workspaces/${workspaceId}/conversations`, { cookie });
+    expect(before.body.conversations.map((c: { id: string }) => c.id)).toEqual([legacyId]);
+    const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie });
+    expect(activity.body.activity.map((entry: { query: string }) => entry.query)).toEqual(['before']);
+
+    const next = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie,
+      body: { query: 'again', session_id: legacyId },
+    });
+    expect(next.status, next.text).toBe(200);
+    const after = await t.request('GET', `/api/workspaces/${workspaceId}/conversations`, { cookie });
+    expect(after.body.conversations.map((c: { id: string }) => c.id)).toEqual([legacyId]);
+    const stored = await t.deps.table.get<Item>(keys.conversation(orgId, workspaceId, legacyId), true);
+    expect(shardKeys(keys.conversationsIndex(orgId, workspaceId))).toContain(stored?.gsi1pk);
+    expect(LIST_SHARDS).toBe(4);
+  });
+});
