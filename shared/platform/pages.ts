@@ -33,11 +33,7 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
   const record = key as Record<string, unknown>;
   const names = keyNames(input.index);
   // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
-  const valid = (name: string) => {
-    const value = record[name];
-    return typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= (name.endsWith('sk') ? 1024 : 2048);
-  };
-  if (Object.keys(record).length !== names.length || !names.every(valid)) throw invalid();
+  if (Object.keys(record).length !== names.length || !names.every((name) => isKeyValue(record[name], name))) throw invalid();
   const partitionName = input.index ? `${input.index}pk` : 'pk';
   if (record[partitionName] !== input.pk) throw invalid();
   // A cursor of the same list read for other days (the store refuses a start key outside the condition).
@@ -45,7 +41,13 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
   return record;
 }
 
-function withinSortCondition(sk: string, condition: QueryInput['sk']): boolean {
+/** A key value DynamoDB would take for `name`: not empty, within its key limits (a cursor's values must be). */
+export function isKeyValue(value: unknown, name: string): boolean {
+  return typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= (name.endsWith('sk') ? 1024 : 2048);
+}
+
+/** Whether a sort key lies within a Query's sort-key condition (a start key outside it is refused by the store). */
+export function withinSortCondition(sk: string, condition: QueryInput['sk']): boolean {
   if (!condition) return true;
   if ('between' in condition) return sk >= condition.between[0] && sk <= condition.between[1];
   if ('gte' in condition) return sk >= condition.gte;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from './errors.js';
+import { isKeyValue, withinSortCondition } from './pages.js';
 import type { Pagination } from '../http/schemas.js';
 import type { QueryInput, Table } from './table.js';
 
@@ -82,23 +83,14 @@ function decodeCursor(cursor: string, inputs: Input[]): Place[] {
     const partition = input.index ? `${input.index}pk` : 'pk';
     const names = keyNames(input.index).filter((name) => name !== partition);
     // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
-    const valid = (value: unknown, name: string) =>
-      typeof value === 'string' && value.length > 0 && Buffer.byteLength(value) <= (name.endsWith('sk') ? 1024 : 2048);
-    if (!Array.isArray(place) || place.length !== names.length || !place.every((value, i) => valid(value, names[i] ?? ''))) throw invalid();
+    if (!Array.isArray(place) || place.length !== names.length || !place.every((value, i) => isKeyValue(value, names[i] ?? '')))
+      throw invalid();
     const key: Row = Object.fromEntries(names.map((name, i) => [name, place[i]]));
     key[partition] = input.pk;
     // The table's partition of an index entry is not the index's: only the read's own is checked, as before.
     if (!input.index && !withinSortCondition(String(key.sk), input.sk)) throw invalid();
     return key;
   });
-}
-
-function withinSortCondition(sk: string, condition: QueryInput['sk']): boolean {
-  if (!condition) return true;
-  if ('between' in condition) return sk >= condition.between[0] && sk <= condition.between[1];
-  if ('gte' in condition) return sk >= condition.gte;
-  if ('lte' in condition) return sk <= condition.lte;
-  return sk.startsWith(condition.beginsWith);
 }
 
 /** The shard whose first item in hand comes next in the list's order (the first such shard on a tie); -1 when none has one. */
