@@ -128,4 +128,19 @@ describe('BriefCache', () => {
     await expect(t.cache.read('k', t.load)).rejects.toThrow('store unavailable');
     expect(await t.cache.read('k', t.load)).toBe('v1');
   });
+
+  it('holds at most `max` entries, the least recently used dropped first', async () => {
+    let reads = 0;
+    const cache = new BriefCache<string>(5_000, () => {}, { max: 3 });
+    const load = (key: string) => () => {
+      reads += 1;
+      return Promise.resolve(key);
+    };
+    for (const key of ['a', 'b', 'c', 'd']) await cache.read(key, load(key));
+    expect(reads).toBe(4);
+    await cache.read('d', load('d'));
+    expect(reads).toBe(4);
+    await cache.read('a', load('a'));
+    expect(reads).toBe(5);
+  });
 });
