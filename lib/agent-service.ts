@@ -40,6 +40,8 @@ export interface AgentServiceProps {
   environment: Record<string, string>;
   secrets: ISecret[];
   scaling: AgentServiceScaling;
+  /** Origins allowed by CORS, as the HTTP API's: the service answers it on the streamable routes CloudFront sends it. */
+  corsOrigins: string[];
 }
 
 /**
@@ -116,6 +118,7 @@ export class AgentService extends Construct {
       image: fargateImage('functions/agent-service/main.ts'),
       environment: {
         ...props.environment,
+        ...(props.corsOrigins.length ? { CORS_ORIGINS: props.corsOrigins.join(',') } : {}),
         NODE_ENV: 'production',
         LOG_LEVEL: 'INFO',
         PORT: String(SERVICE_PORT),

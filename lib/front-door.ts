@@ -80,7 +80,7 @@ export class FrontDoor extends Construct {
       this.functionUrl = this.streamUrl(props.streams.function, props.corsOrigins);
       stream = new FunctionUrlOrigin(this.functionUrl, { readTimeout: Duration.seconds(60), customHeaders });
     } else {
-      // Inside AWS's network to an internal balancer (CORS is the app's own there, as on API Gateway).
+      // Inside AWS's network to an internal balancer; the service answers CORS itself (`CORS_ORIGINS`).
       stream = VpcOrigin.withApplicationLoadBalancer(props.streams.loadBalancer, {
         httpPort: 80,
         protocolPolicy: OriginProtocolPolicy.HTTP_ONLY,

@@ -105,6 +105,7 @@ export class ServiceStack extends Stack {
         environment: this.api.appEnvironment,
         secrets: [this.api.sessionSecret, this.api.originSecret],
         scaling: { ...DEFAULT_AGENT_SERVICE, ...props.agentService },
+        corsOrigins: props.corsOrigins ?? [],
       });
       this.api.routeAgentPaths(this.agentService.integration);
     }

@@ -26,6 +26,7 @@ const service = await startAgentService(
     port: config.port,
     host: '0.0.0.0',
     reportEveryMs: 10_000,
+    corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
     report(running) {
       inFlight.addDimension('Service', 'AgentService');
       inFlight.addMetric('QueriesInFlight', MetricUnit.Count, running);

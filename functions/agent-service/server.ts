@@ -1,10 +1,11 @@
 import type { Server } from 'node:http';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import type { QueriesInFlight } from '../../shared/agent/in-flight.js';
 import { queriesSettled } from '../../shared/http/sse.js';
 import { serveOnly } from '../../shared/http/serve-only.js';
-import { ROUTE_TABLE, STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
+import { ROUTE_TABLE } from '../../shared/http/route-table.js';
 import type { AppLogger } from '../../shared/platform/logger.js';
 
 /**
@@ -13,7 +14,19 @@ import type { AppLogger } from '../../shared/platform/logger.js';
  * among them. Anything else is a 404: behind the load balancer it must not be a second door to the
  * API function's routes.
  */
-export const AGENT_SERVICE_ROUTES = [...new Set([...ROUTE_TABLE.filter((entry) => entry.runs === 'agent'), ...STREAMABLE_ROUTES])];
+export const AGENT_SERVICE_ROUTES = ROUTE_TABLE.filter((entry) => entry.runs === 'agent');
+
+/** The load balancer's idle timeout (lib/agent-service.ts). */
+const LOAD_BALANCER_IDLE_MS = 120_000;
+
+/** CORS as the HTTP API answers it (lib/api.ts): credentials, the two request headers, the four methods, an hour's preflight. */
+const CORS_OF = (origins: string[]) => ({
+  origin: origins,
+  credentials: true,
+  allowHeaders: ['content-type', 'authorization'],
+  allowMethods: ['GET', 'POST', 'PUT', 'DELETE'],
+  maxAge: 3600,
+});
 
 /** What the service is handed: the app (`createApp` with the agent's routes) and the place count of its queries. */
 interface AgentServiceParts {
@@ -29,6 +42,11 @@ export interface AgentServiceOptions {
   reportEveryMs: number;
   /** Reports the queries this process runs now: the CloudWatch metric the service scales on. */
   report(queriesInFlight: number): void;
+  /**
+   * Origins allowed by CORS (`CORS_ORIGINS`), as the HTTP API and the stream function's URL allow
+   * them: CloudFront sends the streamable routes here, where no gateway answers CORS. Off when empty.
+   */
+  corsOrigins?: string[];
 }
 
 export interface AgentService {
@@ -53,7 +71,10 @@ export interface AgentService {
 export async function startAgentService(parts: AgentServiceParts, options: AgentServiceOptions): Promise<AgentService> {
   const routes = serveOnly(parts.app, AGENT_SERVICE_ROUTES);
   let stopping = false;
-  const front = new Hono()
+  const front = new Hono();
+  const origins = options.corsOrigins ?? [];
+  if (origins.length) front.use('/api/*', cors(CORS_OF(origins)));
+  front
     .get('/health', (c) => {
       c.header('Cache-Control', 'no-store');
       const running = parts.inFlight.running();
@@ -68,7 +89,10 @@ export async function startAgentService(parts: AgentServiceParts, options: Agent
   });
   // A model call may stay quiet for minutes: no socket timeout of Node's own cuts a request.
   server.requestTimeout = 0;
-  server.headersTimeout = 60_000;
+  // Idle connections outlive the load balancer's (120 s, lib/agent-service.ts): it must be the one
+  // to close them, or it reuses a socket Node has just closed and answers 502.
+  server.keepAliveTimeout = LOAD_BALANCER_IDLE_MS + 5_000;
+  server.headersTimeout = LOAD_BALANCER_IDLE_MS + 6_000;
   const report = () => options.report(parts.inFlight.running());
   const timer = setInterval(report, options.reportEveryMs);
   timer.unref();

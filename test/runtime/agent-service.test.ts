@@ -49,7 +49,7 @@ const ask = (cookie: string, workspaceId: string, headers: Record<string, string
 describe('the agent service', () => {
   it('serves the agent routes and the streamable ones, and nothing else', async () => {
     const { cookie, workspaceId } = await workspace();
-    expect(AGENT_SERVICE_ROUTES.filter((entry) => entry.runs !== 'agent')).toEqual([]);
+    // The streamable routes, which CloudFront sends here, are among the agent's.
     for (const entry of STREAMABLE_ROUTES) expect(AGENT_SERVICE_ROUTES).toContain(entry);
 
     const health = await fetch(`${base}/health`);
@@ -64,6 +64,43 @@ describe('the agent service', () => {
     const other = await fetch(`${base}/api/workspaces`, { headers: { cookie } });
     expect(other.status).toBe(404);
     expect(await other.json()).toEqual({ error: 'no route for GET /api/workspaces' });
+  });
+
+  it('answers CORS as the HTTP API does, for the origins allowed, and nothing to another', async () => {
+    const cors = await startAgentService(
+      { app: t.app, inFlight: t.deps.inFlight, logger: t.deps.logger },
+      { port: 0, host: '127.0.0.1', reportEveryMs: 60_000, report: () => {}, corsOrigins: ['https://app.example.com'] },
+    );
+    try {
+      const { cookie, workspaceId } = await workspace();
+      const preflight = (origin: string) =>
+        fetch(`http://127.0.0.1:${cors.port}/api/workspaces/${workspaceId}/query`, {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+        });
+      const allowed = await preflight('https://app.example.com');
+      expect(allowed.status).toBe(204);
+      expect(allowed.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
+      expect(allowed.headers.get('access-control-allow-methods')).toContain('POST');
+      const refused = await preflight('https://evil.example.net');
+      expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+      const answered = await fetch(`http://127.0.0.1:${cors.port}/api/workspaces/${workspaceId}/query`, {
+        method: 'POST',
+        headers: { cookie, origin: 'https://app.example.com', 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'From the other origin' }),
+      });
+      expect(answered.status).toBe(200);
+      expect(answered.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
+      // Without origins configured (the default service above), no CORS at all.
+      const none = await fetch(`${base}/api/workspaces/${workspaceId}/query`, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST' },
+      });
+      expect(none.headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await cors.stop();
+    }
   });
 
   it('reports its queries in flight while one runs', async () => {
