@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
 import { shardKeys } from '../platform/list-shards.js';
-import { readShardedPage } from '../platform/sharded-pages.js';
+import { countShards, readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
@@ -52,6 +52,17 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
 }
 
 /**
+ * The Queries of a workspace's conversations by last activity, newest first, one per shard of the
+ * list (platform/list-shards.ts): GSI1, or GSI2 for one status.
+ */
+export function conversationShards(orgId: string, workspaceId: string, status?: string): ListQuery[] {
+  const source = status
+    ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, status) }
+    : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
+  return shardKeys(source.pk).map((pk) => ({ ...source, pk, newestFirst: true }));
+}
+
+/**
  * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
  * by status), each list's shards merged (platform/list-shards.ts). Totals come from the workspace item's conversation counters when at most one filter
  * is set; a combination of filters (or a consumer) is counted by a COUNT Query over the workspace's
@@ -71,11 +82,8 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   addFilter('resolution_status', query.resolution);
   addFilter('consumer_type', query.consumer);
   addFilter('owner', query.consumer_id === undefined ? undefined : ownerOfConsumer(query.consumer_id, workspaceId));
-  const source = query.status
-    ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, query.status) }
-    : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
-  const inputs: ListQuery[] = shardKeys(source.pk).map((pk) => ({ ...source, pk, newestFirst: true, ...filter }));
+  const inputs: ListQuery[] = conversationShards(orgId, workspaceId, query.status).map((input) => ({ ...input, ...filter }));
   const [workspace, counterItems, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     readCounterItems(deps, orgId, workspaceId),
@@ -91,7 +99,7 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   let total: number;
   if ('total' in page && typeof page.total === 'number') total = page.total;
-  else if (query.consumer_id !== undefined || active.length > 1) total = await countAll(deps, inputs);
+  else if (query.consumer_id !== undefined || active.length > 1) total = await countShards(deps.table, inputs);
   else if (active.length === 0) total = counterOf(counters, counterNames.conversations);
   else total = counterOf(counters, counterNames.dimension(...(active[0] as [ConversationDimension, string])));
   return {
@@ -107,10 +115,4 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
       resolution: [...RESOLUTION_STATUSES],
     },
   };
-}
-
-/** The items of every shard that pass the filter: COUNT Queries side by side. */
-async function countAll(deps: Deps, inputs: ListQuery[]): Promise<number> {
-  const counts = await Promise.all(inputs.map((input) => deps.table.count(input)));
-  return counts.reduce((sum, count) => sum + count, 0);
 }

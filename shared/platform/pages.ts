@@ -10,14 +10,19 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-function keyNames(index: QueryInput['index']): string[] {
+/** The key attributes a Query's start key names: the table's, and the index's when it reads one. */
+export function keyNames(index: QueryInput['index']): string[] {
   return index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+}
+
+/** An item's start key for a Query of `index` (or of the table). */
+export function startKeyOf(item: Record<string, unknown>, index: QueryInput['index']): Record<string, unknown> {
+  return Object.fromEntries(keyNames(index).map((name) => [name, item[name]]));
 }
 
 /** The cursor of the page after `item`. */
 function cursorOf(item: Record<string, unknown>, index: QueryInput['index']): string {
-  const key = Object.fromEntries(keyNames(index).map((name) => [name, item[name]]));
-  return Buffer.from(JSON.stringify(key)).toString('base64url');
+  return Buffer.from(JSON.stringify(startKeyOf(item, index))).toString('base64url');
 }
 
 /** A cursor is accepted only for the partition being read, so one cannot page into another tenant's data. */

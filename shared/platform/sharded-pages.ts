@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ValidationError } from './errors.js';
-import { isKeyValue, withinSortCondition } from './pages.js';
+import { isKeyValue, keyNames, startKeyOf, withinSortCondition } from './pages.js';
 import type { Pagination } from '../http/schemas.js';
 import type { QueryInput, Table } from './table.js';
 
@@ -37,17 +37,9 @@ interface Shard<T> {
   buffer: T[];
 }
 
-function keyNames(index: QueryInput['index']): string[] {
-  return index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
-}
-
 /** The sort key the merge orders by: the index's, else the table's. */
 function sortValue(row: Row, index: QueryInput['index']): string {
   return String(row[index ? `${index}sk` : 'sk'] ?? '');
-}
-
-function keyOf(row: Row, index: QueryInput['index']): Row {
-  return Object.fromEntries(keyNames(index).map((name) => [name, row[name]]));
 }
 
 /** Which list a cursor belongs to: a digest of the partitions it reads (a cursor of another list is refused). */
@@ -173,7 +165,7 @@ export async function readShardedPage<T extends Row>(
       const last = placed.slice(0, count).findLast((entry) => entry.shard === at);
       const laterOfIt = placed.slice(count).some((entry) => entry.shard === at) || shard.buffer.length > 0;
       if (!laterOfIt && !open(shard)) return 0;
-      if (last) return keyOf(last.item, index);
+      if (last) return startKeyOf(last.item, index);
       // Nothing of it placed: where its reading stands when all it read was placed or filtered out, else where it began.
       return laterOfIt ? shard.from : shard.next;
     });
@@ -187,4 +179,10 @@ export async function readShardedPage<T extends Row>(
     return places.every((place) => place === 0) ? null : encodeCursor(inputs, places, index);
   };
   return { items: pageItems, nextCursor, cursorAfter };
+}
+
+/** How many items of every shard pass the Query's filter: COUNT Queries side by side, summed. */
+export async function countShards(table: Table, inputs: Input[]): Promise<number> {
+  const counts = await Promise.all(inputs.map((input) => table.count(input)));
+  return counts.reduce((sum, count) => sum + count, 0);
 }

@@ -4,7 +4,7 @@ import { PaginationQuery } from '../http/schemas.js';
 import { num, str, strOrNull, strings } from '../platform/attributes.js';
 import { keys } from '../platform/keys.js';
 import { shardKeys } from '../platform/list-shards.js';
-import { readShardedPage } from '../platform/sharded-pages.js';
+import { countShards, readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { counterNames, counterOf, countersOf, readCounterItems } from './counters.js';
 import { DayRangeQuery, instantsOf } from './day-range.js';
@@ -112,9 +112,7 @@ export async function listActivity(
     getWorkspaceItem(deps, orgId, workspaceId),
     filtered ? [] : readCounterItems(deps, orgId, workspaceId),
     readShardedPage<Item>(deps.table, inputs, { limit, offset, cursor }, inputs[0]?.filter ? FILTERED_PAGE_READ : undefined),
-    filtered
-      ? Promise.all(inputs.map((input) => deps.table.count(input))).then((counts) => counts.reduce((sum, n) => sum + n, 0))
-      : undefined,
+    filtered ? countShards(deps.table, inputs) : undefined,
   ]);
   return {
     activity: entries.items.map(toActivity),

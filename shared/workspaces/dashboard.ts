@@ -1,10 +1,9 @@
 import { z } from '@hono/zod-openapi';
 import { ConversationSchema } from '../conversations/schemas.js';
-import { toConversation } from '../conversations/list.js';
+import { conversationShards, toConversation } from '../conversations/list.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { keys } from '../platform/keys.js';
-import { shardKeys } from '../platform/list-shards.js';
 import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item } from '../platform/table.js';
 import { toConnection, toGap } from './children.js';
@@ -107,8 +106,7 @@ const WEEK = 7;
 
 /** The workspace's newest conversations by last activity: its list's shards merged (platform/list-shards.ts). */
 function recentConversations(deps: Deps, orgId: string, workspaceId: string) {
-  const shards = shardKeys(keys.conversationsIndex(orgId, workspaceId)).map((pk) => ({ index: 'gsi1' as const, pk, newestFirst: true }));
-  return readShardedPage<Item>(deps.table, shards, { limit: RECENT });
+  return readShardedPage<Item>(deps.table, conversationShards(orgId, workspaceId), { limit: RECENT });
 }
 
 /**
