@@ -37,7 +37,7 @@ export interface BatchTable {
  * jitter (so parallel callers throttled together do not retry together), capped at 1 s, and at
  * most `MAX_BATCH_RETRIES` retries.
  */
-async function backOffBeforeRetry(attempt: number, left: number, what: 'read' | 'write'): Promise<void> {
+export async function backOffBeforeRetry(attempt: number, left: number, what: 'read' | 'write'): Promise<void> {
   if (attempt === 0) return;
   if (attempt > MAX_BATCH_RETRIES) throw new BatchIncompleteError(what, left);
   await jitteredBackoff(attempt);

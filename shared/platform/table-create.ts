@@ -9,7 +9,7 @@ import {
   ScanCommand,
   type WriteRequest,
 } from '@aws-sdk/client-dynamodb';
-import { MAX_BATCH_RETRIES } from './table-batch.js';
+import { backOffBeforeRetry } from './table-batch.js';
 import { TABLE_KEY_SCHEMA } from './table.js';
 
 /** How long `ensureTable` waits for a table another store answers CREATING for. */
@@ -98,8 +98,7 @@ async function copyItems(client: DynamoDBClient, from: string, to: string): Prom
     for (let at = 0; at < items.length; at += 25) {
       let requests: WriteRequest[] = items.slice(at, at + 25).map((Item) => ({ PutRequest: { Item } }));
       for (let attempt = 0; requests.length; attempt += 1) {
-        if (attempt > MAX_BATCH_RETRIES) throw new Error(`copying the table ${from} to ${to}: the store did not take a batch`);
-        if (attempt) await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+        await backOffBeforeRetry(attempt, requests.length, 'write');
         const result = await client.send(new BatchWriteItemCommand({ RequestItems: { [to]: requests } }));
         requests = result.UnprocessedItems?.[to] ?? [];
       }

@@ -3,6 +3,7 @@ import type { Deps } from '../deps.js';
 import { monthOf } from '../platform/clock.js';
 import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
+import { addExpression } from '../platform/updates.js';
 import { watchCacheHitRate } from './cache-watch.js';
 
 /** What one query (or a batch of them) adds to a workspace's usage. */
@@ -52,21 +53,6 @@ export const counterNames = {
   approvals: (status: string) => `approvals#${status}`,
 };
 export type ConversationDimension = 'status' | 'category' | 'resolution' | 'consumer' | 'channel' | 'sentiment';
-
-/** An `ADD` expression for a map of attribute name → delta (zero deltas left out). */
-function addExpression(deltas: Record<string, number>) {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const parts: string[] = [];
-  Object.entries(deltas)
-    .filter(([, delta]) => delta !== 0)
-    .forEach(([name, delta], index) => {
-      names[`#c${index}`] = name;
-      values[`:c${index}`] = delta;
-      parts.push(`#c${index} :c${index}`);
-    });
-  return parts.length ? { update: `ADD ${parts.join(', ')}`, names, values } : undefined;
-}
 
 /** Counts of the workspace's configuration: on the workspace item, which changes with them. */
 const CONFIG_COUNTS = new Set(['connection_count', 'tool_count', 'knowledge_count', 'guardrail_count']);

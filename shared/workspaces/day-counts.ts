@@ -2,6 +2,7 @@ import type { Deps } from '../deps.js';
 import { dayOf } from '../platform/clock.js';
 import { keys, type Key } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
+import { addExpression } from '../platform/updates.js';
 
 /*
  * Each workspace's usage per day (queries, tokens, cost, duration, errors…), where every reader
@@ -35,20 +36,13 @@ export async function addDayUsage(
   deltas: Record<string, number>,
   at: Date,
 ): Promise<{ queries: number } | undefined> {
-  const added = Object.entries(deltas).filter(([, delta]) => delta !== 0);
-  if (!added.length) return undefined;
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':workspace': workspaceId };
-  const parts = added.map(([name, delta], index) => {
-    names[`#c${index}`] = name;
-    values[`:c${index}`] = delta;
-    return `#c${index} :c${index}`;
-  });
+  const add = addExpression(deltas);
+  if (!add) return undefined;
   const shard = Math.floor(Math.random() * DAY_SHARDS);
   const item = await deps.table.update<{ queries?: number }>(keys.queriesToday(orgId, shard, dayOf(at), workspaceId), {
-    update: `ADD ${parts.join(', ')} SET workspace_id = :workspace`,
-    names,
-    values,
+    update: `${add.update} SET workspace_id = :workspace`,
+    names: add.names,
+    values: { ...add.values, ':workspace': workspaceId },
   });
   return { queries: typeof item.queries === 'number' ? item.queries : 0 };
 }

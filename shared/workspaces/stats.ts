@@ -27,7 +27,7 @@ export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string,
  * counters (what its item held before they moved, and this month's counter items); the days are
  * the items `readWeekCounters` read at the same `now`.
  */
-export function workspaceStatsOf(workspace: { org_id: string }, _workspaceId: string, items: Item[], now: Date): WorkspaceStats {
+export function workspaceStatsOf(workspace: { org_id: string }, items: Item[], now: Date): WorkspaceStats {
   const week = daysEndingOn(now, 7);
   const byDay = daySums(items);
   const queriesOn = (day: string) => counterOf(byDay.get(day), 'queries');

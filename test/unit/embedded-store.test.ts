@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GetItemCommand, PutItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { startEmbeddedStore } from '../../bin/local-runtime.js';
-import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { ensureTable } from '../../shared/platform/table-create.js';
+import { withStore } from '../support/embedded-store.js';
 
 /**
  * The embedded store: dynalite through its public interface (its HTTP server on a loopback port),
@@ -16,18 +15,6 @@ import { ensureTable } from '../../shared/platform/table-create.js';
 
 const TableName = 'embedded-test';
 const key = (sk: string) => ({ pk: { S: 'P' }, sk: { S: sk } });
-
-/** A store on `dir` and the client to it, closed (client first) after `use`. */
-async function withStore<T>(dir: string | null, use: (client: ReturnType<typeof createDynamoClient>) => Promise<T>): Promise<T> {
-  const store = await startEmbeddedStore(dir);
-  const client = createDynamoClient({ awsRegion: 'local' }, store.endpoint);
-  try {
-    return await use(client);
-  } finally {
-    client.destroy();
-    await store.close();
-  }
-}
 
 describe('the embedded store', () => {
   it('keeps nothing in memory mode once closed, and answers a missing table as DynamoDB does', async () => {

@@ -11,10 +11,9 @@ import {
   type AttributeValue,
 } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { startEmbeddedStore } from '../../bin/local-runtime.js';
-import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { TABLE_KEY_SCHEMA } from '../../shared/platform/table.js';
 import { ensureTable } from '../../shared/platform/table-create.js';
+import { withStore, type StoreClient } from '../support/embedded-store.js';
 
 /**
  * `ensureTable` on a table of an earlier version (the local runtime's DATA_DIR after an upgrade):
@@ -22,19 +21,8 @@ import { ensureTable } from '../../shared/platform/table-create.js';
  * and keeps every item; a rebuild stopped half-way is finished by the next start.
  */
 
-type Client = ReturnType<typeof createDynamoClient>;
+type Client = StoreClient;
 const NAME = 'rebuild-test';
-
-async function withStore<T>(dir: string | null, use: (client: Client) => Promise<T>): Promise<T> {
-  const store = await startEmbeddedStore(dir);
-  const client = createDynamoClient({ awsRegion: 'local' }, store.endpoint);
-  try {
-    return await use(client);
-  } finally {
-    client.destroy();
-    await store.close();
-  }
-}
 
 /** The table as version 3 made it: gsi1–gsi3, all projecting whole items. */
 async function createOldTable(client: Client, name: string): Promise<void> {
