@@ -18,6 +18,10 @@ function countSetting(name: string): number | undefined {
   if (!/^\d+$/.test(value)) throw new Error(`${name} must be a whole number of 0 or more, not "${value}"`);
   return Number(value);
 }
+/** The settings that are set: an unset one leaves the stack's default. */
+function definedOnly(settings: Record<string, number | undefined>): Record<string, number> {
+  return Object.fromEntries(Object.entries(settings).filter((entry): entry is [string, number] => entry[1] !== undefined));
+}
 function agentRuntimeOf(value: string | undefined): 'lambda' | 'fargate' | undefined {
   if (value === undefined || value === '') return undefined;
   if (value === 'lambda' || value === 'fargate') return value;
@@ -39,23 +43,19 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
     metricsByWorkspace: booleanSetting('METRICS_BY_WORKSPACE', process.env.METRICS_BY_WORKSPACE),
   },
   // Unset: DEFAULT_LIMITS of lib/service-stack.ts (docs/deploy.md, "Limits").
-  limits: Object.fromEntries(
-    Object.entries({
-      requestsPerSecond: countSetting('API_RATE_LIMIT'),
-      burst: countSetting('API_BURST_LIMIT'),
-      apiReservedConcurrency: countSetting('API_RESERVED_CONCURRENCY'),
-      jobsReservedConcurrency: countSetting('JOBS_RESERVED_CONCURRENCY'),
-    }).filter(([, value]) => value !== undefined),
-  ),
+  limits: definedOnly({
+    requestsPerSecond: countSetting('API_RATE_LIMIT'),
+    burst: countSetting('API_BURST_LIMIT'),
+    apiReservedConcurrency: countSetting('API_RESERVED_CONCURRENCY'),
+    jobsReservedConcurrency: countSetting('JOBS_RESERVED_CONCURRENCY'),
+  }),
   // Unset: the agent and stream functions; fargate: the agent service (docs/deploy.md, "Where the agent loop runs").
   agentRuntime: agentRuntimeOf(process.env.AGENT_RUNTIME),
-  agentService: Object.fromEntries(
-    Object.entries({
-      minTasks: countSetting('AGENT_SERVICE_MIN_TASKS'),
-      maxTasks: countSetting('AGENT_SERVICE_MAX_TASKS'),
-      queriesPerTask: countSetting('AGENT_SERVICE_QUERIES_PER_TASK'),
-    }).filter(([, value]) => value !== undefined),
-  ),
+  agentService: definedOnly({
+    minTasks: countSetting('AGENT_SERVICE_MIN_TASKS'),
+    maxTasks: countSetting('AGENT_SERVICE_MAX_TASKS'),
+    queriesPerTask: countSetting('AGENT_SERVICE_QUERIES_PER_TASK'),
+  }),
   tracing: {
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     captureContent: booleanSetting('OTEL_CAPTURE_CONTENT', process.env.OTEL_CAPTURE_CONTENT) ?? false,

@@ -16,6 +16,7 @@ import {
 import { ApplicationLoadBalancer, ApplicationProtocol, type ApplicationListener } from 'aws-cdk-lib/aws-elasticloadbalancingv2';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
+import { QUERIES_IN_FLIGHT_METRIC } from '../shared/agent/in-flight.js';
 import { Construct } from 'constructs';
 import { fargateImage, flowLoggedVpc } from './fargate.js';
 import { grantBedrockClaude } from './functions.js';
@@ -23,7 +24,7 @@ import type { Jobs } from './jobs.js';
 
 const SERVICE_PORT = 8080;
 /** The CloudWatch metric each task reports every 10 s (functions/agent-service/main.ts). */
-const IN_FLIGHT_METRIC = { metricName: 'QueriesInFlight', dimensionsMap: { Service: 'AgentService' } };
+const IN_FLIGHT_METRIC = { metricName: QUERIES_IN_FLIGHT_METRIC.name, dimensionsMap: { ...QUERIES_IN_FLIGHT_METRIC.dimension } };
 
 /** How many tasks, and how many queries each runs before the service adds one. */
 export interface AgentServiceScaling {

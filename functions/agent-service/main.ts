@@ -1,6 +1,7 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { agentRoutes } from '../../shared/agent/http.js';
+import { QUERIES_IN_FLIGHT_METRIC } from '../../shared/agent/in-flight.js';
 import { createAgentProcessParts } from '../../shared/agent/wiring.js';
 import { createApp } from '../../shared/http/app.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
@@ -28,8 +29,8 @@ const service = await startAgentService(
     reportEveryMs: 10_000,
     corsOrigins: (process.env.CORS_ORIGINS ?? '').split(',').filter(Boolean),
     report(running) {
-      inFlight.addDimension('Service', 'AgentService');
-      inFlight.addMetric('QueriesInFlight', MetricUnit.Count, running);
+      for (const [name, value] of Object.entries(QUERIES_IN_FLIGHT_METRIC.dimension)) inFlight.addDimension(name, value);
+      inFlight.addMetric(QUERIES_IN_FLIGHT_METRIC.name, MetricUnit.Count, running);
       inFlight.publishStoredMetrics();
       // The queries' own metrics (EMF), which the functions write after each invocation.
       void telemetry.flush();

@@ -1,5 +1,11 @@
 import { TooManyRequestsError } from '../platform/errors.js';
 
+/**
+ * The metric each agent service task reports its queries in flight under (functions/agent-service/
+ * main.ts), and the one its scaling tracks (lib/agent-service.ts): one spelling for both.
+ */
+export const QUERIES_IN_FLIGHT_METRIC = { name: 'QueriesInFlight', dimension: { Service: 'AgentService' } } as const;
+
 /** What a refused query is told to wait: queries last seconds, so a place is likely free by then. */
 const RETRY_AFTER_SECONDS = 5;
 
