@@ -28,6 +28,18 @@ function nextMinute() {
   t.clock.set(new Date((Math.floor(now / 60_000) + 1) * 60_000));
 }
 
+/** A new organisation's workspace and an api consumer key of it, as an Authorization header. */
+async function keyedWorkspace() {
+  const admin = await t.signUp();
+  const workspace = await t.createWorkspace(admin.cookie, { name: `Rate ${t.uniqueEmail('ws')}` });
+  const created = await t.request('POST', '/api/connectors/consumer', {
+    cookie: admin.cookie,
+    body: { type: 'api', workspace_id: workspace.id, credentials: {} },
+  });
+  expect(created.status, created.text).toBe(201);
+  return { admin, workspace, consumerId: created.body.id as string, authorization: `Bearer ${created.body.api_key}` };
+}
+
 describe('requests per organisation and per key', () => {
   it('answers 429 with Retry-After past the organisation’s limit on any route, and not to another organisation', async () => {
     nextMinute();
@@ -57,14 +69,7 @@ describe('requests per organisation and per key', () => {
 
   it('limits a consumer key on its own, below its organisation', async () => {
     nextMinute();
-    const admin = await t.signUp();
-    const workspace = await t.createWorkspace(admin.cookie, { name: `Rate ${t.uniqueEmail('ws')}` });
-    const created = await t.request('POST', '/api/connectors/consumer', {
-      cookie: admin.cookie,
-      body: { type: 'api', workspace_id: workspace.id, credentials: {} },
-    });
-    expect(created.status, created.text).toBe(201);
-    const authorization = `Bearer ${created.body.api_key}`;
+    const { admin, workspace, authorization } = await keyedWorkspace();
     const statuses: number[] = [];
     for (let index = 0; index < KEY_LIMIT + 2; index += 1) {
       statuses.push((await t.request('GET', `/api/workspaces/${workspace.id}/conversations`, { headers: { authorization } })).status);
@@ -77,19 +82,12 @@ describe('requests per organisation and per key', () => {
 
   it('refuses a key past its limit while its organisation’s count cannot be added, and the process goes on', async () => {
     nextMinute();
-    const admin = await t.signUp();
-    const workspace = await t.createWorkspace(admin.cookie, { name: `Rate ${t.uniqueEmail('ws')}` });
-    const created = await t.request('POST', '/api/connectors/consumer', {
-      cookie: admin.cookie,
-      body: { type: 'api', workspace_id: workspace.id, credentials: {} },
-    });
-    expect(created.status, created.text).toBe(201);
-    const authorization = `Bearer ${created.body.api_key}`;
+    const { admin, workspace, consumerId, authorization } = await keyedWorkspace();
     const path = `/api/workspaces/${workspace.id}/conversations`;
     // Another process has used this key's whole minute already.
     nextMinute();
     const minute = Math.floor(t.clock.now().getTime() / 60_000);
-    await t.deps.table.put({ ...keys.requestRate(`key:${created.body.id}`, minute), count: KEY_LIMIT });
+    await t.deps.table.put({ ...keys.requestRate(`key:${consumerId}`, minute), count: KEY_LIMIT });
     // The first request adds both counts and learns of the other process's.
     expect((await t.request('GET', path, { headers: { authorization } })).status).toBe(200);
     // A second later the organisation's add fails (the store throttles it) as the key is refused.

@@ -1,12 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, Validations } from 'aws-cdk-lib';
+import type { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceStack } from '../../lib/service-stack.js';
 import { ROUTE_TABLE, STREAMABLE_ROUTES, fullPath } from '../../shared/http/route-table.js';
+import { cdkApps, nagFindings } from '../support/cdk.js';
 
 /**
  * The agent loop on Fargate (`agentRuntime: 'fargate'`, lib/agent-service.ts): the same paths for
@@ -16,13 +13,7 @@ import { ROUTE_TABLE, STREAMABLE_ROUTES, fullPath } from '../../shared/http/rout
 
 let template: Template;
 let app: App;
-const outdirs: string[] = [];
-
-function newApp(): App {
-  const outdir = mkdtempSync(join(tmpdir(), 'wap-cdk-fargate-'));
-  outdirs.push(outdir);
-  return new App({ outdir });
-}
+const { newApp, removeAll } = cdkApps('wap-cdk-fargate-');
 
 beforeAll(() => {
   app = newApp();
@@ -35,7 +26,7 @@ beforeAll(() => {
   );
 }, 120_000);
 afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+  removeAll();
 });
 
 type Resources = Record<string, { Type: string; Properties: Record<string, any> }>;
@@ -180,21 +171,7 @@ describe('the agent service on Fargate', () => {
   it('reports no cdk-nag finding that is neither fixed nor acknowledged with a reason', () => {
     const nagged = newApp();
     new ServiceStack(nagged, 'NagFargate', { agentRuntime: 'fargate' });
-    Validations.of(nagged).addPlugins(new AwsSolutionsChecks(nagged));
-    let threw: unknown;
-    try {
-      nagged.synth();
-    } catch (error) {
-      threw = error;
-    }
-    const report = JSON.parse(readFileSync(join(nagged.outdir, 'validation-report.json'), 'utf8')) as {
-      pluginReports: { violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
-    };
-    const violations = report.pluginReports.flatMap((plugin) =>
-      plugin.violations.map(
-        (violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(', ')}`,
-      ),
-    );
+    const { violations, threw } = nagFindings(nagged);
     expect(violations).toEqual([]);
     expect(threw).toBeUndefined();
   }, 120_000);

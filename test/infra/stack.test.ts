@@ -1,30 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { App, Stack, Validations } from 'aws-cdk-lib';
+import { Stack } from 'aws-cdk-lib';
 import { Queue } from 'aws-cdk-lib/aws-sqs';
 import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
-import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jobs } from '../../lib/jobs.js';
 import { ServiceStack } from '../../lib/service-stack.js';
 import { ROUTE_TABLE, routeKeyOf } from '../../shared/http/route-table.js';
 import { SCHEMA_VERSION } from '../../shared/platform/migrate.js';
+import { cdkApps, nagFindings } from '../support/cdk.js';
 
 let template: Template;
-const outdirs: string[] = [];
-
-function newApp(): App {
-  const outdir = mkdtempSync(join(tmpdir(), 'wap-cdk-'));
-  outdirs.push(outdir);
-  return new App({ outdir });
-}
+const { newApp, removeAll } = cdkApps('wap-cdk-');
 
 beforeAll(() => {
   template = Template.fromStack(new ServiceStack(newApp(), 'Service', { jobMaxAttempts: 3 }));
 }, 120_000);
 afterAll(() => {
-  for (const outdir of outdirs) rmSync(outdir, { recursive: true, force: true });
+  removeAll();
 });
 
 type Resources = Record<string, { Type: string; Properties?: Record<string, unknown> }>;
@@ -344,21 +335,7 @@ describe('cdk-nag (AwsSolutions)', () => {
   it('reports no finding that is neither fixed nor acknowledged with a reason', () => {
     const app = newApp();
     new ServiceStack(app, 'Nag');
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    let threw: unknown;
-    try {
-      app.synth();
-    } catch (error) {
-      threw = error;
-    }
-    const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8')) as {
-      pluginReports: { conclusion: string; violations: { ruleName: string; violatingConstructs: { constructPath: string }[] }[] }[];
-    };
-    const violations = report.pluginReports.flatMap((plugin) =>
-      plugin.violations.map(
-        (violation) => `${violation.ruleName} at ${violation.violatingConstructs.map((c) => c.constructPath).join(', ')}`,
-      ),
-    );
+    const { violations, threw } = nagFindings(app);
     expect(violations).toEqual([]);
     expect(threw).toBeUndefined();
   }, 120_000);
@@ -367,16 +344,7 @@ describe('cdk-nag (AwsSolutions)', () => {
     const app = newApp();
     const stack = new Stack(app, 'Control');
     new Queue(stack, 'Careless', { enforceSSL: false });
-    Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
-    try {
-      app.synth();
-    } catch {
-      // A failing validation may stop the synthesis; the report is written first.
-    }
-    const report = JSON.parse(readFileSync(join(app.outdir, 'validation-report.json'), 'utf8')) as {
-      pluginReports: { violations: { ruleName: string }[] }[];
-    };
-    const rules = report.pluginReports.flatMap((plugin) => plugin.violations.map((violation) => violation.ruleName));
+    const rules = nagFindings(app).violations.map((violation) => violation.split(' at ')[0]);
     expect(rules).toEqual(expect.arrayContaining(['AwsSolutions-SQS3', 'AwsSolutions-SQS4']));
   });
 });
