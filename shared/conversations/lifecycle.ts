@@ -18,6 +18,10 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  * move is a conditional write on the expected status and last activity, so a stale or repeated
  * job does nothing. Open and cold conversations also carry their due time in the due index (GSI4),
  * where a periodic sweep finds any move that is overdue because a schedule was lost.
+ *
+ * The moves also put a conversation in the by-status list (GSI2 `WSCONV#…#cold` or `#closed`, by
+ * its last activity, which no longer changes there); an open one is listed from GSI1 alone, so a
+ * question writes no GSI2 entry (docs/capacity.md).
  */
 
 /**
@@ -124,7 +128,7 @@ async function close(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
-        'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
+        'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, gsi2sk = last_activity_at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },
@@ -180,7 +184,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
   const previous = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
       update:
-        'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi3pk, gsi3sk',
+        'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi2sk = last_activity_at, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi3pk, gsi3sk',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
       names: statusNames,
       values: {

@@ -53,18 +53,26 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
 
 /**
  * The Queries of a workspace's conversations by last activity, newest first, one per shard of the
- * list (platform/list-shards.ts): GSI1, or GSI2 for one status.
+ * list (platform/list-shards.ts): GSI1, or GSI2 for the cold or closed ones. GSI2 holds only those
+ * (their moves put them there, and their last activity stays put), so a question writes no entry
+ * in it; open conversations are read from GSI1 with a filter on the status (`statusFilter`), where
+ * they are the newest, ahead of the cold and closed ones, save those closed by hand.
  */
-export function conversationShards(orgId: string, workspaceId: string, status?: string): ListQuery[] {
+export function conversationShards(orgId: string, workspaceId: string, status?: 'cold' | 'closed'): ListQuery[] {
   const source = status
     ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, status) }
     : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
   return shardKeys(source.pk).map((pk) => ({ ...source, pk, newestFirst: true }));
 }
 
+/** The list a status filter reads: GSI2's for cold and closed, GSI1 filtered on the status for open. */
+function byStatus(status: ConversationListFilters['status']): { settled?: 'cold' | 'closed'; filtered?: 'open' } {
+  return status === 'open' ? { filtered: status } : { settled: status };
+}
+
 /**
  * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
- * by status), each list's shards merged (platform/list-shards.ts). Totals come from the workspace item's conversation counters when at most one filter
+ * by cold or closed), each list's shards merged (platform/list-shards.ts). Totals come from the workspace item's conversation counters when at most one filter
  * is set; a combination of filters (or a consumer) is counted by a COUNT Query over the workspace's
  * conversations, and a search counts its matches among the conversations it read.
  */
@@ -78,12 +86,14 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     values[`:${attribute}`] = value;
     filterParts.push(`#${attribute} = :${attribute}`);
   };
+  const { settled, filtered } = byStatus(query.status);
+  addFilter('status', filtered);
   addFilter('category', query.category);
   addFilter('resolution_status', query.resolution);
   addFilter('consumer_type', query.consumer);
   addFilter('owner', query.consumer_id === undefined ? undefined : ownerOfConsumer(query.consumer_id, workspaceId));
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
-  const inputs: ListQuery[] = conversationShards(orgId, workspaceId, query.status).map((input) => ({ ...input, ...filter }));
+  const inputs: ListQuery[] = conversationShards(orgId, workspaceId, settled).map((input) => ({ ...input, ...filter }));
   const [workspace, counterItems, page] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     readCounterItems(deps, orgId, workspaceId),

@@ -105,6 +105,9 @@ describe("a workspace's lists in shards", () => {
 
     const before = await t.request('GET', `/api/workspaces/${workspaceId}/conversations`, { cookie });
     expect(before.body.conversations.map((c: { id: string }) => c.id)).toEqual([legacyId]);
+    // Open conversations are listed from gsi1: its old gsi2 entry is not read, so it is listed once.
+    const openBefore = await pages(cookie, `/api/workspaces/${workspaceId}/conversations?status=open`, 'conversations', 1);
+    expect(openBefore.map((c) => c.id)).toEqual([legacyId]);
     const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie });
     expect(activity.body.activity.map((entry: { query: string }) => entry.query)).toEqual(['before']);
 
@@ -119,5 +122,51 @@ describe("a workspace's lists in shards", () => {
     expect(listShardOf(legacyId)).not.toBe(0);
     const stored = await t.deps.table.get<Item>(keys.conversation(orgId, workspaceId, legacyId), true);
     expect(stored?.gsi1pk).toBe(shardKey(keys.conversationsIndex(orgId, workspaceId), listShardOf(legacyId)));
+    // And out of the by-status list, which holds cold and closed conversations only.
+    expect(stored).not.toHaveProperty('gsi2pk');
+    expect(stored).not.toHaveProperty('gsi2sk');
+  });
+});
+
+describe('the by-status list (gsi2) holds cold and closed conversations only', () => {
+  it('writes no gsi2 entry for a question, puts a conversation there when it closes, and lists open ones from gsi1', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    const ids: string[] = [];
+    for (let n = 0; n < 3; n++) {
+      t.clock.advance(1000);
+      const answer = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query: `status ${n}` } });
+      expect(answer.status, answer.text).toBe(200);
+      ids.push(answer.body.conversation_id);
+    }
+    t.clock.advance(1000);
+    const followUp = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie,
+      body: { query: 'and again', session_id: ids[0] },
+    });
+    expect(followUp.status, followUp.text).toBe(200);
+    const item = (id: string) => t.deps.table.get<Item>(keys.conversation(orgId, workspaceId, id), true);
+    for (const id of ids) expect(await item(id)).not.toHaveProperty('gsi2pk');
+
+    const [closedId, ...openIds] = ids as [string, ...string[]];
+    const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${closedId}/close`, { cookie });
+    expect(closed.status, closed.text).toBe(200);
+    const stored = await item(closedId);
+    expect(stored?.gsi2pk).toBe(shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'), listShardOf(closedId)));
+    // Sorted by its last activity, as in gsi1, which no longer changes once it is closed.
+    expect(stored?.gsi2sk).toBe(stored?.last_activity_at);
+
+    const list = async (filter: string) => {
+      const page = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?${filter}`, { cookie });
+      expect(page.status, page.text).toBe(200);
+      return { ids: page.body.conversations.map((c: { id: string }) => c.id), total: page.body.total };
+    };
+    expect(await list('status=closed')).toEqual({ ids: [closedId], total: 1 });
+    // Newest activity first: the follow-up made the first conversation the newest, but it is closed now.
+    expect(await list('status=open')).toEqual({ ids: [...openIds].reverse(), total: 2 });
+    // A second filter is counted by COUNT Queries over gsi1, filtered on the status too.
+    expect(await list('status=open&consumer=api')).toEqual({ ids: [...openIds].reverse(), total: 2 });
+    expect(await list('status=closed&consumer=api')).toEqual({ ids: [closedId], total: 1 });
+    const paged = await pages(cookie, `/api/workspaces/${workspaceId}/conversations?status=open`, 'conversations', 1);
+    expect(paged.map((c) => c.id)).toEqual([...openIds].reverse());
   });
 });

@@ -28,8 +28,6 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     last_activity_at: at,
     gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
     gsi1sk: indexKey,
-    gsi2pk: keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'),
-    gsi2sk: indexKey,
     due_at: coldAt.toISOString(),
     ...dueIndex('open', workspace.id, conversationId, coldAt, 128),
   };
@@ -54,10 +52,12 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     '#pk': 'pk',
     '#status': 'status',
     '#owner': 'owner',
-    '#r0': 'gsi3pk',
-    '#r1': 'gsi3sk',
-    '#r2': 'moved_by',
-    '#r3': 'cold_at',
+    '#r0': 'gsi2pk',
+    '#r1': 'gsi2sk',
+    '#r2': 'gsi3pk',
+    '#r3': 'gsi3sk',
+    '#r4': 'moved_by',
+    '#r5': 'cold_at',
   };
   const values: Record<string, unknown> = { ':closed': 'closed', ':caller': caller.owner };
   let count = 0;
@@ -74,7 +74,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   }
   const adds = Object.entries(add).map(([name, value]) => token(name, value).join(' '));
   return {
-    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1, #r2, #r3`,
+    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1, #r2, #r3, #r4, #r5`,
     condition: '(attribute_not_exists(#pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :caller)',
     names,
     values,

@@ -69,8 +69,9 @@ const conversationEntity = new Entity({
     moved_by: string().optional(),
     gsi1pk: string(),
     gsi1sk: string(),
-    gsi2pk: string(),
-    gsi2sk: string(),
+    /** The by-status list (cold and closed only, set by their moves): an open conversation is listed from gsi1. */
+    gsi2pk: string().optional(),
+    gsi2sk: string().optional(),
     /** The due index before it had its own projection: taken out by the conversation's next write. */
     gsi3pk: string().optional(),
     gsi3sk: string().optional(),
@@ -100,6 +101,9 @@ export function conversationUpdate(
     .build(UpdateItemCommand)
     .item({
       ...set,
+      // Open: out of the by-status list (where a cold conversation, or one written before, still was).
+      gsi2pk: $remove(),
+      gsi2sk: $remove(),
       gsi3pk: $remove(),
       gsi3sk: $remove(),
       // Who and what it is: only if not there yet.
@@ -159,8 +163,6 @@ function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueSh
     last_activity_at: at,
     gsi1pk: shardKey(keys.conversationsIndex(workspace.org_id, workspace.id), listShardOf(conversationId)),
     gsi1sk: indexKey,
-    gsi2pk: shardKey(keys.conversationsByStatusIndex(workspace.org_id, workspace.id, 'open'), listShardOf(conversationId)),
-    gsi2sk: indexKey,
     due_at: coldAt.toISOString(),
     ...dueIndex('open', workspace.id, conversationId, coldAt, dueShards),
   };
