@@ -32,6 +32,12 @@ export function toConversation(item: Item): Conversation {
   };
 }
 
+/**
+ * How many conversations a filtered page reads at most: the page holds the matches among them, and
+ * its cursor goes on from there (as the audit log's filtered pages, workspaces/activity.ts).
+ */
+const FILTERED_PAGE_READ = 1000;
+
 /** How many conversations one search reads at most (`q`): a search is a bounded filter, continued by its cursor. */
 const SEARCH_WINDOW = 500;
 
@@ -72,9 +78,11 @@ function byStatus(status: ConversationListFilters['status']): { settled?: 'cold'
 
 /**
  * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
- * by cold or closed), each list's shards merged (platform/list-shards.ts). Totals come from the workspace item's conversation counters when at most one filter
- * is set; a combination of filters (or a consumer) is counted by a COUNT Query over the workspace's
- * conversations, and a search counts its matches among the conversations it read.
+ * by cold or closed), each list's shards merged (platform/list-shards.ts). Totals come from the
+ * workspace's conversation counters when at most one filter is set, and then also end a filtered
+ * page's reading once it has found them all; a combination of filters (or a consumer) is counted by
+ * COUNT Queries over the workspace's conversations, alongside the page; a search counts its matches
+ * among the conversations it read. Everything is read in one round, save a filtered page read on.
  */
 export async function listConversations(deps: Deps, orgId: string, workspaceId: string, query: ConversationListFilters) {
   const filterParts: string[] = [];
@@ -94,12 +102,6 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   addFilter('owner', query.consumer_id === undefined ? undefined : ownerOfConsumer(query.consumer_id, workspaceId));
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
   const inputs: ListQuery[] = conversationShards(orgId, workspaceId, settled).map((input) => ({ ...input, ...filter }));
-  const [workspace, counterItems, page] = await Promise.all([
-    getWorkspaceItem(deps, orgId, workspaceId),
-    readCounterItems(deps, orgId, workspaceId),
-    query.q === undefined ? readShardedPage<Item>(deps.table, inputs, query) : searchPage(deps, inputs, query, query.q),
-  ]);
-  const counters = countersOf(workspace, counterItems);
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
     ['category', query.category],
@@ -107,19 +109,29 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     ['consumer', query.consumer],
   ];
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
-  let total: number;
-  if ('total' in page && typeof page.total === 'number') total = page.total;
-  else if (query.consumer_id !== undefined || active.length > 1) total = await countShards(deps.table, inputs);
-  else if (active.length === 0) total = counterOf(counters, counterNames.conversations);
-  else total = counterOf(counters, counterNames.dimension(...(active[0] as [ConversationDimension, string])));
+  const counted = query.consumer_id === undefined && active.length <= 1;
+  const counters = Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readCounterItems(deps, orgId, workspaceId)]).then(
+    ([workspace, items]) => countersOf(workspace, items),
+  );
+  const counterTotal = counters.then((known) =>
+    active[0] ? counterOf(known, counterNames.dimension(...active[0])) : counterOf(known, counterNames.conversations),
+  );
+  // Its failure is the counters' own, answered through them below.
+  counterTotal.catch(() => undefined);
+  const bounds = filterParts.length ? { maxRead: FILTERED_PAGE_READ, matches: counted ? counterTotal : undefined } : {};
+  const [known, page, total] = await Promise.all([
+    counters,
+    query.q === undefined ? readShardedPage<Item>(deps.table, inputs, query, bounds) : searchPage(deps, inputs, query, query.q),
+    query.q !== undefined ? undefined : counted ? counterTotal : countShards(deps.table, inputs),
+  ]);
   return {
     conversations: page.items.map(toConversation),
-    total,
+    total: 'total' in page && typeof page.total === 'number' ? page.total : (total ?? 0),
     next_cursor: page.nextCursor,
     filters: {
       status: [...CONVERSATION_STATUSES],
       consumer: [...CONSUMER_TYPES],
-      category: countsOf(counters, 'category')
+      category: countsOf(known, 'category')
         .map(({ label }) => label)
         .sort(),
       resolution: [...RESOLUTION_STATUSES],

@@ -35,6 +35,8 @@ interface Shard<T> {
   /** Where its reading goes on: `from`, then each read's last key; 0 once it has no more. */
   next: Place;
   buffer: T[];
+  /** How many reads of it this page made: each reads on twice as far (a filter that matches little). */
+  reads: number;
 }
 
 /** The sort key the merge orders by: the index's, else the table's. */
@@ -102,69 +104,59 @@ function nextShard<T extends Row>(shards: Shard<T>[], index: QueryInput['index']
   return best;
 }
 
+/** What bounds a filtered page's reads. */
+export interface ShardedReadBounds {
+  /** The items the store reads for the page at most, over all shards: then the page ends with what could be placed, and its cursor goes on from there. */
+  maxRead?: number;
+  /**
+   * How many items of the whole list pass the filter, when a counter knows it: a page read from
+   * the list's start (no cursor) that has placed that many reads no further. Awaited only before a
+   * second round of reads, so it may come from a read sent alongside the first.
+   */
+  matches?: Promise<number | undefined>;
+}
+
 /**
  * One page of a Query over `inputs` (the same Query on each shard's partition), merged by sort key
  * in the order the inputs ask (`newestFirst`), by `offset` or by `cursor` as `readPage` (pages.ts).
  * Reads each shard up to the page's size plus one, side by side; reads a shard on, in another
- * round, only when the page needs more of it than its read gave (a filter that matched little).
- * With a filter, `maxRead` bounds the items the store reads for the page over all shards: once that
- * many were read, the page ends with what could be placed, and its cursor goes on from there.
+ * round and twice as far each time, only when the page needs more of it than its read gave (a
+ * filter that matched little), within `bounds`.
  */
 export async function readShardedPage<T extends Row>(
   table: Table,
   inputs: Input[],
   page: Pagination,
-  maxRead = Number.POSITIVE_INFINITY,
+  bounds: ShardedReadBounds = {},
 ): Promise<ShardedPage<T>> {
   const first = inputs[0];
   if (!first) throw new Error('a sharded list needs at least one shard');
   const { index } = first;
-  const descending = first.newestFirst === true;
   const limit = page.limit ?? DEFAULT_PAGE_SIZE;
   const skip = page.cursor ? 0 : (page.offset ?? 0);
   const starts = page.cursor ? decodeCursor(page.cursor, inputs) : inputs.map(() => null);
-  const shards: Shard<T>[] = inputs.map((input, at) => ({ input, from: starts[at] ?? null, next: starts[at] ?? null, buffer: [] }));
-  const wanted = skip + limit + 1;
-  /** The items placed in order, with their shard: the page, then one more to know a next page exists. */
-  const placed: { item: T; shard: number }[] = [];
-  let read = 0;
-  const readOn = async (which: Shard<T>[]) => {
-    await Promise.all(
-      which.map(async (shard) => {
-        const step = Math.max(1, Math.min(wanted - placed.length, 1000));
-        const startKey = shard.next === null || shard.next === 0 ? undefined : shard.next;
-        const result = await table.query<T>({ ...shard.input, startKey, limit: step });
-        read += step;
-        shard.buffer.push(...result.items);
-        shard.next = result.lastKey ?? 0;
-      }),
-    );
+  const shards: Shard<T>[] = inputs.map((input, at) => ({
+    input,
+    from: starts[at] ?? null,
+    next: starts[at] ?? null,
+    buffer: [],
+    reads: 0,
+  }));
+  const merge: Merge = {
+    index,
+    descending: first.newestFirst === true,
+    wanted: skip + limit + 1,
+    maxRead: bounds.maxRead ?? Number.POSITIVE_INFINITY,
+    // A count of the whole list's matches says when all are placed only for a page read from its start.
+    matches: page.cursor ? undefined : bounds.matches,
   };
-  const open = (shard: Shard<T>) => shard.next !== 0;
-  let stoppedShort = false;
-  while (placed.length < wanted) {
-    const starved = shards.filter((shard) => shard.buffer.length === 0 && open(shard));
-    if (starved.length) {
-      // A shard with more to read and nothing in hand might hold the next item: read it on first.
-      if (read >= maxRead) {
-        stoppedShort = true;
-        break;
-      }
-      await readOn(starved);
-      continue;
-    }
-    const best = nextShard(shards, index, descending);
-    const chosen = shards[best];
-    const item = chosen?.buffer.shift();
-    if (!chosen || !item) break;
-    placed.push({ item, shard: best });
-  }
+  const { placed, stoppedShort } = await placeInOrder(table, shards, merge);
   /** Each shard's place after the first `count` placed items. */
   const placesAfter = (count: number): Place[] =>
     shards.map((shard, at) => {
       const last = placed.slice(0, count).findLast((entry) => entry.shard === at);
       const laterOfIt = placed.slice(count).some((entry) => entry.shard === at) || shard.buffer.length > 0;
-      if (!laterOfIt && !open(shard)) return 0;
+      if (!laterOfIt && shard.next === 0) return 0;
       if (last) return startKeyOf(last.item, index);
       // Nothing of it placed: where its reading stands when all it read was placed or filtered out, else where it began.
       return laterOfIt ? shard.from : shard.next;
@@ -179,6 +171,70 @@ export async function readShardedPage<T extends Row>(
     return places.every((place) => place === 0) ? null : encodeCursor(inputs, places, index);
   };
   return { items: pageItems, nextCursor, cursorAfter };
+}
+
+/** How a page's shards are merged: their order, how many items it places, and its bounds. */
+interface Merge {
+  index: QueryInput['index'];
+  descending: boolean;
+  /** The page's items (from the start or the cursor), then one more to know a next page exists. */
+  wanted: number;
+  maxRead: number;
+  matches: Promise<number | undefined> | undefined;
+}
+
+/**
+ * Whether a shard with nothing in hand might still hold an item that comes before `ahead` (the
+ * best in hand elsewhere): not begun, or its reading stopped (a filter's read ends at the last key
+ * it looked at, matched or not) no further than `ahead`'s sort key.
+ */
+function mayHoldNext<T extends Row>(shard: Shard<T>, ahead: T | undefined, { index, descending }: Merge): boolean {
+  const { next } = shard;
+  if (shard.buffer.length > 0 || next === 0) return false;
+  if (next === null || ahead === undefined) return true;
+  const order = sortValue(next, index).localeCompare(sortValue(ahead, index));
+  return descending ? order >= 0 : order <= 0;
+}
+
+/** Places the shards' items in the list's order, reading each on as the merge needs it, up to `wanted` or a bound. */
+async function placeInOrder<T extends Row>(table: Table, shards: Shard<T>[], merge: Merge) {
+  const { index, descending, wanted, maxRead } = merge;
+  const placed: { item: T; shard: number }[] = [];
+  let read = 0;
+  const readOn = async (which: Shard<T>[]) => {
+    await Promise.all(
+      which.map(async (shard) => {
+        const share = Math.ceil((maxRead - read) / which.length);
+        const step = Math.max(1, Math.min((wanted - placed.length) * 2 ** shard.reads, 1000, share));
+        shard.reads += 1;
+        const startKey = shard.next === null || shard.next === 0 ? undefined : shard.next;
+        const result = await table.query<T>({ ...shard.input, startKey, limit: step });
+        read += step;
+        shard.buffer.push(...result.items);
+        shard.next = result.lastKey ?? 0;
+      }),
+    );
+  };
+  while (placed.length < wanted) {
+    const best = nextShard(shards, index, descending);
+    const starved = shards.filter((shard) => mayHoldNext(shard, shards[best]?.buffer[0], merge));
+    if (starved.length) {
+      // A shard with more to read and nothing in hand might hold the next item: read it on first.
+      if (read > 0 && merge.matches) {
+        const matches = await merge.matches;
+        // Every item that passes the filter is placed: nothing further would be.
+        if (matches !== undefined && placed.length >= matches) break;
+      }
+      if (read >= maxRead) return { placed, stoppedShort: true };
+      await readOn(starved);
+      continue;
+    }
+    const chosen = shards[best];
+    const item = chosen?.buffer.shift();
+    if (!chosen || !item) break;
+    placed.push({ item, shard: best });
+  }
+  return { placed, stoppedShort: false };
 }
 
 /** How many items of every shard pass the Query's filter: COUNT Queries side by side, summed. */

@@ -54,7 +54,12 @@ const csvLine = (fields: (string | number)[]) => `${fields.map(csvField).join(',
 
 /** The entries of the filters, newest first, up to `EXPORT_ROWS` (reading at most `EXPORT_READ`). */
 async function readEntries(deps: Deps, orgId: string, workspaceId: string, filters: ActivityFilters) {
-  const page = await readShardedPage<Item>(deps.table, activityQueries(orgId, workspaceId, filters), { limit: EXPORT_ROWS }, EXPORT_READ);
+  const page = await readShardedPage<Item>(
+    deps.table,
+    activityQueries(orgId, workspaceId, filters),
+    { limit: EXPORT_ROWS },
+    { maxRead: EXPORT_READ },
+  );
   return { items: page.items, truncated: page.nextCursor !== null };
 }
 

@@ -111,7 +111,7 @@ export async function listActivity(
   const [workspace, counterItems, entries, counted] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     filtered ? [] : readCounterItems(deps, orgId, workspaceId),
-    readShardedPage<Item>(deps.table, inputs, { limit, offset, cursor }, inputs[0]?.filter ? FILTERED_PAGE_READ : undefined),
+    readShardedPage<Item>(deps.table, inputs, { limit, offset, cursor }, inputs[0]?.filter ? { maxRead: FILTERED_PAGE_READ } : {}),
     filtered ? countShards(deps.table, inputs) : undefined,
   ]);
   return {

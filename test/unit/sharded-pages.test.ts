@@ -47,7 +47,7 @@ async function pageThrough(limit: number, filter = false, maxRead?: number) {
   let cursor: string | undefined;
   let pages = 0;
   do {
-    const page = await readShardedPage<Item>(table, inputs(filter), { limit, cursor }, maxRead);
+    const page = await readShardedPage<Item>(table, inputs(filter), { limit, cursor }, { maxRead });
     seen.push(...page.items.map((item) => ({ id: String(item.id), at: String(item.gsi1sk) })));
     cursor = page.nextCursor ?? undefined;
     pages += 1;
@@ -145,5 +145,54 @@ describe('readShardedPage', () => {
     expect(theirs.items.map((item) => item.id)).toEqual(['y']);
     expect(theirs.nextCursor).not.toBeNull();
     await refuse(theirs.nextCursor ?? '');
+  });
+});
+
+describe('readShardedPage, a filter that matches little', () => {
+  /** The table, counting the Queries sent through it. */
+  function counting() {
+    const counter = { queries: 0, table: Object.create(table) as Table };
+    counter.table.query = (input) => {
+      counter.queries += 1;
+      return table.query(input);
+    };
+    return counter;
+  }
+  const byId = (operator: string, id: string) =>
+    inputs().map((input) => ({ ...input, filter: `#id ${operator} :id`, names: { '#id': 'id' }, values: { ':id': id } }));
+
+  it('stops reading once it has placed every match a counter knows of', async () => {
+    // The 5 newest conversations: the head of the list, as open conversations are in gsi1.
+    const newest = byId('>=', 'c055');
+    const unbounded = counting();
+    const all = await readShardedPage<Item>(unbounded.table, newest, { limit: 10 });
+    const ids = (items: Item[]) => items.map((item) => String(item.id)).sort();
+    expect(ids(all.items)).toEqual(['c055', 'c056', 'c057', 'c058', 'c059']);
+    expect(all.nextCursor).toBeNull();
+    // Without a count, every shard is read to its end to be sure nothing further matches.
+    expect(unbounded.queries).toBeGreaterThan(4);
+
+    const known = counting();
+    const page = await readShardedPage<Item>(known.table, newest, { limit: 10 }, { matches: Promise.resolve(5) });
+    expect(ids(page.items)).toEqual(ids(all.items));
+    expect(page.nextCursor).toBeNull();
+    expect(known.queries).toBe(4);
+
+    // A count it cannot use: none, or one too high, reads on as before and finds the same.
+    for (const matches of [undefined, 6]) {
+      const other = counting();
+      const read = await readShardedPage<Item>(other.table, newest, { limit: 10 }, { matches: Promise.resolve(matches) });
+      expect(ids(read.items)).toEqual(ids(page.items));
+      expect(other.queries).toBe(unbounded.queries);
+    }
+  });
+
+  it('reads a shard on twice as far each round', async () => {
+    // The oldest conversation alone matches: each shard (about 15 items) is read 2, 4, 8, then 16 at a time.
+    const oldest = counting();
+    const page = await readShardedPage<Item>(oldest.table, byId('=', 'c000'), { limit: 1 });
+    expect(page.items.map((item) => item.id)).toEqual(['c000']);
+    expect(oldest.queries).toBeLessThanOrEqual(16);
+    expect(oldest.queries).toBeGreaterThan(4);
   });
 });
