@@ -30,6 +30,14 @@ const PARTITION_WCU_PER_S = 1000;
 const GOAL_WCU_PER_QUESTION = 12;
 const GOAL_TENANT_PARTITION = 1;
 const GOAL_SHARED_PARTITION = 0.02;
+/**
+ * The timed variant's timeouts: long enough for a conversation's three questions under the load,
+ * short enough to wait for (the moves then run on the local runtime's own scheduler).
+ */
+const TIMED_COLD_MINUTES = 0.25;
+const TIMED_CLOSE_MINUTES = 0.05;
+/** How long the load waits for every conversation's stats: by hand, after the closes; by timer, the timeouts too. */
+const STATS_DEADLINE_MS = 90_000;
 /** The due index's shards on AWS (`DUE_INDEX_SHARDS`'s default there): the service runs with them here. */
 const DUE_SHARDS = 128;
 
@@ -136,7 +144,10 @@ interface Measured {
   conversations: number;
 }
 
-async function measure(): Promise<Measured> {
+/** How the load's conversations end: closed by hand once their questions are done, or by their timers (cold, then closed). */
+type Closing = 'hand' | 'timer';
+
+async function measure(closing: Closing): Promise<Measured> {
   const store = await startAccountingStore();
   const model = await startFakeModel();
   model.handle(reply);
@@ -165,6 +176,11 @@ async function measure(): Promise<Measured> {
       const workspaces: string[] = [];
       for (const desk of desks.slice(0, WORKSPACES_PER_ORG)) {
         const created = await call('POST', '/api/workspaces', { name: `${company} ${desk}`, system_prompt: systemPromptOf(company, desk) });
+        if (closing === 'timer') {
+          const timeouts = { cold_timeout_minutes: TIMED_COLD_MINUTES, close_timeout_minutes: TIMED_CLOSE_MINUTES };
+          const updated = await call('PUT', `/api/workspaces/${created.id}`, timeouts);
+          if (updated.error) throw new Error(`the timeouts were refused: ${JSON.stringify(updated.error)}`);
+        }
         workspaces.push(String(created.id));
         clients.push({ call, workspaceId: String(created.id) });
       }
@@ -191,13 +207,15 @@ async function measure(): Promise<Measured> {
       }),
     );
     tenants.conversations = conversations.map((conversation) => conversation.conversationId);
-    await Promise.all(
-      conversations.map((conversation) =>
-        conversation.call('POST', `/api/workspaces/${conversation.workspaceId}/conversations/${conversation.conversationId}/close`),
-      ),
-    );
-    // The jobs the closes started: until every conversation's stats are complete (or 60 s), then no write for 2 s.
-    const deadline = Date.now() + 60_000;
+    if (closing === 'hand') {
+      await Promise.all(
+        conversations.map((conversation) =>
+          conversation.call('POST', `/api/workspaces/${conversation.workspaceId}/conversations/${conversation.conversationId}/close`),
+        ),
+      );
+    }
+    // The jobs the closes started (and the timed moves): until every conversation's stats are complete, then no write for 2 s.
+    const deadline = Date.now() + STATS_DEADLINE_MS;
     let statsComplete = 0;
     while (Date.now() < deadline) {
       const details = await Promise.all(
@@ -219,11 +237,11 @@ async function measure(): Promise<Measured> {
   }
 }
 
-let measured: Promise<Measured> | undefined;
-/** One run of the load for the tables of this benchmark. */
-const measurement = () => {
-  measured ??= measure();
-  return measured;
+const measured: Partial<Record<Closing, Promise<Measured>>> = {};
+/** One run of the load for the tables of this benchmark (conversations closed by hand, unless said). */
+const measurement = (closing: Closing = 'hand') => {
+  measured[closing] ??= measure(closing);
+  return measured[closing];
 };
 
 interface Hot {
@@ -490,4 +508,31 @@ export async function benchPartitionsCalls(): Promise<Row[]> {
   return [...load.operations]
     .sort(([, a], [, b]) => b - a)
     .map(([operation, calls]) => ({ operation, calls, per_question: round(calls / questions, 2) }));
+}
+
+/**
+ * The same load with every conversation left to its timers (open → cold → closed, then its stats),
+ * as most conversations end: write units per question in all, and per item type.
+ */
+export async function benchPartitionsTimed(): Promise<Row[]> {
+  const { load, questions, statsComplete, conversations } = await measurement('timer');
+  const perQuestion = (wcu: number) => round(wcu / questions, 2);
+  return [
+    {
+      item_type: `all (${questions} questions; stats complete ${statsComplete}/${conversations})`,
+      writes: '-',
+      base_wcu: load.baseWcu,
+      index_wcu: load.indexWcu,
+      wcu_per_question: perQuestion(load.wcu),
+    },
+    ...[...load.itemTypes]
+      .sort(([, a], [, b]) => b.base + b.index - (a.base + a.index))
+      .map(([type, figures]) => ({
+        item_type: type,
+        writes: figures.items,
+        base_wcu: figures.base,
+        index_wcu: figures.index,
+        wcu_per_question: perQuestion(figures.base + figures.index),
+      })),
+  ];
 }

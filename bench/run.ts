@@ -13,6 +13,7 @@ import { benchLoad } from './load.js';
 import {
   benchPartitions,
   benchPartitionsCalls,
+  benchPartitionsTimed,
   benchPartitionsIndexes,
   benchPartitionsItemTypes,
   benchPartitionsShared,
@@ -119,6 +120,11 @@ const benchmarks: Record<string, Benchmark> = {
       },
       { title: 'Index entries written, per index', run: benchPartitionsIndexes },
       { title: 'Store calls the service made during the load, per operation (reads too)', run: benchPartitionsCalls },
+      {
+        title:
+          'The same load with every conversation left to its timers (cold after 0.25 min, closed 0.05 min later, then its stats), as most conversations end: write units per question, in all and per item type',
+        run: benchPartitionsTimed,
+      },
     ],
   },
   'in-flight': {

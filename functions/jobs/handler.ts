@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { sweepOverdue } from '../../shared/conversations/due-sweep.js';
+import { SCHEDULE_GRACE_MS, sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { queueUrlsOf } from '../../shared/jobs/aws.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
@@ -22,7 +22,8 @@ const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRe
 /** The periodic sweep arrives on the lifecycle queue as `{ "kind": "sweep" }`, sent by a rate schedule. */
 async function onOtherMessage(body: unknown): Promise<void> {
   if (typeof body === 'object' && body !== null && (body as { kind?: unknown }).kind === 'sweep') {
-    await sweepOverdue(deps);
+    // What fell due in the last minute is its schedule's to send.
+    await sweepOverdue(deps, new Date(deps.clock.now().getTime() - SCHEDULE_GRACE_MS));
     await redeliverStuckJobs(deps);
   }
 }

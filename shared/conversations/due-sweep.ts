@@ -88,10 +88,19 @@ async function earliestAfter(deps: DueMoveDeps, partitions: DuePartition[], afte
 const dateOrUndefined = (time: number) => (Number.isFinite(time) ? new Date(time) : undefined);
 
 /**
+ * How long after its due time the AWS sweep leaves a move to its schedule: a schedule fires within
+ * seconds, and a move is in the ledger only once it failed (jobs/ledger-types.ts,
+ * RECORDED_ON_FAILURE), so a sweep that also sent a move firing just then would make it twice
+ * (a conditional write that finds it made: no harm, but writes).
+ */
+export const SCHEDULE_GRACE_MS = 60_000;
+
+/**
  * Finds conversations whose move is overdue (a lost schedule, a restart of the local runtime), and
  * approvals past their time whose expiry was not sent, and sends their moves. One Query per
- * partition of the due index, all at once; job ids make it harmless to send a move that is already
- * on its way.
+ * partition of the due index, all at once; each move is a conditional write on the state it expects,
+ * and a move already in the ledger (it failed) is not sent again, so a move already on its way is
+ * harmless.
  */
 export async function sweepOverdue(deps: DueMoveDeps, at: Date = deps.clock.now()): Promise<number> {
   return sendMovesIn(deps, duePartitions(deps.config.dueIndexShards), at);

@@ -11,6 +11,19 @@ export function isQueueName(name: string): name is QueueName {
   return (QUEUE_NAMES as readonly string[]).includes(name);
 }
 
+/**
+ * Queues whose jobs are recorded in the ledger only when a delivery of them fails: the timed moves
+ * (a conversation's cold and close, an approval's expiry). Each is one conditional write on the
+ * state it expects, so a repeated or stale delivery does nothing, and the due index holds every
+ * move that is not made yet; the ledger's three writes, their index entries and three counter
+ * writes per move (about 11 WCU) bought nothing the move does not have. A move that succeeds adds
+ * one to its queue's `completed`; one that fails is recorded then (attempts, backoff, `failed`,
+ * retry-all: as any job).
+ */
+const RECORDED_ON_FAILURE: readonly QueueName[] = ['lifecycle'];
+
+export const isRecordedOnFailure = (queue: QueueName) => RECORDED_ON_FAILURE.includes(queue);
+
 /** `removed` is a drained job: kept (with a TTL) so a late delivery of it is recognised and dropped. */
 export const JOB_STATES = ['waiting', 'delayed', 'active', 'completed', 'failed', 'removed'] as const;
 export type JobState = (typeof JOB_STATES)[number];

@@ -6,6 +6,7 @@ import {
   type CounterName,
   GAUGES,
   indexAttributes,
+  isRecordedOnFailure,
   type JobItem,
   type JobMessage,
   type JobState,
@@ -13,7 +14,7 @@ import {
   type TransitionOptions,
 } from './ledger-types.js';
 
-export { QUEUE_NAMES, isQueueName } from './ledger-types.js';
+export { QUEUE_NAMES, isQueueName, isRecordedOnFailure } from './ledger-types.js';
 export type { JobItem, JobMessage, JobState, QueueName, TransitionOptions } from './ledger-types.js';
 
 /** The typed writes (dynamodb-toolbox), evaluated on first use: a process that never writes a job never loads the builder. */
@@ -32,30 +33,44 @@ function counterDeltas(queue: QueueName, from: JobState | undefined, to: JobStat
   return deltas;
 }
 
-/**
- * Records a new job (waiting, or delayed until `runAt`). The id is the idempotency key: a job
- * already in the ledger is not recorded again, and `false` says so — unless it was drained
- * (`removed`), which a new send replaces.
- */
-export async function recordJob(store: Store, message: JobMessage, delayMs = 0): Promise<boolean> {
-  const now = store.clock.now();
-  const at = now.toISOString();
-  const runAt = new Date(now.getTime() + Math.max(0, delayMs)).toISOString();
-  const state: JobState = delayMs > 0 ? 'delayed' : 'waiting';
-  const item: JobItem = {
+/** What a job recorded after a delivery that ran without the ledger failed (`RECORDED_ON_FAILURE`) starts with. */
+export interface FailedDelivery {
+  error: string;
+  /** When it is tried again; absent: it failed for good (a payload that does not validate, or no attempts left). */
+  retryInMs?: number;
+}
+
+/** The job of `message` as its item would be recorded in `state`, with `attempts` made. */
+function jobItemOf(message: JobMessage, state: JobState, at: string, runAt: string, attempts: number, lastError: string | null): JobItem {
+  return {
     ...keys.job(message.jobId),
     id: message.jobId,
     queue: message.queue,
     org_id: message.orgId,
     state,
-    attempts: 0,
+    attempts,
     data: message.data,
-    last_error: null,
+    last_error: lastError,
     run_at: runAt,
     created_at: at,
     updated_at: at,
     ...indexAttributes(message.orgId, message.queue, message.jobId, state, at, runAt),
   };
+}
+
+/**
+ * Records a new job (waiting, or delayed until `runAt`). The id is the idempotency key: a job
+ * already in the ledger is not recorded again, and `false` says so — unless it was drained
+ * (`removed`), which a new send replaces. `failed`: the job's first delivery ran without the ledger
+ * and failed, so it is recorded after that attempt (delayed for its retry, or failed for good).
+ */
+export async function recordJob(store: Store, message: JobMessage, delayMs = 0, failed?: FailedDelivery): Promise<boolean> {
+  const now = store.clock.now();
+  const at = now.toISOString();
+  const wait = failed ? (failed.retryInMs ?? 0) : delayMs;
+  const runAt = new Date(now.getTime() + Math.max(0, wait)).toISOString();
+  const state: JobState = failed && failed.retryInMs === undefined ? 'failed' : wait > 0 ? 'delayed' : 'waiting';
+  const item = jobItemOf(message, state, at, runAt, failed ? 1 : 0, failed?.error ?? null);
   if (!(await store.table.putNew(item))) {
     // A drained job may be sent again (the sweep re-sends an overdue move): it replaces the removed one.
     const replaced = await unlessConditionFailed(
@@ -66,6 +81,31 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0):
   }
   await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, state));
   return true;
+}
+
+/**
+ * What sending a job writes before it goes: the job recorded (`recordJob`), or for a queue of
+ * `RECORDED_ON_FAILURE` one read: a job already in the ledger (a move that failed, retried from
+ * there or waiting for retry-all) is not sent again, as a recorded one is not; a drained one is
+ * recorded anew (`recordJob` replaces it), since its late deliveries are dropped. Answers whether
+ * to send it.
+ */
+export async function recordOrCheck(store: Store, message: JobMessage, delayMs = 0): Promise<boolean> {
+  if (!isRecordedOnFailure(message.queue)) return recordJob(store, message, delayMs);
+  const recorded = await getJob(store, message.jobId);
+  if (recorded?.state === 'removed') return recordJob(store, message, delayMs);
+  return !recorded;
+}
+
+/** A job of `RECORDED_ON_FAILURE` as its delivery runs it, unrecorded: active, its first attempt. */
+export function unrecordedJob(store: Store, message: JobMessage): JobItem {
+  const at = store.clock.now().toISOString();
+  return jobItemOf(message, 'active', at, at, 1, null);
+}
+
+/** A job of `RECORDED_ON_FAILURE` done without the ledger: its queue's running total of completed jobs. */
+export async function countCompleted(store: Store, message: JobMessage): Promise<void> {
+  await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, 'completed'));
 }
 
 export async function getJob(store: Store, jobId: string): Promise<JobItem | undefined> {

@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, getJob, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+import { QUEUE_NAMES, getJob, recordOrCheck, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
 import type { JobDelivery, WorkerSettings } from './worker.js';
 import { errorMessage } from '../platform/errors.js';
@@ -36,7 +36,7 @@ export class LocalJobRunner implements JobQueue {
   ) {}
 
   async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
-    const created = await recordJob(this.store, message, delayMs);
+    const created = await recordOrCheck(this.store, message, delayMs);
     if (created) this.schedule(message, delayMs);
     return created;
   }

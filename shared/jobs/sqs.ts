@@ -4,7 +4,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { Store } from '../platform/store.js';
-import { QUEUE_NAMES, recordJob, type JobMessage, type QueueName } from './ledger.js';
+import { QUEUE_NAMES, recordOrCheck, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
 import { processJob, type JobHandlers, type WorkerSettings } from './worker.js';
 import { errorMessage } from '../platform/errors.js';
@@ -26,7 +26,8 @@ function clientOf(source: SqsClientSource): Promise<SQSClient> {
 
 /**
  * The job queue on AWS: one SQS queue per job kind (each with a dead-letter queue, set up by the
- * CDK stack). Sending records the job in the ledger first, then sends a message that points at it.
+ * CDK stack). Sending records the job in the ledger first, then sends a message that points at it
+ * (a job of `RECORDED_ON_FAILURE`: sends it unless the ledger holds it, ledger.ts `recordOrCheck`).
  */
 export class SqsJobQueue implements JobQueue {
   constructor(
@@ -47,7 +48,7 @@ export class SqsJobQueue implements JobQueue {
   }
 
   async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
-    const created = await recordJob(this.store, message, delayMs);
+    const created = await recordOrCheck(this.store, message, delayMs);
     if (created) await this.send(message, delayMs);
     return created;
   }

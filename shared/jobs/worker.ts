@@ -1,6 +1,16 @@
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { getJob, recordJob, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+import {
+  countCompleted,
+  getJob,
+  isRecordedOnFailure,
+  recordJob,
+  transitionJob,
+  unrecordedJob,
+  type JobItem,
+  type JobMessage,
+  type QueueName,
+} from './ledger.js';
 import { errorMessage } from '../platform/errors.js';
 import { issueLines } from '../platform/validation.js';
 
@@ -45,13 +55,15 @@ function messageOfError(error: unknown): string {
 }
 
 /**
- * Does one delivery of a job, the same for the local runner and the SQS consumer: claims it in the
+ * Does one delivery of a job, the same for the local runner and the SQS consumer: a job of
+ * `RECORDED_ON_FAILURE` not in the ledger runs at once (`runUnrecorded`); any other claims it in the
  * ledger (a conditional write, so a duplicate delivery or a drained job is skipped), validates its
  * payload, runs the handler, and records the outcome: completed; delayed for a retry with
  * exponential backoff; or failed with the last error after `maxAttempts` attempts.
  */
 export async function processJob(deps: Deps, handlers: JobHandlers, settings: WorkerSettings, message: JobMessage): Promise<JobOutcome> {
   let job = await getJob(deps, message.jobId);
+  if (!job && isRecordedOnFailure(message.queue)) return runUnrecorded(deps, handlers, settings, message);
   if (!job) {
     // A message that came without a ledger entry (an EventBridge schedule firing): record it first.
     await recordJob(deps, message);
@@ -103,6 +115,47 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   }
   await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
   countOutcome(deps, claimed, 'completed');
+  return { kind: 'completed' };
+}
+
+/**
+ * A delivery of a job of `RECORDED_ON_FAILURE` that is not in the ledger: runs it with nothing
+ * written first. Done, it adds to the queue's `completed`; failed, it is recorded after this first
+ * attempt, delayed for its retry (or failed for good), and goes on as any job. A payload that does
+ * not validate is recorded as failed.
+ */
+async function runUnrecorded(deps: Deps, handlers: JobHandlers, settings: WorkerSettings, message: JobMessage): Promise<JobOutcome> {
+  const job = unrecordedJob(deps, message);
+  const handler = handlers[message.queue];
+  const parsed = handler.schema.safeParse(message.data);
+  if (!parsed.success) {
+    const error = `invalid job data: ${issueLines(parsed.error).join('; ')}`;
+    await recordJob(deps, message, 0, { error });
+    countOutcome(deps, job, 'failed');
+    return { kind: 'failed', error };
+  }
+  try {
+    await handler.run(deps, parsed.data, job);
+  } catch (caught) {
+    const error = messageOfError(caught);
+    if (settings.maxAttempts > 1) {
+      // Another delivery that failed at the same moment may have recorded it first: that one goes on.
+      if (!(await recordJob(deps, message, 0, { error, retryInMs: settings.retryBaseMs })))
+        return { kind: 'skipped', reason: 'recorded by another delivery' };
+      countOutcome(deps, job, 'retried');
+      return { kind: 'retry', delayMs: settings.retryBaseMs, error };
+    }
+    if (await recordJob(deps, message, 0, { error })) {
+      await handler
+        .onFailed?.(deps, parsed.data, { ...job, state: 'failed', last_error: error }, error)
+        .catch((hookError: unknown) => deps.logger.error('job failure hook failed', { job: job.id, error: messageOfError(hookError) }));
+    }
+    deps.logger.warn('job failed for good', { job: job.id, queue: job.queue, attempts: 1, error });
+    countOutcome(deps, job, 'failed');
+    return { kind: 'failed', error };
+  }
+  await countCompleted(deps, message);
+  countOutcome(deps, job, 'completed');
   return { kind: 'completed' };
 }
 

@@ -4,7 +4,7 @@ import { keys } from '../../shared/platform/keys.js';
 import { lifecycleHandler, lifecycleMessage, type LifecycleJob } from '../../shared/conversations/lifecycle.js';
 import { nextDueAt, sendDueMoves, sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { conversationStatsHandler } from '../../shared/conversations/stats-job.js';
-import { getJob, type JobMessage } from '../../shared/jobs/ledger.js';
+import { getJob, recordJob, unrecordedJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import {
@@ -397,7 +397,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/close', () => {
 });
 
 describe('idempotent and stale lifecycle jobs', () => {
-  it('a duplicated cold or close job has one effect', async () => {
+  it('a duplicated cold or close move has one effect, and writes no job to the ledger', async () => {
     const { admin, orgId, workspaceId } = await setup();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
     const entry = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
@@ -405,24 +405,25 @@ describe('idempotent and stale lifecycle jobs', () => {
     const message = lifecycleMessage(orgId, data);
     expect(message).toEqual(entry.message);
 
+    // A move is not in the ledger (jobs/ledger-types.ts, RECORDED_ON_FAILURE): sent twice, it runs twice, with one effect.
     t.clock.set(entry.at);
     expect(await t.deps.jobs.enqueue(message)).toBe(true);
-    expect(await t.deps.jobs.enqueue(message)).toBe(false);
+    expect(await t.deps.jobs.enqueue(message)).toBe(true);
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
+    expect(await getJob(t.deps, message.jobId)).toBeUndefined();
 
     // The schedule fires as well, twice (EventBridge delivers at least once).
     expect(await fire()).toHaveLength(1);
     t.scheduler.pending.set(coldName(orgId, workspaceId, cid), entry);
     expect(await fire()).toHaveLength(1);
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
-    expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1));
+    // `completed` counts the deliveries done: four of one move.
+    expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(4));
 
-    // A delivery that gets past the ledger (a lapsed lease) runs the handler again: no second move.
-    const coldJob = (await getJob(t.deps, message.jobId))!;
-    expect(coldJob.state).toBe('completed');
-    await lifecycleHandler.run(t.deps, data, coldJob);
+    // The handler run again outside any queue: no second move.
+    await lifecycleHandler.run(t.deps, data, unrecordedJob(t.deps, message));
     await t.runner.idle();
     expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
 
@@ -440,8 +441,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     expect(statsRequests()).toHaveLength(1);
     expect((await dashboard(admin.cookie, workspaceId)).categories).toEqual([{ category: 'support', count: 1 }]);
 
-    const closeJob = (await getJob(t.deps, close.message.jobId))!;
-    await lifecycleHandler.run(t.deps, close.message.data as LifecycleJob, closeJob);
+    await lifecycleHandler.run(t.deps, close.message.data as LifecycleJob, unrecordedJob(t.deps, close.message));
     await t.runner.idle();
     const board = await dashboard(admin.cookie, workspaceId);
     expect(board.tickets).toEqual({ open: 0, cold: 0, closed: 1, total: 1 });
@@ -449,7 +449,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('closed');
 
     const q = await queues(admin.cookie);
-    expect(q.lifecycle).toMatchObject(counts(2));
+    expect(q.lifecycle).toMatchObject(counts(6));
     expect(q['conversation-stats']).toMatchObject(counts(1));
   });
 
@@ -563,21 +563,78 @@ describe('the overdue sweep', () => {
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
     t.scheduler.pending.clear();
     t.clock.set(new Date(t0 + 30 * MINUTE));
-    // The overdue move is queued with a delay (as a retry would be), then the queue is drained.
+    // The overdue move failed once, so it is in the ledger, delayed for its retry; then the queue is drained.
     const move = lifecycleMessage(admin.org.id, {
       workspaceId,
       conversationId: cid,
       move: 'cold',
       lastActivityAt: new Date(t0).toISOString(),
     });
-    expect(await t.deps.jobs.enqueue(move, 60_000)).toBe(true);
+    expect(await recordJob(t.deps, move, 0, { error: 'store throttled', retryInMs: 60_000 })).toBe(true);
     const drained = await t.request('POST', '/api/org/queues/lifecycle/drain', { cookie: admin.cookie });
     expect(drained.body).toEqual({ status: 'ok', removed: 1 });
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
-    // The next sweep sends the same move again, and it runs.
+    // The next sweep sends the same move again, recorded anew, and it runs.
     expect(await sweepOverdue(t.deps)).toBe(1);
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
+    expect(await getJob(t.deps, move.jobId)).toMatchObject({ state: 'completed' });
+  });
+});
+
+describe('a timed move that fails', () => {
+  /** The conversation's writes fail (the store throttles them) `times` times; the ledger's do not. */
+  function failConversationWrites(times = Number.POSITIVE_INFINITY) {
+    const table = t.deps.table;
+    const original = table.updateReturningOld.bind(table);
+    let left = times;
+    return vi.spyOn(table, 'updateReturningOld').mockImplementation(((key, input) => {
+      if (String(key.pk).startsWith('CONV#') && left-- > 0) return Promise.reject(new Error('store throttled'));
+      return original(key, input);
+    }) as typeof table.updateReturningOld);
+  }
+
+  it('is recorded after its first attempt, retried from the ledger, and completes', async () => {
+    const { admin, orgId, workspaceId } = await setup();
+    const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    const entry = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
+    t.clock.set(entry.at);
+    const write = failConversationWrites(1);
+    try {
+      expect(await t.deps.jobs.enqueue(entry.message)).toBe(true);
+      await eventually(async () => expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold'));
+    } finally {
+      write.mockRestore();
+    }
+    expect(await getJob(t.deps, entry.message.jobId)).toMatchObject({ state: 'completed', attempts: 2, last_error: null });
+    expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1));
+    // In the ledger now: the sweep or a schedule sending it again is not sent.
+    expect(await t.deps.jobs.enqueue(entry.message)).toBe(false);
+  });
+
+  it('lands in failed after its last attempt, listed and retried as any job', async () => {
+    const { admin, orgId, workspaceId } = await setup();
+    const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    const entry = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
+    t.clock.set(entry.at);
+    const write = failConversationWrites();
+    try {
+      await t.deps.jobs.enqueue(entry.message);
+      await eventually(async () => expect(await getJob(t.deps, entry.message.jobId)).toMatchObject({ state: 'failed' }));
+    } finally {
+      write.mockRestore();
+    }
+    const failed = await t.request('GET', '/api/org/queues/lifecycle/failed', { cookie: admin.cookie });
+    expect(failed.body.jobs).toEqual([
+      expect.objectContaining({ id: entry.message.jobId, failedReason: 'store throttled', attemptsMade: t.deps.config.jobMaxAttempts }),
+    ]);
+    expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(0, 1));
+    expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
+
+    const retried = await t.request('POST', '/api/org/queues/lifecycle/retry-all', { cookie: admin.cookie });
+    expect(retried.body).toEqual({ status: 'ok', retried: 1 });
+    await eventually(async () => expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold'));
+    expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(1, 0));
   });
 });
 
@@ -685,12 +742,13 @@ describe('queue endpoints', () => {
     const { admin, orgId, workspaceId } = await setup();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
     const at = t.clock.now().toISOString();
-    // The conversation's own cold move under an id of its own: it would make the conversation cold if it ran.
+    // The conversation's own cold move under an id of its own, in the ledger after a failed attempt
+    // (a move is recorded only then): it would make the conversation cold if it ran.
     const message = {
       ...lifecycleMessage(orgId, { workspaceId, conversationId: cid, move: 'cold', lastActivityAt: at }),
       jobId: 'drained-cold-move',
     };
-    expect(await t.deps.jobs.enqueue(message, 60_000)).toBe(true);
+    expect(await recordJob(t.deps, message, 0, { error: 'store throttled', retryInMs: 60_000 })).toBe(true);
     let q = await queues(admin.cookie);
     expect(q.lifecycle).toMatchObject(counts(0, 0, { delayed: 1 }));
 
@@ -704,7 +762,7 @@ describe('queue endpoints', () => {
     // A late delivery of the drained job (the timer it had, or SQS) is dropped.
     await t.runner.redeliver(message);
     await t.runner.idle();
-    expect(await getJob(t.deps, message.jobId)).toMatchObject({ state: 'removed', attempts: 0 });
+    expect(await getJob(t.deps, message.jobId)).toMatchObject({ state: 'removed', attempts: 1 });
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
     expect((await queues(admin.cookie)).lifecycle).toMatchObject(counts(0, 0));
 

@@ -13,9 +13,10 @@ import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { getJob, type JobMessage, type QueueName } from '../../shared/jobs/ledger.js';
+import { getJob, recordJob, type JobMessage, type QueueName } from '../../shared/jobs/ledger.js';
 import { EventBridgeScheduler, scheduleName } from '../../shared/jobs/scheduler.js';
 import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/sqs.js';
+import { listQueues } from '../../shared/jobs/ops.js';
 import type { JobHandler, JobHandlers, WorkerSettings } from '../../shared/jobs/worker.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
@@ -123,10 +124,23 @@ describe('SqsJobQueue', () => {
     expect(JSON.parse(calls[1]!.args[0].input.MessageBody ?? '')).toEqual(message);
   });
 
+  it('sends a timed move without writing the ledger, unless the ledger holds it (it failed once)', async () => {
+    const move: JobMessage = { jobId: `lifecycle-${randomUUID()}`, queue: 'lifecycle', orgId: orgId(), data: {} };
+    const jobs = queue();
+    expect(await jobs.enqueue(move)).toBe(true);
+    expect(await jobs.enqueue(move)).toBe(true);
+    expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(2);
+    expect(await getJob(t.deps, move.jobId)).toBeUndefined();
+
+    await recordJob(t.deps, move, 0, { error: 'store throttled', retryInMs: 4_000 });
+    expect(await jobs.enqueue(move)).toBe(false);
+    expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(2);
+  });
+
   it('does not send when the ledger write fails', async () => {
     const spy = vi.spyOn(t.deps.table, 'putNew').mockRejectedValueOnce(new Error('store down'));
     try {
-      await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'lifecycle', orgId: orgId(), data: {} })).rejects.toThrow(
+      await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'conversation-stats', orgId: orgId(), data: {} })).rejects.toThrow(
         'store down',
       );
       expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
@@ -171,6 +185,31 @@ describe('handleSqsBatch', () => {
   });
   const run = (records: SQSRecord[], extra?: Parameters<typeof handleSqsBatch>[6]) =>
     handleSqsBatch(t.deps, handlers, settings, sqs, urlOfArn, { Records: records }, extra);
+
+  it('runs a timed move with no ledger write; one that fails is recorded after that attempt and retried as any job', async () => {
+    const move = (key: string, mode: 'ok' | 'fail'): JobMessage => ({ ...jobMessage(key, mode), queue: 'lifecycle' });
+    const onLifecycle = (messageId: string, body: JobMessage, receiptHandle?: string) => ({
+      ...record(messageId, body, receiptHandle),
+      eventSourceARN: arnOf('lifecycle'),
+    });
+    const done = move(`done-${randomUUID()}`, 'ok');
+    const failing = move(`failing-${randomUUID()}`, 'fail');
+    const result = await run([onLifecycle('m-done', done), onLifecycle('m-failing', failing, 'receipt-failing')]);
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-failing' }] });
+    expect(runs.sort()).toEqual([done.data.key, failing.data.key].sort());
+    expect(await getJob(t.deps, done.jobId)).toBeUndefined();
+    expect(await getJob(t.deps, failing.jobId)).toMatchObject({ state: 'delayed', attempts: 1, last_error: `boom ${failing.data.key}` });
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: URLS.lifecycle, ReceiptHandle: 'receipt-failing', VisibilityTimeout: 4 },
+    ]);
+    const counters = await listQueues(t.deps, done.orgId);
+    expect(counters.queues.find((queue) => queue.name === 'lifecycle')).toMatchObject({ completed: 1, delayed: 0, waiting: 0, active: 0 });
+
+    // Its next delivery goes through the ledger: the second attempt.
+    t.clock.advance(4_000);
+    expect(await run([onLifecycle('m-failing', failing, 'receipt-2')])).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-failing' }] });
+    expect(await getJob(t.deps, failing.jobId)).toMatchObject({ state: 'delayed', attempts: 2 });
+  });
 
   it('reports only the record to retry, after setting its visibility timeout to the backoff', async () => {
     const good = jobMessage(`good-${randomUUID()}`, 'ok');
