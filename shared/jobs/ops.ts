@@ -92,19 +92,37 @@ export async function retryAllFailed(deps: Deps, orgId: string, name: string): P
 }
 
 /**
+ * An organisation's waiting and delayed jobs of a queue: in the queue's pending index (every
+ * tenant's, 64 shards, filtered on the organisation and the state), and in the by-state index
+ * where jobs written before they left it still are; each once.
+ */
+async function jobsToDrain(deps: Deps, orgId: string, queue: QueueName): Promise<JobItem[]> {
+  const filter = {
+    filter: 'org_id = :org AND #state IN (:waiting, :delayed)',
+    names: { '#state': 'state' },
+    values: { ':org': orgId, ':waiting': 'waiting', ':delayed': 'delayed' },
+  };
+  const [pending, waiting, delayed] = await Promise.all([
+    Promise.all(pendingPartitions(queue).map((pk) => deps.table.queryAll<JobItem>({ index: 'gsi2', pk, ...filter }))),
+    jobsIn(deps, orgId, queue, 'waiting'),
+    jobsIn(deps, orgId, queue, 'delayed'),
+  ]);
+  const byId = new Map([...pending.flat(), ...waiting, ...delayed].map((job) => [job.id, job]));
+  return [...byId.values()];
+}
+
+/**
  * `POST /api/org/queues/:name/drain`: removes the waiting and delayed jobs (not the active ones);
  * a removed job's pending delivery is dropped when it arrives. The `completed` total starts again.
  */
 export async function drainQueue(deps: Deps, orgId: string, name: string): Promise<number> {
   const queue = queueOf(name);
   let removed = 0;
-  for (const state of ['waiting', 'delayed'] as const) {
-    for (const job of await jobsIn(deps, orgId, queue, state)) {
-      const moved = await transitionJob(deps, job, { from: ['waiting', 'delayed'], to: 'removed' });
-      if (!moved) continue;
-      deps.jobs.cancel(job.id);
-      removed += 1;
-    }
+  for (const job of await jobsToDrain(deps, orgId, queue)) {
+    const moved = await transitionJob(deps, job, { from: ['waiting', 'delayed'], to: 'removed' });
+    if (!moved) continue;
+    deps.jobs.cancel(job.id);
+    removed += 1;
   }
   // SETs, not read-then-subtract: two drains at once cannot push the total below zero.
   await Promise.all(

@@ -15,7 +15,7 @@ import type { Key } from '../platform/table.js';
  * before are among them.
  */
 export const PENDING_SHARDS = 64;
-/** Shards of an organisation's waiting and delayed jobs of a queue in the by-state index (gsi1): a job's id picks one. */
+/** Shards of an organisation's waiting and delayed jobs of a queue in the by-state index (gsi1), as written before they left it. */
 const WAITING_SHARDS = 8;
 /** Shards of an organisation's queue counters: each change adds to one at random; reads sum them. */
 export const QUEUE_COUNTER_SHARDS = 8;
@@ -25,18 +25,16 @@ export function pendingShardOf(jobId: string): number {
   return (createHash('sha1').update(jobId).digest()[0] ?? 0) % PENDING_SHARDS;
 }
 
-/**
- * The by-state index partition of a job (gsi1): waiting and delayed jobs, which every job of an
- * organisation passes through, in one of 8 shards by id; failed jobs, which the failed list pages
- * through newest first, in one.
- */
-export function byStatePartitionOf(orgId: string, queue: string, state: string, jobId: string): string {
-  return state === 'failed'
-    ? keys.jobsByStateIndex(orgId, queue, state)
-    : keys.jobsByStateIndex(orgId, queue, state, (createHash('sha1').update(jobId).digest()[1] ?? 0) % WAITING_SHARDS);
+/** The by-state index partition of a job (gsi1): the failed jobs, which the failed list pages through newest first, in one. */
+export function byStatePartitionOf(orgId: string, queue: string, state: string): string {
+  return keys.jobsByStateIndex(orgId, queue, state);
 }
 
-/** Every by-state partition of an organisation's queue and state: its shards (waiting, delayed) and the unsharded one. */
+/**
+ * Every by-state partition of an organisation's queue and state: failed jobs' one; for waiting and
+ * delayed, where jobs written before they left the index still are, its 8 shards and the
+ * unsharded one.
+ */
 export function byStatePartitions(orgId: string, queue: string, state: string): string[] {
   const shards =
     state === 'failed' ? [] : Array.from({ length: WAITING_SHARDS }, (_, shard) => keys.jobsByStateIndex(orgId, queue, state, shard));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJob, recordJob, transitionJob, type JobItem } from '../../shared/jobs/ledger.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
-import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, byStatePartitionOf, pendingShardOf } from '../../shared/jobs/shards.js';
+import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, pendingShardOf } from '../../shared/jobs/shards.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
@@ -35,41 +35,60 @@ describe('sharded job ledger keys', () => {
     expect(job.gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
   });
 
-  it('lists a job by state only while it is waiting, delayed or failed: a run writes no index entry for active or completed', async () => {
+  it('lists a job by state only while it is failed: a run writes no gsi1 entry while waiting, delayed, active or completed', async () => {
     const { org } = await t.signUp();
     const jobId = `states-${org.id}`;
     const message = { jobId, queue: 'conversation-stats' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
     expect(await recordJob(t.deps, message, 60_000)).toBe(true);
     const indexOf = async () => (await getJob(t.deps, jobId)) as JobItem;
-    expect((await indexOf()).gsi1pk).toBe(byStatePartitionOf(org.id, 'conversation-stats', 'delayed', jobId));
-    expect((await indexOf()).gsi1pk).toMatch(new RegExp(`^JOBS#${org.id}#conversation-stats#delayed#[0-7]$`));
+    expect((await indexOf()).state).toBe('delayed');
+    expect((await indexOf()).gsi1pk).toBeUndefined();
+    expect((await indexOf()).gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
     const active = await transitionJob(t.deps, await indexOf(), { from: ['delayed'], to: 'active' });
     expect(active?.state).toBe('active');
     expect((await indexOf()).gsi1pk).toBeUndefined();
     expect((await indexOf()).gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
     await transitionJob(t.deps, await indexOf(), { from: ['active'], to: 'failed', lastError: 'boom' });
     expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'conversation-stats', 'failed'));
-    await transitionJob(t.deps, await indexOf(), { from: ['failed'], to: 'completed' });
+    await transitionJob(t.deps, await indexOf(), { from: ['failed'], to: 'waiting' });
+    expect((await indexOf()).gsi1pk).toBeUndefined();
+    await transitionJob(t.deps, await indexOf(), { from: ['waiting'], to: 'completed' });
     const completed = await indexOf();
     expect([completed.gsi1pk, completed.gsi2pk]).toEqual([undefined, undefined]);
   });
 
-  it('drains waiting and delayed jobs from every shard of the by-state index, and from the partition before the sharding', async () => {
+  it("drains an organisation's waiting and delayed jobs from the pending index and from the by-state partitions of before, no other's", async () => {
     const { org, cookie } = await t.signUp();
+    const other = await t.signUp();
     const ids = Array.from({ length: 12 }, (_, index) => `drain-${index}-${org.id}`);
-    for (const jobId of ids) {
-      await recordJob(t.deps, { jobId, queue: 'cold-messages', orgId: org.id, data: { workspaceId: 'w', conversationId: jobId } }, 60_000);
+    for (const [index, jobId] of ids.entries()) {
+      await recordJob(
+        t.deps,
+        { jobId, queue: 'cold-messages', orgId: org.id, data: { workspaceId: 'w', conversationId: jobId } },
+        index % 2 ? 60_000 : 0,
+      );
     }
-    expect(new Set(ids.map((jobId) => byStatePartitionOf(org.id, 'cold-messages', 'delayed', jobId))).size).toBeGreaterThan(1);
-    // One as written before the sharding.
+    const theirs = `drain-theirs-${other.org.id}`;
+    await recordJob(
+      t.deps,
+      { jobId: theirs, queue: 'cold-messages', orgId: other.org.id, data: { workspaceId: 'w', conversationId: 'c' } },
+      60_000,
+    );
+    // Two as written before waiting and delayed jobs left the by-state index: in a shard of it, and in
+    // the partition before the shards, and out of the pending index (as a job whose entry there was lost).
     await t.deps.table.update(keys.job(ids[0] ?? ''), {
-      update: 'SET gsi1pk = :pk',
-      values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'delayed') },
+      update: 'SET gsi1pk = :pk, gsi1sk = :sk REMOVE gsi2pk, gsi2sk',
+      values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'waiting', 3), ':sk': '2026-11-01T00:00:00.000Z' },
+    });
+    await t.deps.table.update(keys.job(ids[1] ?? ''), {
+      update: 'SET gsi1pk = :pk, gsi1sk = :sk',
+      values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'delayed'), ':sk': '2026-11-01T00:00:00.000Z' },
     });
     const drained = await t.request('POST', '/api/org/queues/cold-messages/drain', { cookie });
     expect(drained.status, drained.text).toBe(200);
     expect(drained.body.removed).toBe(ids.length);
     for (const jobId of ids) expect((await getJob(t.deps, jobId))?.state).toBe('removed');
+    expect((await getJob(t.deps, theirs))?.state).toBe('delayed');
   });
 
   it('sends again a stuck job whose entry is in the pending index as it was before the sharding', async () => {
