@@ -97,6 +97,17 @@ interface ConversationState extends Item {
 const statusNames = { '#status': 'status', '#last': 'last_activity_at', '#g2pk': 'gsi2pk', '#moved': 'moved_by' };
 
 /**
+ * What a timed move writes in `moved_by`, so that a retry of the same job finds the move made and
+ * only finishes its follow-ups: the move and the last activity it was planned from, which name
+ * the job within its conversation. Its id (which also names the organisation, workspace and
+ * conversation, about 130 bytes) was written before, and still matches: the item is copied whole
+ * into two lists (gsi1, gsi2), where 100 bytes more can take an entry past 1 KB (2 WCU).
+ */
+function movedBy(move: LifecycleJob['move'], lastActivityAt: string): string {
+  return `${move}@${lastActivityAt}`;
+}
+
+/**
  * Closes a conversation that is in one of `from` (and, for a timed move, still at the expected
  * last activity): status closed, out of the due index, stats queued. Returns the status it left,
  * or undefined when the condition did not hold.
@@ -115,14 +126,15 @@ async function close(
     ':at': at,
     ':g2pk': shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'), listShardOf(conversationId)),
     ':pending': 'pending',
-    ':moved': expected?.jobId ?? `manual-${at}`,
+    ':moved': expected ? movedBy('close', expected.lastActivityAt) : `manual@${at}`,
   };
   for (const [index, status] of from.entries()) values[`:from${index}`] = status;
   let condition = `#status IN (${from.map((_, index) => `:from${index}`).join(', ')})`;
   if (expected) {
     // A retry of the job that already made this move passes too, to finish the follow-ups.
     values[':expected'] = expected.lastActivityAt;
-    condition = `(${condition} AND #last = :expected) OR #moved = :moved`;
+    values[':job'] = expected.jobId;
+    condition = `(${condition} AND #last = :expected) OR #moved IN (:moved, :job)`;
   }
   const previous = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
@@ -185,7 +197,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
       update:
         'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi2sk = last_activity_at, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi3pk, gsi3sk',
-      condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved = :moved)',
+      condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved IN (:moved, :job))',
       names: statusNames,
       values: {
         ':cold': 'cold',
@@ -196,7 +208,8 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
         ':g2pk': shardKey(keys.conversationsByStatusIndex(orgId, data.workspaceId, 'cold'), listShardOf(data.conversationId)),
         ':g4pk': due.gsi4pk,
         ':g4sk': due.gsi4sk,
-        ':moved': jobId,
+        ':moved': movedBy('cold', data.lastActivityAt),
+        ':job': jobId,
       },
     }),
     null,

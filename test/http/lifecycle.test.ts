@@ -453,6 +453,28 @@ describe('idempotent and stale lifecycle jobs', () => {
     expect(q['conversation-stats']).toMatchObject(counts(1));
   });
 
+  it('a retry finds its move made by its short mark, or by the job id written before', async () => {
+    const { admin, orgId, workspaceId } = await setup();
+    const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    const cold = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
+    await goCold(admin.cookie, orgId, workspaceId, cid);
+    const key = keys.conversation(orgId, workspaceId, cid);
+    const data = cold.message.data as LifecycleJob;
+    expect((await t.deps.table.get<{ moved_by?: string }>(key, true))?.moved_by).toBe(`cold@${data.lastActivityAt}`);
+    // A retry finishes the follow-ups (the close is planned again); a stale job would not.
+    const retried = async () => {
+      t.scheduler.pending.delete(closeName(orgId, workspaceId, cid));
+      await lifecycleHandler.run(t.deps, data, unrecordedJob(t.deps, cold.message));
+      return t.scheduler.pending.has(closeName(orgId, workspaceId, cid));
+    };
+    expect(await retried()).toBe(true);
+    await t.deps.table.update(key, { update: 'SET moved_by = :job', values: { ':job': cold.message.jobId } });
+    expect(await retried()).toBe(true);
+    await t.deps.table.update(key, { update: 'SET moved_by = :other', values: { ':other': 'cold@another time' } });
+    expect(await retried()).toBe(false);
+    expect((await dashboard(admin.cookie, workspaceId)).tickets).toEqual({ open: 0, cold: 1, closed: 0, total: 1 });
+  });
+
   it('a close job retried after its stats completed leaves the stats complete', async () => {
     // Attempt 1 of the close job makes the move and queues the stats, then a follow-up (cancelling
     // a schedule) fails once it is too late: the stats job has completed. The retry finds the move
