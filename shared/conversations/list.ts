@@ -45,7 +45,9 @@ type ListQuery = Omit<QueryInput, 'limit' | 'startKey'>;
 
 /** One page of the conversations that match `q` (title or user name, ignoring case) among the next `SEARCH_WINDOW` from the cursor. */
 async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationListFilters, q: string) {
-  const window = await readShardedPage<Item>(deps.table, inputs, { cursor: query.cursor, limit: SEARCH_WINDOW });
+  // With the other filters too, at most the window is read (its Limit counts what the filters drop).
+  const bounds = inputs[0]?.filter ? { maxRead: SEARCH_WINDOW } : {};
+  const window = await readShardedPage<Item>(deps.table, inputs, { cursor: query.cursor, limit: SEARCH_WINDOW }, bounds);
   const needle = q.toLocaleLowerCase();
   const matches = window.items.filter((item) =>
     [item.title, item.user_name].some((text) => typeof text === 'string' && text.toLocaleLowerCase().includes(needle)),
