@@ -104,14 +104,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
       return { kind: 'retry', delayMs, error };
     }
     const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
-    if (failed) {
-      await handler
-        .onFailed?.(deps, parsed.data, failed, error)
-        .catch((hookError: unknown) => deps.logger.error('job failure hook failed', { job: claimed.id, error: messageOfError(hookError) }));
-    }
-    deps.logger.warn('job failed for good', { job: claimed.id, queue: claimed.queue, attempts: claimed.attempts, error });
-    countOutcome(deps, claimed, 'failed');
-    return { kind: 'failed', error };
+    return failedForGood(deps, handler, parsed.data, failed, claimed, error);
   }
   await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
   countOutcome(deps, claimed, 'completed');
@@ -145,18 +138,34 @@ async function runUnrecorded(deps: Deps, handlers: JobHandlers, settings: Worker
       countOutcome(deps, job, 'retried');
       return { kind: 'retry', delayMs: settings.retryBaseMs, error };
     }
-    if (await recordJob(deps, message, 0, { error })) {
-      await handler
-        .onFailed?.(deps, parsed.data, { ...job, state: 'failed', last_error: error }, error)
-        .catch((hookError: unknown) => deps.logger.error('job failure hook failed', { job: job.id, error: messageOfError(hookError) }));
-    }
-    deps.logger.warn('job failed for good', { job: job.id, queue: job.queue, attempts: 1, error });
-    countOutcome(deps, job, 'failed');
-    return { kind: 'failed', error };
+    const recorded = await recordJob(deps, message, 0, { error });
+    return failedForGood(deps, handler, parsed.data, recorded ? { ...job, state: 'failed', last_error: error } : undefined, job, error);
   }
   await countCompleted(deps, message);
   countOutcome(deps, job, 'completed');
   return { kind: 'completed' };
+}
+
+/**
+ * A job that failed for good: its handler's failure hook, once (`failed`: this delivery moved it to
+ * failed; undefined when another had), the warning and the metric.
+ */
+async function failedForGood<T>(
+  deps: Deps,
+  handler: JobHandler<T>,
+  data: T,
+  failed: JobItem | undefined,
+  job: JobItem,
+  error: string,
+): Promise<JobOutcome> {
+  if (failed) {
+    await handler
+      .onFailed?.(deps, data, failed, error)
+      .catch((hookError: unknown) => deps.logger.error('job failure hook failed', { job: job.id, error: messageOfError(hookError) }));
+  }
+  deps.logger.warn('job failed for good', { job: job.id, queue: job.queue, attempts: job.attempts, error });
+  countOutcome(deps, job, 'failed');
+  return { kind: 'failed', error };
 }
 
 /**
