@@ -6,6 +6,7 @@ import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { toConversation } from './list.js';
+import { expandMessages } from './messages.js';
 import { mayClose } from './owners.js';
 import type { Message } from './schemas.js';
 
@@ -69,7 +70,7 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
   return {
     conversation,
     // Numbered past the count: a follow-up's message being saved, or one a refused follow-up left (agent/query/persist-follow-up.ts).
-    messages: items
+    messages: expandMessages(items)
       .filter(
         (item) =>
           item.sk.startsWith(keys.messagePrefix) &&

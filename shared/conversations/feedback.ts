@@ -1,3 +1,4 @@
+import { storedMessage } from './messages.js';
 import type { Principal } from '../auth/tokens.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
@@ -52,22 +53,29 @@ export async function requireOwnConversation(
   if (conversation?.owner !== owner) throw new NotFoundError(`conversation ${conversationId} not found`);
 }
 
-/** The answer to rate, after checking the workspace is the organisation's: 404 for anything absent, 400 for a question. */
-async function answerToRate(deps: Store, input: FeedbackInput): Promise<void> {
+/**
+ * The answer to rate, after checking the workspace is the organisation's: 404 for anything absent,
+ * 400 for a question. Answers where its rating counters are: its own item, or the item it shares
+ * with its question (conversations/messages.ts), both read in the same round.
+ */
+async function answerToRate(deps: Store, input: FeedbackInput) {
   const { orgId, workspaceId, conversationId, seq } = input;
-  const [workspace, conversation, message] = await Promise.all([
+  const [workspace, conversation, single, before] = await Promise.all([
     deps.table.get(keys.workspace(orgId, workspaceId)),
     deps.table.get(keys.conversation(orgId, workspaceId, conversationId), true),
     deps.table.get(keys.message(orgId, workspaceId, conversationId, seq), true),
+    seq > 1 ? deps.table.get(keys.message(orgId, workspaceId, conversationId, seq - 1), true) : undefined,
   ]);
   ownedWorkspace(workspace, orgId, workspaceId);
   if (!conversation) throw new NotFoundError(`conversation ${conversationId} not found`);
-  if (!message) throw new NotFoundError(`message ${seq} not found in conversation ${conversationId}`);
-  if (message.role !== 'assistant') {
+  const stored = storedMessage(single, before, seq);
+  if (!stored) throw new NotFoundError(`message ${seq} not found in conversation ${conversationId}`);
+  if (stored.message.role !== 'assistant') {
     throw new ValidationError('only answers can be rated', [
       { path: 'seq', message: `message ${seq} is a question, not an answer of the assistant` },
     ]);
   }
+  return { key: { pk: stored.item.pk, sk: stored.item.sk }, counters: stored.counters };
 }
 
 /**
@@ -80,7 +88,7 @@ export async function recordFeedback(deps: Store, input: FeedbackInput): Promise
   const parsed = FeedbackBody.safeParse({ rating: input.rating, comment: input.comment });
   if (!parsed.success) throw new ValidationError('invalid feedback', issueDetails(parsed.error));
   const { rating, comment } = parsed.data;
-  await answerToRate(deps, input);
+  const answer = await answerToRate(deps, input);
   const { orgId, workspaceId, conversationId, seq, rater } = input;
   const at = deps.clock.now().toISOString();
   const names: Record<string, string> = { '#rating': 'rating', '#comment': 'comment' };
@@ -106,15 +114,21 @@ export async function recordFeedback(deps: Store, input: FeedbackInput): Promise
   });
   const before = previous?.rating === 'up' || previous?.rating === 'down' ? previous.rating : undefined;
   if (before === rating) return; // the same rating again (perhaps a new comment): nothing to count
-  await moveCounters(deps, input, rating, before);
+  await moveCounters(deps, input, answer, rating, before);
 }
 
 /** The counters of one change of a rater's rating: +1 for the new rating, -1 for the one it replaced. */
-async function moveCounters(deps: Store, input: FeedbackInput, rating: FeedbackRating, before: FeedbackRating | undefined) {
+async function moveCounters(
+  deps: Store,
+  input: FeedbackInput,
+  answer: Awaited<ReturnType<typeof answerToRate>>,
+  rating: FeedbackRating,
+  before: FeedbackRating | undefined,
+) {
   const delta = (which: FeedbackRating) => (which === rating ? 1 : 0) - (which === before ? 1 : 0);
   await Promise.all([
-    deps.table.update(keys.message(input.orgId, input.workspaceId, input.conversationId, input.seq), {
-      update: 'ADD feedback_up :up, feedback_down :down',
+    deps.table.update(answer.key, {
+      update: `ADD ${answer.counters}feedback_up :up, ${answer.counters}feedback_down :down`,
       condition: 'attribute_exists(pk)',
       values: { ':up': delta('up'), ':down': delta('down') },
     }),

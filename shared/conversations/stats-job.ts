@@ -1,3 +1,4 @@
+import { expandMessages } from './messages.js';
 import { z } from 'zod';
 import { costOf, type ContentBlock } from '../agent/model.js';
 import { modelsOf } from '../deps.js';
@@ -83,6 +84,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
       readModelSettings(deps, job.org_id),
     ]);
     const conversation = items.find((item) => item.sk === keys.conversationSortKey);
+    const messages = expandMessages(items).filter((item) => item.sk.startsWith(keys.messagePrefix));
     if (!conversation || conversation.stats_status === 'complete') return;
     const client = modelsOf(deps).clientFor(modelSettings);
     const tier = modelTier(STATS_TIER) as ModelTier;
@@ -91,9 +93,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
       system: STATS_PROMPT,
       tools: [STATS_TOOL],
       toolChoice: STATS_TOOL.name,
-      messages: [
-        { role: 'user', content: [{ type: 'text', text: transcriptOf(items.filter((item) => item.sk.startsWith(keys.messagePrefix))) }] },
-      ],
+      messages: [{ role: 'user', content: [{ type: 'text', text: transcriptOf(messages) }] }],
       maxTokens: 1024,
     });
     const call = response.content.find(
@@ -128,7 +128,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
     // An unresolved conversation is a knowledge gap: its first question is what the knowledge lacked.
     const unresolved = stats.resolution_status === 'unresolved';
     if (unresolved) {
-      const firstQuestion = items.find((item) => item.sk.startsWith(keys.messagePrefix) && item.role === 'user');
+      const firstQuestion = messages.find((item) => item.role === 'user');
       const now = deps.clock.now();
       const id = newId('gap', now);
       await deps.table.put({

@@ -1,4 +1,6 @@
 import { shardKey } from './list-shards.js';
+
+const messageSortKey = (seq: number) => `MSG#${String(seq).padStart(6, '0')}`; // a message's, in its conversation's partition
 /** Primary key of every item in the single table. */
 export interface Key {
   pk: string;
@@ -10,18 +12,15 @@ export interface Key {
  * the items' own keys, the GSI keys they are listed under, and the sort-key prefixes and fixed sort
  * keys that queries (`begins_with`) and readers (`startsWith`) test. Nothing else builds a key from
  * a literal; changing one here changes stored data, so each stays as `docs/data-model.md` shows it.
- * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records),
- * SLUG# and ORGSLUG# (suffix counters, organisation slug claims), WS# (a workspace with its
- * configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit log), WSGAP#
- * (knowledge gaps), WSVIOL# (guardrail violations), WSEVAL# and EVALRUN# (evaluations, their runs and results), CONV# (a conversation with its messages),
- * FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
- * (team-chat channel bindings), BUDGETSPEND# and BUDGETALERT# (a budget's spend per period, alerts
- * sent), CHATEVENT# and CHATMSG# (team-chat deliveries seen), CHATLINKREQ#
- * (one-time requests to link a chat account), INVITE# (invitations by link), JOB# and
- * QSTAT# (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up
- * throttling), SESSION# (signed-in sessions), SSODOMAIN# and SSOSTATE# (single sign-on: domain claims, sign-ins
- * under way), DEPLOYMENT (facts of the whole deployment: the first sign-up,
- * the schema version of the stored data).
+ * Partition prefixes: ORG# (an organisation and its small collections), EMAIL# (login records), SLUG# and ORGSLUG# (suffix counters,
+ * organisation slug claims), WS# (a workspace with its configuration children), WSSTAT# (a workspace's day counters), WSACT# (audit
+ * log), WSGAP# (knowledge gaps), WSVIOL# (guardrail violations), WSEVAL# and EVALRUN# (evaluations, their runs and results), CONV# (a
+ * conversation with its messages), FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
+ * (team-chat channel bindings), BUDGETSPEND# and BUDGETALERT# (a budget's spend per period, alerts sent), CHATEVENT# and CHATMSG#
+ * (team-chat deliveries seen), CHATLINKREQ# (one-time requests to link a chat account), INVITE# (invitations by link), JOB# and QSTAT#
+ * (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up throttling), SESSION# (signed-in sessions),
+ * SSODOMAIN# and SSOSTATE# (single sign-on: domain claims, sign-ins under way), DEPLOYMENT (facts of the whole deployment: the first
+ * sign-up, the schema version of the stored data).
  */
 export const keys = {
   // --- Organisation partition (`ORG#<org>`) ---
@@ -207,10 +206,10 @@ export const keys = {
 
   // --- Conversation partition (`CONV#<workspace>#<conversation>`) ---
   /**
-   * A conversation and its messages share a partition: the messages `MSG#<seq, 6 digits>` and the
+   * A conversation and its messages share a partition: the messages `MSG#<seq, 6 digits>` (a
+   * question and its answer in one item under the question's: conversations/messages.ts) and the
    * conversation item `STATE`, which sorts after them, so one newest-first Query returns the
-   * conversation with its latest messages. The conversation item is also in GSI1 (all of the
-   * workspace's, by last activity), GSI2 (the same, per status) and, while open or cold, GSI3.
+   * conversation with its latest messages. Its indexes: docs/data-model.md.
    */
   conversationPartition: (orgId: string, workspaceId: string, conversationId: string) => `CONV#${orgId}#${workspaceId}#${conversationId}`,
   conversation: (orgId: string, workspaceId: string, conversationId: string): Key => ({
@@ -221,8 +220,9 @@ export const keys = {
   conversationSortKey: 'STATE',
   message: (orgId: string, workspaceId: string, conversationId: string, seq: number): Key => ({
     pk: `CONV#${orgId}#${workspaceId}#${conversationId}`,
-    sk: `MSG#${String(seq).padStart(6, '0')}`,
+    sk: messageSortKey(seq),
   }),
+  messageSortKey,
   messagePrefix: 'MSG#',
   /**
    * One rater's rating of one answer. Ratings have a partition of their own per conversation, not

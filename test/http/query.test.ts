@@ -419,7 +419,7 @@ describe('POST /api/workspaces/:id/query', () => {
     }
   });
 
-  it('makes 5 store calls without a session_id (a conversation it has just named has nothing to read, and its item goes in the batch of its messages), 7 with one, 9 for a follow-up', async () => {
+  it('makes 5 store calls without a session_id (a conversation it has just named has nothing to read, and its item goes in the batch of its messages), 7 with one, 8 for a follow-up', async () => {
     const { admin, workspaceId } = await workspaceWith([]);
     model.handle(() => textReply('hi'));
     // Shards chosen at random (day items, counters) all 0 here: the cache check below is made by
@@ -438,8 +438,8 @@ describe('POST /api/workspaces/:id/query', () => {
       expect((await callsOf({ query: 'first of the day' })).calls).toBe(7);
       const first = await callsOf({ query: 'first' });
       expect(first.calls).toBe(5);
-      // A follow-up puts its two messages one by one (each on condition that the number is free: query/persist-follow-up.ts).
-      expect((await callsOf({ query: 'follow-up', session_id: first.sessionId })).calls).toBe(9);
+      // A follow-up puts its question and answer, one item, on condition that the number is free (query/persist-follow-up.ts).
+      expect((await callsOf({ query: 'follow-up', session_id: first.sessionId })).calls).toBe(8);
       // An id the caller names is read, whether or not something is stored under it.
       expect((await callsOf({ query: 'named', session_id: 'my-own-session' })).calls).toBe(7);
       const detail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${first.sessionId}`, { cookie: admin.cookie });

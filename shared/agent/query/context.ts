@@ -1,3 +1,4 @@
+import { expandMessages } from '../../conversations/messages.js';
 import { ownConversationId } from '../../conversations/owners.js';
 import { loadPatternEngine } from '../../guardrails/patterns.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
@@ -39,9 +40,11 @@ export async function loadConversation(deps: Deps, orgId: string, workspaceId: s
   // A message numbered past the count was put by a follow-up whose claim was refused and that did
   // not live to take it back (query/persist-follow-up.ts): it is not part of the conversation.
   const count = state?.message_count ?? Number.POSITIVE_INFINITY;
-  const messages = page.items
+  const messages = expandMessages(page.items)
     .filter((item) => item.sk.startsWith(keys.messagePrefix) && !(Number(item.seq) > count))
-    .reverse()
+    .sort((a, b) => Number(a.seq) - Number(b.seq))
+    // The latest, as many as one message an item read (a question and its answer are one item).
+    .slice(-CONTEXT_MESSAGES)
     .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
   return { state, messages };
 }

@@ -1,3 +1,4 @@
+import { pairItem } from '../../conversations/messages.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
 import { approvalSettingOf } from '../../approvals/setting.js';
 import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
@@ -80,7 +81,10 @@ export interface CountedSoFar {
   tokensCacheWrite?: number;
 }
 
-/** The messages of the query (and of the history a new conversation starts with), numbered after `previousCount`. */
+/**
+ * The message items of the query (and of the history a new conversation starts with), numbered
+ * after `previousCount`: its question and answer in one item when it has both (conversations/messages.ts).
+ */
 export function messageItems(saved: FinishedQuery, now: Date, previousCount: number): Item[] {
   const { workspace, conversationId, history, loop } = saved;
   const at = now.toISOString();
@@ -103,16 +107,19 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
     created_at: at,
   });
   const items: Item[] = saved.resumed ? [] : history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
-  if (!saved.resumed) items.push(message(firstSeq, 'user', saved.query));
-  if (saved.answered) {
-    items.push({
-      ...message(firstSeq + 1, 'assistant', loop.answer),
-      tools_called: JSON.stringify(loop.toolsCalled),
-      // What people are shown of each call (cut short and screened: query/screening.ts).
-      tool_calls: loop.calls ?? [],
-      ...spentBy(saved),
-    });
-  }
+  const question = saved.resumed ? undefined : message(firstSeq, 'user', saved.query);
+  const answer = saved.answered
+    ? {
+        ...message(firstSeq + 1, 'assistant', loop.answer),
+        tools_called: JSON.stringify(loop.toolsCalled),
+        // What people are shown of each call (cut short and screened: query/screening.ts).
+        tool_calls: loop.calls ?? [],
+        ...spentBy(saved),
+      }
+    : undefined;
+  // Asked and answered in one go: one item (conversations/messages.ts).
+  if (question && answer) items.push(pairItem(question, answer));
+  else items.push(...[question, answer].filter((item): item is Item => item !== undefined));
   return items;
 }
 
