@@ -6,7 +6,7 @@ import type { Item } from '../platform/table.js';
  * answer as one item, under the question's number (`MSG#<seq>`), the answer's attributes in
  * `answer` and its rating counters beside it (`answer_feedback_up`, `answer_feedback_down`): one
  * write unit where two items took two (docs/capacity.md). Everything else is one item per message:
- * a question that got no answer, an answer given after an approval (its question was stored when
+ * a pair past 300 000 bytes (query/persist-items.ts: an item holds 400 KB at most), a question that got no answer, an answer given after an approval (its question was stored when
  * the query paused), a new conversation's starting history, and every message stored before.
  * Readers see single messages only, through `expandMessages`.
  */

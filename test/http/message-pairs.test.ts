@@ -110,6 +110,23 @@ describe('a question and its answer in one item', () => {
   });
 });
 
+describe('a question and an answer too large for one item', () => {
+  it('writes them one item each, and reads them as before', async () => {
+    const { admin, workspaceId, conversationId, messageItems, detail } = await conversation();
+    const long = 'An answer of many words. '.repeat(12_500); // 312 500 bytes: with the question, past 300 000
+    model.reply(textReply(long));
+    const next = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie: admin.cookie,
+      body: { query: 'tell me everything', session_id: conversationId },
+    });
+    expect(next.status, next.text).toBe(200);
+    expect((await messageItems()).map((item) => item.sk)).toEqual(['MSG#000001', 'MSG#000003', 'MSG#000004']);
+    const messages = await detail();
+    expect(messages.map((message) => message.seq)).toEqual([1, 2, 3, 4]);
+    expect(messages[3]?.content).toBe(long.trim());
+  });
+});
+
 describe('expandMessages and storedMessage', () => {
   const pk = 'CONV#o#w#c';
   const pairOf = (seq: number): Item => ({

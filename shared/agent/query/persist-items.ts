@@ -117,11 +117,19 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
         ...spentBy(saved),
       }
     : undefined;
-  // Asked and answered in one go: one item (conversations/messages.ts).
-  if (question && answer) items.push(pairItem(question, answer));
+  // Asked and answered in one go: one item (conversations/messages.ts), when it fits one.
+  const pair = question && answer ? pairItem(question, answer) : undefined;
+  if (pair && fitsOneItem(pair)) items.push(pair);
   else items.push(...[question, answer].filter((item): item is Item => item !== undefined));
   return items;
 }
+
+/**
+ * An item stays well under DynamoDB's 400 KB: a question (up to 32 000 characters) and an answer
+ * with its 25 tool calls shown fit one in all but the largest cases, which are written one item each.
+ */
+const PAIR_MAX_BYTES = 300_000;
+const fitsOneItem = (item: Item) => Buffer.byteLength(JSON.stringify(item)) <= PAIR_MAX_BYTES;
 
 /** What the whole query spent (a resumed one's too), as its answer and its audit entry record it. */
 function spentBy(saved: FinishedQuery) {
