@@ -63,7 +63,7 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
  * The Queries of a workspace's conversations by last activity, newest first, one per shard of the
  * list (platform/list-shards.ts): GSI1, or GSI2 for the cold or closed ones. GSI2 holds only those
  * (their moves put them there, and their last activity stays put), so a question writes no entry
- * in it; open conversations are read from GSI1 with a filter on the status (`statusFilter`), where
+ * in it; open conversations are read from GSI1 with a filter on the status (`byStatus`), where
  * they are the newest, ahead of the cold and closed ones, save those closed by hand.
  */
 export function conversationShards(orgId: string, workspaceId: string, status?: 'cold' | 'closed'): ListQuery[] {

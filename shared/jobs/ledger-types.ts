@@ -1,5 +1,5 @@
 import { keys } from '../platform/keys.js';
-import { byStatePartitionOf, pendingShardOf } from './shards.js';
+import { pendingShardOf } from './shards.js';
 import type { Key } from '../platform/table.js';
 
 /* The job ledger's items and names, shared by the ledger (ledger.ts) and its typed writes (ledger-writes.ts). */
@@ -77,7 +77,7 @@ const LISTED_STATES: readonly JobState[] = ['failed'];
 
 export function indexAttributes(orgId: string, queue: QueueName, id: string, state: JobState, at: string, runAt: string) {
   return {
-    ...(LISTED_STATES.includes(state) ? { gsi1pk: byStatePartitionOf(orgId, queue, state), gsi1sk: keys.timeOrdered(at, id) } : {}),
+    ...(LISTED_STATES.includes(state) ? { gsi1pk: keys.jobsByStateIndex(orgId, queue, state), gsi1sk: keys.timeOrdered(at, id) } : {}),
     ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue, pendingShardOf(id)), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
   };
 }

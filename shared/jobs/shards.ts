@@ -25,11 +25,6 @@ export function pendingShardOf(jobId: string): number {
   return (createHash('sha1').update(jobId).digest()[0] ?? 0) % PENDING_SHARDS;
 }
 
-/** The by-state index partition of a job (gsi1): the failed jobs, which the failed list pages through newest first, in one. */
-export function byStatePartitionOf(orgId: string, queue: string, state: string): string {
-  return keys.jobsByStateIndex(orgId, queue, state);
-}
-
 /**
  * Every by-state partition of an organisation's queue and state: failed jobs' one; for waiting and
  * delayed, where jobs written before they left the index still are, its 8 shards and the

@@ -50,6 +50,9 @@ export interface WorkerSettings {
   retryBaseMs: number;
 }
 
+/** The last error of a job whose payload does not validate: it will not validate next time either. */
+const invalidData = (error: z.ZodError) => `invalid job data: ${issueLines(error).join('; ')}`;
+
 function messageOfError(error: unknown): string {
   return errorMessage(error).slice(0, 1000) || 'failed';
 }
@@ -87,7 +90,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   const parsed = handler.schema.safeParse(claimed.data);
   if (!parsed.success) {
     // A payload that does not validate will not validate next time either: fail it now.
-    const error = `invalid job data: ${issueLines(parsed.error).join('; ')}`;
+    const error = invalidData(parsed.error);
     await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
     countOutcome(deps, claimed, 'failed');
     return { kind: 'failed', error };
@@ -122,7 +125,7 @@ async function runUnrecorded(deps: Deps, handlers: JobHandlers, settings: Worker
   const handler = handlers[message.queue];
   const parsed = handler.schema.safeParse(message.data);
   if (!parsed.success) {
-    const error = `invalid job data: ${issueLines(parsed.error).join('; ')}`;
+    const error = invalidData(parsed.error);
     await recordJob(deps, message, 0, { error });
     countOutcome(deps, job, 'failed');
     return { kind: 'failed', error };

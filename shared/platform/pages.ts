@@ -25,24 +25,31 @@ function cursorOf(item: Record<string, unknown>, index: QueryInput['index']): st
   return Buffer.from(JSON.stringify(startKeyOf(item, index))).toString('base64url');
 }
 
+/** The 400 of a cursor that is not one of the list being read. */
+export const invalidCursor = () =>
+  new ValidationError('invalid query string', [{ path: 'cursor', message: 'is not a cursor of this list' }]);
+
+/** What a cursor holds (base64url JSON), or the 400 of `invalidCursor` when it holds none. */
+export function cursorValue(cursor: string): unknown {
+  try {
+    return JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw invalidCursor();
+  }
+}
+
 /** A cursor is accepted only for the partition being read, so one cannot page into another tenant's data. */
 function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown> {
-  const invalid = () => new ValidationError('invalid query string', [{ path: 'cursor', message: 'is not a cursor of this list' }]);
-  let key: unknown;
-  try {
-    key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  if (typeof key !== 'object' || key === null || Array.isArray(key)) throw invalid();
+  const key = cursorValue(cursor);
+  if (typeof key !== 'object' || key === null || Array.isArray(key)) throw invalidCursor();
   const record = key as Record<string, unknown>;
   const names = keyNames(input.index);
   // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
-  if (Object.keys(record).length !== names.length || !names.every((name) => isKeyValue(record[name], name))) throw invalid();
+  if (Object.keys(record).length !== names.length || !names.every((name) => isKeyValue(record[name], name))) throw invalidCursor();
   const partitionName = input.index ? `${input.index}pk` : 'pk';
-  if (record[partitionName] !== input.pk) throw invalid();
+  if (record[partitionName] !== input.pk) throw invalidCursor();
   // A cursor of the same list read for other days (the store refuses a start key outside the condition).
-  if (!input.index && !withinSortCondition(String(record.sk), input.sk)) throw invalid();
+  if (!input.index && !withinSortCondition(String(record.sk), input.sk)) throw invalidCursor();
   return record;
 }
 

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ValidationError } from './errors.js';
-import { isKeyValue, keyNames, startKeyOf, withinSortCondition } from './pages.js';
+import { cursorValue, invalidCursor, isKeyValue, keyNames, startKeyOf, withinSortCondition } from './pages.js';
 import type { Pagination } from '../http/schemas.js';
 import type { QueryInput, Table } from './table.js';
 
@@ -52,37 +51,34 @@ function listOf(inputs: Input[]): string {
     .slice(0, 12);
 }
 
+/** The read's partition attribute, and the other key attributes a shard's place holds (in `keyNames` order). */
+function placeNames(index: QueryInput['index']) {
+  const partition = index ? `${index}pk` : 'pk';
+  return { partition, names: keyNames(index).filter((name) => name !== partition) };
+}
+
 /** A cursor: its list, and each shard's place as its key values in `keyNames` order (the read's partition name left out: the shard's own). */
 function encodeCursor(inputs: Input[], places: Place[], index: QueryInput['index']): string {
-  const partition = index ? `${index}pk` : 'pk';
-  const names = keyNames(index).filter((name) => name !== partition);
+  const { names } = placeNames(index);
   const encoded = places.map((place) => (place === null || place === 0 ? place : names.map((name) => place[name])));
   return Buffer.from(JSON.stringify({ l: listOf(inputs), s: encoded })).toString('base64url');
 }
 
 /** A cursor is accepted only for the list it came from; its places are read in this list's own partitions whatever it holds. */
 function decodeCursor(cursor: string, inputs: Input[]): Place[] {
-  const invalid = () => new ValidationError('invalid query string', [{ path: 'cursor', message: 'is not a cursor of this list' }]);
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-  } catch {
-    throw invalid();
-  }
-  const { l: list, s: places } = (decoded ?? {}) as { l?: unknown; s?: unknown };
-  if (list !== listOf(inputs) || !Array.isArray(places) || places.length !== inputs.length) throw invalid();
+  const { l: list, s: places } = (cursorValue(cursor) ?? {}) as { l?: unknown; s?: unknown };
+  if (list !== listOf(inputs) || !Array.isArray(places) || places.length !== inputs.length) throw invalidCursor();
   return places.map((place, at) => {
     if (place === null || place === 0) return place;
     const input = inputs[at] as Input;
-    const partition = input.index ? `${input.index}pk` : 'pk';
-    const names = keyNames(input.index).filter((name) => name !== partition);
+    const { partition, names } = placeNames(input.index);
     // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
     if (!Array.isArray(place) || place.length !== names.length || !place.every((value, i) => isKeyValue(value, names[i] ?? '')))
-      throw invalid();
+      throw invalidCursor();
     const key: Row = Object.fromEntries(names.map((name, i) => [name, place[i]]));
     key[partition] = input.pk;
     // The table's partition of an index entry is not the index's: only the read's own is checked, as before.
-    if (!input.index && !withinSortCondition(String(key.sk), input.sk)) throw invalid();
+    if (!input.index && !withinSortCondition(String(key.sk), input.sk)) throw invalidCursor();
     return key;
   });
 }
