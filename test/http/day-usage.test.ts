@@ -26,11 +26,7 @@ afterAll(async () => {
   await model?.stop();
 });
 
-async function workspace() {
-  const admin = await t.signUp();
-  const created = await t.createWorkspace(admin.cookie, { name: `Days ${t.uniqueEmail('ws')}` });
-  return { cookie: admin.cookie as string, orgId: admin.org.id as string, workspaceId: created.id as string };
-}
+const workspace = () => t.adminWithWorkspace('Days');
 
 async function ask(cookie: string, workspaceId: string) {
   const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query: 'How do I reset it?' } });

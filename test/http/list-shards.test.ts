@@ -24,11 +24,7 @@ afterAll(async () => {
   await model?.stop();
 });
 
-async function workspace() {
-  const admin = await t.signUp();
-  const created = await t.createWorkspace(admin.cookie, { name: `Shards ${t.uniqueEmail('ws')}` });
-  return { cookie: admin.cookie as string, orgId: admin.org.id as string, workspaceId: created.id as string };
-}
+const workspace = () => t.adminWithWorkspace('Shards');
 
 async function pages(cookie: string, path: string, field: string, limit: number) {
   const seen: Record<string, unknown>[] = [];

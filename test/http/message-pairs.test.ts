@@ -24,9 +24,8 @@ afterAll(async () => {
 });
 
 async function conversation() {
-  const admin = await t.signUp();
-  const workspaceId = (await t.createWorkspace(admin.cookie, { name: `Pairs ${t.uniqueEmail('ws')}` })).id as string;
-  const orgId = admin.org.id as string;
+  const { cookie, orgId, workspaceId } = await t.adminWithWorkspace('Pairs');
+  const admin = { cookie };
   const asked = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
     cookie: admin.cookie,
     body: { query: 'first question' },

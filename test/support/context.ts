@@ -172,6 +172,13 @@ export async function createTestContext(
     return response.body as { id: string; name: string; status: string };
   }
 
+  /** A new organisation with one workspace named `<label> <unique>`: its admin's cookie, the organisation's and the workspace's ids. */
+  async function adminWithWorkspace(label: string) {
+    const admin = await signUp();
+    const created = await createWorkspace(admin.cookie, { name: `${label} ${uniqueEmail('ws')}` });
+    return { cookie: admin.cookie as string, orgId: admin.org.id as string, workspaceId: created.id };
+  }
+
   /** Connects an MCP server (HTTP unless `transport` says otherwise) to a workspace; answers the saved connection. */
   async function connectMcp(cookie: string, workspaceId: string, connection: Record<string, unknown>) {
     const response = await request('POST', '/api/connectors/mcp', {
@@ -196,6 +203,7 @@ export async function createTestContext(
     signUp,
     addMember,
     createWorkspace,
+    adminWithWorkspace,
     connectMcp,
     /** Every item of the table as stored (a raw Scan: the service itself never scans), for at-rest checks. */
     async scanTable(): Promise<Record<string, unknown>[]> {
