@@ -3,7 +3,6 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
-import { listShardOf, shardKey } from '../platform/list-shards.js';
 import { type Item, unlessConditionFailed } from '../platform/table.js';
 import type { JobMessage } from '../jobs/ledger.js';
 import { scheduleName } from '../jobs/scheduler.js';
@@ -19,9 +18,9 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  * job does nothing. Open and cold conversations also carry their due time in the due index (GSI4),
  * where a periodic sweep finds any move that is overdue because a schedule was lost.
  *
- * The moves also put a conversation in the by-status list (GSI2 `WSCONV#…#cold` or `#closed`, by
- * its last activity, which no longer changes there); an open one is listed from GSI1 alone, so a
- * question writes no GSI2 entry (docs/capacity.md).
+ * A conversation is listed in one list, GSI1 by last activity, whatever its status: the moves
+ * write no list entry of their own (the status lists read GSI1 with a filter, conversations/list.ts),
+ * and take the conversation out of GSI2, where the by-status lists of before put it.
  */
 
 /**
@@ -94,14 +93,14 @@ interface ConversationState extends Item {
   owner?: string;
 }
 
-const statusNames = { '#status': 'status', '#last': 'last_activity_at', '#g2pk': 'gsi2pk', '#moved': 'moved_by' };
+const statusNames = { '#status': 'status', '#last': 'last_activity_at', '#moved': 'moved_by' };
 
 /**
  * What a timed move writes in `moved_by`, so that a retry of the same job finds the move made and
  * only finishes its follow-ups: the move and the last activity it was planned from, which name
  * the job within its conversation. Its id (which also names the organisation, workspace and
  * conversation, about 130 bytes) was written before, and still matches: the item is copied whole
- * into two lists (gsi1, gsi2), where 100 bytes more can take an entry past 1 KB (2 WCU).
+ * into the list (gsi1), where 100 bytes more can take an entry past 1 KB (2 WCU).
  */
 function movedBy(move: LifecycleJob['move'], lastActivityAt: string): string {
   return `${move}@${lastActivityAt}`;
@@ -124,7 +123,6 @@ async function close(
   const values: Record<string, unknown> = {
     ':closed': 'closed',
     ':at': at,
-    ':g2pk': shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'), listShardOf(conversationId)),
     ':pending': 'pending',
     ':moved': expected ? movedBy('close', expected.lastActivityAt) : `manual@${at}`,
   };
@@ -140,10 +138,10 @@ async function close(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
-        'SET #status = :closed, closed_at = :at, #g2pk = :g2pk, gsi2sk = last_activity_at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
+        'SET #status = :closed, closed_at = :at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi2pk, gsi2sk, gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
-      names: expected ? statusNames : { '#status': 'status', '#g2pk': 'gsi2pk', '#moved': 'moved_by' },
+      names: expected ? statusNames : { '#status': 'status', '#moved': 'moved_by' },
       values,
     }),
     null,
@@ -196,7 +194,7 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
   const previous = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
       update:
-        'SET #status = :cold, cold_at = :at, due_at = :due, #g2pk = :g2pk, gsi2sk = last_activity_at, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi3pk, gsi3sk',
+        'SET #status = :cold, cold_at = :at, due_at = :due, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi2pk, gsi2sk, gsi3pk, gsi3sk',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved IN (:moved, :job))',
       names: statusNames,
       values: {
@@ -205,7 +203,6 @@ async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: stri
         ':at': now.toISOString(),
         ':due': closeAt.toISOString(),
         ':expected': data.lastActivityAt,
-        ':g2pk': shardKey(keys.conversationsByStatusIndex(orgId, data.workspaceId, 'cold'), listShardOf(data.conversationId)),
         ':g4pk': due.gsi4pk,
         ':g4sk': due.gsi4sk,
         ':moved': movedBy('cold', data.lastActivityAt),

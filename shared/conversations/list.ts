@@ -61,26 +61,17 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
 
 /**
  * The Queries of a workspace's conversations by last activity, newest first, one per shard of the
- * list (platform/list-shards.ts): GSI1, or GSI2 for the cold or closed ones. GSI2 holds only those
- * (their moves put them there, and their last activity stays put), so a question writes no entry
- * in it; open conversations are read from GSI1 with a filter on the status (`byStatus`), where
- * they are the newest, ahead of the cold and closed ones, save those closed by hand.
+ * list (platform/list-shards.ts), in GSI1. Every conversation is there, whatever its status: a
+ * status is a filter, as a category is, so a question or a move writes one list entry. Open and
+ * cold conversations are the newest there (closed by hand aside), and the closed ones most of the
+ * rest. (GSI2 held the cold and closed ones before: a move wrote a second entry, docs/capacity.md.)
  */
-export function conversationShards(orgId: string, workspaceId: string, status?: 'cold' | 'closed'): ListQuery[] {
-  const source = status
-    ? { index: 'gsi2' as const, pk: keys.conversationsByStatusIndex(orgId, workspaceId, status) }
-    : { index: 'gsi1' as const, pk: keys.conversationsIndex(orgId, workspaceId) };
-  return shardKeys(source.pk).map((pk) => ({ ...source, pk, newestFirst: true }));
-}
-
-/** The list a status filter reads: GSI2's for cold and closed, GSI1 filtered on the status for open. */
-function byStatus(status: ConversationListFilters['status']): { settled?: 'cold' | 'closed'; filtered?: 'open' } {
-  return status === 'open' ? { filtered: status } : { settled: status };
+export function conversationShards(orgId: string, workspaceId: string): ListQuery[] {
+  return shardKeys(keys.conversationsIndex(orgId, workspaceId)).map((pk) => ({ index: 'gsi1' as const, pk, newestFirst: true }));
 }
 
 /**
- * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1 (or GSI2 when filtering
- * by cold or closed), each list's shards merged (platform/list-shards.ts). Totals come from the
+ * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1, its shards merged (platform/list-shards.ts). Totals come from the
  * workspace's conversation counters when at most one filter is set, and then also end a filtered
  * page's reading once it has found them all; a combination of filters (or a consumer) is counted by
  * COUNT Queries over the workspace's conversations, alongside the page; a search counts its matches
@@ -96,14 +87,13 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     values[`:${attribute}`] = value;
     filterParts.push(`#${attribute} = :${attribute}`);
   };
-  const { settled, filtered } = byStatus(query.status);
-  addFilter('status', filtered);
+  addFilter('status', query.status);
   addFilter('category', query.category);
   addFilter('resolution_status', query.resolution);
   addFilter('consumer_type', query.consumer);
   addFilter('owner', query.consumer_id === undefined ? undefined : ownerOfConsumer(query.consumer_id, workspaceId));
   const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
-  const inputs: ListQuery[] = conversationShards(orgId, workspaceId, settled).map((input) => ({ ...input, ...filter }));
+  const inputs: ListQuery[] = conversationShards(orgId, workspaceId).map((input) => ({ ...input, ...filter }));
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
     ['category', query.category],

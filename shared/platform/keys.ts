@@ -233,7 +233,7 @@ export const keys = {
     pk: `FEEDBACK#${orgId}#${workspaceId}#${conversationId}`,
     sk: `MSG#${String(seq).padStart(6, '0')}#${rater}`,
   }),
-  /** GSI1 and GSI2 partitions (shard 0 of each: platform/list-shards.ts) listing a workspace's conversations by last activity, in all and per status. */
+  /** GSI1 partition (shard 0: platform/list-shards.ts) listing a workspace's conversations by last activity; GSI2's per status, of before (each move takes a conversation out). */
   conversationsIndex: (orgId: string, workspaceId: string) => `WSCONV#${orgId}#${workspaceId}`,
   conversationsByStatusIndex: (orgId: string, workspaceId: string, status: string) => `WSCONV#${orgId}#${workspaceId}#${status}`,
   /** Due-index partition of one shard: open or cold conversations (GSI4, sort key the due time), approvals (GSI3). */

@@ -124,8 +124,8 @@ describe("a workspace's lists in shards", () => {
   });
 });
 
-describe('the by-status list (gsi2) holds cold and closed conversations only', () => {
-  it('writes no gsi2 entry for a question, puts a conversation there when it closes, and lists open ones from gsi1', async () => {
+describe('every status is listed from gsi1 (gsi2 holds no conversation)', () => {
+  it('writes no gsi2 entry for a question or a close, and lists each status from gsi1 filtered', async () => {
     const { cookie, orgId, workspaceId } = await workspace();
     const ids: string[] = [];
     for (let n = 0; n < 3; n++) {
@@ -147,9 +147,9 @@ describe('the by-status list (gsi2) holds cold and closed conversations only', (
     const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${closedId}/close`, { cookie });
     expect(closed.status, closed.text).toBe(200);
     const stored = await item(closedId);
-    expect(stored?.gsi2pk).toBe(shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'closed'), listShardOf(closedId)));
-    // Sorted by its last activity, as in gsi1, which no longer changes once it is closed.
-    expect(stored?.gsi2sk).toBe(stored?.last_activity_at);
+    expect(stored?.status).toBe('closed');
+    expect(stored).not.toHaveProperty('gsi2pk');
+    expect(stored?.gsi1pk).toBe(shardKey(keys.conversationsIndex(orgId, workspaceId), listShardOf(closedId)));
 
     const list = async (filter: string) => {
       const page = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?${filter}`, { cookie });
@@ -164,5 +164,30 @@ describe('the by-status list (gsi2) holds cold and closed conversations only', (
     expect(await list('status=closed&consumer=api')).toEqual({ ids: [closedId], total: 1 });
     const paged = await pages(cookie, `/api/workspaces/${workspaceId}/conversations?status=open`, 'conversations', 1);
     expect(paged.map((c) => c.id)).toEqual([...openIds].reverse());
+    expect(await list('status=cold')).toEqual({ ids: [], total: 0 });
+  });
+
+  it('takes a conversation out of the by-status list of before when it moves', async () => {
+    const { cookie, orgId, workspaceId } = await workspace();
+    const answer = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query: 'listed twice before' } });
+    expect(answer.status, answer.text).toBe(200);
+    const id: string = answer.body.conversation_id;
+    const key = keys.conversation(orgId, workspaceId, id);
+    // As the version before wrote a cold conversation: also in gsi2's cold list.
+    await t.deps.table.update(key, {
+      update: 'SET #status = :cold, gsi2pk = :pk, gsi2sk = last_activity_at',
+      names: { '#status': 'status' },
+      values: { ':cold': 'cold', ':pk': shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'cold'), listShardOf(id)) },
+    });
+    const cold = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?status=cold`, { cookie });
+    expect(cold.body.conversations.map((c: { id: string }) => c.id)).toEqual([id]);
+    const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${id}/close`, { cookie });
+    expect(closed.status, closed.text).toBe(200);
+    const stored = await t.deps.table.get<Item>(key, true);
+    expect(stored?.status).toBe('closed');
+    expect(stored).not.toHaveProperty('gsi2pk');
+    expect(stored).not.toHaveProperty('gsi2sk');
+    const list = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?status=closed`, { cookie });
+    expect(list.body.conversations.map((c: { id: string }) => c.id)).toEqual([id]);
   });
 });

@@ -40,14 +40,13 @@ type SeedConversation = { id: string; status: 'open' | 'cold' | 'closed'; consum
   Record<'category' | 'resolution_status' | 'channel', string>
 >;
 
-/** A conversation item as the service writes it: in GSI1 (all, by last activity) and, once cold or closed, GSI2 (per status). */
+/** A conversation item as the service writes it: in GSI1 (every status, by last activity). */
 async function seedConversation(orgId: string, workspaceId: string, c: SeedConversation) {
   const sortKey = `${c.at}#${c.id}`;
   await t.deps.table.put({
     ...keys.conversation(orgId, workspaceId, c.id),
     gsi1pk: keys.conversationsIndex(orgId, workspaceId),
     gsi1sk: sortKey,
-    ...(c.status === 'open' ? {} : { gsi2pk: keys.conversationsByStatusIndex(orgId, workspaceId, c.status), gsi2sk: sortKey }),
     id: c.id,
     workspace_id: workspaceId,
     consumer_type: c.consumer_type,
