@@ -33,9 +33,9 @@ export class Data extends Construct {
         indexName: index.name,
         partitionKey: key(index.partitionKey),
         sortKey: key(index.sortKey),
-        ...(index.projection.type === 'ALL'
-          ? { projectionType: ProjectionType.ALL }
-          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }),
+        ...(index.projection.type === 'INCLUDE'
+          ? { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.projection.attributes] }
+          : { projectionType: index.projection.type === 'ALL' ? ProjectionType.ALL : ProjectionType.KEYS_ONLY }),
       })),
     });
     this.secretsKey = new Key(this, 'SecretsKey', {

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
+import { type Key, unlessConditionFailed } from '../platform/table.js';
 import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
 import { lifecycleMessage, type LifecycleJob } from './lifecycle.js';
 
@@ -15,18 +16,26 @@ import { lifecycleMessage, type LifecycleJob } from './lifecycle.js';
  */
 const LEGACY_DUE_SHARDS = 32;
 
-/** A partition of the due index, and what its entries are: conversations of a status, or approvals. */
+/**
+ * A partition of the due index, and what its entries are: conversations of a status, or approvals.
+ * `lazy`: GSI5's open conversations, whose entries carry the keys alone and can stand earlier than
+ * the real due time (conversations/lifecycle.ts `openDueIndex`).
+ */
 interface DuePartition {
-  index: 'gsi3' | 'gsi4';
+  index: 'gsi3' | 'gsi4' | 'gsi5';
   pk: string;
   holds: 'open' | 'cold' | 'approval';
 }
 
-/** Every partition of the due index: conversations' in GSI4 (`shards` of them), then GSI3's of before; approvals' in GSI3. */
+/**
+ * Every partition of the due index: open conversations' in GSI5 and cold ones' in GSI4 (`shards`
+ * of each), then those written before (open ones in GSI4, both in GSI3); approvals' in GSI3.
+ */
 function duePartitions(shards: number): DuePartition[] {
   const partitions = (index: DuePartition['index'], holds: DuePartition['holds'], count: number, status: string = holds) =>
     Array.from({ length: count }, (_, shard) => ({ index, holds, pk: keys.dueIndex(status, shard) }));
   return [
+    ...partitions('gsi5', 'open', shards),
     ...(['open', 'cold'] as const).flatMap((status) => [
       ...partitions('gsi4', status, shards),
       ...partitions('gsi3', status, LEGACY_DUE_SHARDS),
@@ -47,6 +56,50 @@ interface DueEntry {
   due_at: string;
 }
 
+/** A lazy entry (GSI5): the conversation's keys, and the time it stands at. */
+type LazyEntry = Key & { gsi5sk: string };
+
+/** When an entry of `partition` falls due, as its index sorts it. */
+function dueTimeOf(partition: DuePartition, entry: DueEntry | LazyEntry): number {
+  return Date.parse(partition.index === 'gsi5' ? (entry as LazyEntry).gsi5sk : (entry as DueEntry).due_at);
+}
+
+/** What the sweep reads of a conversation whose lazy entry fell due. */
+interface DueConversation extends DueEntry {
+  status?: string;
+}
+
+/**
+ * Settles the lazy entries found due at `now`: reads their conversations (one BatchGetItem), and
+ * answers those really due (open, `due_at` passed) as entries to send the cold move for. An entry
+ * found early (the conversation had questions since) is moved to the conversation's due time, and
+ * one whose conversation is no longer open (none should be: its moves take it out) is taken out.
+ */
+async function settleLazy(deps: DueMoveDeps, entries: LazyEntry[], now: Date): Promise<DueEntry[]> {
+  if (!entries.length) return [];
+  const conversations = await deps.table.batchGet<DueConversation & Key>(entries.map(({ pk, sk }) => ({ pk, sk })));
+  const due: DueEntry[] = [];
+  await Promise.all(
+    conversations.map(async (conversation) => {
+      const key = { pk: conversation.pk, sk: conversation.sk };
+      const open = conversation.status === 'open' && typeof conversation.due_at === 'string';
+      if (open && Date.parse(conversation.due_at) <= now.getTime()) {
+        due.push(conversation);
+        return;
+      }
+      const write = open
+        ? {
+            update: 'SET gsi5sk = due_at',
+            condition: '#status = :open AND due_at = :due',
+            values: { ':open': 'open', ':due': conversation.due_at },
+          }
+        : { update: 'REMOVE gsi5pk, gsi5sk', condition: 'attribute_exists(pk) AND #status <> :open', values: { ':open': 'open' } };
+      await unlessConditionFailed(deps.table.update(key, { ...write, names: { '#status': 'status' } }), undefined);
+    }),
+  );
+  return due;
+}
+
 /** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
 export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
 
@@ -55,11 +108,22 @@ async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: D
   const upTo = keys.afterTime(now.toISOString());
   const found = await Promise.all(
     partitions.map(async ({ holds, ...partition }) =>
-      (await deps.table.queryAll<DueEntry>({ ...partition, sk: { lte: upTo } })).map((entry) => ({ holds, entry })),
+      (await deps.table.queryAll<DueEntry & LazyEntry>({ ...partition, sk: { lte: upTo } })).map((entry) => ({
+        holds,
+        lazy: partition.index === 'gsi5',
+        entry,
+      })),
     ),
   );
+  const lazy = found.flat().filter((found) => found.lazy);
+  const settled = await settleLazy(
+    deps,
+    lazy.map(({ entry }) => entry),
+    now,
+  );
+  const entries = [...found.flat().filter((found) => !found.lazy), ...settled.map((entry) => ({ holds: 'open' as const, entry }))];
   let sent = 0;
-  for (const { holds, entry } of found.flat()) {
+  for (const { holds, entry } of entries) {
     const message =
       holds === 'approval'
         ? expiryMessage(entry.org_id, entry.workspace_id, entry.id)
@@ -81,8 +145,7 @@ async function earliestAfter(deps: DueMoveDeps, partitions: DuePartition[], afte
   const firsts = await Promise.all(
     partitions.map(({ holds: _, ...partition }) => deps.table.query<DueEntry>({ ...partition, sk: { gte: from }, limit: 1 })),
   );
-  // due_at is written with the index attributes, and holds the same time.
-  return Math.min(...firsts.flatMap((page) => page.items.map((item) => Date.parse(item.due_at))));
+  return Math.min(...firsts.flatMap((page, at) => page.items.map((item) => dueTimeOf(partitions[at] as DuePartition, item))));
 }
 
 const dateOrUndefined = (time: number) => (Number.isFinite(time) ? new Date(time) : undefined);
@@ -119,7 +182,9 @@ export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | 
 export async function sendDueMoves(deps: DueMoveDeps, now: Date): Promise<Date | undefined> {
   const partitions = duePartitions(deps.config.dueIndexShards);
   const firsts = await Promise.all(partitions.map(({ holds: _, ...partition }) => deps.table.query<DueEntry>({ ...partition, limit: 1 })));
-  const earliest = firsts.map((page) => (page.items[0] ? Date.parse(page.items[0].due_at) : Number.POSITIVE_INFINITY));
+  const earliest = firsts.map((page, at) =>
+    page.items[0] ? dueTimeOf(partitions[at] as DuePartition, page.items[0]) : Number.POSITIVE_INFINITY,
+  );
   const due = partitions.filter((_, at) => (earliest[at] ?? Number.POSITIVE_INFINITY) <= now.getTime());
   const waiting = Math.min(...earliest.filter((time) => time > now.getTime()));
   if (!due.length) return dateOrUndefined(waiting);

@@ -15,8 +15,9 @@ import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.j
  * closed after `close_timeout_minutes` more, back to open on a new message, closed by hand from
  * open or cold. Each timed move is a job (`lifecycle` queue) sent by a one-time schedule; every
  * move is a conditional write on the expected status and last activity, so a stale or repeated
- * job does nothing. Open and cold conversations also carry their due time in the due index (GSI4),
- * where a periodic sweep finds any move that is overdue because a schedule was lost.
+ * job does nothing. Open and cold conversations also carry their due time in a due index (GSI5
+ * for open ones, lazily; GSI4 for cold ones), where a periodic sweep finds any move that is
+ * overdue because a schedule was lost.
  *
  * A conversation is listed in one list, GSI1 by last activity, whatever its status: the moves
  * write no list entry of their own (the status lists read GSI1 with a filter, conversations/list.ts),
@@ -34,12 +35,25 @@ function shardOf(workspaceId: string, conversationId: string, shards: number): n
   return digest.readUInt16BE(0) % shards;
 }
 
-/** Due-index attributes of a conversation waiting for its next move. */
-export function dueIndex(status: 'open' | 'cold', workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
+/** Due-index attributes of a cold conversation waiting for its close (GSI4, which carries what the sweep reads). */
+function coldDueIndex(workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
   return {
-    gsi4pk: keys.dueIndex(status, shardOf(workspaceId, conversationId, shards)),
+    gsi4pk: keys.dueIndex('cold', shardOf(workspaceId, conversationId, shards)),
     // The due time alone: an index's keys need not be unique, and the entry carries the ids.
     gsi4sk: dueAt.toISOString(),
+  };
+}
+
+/**
+ * Due-index attributes of an open conversation waiting to go cold (GSI5, the keys alone). The
+ * entry is lazy: a conversation's first question puts it, its next ones leave it where it is
+ * (earlier than the real due time, `due_at`), and the sweep that finds it early moves it
+ * (conversations/due-sweep.ts). So a follow-up writes no due entry; before, each moved one.
+ */
+export function openDueIndex(workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
+  return {
+    gsi5pk: keys.dueIndex('open', shardOf(workspaceId, conversationId, shards)),
+    gsi5sk: dueAt.toISOString(),
   };
 }
 
@@ -138,7 +152,7 @@ async function close(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
-        'SET #status = :closed, closed_at = :at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi2pk, gsi2sk, gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
+        'SET #status = :closed, closed_at = :at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi2pk, gsi2sk, gsi4pk, gsi4sk, gsi5pk, gsi5sk, gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#moved': 'moved_by' },
@@ -190,11 +204,11 @@ export async function closeConversation(
 async function goCold(deps: Deps, orgId: string, data: LifecycleJob, jobId: string, workspace: WorkspaceItem): Promise<void> {
   const now = deps.clock.now();
   const closeAt = minutesAfter(now, workspace.close_timeout_minutes);
-  const due = dueIndex('cold', data.workspaceId, data.conversationId, closeAt, deps.config.dueIndexShards);
+  const due = coldDueIndex(data.workspaceId, data.conversationId, closeAt, deps.config.dueIndexShards);
   const previous = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, data.workspaceId, data.conversationId), {
       update:
-        'SET #status = :cold, cold_at = :at, due_at = :due, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi2pk, gsi2sk, gsi3pk, gsi3sk',
+        'SET #status = :cold, cold_at = :at, due_at = :due, gsi4pk = :g4pk, gsi4sk = :g4sk, #moved = :moved REMOVE gsi2pk, gsi2sk, gsi3pk, gsi3sk, gsi5pk, gsi5sk',
       condition: 'attribute_exists(pk) AND ((#status = :open AND #last = :expected) OR #moved IN (:moved, :job))',
       names: statusNames,
       values: {

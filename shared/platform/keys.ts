@@ -236,7 +236,7 @@ export const keys = {
   /** GSI1 partition (shard 0: platform/list-shards.ts) listing a workspace's conversations by last activity; GSI2's per status, of before (each move takes a conversation out). */
   conversationsIndex: (orgId: string, workspaceId: string) => `WSCONV#${orgId}#${workspaceId}`,
   conversationsByStatusIndex: (orgId: string, workspaceId: string, status: string) => `WSCONV#${orgId}#${workspaceId}#${status}`,
-  /** Due-index partition of one shard: open or cold conversations (GSI4, sort key the due time), approvals (GSI3). */
+  /** Due-index partition of one shard: open conversations (GSI5) or cold ones (GSI4), sort key the due time; approvals (GSI3). */
   dueIndex: (status: string, shard: number) => `DUE#${status}#${shard}`,
   /** GSI3 sort key of an approval in `dueIndex` (and of a conversation before GSI4). */
   dueIndexSortKey: (dueAt: string, orgId: string, workspaceId: string, conversationId: string) =>

@@ -45,9 +45,9 @@ function indexDefinitions(): GlobalSecondaryIndex[] {
       { AttributeName: index.sortKey, KeyType: 'RANGE' },
     ],
     Projection:
-      index.projection.type === 'ALL'
-        ? { ProjectionType: 'ALL' }
-        : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] },
+      index.projection.type === 'INCLUDE'
+        ? { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.projection.attributes] }
+        : { ProjectionType: index.projection.type },
   }));
 }
 

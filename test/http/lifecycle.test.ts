@@ -914,40 +914,95 @@ describe("the local scheduler's wake-up (sendDueMoves, nextDueAt on the due inde
     const cid = (await ask(admin.cookie, workspaceId, 'first')).conversation_id;
     t.clock.advance(20 * MINUTE);
     await ask(admin.cookie, workspaceId, 'again', cid);
-    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 50 * MINUTE);
-    // The old due time passes with nothing to do.
+    // The due entry is lazy: it stays at the first question's time, which wakes the scheduler early.
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
+    // The old due time passes with nothing to do but moving the entry to the real one.
     t.clock.set(new Date(t0 + 30 * MINUTE));
     expect((await sendDueMoves(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 50 * MINUTE);
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('open');
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 50 * MINUTE);
+    t.clock.set(new Date(t0 + 50 * MINUTE));
+    await sendDueMoves(t.deps, t.clock.now());
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, cid)).toBe('cold');
   });
 });
 
-describe('the due index (GSI4): what it carries, and the entries of before in GSI3', () => {
-  it('holds only what the sweep reads, and a follow-up moves the entry rather than copying the conversation', async () => {
+describe('the due indexes: GSI5 (open, the keys alone, lazy), GSI4 (cold), and the entries of before', () => {
+  it('puts the keys alone in GSI5 at the first question, and leaves the entry there at the next', async () => {
     const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30 });
     const t0 = t.clock.now().getTime();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    const key = keys.conversation(orgId, workspaceId, cid);
+    const first = (await t.deps.table.get(key, true))!;
     t.clock.advance(5 * MINUTE);
     await ask(admin.cookie, workspaceId, 'And then?', cid);
-    const item = (await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true))!;
+    const item = (await t.deps.table.get(key, true))!;
     expect(item.title).toBeTruthy();
-    const entries = await t.deps.table.queryAll({ index: 'gsi4', pk: String(item.gsi4pk) });
-    expect(entries).toEqual([
-      {
-        pk: item.pk,
-        sk: 'STATE',
-        gsi4pk: item.gsi4pk,
-        gsi4sk: new Date(t0 + 35 * MINUTE).toISOString(),
-        org_id: orgId,
-        workspace_id: workspaceId,
-        id: cid,
-        last_activity_at: new Date(t0 + 5 * MINUTE).toISOString(),
-        due_at: new Date(t0 + 35 * MINUTE).toISOString(),
-      },
-    ]);
+    expect(item.gsi5pk).toBe(first.gsi5pk);
+    expect(item.due_at).toBe(new Date(t0 + 35 * MINUTE).toISOString());
+    expect(item).not.toHaveProperty('gsi4pk');
+    const entries = await t.deps.table.queryAll({ index: 'gsi5', pk: String(item.gsi5pk) });
+    expect(entries).toEqual([{ pk: item.pk, sk: 'STATE', gsi5pk: item.gsi5pk, gsi5sk: new Date(t0 + 30 * MINUTE).toISOString() }]);
     // One of the local runtime's 4 shards (`DUE_INDEX_SHARDS`; 128 on AWS).
-    expect(String(item.gsi4pk)).toMatch(/^DUE#open#[0-3]$/);
+    expect(String(item.gsi5pk)).toMatch(/^DUE#open#[0-3]$/);
+
+    // Cold: out of GSI5, into GSI4's cold list with what the sweep reads; a question reopens it and back.
+    t.clock.set(new Date(t0 + 35 * MINUTE));
+    await sendDueMoves(t.deps, t.clock.now());
+    await t.runner.idle();
+    const cold = (await t.deps.table.get(key, true))!;
+    expect(cold.status).toBe('cold');
+    expect(cold).not.toHaveProperty('gsi5pk');
+    expect(String(cold.gsi4pk)).toMatch(/^DUE#cold#[0-3]$/);
+    t.clock.advance(MINUTE);
+    await ask(admin.cookie, workspaceId, 'Still there?', cid);
+    const reopened = (await t.deps.table.get(key, true))!;
+    expect(reopened.status).toBe('open');
+    expect(reopened).not.toHaveProperty('gsi4pk');
+    expect(reopened.gsi5sk).toBe(new Date(t0 + 66 * MINUTE).toISOString());
+  });
+
+  it('brings the entry forward when the cold timeout was shortened, so no move is late', async () => {
+    const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 60 });
+    const t0 = t.clock.now().getTime();
+    const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
+    const changed = await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie, body: { cold_timeout_minutes: 10 } });
+    expect(changed.status, changed.text).toBe(200);
+    t.clock.advance(MINUTE);
+    await ask(admin.cookie, workspaceId, 'sooner', cid);
+    const item = (await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true))!;
+    expect(item.gsi5sk).toBe(new Date(t0 + 11 * MINUTE).toISOString());
+    t.scheduler.pending.clear(); // only the due index is left
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 11 * MINUTE);
+  });
+
+  it('finds an open conversation whose due entry a version before wrote in GSI4, and a question moves it to GSI5', async () => {
+    const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30 });
+    const t0 = t.clock.now().getTime();
+    const [kept, asked] = [(await ask(admin.cookie, workspaceId)).conversation_id, (await ask(admin.cookie, workspaceId)).conversation_id];
+    t.scheduler.pending.clear();
+    for (const cid of [kept, asked]) {
+      const key = keys.conversation(orgId, workspaceId, cid);
+      const before = (await t.deps.table.get(key, true))!;
+      await t.deps.table.update(key, {
+        update: 'SET gsi4pk = :pk, gsi4sk = :sk REMOVE gsi5pk, gsi5sk',
+        values: { ':pk': keys.dueIndex('open', 2), ':sk': before.gsi5sk },
+      });
+    }
+    expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
+    t.clock.advance(MINUTE);
+    await ask(admin.cookie, workspaceId, 'again', asked);
+    const moved = (await t.deps.table.get(keys.conversation(orgId, workspaceId, asked), true))!;
+    expect(moved).not.toHaveProperty('gsi4pk');
+    expect(moved.gsi5sk).toBe(new Date(t0 + 31 * MINUTE).toISOString());
+
+    t.clock.set(new Date(t0 + 30 * MINUTE));
+    expect(await sweepOverdue(t.deps)).toBe(1);
+    await t.runner.idle();
+    expect(await statusOf(admin.cookie, workspaceId, kept)).toBe('cold');
+    expect(await statusOf(admin.cookie, workspaceId, asked)).toBe('open');
   });
 
   it('finds a conversation whose due entry a version before wrote in GSI3, moves it, and takes it out of GSI3', async () => {
@@ -957,10 +1012,10 @@ describe('the due index (GSI4): what it carries, and the entries of before in GS
     t.scheduler.pending.clear(); // only the due index is left
     const key = keys.conversation(orgId, workspaceId, cid);
     const before = (await t.deps.table.get(key, true))!;
-    // As the version before left it: the due entry in GSI3's shard 5, nothing in GSI4.
+    // As the version before left it: the due entry in GSI3's shard 5, nothing in GSI4 or GSI5.
     await t.deps.table.update(key, {
-      update: 'SET gsi3pk = :pk, gsi3sk = :sk REMOVE gsi4pk, gsi4sk',
-      values: { ':pk': keys.dueIndex('open', 5), ':sk': before.gsi4sk },
+      update: 'SET gsi3pk = :pk, gsi3sk = :sk REMOVE gsi5pk, gsi5sk',
+      values: { ':pk': keys.dueIndex('open', 5), ':sk': before.gsi5sk },
     });
     expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
 

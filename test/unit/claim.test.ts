@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBServiceException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { conversationUpdate, freshConversationItem, type ClaimedQuery } from '../../shared/agent/query/claim.js';
-import { dueIndex } from '../../shared/conversations/lifecycle.js';
+import { openDueIndex } from '../../shared/conversations/lifecycle.js';
 import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { keys } from '../../shared/platform/keys.js';
@@ -23,13 +23,14 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   const { caller, workspace, conversationId } = saved;
   const indexKey = at;
   const chat = caller.chat;
+  const due = openDueIndex(workspace.id, conversationId, coldAt, 128);
   const set = {
     status: 'open',
     last_activity_at: at,
     gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
     gsi1sk: indexKey,
     due_at: coldAt.toISOString(),
-    ...dueIndex('open', workspace.id, conversationId, coldAt, 128),
+    gsi5pk: due.gsi5pk,
   };
   const once = {
     id: conversationId,
@@ -42,6 +43,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     first_message_at: at,
     stats_status: 'pending',
     owner: caller.owner,
+    gsi5sk: due.gsi5sk,
     ...(chat ? { chat_channel_id: chat.channelId, chat_thread_ts: chat.threadTs } : {}),
   };
   const add = {
@@ -58,6 +60,8 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     '#r3': 'gsi3sk',
     '#r4': 'moved_by',
     '#r5': 'cold_at',
+    '#r6': 'gsi4pk',
+    '#r7': 'gsi4sk',
   };
   const values: Record<string, unknown> = { ':closed': 'closed', ':caller': caller.owner };
   let count = 0;
@@ -74,7 +78,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   }
   const adds = Object.entries(add).map(([name, value]) => token(name, value).join(' '));
   return {
-    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1, #r2, #r3, #r4, #r5`,
+    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6, #r7`,
     condition: '(attribute_not_exists(#pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :caller)',
     names,
     values,

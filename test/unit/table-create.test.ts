@@ -26,7 +26,7 @@ const NAME = 'rebuild-test';
 
 /** The table as version 3 made it: gsi1–gsi3, all projecting whole items. */
 async function createOldTable(client: Client, name: string): Promise<void> {
-  const old = TABLE_KEY_SCHEMA.indexes.filter((index) => index.name !== 'gsi4');
+  const old = TABLE_KEY_SCHEMA.indexes.filter((index) => ['gsi1', 'gsi2', 'gsi3'].includes(index.name));
   const attribute = (AttributeName: string) => ({ AttributeName, AttributeType: 'S' as const });
   await client.send(
     new CreateTableCommand({
@@ -53,9 +53,18 @@ async function createOldTable(client: Client, name: string): Promise<void> {
   );
 }
 
-/** 60 items (three pages of batches), one of them a conversation with due-index attributes and a long title. */
+/** 61 items (three pages of batches): two conversations with due-index attributes (gsi4's, gsi5's) and a long title. */
 function items(): Record<string, AttributeValue>[] {
   const plain = Array.from({ length: 59 }, (_, n) => ({ pk: { S: `P#${n % 3}` }, sk: { S: `item-${n}` }, n: { N: String(n) } }));
+  const lazy = {
+    pk: { S: 'CONV#org_a#ws-a#c2' },
+    sk: { S: 'STATE' },
+    id: { S: 'c2' },
+    title: { S: 'y'.repeat(500) },
+    due_at: { S: '2026-11-27T10:40:00.000Z' },
+    gsi5pk: { S: 'DUE#open#3' },
+    gsi5sk: { S: '2026-11-27T10:35:00.000Z' },
+  };
   const conversation = {
     pk: { S: 'CONV#org_a#ws-a#c1' },
     sk: { S: 'STATE' },
@@ -68,7 +77,7 @@ function items(): Record<string, AttributeValue>[] {
     gsi4pk: { S: 'DUE#open#7' },
     gsi4sk: { S: '2026-11-27T10:30:00.000Z#org_a#ws-a#c1' },
   };
-  return [...plain, conversation];
+  return [...plain, conversation, lazy];
 }
 
 async function putAll(client: Client, name: string, all: Record<string, AttributeValue>[]): Promise<void> {
@@ -101,6 +110,7 @@ async function expectRebuilt(client: Client): Promise<void> {
     gsi2: { ProjectionType: 'ALL' },
     gsi3: { ProjectionType: 'ALL' },
     gsi4: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] },
+    gsi5: { ProjectionType: 'KEYS_ONLY' },
   });
   expect(byKey(await scanAll(client, NAME))).toEqual(byKey(items()));
   // The conversation is in the new index, with only what it projects.
@@ -125,6 +135,18 @@ async function expectRebuilt(client: Client): Promise<void> {
       due_at: { S: '2026-11-27T10:30:00.000Z' },
     },
   ]);
+  // gsi5 carries the keys alone.
+  const lazy = await client.send(
+    new QueryCommand({
+      TableName: NAME,
+      IndexName: 'gsi5',
+      KeyConditionExpression: 'gsi5pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: 'DUE#open#3' } },
+    }),
+  );
+  expect(lazy.Items).toEqual([
+    { pk: { S: 'CONV#org_a#ws-a#c2' }, sk: { S: 'STATE' }, gsi5pk: { S: 'DUE#open#3' }, gsi5sk: { S: '2026-11-27T10:35:00.000Z' } },
+  ]);
   expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([NAME]);
 }
 
@@ -141,7 +163,7 @@ describe('ensureTable on a table of an earlier version', () => {
         await ensureTable(client, NAME, (message) => logged.push(message));
         await expectRebuilt(client);
       });
-      expect(logged).toEqual([`rebuilding the table ${NAME} with the indexes of this version`, `table ${NAME} rebuilt: 60 items`]);
+      expect(logged).toEqual([`rebuilding the table ${NAME} with the indexes of this version`, `table ${NAME} rebuilt: 61 items`]);
       // Reopened: the rebuilt table is there as it was left, and is not rebuilt again.
       const again: string[] = [];
       await withStore(dir, async (client) => {

@@ -7,7 +7,7 @@ import { item } from 'dynamodb-toolbox/schema/item';
 import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { dueIndex } from '../../conversations/lifecycle.js';
+import { openDueIndex } from '../../conversations/lifecycle.js';
 import { CONSUMER_TYPES, CONVERSATION_STATUSES } from '../../conversations/schemas.js';
 import { conversationTitle, firstQuestion } from '../../conversations/title.js';
 import type { Deps } from '../../deps.js';
@@ -75,8 +75,12 @@ const conversationEntity = new Entity({
     /** The due index before it had its own projection: taken out by the conversation's next write. */
     gsi3pk: string().optional(),
     gsi3sk: string().optional(),
+    /** The cold conversation's due entry (its close), or an open one's written before GSI5. */
     gsi4pk: string().optional(),
     gsi4sk: string().optional(),
+    /** The open conversation's due entry (its cold move), lazy: put by the first question, moved by the sweep. */
+    gsi5pk: string(),
+    gsi5sk: string(),
   }),
 });
 
@@ -106,6 +110,11 @@ export function conversationUpdate(
       gsi2sk: $remove(),
       gsi3pk: $remove(),
       gsi3sk: $remove(),
+      // Open: out of the cold list of the due index (or GSI4's open one, where it was written before).
+      gsi4pk: $remove(),
+      gsi4sk: $remove(),
+      // Its due entry stays where an earlier question put it (the sweep moves it when it finds it early).
+      gsi5sk: $get('gsi5sk', set.gsi5sk),
       // Who and what it is: only if not there yet.
       id: $get('id', initial.id),
       workspace_id: $get('workspace_id', initial.workspace_id),
@@ -164,7 +173,7 @@ function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueSh
     gsi1pk: shardKey(keys.conversationsIndex(workspace.org_id, workspace.id), listShardOf(conversationId)),
     gsi1sk: indexKey,
     due_at: coldAt.toISOString(),
-    ...dueIndex('open', workspace.id, conversationId, coldAt, dueShards),
+    ...openDueIndex(workspace.id, conversationId, coldAt, dueShards),
   };
   const initial = {
     id: conversationId,
@@ -203,6 +212,20 @@ export function freshConversationItem(saved: ClaimedQuery, at: string, coldAt: D
 }
 
 /**
+ * The lazy due entry is never later than the move it stands for: it stays where an earlier
+ * question put it, which is earlier, unless the workspace's cold timeout was shortened since.
+ * Then (and only then: a second write) it is brought forward to this query's due time.
+ */
+async function keepDueEntryInTime(deps: Deps, key: Key, previous: ConversationState | undefined, coldAt: Date): Promise<void> {
+  const due = coldAt.toISOString();
+  if (!previous?.gsi5sk || previous.gsi5sk <= due) return;
+  await unlessConditionFailed(
+    deps.table.update(key, { update: 'SET gsi5sk = :due', condition: 'gsi5sk > :due', values: { ':due': due } }),
+    undefined,
+  );
+}
+
+/**
  * Writes the conversation item (one conditional UpdateItem). Returns the item as it was before
  * (undefined for a new conversation), or `taken` when someone else started a conversation under
  * this id while the query ran.
@@ -218,7 +241,10 @@ export async function claimConversation(
     deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
     null,
   );
-  if (claimed) return claimed;
+  if (claimed) {
+    await keepDueEntryInTime(deps, key, claimed.previous, coldAt);
+    return claimed;
+  }
   const { caller, conversationId } = saved;
   const current = await deps.table.get<ConversationState>(key, true);
   if (current?.owner && current.owner !== caller.owner && !isOwnConversationId(conversationId, caller.owner)) return 'taken';
@@ -240,8 +266,10 @@ export async function claimAsRead(
   expectedCount: number,
 ): Promise<{ previous: ConversationState | undefined } | 'changed'> {
   const { key, input } = conversationUpdate(saved, at, coldAt, deps.config.dueIndexShards, expectedCount);
-  return unlessConditionFailed(
+  const claimed = await unlessConditionFailed(
     deps.table.updateReturningOld<ConversationState>(key, input).then((previous) => ({ previous })),
     'changed' as const,
   );
+  if (claimed !== 'changed') await keepDueEntryInTime(deps, key, claimed.previous, coldAt);
+  return claimed;
 }

@@ -72,4 +72,6 @@ export interface ConversationState {
   status?: string;
   message_count?: number;
   owner?: string;
+  /** Where its open due entry stands (GSI5, lazy: conversations/lifecycle.ts `openDueIndex`). */
+  gsi5sk?: string;
 }
