@@ -379,7 +379,7 @@ export async function benchPartitionsTop(): Promise<Row[]> {
 const SHARDS: [RegExp, number][] = [
   [/^gsi[45]:DUE#/, DUE_SHARDS],
   [/^gsi3:DUE#/, APPROVAL_DUE_SHARDS],
-  [/^gsi2:JOBPENDING#/, PENDING_SHARDS],
+  [/^gsi[25]:JOBPENDING#/, PENDING_SHARDS],
 ];
 
 interface SharedFamily {

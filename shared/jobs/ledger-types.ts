@@ -54,7 +54,10 @@ export interface JobItem extends Key {
   /** GSI1 (only while failed: the state listed; before, waiting and delayed too): jobs of one organisation, queue and state, by last change. */
   gsi1pk?: string;
   gsi1sk?: string;
-  /** GSI2 (only while waiting, delayed or active): pending jobs of a queue, by run time. */
+  /** GSI5 (only while waiting, delayed or active): pending jobs of a queue, by run time (jobs/pending.ts). */
+  gsi5pk?: string;
+  gsi5sk?: string;
+  /** GSI2: where pending jobs were listed before GSI5 (whole items); a job's next move takes it out. */
   gsi2pk?: string;
   gsi2sk?: string;
   ttl?: number;
@@ -78,7 +81,7 @@ const LISTED_STATES: readonly JobState[] = ['failed'];
 export function indexAttributes(orgId: string, queue: QueueName, id: string, state: JobState, at: string, runAt: string) {
   return {
     ...(LISTED_STATES.includes(state) ? { gsi1pk: keys.jobsByStateIndex(orgId, queue, state), gsi1sk: keys.timeOrdered(at, id) } : {}),
-    ...(isPending(state) ? { gsi2pk: keys.pendingJobsIndex(queue, pendingShardOf(id)), gsi2sk: keys.timeOrdered(runAt, id) } : {}),
+    ...(isPending(state) ? { gsi5pk: keys.pendingJobsIndex(queue, pendingShardOf(id)), gsi5sk: keys.timeOrdered(runAt, id) } : {}),
   };
 }
 

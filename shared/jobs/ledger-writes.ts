@@ -51,6 +51,8 @@ const jobEntity = new Entity({
     gsi1sk: string().optional(),
     gsi2pk: string().optional(),
     gsi2sk: string().optional(),
+    gsi5pk: string().optional(),
+    gsi5sk: string().optional(),
     ttl: number().optional(),
   }),
 });
@@ -82,7 +84,7 @@ export function replacesRemoved(): ConditionalWrite {
 }
 
 /**
- * The write of a move: the new state with its index keys (GSI2 only while pending), attempts,
+ * The write of a move: the new state with its index keys (GSI5 only while pending), attempts,
  * error, lease and TTL (finished jobs only), on condition the job is in one of the expected states.
  */
 export function transitionUpdate(job: JobItem, options: TransitionOptions, now: Date, index: ReturnType<typeof indexAttributes>) {
@@ -97,8 +99,11 @@ export function transitionUpdate(job: JobItem, options: TransitionOptions, now: 
       run_at: options.runAt ?? job.run_at,
       gsi1pk: index.gsi1pk ?? $remove(),
       gsi1sk: index.gsi1sk ?? $remove(),
-      gsi2pk: index.gsi2pk ?? $remove(),
-      gsi2sk: index.gsi2sk ?? $remove(),
+      gsi5pk: index.gsi5pk ?? $remove(),
+      gsi5sk: index.gsi5sk ?? $remove(),
+      // Out of the pending list of before (GSI2), if it was there.
+      gsi2pk: $remove(),
+      gsi2sk: $remove(),
       attempts: options.attempts === 'increment' ? $sum($get('attempts'), 1) : options.attempts === 'reset' ? 0 : undefined,
       last_error: options.lastError,
       lease_until: options.leaseUntil || $remove(),

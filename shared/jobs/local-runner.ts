@@ -2,7 +2,7 @@ import { QUEUE_NAMES, getJob, recordOrCheck, transitionJob, type JobItem, type J
 import type { JobQueue } from './queue.js';
 import type { JobDelivery, WorkerSettings } from './worker.js';
 import { errorMessage } from '../platform/errors.js';
-import { pendingPartitions } from './shards.js';
+import { pendingJobs } from './pending.js';
 import type { AppLogger } from '../platform/logger.js';
 import type { Store } from '../platform/store.js';
 
@@ -108,9 +108,7 @@ export class LocalJobRunner implements JobQueue {
     const store = this.store;
     let resumed = 0;
     for (const queue of QUEUE_NAMES) {
-      const shards = await Promise.all(pendingPartitions(queue).map((pk) => store.table.queryAll<JobItem>({ index: 'gsi2', pk })));
-      const pending = shards.flat();
-      for (const item of pending) {
+      for (const item of await pendingJobs(store.table, queue)) {
         let job: JobItem | undefined = item;
         if (item.state === 'active') {
           // Its worker was this process before it stopped: nobody else holds it.

@@ -3,7 +3,8 @@ import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
 import { keys } from '../platform/keys.js';
-import { byStatePartitions, pendingPartitions, queueCounterItems } from './shards.js';
+import { byStatePartitions, queueCounterItems } from './shards.js';
+import { pendingJobs } from './pending.js';
 import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
@@ -93,21 +94,16 @@ export async function retryAllFailed(deps: Deps, orgId: string, name: string): P
 
 /**
  * An organisation's waiting and delayed jobs of a queue: in the queue's pending index (every
- * tenant's, 64 shards, filtered on the organisation and the state), and in the by-state index
- * where jobs written before they left it still are; each once.
+ * tenant's, 64 shards, filtered on the organisation, then read by key: jobs/pending.ts), and in the
+ * by-state index where jobs written before they left it still are; each once.
  */
 async function jobsToDrain(deps: Deps, orgId: string, queue: QueueName): Promise<JobItem[]> {
-  const filter = {
-    filter: 'org_id = :org AND #state IN (:waiting, :delayed)',
-    names: { '#state': 'state' },
-    values: { ':org': orgId, ':waiting': 'waiting', ':delayed': 'delayed' },
-  };
   const [pending, waiting, delayed] = await Promise.all([
-    Promise.all(pendingPartitions(queue).map((pk) => deps.table.queryAll<JobItem>({ index: 'gsi2', pk, ...filter }))),
+    pendingJobs(deps.table, queue, { orgId }),
     jobsIn(deps, orgId, queue, 'waiting'),
     jobsIn(deps, orgId, queue, 'delayed'),
   ]);
-  const byId = new Map([...pending.flat(), ...waiting, ...delayed].map((job) => [job.id, job]));
+  const byId = new Map([...pending.filter((job) => job.state !== 'active'), ...waiting, ...delayed].map((job) => [job.id, job]));
   return [...byId.values()];
 }
 
@@ -146,11 +142,7 @@ export async function redeliverStuckJobs(deps: Deps): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
   let sent = 0;
   for (const queue of QUEUE_NAMES) {
-    const shards = await Promise.all(
-      pendingPartitions(queue).map((pk) => deps.table.queryAll<JobItem>({ index: 'gsi2', pk, sk: { lte: keys.afterTime(before) } })),
-    );
-    const stuck = shards.flat();
-    for (const job of stuck) {
+    for (const job of await pendingJobs(deps.table, queue, { runBefore: before })) {
       if (job.state === 'active' && job.lease_until && job.lease_until > deps.clock.now().toISOString()) continue;
       await deps.jobs.redeliver(messageOf(job));
       sent += 1;

@@ -27,22 +27,23 @@ type Projection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly stri
 
 /**
  * What each index carries. gsi1–gsi3 project whole items: their readers list what they find
- * (workspaces, conversations, jobs). gsi4, the conversations' due index, carries only what the
- * overdue sweep reads, all of which changes with its keys: so a write of a conversation that does not
- * move its due time does not write the index, and a move writes two entries of a few hundred bytes
- * rather than two copies of the conversation (docs/capacity.md); it now holds cold conversations
- * (and open ones written before gsi5). gsi5, open conversations' due index, carries the keys alone:
- * its entry is put by a conversation's first question and left where it is by the next ones (the
- * sweep moves an entry it finds early, conversations/due-sweep.ts), and a write that does not move
- * its keys writes no entry. A projection cannot change on an index that exists, so a narrower one
- * is a new index; DynamoDB adds one index per table update.
+ * (workspaces, conversations, jobs). gsi4, the cold conversations' due index (and open ones'
+ * written before gsi5), carries only what the overdue sweep reads, all of which changes with its
+ * keys: so a write of a conversation that does not move its due time does not write the index, and
+ * a move writes two entries of a few hundred bytes rather than two copies of the conversation
+ * (docs/capacity.md). gsi5 carries the keys and the organisation, which never change: open
+ * conversations' due entries (lazy: put by a conversation's first question and left where they
+ * are by the next ones, moved by the sweep that finds one early: conversations/due-sweep.ts), and
+ * the job ledger's pending jobs (a claim writes no entry: jobs/pending.ts). A write that does not
+ * move its keys writes no entry there. A projection cannot change on an index that exists, so a
+ * narrower one is a new index; DynamoDB adds one index per table update.
  */
 const PROJECTIONS: Record<IndexName, Projection> = {
   gsi1: { type: 'ALL' },
   gsi2: { type: 'ALL' },
   gsi3: { type: 'ALL' },
   gsi4: { type: 'INCLUDE', attributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] },
-  gsi5: { type: 'KEYS_ONLY' },
+  gsi5: { type: 'INCLUDE', attributes: ['org_id'] },
 };
 
 /** The table's shape, shared by the local runtime (which creates it) and the CDK data construct. */

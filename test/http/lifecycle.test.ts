@@ -929,8 +929,8 @@ describe("the local scheduler's wake-up (sendDueMoves, nextDueAt on the due inde
   });
 });
 
-describe('the due indexes: GSI5 (open, the keys alone, lazy), GSI4 (cold), and the entries of before', () => {
-  it('puts the keys alone in GSI5 at the first question, and leaves the entry there at the next', async () => {
+describe('the due indexes: GSI5 (open, the keys and organisation, lazy), GSI4 (cold), and the entries of before', () => {
+  it('puts the keys in GSI5 at the first question, and leaves the entry there at the next', async () => {
     const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30 });
     const t0 = t.clock.now().getTime();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
@@ -944,7 +944,9 @@ describe('the due indexes: GSI5 (open, the keys alone, lazy), GSI4 (cold), and t
     expect(item.due_at).toBe(new Date(t0 + 35 * MINUTE).toISOString());
     expect(item).not.toHaveProperty('gsi4pk');
     const entries = await t.deps.table.queryAll({ index: 'gsi5', pk: String(item.gsi5pk) });
-    expect(entries).toEqual([{ pk: item.pk, sk: 'STATE', gsi5pk: item.gsi5pk, gsi5sk: new Date(t0 + 30 * MINUTE).toISOString() }]);
+    expect(entries).toEqual([
+      { pk: item.pk, sk: 'STATE', gsi5pk: item.gsi5pk, gsi5sk: new Date(t0 + 30 * MINUTE).toISOString(), org_id: orgId },
+    ]);
     // One of the local runtime's 4 shards (`DUE_INDEX_SHARDS`; 128 on AWS).
     expect(String(item.gsi5pk)).toMatch(/^DUE#open#[0-3]$/);
 

@@ -37,7 +37,7 @@ describe('Data construct', () => {
     });
   });
 
-  it("projects only the overdue sweep's attributes into the conversations' due indexes (gsi4; gsi5 the keys alone), whole items elsewhere", () => {
+  it("projects only the overdue sweep's attributes into the conversations' due indexes (gsi4; gsi5 the keys and the organisation), whole items elsewhere", () => {
     const [table] = Object.values(template.findResources('AWS::DynamoDB::GlobalTable'));
     const indexes = table?.Properties.GlobalSecondaryIndexes as { IndexName: string; Projection: unknown }[];
     expect(Object.fromEntries(indexes.map((index) => [index.IndexName, index.Projection]))).toEqual({
@@ -45,7 +45,7 @@ describe('Data construct', () => {
       gsi2: { ProjectionType: 'ALL' },
       gsi3: { ProjectionType: 'ALL' },
       gsi4: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] },
-      gsi5: { ProjectionType: 'KEYS_ONLY' },
+      gsi5: { ProjectionType: 'INCLUDE', NonKeyAttributes: ['org_id'] },
     });
   });
 

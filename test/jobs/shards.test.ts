@@ -28,33 +28,42 @@ describe('sharded job ledger keys', () => {
     const { org } = await t.signUp();
     const jobId = `shard-test-${org.id}`;
     // Recorded in the ledger only (no delivery): delayed a minute.
-    const message = { jobId, queue: 'conversation-stats' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
+    const message = { jobId, queue: 'cold-messages' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
     expect(await recordJob(t.deps, message, 60_000)).toBe(true);
-    const job = (await getJob(t.deps, jobId)) as JobItem & { gsi2pk?: string };
+    const job = (await getJob(t.deps, jobId)) as JobItem;
     expect(job.state).toBe('delayed');
-    expect(job.gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
+    expect(job.gsi5pk).toBe(keys.pendingJobsIndex('cold-messages', pendingShardOf(jobId)));
+    expect(job.gsi2pk).toBeUndefined();
+    // The entry carries the keys and the organisation alone: a claim, which changes neither, writes none.
+    const entries = await t.deps.table.queryAll({
+      index: 'gsi5',
+      pk: String(job.gsi5pk),
+      filter: 'org_id = :org',
+      values: { ':org': org.id },
+    });
+    expect(entries).toEqual([{ pk: job.pk, sk: job.sk, gsi5pk: job.gsi5pk, gsi5sk: job.gsi5sk, org_id: org.id }]);
   });
 
   it('lists a job by state only while it is failed: a run writes no gsi1 entry while waiting, delayed, active or completed', async () => {
     const { org } = await t.signUp();
     const jobId = `states-${org.id}`;
-    const message = { jobId, queue: 'conversation-stats' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
+    const message = { jobId, queue: 'cold-messages' as const, orgId: org.id, data: { workspaceId: 'w', conversationId: 'c' } };
     expect(await recordJob(t.deps, message, 60_000)).toBe(true);
     const indexOf = async () => (await getJob(t.deps, jobId)) as JobItem;
     expect((await indexOf()).state).toBe('delayed');
     expect((await indexOf()).gsi1pk).toBeUndefined();
-    expect((await indexOf()).gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
+    expect((await indexOf()).gsi5pk).toBe(keys.pendingJobsIndex('cold-messages', pendingShardOf(jobId)));
     const active = await transitionJob(t.deps, await indexOf(), { from: ['delayed'], to: 'active' });
     expect(active?.state).toBe('active');
     expect((await indexOf()).gsi1pk).toBeUndefined();
-    expect((await indexOf()).gsi2pk).toBe(keys.pendingJobsIndex('conversation-stats', pendingShardOf(jobId)));
+    expect((await indexOf()).gsi5pk).toBe(keys.pendingJobsIndex('cold-messages', pendingShardOf(jobId)));
     await transitionJob(t.deps, await indexOf(), { from: ['active'], to: 'failed', lastError: 'boom' });
-    expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'conversation-stats', 'failed'));
+    expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'cold-messages', 'failed'));
     await transitionJob(t.deps, await indexOf(), { from: ['failed'], to: 'waiting' });
     expect((await indexOf()).gsi1pk).toBeUndefined();
     await transitionJob(t.deps, await indexOf(), { from: ['waiting'], to: 'completed' });
     const completed = await indexOf();
-    expect([completed.gsi1pk, completed.gsi2pk]).toEqual([undefined, undefined]);
+    expect([completed.gsi1pk, completed.gsi5pk, completed.gsi2pk]).toEqual([undefined, undefined, undefined]);
   });
 
   it("drains an organisation's waiting and delayed jobs from the pending index and from the by-state partitions of before, no other's", async () => {
@@ -77,16 +86,24 @@ describe('sharded job ledger keys', () => {
     // Two as written before waiting and delayed jobs left the by-state index: in a shard of it, and in
     // the partition before the shards, and out of the pending index (as a job whose entry there was lost).
     await t.deps.table.update(keys.job(ids[0] ?? ''), {
-      update: 'SET gsi1pk = :pk, gsi1sk = :sk REMOVE gsi2pk, gsi2sk',
+      update: 'SET gsi1pk = :pk, gsi1sk = :sk REMOVE gsi5pk, gsi5sk',
       values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'waiting', 3), ':sk': '2026-11-01T00:00:00.000Z' },
     });
     await t.deps.table.update(keys.job(ids[1] ?? ''), {
       update: 'SET gsi1pk = :pk, gsi1sk = :sk',
       values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'delayed'), ':sk': '2026-11-01T00:00:00.000Z' },
     });
+    // One in the pending index of before (GSI2, whole items), not in GSI5.
+    const job2 = (await getJob(t.deps, ids[2] ?? ''))!;
+    await t.deps.table.update(keys.job(job2.id), {
+      update: 'SET gsi2pk = :pk, gsi2sk = :sk REMOVE gsi5pk, gsi5sk',
+      values: { ':pk': job2.gsi5pk, ':sk': job2.gsi5sk },
+    });
     const drained = await t.request('POST', '/api/org/queues/cold-messages/drain', { cookie });
     expect(drained.status, drained.text).toBe(200);
     expect(drained.body.removed).toBe(ids.length);
+    // Removed, it is out of both.
+    expect(await getJob(t.deps, job2.id)).not.toHaveProperty('gsi2pk');
     for (const jobId of ids) expect((await getJob(t.deps, jobId))?.state).toBe('removed');
     expect((await getJob(t.deps, theirs))?.state).toBe('delayed');
   });
@@ -99,9 +116,9 @@ describe('sharded job ledger keys', () => {
       { jobId, queue: 'lifecycle', orgId: org.id, data: { workspaceId: 'w', conversationId: 'c', move: 'cold', lastActivityAt: 'x' } },
       60_000,
     );
-    // As written before the sharding: the queue's one partition.
+    // As written before the sharding: the queue's one partition (of GSI2, before GSI5).
     await t.deps.table.update(keys.job(jobId), {
-      update: 'SET gsi2pk = :pk, gsi2sk = :sk',
+      update: 'SET gsi2pk = :pk, gsi2sk = :sk REMOVE gsi5pk, gsi5sk',
       values: { ':pk': keys.unshardedPendingJobsIndex('lifecycle'), ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', jobId) },
     });
     const redelivered: string[] = [];
@@ -115,6 +132,31 @@ describe('sharded job ledger keys', () => {
       t.deps.jobs.redeliver = redeliver;
     }
     expect(redelivered).toContain(jobId);
+  });
+
+  it('sends again a stuck job of the pending index (GSI5), read by key after its entry, and not one still due later', async () => {
+    const { org } = await t.signUp();
+    const [stuck, later] = [`stuck-${org.id}`, `later-${org.id}`];
+    for (const jobId of [stuck, later]) {
+      await recordJob(t.deps, { jobId, queue: 'cold-messages', orgId: org.id, data: { workspaceId: 'w', conversationId: jobId } }, 60_000);
+    }
+    // Its run time long past: its message was lost.
+    await t.deps.table.update(keys.job(stuck), {
+      update: 'SET gsi5sk = :sk',
+      values: { ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', stuck) },
+    });
+    const redelivered: string[] = [];
+    const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
+    t.deps.jobs.redeliver = async (message) => {
+      redelivered.push(message.jobId);
+    };
+    try {
+      await redeliverStuckJobs(t.deps);
+    } finally {
+      t.deps.jobs.redeliver = redeliver;
+    }
+    expect(redelivered).toContain(stuck);
+    expect(redelivered).not.toContain(later);
   });
 
   it('sums the queue counters over their shards and the item before the sharding, and a drain resets them all', async () => {
