@@ -12,7 +12,7 @@ import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
 import { createAgentParts } from '../shared/agent/wiring.js';
 import { ChatBridge } from '../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../shared/chat/notifier.js';
-import { sendDueMoves } from '../shared/conversations/due-sweep.js';
+import { resendPendingStats, sendDueMoves } from '../shared/conversations/due-sweep.js';
 import { agentRoutes } from '../shared/agent/http.js';
 import { createApp } from '../shared/http/app.js';
 import { consoleApp, isApiUrl } from './console.js';
@@ -258,6 +258,9 @@ async function startOnStore(
   runner.start(deliveryOf(deps, jobHandlers, settings));
   const resumed = await runner.resumePending();
   if (resumed) logger.info(`resumed ${resumed} pending job${resumed === 1 ? '' : 's'}`);
+  // Stats jobs are in the ledger once claimed: those this runtime held when it stopped are sent again from the due index.
+  const resent = await resendPendingStats(deps);
+  if (resent) logger.info(`sent again ${resent} pending stats job${resent === 1 ? '' : 's'}`);
   // What fell due while the runtime was stopped is sent now; the periodic wake-up is a backstop
   // (a schedule written by another runtime sharing DYNAMODB_ENDPOINT, say).
   scheduler.wakeNow();

@@ -2,7 +2,9 @@ import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
 import { type Key, unlessConditionFailed } from '../platform/table.js';
 import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
-import { lifecycleMessage, type LifecycleJob } from './lifecycle.js';
+import { lifecycleMessage, STATS_BACKSTOP_MS, statsMessage, type LifecycleJob } from './lifecycle.js';
+import { drainedAt } from '../jobs/counted.js';
+import type { JobMessage } from '../jobs/ledger.js';
 
 /*
  * The backstop of timed moves: open and cold conversations (and pending approvals) carry their due
@@ -24,18 +26,20 @@ const LEGACY_DUE_SHARDS = 32;
 interface DuePartition {
   index: 'gsi3' | 'gsi4' | 'gsi5';
   pk: string;
-  holds: 'open' | 'cold' | 'approval';
+  holds: 'open' | 'cold' | 'stats' | 'approval';
 }
 
 /**
  * Every partition of the due index: open conversations' in GSI5 and cold ones' in GSI4 (`shards`
- * of each), then those written before (open ones in GSI4, both in GSI3); approvals' in GSI3.
+ * of each), closed ones whose stats are pending in GSI5, then those written before (open ones in
+ * GSI4, both in GSI3); approvals' in GSI3.
  */
 function duePartitions(shards: number): DuePartition[] {
   const partitions = (index: DuePartition['index'], holds: DuePartition['holds'], count: number, status: string = holds) =>
     Array.from({ length: count }, (_, shard) => ({ index, holds, pk: keys.dueIndex(status, shard) }));
   return [
     ...partitions('gsi5', 'open', shards),
+    ...partitions('gsi5', 'stats', shards),
     ...(['open', 'cold'] as const).flatMap((status) => [
       ...partitions('gsi4', status, shards),
       ...partitions('gsi3', status, LEGACY_DUE_SHARDS),
@@ -56,86 +60,159 @@ interface DueEntry {
   due_at: string;
 }
 
-/** A lazy entry (GSI5): the conversation's keys, and the time it stands at. */
-type LazyEntry = Key & { gsi5sk: string };
+/** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
+export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
+
+/** An entry of GSI5: the conversation's keys, and the time it stands at. */
+type LazyEntry = Key & { gsi5pk: string; gsi5sk: string };
 
 /** When an entry of `partition` falls due, as its index sorts it. */
 function dueTimeOf(partition: DuePartition, entry: DueEntry | LazyEntry): number {
   return Date.parse(partition.index === 'gsi5' ? (entry as LazyEntry).gsi5sk : (entry as DueEntry).due_at);
 }
 
-/** What the sweep reads of a conversation whose lazy entry fell due. */
-interface DueConversation extends DueEntry {
+/** What the sweep reads of a conversation whose GSI5 entry fell due. */
+interface DueConversation extends DueEntry, Key {
   status?: string;
+  stats_status?: string;
+  closed_at?: string;
+}
+
+/** What a GSI5 entry found due asks for: a job to send (`again`: a stats job, claimed on delivery), a write of its conversation, or both. */
+interface Settled {
+  message?: JobMessage;
+  write?: { update: string; condition: string; values: Record<string, unknown> };
 }
 
 /**
- * Settles the lazy entries found due at `now`: reads their conversations (one BatchGetItem), and
- * answers those really due (open, `due_at` passed) as entries to send the cold move for. An entry
- * found early (the conversation had questions since) is moved to the conversation's due time, and
- * one whose conversation is no longer open (none should be: its moves take it out) is taken out.
+ * What an open conversation's entry found due asks for: its cold move if really due, else the
+ * entry moved to the conversation's due time (it was found early: questions came since). Not open
+ * (none should be: its moves take it out): out. Each write is conditional on the entry being
+ * where it was read (`pk`).
  */
-async function settleLazy(deps: DueMoveDeps, entries: LazyEntry[], now: Date): Promise<DueEntry[]> {
-  if (!entries.length) return [];
-  const conversations = await deps.table.batchGet<DueConversation & Key>(entries.map(({ pk, sk }) => ({ pk, sk })));
-  const due: DueEntry[] = [];
-  await Promise.all(
-    conversations.map(async (conversation) => {
-      const key = { pk: conversation.pk, sk: conversation.sk };
-      const open = conversation.status === 'open' && typeof conversation.due_at === 'string';
-      if (open && Date.parse(conversation.due_at) <= now.getTime()) {
-        due.push(conversation);
-        return;
-      }
-      const write = open
-        ? {
-            update: 'SET gsi5sk = due_at',
-            condition: '#status = :open AND due_at = :due',
-            values: { ':open': 'open', ':due': conversation.due_at },
-          }
-        : { update: 'REMOVE gsi5pk, gsi5sk', condition: 'attribute_exists(pk) AND #status <> :open', values: { ':open': 'open' } };
-      await unlessConditionFailed(deps.table.update(key, { ...write, names: { '#status': 'status' } }), undefined);
-    }),
-  );
-  return due;
+function settleOpen(conversation: DueConversation, pk: string, now: Date): Settled {
+  const { org_id: orgId, workspace_id: workspaceId, id } = conversation;
+  if (conversation.status !== 'open' || typeof conversation.due_at !== 'string') return { write: removal(pk) };
+  if (Date.parse(conversation.due_at) <= now.getTime()) {
+    const move = { workspaceId, conversationId: id, move: 'cold', lastActivityAt: String(conversation.last_activity_at) } as const;
+    return { message: lifecycleMessage(orgId, move satisfies LifecycleJob) };
+  }
+  return {
+    write: {
+      update: 'SET gsi5sk = due_at',
+      condition: 'gsi5pk = :pk AND due_at = :due',
+      values: { ':pk': pk, ':due': conversation.due_at },
+    },
+  };
 }
 
-/** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
-export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
+/**
+ * What a closed conversation's entry found due asks for (its stats still pending since its close,
+ * `STATS_BACKSTOP_MS` ago or more): its stats job sent again, as sent at the close (so a drain
+ * since drops it), and the entry moved on by as much. Drained since its close (`drained`), or its
+ * stats written or failed (the writes take the entry out; none should be left): out.
+ */
+function settleStats(conversation: DueConversation, pk: string, now: Date, drained: string | undefined, takeover: boolean): Settled {
+  const closedAt = conversation.closed_at ?? '';
+  const pending = conversation.status === 'closed' && conversation.stats_status === 'pending';
+  if (!pending || (drained !== undefined && drained > closedAt)) return { write: removal(pk) };
+  const message = { ...statsMessage(conversation.org_id, conversation.workspace_id, conversation.id), sentAt: closedAt, takeover };
+  const next = new Date(now.getTime() + STATS_BACKSTOP_MS).toISOString();
+  return { message, write: { update: 'SET gsi5sk = :next', condition: 'gsi5pk = :pk', values: { ':pk': pk, ':next': next } } };
+}
 
-/** Reads what is due at `now` in `partitions`, all at once, and sends each move; answers how many were sent. */
+const removal = (pk: string) => ({ update: 'REMOVE gsi5pk, gsi5sk', condition: 'gsi5pk = :pk', values: { ':pk': pk } });
+
+/**
+ * Settles the GSI5 entries found due at `now` (their conversations read in one BatchGetItem, and
+ * the drain time of each organisation with stats entries): writes what they ask, answers the jobs
+ * to send. `takeover`: the stats jobs are sent by a runtime that has just started (local).
+ */
+async function settleLazy(
+  deps: DueMoveDeps,
+  found: { holds: 'open' | 'stats'; entry: LazyEntry }[],
+  now: Date,
+  takeover = false,
+): Promise<{ moves: JobMessage[]; stats: JobMessage[] }> {
+  if (!found.length) return { moves: [], stats: [] };
+  const conversations = await deps.table.batchGet<DueConversation>(found.map(({ entry }) => ({ pk: entry.pk, sk: entry.sk })));
+  const byKey = new Map(conversations.map((conversation) => [conversation.pk, conversation]));
+  const statsOrgs = [...new Set(found.flatMap(({ holds, entry }) => (holds === 'stats' ? [byKey.get(entry.pk)?.org_id ?? ''] : [])))];
+  const drains = new Map(
+    await Promise.all(statsOrgs.filter(Boolean).map(async (orgId) => [orgId, await drainedAt(deps, orgId, 'conversation-stats')] as const)),
+  );
+  const settled = found.flatMap(({ holds, entry }) => {
+    const conversation = byKey.get(entry.pk);
+    if (!conversation) return [];
+    const outcome =
+      holds === 'open'
+        ? settleOpen(conversation, entry.gsi5pk, now)
+        : settleStats(conversation, entry.gsi5pk, now, drains.get(conversation.org_id), takeover);
+    return [{ key: { pk: entry.pk, sk: entry.sk }, holds, ...outcome }];
+  });
+  await Promise.all(settled.map(({ key, write }) => write && unlessConditionFailed(deps.table.update(key, write), undefined)));
+  const messages = (holds: 'open' | 'stats') => settled.flatMap((one) => (one.holds === holds && one.message ? [one.message] : []));
+  return { moves: messages('open'), stats: messages('stats') };
+}
+
+/** Reads what is due at `now` in `partitions`, all at once, and sends each job; answers how many were sent. */
 async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: Date): Promise<number> {
   const upTo = keys.afterTime(now.toISOString());
-  const found = await Promise.all(
-    partitions.map(async ({ holds, ...partition }) =>
-      (await deps.table.queryAll<DueEntry & LazyEntry>({ ...partition, sk: { lte: upTo } })).map((entry) => ({
-        holds,
-        lazy: partition.index === 'gsi5',
-        entry,
-      })),
-    ),
-  );
-  const lazy = found.flat().filter((found) => found.lazy);
-  const settled = await settleLazy(
-    deps,
-    lazy.map(({ entry }) => entry),
-    now,
-  );
-  const entries = [...found.flat().filter((found) => !found.lazy), ...settled.map((entry) => ({ holds: 'open' as const, entry }))];
+  const found = (
+    await Promise.all(
+      partitions.map(async ({ holds, ...partition }) =>
+        (
+          await deps.table.queryAll<DueEntry & LazyEntry>({ ...partition, sk: { lte: upTo } })
+        ).map((entry) => ({
+          holds,
+          lazy: partition.index === 'gsi5',
+          entry,
+        })),
+      ),
+    )
+  ).flat();
+  const lazy = found.flatMap(({ holds, lazy, entry }) => (lazy && (holds === 'open' || holds === 'stats') ? [{ holds, entry }] : []));
+  const settled = await settleLazy(deps, lazy, now);
+  const messages = [...found.flatMap(({ holds, lazy, entry }) => (lazy ? [] : [messageOf(holds, entry)])), ...settled.moves];
   let sent = 0;
-  for (const { holds, entry } of entries) {
-    const message =
-      holds === 'approval'
-        ? expiryMessage(entry.org_id, entry.workspace_id, entry.id)
-        : lifecycleMessage(entry.org_id, {
-            workspaceId: entry.workspace_id,
-            conversationId: entry.id,
-            move: holds === 'open' ? 'cold' : 'close',
-            lastActivityAt: String(entry.last_activity_at),
-          } satisfies LifecycleJob);
-    if (await deps.jobs.enqueue(message)) sent += 1;
+  for (const message of messages) if (await deps.jobs.enqueue(message)) sent += 1;
+  // A stats job is written to the ledger by its claim: sent again as it is, the delivery decides.
+  for (const message of settled.stats) {
+    await deps.jobs.redeliver(message);
+    sent += 1;
   }
   return sent;
+}
+
+/** The job of an entry of GSI4 or GSI3, which carries what it needs: a cold conversation's close, an open one's cold move (written before GSI5), an approval's expiry. */
+function messageOf(holds: DuePartition['holds'], entry: DueEntry): JobMessage {
+  if (holds === 'approval') return expiryMessage(entry.org_id, entry.workspace_id, entry.id);
+  return lifecycleMessage(entry.org_id, {
+    workspaceId: entry.workspace_id,
+    conversationId: entry.id,
+    move: holds === 'open' ? 'cold' : 'close',
+    lastActivityAt: String(entry.last_activity_at),
+  } satisfies LifecycleJob);
+}
+
+/**
+ * The local runtime's start: the stats jobs it held when it stopped (waiting or running in its
+ * memory) are lost with the process, and their conversations' entries in the due index are their
+ * record. Every such entry, due or not, sends its job again now, with its claim taken over.
+ * Answers how many were sent.
+ */
+export async function resendPendingStats(deps: DueMoveDeps): Promise<number> {
+  const partitions = duePartitions(deps.config.dueIndexShards).filter((partition) => partition.holds === 'stats');
+  const found = (
+    await Promise.all(
+      partitions.map(async ({ holds: _, ...partition }) =>
+        (await deps.table.queryAll<LazyEntry>(partition)).map((entry) => ({ holds: 'stats' as const, entry })),
+      ),
+    )
+  ).flat();
+  const { stats } = await settleLazy(deps, found, deps.clock.now(), true);
+  for (const message of stats) await deps.jobs.redeliver(message);
+  return stats.length;
 }
 
 /** The earliest due time after `after` in `partitions` (one Query of one entry each), or undefined. */

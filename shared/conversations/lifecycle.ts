@@ -57,6 +57,25 @@ export function openDueIndex(workspaceId: string, conversationId: string, dueAt:
   };
 }
 
+/**
+ * How long after a close its stats are looked for again, if they are still pending then: the
+ * close's entry in the due index (GSI5 `DUE#stats#<n>`, taken out when the stats are written or
+ * fail for good) sends the stats job again, in case it was lost (the local runtime stopped while
+ * it waited; its send failed; the close was retried after a crash). The stats job is written to
+ * the ledger only by its claim (jobs/ledger-types.ts `CLAIMED_ON_DELIVERY`): this entry is its
+ * record until then. A stats job takes seconds; sent again while another delivery runs it, the
+ * claim lets one run.
+ */
+export const STATS_BACKSTOP_MS = 30 * 60_000;
+
+/** Due-index attributes of a closed conversation whose stats are pending (GSI5). */
+function statsDueIndex(workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
+  return {
+    gsi5pk: keys.dueIndex('stats', shardOf(workspaceId, conversationId, shards)),
+    gsi5sk: dueAt.toISOString(),
+  };
+}
+
 export function minutesAfter(at: Date | string, minutes: number): Date {
   return new Date(new Date(at).getTime() + minutes * 60_000);
 }
@@ -89,12 +108,14 @@ export async function scheduleMove(deps: Deps, orgId: string, data: LifecycleJob
   await deps.scheduler.schedule(name, at, lifecycleMessage(orgId, data), { replaces });
 }
 
-function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {
+/** The stats job of a closed conversation; its id is the conversation's, so every send of it names the same job. */
+export function statsMessage(orgId: string, workspaceId: string, conversationId: string): JobMessage {
   return {
     jobId: `stats-${orgId}-${workspaceId}-${conversationId}`,
     queue: 'conversation-stats',
     orgId,
     data: { workspaceId, conversationId },
+    claimOnDelivery: true,
   };
 }
 
@@ -133,10 +154,14 @@ async function close(
   from: ('open' | 'cold')[],
   expected?: { lastActivityAt: string; jobId: string },
 ): Promise<'open' | 'cold' | undefined> {
-  const at = deps.clock.now().toISOString();
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const statsDue = statsDueIndex(workspaceId, conversationId, new Date(now.getTime() + STATS_BACKSTOP_MS), deps.config.dueIndexShards);
   const values: Record<string, unknown> = {
     ':closed': 'closed',
     ':at': at,
+    ':g5pk': statsDue.gsi5pk,
+    ':g5sk': statsDue.gsi5sk,
     ':pending': 'pending',
     ':moved': expected ? movedBy('close', expected.lastActivityAt) : `manual@${at}`,
   };
@@ -152,7 +177,7 @@ async function close(
     deps.table.updateReturningOld<ConversationState>(keys.conversation(orgId, workspaceId, conversationId), {
       // if_not_exists: a retry of this close must not set finished stats back to pending.
       update:
-        'SET #status = :closed, closed_at = :at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved REMOVE gsi2pk, gsi2sk, gsi4pk, gsi4sk, gsi5pk, gsi5sk, gsi3pk, gsi3sk, due_at',
+        'SET #status = :closed, closed_at = :at, stats_status = if_not_exists(stats_status, :pending), #moved = :moved, gsi5pk = :g5pk, gsi5sk = :g5sk REMOVE gsi2pk, gsi2sk, gsi4pk, gsi4sk, gsi3pk, gsi3sk, due_at',
       condition: `attribute_exists(pk) AND (${condition})`,
       // DynamoDB refuses names an expression does not use: #last only when the move is timed.
       names: expected ? statusNames : { '#status': 'status', '#moved': 'moved_by' },
@@ -170,7 +195,9 @@ async function close(
         [counterNames.dimension('status', left)]: -1,
         [counterNames.dimension('status', 'closed')]: 1,
       }),
-    deps.jobs.enqueue(statsMessage(orgId, workspaceId, conversationId)),
+    // Sent by the attempt that made the move: a retry that finds it made leaves a send it lost to
+    // the close's entry in the due index (STATS_BACKSTOP_MS).
+    moved && deps.jobs.enqueue(statsMessage(orgId, workspaceId, conversationId)),
     deps.scheduler.cancel(scheduleName('cold', orgId, workspaceId, conversationId)),
     deps.scheduler.cancel(scheduleName('close', orgId, workspaceId, conversationId)),
   ]);

@@ -74,7 +74,10 @@ function transcriptOf(messages: Item[]): string {
  * statistics, validated with zod, written to the conversation with its cost added to
  * `total_cost_usd`, and counted in the workspace's aggregates. A model failure or invalid output
  * throws, so the job is retried and can fail for good (then `stats_status` is `failed`). Writing
- * is conditional on the stats not being complete yet, so a duplicate delivery has no effect.
+ * is conditional on the stats not being complete yet, so a duplicate delivery has no effect; it
+ * answers false then (the stats were written before it), so its queue counts the job completed
+ * once (jobs/ledger-types.ts `CLAIMED_ON_DELIVERY`). The write also takes the conversation's stats
+ * entry out of the due index (conversations/lifecycle.ts `STATS_BACKSTOP_MS`).
  */
 export const conversationStatsHandler: JobHandler<StatsJob> = {
   schema: StatsJobSchema,
@@ -85,7 +88,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
     ]);
     const conversation = items.find((item) => item.sk === keys.conversationSortKey);
     const messages = expandMessages(items).filter((item) => item.sk.startsWith(keys.messagePrefix));
-    if (!conversation || conversation.stats_status === 'complete') return;
+    if (!conversation || conversation.stats_status === 'complete') return false;
     const client = modelsOf(deps).clientFor(modelSettings);
     const tier = modelTier(STATS_TIER) as ModelTier;
     const response = await client.createMessage({
@@ -110,7 +113,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
       deps.table.update(keys.conversation(job.org_id, data.workspaceId, data.conversationId), {
         update:
           'SET sentiment_score = :sentiment, resolution_status = :resolution, category = :category, summary = :summary, ' +
-          'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost',
+          'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost REMOVE gsi5pk, gsi5sk',
         condition: 'attribute_exists(pk) AND stats_status <> :complete',
         values: {
           ':sentiment': stats.sentiment_score,
@@ -124,7 +127,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
       }),
       null,
     );
-    if (recorded === null) return; // another delivery finished first
+    if (recorded === null) return false; // another delivery finished first
     // An unresolved conversation is a knowledge gap: its first question is what the knowledge lacked.
     const unresolved = stats.resolution_status === 'unresolved';
     if (unresolved) {
@@ -152,7 +155,8 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
   async onFailed(deps, data, job) {
     await unlessConditionFailed(
       deps.table.update(keys.conversation(job.org_id, data.workspaceId, data.conversationId), {
-        update: 'SET stats_status = :failed',
+        // Out of the due index: a stats job that failed for good is retried from the failed list.
+        update: 'SET stats_status = :failed REMOVE gsi5pk, gsi5sk',
         condition: 'attribute_exists(pk) AND stats_status <> :complete',
         values: { ':failed': 'failed', ':complete': 'complete' },
       }),

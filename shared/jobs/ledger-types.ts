@@ -24,6 +24,27 @@ const RECORDED_ON_FAILURE: readonly QueueName[] = ['lifecycle'];
 
 export const isRecordedOnFailure = (queue: QueueName) => RECORDED_ON_FAILURE.includes(queue);
 
+/**
+ * Jobs written to the ledger by the delivery that claims them, not when they are sent: the
+ * conversation statistics (their messages say so: `claimOnDelivery`; the other jobs of their queue,
+ * an evaluation's cases, are recorded when sent). Sending one counts it waiting
+ * (jobs/counted.ts); the claim is the ledger's conditional put (so one delivery runs it, as a claim
+ * of a recorded job is one conditional write); the outcome is counted when the stats are written,
+ * and a failure goes on through the ledger (delayed, failed, retry-all) as any job's. What
+ * replaces the ledger's record of a job waiting to run, in case its message is lost (the local
+ * runtime stopped, a send failed), is the closed conversation's entry in the due index, which
+ * sends it again (conversations/due-sweep.ts). A claimed job's item is not written again when it
+ * completes: it stays `active` until its TTL, and a later delivery finds the stats written and does
+ * nothing. Three writes and two index entries per job fewer than recording it (docs/capacity.md).
+ */
+const CLAIMED_ON_DELIVERY: readonly QueueName[] = ['conversation-stats'];
+
+/** Whether `queue` carries jobs claimed on delivery (its drain then also drops those counted waiting). */
+export const hasClaimedOnDelivery = (queue: QueueName) => CLAIMED_ON_DELIVERY.includes(queue);
+
+/** Whether a job is written to the ledger by the delivery that claims it. */
+export const isClaimedOnDelivery = (message: JobMessage) => hasClaimedOnDelivery(message.queue) && message.claimOnDelivery === true;
+
 /** `removed` is a drained job: kept (with a TTL) so a late delivery of it is recognised and dropped. */
 export const JOB_STATES = ['waiting', 'delayed', 'active', 'completed', 'failed', 'removed'] as const;
 export type JobState = (typeof JOB_STATES)[number];
@@ -34,6 +55,12 @@ export interface JobMessage {
   queue: QueueName;
   orgId: string;
   data: Record<string, unknown>;
+  /** Written to the ledger by the delivery that claims it (`CLAIMED_ON_DELIVERY`). */
+  claimOnDelivery?: boolean;
+  /** When a job claimed on delivery was sent (counted waiting): a drain after it drops it. */
+  sentAt?: string;
+  /** A job of `CLAIMED_ON_DELIVERY` sent again by a runtime that started after the one that held it stopped: its claim is taken over. */
+  takeover?: boolean;
 }
 
 /** One job in the ledger (`JOB#<id>` / `JOB`). */

@@ -2,10 +2,13 @@ import type { Store } from '../platform/store.js';
 import { once } from '../platform/once.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
+import { countSent } from './counted.js';
 import {
   type CounterName,
+  FINISHED_TTL_SECONDS,
   GAUGES,
   indexAttributes,
+  isClaimedOnDelivery,
   isRecordedOnFailure,
   type JobItem,
   type JobMessage,
@@ -14,7 +17,7 @@ import {
   type TransitionOptions,
 } from './ledger-types.js';
 
-export { QUEUE_NAMES, isQueueName, isRecordedOnFailure } from './ledger-types.js';
+export { QUEUE_NAMES, hasClaimedOnDelivery, isClaimedOnDelivery, isQueueName, isRecordedOnFailure } from './ledger-types.js';
 export type { JobItem, JobMessage, JobState, QueueName, TransitionOptions } from './ledger-types.js';
 
 /** The typed writes (dynamodb-toolbox), evaluated on first use: a process that never writes a job never loads the builder. */
@@ -85,16 +88,43 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0, 
 
 /**
  * What sending a job writes before it goes: the job recorded (`recordJob`), or for a queue of
- * `RECORDED_ON_FAILURE` one read: a job already in the ledger (a move that failed, retried from
- * there or waiting for retry-all) is not sent again, as a recorded one is not; a drained one is
- * recorded anew (`recordJob` replaces it), since its late deliveries are dropped. Answers whether
- * to send it.
+ * `RECORDED_ON_FAILURE` or `CLAIMED_ON_DELIVERY` one read: a job already in the ledger (one that
+ * failed, retried from there or waiting for retry-all; a claimed one) is not sent again, as a
+ * recorded one is not; a drained one is recorded anew (`recordJob` replaces it), since its late
+ * deliveries are dropped. A job of `CLAIMED_ON_DELIVERY` is then counted waiting
+ * (jobs/counted.ts). Answers the message to send (stamped with its time when counted), or
+ * undefined: do not send it.
  */
-export async function recordOrCheck(store: Store, message: JobMessage, delayMs = 0): Promise<boolean> {
-  if (!isRecordedOnFailure(message.queue)) return recordJob(store, message, delayMs);
+export async function recordOrCheck(store: Store, message: JobMessage, delayMs = 0): Promise<JobMessage | undefined> {
+  const recordNew = async () => ((await recordJob(store, message, delayMs)) ? message : undefined);
+  const claimed = isClaimedOnDelivery(message);
+  if (!isRecordedOnFailure(message.queue) && !claimed) return recordNew();
   const recorded = await getJob(store, message.jobId);
-  if (recorded?.state === 'removed') return recordJob(store, message, delayMs);
-  return !recorded;
+  if (recorded?.state === 'removed') return recordNew();
+  if (recorded) return undefined;
+  return claimed ? countSent(store, message) : message;
+}
+
+/** How long a claim of a job is its worker's: after it, the job may be claimed again. */
+export const JOB_LEASE_MS = 15 * 60 * 1000;
+
+/**
+ * The claim of a job of `CLAIMED_ON_DELIVERY` by its delivery: the job put in the ledger, active,
+ * with its first attempt and a lease, unless it is there (another delivery claimed it: undefined).
+ * Not in the pending index (nothing reads a claimed job there: the due index sends a lost one
+ * again), and with the TTL of a finished job, since nothing writes it when it completes.
+ */
+export async function claimOnDelivery(store: Store, message: JobMessage): Promise<JobItem | undefined> {
+  const now = store.clock.now();
+  const at = now.toISOString();
+  const item: JobItem = {
+    ...jobItemOf(message, 'active', at, at, 1, null),
+    lease_until: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
+    ttl: Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS,
+  };
+  delete item.gsi5pk;
+  delete item.gsi5sk;
+  return (await store.table.putNew(item)) ? item : undefined;
 }
 
 /** A job of `RECORDED_ON_FAILURE` as its delivery runs it, unrecorded: active, its first attempt. */
@@ -138,6 +168,25 @@ export async function transitionJob(store: Store, job: JobItem, options: Transit
     last_error: options.lastError !== undefined ? options.lastError : previous.last_error,
     lease_until: options.leaseUntil,
   };
+}
+
+/**
+ * Takes over the claim of a job of `CLAIMED_ON_DELIVERY` whose lease lapsed before `lapsedBefore`
+ * (its delivery died): a new lease, one more attempt. Not counted (it was counted active when it
+ * was claimed), and not in the pending index. Answers the job, or undefined while another holds it.
+ */
+export async function takeOverClaim(store: Store, job: JobItem, lapsedBefore: string): Promise<JobItem | undefined> {
+  const now = store.clock.now();
+  const leaseUntil = new Date(now.getTime() + JOB_LEASE_MS).toISOString();
+  return unlessConditionFailed(
+    store.table.update<JobItem>(keys.job(job.id), {
+      update: 'SET lease_until = :lease, updated_at = :at ADD attempts :one',
+      condition: '#state = :active AND lease_until < :lapsed AND attribute_not_exists(gsi5pk)',
+      names: { '#state': 'state' },
+      values: { ':lease': leaseUntil, ':at': now.toISOString(), ':one': 1, ':active': 'active', ':lapsed': lapsedBefore },
+    }),
+    undefined,
+  );
 }
 
 export function messageOf(job: JobItem): JobMessage {

@@ -36,9 +36,9 @@ export class LocalJobRunner implements JobQueue {
   ) {}
 
   async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
-    const created = await recordOrCheck(this.store, message, delayMs);
-    if (created) this.schedule(message, delayMs);
-    return created;
+    const sent = await recordOrCheck(this.store, message, delayMs);
+    if (sent) this.schedule(sent, delayMs);
+    return !!sent;
   }
 
   async redeliver(message: JobMessage): Promise<void> {

@@ -5,7 +5,17 @@ import { readPage } from '../platform/pages.js';
 import { keys } from '../platform/keys.js';
 import { byStatePartitions, queueCounterItems } from './shards.js';
 import { pendingJobs } from './pending.js';
-import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
+import { drainCounters } from './counted.js';
+import {
+  QUEUE_NAMES,
+  hasClaimedOnDelivery,
+  isQueueName,
+  messageOf,
+  transitionJob,
+  type JobItem,
+  type JobState,
+  type QueueName,
+} from './ledger.js';
 
 function queueOf(name: string): QueueName {
   if (!isQueueName(name)) throw new NotFoundError(`no queue named ${name}; the queues are ${QUEUE_NAMES.join(', ')}`);
@@ -108,8 +118,9 @@ async function jobsToDrain(deps: Deps, orgId: string, queue: QueueName): Promise
 }
 
 /**
- * `POST /api/org/queues/:name/drain`: removes the waiting and delayed jobs (not the active ones);
- * a removed job's pending delivery is dropped when it arrives. The `completed` total starts again.
+ * `POST /api/org/queues/:name/drain`: removes the waiting and delayed jobs (not the active ones):
+ * those of the ledger, and those counted waiting before their claim (jobs/counted.ts); a removed
+ * job's pending delivery is dropped when it arrives. The `completed` total starts again.
  */
 export async function drainQueue(deps: Deps, orgId: string, name: string): Promise<number> {
   const queue = queueOf(name);
@@ -120,13 +131,8 @@ export async function drainQueue(deps: Deps, orgId: string, name: string): Promi
     deps.jobs.cancel(job.id);
     removed += 1;
   }
-  // SETs, not read-then-subtract: two drains at once cannot push the total below zero.
-  await Promise.all(
-    queueCounterItems(orgId).map((key) =>
-      deps.table.update(key, { update: 'SET #completed = :zero', names: { '#completed': `${queue}#completed` }, values: { ':zero': 0 } }),
-    ),
-  );
-  return removed;
+  // The completed total starts again; the jobs counted waiting before their claim are dropped when delivered.
+  return removed + (await drainCounters(deps, orgId, queue, hasClaimedOnDelivery(queue)));
 }
 
 /** A pending job whose run time passed this long ago has lost its message (or its worker). */

@@ -48,9 +48,9 @@ export class SqsJobQueue implements JobQueue {
   }
 
   async enqueue(message: JobMessage, delayMs = 0): Promise<boolean> {
-    const created = await recordOrCheck(this.store, message, delayMs);
-    if (created) await this.send(message, delayMs);
-    return created;
+    const sent = await recordOrCheck(this.store, message, delayMs);
+    if (sent) await this.send(sent, delayMs);
+    return !!sent;
   }
 
   async redeliver(message: JobMessage): Promise<void> {
@@ -67,6 +67,9 @@ const JobMessageSchema = z.object({
   queue: z.enum(QUEUE_NAMES),
   orgId: z.string().min(1),
   data: z.record(z.string(), z.unknown()),
+  claimOnDelivery: z.boolean().optional(),
+  sentAt: z.string().max(40).optional(),
+  takeover: z.boolean().optional(),
 });
 
 /** Thrown for a job to retry once its visibility timeout is set: the record is reported as a failure. */

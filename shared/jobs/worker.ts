@@ -1,9 +1,13 @@
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import {
+  claimOnDelivery,
   countCompleted,
   getJob,
+  isClaimedOnDelivery,
   isRecordedOnFailure,
+  JOB_LEASE_MS,
+  takeOverClaim,
   recordJob,
   transitionJob,
   unrecordedJob,
@@ -12,12 +16,18 @@ import {
   type QueueName,
 } from './ledger.js';
 import { errorMessage } from '../platform/errors.js';
+import { keys } from '../platform/keys.js';
+import { countClaimed, countFinished } from './counted.js';
 import { issueLines } from '../platform/validation.js';
 
-/** How a queue's jobs are done. `run` must be idempotent: a job delivered twice has one effect. */
+/**
+ * How a queue's jobs are done. `run` must be idempotent: a job delivered twice has one effect.
+ * It may answer false when it found its work done already (a queue of `CLAIMED_ON_DELIVERY`
+ * counts the outcome of the delivery that did it).
+ */
 export interface JobHandler<T> {
   schema: z.ZodType<T>;
-  run(deps: Deps, data: T, job: JobItem): Promise<void>;
+  run(deps: Deps, data: T, job: JobItem): Promise<unknown>;
   /** Called once when the job fails for good (after its last attempt). */
   onFailed?(deps: Deps, data: T, job: JobItem, error: string): Promise<void>;
 }
@@ -42,9 +52,6 @@ export function deliveryOf(deps: Deps, handlers: JobHandlers, settings: WorkerSe
 /** A delayed job delivered less than this before its run time runs now. */
 const EARLY_TOLERANCE_MS = 1000;
 
-/** A claimed job is the worker's for this long; after it, the job may be claimed again. */
-const JOB_LEASE_MS = 15 * 60 * 1000;
-
 export interface WorkerSettings {
   maxAttempts: number;
   retryBaseMs: number;
@@ -67,6 +74,9 @@ function messageOfError(error: unknown): string {
 export async function processJob(deps: Deps, handlers: JobHandlers, settings: WorkerSettings, message: JobMessage): Promise<JobOutcome> {
   let job = await getJob(deps, message.jobId);
   if (!job && isRecordedOnFailure(message.queue)) return runUnrecorded(deps, handlers, settings, message);
+  // Claimed on delivery: not in the ledger yet, or claimed there (a job recorded in the pending index goes the ledger's way).
+  const claimedOnDelivery = !job || (job.state === 'active' && !job.gsi5pk && !job.gsi2pk);
+  if (isClaimedOnDelivery(message) && claimedOnDelivery) return runClaimed(deps, handlers, settings, message, job);
   if (!job) {
     // A message that came without a ledger entry (an EventBridge schedule firing): record it first.
     await recordJob(deps, message);
@@ -98,18 +108,102 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   try {
     await handler.run(deps, parsed.data, claimed);
   } catch (caught) {
-    const error = messageOfError(caught);
-    if (claimed.attempts < settings.maxAttempts) {
-      const delayMs = settings.retryBaseMs * 2 ** (claimed.attempts - 1);
-      const runAt = new Date(deps.clock.now().getTime() + delayMs).toISOString();
-      await transitionJob(deps, claimed, { from: ['active'], to: delayMs > 0 ? 'delayed' : 'waiting', lastError: error, runAt });
-      countOutcome(deps, claimed, 'retried');
-      return { kind: 'retry', delayMs, error };
-    }
-    const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
-    return failedForGood(deps, handler, parsed.data, failed, claimed, error);
+    return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
   }
   await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
+  countOutcome(deps, claimed, 'completed');
+  return { kind: 'completed' };
+}
+
+/** A claimed attempt that threw: delayed for a retry with exponential backoff, or failed for good after `maxAttempts`. */
+async function afterFailure<T>(
+  deps: Deps,
+  handler: JobHandler<T>,
+  settings: WorkerSettings,
+  claimed: JobItem,
+  data: T,
+  error: string,
+): Promise<JobOutcome> {
+  if (claimed.attempts < settings.maxAttempts) {
+    const delayMs = settings.retryBaseMs * 2 ** (claimed.attempts - 1);
+    const runAt = new Date(deps.clock.now().getTime() + delayMs).toISOString();
+    await transitionJob(deps, claimed, { from: ['active'], to: delayMs > 0 ? 'delayed' : 'waiting', lastError: error, runAt });
+    countOutcome(deps, claimed, 'retried');
+    return { kind: 'retry', delayMs, error };
+  }
+  const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
+  return failedForGood(deps, handler, data, failed, claimed, error);
+}
+
+/** Far enough ahead that every lease has lapsed by then: a takeover's. */
+const EVERY_LEASE = '9999-12-31T23:59:59.999Z';
+
+/**
+ * The claim of a job of `CLAIMED_ON_DELIVERY` (ledger-types.ts) by its delivery: put in the ledger
+ * active (one delivery wins) and counted active, unless its queue was drained since it was sent;
+ * or, claimed already, taken over once its lease lapsed (or by a runtime started after the one
+ * that held it stopped: `takeover`), without counting it again. Answers the claimed job and
+ * whether this claim counted it, or the outcome of a delivery that claims nothing.
+ */
+async function claimDelivered(
+  deps: Deps,
+  message: JobMessage,
+  held: JobItem | undefined,
+): Promise<{ claimed: JobItem; counted: boolean } | { outcome: JobOutcome }> {
+  if (!held) {
+    const claimed = await claimOnDelivery(deps, message);
+    if (claimed) {
+      if (await countClaimed(deps, message)) return { claimed, counted: true };
+      // Drained after it was sent: as a drained job of the ledger (not counted: the drain zeroed `waiting`).
+      await deps.table.update(keys.job(claimed.id), {
+        update: 'SET #state = :removed, updated_at = :at',
+        names: { '#state': 'state' },
+        values: { ':removed': 'removed', ':at': deps.clock.now().toISOString() },
+      });
+      return { outcome: { kind: 'skipped', reason: 'drained' } };
+    }
+    held = await getJob(deps, message.jobId);
+    if (held?.state !== 'active') return { outcome: { kind: 'skipped', reason: `job is ${held?.state ?? 'gone'}` } };
+  }
+  const now = deps.clock.now();
+  const claimed = await takeOverClaim(deps, held, message.takeover ? EVERY_LEASE : now.toISOString());
+  if (claimed) return { claimed, counted: false };
+  // Another delivery holds it: try again once its lease has lapsed.
+  const lapses = held.lease_until ? new Date(held.lease_until).getTime() - now.getTime() : JOB_LEASE_MS;
+  return { outcome: { kind: 'retry', delayMs: Math.max(1000, lapses + 1000), error: 'claimed by another delivery' } };
+}
+
+/**
+ * A delivery of a job of `CLAIMED_ON_DELIVERY`: claimed (`claimDelivered`), run, and its outcome
+ * counted: completed when this delivery wrote it, or when its claim counted it (a job with nothing
+ * left to do is done). A takeover that finds the work done counts nothing: the delivery that did
+ * it counted it. A failure goes on through the ledger, as any claimed job's.
+ */
+async function runClaimed(
+  deps: Deps,
+  handlers: JobHandlers,
+  settings: WorkerSettings,
+  message: JobMessage,
+  held: JobItem | undefined,
+): Promise<JobOutcome> {
+  const claim = await claimDelivered(deps, message, held);
+  if ('outcome' in claim) return claim.outcome;
+  const { claimed, counted } = claim;
+  const handler = handlers[claimed.queue];
+  const parsed = handler.schema.safeParse(claimed.data);
+  if (!parsed.success) {
+    const error = invalidData(parsed.error);
+    await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
+    countOutcome(deps, claimed, 'failed');
+    return { kind: 'failed', error };
+  }
+  let wrote: boolean;
+  try {
+    wrote = (await handler.run(deps, parsed.data, claimed)) !== false;
+  } catch (caught) {
+    return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
+  }
+  if (wrote || counted) await countFinished(deps, message, true);
   countOutcome(deps, claimed, 'completed');
   return { kind: 'completed' };
 }

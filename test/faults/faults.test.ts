@@ -508,7 +508,8 @@ describe('the local runtime killed with jobs running', () => {
         expect(stats.completed! + stats.failed!).toBe(4);
       }, 20_000);
       expect(stats).toMatchObject({ completed: 4, failed: 0 });
-      expect(second.output()).toMatch(/resumed 4 pending jobs/);
+      // The four were running, claimed in the ledger: the due index sent them again, their claims taken over.
+      expect(second.output()).toMatch(/sent again 4 pending stats jobs/);
 
       // Each conversation: its query plus exactly one stats call, though the model may have been asked twice.
       const statsCost = priced(1000, 100, 1, 5);

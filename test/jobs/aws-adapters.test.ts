@@ -66,7 +66,7 @@ describe('SqsJobQueue', () => {
     const org = orgId();
     const message: JobMessage = {
       jobId: `stats-${org}-ws_1-conv_1`,
-      queue: 'conversation-stats',
+      queue: 'cold-messages',
       orgId: org,
       data: { workspaceId: 'ws_1', conversationId: 'conv_1', n: 1 },
     };
@@ -76,11 +76,11 @@ describe('SqsJobQueue', () => {
     expect(calls).toHaveLength(1);
     const input = calls[0]!.args[0].input;
     expect(Object.keys(input).sort()).toEqual(['DelaySeconds', 'MessageBody', 'QueueUrl']);
-    expect(input.QueueUrl).toBe(URLS['conversation-stats']);
+    expect(input.QueueUrl).toBe(URLS['cold-messages']);
     expect(input.DelaySeconds).toBe(delaySeconds);
     expect(JSON.parse(input.MessageBody ?? '')).toEqual({
       jobId: message.jobId,
-      queue: 'conversation-stats',
+      queue: 'cold-messages',
       orgId: message.orgId,
       data: message.data,
     });
@@ -101,7 +101,7 @@ describe('SqsJobQueue', () => {
     const org = orgId();
     const message: JobMessage = {
       jobId: `stats-${org}-ws_1-conv_2`,
-      queue: 'conversation-stats',
+      queue: 'cold-messages',
       orgId: org,
       data: { workspaceId: 'ws_1', conversationId: 'conv_2' },
     };
@@ -117,7 +117,7 @@ describe('SqsJobQueue', () => {
     const calls = sqsMock.commandCalls(SendMessageCommand);
     expect(calls).toHaveLength(2);
     expect(calls[1]!.args[0].input).toEqual({
-      QueueUrl: URLS['conversation-stats'],
+      QueueUrl: URLS['cold-messages'],
       MessageBody: JSON.stringify(message),
       DelaySeconds: 0,
     });
@@ -140,7 +140,7 @@ describe('SqsJobQueue', () => {
   it('does not send when the ledger write fails', async () => {
     const spy = vi.spyOn(t.deps.table, 'putNew').mockRejectedValueOnce(new Error('store down'));
     try {
-      await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'conversation-stats', orgId: orgId(), data: {} })).rejects.toThrow(
+      await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'cold-messages', orgId: orgId(), data: {} })).rejects.toThrow(
         'store down',
       );
       expect(sqsMock.commandCalls(SendMessageCommand)).toHaveLength(0);
@@ -168,7 +168,7 @@ describe('handleSqsBatch', () => {
 
   const jobMessage = (key: string, mode: 'ok' | 'fail'): JobMessage => ({
     jobId: `job-${key}`,
-    queue: 'conversation-stats',
+    queue: 'cold-messages',
     orgId: orgId(),
     data: { key, mode },
   });
@@ -180,7 +180,7 @@ describe('handleSqsBatch', () => {
     messageAttributes: {},
     md5OfBody: '',
     eventSource: 'aws:sqs',
-    eventSourceARN: arnOf('conversation-stats'),
+    eventSourceARN: arnOf('cold-messages'),
     awsRegion: 'us-east-1',
   });
   const run = (records: SQSRecord[], extra?: Parameters<typeof handleSqsBatch>[6]) =>
@@ -226,7 +226,7 @@ describe('handleSqsBatch', () => {
     const visibility = sqsMock.commandCalls(ChangeMessageVisibilityCommand);
     expect(visibility).toHaveLength(1);
     expect(visibility[0]!.args[0].input).toEqual({
-      QueueUrl: URLS['conversation-stats'],
+      QueueUrl: URLS['cold-messages'],
       ReceiptHandle: 'receipt-of-retry',
       VisibilityTimeout: 4,
     });
@@ -247,7 +247,7 @@ describe('handleSqsBatch', () => {
     t.clock.advance(1_500);
     expect(await run([record('m-retry', retry, 'receipt-early')])).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-retry' }] });
     expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: URLS['conversation-stats'], ReceiptHandle: 'receipt-early', VisibilityTimeout: 3 },
+      { QueueUrl: URLS['cold-messages'], ReceiptHandle: 'receipt-early', VisibilityTimeout: 3 },
     ]);
     expect(await getJob(t.deps, retry.jobId)).toMatchObject({ state: 'delayed', attempts: 1 });
 
@@ -257,7 +257,7 @@ describe('handleSqsBatch', () => {
     t.clock.advance(2_500);
     expect(await run([record('m-retry', retry, 'receipt-2')])).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-retry' }] });
     expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand).map((call) => call.args[0].input)).toEqual([
-      { QueueUrl: URLS['conversation-stats'], ReceiptHandle: 'receipt-2', VisibilityTimeout: 8 },
+      { QueueUrl: URLS['cold-messages'], ReceiptHandle: 'receipt-2', VisibilityTimeout: 8 },
     ]);
     sqsMock.resetHistory();
     t.clock.advance(8_000);

@@ -19,7 +19,7 @@ import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../sup
  * queue with its consumer (handleSqsBatch), both over the real ledger in dynalite.
  */
 
-const QUEUE: QueueName = 'conversation-stats';
+const QUEUE: QueueName = 'cold-messages';
 const SETTINGS: WorkerSettings = { maxAttempts: 3, retryBaseMs: 5 };
 
 const TestJobData = z.object({ key: z.string(), mode: z.enum(['ok', 'fail', 'failTwice']) });
@@ -67,7 +67,7 @@ const unusedHandler: JobHandler<unknown> = {
   },
 };
 
-const handlers: JobHandlers = { lifecycle: unusedHandler, 'cold-messages': unusedHandler, 'conversation-stats': testHandler };
+const handlers: JobHandlers = { lifecycle: unusedHandler, 'cold-messages': testHandler, 'conversation-stats': unusedHandler };
 
 const countOf = (list: string[], key: string) => list.filter((value) => value === key).length;
 
