@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sendDueMoves } from '../../shared/conversations/due-sweep.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
@@ -310,6 +311,44 @@ describe('approval of write tools', () => {
     await t.scheduler.fireDue(t.clock.now());
     await t.runner.idle();
     expect(await status()).toBe('cold');
+  });
+
+  it("puts a waiting query's due entry at the cold timeout, no later than its resumed query's: which then writes it no more", async () => {
+    const { admin, workspaceId } = await setup({ mode: 'write_tools', approvers: 'admins', expires_minutes: 90 });
+    const entryOf = async (conversationId: string) =>
+      (await t.deps.table.get(keys.conversation(admin.org.id, workspaceId, conversationId), true))!;
+    const approveAt = async (minutes: number, t0: number) => {
+      t.clock.set(new Date(t0 + minutes * 60_000));
+      const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });
+      const decided = await decide(admin.cookie, workspaceId, pending.body.approvals[0].id, { decision: 'approve' });
+      expect(decided.status, decided.text).toBe(200);
+    };
+
+    // Approved within the cold timeout: the entry stays where the question put it.
+    readAndWrite();
+    let t0 = t.clock.now().getTime();
+    const early = (await ask(admin.cookie, workspaceId)).body.conversation_id;
+    const paused = await entryOf(early);
+    // The move is planned after the wait and the cold timeout; the lazy entry at the cold timeout.
+    expect(paused.due_at).toBe(new Date(t0 + 120 * 60_000).toISOString());
+    expect(paused.gsi5sk).toBe(new Date(t0 + 30 * 60_000).toISOString());
+    await approveAt(10, t0);
+    expect(await entryOf(early)).toMatchObject({ due_at: new Date(t0 + 40 * 60_000).toISOString(), gsi5sk: paused.gsi5sk });
+
+    // Still waiting at the cold timeout: the wake-up moves the entry to the planned move, and the
+    // resumed query, which plans an earlier one, brings it forward.
+    readAndWrite();
+    t0 = t.clock.now().getTime();
+    const late = (await ask(admin.cookie, workspaceId)).body.conversation_id;
+    t.clock.set(new Date(t0 + 31 * 60_000));
+    await sendDueMoves(t.deps, t.clock.now());
+    await t.runner.idle();
+    expect(await entryOf(late)).toMatchObject({ status: 'open', gsi5sk: new Date(t0 + 120 * 60_000).toISOString() });
+    await approveAt(32, t0);
+    expect(await entryOf(late)).toMatchObject({
+      due_at: new Date(t0 + 62 * 60_000).toISOString(),
+      gsi5sk: new Date(t0 + 62 * 60_000).toISOString(),
+    });
   });
 
   it('streams: approval_required on the query, and the resumed answer on the decision', async () => {

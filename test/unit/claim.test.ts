@@ -106,7 +106,7 @@ afterAll(async () => {
 const api = { orgId: 'org_1', role: 'admin' as const, userName: 'Ada', consumerType: 'api' as const, channel: null, owner: 'user:ada' };
 const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
   caller: api,
-  workspace: { id: 'ws_1', org_id: 'org_1' } as ClaimedQuery['workspace'],
+  workspace: { id: 'ws_1', org_id: 'org_1', cold_timeout_minutes: 30 } as ClaimedQuery['workspace'],
   conversationId: 'conv_1',
   history: [],
   query: 'Where is my order?',

@@ -7,7 +7,7 @@ import { item } from 'dynamodb-toolbox/schema/item';
 import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { openDueIndex } from '../../conversations/lifecycle.js';
+import { minutesAfter, openDueIndex } from '../../conversations/lifecycle.js';
 import { CONSUMER_TYPES, CONVERSATION_STATUSES } from '../../conversations/schemas.js';
 import { conversationTitle, firstQuestion } from '../../conversations/title.js';
 import type { Deps } from '../../deps.js';
@@ -173,7 +173,10 @@ function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueSh
     gsi1pk: shardKey(keys.conversationsIndex(workspace.org_id, workspace.id), listShardOf(conversationId)),
     gsi1sk: indexKey,
     due_at: coldAt.toISOString(),
-    ...openDueIndex(workspace.id, conversationId, coldAt, dueShards),
+    // At the cold timeout from now even when the move is planned later (a query paused for an
+    // approval): the lazy entry stays no later than any move a next query plans, so that query
+    // need not bring it forward (keepDueEntryInTime); the sweep moves it if it comes first.
+    ...openDueIndex(workspace.id, conversationId, minutesAfter(at, workspace.cold_timeout_minutes), dueShards),
   };
   const initial = {
     id: conversationId,
