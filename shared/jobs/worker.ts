@@ -98,13 +98,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
 
   const handler = handlers[claimed.queue];
   const parsed = handler.schema.safeParse(claimed.data);
-  if (!parsed.success) {
-    // A payload that does not validate will not validate next time either: fail it now.
-    const error = invalidData(parsed.error);
-    await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
-    countOutcome(deps, claimed, 'failed');
-    return { kind: 'failed', error };
-  }
+  if (!parsed.success) return failInvalid(deps, claimed, parsed.error);
   try {
     await handler.run(deps, parsed.data, claimed);
   } catch (caught) {
@@ -113,6 +107,14 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
   countOutcome(deps, claimed, 'completed');
   return { kind: 'completed' };
+}
+
+/** A claimed job whose payload does not validate: it will not validate next time either, so it fails now. */
+async function failInvalid(deps: Deps, claimed: JobItem, issues: z.ZodError): Promise<JobOutcome> {
+  const error = invalidData(issues);
+  await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
+  countOutcome(deps, claimed, 'failed');
+  return { kind: 'failed', error };
 }
 
 /** A claimed attempt that threw: delayed for a retry with exponential backoff, or failed for good after `maxAttempts`. */
@@ -191,12 +193,7 @@ async function runClaimed(
   const { claimed, counted } = claim;
   const handler = handlers[claimed.queue];
   const parsed = handler.schema.safeParse(claimed.data);
-  if (!parsed.success) {
-    const error = invalidData(parsed.error);
-    await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
-    countOutcome(deps, claimed, 'failed');
-    return { kind: 'failed', error };
-  }
+  if (!parsed.success) return failInvalid(deps, claimed, parsed.error);
   let wrote: boolean;
   try {
     wrote = (await handler.run(deps, parsed.data, claimed)) !== false;

@@ -20,6 +20,21 @@ afterAll(async () => {
   await t.close();
 });
 
+/** The ids of the jobs the sweep of stuck jobs sends again (caught, not delivered). */
+async function stuckJobsSent(): Promise<string[]> {
+  const redelivered: string[] = [];
+  const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
+  t.deps.jobs.redeliver = async (message) => {
+    redelivered.push(message.jobId);
+  };
+  try {
+    await redeliverStuckJobs(t.deps);
+  } finally {
+    t.deps.jobs.redeliver = redeliver;
+  }
+  return redelivered;
+}
+
 describe('sharded job ledger keys', () => {
   it('puts pending jobs in every one of the 64 shards of their queue, by id', async () => {
     const shards = new Set(Array.from({ length: 1000 }, (_, index) => pendingShardOf(`stats-org-ws-conv-${index}`)));
@@ -121,16 +136,7 @@ describe('sharded job ledger keys', () => {
       update: 'SET gsi2pk = :pk, gsi2sk = :sk REMOVE gsi5pk, gsi5sk',
       values: { ':pk': keys.unshardedPendingJobsIndex('lifecycle'), ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', jobId) },
     });
-    const redelivered: string[] = [];
-    const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
-    t.deps.jobs.redeliver = async (message) => {
-      redelivered.push(message.jobId);
-    };
-    try {
-      await redeliverStuckJobs(t.deps);
-    } finally {
-      t.deps.jobs.redeliver = redeliver;
-    }
+    const redelivered = await stuckJobsSent();
     expect(redelivered).toContain(jobId);
   });
 
@@ -145,16 +151,7 @@ describe('sharded job ledger keys', () => {
       update: 'SET gsi5sk = :sk',
       values: { ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', stuck) },
     });
-    const redelivered: string[] = [];
-    const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
-    t.deps.jobs.redeliver = async (message) => {
-      redelivered.push(message.jobId);
-    };
-    try {
-      await redeliverStuckJobs(t.deps);
-    } finally {
-      t.deps.jobs.redeliver = redeliver;
-    }
+    const redelivered = await stuckJobsSent();
     expect(redelivered).toContain(stuck);
     expect(redelivered).not.toContain(later);
   });
