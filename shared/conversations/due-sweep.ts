@@ -3,7 +3,7 @@ import { keys } from '../platform/keys.js';
 import { type Key, unlessConditionFailed } from '../platform/table.js';
 import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
 import { lifecycleMessage, STATS_BACKSTOP_MS, statsMessage, type LifecycleJob } from './lifecycle.js';
-import { drainedAt } from '../jobs/counted.js';
+import { drainedAt } from '../jobs/drains.js';
 import type { JobMessage } from '../jobs/ledger.js';
 
 /*
@@ -20,14 +20,13 @@ const LEGACY_DUE_SHARDS = 32;
 
 /**
  * A partition of the due index, and what its entries are: conversations of a status, or approvals.
- * `lazy`: GSI5's open conversations, whose entries carry the keys alone and can stand earlier than
- * the real due time (conversations/lifecycle.ts `openDueIndex`).
+ * GSI5's entries (open conversations, closed ones awaiting their stats) carry the keys and the
+ * organisation alone, and an open one's can stand earlier than the real due time
+ * (conversations/lifecycle.ts `lazyDueIndex`): the sweep reads their conversations (`settleLazy`).
  */
-interface DuePartition {
-  index: 'gsi3' | 'gsi4' | 'gsi5';
-  pk: string;
-  holds: 'open' | 'cold' | 'stats' | 'approval';
-}
+type DuePartition =
+  | { index: 'gsi5'; pk: string; holds: 'open' | 'stats' }
+  | { index: 'gsi3' | 'gsi4'; pk: string; holds: 'open' | 'cold' | 'approval' };
 
 /**
  * Every partition of the due index: open conversations' in GSI5 and cold ones' in GSI4 (`shards`
@@ -35,11 +34,10 @@ interface DuePartition {
  * GSI4, both in GSI3); approvals' in GSI3.
  */
 function duePartitions(shards: number): DuePartition[] {
-  const partitions = (index: DuePartition['index'], holds: DuePartition['holds'], count: number, status: string = holds) =>
-    Array.from({ length: count }, (_, shard) => ({ index, holds, pk: keys.dueIndex(status, shard) }));
+  const partitions = <P extends DuePartition>(index: P['index'], holds: P['holds'], count: number, status: string = holds) =>
+    Array.from({ length: count }, (_, shard) => ({ index, holds, pk: keys.dueIndex(status, shard) }) as P);
   return [
-    ...partitions('gsi5', 'open', shards),
-    ...partitions('gsi5', 'stats', shards),
+    ...(['open', 'stats'] as const).flatMap((list) => partitions('gsi5', list, shards)),
     ...(['open', 'cold'] as const).flatMap((status) => [
       ...partitions('gsi4', status, shards),
       ...partitions('gsi3', status, LEGACY_DUE_SHARDS),
@@ -78,7 +76,7 @@ interface DueConversation extends DueEntry, Key {
   closed_at?: string;
 }
 
-/** What a GSI5 entry found due asks for: a job to send (`again`: a stats job, claimed on delivery), a write of its conversation, or both. */
+/** What a GSI5 entry found due asks for: a job to send, a write of its conversation (its entry moved or taken out), or both. */
 interface Settled {
   message?: JobMessage;
   write?: { update: string; condition: string; values: Record<string, unknown> };
@@ -158,22 +156,21 @@ async function settleLazy(
 /** Reads what is due at `now` in `partitions`, all at once, and sends each job; answers how many were sent. */
 async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: Date): Promise<number> {
   const upTo = keys.afterTime(now.toISOString());
-  const found = (
-    await Promise.all(
-      partitions.map(async ({ holds, ...partition }) =>
-        (
-          await deps.table.queryAll<DueEntry & LazyEntry>({ ...partition, sk: { lte: upTo } })
-        ).map((entry) => ({
-          holds,
-          lazy: partition.index === 'gsi5',
-          entry,
-        })),
-      ),
-    )
-  ).flat();
-  const lazy = found.flatMap(({ holds, lazy, entry }) => (lazy && (holds === 'open' || holds === 'stats') ? [{ holds, entry }] : []));
+  const read = (partition: DuePartition) => {
+    const { holds: _, ...query } = partition;
+    return deps.table.queryAll<DueEntry & LazyEntry>({ ...query, sk: { lte: upTo } });
+  };
+  const found = await Promise.all(partitions.map(async (partition) => ({ partition, entries: await read(partition) })));
+  const lazy = found.flatMap(({ partition, entries }) =>
+    partition.index === 'gsi5' ? entries.map((entry) => ({ holds: partition.holds, entry })) : [],
+  );
   const settled = await settleLazy(deps, lazy, now);
-  const messages = [...found.flatMap(({ holds, lazy, entry }) => (lazy ? [] : [messageOf(holds, entry)])), ...settled.moves];
+  const messages = [
+    ...found.flatMap(({ partition, entries }) =>
+      partition.index === 'gsi5' ? [] : entries.map((entry) => messageOf(partition.holds, entry)),
+    ),
+    ...settled.moves,
+  ];
   let sent = 0;
   for (const message of messages) if (await deps.jobs.enqueue(message)) sent += 1;
   // A stats job is written to the ledger by its claim: sent again as it is, the delivery decides.
@@ -185,7 +182,7 @@ async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: D
 }
 
 /** The job of an entry of GSI4 or GSI3, which carries what it needs: a cold conversation's close, an open one's cold move (written before GSI5), an approval's expiry. */
-function messageOf(holds: DuePartition['holds'], entry: DueEntry): JobMessage {
+function messageOf(holds: 'open' | 'cold' | 'approval', entry: DueEntry): JobMessage {
   if (holds === 'approval') return expiryMessage(entry.org_id, entry.workspace_id, entry.id);
   return lifecycleMessage(entry.org_id, {
     workspaceId: entry.workspace_id,

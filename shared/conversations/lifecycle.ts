@@ -45,14 +45,15 @@ function coldDueIndex(workspaceId: string, conversationId: string, dueAt: Date, 
 }
 
 /**
- * Due-index attributes of an open conversation waiting to go cold (GSI5, the keys alone). The
- * entry is lazy: a conversation's first question puts it, its next ones leave it where it is
+ * Due-index attributes in GSI5 (the keys and the organisation): an open conversation waiting to go
+ * cold (`open`), or a closed one waiting for its stats (`stats`, `STATS_BACKSTOP_MS`). An open
+ * conversation's entry is lazy: its first question puts it, its next ones leave it where it is
  * (earlier than the real due time, `due_at`), and the sweep that finds it early moves it
  * (conversations/due-sweep.ts). So a follow-up writes no due entry; before, each moved one.
  */
-export function openDueIndex(workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
+export function lazyDueIndex(list: 'open' | 'stats', workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
   return {
-    gsi5pk: keys.dueIndex('open', shardOf(workspaceId, conversationId, shards)),
+    gsi5pk: keys.dueIndex(list, shardOf(workspaceId, conversationId, shards)),
     gsi5sk: dueAt.toISOString(),
   };
 }
@@ -67,14 +68,6 @@ export function openDueIndex(workspaceId: string, conversationId: string, dueAt:
  * claim lets one run.
  */
 export const STATS_BACKSTOP_MS = 30 * 60_000;
-
-/** Due-index attributes of a closed conversation whose stats are pending (GSI5). */
-function statsDueIndex(workspaceId: string, conversationId: string, dueAt: Date, shards: number) {
-  return {
-    gsi5pk: keys.dueIndex('stats', shardOf(workspaceId, conversationId, shards)),
-    gsi5sk: dueAt.toISOString(),
-  };
-}
 
 export function minutesAfter(at: Date | string, minutes: number): Date {
   return new Date(new Date(at).getTime() + minutes * 60_000);
@@ -156,7 +149,13 @@ async function close(
 ): Promise<'open' | 'cold' | undefined> {
   const now = deps.clock.now();
   const at = now.toISOString();
-  const statsDue = statsDueIndex(workspaceId, conversationId, new Date(now.getTime() + STATS_BACKSTOP_MS), deps.config.dueIndexShards);
+  const statsDue = lazyDueIndex(
+    'stats',
+    workspaceId,
+    conversationId,
+    new Date(now.getTime() + STATS_BACKSTOP_MS),
+    deps.config.dueIndexShards,
+  );
   const values: Record<string, unknown> = {
     ':closed': 'closed',
     ':at': at,

@@ -26,21 +26,25 @@ export const isRecordedOnFailure = (queue: QueueName) => RECORDED_ON_FAILURE.inc
 
 /**
  * Jobs written to the ledger by the delivery that claims them, not when they are sent: the
- * conversation statistics (their messages say so: `claimOnDelivery`; the other jobs of their queue,
- * an evaluation's cases, are recorded when sent). Sending one counts it waiting
- * (jobs/counted.ts); the claim is the ledger's conditional put (so one delivery runs it, as a claim
- * of a recorded job is one conditional write); the outcome is counted when the stats are written,
- * and a failure goes on through the ledger (delayed, failed, retry-all) as any job's. What
- * replaces the ledger's record of a job waiting to run, in case its message is lost (the local
- * runtime stopped, a send failed), is the closed conversation's entry in the due index, which
- * sends it again (conversations/due-sweep.ts). A claimed job's item is not written again when it
- * completes: it stays `active` until its TTL, and a later delivery finds the stats written and does
- * nothing. Three writes and two index entries per job fewer than recording it (docs/capacity.md).
+ * conversation statistics (their messages say so: `claimOnDelivery`; the other jobs of their
+ * queue, an evaluation's cases, are recorded when sent). Sending one counts it waiting (ledger.ts;
+ * a drain is a time: jobs/drains.ts); the claim is the ledger's conditional put (so one delivery
+ * runs it, as a claim of a recorded job is one conditional write); the outcome is counted when the
+ * stats are written, and a failure goes on through the ledger (delayed, failed, retry-all) as any
+ * job's. What replaces the ledger's record of a job waiting to run, in case its message is lost
+ * (the local runtime stopped, a send failed), is the closed conversation's entry in the due index,
+ * which sends it again (conversations/due-sweep.ts). A claimed job's item is not written again
+ * when it completes: it stays `active` until its TTL, and a later delivery finds the stats written
+ * and does nothing. Three writes and two index entries per job fewer than recording it
+ * (docs/capacity.md).
  */
 const CLAIMED_ON_DELIVERY: readonly QueueName[] = ['conversation-stats'];
 
 /** Whether `queue` carries jobs claimed on delivery (its drain then also drops those counted waiting). */
 export const hasClaimedOnDelivery = (queue: QueueName) => CLAIMED_ON_DELIVERY.includes(queue);
+
+/** The queue counters' attribute holding the time of a queue's last drain (jobs/drains.ts). */
+export const drainedAttribute = (queue: QueueName) => `${queue}#drained_at`;
 
 /** Whether a job is written to the ledger by the delivery that claims it. */
 export const isClaimedOnDelivery = (message: JobMessage) => hasClaimedOnDelivery(message.queue) && message.claimOnDelivery === true;

@@ -2,9 +2,9 @@ import type { Store } from '../platform/store.js';
 import { once } from '../platform/once.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
-import { countSent } from './counted.js';
 import {
   type CounterName,
+  drainedAttribute,
   FINISHED_TTL_SECONDS,
   GAUGES,
   indexAttributes,
@@ -23,10 +23,34 @@ export type { JobItem, JobMessage, JobState, QueueName, TransitionOptions } from
 /** The typed writes (dynamodb-toolbox), evaluated on first use: a process that never writes a job never loads the builder. */
 const writes = once(() => import('./ledger-writes.js'));
 
-/** Adds to the queue counters of an organisation. */
-async function countJobs(store: Store, orgId: string, deltas: Partial<Record<CounterName, number>>): Promise<void> {
+/**
+ * Adds to the queue counters of an organisation. `unlessDrainedSince`: only if the queue was not
+ * drained after that time (a job claimed on delivery, sent then: jobs/drains.ts); answers whether
+ * it added.
+ */
+async function countJobs(
+  store: Store,
+  orgId: string,
+  deltas: Partial<Record<CounterName, number>>,
+  unlessDrainedSince?: { queue: QueueName; sentAt: string },
+): Promise<boolean> {
   const update = (await writes()).countersUpdate(orgId, deltas);
-  if (update) await store.table.update(update.key, update.input);
+  if (!update) return true;
+  if (!unlessDrainedSince) {
+    await store.table.update(update.key, update.input);
+    return true;
+  }
+  const { queue, sentAt } = unlessDrainedSince;
+  const input = {
+    ...update.input,
+    condition: 'attribute_not_exists(#drained) OR #drained < :sent',
+    names: { ...update.input.names, '#drained': drainedAttribute(queue) },
+    values: { ...update.input.values, ':sent': sentAt },
+  };
+  return unlessConditionFailed(
+    store.table.update(update.key, input).then(() => true),
+    false,
+  );
 }
 
 function counterDeltas(queue: QueueName, from: JobState | undefined, to: JobState) {
@@ -91,8 +115,7 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0, 
  * `RECORDED_ON_FAILURE` or `CLAIMED_ON_DELIVERY` one read: a job already in the ledger (one that
  * failed, retried from there or waiting for retry-all; a claimed one) is not sent again, as a
  * recorded one is not; a drained one is recorded anew (`recordJob` replaces it), since its late
- * deliveries are dropped. A job of `CLAIMED_ON_DELIVERY` is then counted waiting
- * (jobs/counted.ts). Answers the message to send (stamped with its time when counted), or
+ * deliveries are dropped. A job of `CLAIMED_ON_DELIVERY` is then counted waiting. Answers the message to send (stamped with its time when counted), or
  * undefined: do not send it.
  */
 export async function recordOrCheck(store: Store, message: JobMessage, delayMs = 0): Promise<JobMessage | undefined> {
@@ -102,7 +125,26 @@ export async function recordOrCheck(store: Store, message: JobMessage, delayMs =
   const recorded = await getJob(store, message.jobId);
   if (recorded?.state === 'removed') return recordNew();
   if (recorded) return undefined;
-  return claimed ? countSent(store, message) : message;
+  if (!claimed) return message;
+  // Counted waiting: the counters are its only record until its claim.
+  await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, 'waiting'));
+  return { ...message, sentAt: store.clock.now().toISOString() };
+}
+
+/**
+ * A job claimed on delivery, claimed: counted active (out of `waiting`), unless its queue was
+ * drained after it was sent (`sentAt`; none: before any drain). False then: the job is dropped.
+ */
+export function countClaimed(store: Store, message: JobMessage): Promise<boolean> {
+  return countJobs(store, message.orgId, counterDeltas(message.queue, 'waiting', 'active'), {
+    queue: message.queue,
+    sentAt: message.sentAt ?? '',
+  });
+}
+
+/** A job claimed on delivery, its work written: counted completed (out of `active`). */
+export async function countWritten(store: Store, message: JobMessage): Promise<void> {
+  await countJobs(store, message.orgId, counterDeltas(message.queue, 'active', 'completed'));
 }
 
 /** How long a claim of a job is its worker's: after it, the job may be claimed again. */

@@ -5,7 +5,7 @@ import { readPage } from '../platform/pages.js';
 import { keys } from '../platform/keys.js';
 import { byStatePartitions, queueCounterItems } from './shards.js';
 import { pendingJobs } from './pending.js';
-import { drainCounters } from './counted.js';
+import { drainCounters } from './drains.js';
 import {
   QUEUE_NAMES,
   hasClaimedOnDelivery,
@@ -119,7 +119,7 @@ async function jobsToDrain(deps: Deps, orgId: string, queue: QueueName): Promise
 
 /**
  * `POST /api/org/queues/:name/drain`: removes the waiting and delayed jobs (not the active ones):
- * those of the ledger, and those counted waiting before their claim (jobs/counted.ts); a removed
+ * those of the ledger, and those counted waiting before their claim (jobs/drains.ts); a removed
  * job's pending delivery is dropped when it arrives. The `completed` total starts again.
  */
 export async function drainQueue(deps: Deps, orgId: string, name: string): Promise<number> {

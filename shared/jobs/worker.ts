@@ -2,7 +2,9 @@ import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import {
   claimOnDelivery,
+  countClaimed,
   countCompleted,
+  countWritten,
   getJob,
   isClaimedOnDelivery,
   isRecordedOnFailure,
@@ -17,7 +19,6 @@ import {
 } from './ledger.js';
 import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
-import { countClaimed, countFinished } from './counted.js';
 import { issueLines } from '../platform/validation.js';
 
 /**
@@ -75,8 +76,8 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   let job = await getJob(deps, message.jobId);
   if (!job && isRecordedOnFailure(message.queue)) return runUnrecorded(deps, handlers, settings, message);
   // Claimed on delivery: not in the ledger yet, or claimed there (a job recorded in the pending index goes the ledger's way).
-  const claimedOnDelivery = !job || (job.state === 'active' && !job.gsi5pk && !job.gsi2pk);
-  if (isClaimedOnDelivery(message) && claimedOnDelivery) return runClaimed(deps, handlers, settings, message, job);
+  const unrecordedOrHeld = !job || (job.state === 'active' && !job.gsi5pk && !job.gsi2pk);
+  if (isClaimedOnDelivery(message) && unrecordedOrHeld) return runClaimed(deps, handlers, settings, message, job);
   if (!job) {
     // A message that came without a ledger entry (an EventBridge schedule firing): record it first.
     await recordJob(deps, message);
@@ -200,7 +201,7 @@ async function runClaimed(
   } catch (caught) {
     return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
   }
-  if (wrote || counted) await countFinished(deps, message, true);
+  if (wrote || counted) await countWritten(deps, message);
   countOutcome(deps, claimed, 'completed');
   return { kind: 'completed' };
 }

@@ -10,7 +10,15 @@ import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startRuntimeProcess } from '../support/runtime-process.js';
 import { startFakeChat } from '../support/fake-chat.js';
-import { errorReply, startFakeModel, textReply, toolUseReply, type FakeReply, type ModelRequestRecord } from '../support/fake-model.js';
+import {
+  errorReply,
+  startFakeModel,
+  textReply,
+  toolUseReply,
+  type FakeReply,
+  type ModelRequestRecord,
+  isStatsRequest,
+} from '../support/fake-model.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
 
 /**
@@ -44,8 +52,6 @@ function statsReply(usage = { input_tokens: 1000, output_tokens: 100 }): FakeRep
     usage,
   );
 }
-
-const isStatsRequest = (request: ModelRequestRecord) => Boolean((request.body as { tool_choice?: unknown }).tool_choice);
 
 /** Signs up, creates a workspace (with optional HTTP MCP connections) on a test context. */
 async function workspaceOn(t: TestContext, connections: { name: string; url: string }[] = []) {

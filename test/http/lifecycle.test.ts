@@ -15,6 +15,7 @@ import {
   type FakeModel,
   type FakeReply,
   type ModelRequestRecord,
+  isStatsRequest,
 } from '../support/fake-model.js';
 
 const MINUTE = 60_000;
@@ -41,7 +42,6 @@ function validStats(input: Record<string, unknown> = {}): FakeReply {
   );
 }
 
-const isStatsRequest = (request: ModelRequestRecord) => (request.body as { tool_choice?: unknown }).tool_choice !== undefined;
 const statsRequests = () => model.requests.filter(isStatsRequest);
 
 beforeAll(async () => {

@@ -4,7 +4,7 @@ import { sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { getJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import { startFakeModel, textReply, toolUseReply, type FakeModel, isStatsRequest } from '../support/fake-model.js';
 
 /*
  * The conversation-stats job is written to the ledger by the delivery that claims it
@@ -18,7 +18,6 @@ let t: TestContext;
 /** How long a stats reply takes. */
 let statsDelayMs = 0;
 
-const isStatsRequest = (request: ModelRequestRecord) => (request.body as { tool_choice?: unknown }).tool_choice !== undefined;
 const statsRequests = () => model.requests.filter(isStatsRequest);
 const statsReply = () => ({
   ...toolUseReply(

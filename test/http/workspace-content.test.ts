@@ -1,6 +1,14 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type ApiResponse, type TestContext } from '../support/context.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel, type FakeReply, type ModelRequestRecord } from '../support/fake-model.js';
+import {
+  startFakeModel,
+  textReply,
+  toolUseReply,
+  type FakeModel,
+  type FakeReply,
+  type ModelRequestRecord,
+  isStatsRequest,
+} from '../support/fake-model.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
 
 const MINUTE = 60_000;
@@ -30,7 +38,6 @@ function statsReply(input: Record<string, unknown> = {}): FakeReply {
   );
 }
 
-const isStatsRequest = (request: ModelRequestRecord) => (request.body as { tool_choice?: unknown }).tool_choice !== undefined;
 const queryRequests = () => model.requests.filter((request) => !isStatsRequest(request));
 const statsRequests = () => model.requests.filter(isStatsRequest);
 const toolNames = (request: ModelRequestRecord | undefined) => (request?.body.tools ?? []).map((tool) => tool.name);

@@ -70,6 +70,11 @@ function messageReply(content: unknown[], stopReason: 'end_turn' | 'tool_use', u
 }
 
 /** A final text answer. */
+/** Whether a request is a conversation's statistics call: the only call that forces a tool (`tool_choice`). */
+export function isStatsRequest(request: ModelRequestRecord): boolean {
+  return (request.body as { tool_choice?: unknown }).tool_choice !== undefined;
+}
+
 export function textReply(text: string, usage?: Usage): FakeReply {
   return messageReply([{ type: 'text', text }], 'end_turn', usage);
 }

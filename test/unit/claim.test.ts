@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBServiceException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { conversationUpdate, freshConversationItem, type ClaimedQuery } from '../../shared/agent/query/claim.js';
-import { openDueIndex } from '../../shared/conversations/lifecycle.js';
+import { lazyDueIndex } from '../../shared/conversations/lifecycle.js';
 import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { keys } from '../../shared/platform/keys.js';
@@ -23,7 +23,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   const { caller, workspace, conversationId } = saved;
   const indexKey = at;
   const chat = caller.chat;
-  const due = openDueIndex(workspace.id, conversationId, coldAt, 128);
+  const due = lazyDueIndex('open', workspace.id, conversationId, coldAt, 128);
   const set = {
     status: 'open',
     last_activity_at: at,

@@ -7,7 +7,7 @@ import { item } from 'dynamodb-toolbox/schema/item';
 import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { minutesAfter, openDueIndex } from '../../conversations/lifecycle.js';
+import { lazyDueIndex, minutesAfter } from '../../conversations/lifecycle.js';
 import { CONSUMER_TYPES, CONVERSATION_STATUSES } from '../../conversations/schemas.js';
 import { conversationTitle, firstQuestion } from '../../conversations/title.js';
 import type { Deps } from '../../deps.js';
@@ -69,7 +69,7 @@ const conversationEntity = new Entity({
     moved_by: string().optional(),
     gsi1pk: string(),
     gsi1sk: string(),
-    /** The by-status list (cold and closed only, set by their moves): an open conversation is listed from gsi1. */
+    /** The by-status lists of before (every status is listed from gsi1 now): a query takes a conversation out. */
     gsi2pk: string().optional(),
     gsi2sk: string().optional(),
     /** The due index before it had its own projection: taken out by the conversation's next write. */
@@ -176,7 +176,7 @@ function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueSh
     // At the cold timeout from now even when the move is planned later (a query paused for an
     // approval): the lazy entry stays no later than any move a next query plans, so that query
     // need not bring it forward (keepDueEntryInTime); the sweep moves it if it comes first.
-    ...openDueIndex(workspace.id, conversationId, minutesAfter(at, workspace.cold_timeout_minutes), dueShards),
+    ...lazyDueIndex('open', workspace.id, conversationId, minutesAfter(at, workspace.cold_timeout_minutes), dueShards),
   };
   const initial = {
     id: conversationId,

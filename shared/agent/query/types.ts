@@ -72,6 +72,6 @@ export interface ConversationState {
   status?: string;
   message_count?: number;
   owner?: string;
-  /** Where its open due entry stands (GSI5, lazy: conversations/lifecycle.ts `openDueIndex`). */
+  /** Where its open due entry stands (GSI5, lazy: conversations/lifecycle.ts `lazyDueIndex`). */
   gsi5sk?: string;
 }
