@@ -15,7 +15,7 @@ let browser: Browser;
 let page: Page;
 let workspaceId: string;
 const at = (path: string) => `${service.url}${path}`;
-const dayBefore = (count: number) => new Date(Date.now() - count * 86_400_000).toISOString().slice(0, 10);
+const dayBefore = (count: number) => new Date(service.runtime.deps.clock.now().getTime() - count * 86_400_000).toISOString().slice(0, 10);
 
 beforeAll(async () => {
   service = await startConsoleService();
@@ -47,7 +47,7 @@ beforeAll(async () => {
   });
   await table.batchPut([day(0, 2), day(20, 9)]);
   const entry = (minutesAgo: number, entryId: string, query: string, tools: string[], error: string | null) => {
-    const created = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+    const created = new Date(service.runtime.deps.clock.now().getTime() - minutesAgo * 60_000).toISOString();
     return {
       ...keys.activityEntry(orgId, id, created, entryId),
       id: entryId,

@@ -82,7 +82,7 @@ describe('the budgets API', () => {
       alert_percent: [80, 100],
       status: 'ok',
     });
-    const now = new Date();
+    const now = t.clock.now();
     expect(created.body.budget.resets_at).toBe(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString());
     const member = await t.addMember(admin.cookie);
     const listed = await t.request('GET', '/api/org/budgets', { cookie: member.cookie });

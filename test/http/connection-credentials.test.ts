@@ -134,7 +134,7 @@ function expectNoSecret(...responses: ApiResponse[]) {
 let names = 0;
 function uniqueName(prefix = 'Credentials'): string {
   names += 1;
-  return `${prefix} ${names} ${Date.now().toString(36)}`;
+  return `${prefix} ${names} ${crypto.randomUUID().slice(0, 8)}`;
 }
 
 async function orgWithWorkspace() {

@@ -109,7 +109,7 @@ const detailOf = (response: ApiResponse, path: string): string =>
 let names = 0;
 function uniqueName(prefix = 'Support'): string {
   names += 1;
-  return `${prefix} ${names} ${Date.now().toString(36)}`;
+  return `${prefix} ${names} ${crypto.randomUUID().slice(0, 8)}`;
 }
 
 async function orgWithWorkspace(context: TestContext = t) {

@@ -3,6 +3,7 @@ import { BUNDLED_STDIO_SERVERS } from '../../shared/platform/config.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 import { STDIO_SERVER_ARGS, standardTools, startHttpMcpServer } from '../support/mcp-servers.js';
+import { wallClock } from '../support/clock.js';
 
 /**
  * What people reach for every day (issue 33): a connection's tools known once it is saved, and
@@ -90,11 +91,11 @@ describe('saving a connection lists its tools', () => {
   });
 
   it('saves a stdio server that never answers within the bound, not waiting for it', async () => {
-    const started = Date.now();
+    const started = wallClock.ms();
     const saved = await saveStdio('Silent', HANG_ARGS);
     expect(saved.status, saved.text).toBe(201);
     // The hub's connect timeout (1.5 s here), well within the save's 10 s bound.
-    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(wallClock.ms() - started).toBeLessThan(8_000);
     const listed = (await connectionsOf()).connections.find((connection) => connection.id === saved.body.id);
     expect(listed).toMatchObject({ status: 'error', last_error: expect.stringMatching(/1500 ms/), tool_count: 0 });
   });

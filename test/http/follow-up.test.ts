@@ -125,7 +125,7 @@ describe('a follow-up saved in one round', () => {
       seq: 3,
       role: 'user',
       content: 'left behind',
-      created_at: new Date().toISOString(),
+      created_at: t.clock.now().toISOString(),
     });
     const response = await asked;
     expect(response.status, response.text).toBe(200);
@@ -134,7 +134,7 @@ describe('a follow-up saved in one round', () => {
 
   it('shows and tells the model nothing of a message numbered past the count', async () => {
     const { follow, transcript, key } = await started();
-    await t.deps.table.put({ ...key(9), id: 'msg-ghost', seq: 9, role: 'user', content: 'ghost', created_at: new Date().toISOString() });
+    await t.deps.table.put({ ...key(9), id: 'msg-ghost', seq: 9, role: 'user', content: 'ghost', created_at: t.clock.now().toISOString() });
     expect(await transcript()).toEqual(['1 first', '2 re: first']);
     const next = await follow('next');
     expect(next.status, next.text).toBe(200);

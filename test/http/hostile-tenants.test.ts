@@ -88,7 +88,7 @@ describe('finding 2: guardrail patterns saved before RE2', () => {
   it('stops the query with a clear error (never a 500, never skipped) when a stored pattern no longer compiles', async () => {
     const admin = await t.signUp();
     const workspace = await t.createWorkspace(admin.cookie, { name: `Old patterns ${t.uniqueEmail('ws')}` });
-    const now = new Date().toISOString();
+    const now = t.clock.now().toISOString();
     // As a JavaScript-regex guardrail was stored before: lookbehind, which RE2 refuses.
     await t.deps.table.put({
       pk: `WS#${admin.org.id}#${workspace.id}`,

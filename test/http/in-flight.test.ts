@@ -5,6 +5,7 @@ import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat } from '../support/fake-chat.js';
 import { type FakeModel, type ModelRequestRecord, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 import { standardTools, startHttpMcpServer } from '../support/mcp-servers.js';
+import { wallClock } from '../support/clock.js';
 
 /*
  * Issue 28, hole 2: nothing bounded the work in flight. A fresh sign-up pointed a connection at a
@@ -115,11 +116,11 @@ describe('queries in flight', () => {
     expect(set.status, set.text).toBe(200);
     expect(set.body.workspace.tool_budget_seconds).toBe(1);
     model.reply(toolUseReply([{ name: 'slow_tool' }]), toolUseReply([{ name: 'slow_tool' }]));
-    const started = Date.now();
+    const started = wallClock.ms();
     const answered = await ask(admin.cookie, workspace.id);
     expect(answered.status, answered.text).toBe(200);
     // The first call waited the budget (not its 30 s timeout); the second round was not run.
-    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(wallClock.ms() - started).toBeLessThan(10_000);
     expect(answered.body.error).toMatch(/tool budget reached: the query waited on its tools for 1 seconds/);
     expect(answered.body.tools_called).toEqual(['slow_tool']);
   }, 20_000);

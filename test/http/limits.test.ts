@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 import { startHttpMcpServer, standardTools } from '../support/mcp-servers.js';
+import { wallClock } from '../support/clock.js';
 
 let t: TestContext;
 let model: FakeModel;
@@ -97,9 +98,9 @@ describe('per-workspace limits', () => {
     await t.connectMcp(admin.cookie, workspace.id, { name: 'docs', url: server.url });
     await t.request('PUT', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie, body: { tool_timeout_seconds: 0.3 } });
     model.reply(toolUseReply([{ name: 'slow_tool' }]), textReply('it was slow'));
-    const started = Date.now();
+    const started = wallClock.ms();
     const response = await ask(admin.cookie, workspace.id, 'be slow');
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(wallClock.ms() - started).toBeLessThan(2_500);
     const result = (model.requests[1]?.body.messages.at(-1)?.content as { content: string; is_error: boolean }[])?.[0];
     expect(result).toMatchObject({ is_error: true, content: 'tool slow_tool timed out after 300 ms' });
     expect(response.body.answer).toBe('it was slow');

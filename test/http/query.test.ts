@@ -279,7 +279,7 @@ describe('POST /api/workspaces/:id/query', () => {
     expect(JSON.stringify(second?.body.tools)).toBe(JSON.stringify(first?.body.tools));
 
     // A workspace that has averaged a query an hour this month keeps its prefix an hour.
-    const month = new Date().toISOString().slice(0, 7);
+    const month = t.clock.now().toISOString().slice(0, 7);
     await addWorkspaceCounters(t.deps, admin.org.id, workspaceId, { [`month#${month}#queries`]: 24 * 31 });
     model.reset();
     await ask(admin.cookie, workspaceId, { query: 'busy' });

@@ -119,7 +119,7 @@ describe('requests per organisation and per key', () => {
     nextMinute();
     const first = new RequestRate(t.deps.table, t.clock, t.logger);
     const second = new RequestRate(t.deps.table, t.clock, t.logger);
-    const scope = `org:several-processes-${Date.now()}`;
+    const scope = `org:several-processes-${crypto.randomUUID()}`;
     // The first process admits 5 and adds them to the store.
     await first.admit(scope, 6, 'this organisation');
     for (let index = 0; index < 4; index += 1) expect(first.admit(scope, 6, 'this organisation')).toBeUndefined();

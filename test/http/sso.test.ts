@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { signInAtProvider, startOidcProvider } from '../support/oidc-provider.js';
+import { wallClock } from '../support/clock.js';
 
 /*
  * Single sign-on (CONTRACT.md, "Single sign-on and provisioning") against a real OpenID provider on
@@ -119,7 +120,7 @@ describe('single sign-on with OpenID Connect', () => {
     const cases: [string, (claims: Record<string, unknown>) => Record<string, unknown>][] = [
       ['another audience', (claims) => ({ ...claims, aud: 'other' })],
       // Past the client's 30 s clock tolerance.
-      ['expired', (claims) => ({ ...claims, iat: Math.floor(Date.now() / 1000) - 3600, exp: Math.floor(Date.now() / 1000) - 600 })],
+      ['expired', (claims) => ({ ...claims, iat: Math.floor(wallClock.ms() / 1000) - 3600, exp: Math.floor(wallClock.ms() / 1000) - 600 })],
     ];
     try {
       for (const [what, change] of cases) {

@@ -46,7 +46,7 @@ let names = 0;
 async function workspaceWithTools() {
   const admin = await t.signUp();
   names += 1;
-  const workspace = await t.createWorkspace(admin.cookie, { name: `Tool search ${names} ${Date.now().toString(36)}` });
+  const workspace = await t.createWorkspace(admin.cookie, { name: `Tool search ${names} ${crypto.randomUUID().slice(0, 8)}` });
   const connection = await t.connectMcp(admin.cookie, workspace.id, { name: 'helpdesk', url: helpdesk.url });
   return { cookie: admin.cookie, id: workspace.id, connectionId: connection.id };
 }

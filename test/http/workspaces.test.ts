@@ -21,7 +21,7 @@ let names = 0;
 /** Every test except the slug tests uses a name no other test uses, so ids are predictable within an organisation. */
 function uniqueName(prefix = 'Desk'): string {
   names += 1;
-  return `${prefix} ${names} ${Date.now().toString(36)}`;
+  return `${prefix} ${names} ${crypto.randomUUID().slice(0, 8)}`;
 }
 
 /** A new organisation with one workspace. */

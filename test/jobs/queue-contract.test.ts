@@ -13,6 +13,7 @@ import { deliveryOf, type JobHandler, type JobHandlers, type WorkerSettings } fr
 import { NotFoundError } from '../../shared/platform/errors.js';
 import type { Metrics } from '../../shared/platform/metrics.js';
 import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
+import { wallClock } from '../support/clock.js';
 
 /**
  * One contract for both adapters of the JobQueue port: the in-process LocalJobRunner and the SQS
@@ -126,11 +127,11 @@ function localHarness(): Harness {
   return {
     deps,
     async deliver() {
-      const deadline = Date.now() + 10_000;
+      const deadline = wallClock.ms() + 10_000;
       for (;;) {
         await localRunner.idle();
         if (pendingTimers() === 0) return;
-        if (Date.now() > deadline) throw new Error(`local runner did not settle: ${pendingTimers()} timers pending`);
+        if (wallClock.ms() > deadline) throw new Error(`local runner did not settle: ${pendingTimers()} timers pending`);
         await sleep(5);
       }
     },

@@ -13,6 +13,7 @@ import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequ
 import { startHttpMcpServer } from '../support/mcp-servers.js';
 import { startRuntimeProcess } from '../support/runtime-process.js';
 import { signUpOver } from '../support/signup.js';
+import { wallClock } from '../support/clock.js';
 
 /*
  * A query paused for an approval keeps nothing in memory: its whole state is the approval item.
@@ -146,10 +147,10 @@ async function moveExpiry(dataDir: string, orgId: string, workspaceId: string, a
 }
 
 async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = wallClock.ms() + timeoutMs;
   for (;;) {
     const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
+    if (done(value) || wallClock.ms() > deadline) return value;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -223,18 +224,18 @@ describe('a query paused for approval, across a restart of the local runtime', (
     first.child.kill('SIGTERM');
     expect(await first.exited, first.output()).toBe(0);
 
-    await moveExpiry(dataDir, orgId, workspaceId, approvalId, new Date(Date.now() - 60_000).toISOString());
+    await moveExpiry(dataDir, orgId, workspaceId, approvalId, new Date(wallClock.ms() - 60_000).toISOString());
 
     const second = startOn(dataDir);
     const call = client(await second.url, cookie);
-    const listening = Date.now();
+    const listening = wallClock.ms();
     const expired = await eventually(
       () => call('GET', `/api/workspaces/${workspaceId}/approvals?status=expired`),
       (listed) => listed.body.total === 1,
       5_000,
     );
     expect(expired.body.approvals).toEqual([expect.objectContaining({ id: approvalId, status: 'expired', decided_by: null })]);
-    expect(Date.now() - listening).toBeLessThan(3_000);
+    expect(wallClock.ms() - listening).toBeLessThan(3_000);
 
     // The model was told, and its answer is the conversation's; the tool never ran.
     const conversationPath = `/api/workspaces/${workspaceId}/conversations/${asked.body.conversation_id}`;

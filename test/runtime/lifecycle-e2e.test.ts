@@ -8,6 +8,7 @@ import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../supp
 import { RecordingLogger } from '../support/logger.js';
 import { FAST_SCRYPT } from '../support/context.js';
 import { signUpOver } from '../support/signup.js';
+import { wallClock } from '../support/clock.js';
 
 let model: FakeModel;
 let runtime: LocalRuntime;
@@ -59,11 +60,11 @@ async function callAt(base: string, method: string, path: string, cookie: string
 type QueueCounts = Record<string, { completed: number; failed: number }>;
 
 async function queuesWhen(cookie: string, ready: (queues: QueueCounts) => boolean): Promise<QueueCounts> {
-  const deadline = Date.now() + 5_000;
+  const deadline = wallClock.ms() + 5_000;
   for (;;) {
     const queues = await call('GET', '/api/org/queues', cookie);
     const byName: QueueCounts = Object.fromEntries(queues.body.queues.map((queue: { name: string }) => [queue.name, queue]));
-    if (ready(byName) || Date.now() > deadline) return byName;
+    if (ready(byName) || wallClock.ms() > deadline) return byName;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -78,13 +79,13 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
     const path = `/api/workspaces/${workspace.body.id}/conversations/${asked.body.conversation_id}`;
 
     const seen: Record<string, number> = {};
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline) {
+    const deadline = wallClock.ms() + 20_000;
+    while (wallClock.ms() < deadline) {
       const detail = await call('GET', path, cookie);
       const { status, stats_status } = detail.body.conversation;
-      seen[status] ??= Date.now();
+      seen[status] ??= wallClock.ms();
       if (stats_status === 'complete') {
-        seen.stats ??= Date.now();
+        seen.stats ??= wallClock.ms();
         break;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -142,16 +143,16 @@ describe('conversation lifecycle on the local runtime, in real time', () => {
       await new Promise((resolve) => setTimeout(resolve, 3_500));
 
       second = await startLocalRuntime(parseConfig(env, 'local'), { logger: new RecordingLogger(), scrypt: FAST_SCRYPT });
-      const started = Date.now();
+      const started = wallClock.ms();
       const path = `/api/workspaces/${workspace.body.id}/conversations/${asked.body.conversation_id}`;
       let status = '';
-      while (Date.now() - started < 5_000) {
+      while (wallClock.ms() - started < 5_000) {
         status = (await callAt(second.url, 'GET', path, cookie)).body.conversation.status;
         if (status === 'cold') break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect(status).toBe('cold');
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(wallClock.ms() - started).toBeLessThan(2_000);
     } finally {
       await second?.stop();
       await rm(dataDir, { recursive: true, force: true });

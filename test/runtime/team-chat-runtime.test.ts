@@ -6,6 +6,7 @@ import { startFakeChat, type FakeChat } from '../support/fake-chat.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 import { RecordingLogger } from '../support/logger.js';
 import { signUpOver } from '../support/signup.js';
+import { wallClock } from '../support/clock.js';
 
 let chat: FakeChat;
 let model: FakeModel;
@@ -53,9 +54,9 @@ describe('team chat under the local runtime', () => {
       channel_id: 'C1',
     });
     expect(connected.status).toBe(201);
-    const started = Date.now();
+    const started = wallClock.ms();
     await vi.waitFor(() => expect(chat.openSockets).toBe(1), { timeout: 5_000, interval: 50 });
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(wallClock.ms() - started).toBeLessThan(5_000);
 
     chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> where is order 42?', ts: '9000.0001' });
     await vi.waitFor(() => expect(chat.answersIn('9000.0001')).toEqual(['Order 42 has shipped.']), { timeout: 8_000, interval: 50 });

@@ -146,7 +146,7 @@ export async function createTestContext(
 
   function uniqueEmail(prefix = 'user'): string {
     counter += 1;
-    return `${prefix}-${Date.now().toString(36)}-${counter}@example.com`;
+    return `${prefix}-${crypto.randomUUID().slice(0, 8)}-${counter}@example.com`;
   }
 
   /** Signs up a new organisation; returns its admin's cookie, user and org. */

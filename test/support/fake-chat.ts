@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { wallClock } from './clock.js';
 
 /** A Web API call the fake received. */
 interface ChatCall {
@@ -59,7 +60,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
   let clock = 0;
   const messages = new Map<string, ShownMessage>();
   const statuses: { channel: string; threadTs: string; status: string }[] = [];
-  const nextTs = () => `${Math.floor(Date.now() / 1000)}.${String(++clock).padStart(6, '0')}`;
+  const nextTs = () => `${Math.floor(wallClock.ms() / 1000)}.${String(++clock).padStart(6, '0')}`;
   const blocksOf = (value: unknown): unknown[] => (typeof value === 'string' ? JSON.parse(value) : ((value as unknown[]) ?? []));
 
   const users: Record<string, string> = { U1: 'Ada Lovelace', U2: 'Grace Hopper' };
@@ -85,7 +86,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
         params = Object.fromEntries(new URLSearchParams(raw));
       }
       const token = (req.headers.authorization ?? '').replace(/^Bearer /, '') || params.token;
-      calls.push({ method, token, params, at: Date.now() });
+      calls.push({ method, token, params, at: wallClock.ms() });
       const answer = answerFor(method, token, params);
       res.writeHead(answer.status ?? 200, { 'content-type': 'application/json', ...answer.headers });
       res.end(JSON.stringify(answer.body));
@@ -324,7 +325,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
               action_id: press.actionId,
               block_id: press.blockId ?? 'feedback',
               value: press.value,
-              action_ts: `${Date.now() / 1000}`,
+              action_ts: `${wallClock.ms() / 1000}`,
             },
           ],
         },
@@ -347,7 +348,7 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
           api_app_id: 'A1',
           type: 'event_callback',
           event_id: eventId,
-          event_time: Math.floor(Date.now() / 1000),
+          event_time: Math.floor(wallClock.ms() / 1000),
           authorizations: [{ team_id: 'T1', user_id: botUserId, is_bot: true }],
           event: { event_ts: String(event.ts ?? ''), ...event },
         },

@@ -24,6 +24,7 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { z } from 'zod';
 import { openSession, standardTools, type TestTool } from './mcp-servers.js';
+import { wallClock } from './clock.js';
 
 /** The scope the protected MCP endpoint requires (granted when the client asks for none). */
 const SCOPE = 'mcp:tools';
@@ -107,7 +108,7 @@ class InMemoryAuthServer implements OAuthServerProvider {
       scopes,
       resource: params.resource,
       params,
-      expiresAt: Date.now() + CODE_TTL_MS,
+      expiresAt: wallClock.ms() + CODE_TTL_MS,
     });
     const target = new URL(params.redirectUri);
     target.searchParams.set('code', code);
@@ -170,7 +171,7 @@ class InMemoryAuthServer implements OAuthServerProvider {
   }
 
   expireAccessTokens(): number {
-    for (const grant of this.accessTokens.values()) grant.expiresAt = Date.now() - 1000;
+    for (const grant of this.accessTokens.values()) grant.expiresAt = wallClock.ms() - 1000;
     return this.accessTokens.size;
   }
 
@@ -182,7 +183,7 @@ class InMemoryAuthServer implements OAuthServerProvider {
 
   private codeFor(client: OAuthClientInformationFull, authorizationCode: string) {
     const code = this.codes.get(authorizationCode);
-    if (!code || code.clientId !== client.client_id || code.expiresAt < Date.now()) {
+    if (!code || code.clientId !== client.client_id || code.expiresAt < wallClock.ms()) {
       throw new InvalidGrantError('the authorization code is invalid, expired or was issued to another client');
     }
     return code;
@@ -195,7 +196,7 @@ class InMemoryAuthServer implements OAuthServerProvider {
   private issue(grant: Grant, kind: IssuedToken['grant']): OAuthTokens {
     const accessToken = randomBytes(24).toString('hex');
     const refreshToken = randomBytes(24).toString('hex');
-    this.accessTokens.set(accessToken, { ...grant, expiresAt: Date.now() + this.accessTokenTtlSeconds * 1000 });
+    this.accessTokens.set(accessToken, { ...grant, expiresAt: wallClock.ms() + this.accessTokenTtlSeconds * 1000 });
     this.refreshTokens.set(refreshToken, { ...grant });
     this.issued.push({
       user: grant.user,

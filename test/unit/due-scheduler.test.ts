@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { JobMessage } from '../../shared/jobs/ledger.js';
 import { DueIndexScheduler } from '../../shared/jobs/scheduler.js';
+import { wallClock } from '../support/clock.js';
 
 // Fake timers drive both setTimeout and the clock the scheduler reads (Date.now).
-const clock = { now: () => new Date(Date.now()) };
+const clock = { now: () => wallClock.now() };
 const message: JobMessage = { jobId: 'j', queue: 'lifecycle', orgId: 'o', data: {} };
 const START = new Date('2026-11-22T10:00:00.000Z').getTime();
 const at = (seconds: number) => new Date(START + seconds * 1000);
