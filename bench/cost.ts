@@ -6,7 +6,7 @@ import { estimateOf, reserveBudgets } from '../shared/budgets/admission.js';
 import type { StoredBudget } from '../shared/budgets/store.js';
 import { modelTier } from '../shared/models/catalogue.js';
 import { parseConfig } from '../shared/platform/config.js';
-import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
+import { promptChars, startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from '../test/support/fake-model.js';
 import { startLowLevelMcpServer } from '../test/support/mcp-servers.js';
 import { signUpOver } from '../test/support/signup.js';
 import { apiOf, benchEnv, percentile, QUIET_LOGGER, type Row } from './report.js';
@@ -22,9 +22,11 @@ import { apiOf, benchEnv, percentile, QUIET_LOGGER, type Row } from './report.js
  * the share of input tokens read from the cache on turns 2–6, and the conversation's cost against
  * the same tokens all priced as uncached input.
  *
- * `budgets`: 100 queries at once against an organisation budget with room for 10 (each query costs
- * the same, known from one before); and the admission step alone (reserving in two budgets) timed
- * on the embedded store.
+ * `budgets`: after cheap questions, 100 at once that each cost about 100 times the workspace's
+ * average, against an organisation budget of $0.50 (half of what they would cost together): how
+ * many were answered and what the budget spent (goal: no overshoot, as each model round holds a
+ * bound on its cost first); and the admission step alone (reserving in two budgets) timed on the
+ * embedded store.
  */
 
 interface Catalogue {
@@ -136,20 +138,26 @@ export async function benchCache(): Promise<Row[]> {
 
 export async function benchBudgets(): Promise<Row[]> {
   const model = await startFakeModel();
-  model.handle(() => textReply('an answer', { input_tokens: 1000, output_tokens: 200 }));
+  // Cheap questions first: the workspace's average is about $0.0001 a question.
+  model.handle(() => textReply('an answer', { input_tokens: 10, output_tokens: 5 }));
   const runtime = await startLocalRuntime(parseConfig(benchEnv(model.url), 'local'), { logger: QUIET_LOGGER });
   try {
     const cookie = await signUpOver(runtime.url, 'budgets@example.com');
     const { send: call } = apiOf(runtime.url, cookie);
     const workspace = String((await call('POST', '/api/workspaces', { name: 'Budgeted' })).body.id);
-    const ask = () => call('POST', `/api/workspaces/${workspace}/query`, { query: 'How much?' });
-    const first = await ask();
-    const perQuery = Number(first.body.cost_usd);
-    const limit = Math.round(perQuery * 10 * 100) / 100;
+    const ask = (query: string) => call('POST', `/api/workspaces/${workspace}/query`, { query });
+    for (let index = 0; index < 5; index += 1) await ask('How much?');
+    const average = Number((await ask('How much?')).body.cost_usd);
+    const limit = 0.5;
     await call('POST', '/api/org/budgets', { scope: 'org', period: 'month', limit_usd: limit });
-    const answers = await Promise.all(Array.from({ length: 100 }, () => ask()));
-    const answered = answers.filter((answer) => answer.status === 200).length;
+    // Then 100 at once, each about 100 times the average: a long question (its input tokens counted
+    // from the request, 3.5 characters a token) and a long answer.
+    model.handle((request) => textReply('an answer', { input_tokens: Math.ceil(promptChars(request.body) / 3.5), output_tokens: 550 }));
+    const question = 'Summarise the incident report and list what failed, please. '.repeat(34);
+    const answers = await Promise.all(Array.from({ length: 100 }, () => ask(question)));
+    const answered = answers.filter((answer) => answer.status === 200);
     const refused = answers.filter((answer) => answer.status === 402).length;
+    const each = answered.length ? Number(answered[0]?.body.cost_usd) : 0;
     const budget = ((await call('GET', '/api/org/budgets')).body.budgets as { spent_usd: number }[])[0];
     const spent = budget?.spent_usd ?? 0;
 
@@ -176,8 +184,8 @@ export async function benchBudgets(): Promise<Row[]> {
     }
     return [
       {
-        case: `100 parallel queries, org budget $${limit} (room for 10 at $${perQuery} each)`,
-        answered,
+        case: `100 parallel queries of $${each} each (${Math.round(each / average)}× the average of $${average}), org budget $${limit}`,
+        answered: answered.length,
         refused_402: refused,
         spent_usd: spent,
         overshoot_usd: Math.max(0, Math.round((spent - limit) * 1e6) / 1e6),

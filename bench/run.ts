@@ -55,7 +55,7 @@ const benchmarks: Record<string, Benchmark> = {
   },
   budgets: {
     title:
-      'Budgets under parallel load on the local runtime (fake model, each query $0.006): 100 queries at once against an organisation budget with room for 10 (goal: overshoot <= one query); the admission step (reserve in 2 budgets) alone, in process (goal: p99 <= 3 ms)',
+      'Budgets under parallel load on the local runtime (fake model): after cheap questions, 100 at once each costing about 100× the average, against an organisation budget of $0.50 (goal: no overshoot); the admission step (reserve in 2 budgets) alone, in process (goal: p99 <= 3 ms)',
     run: benchBudgets,
   },
   cache: {

@@ -47,6 +47,17 @@ export interface LoopInput {
   onEvent?: AgentListener;
   /** How long the prompt cache keeps the tools and system prompt (`ModelRequest.prefixCacheTtl`). */
   prefixCacheTtl?: '5m' | '1h';
+  /**
+   * Asked before each model call with a bound on the prompt's size (UTF-8 bytes of the system prompt,
+   * the tool definitions the model reads and the messages: a token is at least a byte) and what the
+   * loop has used so far: why the loop stops instead (a budget without room for the round), or nothing.
+   */
+  beforeModelCall?: (round: { promptBytes: number; maxTokens: number; usage: TokenUsage }) => Promise<string | undefined>;
+}
+
+/** UTF-8 bytes of what the model reads of a request: a bound on its input tokens. */
+function promptBytesOf(system: string, tools: ToolSpec[], messages: ModelMessage[]): number {
+  return Buffer.byteLength(system) + Buffer.byteLength(JSON.stringify(tools)) + Buffer.byteLength(JSON.stringify(messages));
 }
 
 export type ToolUse = Extract<ContentBlock, { type: 'tool_use' }>;
@@ -139,18 +150,21 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
   };
 
   for (;;) {
+    const request = {
+      model: input.model,
+      system: input.system,
+      tools: tools.specs(),
+      messages,
+      maxTokens: input.maxTokens,
+      prefixCacheTtl: input.prefixCacheTtl,
+    };
+    const promptBytes = input.beforeModelCall && promptBytesOf(input.system, tools.read(), messages);
+    const stop = promptBytes && (await input.beforeModelCall?.({ promptBytes, maxTokens: input.maxTokens, usage: progress.usage }));
+    if (stop) return resultOf(progress, stop);
     const started = performance.now();
     let response: ModelResponse;
     deltas?.nextTurn();
     try {
-      const request = {
-        model: input.model,
-        system: input.system,
-        tools: tools.specs(),
-        messages,
-        maxTokens: input.maxTokens,
-        prefixCacheTtl: input.prefixCacheTtl,
-      };
       response = await input.client.createMessage(request, deltas && ((delta) => deltas.push(delta)));
     } catch (error) {
       progress.modelMs += performance.now() - started;
@@ -290,6 +304,11 @@ class LoadedTools {
   ) {
     this.byName = new Map(tools.map((tool) => [tool.spec.name, tool]));
     this.loaded = new Set(progress.loadedTools ?? []);
+  }
+
+  /** The definitions the model reads this turn: those not deferred, and the deferred ones found. */
+  read(): ToolSpec[] {
+    return this.tools.filter((tool) => !tool.spec.deferred || this.loaded.has(tool.spec.name)).map((tool) => tool.spec);
   }
 
   /** The definitions sent this turn. */

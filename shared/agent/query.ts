@@ -62,14 +62,18 @@ async function answer(
   }
   const { workspace, guardrails } = loaded;
   // Each budget that covers the query holds its estimated cost, or it is 402 before it starts.
-  const hold = await holdBudgets(deps, caller, workspace, loaded.budgets, loaded.counters);
+  const questionBytes = Buffer.byteLength(input.query) + (state ? 0 : Buffer.byteLength(JSON.stringify(input.history ?? [])));
+  const hold = await holdBudgets(deps, caller, workspace, loaded.budgets, loaded.counters, questionBytes);
   listener.onStart?.({ conversation_id: conversationId, session_id: conversationId });
   const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
   const screened = screenInput(guardrails, input.query, state ? [] : (input.history ?? []));
-  const run = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier, listener).catch(async (error: unknown) => {
-    await hold.settle(0);
-    throw error;
-  });
+  const budgets = { hold, refuseFirst: true };
+  const run = await answerQuery(deps, caller, { ...loaded, state, messages }, screened, tier, listener, budgets).catch(
+    async (error: unknown) => {
+      await hold.settle(0);
+      throw error;
+    },
+  );
   const { answered, hits, authorizationUrl, tools } = run;
   const loop = unlessTooLargeToWait(run.loop);
 

@@ -14,7 +14,7 @@ import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, t
 import { requestApproval, unlessTooLargeToWait } from './request.js';
 import { inQuerySpan } from '../agent/query/span.js';
 import type { BudgetHold } from '../budgets/admission.js';
-import { holdBudgetsOrRefusal } from '../agent/query/budget.js';
+import { budgetGate, holdBudgetsOrRefusal } from '../agent/query/budget.js';
 import { PaymentRequiredError } from '../platform/errors.js';
 
 /*
@@ -159,7 +159,8 @@ async function resume(
     run = { ...prepared, answered: true, loop: shownLoop(context.guardrails, resultOf(progress, prepared.loop.error)) };
   } else {
     const decided = await decidedResult(item, call, decision, prepared, progress);
-    const loop = await resumeAgentLoop({ ...prepared.input, messages: [] }, { ...checkpoint, progress }, decided);
+    const gate = budgetGate(held, tier, { prefixCacheTtl: prepared.input.prefixCacheTtl, refuseFirst: false });
+    const loop = await resumeAgentLoop({ ...prepared.input, messages: [], beforeModelCall: gate }, { ...checkpoint, progress }, decided);
     run = finishRun(context.guardrails, loop, prepared, listener);
   }
   const loop = unlessTooLargeToWait(run.loop);

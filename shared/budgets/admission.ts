@@ -8,11 +8,13 @@ import { budgetAlertMessages } from './alerts.js';
 import { periodOf, resetsAt, spendTtl, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
- * Admission of a query against the budgets that cover it (CONTRACT.md, "Budgets"): before the model
- * is called, each covering budget gives up an estimate of the query's cost from its `room` by one
- * conditional write, so parallel queries cannot all pass a nearly spent budget; when the query
- * ends (answered, failed or paused) each reservation is settled to the real cost, and a threshold
- * crossed sends its alert (once per period and threshold: the alert job's id).
+ * Admission of a query against the budgets that cover it (CONTRACT.md, "Budgets"): before it starts,
+ * each covering budget gives up an estimate of the query's cost from its `room` by one conditional
+ * write, so parallel queries cannot all pass a nearly spent budget; before each model round the
+ * hold is raised to a bound on what the query can have cost by the round's end (it stops when a
+ * budget has no room for that); when the query ends (answered, failed or paused) each reservation
+ * is settled to the real cost, and a threshold crossed sends its alert (once per period and
+ * threshold: the alert job's id).
  */
 
 /** Who a query is, for its budgets. */
@@ -25,12 +27,19 @@ export interface BudgetSubject {
   userId?: string;
 }
 
-/** A query's hold on its budgets: settled once, to what it cost. */
+/** A query's hold on its budgets: raised before each model round, settled once, to what it cost. */
 export interface BudgetHold {
+  /**
+   * Holds at least `totalUsd` in every covering budget (what the query has spent so far plus a bound
+   * on what its next model round can cost), taking the difference from their room; the 402 of the
+   * first budget without room for it (nothing more is held then), or undefined. `spentUsd`: what the
+   * query has spent so far, which the refusal counts as the budget's.
+   */
+  holdAtLeast(totalUsd: number, spentUsd: number): Promise<PaymentRequiredError | undefined>;
   settle(actualUsd: number): Promise<void>;
 }
 
-const NO_HOLD: BudgetHold = { settle: async () => {} };
+const NO_HOLD: BudgetHold = { holdAtLeast: async () => undefined, settle: async () => {} };
 /** What a query is expected to cost when its workspace has no history yet. */
 const FIRST_ESTIMATE_USD = 0.01;
 /** Never reserve less than this (a free query still takes a place). */
@@ -58,10 +67,10 @@ export function estimateOf(workspace: object, at: Date): number {
   return Math.max(MIN_ESTIMATE_USD, roundUsd(estimate));
 }
 
-/** Takes `amount` from a budget's room this period; false when the room is smaller. */
-async function take(deps: Deps, budget: StoredBudget, amount: number, at: Date): Promise<boolean> {
+/** Takes `amount` from a budget's room this period (`total`: what the query then holds); false when the room is smaller. */
+async function take(deps: Deps, budget: StoredBudget, amount: number, at: Date, total = amount): Promise<boolean> {
   // A new period starts with the whole limit: a reservation larger than it cannot fit.
-  if (amount > budget.limit_usd) return false;
+  if (total > budget.limit_usd) return false;
   const key = keys.budgetSpend(budget.id, periodOf(budget.period, at));
   const taken = await unlessConditionFailed(
     deps.table.update(key, {
@@ -84,7 +93,7 @@ async function settleOne(deps: Deps, budget: StoredBudget, reserved: number, spe
 }
 
 /** The 402 of a budget with no room left for the query. */
-async function refusal(deps: Deps, budget: StoredBudget, at: Date): Promise<PaymentRequiredError> {
+async function refusal(deps: Deps, budget: StoredBudget, at: Date, spentSoFar = 0): Promise<PaymentRequiredError> {
   // Marked as refusing (what it spent comes back with it): the budget shows as exceeded from now on,
   // even with a little room left, since queries are refused.
   const spend = await deps.table.update<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), {
@@ -92,7 +101,7 @@ async function refusal(deps: Deps, budget: StoredBudget, at: Date): Promise<Paym
     names: { '#ttl': 'ttl' },
     values: { ':at': at.toISOString(), ':ttl': spendTtl(budget.period, at) },
   });
-  const spent = roundUsd(spend?.spent ?? 0);
+  const spent = roundUsd((spend?.spent ?? 0) + spentSoFar);
   const resets = resetsAt(budget.period, at).toISOString();
   return new PaymentRequiredError(
     `budget exceeded: ${budget.scope} "${budget.name}" spent ${usdText(spent)} of ${usdText(budget.limit_usd)} this ${budget.period}; resets ${resets}`,
@@ -101,25 +110,51 @@ async function refusal(deps: Deps, budget: StoredBudget, at: Date): Promise<Paym
 }
 
 /**
+ * Takes `amount` more from every budget (in parallel), `total` being what the query then holds; the
+ * 402 naming a budget without room, once what the others took is given back.
+ */
+async function takeAll(
+  deps: Deps,
+  budgets: StoredBudget[],
+  amount: number,
+  total: number,
+  at: Date,
+  /** What the query has spent so far (not yet settled): the refusal shows it as spent. */
+  spentSoFar = 0,
+): Promise<PaymentRequiredError | undefined> {
+  const taken = await Promise.all(budgets.map((budget) => take(deps, budget, amount, at, total)));
+  const full = budgets.find((_, index) => !taken[index]);
+  if (!full) return undefined;
+  await Promise.all(budgets.filter((_, index) => taken[index]).map((budget) => settleOne(deps, budget, amount, 0, at)));
+  return refusal(deps, full, at, spentSoFar);
+}
+
+/**
  * Reserves `estimate` in every budget that covers the query (in parallel), or refuses it with 402
  * naming a budget without room (what the others took is given back). None covering: nothing is
- * written. The hold settles each reservation to the real cost, at the query's own time.
+ * written. Before each model round the loop raises the hold to what the query has spent plus a
+ * bound on the round's cost (`holdAtLeast`, query/budget.ts); the hold settles what it holds to the
+ * real cost, at the query's own time.
  */
 export async function reserveBudgets(deps: Deps, orgId: string, budgets: StoredBudget[], estimate: number, at: Date): Promise<BudgetHold> {
   if (!budgets.length) return NO_HOLD;
-  const taken = await Promise.all(budgets.map((budget) => take(deps, budget, estimate, at)));
-  const full = budgets.find((_, index) => !taken[index]);
-  if (full) {
-    await Promise.all(budgets.filter((_, index) => taken[index]).map((budget) => settleOne(deps, budget, estimate, 0, at)));
-    throw await refusal(deps, full, at);
-  }
+  const refused = await takeAll(deps, budgets, estimate, estimate, at);
+  if (refused) throw refused;
+  let held = estimate;
   let settled = false;
   return {
+    async holdAtLeast(totalUsd, spentUsd) {
+      const more = roundUsd(totalUsd - held);
+      if (settled || more <= 0) return undefined;
+      const refusedNow = await takeAll(deps, budgets, more, roundUsd(held + more), at, spentUsd);
+      if (!refusedNow) held = roundUsd(held + more);
+      return refusedNow;
+    },
     async settle(actualUsd) {
       if (settled) return;
       settled = true;
       const spent = roundUsd(actualUsd);
-      const after = await Promise.all(budgets.map((budget) => settleOne(deps, budget, estimate, spent, at)));
+      const after = await Promise.all(budgets.map((budget) => settleOne(deps, budget, held, spent, at)));
       await Promise.all(
         budgets.map(async (budget, index) => {
           const now = after[index]?.spent ?? 0;

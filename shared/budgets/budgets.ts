@@ -6,7 +6,9 @@ import { keys } from '../platform/keys.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { MAX_BUDGETS, type Budget, type CreateBudgetInput, type UpdateBudgetInput } from './schemas.js';
-import { budgetView, budgetsOf, currentSpend, periodOf, type StoredBudget } from './store.js';
+import { budgetView, budgetsOf, currentSpend, periodOf, spendTtl, type StoredBudget } from './store.js';
+import { spentThisPeriod } from './spent-before.js';
+import { roundUsd } from '../workspaces/stats.js';
 
 /*
  * `GET/POST /api/org/budgets`, `PUT/DELETE /api/org/budgets/:id`: the organisation's budgets with
@@ -77,6 +79,16 @@ export async function createBudget(deps: Deps, orgId: string, input: CreateBudge
     alert_percent: input.alert_percent,
     created_at: now.toISOString(),
   };
+  // What the scope spent this period before the budget was made counts (spent-before.ts). Written
+  // before the definition: no query holds this budget until the definition is there.
+  const spent = await spentThisPeriod(deps, orgId, budget, now);
+  await deps.table.put({
+    ...keys.budgetSpend(budget.id, periodOf(budget.period, now)),
+    spent,
+    reserved: 0,
+    room: roundUsd(budget.limit_usd - spent),
+    ttl: spendTtl(budget.period, now),
+  });
   // The map must exist before an entry of it can be set.
   await deps.table.update(keys.budgets(orgId), { update: 'SET budgets = if_not_exists(budgets, :empty)', values: { ':empty': {} } });
   await onConditionFailed(

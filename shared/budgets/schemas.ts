@@ -18,7 +18,9 @@ const limitUsd = z
   .number({ error: 'must be an amount in US dollars' })
   .positive('must be more than 0')
   .max(10_000_000, 'must be at most 10 000 000')
-  .refine((value) => Math.round(value * 100) === value * 100, 'at most 2 decimals (cents)');
+  // In whole cents: 0.07 * 100 is 7.000000000000001 in floating point, so compare with a tolerance, then store the cents exactly.
+  .refine((value) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, 'at most 2 decimals (cents)')
+  .transform((value) => Math.round(value * 100) / 100);
 const alertPercent = z
   .array(z.number({ error: 'must be a percentage' }).int('must be a whole percentage').min(1, 'at least 1').max(100, 'at most 100'), {
     error: 'must be a list of percentages',

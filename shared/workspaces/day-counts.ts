@@ -47,6 +47,37 @@ export async function addDayUsage(
   return { queries: typeof item.queries === 'number' ? item.queries : 0 };
 }
 
+/** The organisation's day items from `firstDay` to `lastDay` (both kinds, every shard): two Queries per shard, in parallel. */
+async function dayItemsBetween(deps: Pick<Deps, 'table'>, orgId: string, firstDay: string, lastDay: string): Promise<Item[]> {
+  const shards = await Promise.all(
+    Array.from({ length: DAY_SHARDS }, (_, shard) =>
+      (['USE', 'DAY'] as const).map((kind) =>
+        deps.table.queryAll({
+          pk: keys.queriesTodayPartition(orgId, shard),
+          sk: { between: [keys.queriesTodayPrefix(firstDay, kind), `${keys.queriesTodayPrefix(lastDay, kind)}~`] },
+        }),
+      ),
+    ).flat(),
+  );
+  return shards.flat();
+}
+
+/** What each of the organisation's workspaces spent from `firstDay` to `lastDay` (UTC days, both included). */
+export async function costsBetween(
+  deps: Pick<Deps, 'table'>,
+  orgId: string,
+  firstDay: string,
+  lastDay: string,
+): Promise<Map<string, number>> {
+  const costs = new Map<string, number>();
+  for (const item of await dayItemsBetween(deps, orgId, firstDay, lastDay)) {
+    if (typeof item.cost_usd !== 'number') continue;
+    const workspaceId = String(item.workspace_id);
+    costs.set(workspaceId, (costs.get(workspaceId) ?? 0) + item.cost_usd);
+  }
+  return costs;
+}
+
 /**
  * Each of the organisation's workspaces' queries today and cost this month (those that have any):
  * two Queries per shard (the month's items, and those written before), all in parallel.
@@ -57,19 +88,8 @@ export async function readDayCounts(
   now: Date,
 ): Promise<Map<string, { queriesToday: number; costMonth: number }>> {
   const today = dayOf(now);
-  const firstOfMonth = `${today.slice(0, 8)}01`;
-  const shards = await Promise.all(
-    Array.from({ length: DAY_SHARDS }, (_, shard) =>
-      (['USE', 'DAY'] as const).map((kind) =>
-        deps.table.queryAll({
-          pk: keys.queriesTodayPartition(orgId, shard),
-          sk: { between: [keys.queriesTodayPrefix(firstOfMonth, kind), `${keys.queriesTodayPrefix(today, kind)}~`] },
-        }),
-      ),
-    ).flat(),
-  );
   const counts = new Map<string, { queriesToday: number; costMonth: number }>();
-  for (const item of shards.flat()) {
+  for (const item of await dayItemsBetween(deps, orgId, `${today.slice(0, 8)}01`, today)) {
     const workspaceId = String(item.workspace_id);
     const count = counts.get(workspaceId) ?? { queriesToday: 0, costMonth: 0 };
     const todays = item.sk.startsWith(keys.queriesTodayPrefix(today)) || item.sk.startsWith(keys.queriesTodayPrefix(today, 'DAY'));

@@ -12,6 +12,7 @@ import { counterNames, type Usage } from '../../workspaces/counters.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopResult } from '../loop.js';
 import type { Caller, ConversationState } from './types.js';
+import { budgetSubjectOf } from './budget.js';
 
 /*
  * What saving a query writes (query/persist.ts, query/persist-follow-up.ts): its messages, audit
@@ -165,6 +166,8 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
     id: activityId,
     conversation_id: saved.conversationId,
     user_id: userIdOf(saved.caller),
+    // The consumer a budget of that scope covers (query/budget.ts), so a budget made mid-period counts it.
+    consumer_id: budgetSubjectOf(saved.caller, saved.workspace.id).consumerId ?? null,
     user_name: saved.caller.userName,
     query: saved.query,
     tools_called: loop.toolsCalled,

@@ -1,0 +1,61 @@
+import type { Deps } from '../deps.js';
+import { dayOf } from '../platform/clock.js';
+import { keys } from '../platform/keys.js';
+import { shardKeys } from '../platform/list-shards.js';
+import { roundUsd } from '../workspaces/stats.js';
+import { costsBetween } from '../workspaces/day-counts.js';
+import type { BudgetPeriod, BudgetScope } from './schemas.js';
+
+/*
+ * A budget counts what its scope spent in the whole period, also before the budget was made
+ * (CONTRACT.md, fourth round, "Budgets"). Made mid-period, its spend starts from what is stored:
+ * the organisation's day items for an organisation or a workspace (what every query, evaluation
+ * case and judge adds to), and the audit log for a user or a consumer (its entries name both),
+ * read only in the workspaces that spent anything this period. Audit entries written before they
+ * named their consumer (`consumer_id`) do not count toward a consumer's budget.
+ */
+
+/** What the scope spent in the period of `at` so far, in US dollars. */
+export async function spentThisPeriod(
+  deps: Pick<Deps, 'table'>,
+  orgId: string,
+  budget: { scope: BudgetScope; scope_id: string | null; period: BudgetPeriod },
+  at: Date,
+): Promise<number> {
+  const today = dayOf(at);
+  const firstDay = budget.period === 'day' ? today : `${today.slice(0, 8)}01`;
+  const costs = await costsBetween(deps, orgId, firstDay, today);
+  if (budget.scope === 'org') return roundUsd([...costs.values()].reduce((sum, cost) => sum + cost, 0));
+  if (budget.scope === 'workspace') return roundUsd(costs.get(budget.scope_id ?? '') ?? 0);
+  const attribute = budget.scope === 'user' ? 'user_id' : 'consumer_id';
+  const perWorkspace = await Promise.all(
+    [...costs.keys()].map((workspaceId) =>
+      auditedCost(deps, orgId, workspaceId, { attribute, id: budget.scope_id ?? '' }, firstDay, today),
+    ),
+  );
+  return roundUsd(perWorkspace.reduce((sum, cost) => sum + cost, 0));
+}
+
+/** The cost of a workspace's audit entries from `firstDay` to `lastDay` whose `attribute` is `id`: a Query per shard, in parallel. */
+async function auditedCost(
+  deps: Pick<Deps, 'table'>,
+  orgId: string,
+  workspaceId: string,
+  who: { attribute: 'user_id' | 'consumer_id'; id: string },
+  firstDay: string,
+  lastDay: string,
+): Promise<number> {
+  const shards = await Promise.all(
+    shardKeys(keys.activityPartition(orgId, workspaceId)).map((pk) =>
+      deps.table.queryAll<{ cost_usd?: unknown }>({
+        pk,
+        // Sort keys are `<ISO instant>#<id>`: every instant of the days lies between these.
+        sk: { between: [firstDay, `${lastDay}~`] },
+        filter: '#who = :id',
+        names: { '#who': who.attribute },
+        values: { ':id': who.id },
+      }),
+    ),
+  );
+  return shards.flat().reduce((sum, item) => sum + (typeof item.cost_usd === 'number' ? item.cost_usd : 0), 0);
+}
