@@ -40,7 +40,8 @@ const UNLINKED =
  * The presser as a decider, by the link of their chat account, never by their profile's e-mail
  * address (which anyone can set): the linked user of the service with their role now, who is also
  * the asker of their own questions (`chatUser`). Anyone else is told why not, privately, and
- * decides nothing: people of another chat team and guests never; an unlinked member gets a link.
+ * decides nothing: people of another chat team, guests and the account of a deactivated user never;
+ * an unlinked member gets a link.
  */
 async function linkedDecider(
   deps: AgentDeps,

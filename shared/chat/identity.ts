@@ -9,7 +9,8 @@ import { LINK_REQUEST_MINUTES, linkedUserOf, requestChatLink, type ChatAccount }
  * Who a chat user is to the service, as the bridge tells it (docs/team-chat.md, "Who you are in
  * chat"): someone of another chat team or a guest is a stranger and never acts as a user of the
  * service; a member of the organisation's chat team acts as the user their account is linked to,
- * once it is (`links.ts`); until then the bot sends them a one-time link.
+ * once it is (`links.ts`) and while that user is active; until then the bot sends them a one-time
+ * link. A deactivated user's link acts as nobody; a removed user's links are deleted.
  */
 
 /** The chat team the organisation's bot is installed in (`auth.test` when its socket starts). */
@@ -18,8 +19,11 @@ export interface ChatTeam {
   name: string;
 }
 
-/** Why a chat user is a stranger to the organisation. */
-type StrangerReason = 'another team' | 'guest' | 'unknown';
+/**
+ * Why a chat user acts for nobody in the organisation: they are of another team, a guest, unknown
+ * to the platform, or linked to a user the organisation deactivated.
+ */
+type StrangerReason = 'another team' | 'guest' | 'unknown' | 'deactivated';
 
 export type ChatPerson =
   | { kind: 'linked'; account: ChatAccount; user: UserItem }
@@ -71,7 +75,9 @@ async function profileOf(deps: AgentDeps, context: PersonContext, user: string, 
  * Who a chat user is: the team the platform says they pressed or wrote from (`claimedTeam`) and
  * their profile's team must both be the organisation's; guests and accounts from outside are
  * strangers whatever their profile shows (an e-mail address is whatever its owner typed). A press
- * reads the profile afresh (`fresh`), so a member made a guest a minute ago no longer decides.
+ * reads the profile afresh (`fresh`), so a member made a guest a minute ago no longer decides. The
+ * link is read afresh always: a chat account linked to a user the organisation deactivated is a
+ * stranger too (and gets no new link: it is linked, to someone who may not act).
  */
 export async function chatPersonOf(
   deps: AgentDeps,
@@ -88,13 +94,15 @@ export async function chatPersonOf(
   if (profile.guest) return { kind: 'stranger', reason: 'guest' };
   const account = { teamId: context.team.id, teamName: context.team.name, userId: user, userName: profile.name };
   const linked = await linkedUserOf(deps, context.orgId, context.team.id, user);
-  return linked ? { kind: 'linked', account, user: linked } : { kind: 'unlinked', account };
+  if (linked === 'deactivated') return { kind: 'stranger', reason: 'deactivated' };
+  return linked ? { kind: 'linked', account, user: linked.user } : { kind: 'unlinked', account };
 }
 
 /** Why a stranger may not act as a user of the organisation, as the end of a sentence. */
 export function strangerReason(reason: StrangerReason): string {
   if (reason === 'another team') return 'people of another chat team never decide or act for this organisation';
   if (reason === 'guest') return 'guests of the chat team never decide or act for this organisation';
+  if (reason === 'deactivated') return 'the user of the service your chat account is linked to is deactivated by your organisation';
   return 'I could not check your chat account with the chat platform';
 }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
-import type { UserItem } from '../org/users.js';
+import { isActive, type UserItem } from '../org/users.js';
 import { ForbiddenError, GoneError, NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import type { Store } from '../platform/store.js';
@@ -180,11 +180,27 @@ export async function unlinkChatAccount(deps: Store, member: Member, linkId: str
 }
 
 /**
- * The user of the service a chat account is linked to, as stored now (their current role; none
- * once they were removed from the organisation), or undefined when it is not linked.
+ * Who a chat account acts as, read afresh: the user of the service it is linked to while they are
+ * an active user of the organisation (with their role now), `deactivated` while the organisation
+ * has deactivated them (the link stays, acting as nobody, and works again if they are reactivated),
+ * undefined when it is not linked or its user was removed.
  */
-export async function linkedUserOf(deps: Store, orgId: string, teamId: string, chatUserId: string): Promise<UserItem | undefined> {
+export async function linkedUserOf(
+  deps: Store,
+  orgId: string,
+  teamId: string,
+  chatUserId: string,
+): Promise<{ user: UserItem } | 'deactivated' | undefined> {
   const link = await deps.table.get<ChatLinkItem>(keys.chatLink(orgId, teamId, chatUserId), true);
   if (!link) return undefined;
-  return deps.table.get<UserItem>(keys.user(orgId, link.user_id), true);
+  const user = await deps.table.get<UserItem>(keys.user(orgId, link.user_id), true);
+  if (!user) return undefined;
+  return isActive(user) ? { user } : 'deactivated';
+}
+
+/** Deletes every chat link of a user (they were removed from the organisation). */
+export async function deleteChatLinksOf(deps: Store, orgId: string, userId: string): Promise<void> {
+  const items = await deps.table.queryAll<ChatLinkItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.chatLinkPrefix } });
+  const theirs = items.filter((item) => item.user_id === userId);
+  await Promise.all(theirs.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
 }

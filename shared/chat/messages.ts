@@ -126,6 +126,7 @@ async function hasPerUserConnection(deps: AgentDeps, orgId: string, workspaceId:
  * account is linked to (`user:<id>`, the grant they use through the API too). A workspace with a
  * per-user connection answers nobody else: an unlinked member of the chat team gets a link to link
  * their account (privately), a stranger a reply saying why not; then undefined, and nothing runs.
+ * The account of a user the organisation deactivated is answered in no workspace.
  */
 async function grantSubjectOf(
   deps: AgentDeps,
@@ -136,6 +137,11 @@ async function grantSubjectOf(
   const { user, channel, threadTs } = asker;
   const person = await chatPersonOf(deps, context, user, { claimedTeam: asker.claimedTeam, fresh: false });
   if (person.kind === 'linked') return `user:${person.user.id}`;
+  if (person.kind === 'stranger' && person.reason === 'deactivated') {
+    // The organisation knows who this is and stopped them: they ask nothing, in any workspace.
+    await postInThread(context, channel, threadTs, `I cannot answer you: ${strangerReason(person.reason)}.`);
+    return undefined;
+  }
   if (!(await hasPerUserConnection(deps, context.orgId, workspaceId))) return `chat:${context.orgId}:${user}`;
   if (person.kind === 'unlinked') {
     await offerLink(deps, context, person.account, { channel, threadTs }, NEEDS_LINK);

@@ -77,7 +77,13 @@ function grantSubjectOf(item: ConnectionItem, caller: string): string {
  */
 export function connectionSpec(deps: SecretStore, item: ConnectionItem, caller = 'workspace'): ConnectionSpec {
   const subject = grantSubjectOf(item, caller);
-  const target = { connectionId: item.id, serverUrl: item.url ?? '', subject, redirectUrl: item.oauth_redirect_url ?? '' };
+  const target = {
+    orgId: item.org_id,
+    connectionId: item.id,
+    serverUrl: item.url ?? '',
+    subject,
+    redirectUrl: item.oauth_redirect_url ?? '',
+  };
   const authProvider = item.auth === 'oauth' ? new StoredOAuthProvider(deps, target) : undefined;
   return {
     ...specOf(item),

@@ -3,6 +3,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import { mcpOf, type Deps } from '../deps.js';
 import { ValidationError } from '../platform/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { isActive, type UserItem } from '../org/users.js';
 import { keys } from '../platform/keys.js';
 import type { SecretStore } from '../platform/store.js';
 
@@ -49,8 +50,14 @@ export function originOf(url: string | null | undefined): string {
   }
 }
 
-/** Which grant a provider keeps: of which connection, at which tool server, whose, and where the person comes back to. */
+/** Which grant a provider keeps: of which connection (of which organisation), at which tool server, whose, and where the person comes back to. */
 export interface GrantTarget {
+  /**
+   * The organisation whose user a person's grant (`user:<id>`) belongs to, where the grant is used
+   * for someone who may not be signed in now (a query, a call approved later): their tokens then go
+   * out only while they are an active user of it. Granting and editing act for the signed-in user.
+   */
+  orgId?: string;
   connectionId: string;
   /** The connection's URL: its origin is the only one its tokens are sent to. */
   serverUrl: string;
@@ -73,6 +80,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private readonly stateValue = randomBytes(24).toString('base64url');
   private readonly connectionId: string;
   private readonly subject: GrantSubject;
+  private readonly orgId: string | undefined;
   private readonly origin: string;
 
   constructor(
@@ -82,6 +90,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     startedWith?: string,
   ) {
     this.connectionId = target.connectionId;
+    this.orgId = target.orgId;
     this.subject = target.subject;
     this.redirectUrl = target.redirectUrl;
     this.origin = originOf(target.serverUrl);
@@ -110,7 +119,16 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     await this.write(keys.oauthClient(this.connectionId), 'client', information);
   }
 
+  /**
+   * A person's tokens go out only while that person is an active user of the organisation (read on
+   * each request the transport makes): a query or an approved call acting for someone deactivated
+   * or removed since finds no grant, and its server asks for one nobody can finish for them.
+   */
   async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.orgId !== undefined && this.subject.startsWith('user:')) {
+      const person = await this.store.table.get<UserItem>(keys.user(this.orgId, this.subject.slice('user:'.length)), true);
+      if (!person || !isActive(person)) return undefined;
+    }
     return this.read<OAuthTokens>(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`);
   }
 

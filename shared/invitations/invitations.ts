@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
-import { EMAIL_TAKEN, isEmailRegistered, writeUser, type UserItem } from '../org/users.js';
+import { EMAIL_TAKEN, isActiveAdmin, isEmailRegistered, writeUser, type UserItem } from '../org/users.js';
 import { ConflictError, GoneError, NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
@@ -13,7 +13,9 @@ import { tokenHash } from '../platform/compare.js';
 /*
  * Invitations by link: an admin names an email and a role, the service makes a one-time link, the
  * person it is sent to opens it, picks their name and password and is signed in as a user of the
- * organisation. It is the admin's intent, so it works whatever SIGNUP_MODE says.
+ * organisation. It is the admin's intent, so it works whatever SIGNUP_MODE says, and only while
+ * they are an active admin: demoting, deactivating or removing them revokes their invitations
+ * (`revokeInvitationsBy`), and opening or accepting one checks its inviter again.
  */
 
 interface InvitationItem extends Key {
@@ -22,6 +24,11 @@ interface InvitationItem extends Key {
   email: string;
   org_role: Invitation['org_role'];
   invited_by: string;
+  /**
+   * The inviting admin's user id. Absent on invitations made before it was kept (they last two
+   * weeks at most): their inviter cannot be checked, so they no longer work.
+   */
+  invited_by_id?: string;
   created_at: string;
   expires_at: string;
   /** Set once, by the acceptance (a conditional update: single use). */
@@ -63,6 +70,7 @@ export async function createInvitation(
     email: input.email,
     org_role: input.org_role,
     invited_by: admin.name,
+    invited_by_id: admin.userId,
     created_at: now.toISOString(),
     expires_at: expiresAt.toISOString(),
     ttl: Math.floor(expiresAt.getTime() / 1000) + KEPT_AFTER_EXPIRY_SECONDS,
@@ -88,9 +96,27 @@ export async function revokeInvitation(deps: Deps, orgId: string, invitationId: 
   await deps.table.delete({ pk: item.pk, sk: item.sk });
 }
 
-const UNKNOWN = 'this invitation link is not valid: it may have been revoked; ask for a new one';
+/**
+ * Revokes the waiting invitations a user made: they were demoted, deactivated or removed, and only
+ * an active admin invites (`POST /api/org/invitations`), whatever role the invitation gives.
+ */
+export async function revokeInvitationsBy(deps: Deps, orgId: string, userId: string): Promise<void> {
+  const theirs = (await invitationsOf(deps, orgId)).filter((item) => item.invited_by_id === userId && !item.used_at);
+  await Promise.all(theirs.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
+}
 
-/** The invitation a link's token names: 404 unknown (or revoked), 410 used or expired. */
+const UNKNOWN = 'this invitation link is not valid: it may have been revoked; ask for a new one';
+const WITHDRAWN =
+  'this invitation no longer works: the admin who made it is no longer an active admin of the organisation; ask an admin for a new one';
+
+/** Whether the invitation's inviter may still invite: an active admin of its organisation now. */
+async function inviterStands(deps: Deps, item: InvitationItem): Promise<boolean> {
+  if (!item.invited_by_id) return false;
+  const inviter = await deps.table.get<UserItem>(keys.user(item.org_id, item.invited_by_id), true);
+  return inviter !== undefined && isActiveAdmin(inviter);
+}
+
+/** The invitation a link's token names: 404 unknown (or revoked), 410 used, expired, or its inviter no longer an admin. */
 async function openInvitation(deps: Deps, token: string): Promise<InvitationItem> {
   const item = await deps.table.get<InvitationItem>(keys.invitation(tokenHash(token)), true);
   if (!item) throw new NotFoundError(UNKNOWN);
@@ -98,6 +124,7 @@ async function openInvitation(deps: Deps, token: string): Promise<InvitationItem
   if (item.expires_at <= deps.clock.now().toISOString()) {
     throw new GoneError(`this invitation expired at ${item.expires_at}; ask an admin of your organisation for a new one`);
   }
+  if (!(await inviterStands(deps, item))) throw new GoneError(WITHDRAWN);
   return item;
 }
 
@@ -111,7 +138,9 @@ export async function viewInvitation(deps: Deps, token: string) {
 /**
  * `POST /api/invitations/:token/accept` (public): the user, made as `POST /api/org/users` makes one
  * (409 when the email was taken since). The invitation is claimed first, by a conditional update
- * (single use: a second acceptance is 410), and given back if the user cannot be made.
+ * (single use: a second acceptance is 410), and given back if the user cannot be made. Its inviter
+ * is checked again once it is claimed (a revocation skips claimed invitations), so a demotion that
+ * lands while it is accepted is seen either way, and the invitation withdrawn.
  */
 export async function acceptInvitation(deps: Deps, token: string, input: AcceptInvitationInput): Promise<UserItem> {
   const item = await openInvitation(deps, token);
@@ -128,6 +157,10 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
     ),
     () => new GoneError('this invitation has been used already: sign in instead'),
   );
+  if (!(await inviterStands(deps, item))) {
+    await deps.table.delete({ pk: item.pk, sk: item.sk });
+    throw new GoneError(WITHDRAWN);
+  }
   try {
     const passwordHash = await deps.passwords.hash(input.password);
     return await writeUser(deps, item.org_id, { name: input.name, email: item.email, org_role: item.org_role, passwordHash });

@@ -5,7 +5,8 @@ import { listModels } from '../models/catalogue.js';
 import { getOrganisation, renameOrganisation } from './organisations.js';
 import { deleteSetting, listSettings, putSetting } from './settings.js';
 import { createTeam, listTeams } from './teams.js';
-import { changeUserRole, createUser, listUsers, removeUser, setUserPassword } from './users.js';
+import { changeUserRole, removeUser } from './standing.js';
+import { createUser, listUsers, setUserPassword } from './users.js';
 
 import { orgRouteDefinitions as routes } from './route-definitions.js';
 

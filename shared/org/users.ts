@@ -1,11 +1,10 @@
 import type { OrgRole, Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
+import { onConditionFailed } from '../platform/table.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import type { CreateUserInput, User } from './schemas.js';
-import { removeMemberships } from './team-members.js';
 
 export interface UserItem extends Omit<User, 'active'> {
   pk: string;
@@ -46,6 +45,11 @@ export function toUser(item: UserItem): User {
 /** Whether a user may sign in and be served: not deactivated by the identity provider. */
 export function isActive(item: Pick<UserItem, 'active'>): boolean {
   return item.active !== false;
+}
+
+/** Whether a user may administer the organisation now: an admin, and active. */
+export function isActiveAdmin(item: Pick<UserItem, 'active' | 'org_role'>): boolean {
+  return item.org_role === 'admin' && isActive(item);
 }
 
 export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
@@ -150,48 +154,4 @@ export async function setUserPassword(deps: Deps, admin: Principal, userId: stri
   const user = await deps.table.get<UserItem>(keys.user(admin.orgId, userId), true);
   if (!user) throw new NotFoundError(`user ${userId} not found`);
   return toUser(await replacePassword(deps, admin.orgId, user, await deps.passwords.hash(password)));
-}
-
-/** An admin may not change or remove themselves: the organisation always keeps the admin acting. */
-function refuseSelf(admin: Principal, userId: string, what: string): void {
-  if (admin.userId === userId)
-    throw new ValidationError(`you cannot ${what} yourself`, [{ path: 'id', message: `is your own user: another admin must ${what} it` }]);
-}
-
-/** `PUT /api/org/users/:id`: the role a user's next request is served with. */
-export async function changeUserRole(deps: Deps, admin: Principal, userId: string, role: OrgRole): Promise<User> {
-  refuseSelf(admin, userId, 'change the role of');
-  const user = await onConditionFailed(
-    deps.table.update<UserItem>(keys.user(admin.orgId, userId), {
-      update: 'SET org_role = :role',
-      condition: 'attribute_exists(pk)',
-      values: { ':role': role },
-    }),
-    () => new NotFoundError(`user ${userId} not found`),
-  );
-  deps.sessions.forgetUser(userId);
-  return toUser(user);
-}
-
-/**
- * `DELETE /api/org/users/:id`: the user and their login record. Sessions check the user item, so
- * theirs stop working; their conversations and audit entries stay, under the name they had.
- */
-export async function removeUser(deps: Deps, admin: Principal, userId: string): Promise<void> {
-  refuseSelf(admin, userId, 'remove');
-  await deleteUser(deps, admin.orgId, userId);
-}
-
-/** A user gone: the profile (which signs their sessions out), their team memberships, then their login record. */
-export async function deleteUser(deps: Deps, orgId: string, userId: string): Promise<void> {
-  const user = await deps.table.get<UserItem>(keys.user(orgId, userId), true);
-  if (!user) throw new NotFoundError(`user ${userId} not found`);
-  await deps.table.delete(keys.user(orgId, userId));
-  deps.sessions.forgetUser(userId);
-  await removeMemberships(deps, orgId, userId);
-  // The login record goes last, and only if it is still this user's (the email may be reused).
-  await unlessConditionFailed(
-    deps.table.delete(keys.email(user.email), { condition: 'user_id = :id', values: { ':id': userId } }),
-    undefined,
-  );
 }

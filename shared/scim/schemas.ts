@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isoTimestamp } from '../http/schemas.js';
+import { CreateUserBody } from '../org/schemas.js';
 
 /*
  * What SCIM 2.0 clients send (RFC 7643, 7644), as the common identity providers send it: unknown
@@ -28,14 +29,21 @@ export const scimBoolean = z.union([
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
+/**
+ * A person's name as the users API takes it (`POST /api/org/users`: no control or invisible format
+ * characters, at most 100); an empty or blank one is read as absent, as providers send them.
+ */
+export const personName = CreateUserBody.shape.name;
+const optionalName = z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), personName.optional());
+
 const EmailInput = z.object({ value: text(254), primary: scimBoolean.optional(), type: text(50).optional() });
-const NameInput = z.object({ formatted: text(200).optional(), givenName: text(100).optional(), familyName: text(100).optional() });
+const NameInput = z.object({ formatted: optionalName, givenName: optionalName, familyName: optionalName });
 
 export const ScimUserInput = z.object({
   userName: text(254).min(1, 'must not be empty'),
   externalId: text(200).optional(),
   active: scimBoolean.optional(),
-  displayName: text(200).optional(),
+  displayName: optionalName,
   name: NameInput.optional(),
   emails: z.array(EmailInput).max(20).optional(),
 });

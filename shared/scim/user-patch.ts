@@ -2,7 +2,7 @@ import { emailAddress } from '../http/schemas.js';
 import type { UserItem } from '../org/users.js';
 import { ScimError } from './errors.js';
 import { parsePath } from './filter.js';
-import { scimBoolean, type ScimPatchOperation } from './schemas.js';
+import { personName, scimBoolean, type ScimPatchOperation } from './schemas.js';
 
 /*
  * A PATCH of a user, in the forms identity providers send: Okta's `{ op: "replace", value: {
@@ -31,6 +31,13 @@ function textOf(attribute: string, value: unknown, max: number): string {
   return value.trim();
 }
 
+/** A name through the users API's schema (`personName`). */
+function nameValue(attribute: string, value: unknown): string {
+  const parsed = personName.safeParse(value);
+  if (!parsed.success) throw invalid(attribute, parsed.error.issues[0]?.message ?? 'must be a name');
+  return parsed.data;
+}
+
 function emailValue(value: unknown): string {
   const parsed = emailAddress.safeParse(value);
   if (!parsed.success) throw invalid('userName', 'must be an e-mail address: it is what the user signs in with');
@@ -57,19 +64,19 @@ const SETTERS: Record<string, Setter> = {
     fields.email = emailValue(value);
   },
   displayname: (fields, value) => {
-    fields.name = textOf('displayName', value, 100);
+    fields.name = nameValue('displayName', value);
   },
   externalid: (fields, value) => {
     fields.external_id = textOf('externalId', value, 200);
   },
   'name.givenname': (fields, value) => {
-    fields.given_name = textOf('name.givenName', value, 100);
+    fields.given_name = nameValue('name.givenName', value);
   },
   'name.familyname': (fields, value) => {
-    fields.family_name = textOf('name.familyName', value, 100);
+    fields.family_name = nameValue('name.familyName', value);
   },
   'name.formatted': (fields, value) => {
-    fields.name = textOf('name.formatted', value, 100);
+    fields.name = nameValue('name.formatted', value);
   },
   name: (fields, value) => {
     if (typeof value !== 'object' || value === null) throw invalid('name', 'must be an object');

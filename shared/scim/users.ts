@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { userTeamIds } from '../org/team-members.js';
-import { EMAIL_TAKEN, deleteUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { deleteUser, writeDeactivation } from '../org/standing.js';
+import { EMAIL_TAKEN, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { emailAddress } from '../http/schemas.js';
 import { readSso } from '../sso/config.js';
 import { keys } from '../platform/keys.js';
@@ -8,14 +9,15 @@ import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { ScimError } from './errors.js';
 import { parseEquality } from './filter.js';
 import { pageOf, type Page } from './paging.js';
-import { SCHEMA, type ScimListQuery, type ScimPatchOperation, type ScimUserInput } from './schemas.js';
+import { personName, SCHEMA, type ScimListQuery, type ScimPatchOperation, type ScimUserInput } from './schemas.js';
 import { patchUser, type UserFields } from './user-patch.js';
 
 /*
  * SCIM Users are the organisation's users. `userName` is the sign-in e-mail; a provisioned user has
  * no password and signs in through the organisation's provider. `active: false` keeps the user but
  * signs them out at once and refuses their sign-in (DEACTIVATED); DELETE removes them as an admin
- * would.
+ * would. Neither may take the organisation's last active admin (`org/standing.ts`: 409). Names pass
+ * the users API's schema.
  */
 
 export interface ScimUser {
@@ -65,19 +67,31 @@ function emailOf(input: Pick<ScimUserInput, 'userName' | 'emails'>): string {
   throw new ScimError(400, 'userName (or a primary e-mail) must be an e-mail address: it is what the user signs in with', 'invalidValue');
 }
 
-/** The fields a create or a replace (PUT) sets. */
-function fieldsOf(input: ScimUserInput): UserFields {
-  const given = input.name?.givenName || null;
-  const family = input.name?.familyName || null;
+/**
+ * The name shown: `displayName`, else `name.formatted` (both checked by the schema), else the given
+ * and family names joined, else the address; a joined or address name is cut to the users API's
+ * 100 characters and checked by its schema too.
+ */
+function nameOf(input: ScimUserInput, email: string): string {
+  const chosen = input.displayName ?? input.name?.formatted;
+  if (chosen) return chosen;
+  const joined = [input.name?.givenName, input.name?.familyName].filter(Boolean).join(' ');
+  const cut = Array.from(joined || email).slice(0, 100);
+  const parsed = personName.safeParse(cut.join(''));
+  if (!parsed.success) throw new ScimError(400, `name: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'invalidValue');
+  return parsed.data;
+}
+
+/** The fields a create or a replace (PUT) sets; `active` left out keeps the stored one (a new user is active). */
+function fieldsOf(input: ScimUserInput, stored?: UserItem): UserFields {
   const email = emailOf(input);
-  const joined = [given, family].filter(Boolean).join(' ');
   return {
     email,
-    name: (input.displayName || input.name?.formatted || joined || email).slice(0, 100),
-    given_name: given,
-    family_name: family,
+    name: nameOf(input, email),
+    given_name: input.name?.givenName ?? null,
+    family_name: input.name?.familyName ?? null,
     external_id: input.externalId || null,
-    active: input.active ?? true,
+    active: input.active ?? (stored ? isActive(stored) : true),
   };
 }
 
@@ -127,10 +141,13 @@ export async function createScimUser(deps: Deps, orgId: string, input: ScimUserI
   }
 }
 
-/** `PUT /Users/:id`: the user as the provider has them now (attributes left out are cleared). */
+/**
+ * `PUT /Users/:id`: the user as the provider has them now (attributes left out are cleared, but
+ * `active`: a provider that does not send it has not reactivated anyone).
+ */
 export async function replaceScimUser(deps: Deps, orgId: string, userId: string, input: ScimUserInput, baseUrl: string): Promise<ScimUser> {
   const item = await userItem(deps, orgId, userId);
-  return scimUserOf(await writeFields(deps, item, fieldsOf(input)), baseUrl);
+  return scimUserOf(await saveFields(deps, item, fieldsOf(input, item)), baseUrl);
 }
 
 /** `PATCH /Users/:id`: the operations applied in order, then written once. */
@@ -142,12 +159,19 @@ export async function patchScimUser(
   baseUrl: string,
 ): Promise<ScimUser> {
   const item = await userItem(deps, orgId, userId);
-  return scimUserOf(await writeFields(deps, item, patchUser(item, operations)), baseUrl);
+  return scimUserOf(await saveFields(deps, item, patchUser(item, operations)), baseUrl);
 }
 
+/** `DELETE /Users/:id`: as an admin removes a user (`org/standing.ts`), so not the last active admin (409). */
 export async function deleteScimUser(deps: Deps, orgId: string, userId: string): Promise<void> {
   await userItem(deps, orgId, userId);
   await deleteUser(deps, orgId, userId);
+}
+
+/** Writes provisioned fields; one that leaves the user inactive goes through `writeDeactivation` (the last admin, their invitations). */
+async function saveFields(deps: Deps, item: UserItem, fields: UserFields): Promise<UserItem> {
+  if (fields.active) return writeFields(deps, item, fields);
+  return writeDeactivation(deps, item.org_id, item.id, (current) => writeFields(deps, current, fields));
 }
 
 /**
