@@ -2,12 +2,12 @@ import type { Context } from 'hono';
 import { setCookie } from 'hono/cookie';
 import type { Deps } from '../deps.js';
 import type { AppEnv } from '../http/router.js';
-import { createSession } from './sessions.js';
+import { createSession, type SignInMethod } from './sessions.js';
 import { SESSION_COOKIE, SESSION_LIFETIME_SECONDS, type SessionUser } from './tokens.js';
 
 /** Signs a user in: a new session, and its cookie on the answer (sign-up, password sign-in, single sign-on). */
-export async function startSession(deps: Deps, c: Context<AppEnv>, user: SessionUser): Promise<void> {
-  const { token, expiresAt } = await createSession(deps, user);
+export async function startSession(deps: Deps, c: Context<AppEnv>, user: SessionUser, method: SignInMethod = 'password'): Promise<void> {
+  const { token, expiresAt } = await createSession(deps, user, method);
   setCookie(c, SESSION_COOKIE, token, {
     httpOnly: true,
     sameSite: 'Lax',

@@ -23,10 +23,11 @@ export function authRoutes(deps: Deps) {
     .openapi(authRouteDefinitions.signupState.route, async (c) => c.json(await signupState(deps), 200))
     .openapi(authRouteDefinitions.login.route, async (c) => {
       const { email, password } = c.req.valid('json');
+      // An organisation that requires single sign-on takes no password (but from the admin who configured it),
+      // refused before the password is checked: the same answer whatever it is.
+      await assertPasswordSignInAllowed(deps, email);
       const user = await logIn(deps, email, password, c.get('clientAddress'));
-      // An organisation that requires single sign-on takes no password (but from the admin who configured it).
-      await assertPasswordSignInAllowed(deps, user);
-      await startSession(deps, c, user);
+      await startSession(deps, c, user, 'password');
       return c.json({ user: toUser(user) }, 200);
     })
     .openapi(authRouteDefinitions.session.route, async (c) => {

@@ -17,10 +17,23 @@ interface SessionItem {
   ttl: number;
   /** The user's session generation when it began: a password change moves the user's on, ending the others. */
   epoch?: number;
+  /** How it began. Sessions of before this was recorded count as password sessions (so `required` ends them too). */
+  method?: SignInMethod;
+  /** A password session's: the user's `password_epoch` when it began (moved on when single sign-on becomes required). */
+  password_epoch?: number;
 }
 
+export type SignInMethod = 'password' | 'sso';
+
+/** A user item as sessions read it: `password_epoch` moves on when their organisation turns `required` single sign-on on. */
+type SessionUserItem = UserItem & { password_epoch?: number };
+
 /** Starts a session for a user who just signed in or up: the session item, then the token naming it. */
-export async function createSession(deps: Deps, user: SessionUser): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  deps: Deps,
+  user: SessionUser & { password_epoch?: number },
+  method: SignInMethod = 'password',
+): Promise<{ token: string; expiresAt: Date }> {
   const sessionId = randomBytes(24).toString('base64url');
   const now = deps.clock.now();
   const expiresAt = Math.floor(now.getTime() / 1000) + SESSION_LIFETIME_SECONDS;
@@ -32,6 +45,8 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
     expires_at: new Date(expiresAt * 1000).toISOString(),
     ttl: expiresAt,
     ...(user.session_epoch ? { epoch: user.session_epoch } : {}),
+    method,
+    ...(method === 'password' && user.password_epoch ? { password_epoch: user.password_epoch } : {}),
   };
   await deps.table.put({ ...item });
   return signSessionToken(deps.sessionKey, deps.clock, user, sessionId, expiresAt);
@@ -40,7 +55,8 @@ export async function createSession(deps: Deps, user: SessionUser): Promise<{ to
 /**
  * The principal of verified token claims, or null when the session was revoked or its user is gone
  * (or moved to another organisation, or deactivated by the identity provider, or the user's sessions
- * were ended by a password change: `session_epoch`). The role, name and email are the stored user's, not the
+ * were ended by a password change: `session_epoch`; or it is a password session and their organisation
+ * has since required single sign-on: `password_epoch`). The role, name and email are the stored user's, not the
  * token's. One BatchGetItem, cached for `AUTH_CACHE_MS` (auth/session-cache.ts).
  */
 export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
@@ -52,14 +68,15 @@ async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<Cach
   const sessionKey = keys.session(claims.sessionId);
   const found = await deps.table.batchGet<Record<string, unknown>>([sessionKey, keys.user(claims.orgId, claims.userId)]);
   const session = found.find((item) => item.sk === sessionKey.sk) as SessionItem | undefined;
-  const user = found.find((item) => item.sk !== sessionKey.sk) as UserItem | undefined;
+  const user = found.find((item) => item.sk !== sessionKey.sk) as SessionUserItem | undefined;
   const live =
     session &&
     user &&
     isActive(user) &&
     session.user_id === claims.userId &&
     session.org_id === claims.orgId &&
-    (session.epoch ?? 0) === (user.session_epoch ?? 0);
+    (session.epoch ?? 0) === (user.session_epoch ?? 0) &&
+    (session.method === 'sso' || (session.password_epoch ?? 0) === (user.password_epoch ?? 0));
   const principal: Principal | null = live
     ? {
         userId: user.id,
@@ -91,4 +108,27 @@ export async function carrySession(deps: Deps, sessionId: string, epoch: number)
     undefined,
   );
   deps.sessions.forgetSession(sessionId);
+}
+
+/**
+ * Ends the password sessions of these users of an organisation (it now requires single sign-on):
+ * their `password_epoch` moves on, so a session begun with a password before stops working, here
+ * at once and elsewhere within the session cache's life; single sign-on sessions go on.
+ */
+export async function endPasswordSessions(deps: Deps, orgId: string, userIds: string[]): Promise<void> {
+  for (let start = 0; start < userIds.length; start += 25) {
+    await Promise.all(
+      userIds.slice(start, start + 25).map(async (userId) => {
+        await unlessConditionFailed(
+          deps.table.update(keys.user(orgId, userId), {
+            update: 'SET password_epoch = if_not_exists(password_epoch, :zero) + :one',
+            condition: 'attribute_exists(pk)',
+            values: { ':zero': 0, ':one': 1 },
+          }),
+          undefined,
+        );
+        deps.sessions.forgetUser(userId);
+      }),
+    );
+  }
 }

@@ -1,6 +1,7 @@
 import { shardKey } from './list-shards.js';
 
 const messageSortKey = (seq: number) => `MSG#${String(seq).padStart(6, '0')}`; // a message's, in its conversation's partition
+const resultSortKey = (runId: string, index: number) => `RES#${runId}#${String(index).padStart(4, '0')}`; // a case's result, in its run's
 /** Primary key of every item in the single table. */
 export interface Key {
   pk: string;
@@ -18,7 +19,7 @@ export interface Key {
  * conversation with its messages), FEEDBACK# (ratings of a conversation's answers), APIKEY# (consumer key records), CHANNEL#
  * (team-chat channel bindings), BUDGETSPEND# and BUDGETALERT# (a budget's spend per period, alerts sent), CHATEVENT# and CHATMSG#
  * (team-chat deliveries seen), CHATLINKREQ# (one-time requests to link a chat account), INVITE# (invitations by link), JOB# and QSTAT#
- * (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login and sign-up throttling), SESSION# (signed-in sessions),
+ * (job ledger, queue counters), RATE# (query rate windows), THROTTLE# (login, sign-up, sign-in throttling), SESSION# (signed-in sessions),
  * SSODOMAIN# and SSOSTATE# (single sign-on: domain claims, sign-ins under way), DEPLOYMENT (facts of the whole deployment: the first
  * sign-up, the schema version of the stored data).
  */
@@ -188,11 +189,10 @@ export const keys = {
   /** `begins_with` prefix of the runs in an evaluation's runs partition (`RES#` results do not match it). */
   evaluationRunPrefix: 'RUN#',
   /** The result of one case of a run (the case's index, 4 digits). */
-  evaluationResult: (evalId: string, runId: string, index: number): Key => ({
-    pk: `EVALRUN#${evalId}`,
-    sk: `RES#${runId}#${String(index).padStart(4, '0')}`,
-  }),
+  evaluationResult: (evalId: string, runId: string, index: number): Key => ({ pk: `EVALRUN#${evalId}`, sk: resultSortKey(runId, index) }),
   evaluationResultPrefix: (runId: string) => `RES#${runId}#`,
+  /** The organisation's evaluation counts (`evals/counts.ts`): evaluations per workspace, cases of runs under way, those runs. */
+  evaluationCounts: (orgId: string): Key => ({ pk: `ORG#${orgId}`, sk: 'EVALCOUNTS' }),
 
   // --- Approvals of tool calls (`WSAPPR#<workspace>`) ---
   /** An approval of one tool call; ids are time-ordered, so the partition lists newest first. */
@@ -315,10 +315,8 @@ export const keys = {
   afterTime: (at: string) => `${at}~`,
 
   // --- Rate limits, throttles and sessions ---
-  /**
-   * Requests of one organisation (`org:<id>`) or consumer key (`key:<id>`), or queries of one
-   * organisation (`queries:<id>`), in one minute, all processes together (`platform/request-rate.ts`).
-   */
+  /** Requests of one organisation (`org:<id>`) or consumer key (`key:<id>`), or queries of one organisation (`queries:<id>`), in one
+   * minute, all processes together (`platform/request-rate.ts`). */
   requestRate: (scope: string, minute: number): Key => ({ pk: `REQRATE#${scope}`, sk: `M#${minute}` }),
   /** Failed logins of one account, from anywhere, in one window. */
   loginThrottle: (email: string, window: number): Key => ({ pk: `THROTTLE#${email.toLowerCase()}`, sk: `LOGIN#${window}` }),
@@ -329,8 +327,9 @@ export const keys = {
   }),
   /** Failed logins from one client address, to any account, in one window. */
   addressLoginThrottle: (address: string, window: number): Key => ({ pk: `THROTTLE#ADDR#${address}`, sk: `LOGIN#${window}` }),
-  /** Sign-ups from one client address in one window. */
+  /** Sign-ups, and single sign-on starts not completed (`ssoStartThrottle`), from one client address in one window. */
   signupThrottle: (address: string, window: number): Key => ({ pk: `THROTTLE#ADDR#${address}`, sk: `SIGNUP#${window}` }),
+  ssoStartThrottle: (address: string, window: number): Key => ({ pk: `THROTTLE#ADDR#${address}`, sk: `SSO#${window}` }),
   /** A signed-in session: while it exists (and its user does), its cookie works. */
   session: (sessionId: string): Key => ({ pk: `SESSION#${sessionId}`, sk: 'SESSION' }),
   /** Claimed by the deployment's first sign-up: under `SIGNUP_MODE=invite` only that one is open. */

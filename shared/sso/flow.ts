@@ -2,11 +2,15 @@ import type * as Oidc from 'openid-client';
 import { LRUCache } from 'lru-cache';
 import { createGuardedFetch, type GuardedFetch } from '../connections/url-policy.js';
 import type { Deps } from '../deps.js';
+import { CreateUserBody } from '../org/schemas.js';
 import { DEACTIVATED, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { sameSecret, tokenHash } from '../platform/compare.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { once } from '../platform/once.js';
-import { readSso, secretContext, ssoOfEmail, ssoRedirectUri, type SsoItem } from './config.js';
+import { addToWindow } from '../platform/windows.js';
+import { newBinding, type Binding } from './binding.js';
+import { domainOf, readSso, secretContext, ssoOfEmail, ssoRedirectUri, type SsoItem } from './config.js';
 
 /*
  * Sign-in through an organisation's OpenID provider, with `openid-client` (certified): discovery,
@@ -15,16 +19,29 @@ import { readSso, secretContext, ssoOfEmail, ssoRedirectUri, type SsoItem } from
  * org admin's URL, so every request to it goes through the same address policy as tool servers.
  */
 
-/** A sign-in under way: found by its state, taken once. */
+/** A sign-in under way: found by its state, taken once, only by the browser that started it. */
 interface PendingSignIn {
   org_id: string;
   verifier_sealed: string;
   nonce: string;
   redirect_uri: string;
+  /** SHA-256 of the browser-binding cookie's value (./binding.ts): the callback goes on only with that cookie. */
+  binding_hash: string;
+  /** The start's count in its client address's window, given back when the sign-in completes. */
+  started_from: string;
+  started_window: number;
   ttl: number;
 }
 
 const PENDING_SECONDS = 600;
+
+/** Sign-ins started from one client address per window and not completed: past this, a start is 429 and writes nothing. */
+const SSO_START_LIMIT = 50;
+const START_WINDOW_SECONDS = 15 * 60;
+const NOT_THIS_BROWSER = 'this sign-in was not started in this browser (or its cookie has expired): start it again from the sign-in page';
+const UNVERIFIED =
+  'the identity provider did not release a verified e-mail address (its email_verified claim is not true): ' +
+  'ask your administrator to have the provider release it';
 
 /** The OpenID client, loaded with the first sign-in: most cold starts of the API function sign nobody in. */
 const loadOidc = once(() => import('openid-client'));
@@ -97,34 +114,69 @@ export async function testSsoProvider(
   }
 }
 
-/** `GET /api/auth/sso?email=`: where to send the person (their organisation's provider), or 404. */
-export async function startSsoSignIn(deps: Deps, email: string, requestOrigin: string): Promise<string> {
-  const item = await ssoOfEmail(deps, email);
+/**
+ * Counts a start from the client address (one atomic ADD in its 15-minute window, as logins count)
+ * before anything is read or written: past `SSO_START_LIMIT`, 429 with the window's end.
+ */
+async function admitStart(deps: Deps, address: string): Promise<number> {
+  const nowMs = deps.clock.now().getTime();
+  const window = Math.floor(nowMs / 1000 / START_WINDOW_SECONDS);
+  const windowEnds = (window + 1) * START_WINDOW_SECONDS;
+  const counted = await addToWindow(deps.table, keys.ssoStartThrottle(address, window), 1, windowEnds);
+  if (counted > SSO_START_LIMIT) {
+    throw new TooManyRequestsError(
+      'too many sign-ins started from your address; try again later',
+      Math.max(1, Math.ceil(windowEnds - nowMs / 1000)),
+    );
+  }
+  return window;
+}
+
+/** The scopes a sign-in asks for: `groups` too where the provider lists it (Okta releases its groups claim only for it). */
+function scopesOf(config: Oidc.Configuration): string {
+  const supported = config.serverMetadata().scopes_supported ?? [];
+  return ['openid', 'email', 'profile', ...(supported.includes('groups') ? ['groups'] : [])].join(' ');
+}
+
+/**
+ * `GET /api/auth/sso?email=`: where to send the person (their organisation's provider), or 404; and
+ * the browser-binding cookie to set, whose hash the sign-in's state keeps.
+ */
+export async function startSsoSignIn(
+  deps: Deps,
+  request: { email: string; origin: string; address: string },
+): Promise<{ location: string; binding: Binding }> {
+  const window = await admitStart(deps, request.address);
+  const item = await ssoOfEmail(deps, request.email);
   if (!item) throw new NotFoundError('no organisation signs in this e-mail domain with single sign-on');
   const oidc = await loadOidc();
   const config = await configurationOf(deps, item);
   const verifier = oidc.randomPKCECodeVerifier();
   const state = oidc.randomState();
   const nonce = oidc.randomNonce();
-  const redirectUri = ssoRedirectUri(deps, requestOrigin);
+  const redirectUri = ssoRedirectUri(deps, request.origin);
+  const binding = newBinding(redirectUri, PENDING_SECONDS);
   const pending: PendingSignIn = {
     org_id: item.org_id,
     verifier_sealed: await deps.secrets.seal(verifier, `sso-state:${state}`),
     nonce,
     redirect_uri: redirectUri,
+    binding_hash: tokenHash(binding.value),
+    started_from: request.address,
+    started_window: window,
     ttl: Math.floor(deps.clock.now().getTime() / 1000) + PENDING_SECONDS,
   };
   await deps.table.put({ ...keys.ssoState(state), ...pending });
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
-    scope: 'openid email profile',
+    scope: scopesOf(config),
     code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
     code_challenge_method: 'S256',
     state,
     nonce,
-    login_hint: email,
+    login_hint: request.email,
   });
-  return url.href;
+  return { location: url.href, binding };
 }
 
 /** The groups a claim holds (a list of names, or one name). */
@@ -134,13 +186,19 @@ function groupsOf(claims: Record<string, unknown>, claim: string | null): string
   return typeof value === 'string' ? [value] : [];
 }
 
-/** The user an ID token names: found by e-mail in the organisation, or made on their first sign-in. */
+/**
+ * The user an ID token names: found by e-mail in the organisation, or made on their first sign-in.
+ * Only an address the provider says is verified (`email_verified` true, or the string "true") links
+ * to an account or makes one. The address and the name go through the users API's own schemas; a
+ * name it would refuse (control or invisible format characters, too long) is replaced by the address.
+ */
 async function userOf(deps: Deps, item: SsoItem, claims: Record<string, unknown>): Promise<UserItem> {
-  const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : '';
-  const domain = email.split('@')[1] ?? '';
-  if (!email || claims.email_verified === false || !item.domains.includes(domain)) {
-    throw new ForbiddenError('the identity provider did not give a verified e-mail address of one of the organisation’s domains');
+  const address = CreateUserBody.shape.email.safeParse(claims.email);
+  const email = address.success ? address.data : '';
+  if (!email || !item.domains.includes(domainOf(email))) {
+    throw new ForbiddenError('the identity provider did not give an e-mail address of one of the organisation’s domains');
   }
+  if (claims.email_verified !== true && claims.email_verified !== 'true') throw new ForbiddenError(UNVERIFIED);
   const record = await deps.table.get<EmailItem>(keys.email(email), true);
   if (record) {
     if (record.org_id !== item.org_id) throw new ForbiddenError('this e-mail address belongs to another organisation');
@@ -150,7 +208,8 @@ async function userOf(deps: Deps, item: SsoItem, claims: Record<string, unknown>
     return user;
   }
   const admin = item.admin_group !== null && groupsOf(claims, item.groups_claim ?? 'groups').includes(item.admin_group);
-  const name = typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim().slice(0, 100) : email;
+  const named = CreateUserBody.shape.name.safeParse(claims.name);
+  const name = named.success ? named.data : email;
   // No password: this person signs in through the provider only.
   return writeUser(deps, item.org_id, { name, email, org_role: admin ? 'admin' : item.default_role, passwordHash: '' });
 }
@@ -162,15 +221,12 @@ async function userOf(deps: Deps, item: SsoItem, claims: Record<string, unknown>
 export async function finishSsoSignIn(
   deps: Deps,
   query: { state?: string; code?: string; error?: string; iss?: string },
+  binding: string | undefined,
 ): Promise<UserItem> {
   if (query.error) throw new UnauthorizedError(`the identity provider refused the sign-in (${query.error.slice(0, 100)})`);
   if (!query.state || !query.code)
     throw new ValidationError('the sign-in answer lacks its state or code', [{ path: 'state', message: 'required' }]);
-  // Single use: a replayed answer finds nothing.
-  const pending = await deps.table.deleteReturningOld<PendingSignIn>(keys.ssoState(query.state));
-  if (!pending || pending.ttl * 1000 <= deps.clock.now().getTime()) {
-    throw new UnauthorizedError('this sign-in has expired or was already used; start again');
-  }
+  const pending = await takePending(deps, query.state, binding);
   const item = await readSso(deps, pending.org_id);
   if (!item) throw new UnauthorizedError('single sign-on is no longer configured for this organisation');
   const verifier = await deps.secrets.open(pending.verifier_sealed, `sso-state:${query.state}`);
@@ -190,11 +246,35 @@ export async function finishSsoSignIn(
   } catch (error) {
     throw new UnauthorizedError(COULD_NOT_VERIFY, { cause: error });
   }
-  return userOf(deps, item, claims);
+  const user = await userOf(deps, item, claims);
+  // A completed sign-in gives its start back: only abandoned starts add up (as only failed logins do).
+  const windowEnds = (pending.started_window + 1) * START_WINDOW_SECONDS;
+  await addToWindow(deps.table, keys.ssoStartThrottle(pending.started_from, pending.started_window), -1, windowEnds);
+  return user;
 }
 
-/** Password sign-in of an organisation that requires single sign-on: 403, but for the admin who configured it. */
-export async function assertPasswordSignInAllowed(deps: Deps, user: UserItem): Promise<void> {
-  const item = await readSso(deps, user.org_id);
-  if (item?.required && item.configured_by !== user.id) throw new ForbiddenError('this organisation signs in with single sign-on');
+/**
+ * The sign-in of `state`, taken once (a replayed answer finds nothing), and only by the browser that
+ * started it: the binding cookie is checked before the state is spent, so a callback URL sent to
+ * someone else (login CSRF) is refused and leaves the sign-in to its own browser.
+ */
+async function takePending(deps: Deps, state: string, binding: string | undefined): Promise<PendingSignIn> {
+  const expired = () => new UnauthorizedError('this sign-in has expired or was already used; start again');
+  const waiting = await deps.table.get<PendingSignIn>(keys.ssoState(state), true);
+  if (!waiting) throw expired();
+  if (!binding || !sameSecret(tokenHash(binding), waiting.binding_hash ?? '')) throw new UnauthorizedError(NOT_THIS_BROWSER);
+  const pending = await deps.table.deleteReturningOld<PendingSignIn>(keys.ssoState(state));
+  if (!pending || pending.ttl * 1000 <= deps.clock.now().getTime()) throw expired();
+  return pending;
+}
+
+/**
+ * Password sign-in where single sign-on is required: 403 before the password is checked, the same
+ * answer whatever the password (so the refusal confirms nothing), for every user of such an
+ * organisation and any other address of its domains, but the admin who configured it.
+ */
+export async function assertPasswordSignInAllowed(deps: Deps, email: string): Promise<void> {
+  const record = await deps.table.get<EmailItem>(keys.email(email), true);
+  const item = record ? await readSso(deps, record.org_id) : await ssoOfEmail(deps, email);
+  if (item?.required && item.configured_by !== record?.user_id) throw new ForbiddenError('this organisation signs in with single sign-on');
 }

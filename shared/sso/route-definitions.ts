@@ -74,6 +74,7 @@ export const ssoRouteDefinitions = {
         ...validationErrors,
         404: errorResponse('no organisation signs in this domain with single sign-on'),
         401: errorResponse('the identity provider could not be reached'),
+        429: errorResponse('too many sign-ins started from this address (see Retry-After)'),
       },
     }),
   ),
@@ -89,8 +90,12 @@ export const ssoRouteDefinitions = {
       responses: {
         ...redirect('to the console, signed in'),
         ...validationErrors,
-        401: errorResponse('the answer could not be verified, expired or was used already'),
-        403: errorResponse('the address is not one of the organisation’s, or belongs to another organisation'),
+        401: errorResponse(
+          'the answer could not be verified, expired or was used already, or the sign-in was not started in this browser (its binding cookie)',
+        ),
+        403: errorResponse(
+          'the address is not one of the organisation’s, belongs to another organisation, or the provider did not say it is verified',
+        ),
       },
     }),
   ),

@@ -1,5 +1,6 @@
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
+import { bindingOf, clearBindingCookie, setBindingCookie } from './binding.js';
 import { deleteSso, getSso, putSso, ssoRedirectUri, ssoView } from './config.js';
 import { finishSsoSignIn, startSsoSignIn, testSsoProvider } from './flow.js';
 import { ssoRouteDefinitions as routes } from './route-definitions.js';
@@ -22,12 +23,16 @@ export function ssoRoutes(deps: Deps) {
       await deleteSso(deps, orgIdOf(c));
       return c.json({ status: 'ok' as const }, 200);
     })
-    .openapi(routes.start.route, async (c) =>
-      c.redirect(await startSsoSignIn(deps, c.req.valid('query').email, new URL(c.req.url).origin), 302),
-    )
+    .openapi(routes.start.route, async (c) => {
+      const request = { email: c.req.valid('query').email, origin: new URL(c.req.url).origin, address: c.get('clientAddress') };
+      const { location, binding } = await startSsoSignIn(deps, request);
+      setBindingCookie(c, binding);
+      return c.redirect(location, 302);
+    })
     .openapi(routes.callback.route, async (c) => {
-      const user = await finishSsoSignIn(deps, c.req.valid('query'));
-      await startSession(deps, c, user);
+      const user = await finishSsoSignIn(deps, c.req.valid('query'), bindingOf(c));
+      clearBindingCookie(c);
+      await startSession(deps, c, user, 'sso');
       return c.redirect('/', 302);
     });
 }

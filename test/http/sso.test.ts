@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { signInAtProvider, startOidcProvider } from '../support/oidc-provider.js';
+import { SSO_CALLBACK as CALLBACK, ssoBrowser, startOidcProvider, type ProviderAnswer } from '../support/oidc-provider.js';
 import { wallClock } from '../support/clock.js';
 
 /*
@@ -14,7 +14,6 @@ import { wallClock } from '../support/clock.js';
  * to the admin who configured it.
  */
 
-const CALLBACK = 'http://localhost/api/auth/sso/callback';
 let t: TestContext;
 let idp: Awaited<ReturnType<typeof startOidcProvider>>;
 let admin: Awaited<ReturnType<TestContext['signUp']>>;
@@ -54,21 +53,21 @@ function configure(overrides: Record<string, unknown>, cookie = admin.cookie) {
   });
 }
 
-/** Starts the sign-in for an address and walks the provider's redirects: the callback URL it sends the browser to. */
-async function atProvider(email: string): Promise<URL> {
-  const started = await t.request('GET', `/api/auth/sso?email=${encodeURIComponent(email)}`);
-  expect(started.status, started.text).toBe(302);
-  const location = started.headers.get('location') ?? '';
+/** Starts the sign-in for an address and walks the provider's redirects: the callback URL it sends the browser to, and the browser's cookie. */
+async function atProvider(email: string): Promise<ProviderAnswer> {
+  const answer = await ssoBrowser(t).atProvider(email);
+  const location = answer.started.headers.get('location') ?? '';
   expect(location.startsWith(`${idp.issuer}/`)).toBe(true);
   const authorize = new URL(location);
   expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorize.searchParams.get('state')).toBeTruthy();
   expect(authorize.searchParams.get('nonce')).toBeTruthy();
-  return signInAtProvider(location, CALLBACK);
+  return answer;
 }
 
-async function finish(callback: URL) {
-  return t.request('GET', `/api/auth/sso/callback${callback.search}`);
+/** The provider's redirect, from the browser that started the sign-in (`callback` changed when given). */
+async function finish(answer: ProviderAnswer, callback = answer.callback) {
+  return ssoBrowser(t).finish(answer, answer.cookie, callback);
 }
 
 describe('single sign-on with OpenID Connect', () => {
@@ -97,22 +96,22 @@ describe('single sign-on with OpenID Connect', () => {
   it('refuses a tampered state, a replayed answer and an answer whose nonce is not the one sent', async () => {
     idp.accounts.set('eve@acme-sso.test', { email: 'eve@acme-sso.test', name: 'Eve' });
     const callback = await atProvider('eve@acme-sso.test');
-    const tampered = new URL(callback);
+    const tampered = new URL(callback.callback);
     tampered.searchParams.set('state', 'not-the-state-that-was-sent');
-    expect((await finish(tampered)).status).toBe(401);
+    expect((await finish(callback, tampered)).status).toBe(401);
     expect((await finish(callback)).status).toBe(302);
     const replayed = await finish(callback);
     expect(replayed.status).toBe(401);
     expect(replayed.body.error).toMatch(/expired or was already used/);
 
     const another = await atProvider('eve@acme-sso.test');
-    const state = another.searchParams.get('state') ?? '';
+    const state = another.callback.searchParams.get('state') ?? '';
     // The service expects another nonce than the provider put in the ID token.
     await t.deps.table.update(keys.ssoState(state), { update: 'SET nonce = :nonce', values: { ':nonce': 'a-different-nonce' } });
     const wrongNonce = await finish(another);
     expect(wrongNonce.status).toBe(401);
     expect(wrongNonce.body.error).toMatch(/could not be verified/);
-    expect(wrongNonce.headers.get('set-cookie')).toBeNull();
+    expect(wrongNonce.headers.get('set-cookie') ?? '').not.toContain('service_session=');
   });
 
   it('refuses a validly signed ID token made for another audience, and one that has expired', async () => {
@@ -128,7 +127,7 @@ describe('single sign-on with OpenID Connect', () => {
         const answer = await finish(await atProvider('oscar@acme-sso.test'));
         expect(answer.status, what).toBe(401);
         expect(answer.body.error).toMatch(/could not be verified/);
-        expect(answer.headers.get('set-cookie')).toBeNull();
+        expect(answer.headers.get('set-cookie') ?? '').not.toContain('service_session=');
       }
       // The same sign-in with the token as issued succeeds: only the claim changed was wrong.
       idp.tamperIdTokens((claims) => claims);

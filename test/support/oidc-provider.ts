@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { SignJWT, decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import Provider from 'oidc-provider';
+import type { ApiResponse, TestContext } from './context.js';
 
 /**
  * A real OpenID provider on 127.0.0.1 (`oidc-provider`, the certified Node implementation), with
@@ -13,8 +14,10 @@ import Provider from 'oidc-provider';
 export interface TestAccount {
   email: string;
   name: string;
+  /** Released only for the `groups` scope, as Okta releases its groups claim. */
   groups?: string[];
-  emailVerified?: boolean;
+  /** `email_verified` as the provider sends it (default true); null leaves the claim out, as Entra ID does. */
+  emailVerified?: boolean | string | null;
 }
 
 /** Claims of an ID token changed before the service receives it, the token signed again with the provider's own key. */
@@ -69,7 +72,7 @@ export async function startOidcProvider() {
     start(clients: { client_id: string; client_secret: string; redirect_uris: string[] }[]) {
       const provider = new Provider(issuer, {
         clients: clients.map((client) => ({ ...client, grant_types: ['authorization_code'], response_types: ['code'] })),
-        claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
+        claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'], groups: ['groups'] },
         // The ID token carries the claims (what the service reads), not only the userinfo endpoint.
         conformIdTokenClaims: false,
         features: { devInteractions: { enabled: false } },
@@ -84,7 +87,7 @@ export async function startOidcProvider() {
             claims: async () => ({
               sub: id,
               email: account.email,
-              email_verified: account.emailVerified ?? true,
+              ...(account.emailVerified === null ? {} : { email_verified: account.emailVerified ?? true }),
               name: account.name,
               groups: account.groups ?? [],
             }),
@@ -96,7 +99,7 @@ export async function startOidcProvider() {
         const details = await provider.interactionDetails(ctx.req, ctx.res);
         const accountId = String(details.params.login_hint ?? '');
         const grant = new provider.Grant({ accountId, clientId: String(details.params.client_id) });
-        grant.addOIDCScope('openid email profile');
+        grant.addOIDCScope(String(details.params.scope));
         const grantId = await grant.save();
         const to = await provider.interactionResult(
           ctx.req,
@@ -120,7 +123,7 @@ export async function startOidcProvider() {
  * Follows the provider's redirects as a browser would (keeping its cookies) from the authorization
  * URL until it redirects to the service's callback: answers that callback URL.
  */
-export async function signInAtProvider(authorizationUrl: string, callbackPrefix: string): Promise<URL> {
+async function signInAtProvider(authorizationUrl: string, callbackPrefix: string): Promise<URL> {
   const cookies = new Map<string, string>();
   let url = authorizationUrl;
   for (let hop = 0; hop < 10; hop += 1) {
@@ -140,4 +143,32 @@ export async function signInAtProvider(authorizationUrl: string, callbackPrefix:
     url = new URL(location, url).href;
   }
   throw new Error('too many redirects at the provider');
+}
+
+/** The service's callback as the tests' requests reach it (`app.request` answers on http://localhost). */
+export const SSO_CALLBACK = 'http://localhost/api/auth/sso/callback';
+
+/** A sign-in walked through the provider: where it sends the browser back, and the cookies of the browser that started it. */
+export interface ProviderAnswer {
+  started: ApiResponse;
+  callback: URL;
+  /** The browser-binding cookie the start set (`service_sso=…`), if any. */
+  cookie: string | undefined;
+}
+
+/** A browser signing in through the service and the provider: starts a sign-in, walks the provider, comes back to the callback. */
+export function ssoBrowser(t: TestContext) {
+  return {
+    async atProvider(email: string, headers: Record<string, string> = {}): Promise<ProviderAnswer> {
+      const started = await t.request('GET', `/api/auth/sso?email=${encodeURIComponent(email)}`, { headers });
+      if (started.status !== 302) throw new Error(`the sign-in did not start: ${started.status} ${started.text}`);
+      const binding = /service_sso=([^;]*)/.exec(started.headers.get('set-cookie') ?? '')?.[1];
+      const callback = await signInAtProvider(started.headers.get('location') ?? '', SSO_CALLBACK);
+      return { started, callback, cookie: binding ? `service_sso=${binding}` : undefined };
+    },
+    /** The provider's redirect to the callback, from the browser holding `cookie` (by default the one that started; null: none). */
+    finish(answer: ProviderAnswer, cookie: string | null | undefined = answer.cookie, callback = answer.callback) {
+      return t.request('GET', `/api/auth/sso/callback${callback.search}`, cookie ? { cookie } : {});
+    },
+  };
 }
