@@ -39,6 +39,7 @@ export const LOAD_ENV = {
   LIFECYCLE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/lifecycle',
   COLD_MESSAGES_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/cold-messages',
   STATS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/conversation-stats',
+  EVALS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/evals',
   LIFECYCLE_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:123456789012:lifecycle',
   SCHEDULER_GROUP_NAME: 'bench',
   SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/bench',

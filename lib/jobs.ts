@@ -14,7 +14,17 @@ export const JOB_QUEUES = [
   { name: 'lifecycle', env: 'LIFECYCLE_QUEUE_URL' },
   { name: 'cold-messages', env: 'COLD_MESSAGES_QUEUE_URL' },
   { name: 'conversation-stats', env: 'STATS_QUEUE_URL' },
+  { name: 'evals', env: 'EVALS_QUEUE_URL' },
 ] as const;
+
+/**
+ * Concurrent consumers the evaluation cases may take (the consumer's reserved concurrency is 50 by
+ * default): a run of 200 cases waits its turn there rather than taking every consumer the other
+ * queues' jobs need. SQS event sources take at least 2.
+ */
+function evalsMaxConcurrency(reservedConcurrency: number): number {
+  return reservedConcurrency > 0 ? Math.max(2, Math.min(10, Math.floor(reservedConcurrency / 4))) : 10;
+}
 
 /** `conversation-stats` → `ConversationStats`: construct and output ids. */
 export function pascalCase(name: string): string {
@@ -86,16 +96,17 @@ export class Jobs extends Construct {
       entry: 'functions/jobs/handler.ts',
       memorySize: 512,
       timeout: Jobs.CONSUMER_TIMEOUT,
-      description: 'Background jobs: conversation moves, cold notices, conversation statistics',
+      description: 'Background jobs: conversation moves, cold notices, conversation statistics, evaluation cases',
       environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts), ...props.environment },
       reservedConcurrency: props.reservedConcurrency,
     });
     this.wireJobs(roleOf(this.consumer), (key, value) => this.consumer.addEnvironment(key, value));
     props.table.grantReadWriteData(this.consumer);
-    // Statistics call the model, on Bedrock for organisations that chose it.
+    // Statistics and evaluation cases call the model, on Bedrock for organisations that chose it.
     grantBedrockClaude(this, this.consumer);
-    for (const queue of Object.values(queues)) {
-      this.consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true }));
+    for (const [name, queue] of Object.entries(queues)) {
+      const maxConcurrency = name === 'evals' ? evalsMaxConcurrency(props.reservedConcurrency) : undefined;
+      this.consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }));
     }
 
     // The backstop for lost schedules: every minute, a sweep message on the lifecycle queue.

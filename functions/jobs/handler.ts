@@ -8,14 +8,14 @@ import { handleSqsBatch } from '../../shared/jobs/sqs.js';
 import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';
 
-// Built once per container. The statistics job calls the model, and an approval's expiry runs its
-// query on (the model and the MCP servers), so the agent's clients are wired.
+// Built once per container. The statistics job and an evaluation's case call the model, and an
+// approval's expiry runs its query on (the model and the MCP servers), so the agent's clients are wired.
 const { config, deps, sqs, telemetry } = await createAwsDeps(process.env, {
   needsSession: false,
   // Cold notices and expired approvals post with the organisation's bot token.
   extra: createAgentProcessParts,
 });
-const urls = Object.values(queueUrlsOf(config));
+const urls = Object.values(queueUrlsOf(config)).filter((url): url is string => !!url);
 const queueUrlOf = (arn: string | undefined) => urls.find((url) => arn !== undefined && url.endsWith(`/${arn.split(':').at(-1)}`));
 const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
 

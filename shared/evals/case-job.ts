@@ -1,26 +1,54 @@
-import type { JobHandler } from '../jobs/worker.js';
+import { admitQuery } from '../agent/query/context.js';
+import { RunLaterError, type JobHandler } from '../jobs/worker.js';
 import type { Deps } from '../deps.js';
-import { errorMessage } from '../platform/errors.js';
+import { errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { runEvalCase } from './run-case.js';
+import { releaseRun } from './run-holds.js';
 import { recordResult, type EvalCaseJob, EvalCaseJobSchema } from './runs.js';
-import { getRun, type RunItem } from './store.js';
+import type { EvalCase } from './schemas.js';
+import { findRun, storedResult, type RunItem } from './store.js';
 
 /*
- * The job of one case of an evaluation's run (the conversation-stats queue: work that calls the
- * model), apart from `runs.ts` so that the API function, which only queues runs, does not carry
- * the agent loop.
+ * The job of one case of an evaluation's run (the `evals` queue), apart from `runs.ts` so that the
+ * API function, which only queues runs, does not carry the agent loop.
  */
 
-/** The run of a job, or undefined when it is gone, another organisation's or already over. */
+/**
+ * The run of a job, or undefined when it is gone, another organisation's or already over (what an
+ * over run holds is given back again: its own give-back may have failed). A failed read throws, so
+ * the job fails and is tried again: taken for "no run", it once ended the job as done and left
+ * the run running for ever.
+ */
 async function runOfJob(deps: Deps, data: EvalCaseJob, orgId: string): Promise<RunItem | undefined> {
-  const run = await getRun(deps, data.evalId, data.runId).catch(() => undefined);
-  if (!run || run.org_id !== orgId || run.status === 'done' || run.status === 'failed') return undefined;
+  const run = await findRun(deps, data.evalId, data.runId);
+  if (!run || run.org_id !== orgId) return undefined;
+  if (run.status === 'done' || run.status === 'failed') {
+    await releaseRun(deps, run);
+    return undefined;
+  }
   return run;
 }
 
-/** The `conversation-stats` queue's handler of an evaluation's case. */
+/**
+ * A case is one of its organisation's queries of the minute (`QUERY_RATE_LIMIT_PER_MINUTE`, counted
+ * as the query route counts them). Over the rate it waits for the next minute: its job is sent back
+ * for later, and the case is not failed for it.
+ */
+async function answerCase(deps: Deps, run: RunItem, evalCase: EvalCase) {
+  let counting: Promise<void> | undefined;
+  try {
+    counting = admitQuery(deps, run.org_id);
+  } catch (error) {
+    if (error instanceof TooManyRequestsError) throw new RunLaterError(error.message, error.retryAfterSeconds * 1000, { cause: error });
+    throw error;
+  }
+  const [result] = await Promise.all([runEvalCase(deps, run, evalCase), counting]);
+  return result;
+}
+
+/** The `evals` queue's handler: one case of a run. */
 export const evalCaseHandler: JobHandler<EvalCaseJob> = {
   schema: EvalCaseJobSchema,
   async run(deps, data, job) {
@@ -36,7 +64,9 @@ export const evalCaseHandler: JobHandler<EvalCaseJob> = {
       }),
       undefined,
     );
-    await recordResult(deps, run, data.index, await runEvalCase(deps, run, evalCase));
+    // A delivery after one that wrote the result but could not count it counts that result, without asking again.
+    const result = (await storedResult(deps, run, data.index)) ?? (await answerCase(deps, run, evalCase));
+    await recordResult(deps, run, data.index, result);
   },
   // A case whose job failed for good is a failed case, so its run still ends.
   async onFailed(deps, data, job, error) {

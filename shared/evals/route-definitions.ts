@@ -49,9 +49,15 @@ export const evalRouteDefinitions = {
       method: 'post',
       path: '/workspaces/{id}/evals',
       tags,
-      summary: 'Add an evaluation: cases, each a question and what a good answer does',
+      summary: 'Add an evaluation: cases, each a question and what a good answer does (at most 50 in a workspace: 409 past them)',
       request: { params: WorkspaceParams, body: jsonBody(CreateEvalBody) },
-      responses: { 201: jsonResponse(EvalResponse, 'the evaluation'), ...adminErrors, ...notFoundError, ...validationErrors },
+      responses: {
+        201: jsonResponse(EvalResponse, 'the evaluation'),
+        ...adminErrors,
+        ...notFoundError,
+        ...validationErrors,
+        ...conflictError,
+      },
     }),
   ),
   get: onApi(
@@ -93,7 +99,8 @@ export const evalRouteDefinitions = {
       method: 'post',
       path: '/workspaces/{id}/evals/{eval_id}/runs',
       tags,
-      summary: 'Run an evaluation (queued: its cases run as jobs), optionally with settings tried in this run only',
+      summary:
+        'Run an evaluation (queued: its cases run as jobs), optionally with settings tried in this run only; 409 while a run of it is under way, 429 past the cases the organisation may have under way',
       request: { params: EvalParams, body: jsonBody(StartRunBody) },
       responses: {
         202: jsonResponse(z.object({ run: z.object({ id: z.string(), status: z.literal('queued') }) }), 'the run, queued'),

@@ -55,10 +55,12 @@ export async function runEvalCase(deps: Deps, run: RunItem, evalCase: EvalCase):
   if (hold instanceof PaymentRequiredError) return failed(evalCase, hold.message, Math.round(performance.now() - started));
   const screened = screenInput(loaded.guardrails, evalCase.question, evalCase.history ?? []);
   const context = { ...loaded, workspace, state: undefined, messages: [] };
-  const outcome = await answerQuery(deps, caller, context, screened, tier).catch(async (error: unknown) => {
-    await hold.settle(0);
-    throw error;
-  });
+  const outcome = await answerQuery(deps, caller, context, screened, tier, {}, { hold, refuseFirst: false }).catch(
+    async (error: unknown) => {
+      await hold.settle(0);
+      throw error;
+    },
+  );
   const { loop } = outcome;
   // Every name each called tool goes by, so an expectation may name any of them.
   const names = new Map(outcome.tools.map((tool) => [tool.spec.name, (tool as Partial<OfferedTool>).names ?? [tool.spec.name]]));

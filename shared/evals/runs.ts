@@ -1,17 +1,23 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
+import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { roundUsd } from '../workspaces/stats.js';
+import { caseJobId, claimEvaluation, failRun, releaseEvaluation, releaseRun, reserveCasesOrRefuse } from './run-holds.js';
 import type { CaseResult, Overrides, RunSummary } from './schemas.js';
-import { assertNoRunUnderWay, createRun, listRuns, runResults, type EvalItem, type RunItem } from './store.js';
+import { getRun, listRuns, newRun, runResults, storedResult, type EvalItem, type RunItem } from './store.js';
 
 /*
- * An evaluation's run through the job queue: one job per case (id `eval-<run>-<index>`, so a case
- * is run once however often its job is delivered), a few at a time as the queue's consumers take
- * them; each result written once (a conditional put), then counted on the run; the job that counts
- * the last case finishes the run: its score, and its regressions against the previous finished run.
- * Queued cases survive a restart of the local runtime (the job ledger sends them again).
+ * An evaluation's run through the job queue: one job per case on the `evals` queue (a queue of its
+ * own, so a long run holds no other kind of job; id `eval-<run>-<index>`, so a case is run once
+ * however often its job is delivered), a few at a time as the queue's consumers take them. Before
+ * its cases are queued the run holds its evaluation and its place in the organisation's cases
+ * under way (run-holds.ts). Each result is written once (a conditional put), then counted on the
+ * run once (a conditional ADD on the set of counted cases); the job that counts the last case
+ * finishes the run: its score, its regressions against the previous finished run, and what it
+ * held given back. Queued cases survive a restart of the local runtime (the job ledger sends them
+ * again).
  */
 
 export const EvalCaseJobSchema = z.object({
@@ -25,20 +31,40 @@ export type EvalCaseJob = z.infer<typeof EvalCaseJobSchema>;
 /** Enqueues of a run's cases going out at once. */
 const ENQUEUE_BATCH = 25;
 
-/** `POST …/evals/:eval_id/runs`: a run queued, one job per case. */
+/** `POST …/evals/:eval_id/runs`: a run queued, one job per case (409 while one is under way, 429 past the organisation's bound). */
 export async function startRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, role: string): Promise<RunItem> {
-  await assertNoRunUnderWay(deps, evaluation.id);
-  const run = await createRun(deps, evaluation, overrides, role);
+  const run = newRun(deps, evaluation, overrides, role);
+  await claimEvaluation(deps, evaluation, run.id);
+  try {
+    await reserveCasesOrRefuse(deps, run);
+  } catch (error) {
+    // A hold that cannot be given back now is found over when it is in the way (run-holds.ts).
+    await releaseEvaluation(deps, run).catch(() => undefined);
+    throw error;
+  }
+  try {
+    await deps.table.put(run);
+    await queueCases(deps, run);
+  } catch (error) {
+    // The cases queued already find their run failed and do nothing.
+    await failRun(deps, run).catch((failure: unknown) =>
+      deps.logger.warn('a run that could not start was not failed', { run: run.id, error: errorMessage(failure) }),
+    );
+    throw error;
+  }
+  return run;
+}
+
+async function queueCases(deps: Deps, run: RunItem): Promise<void> {
   const jobs = run.cases.map((_, index) => ({
-    jobId: `eval-${run.id}-${index}`,
-    queue: 'conversation-stats' as const,
+    jobId: caseJobId(run.id, index),
+    queue: 'evals' as const,
     orgId: run.org_id,
     data: { kind: 'eval-case', evalId: run.eval_id, runId: run.id, index } satisfies EvalCaseJob,
   }));
   for (let at = 0; at < jobs.length; at += ENQUEUE_BATCH) {
     await Promise.all(jobs.slice(at, at + ENQUEUE_BATCH).map((job) => deps.jobs.enqueue(job)));
   }
-  return run;
 }
 
 /** A run as the API shows it (without its results). */
@@ -66,26 +92,38 @@ export function runSummary(run: RunItem): RunSummary {
   };
 }
 
-/** Counts one case's result on its run (once: the result's conditional put); the last one finishes the run. */
+/**
+ * Records one case's result: written once (a later delivery keeps the first), counted on the run
+ * once (the case's index joins `counted` in the same conditional write). Whichever delivery finds
+ * every case counted finishes the run, also one that comes after a delivery that counted the last
+ * case and then failed.
+ */
 export async function recordResult(deps: Deps, run: RunItem, index: number, result: CaseResult): Promise<void> {
   const written = await deps.table.putNew({ ...keys.evaluationResult(run.eval_id, run.id, index), index, ...result });
-  if (!written) return; // counted already by an earlier delivery of the same job
-  const counted = await deps.table.update<RunItem>(keys.evaluationRun(run.eval_id, run.id), {
-    update:
-      'ADD done :one, passed :passed, failed :failed, tokens_input :ti, tokens_output :to, tokens_cache_read :tr, tokens_cache_write :tw, cost_usd :cost, duration_ms :ms',
-    values: {
-      ':one': 1,
-      ':passed': result.passed ? 1 : 0,
-      ':failed': result.passed ? 0 : 1,
-      ':ti': result.tokens.input,
-      ':to': result.tokens.output,
-      ':tr': result.tokens.cache_read,
-      ':tw': result.tokens.cache_write,
-      ':cost': result.cost_usd,
-      ':ms': result.duration_ms,
-    },
-  });
-  if (counted.done >= counted.total) await finishRun(deps, counted);
+  const kept = written ? result : ((await storedResult(deps, run, index)) ?? result);
+  const counted = await unlessConditionFailed(
+    deps.table.update<RunItem>(keys.evaluationRun(run.eval_id, run.id), {
+      update:
+        'ADD done :one, passed :passed, failed :failed, tokens_input :ti, tokens_output :to, tokens_cache_read :tr, tokens_cache_write :tw, cost_usd :cost, duration_ms :ms, counted :index',
+      condition: 'NOT contains(counted, :i)',
+      values: {
+        ':one': 1,
+        ':passed': kept.passed ? 1 : 0,
+        ':failed': kept.passed ? 0 : 1,
+        ':ti': kept.tokens.input,
+        ':to': kept.tokens.output,
+        ':tr': kept.tokens.cache_read,
+        ':tw': kept.tokens.cache_write,
+        ':cost': kept.cost_usd,
+        ':ms': kept.duration_ms,
+        ':index': new Set([index]),
+        ':i': index,
+      },
+    }),
+    undefined,
+  );
+  const current = counted ?? (await getRun(deps, run.eval_id, run.id));
+  if (current.done >= current.total && current.status !== 'done') await finishRun(deps, current);
 }
 
 /** The run is done: compared with the previous finished run (its regressions), and shown as the evaluation's last run. */
@@ -110,4 +148,5 @@ async function finishRun(deps: Deps, run: RunItem): Promise<void> {
     }),
     undefined,
   );
+  await releaseRun(deps, run);
 }

@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.js';
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { onConditionFailed, type Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { claimEvalPlace, releaseEvalPlace } from './counts.js';
 import type { CaseResult, EvalCase, EvalInput, Overrides, RunSummary } from './schemas.js';
 
 /*
@@ -11,6 +12,8 @@ import type { CaseResult, EvalCase, EvalInput, Overrides, RunSummary } from './s
  * workspace's evaluations partition (`WSEVAL#<org>#<ws>`, not the workspace's own partition, which
  * every query reads); each run and its results in the evaluation's runs partition
  * (`EVALRUN#<eval>`): `RUN#<run id>` (time-ordered: newest first) and `RES#<run id>#<case index>`.
+ * The run under way is marked on its definition (`active_run`: run-holds.ts); the organisation's
+ * counts (evaluations per workspace, cases under way) are one item of its partition (counts.ts).
  */
 
 /** A definition is one item: its cases' JSON may be at most this long (DynamoDB items hold 400 KB). */
@@ -25,6 +28,10 @@ export interface EvalItem extends Item {
   created_at: string;
   updated_at: string;
   last_run?: RunSummary | null;
+  /** The run under way (queued or running), if any: set by a conditional write, so one at a time (`run-holds.ts`). */
+  active_run?: string;
+  /** When `active_run` was set. */
+  active_run_at?: string;
 }
 
 export interface RunItem extends Item {
@@ -53,6 +60,8 @@ export interface RunItem extends Item {
   finished_at: string | null;
   compared_to: string | null;
   regressions: string[];
+  /** The indexes of the cases counted in `done`: each is counted once, by a conditional ADD. */
+  counted?: Set<number>;
 }
 
 /** Cases with their ids: the given one, else `case-<n>`. */
@@ -98,7 +107,13 @@ export async function createEval(deps: Deps, orgId: string, workspaceId: string,
     updated_at: now.toISOString(),
     last_run: null,
   };
-  await deps.table.put(item);
+  await claimEvalPlace(deps, orgId, workspaceId);
+  try {
+    await deps.table.put(item);
+  } catch (error) {
+    await releaseEvalPlace(deps, orgId, workspaceId).catch(() => undefined);
+    throw error;
+  }
   return item;
 }
 
@@ -117,21 +132,30 @@ export async function updateEval(
   const current = await getEval(deps, orgId, workspaceId, evalId);
   const cases = input.cases ? withIds(input.cases) : current.cases;
   checkSize(cases);
-  const changed: EvalItem = { ...current, name: input.name ?? current.name, cases, updated_at: deps.clock.now().toISOString() };
-  await onConditionFailed(
-    deps.table.put(changed, { condition: 'attribute_exists(pk)' }),
+  // An update of these attributes only: what a run holds (`active_run`) and shows (`last_run`) is not the request's to write.
+  return onConditionFailed(
+    deps.table.update<EvalItem>(keys.evaluation(orgId, workspaceId, evalId), {
+      update: 'SET #name = :name, #cases = :cases, updated_at = :at',
+      condition: 'attribute_exists(pk)',
+      names: { '#name': 'name', '#cases': 'cases' },
+      values: { ':name': input.name ?? current.name, ':cases': cases, ':at': deps.clock.now().toISOString() },
+    }),
     () => new NotFoundError(`evaluation ${evalId} not found`),
   );
-  return changed;
 }
 
 export async function deleteEval(deps: Deps, orgId: string, workspaceId: string, evalId: string): Promise<void> {
   await getEval(deps, orgId, workspaceId, evalId);
-  await deps.table.delete(keys.evaluation(orgId, workspaceId, evalId));
+  // Deleted once (the condition), so its place in the workspace's count is given back once.
+  await onConditionFailed(
+    deps.table.delete(keys.evaluation(orgId, workspaceId, evalId), { condition: 'attribute_exists(pk)' }),
+    () => new NotFoundError(`evaluation ${evalId} not found`),
+  );
+  await releaseEvalPlace(deps, orgId, workspaceId);
 }
 
-/** A new run, queued: its item first, then one job per case. */
-export async function createRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, role: string): Promise<RunItem> {
+/** A new run of an evaluation, queued, not stored yet (runs.ts `startRun`). */
+export function newRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, role: string): RunItem {
   const now = deps.clock.now();
   const id = newId('run', now);
   const run: RunItem = {
@@ -161,12 +185,16 @@ export async function createRun(deps: Deps, evaluation: EvalItem, overrides: Ove
     compared_to: null,
     regressions: [],
   };
-  await deps.table.put(run);
   return run;
 }
 
+/** A run, or undefined when there is none (a failed read throws: it is not "none"). */
+export function findRun(deps: Deps, evalId: string, runId: string): Promise<RunItem | undefined> {
+  return deps.table.get<RunItem>(keys.evaluationRun(evalId, runId), true);
+}
+
 export async function getRun(deps: Deps, evalId: string, runId: string): Promise<RunItem> {
-  const run = await deps.table.get<RunItem>(keys.evaluationRun(evalId, runId), true);
+  const run = await findRun(deps, evalId, runId);
   if (!run) throw new NotFoundError(`run ${runId} not found`);
   return run;
 }
@@ -185,6 +213,11 @@ export interface ResultItem extends Item, CaseResult {
   index: number;
 }
 
+/** The stored result of one case of a run, if any. */
+export function storedResult(deps: Deps, run: RunItem, index: number): Promise<ResultItem | undefined> {
+  return deps.table.get<ResultItem>(keys.evaluationResult(run.eval_id, run.id, index), true);
+}
+
 /** A run's results, in case order. */
 export async function runResults(deps: Deps, evalId: string, runId: string): Promise<ResultItem[]> {
   const items = await deps.table.queryAll<ResultItem>({
@@ -193,14 +226,4 @@ export async function runResults(deps: Deps, evalId: string, runId: string): Pro
     consistent: true,
   });
   return items.sort((a, b) => a.index - b.index);
-}
-
-/** Refuses a second run while one of the same evaluation is queued or running. */
-export async function assertNoRunUnderWay(deps: Deps, evalId: string): Promise<void> {
-  const [latest] = await deps.table
-    .query<RunItem>({ pk: keys.evaluationRunsPartition(evalId), sk: { beginsWith: keys.evaluationRunPrefix }, newestFirst: true, limit: 1 })
-    .then((page) => page.items);
-  if (latest && (latest.status === 'queued' || latest.status === 'running')) {
-    throw new ConflictError(`run ${latest.id} of this evaluation is still ${latest.status}`);
-  }
 }

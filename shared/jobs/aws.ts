@@ -16,6 +16,8 @@ export function queueUrlsOf(config: Config): QueueUrls {
     lifecycle: required(config.queues.lifecycleUrl, 'LIFECYCLE_QUEUE_URL'),
     'cold-messages': required(config.queues.coldMessagesUrl, 'COLD_MESSAGES_QUEUE_URL'),
     'conversation-stats': required(config.queues.statsUrl, 'STATS_QUEUE_URL'),
+    // Required when a case is sent (sqs.ts), not at start: most functions never send one.
+    evals: config.queues.evalsUrl,
   };
 }
 

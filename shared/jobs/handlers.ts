@@ -29,8 +29,8 @@ const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob> = {
 };
 
 /**
- * The conversation-stats queue carries the background work that calls the model: a closed
- * conversation's statistics, and an evaluation's case (`kind: "eval-case"`).
+ * The conversation-stats queue carries a closed conversation's statistics, and the cases of
+ * evaluations queued there before they had a queue of their own (`kind: "eval-case"`).
  */
 const modelWork: JobHandler<EvalCaseJob | StatsJob> = {
   schema: z.union([EvalCaseJobSchema, conversationStatsHandler.schema]),
@@ -46,4 +46,5 @@ export const jobHandlers: JobHandlers = {
   lifecycle: timedMoves as JobHandler<unknown>,
   'cold-messages': outgoingMessages as JobHandler<unknown>,
   'conversation-stats': modelWork as JobHandler<unknown>,
+  evals: evalCaseHandler as JobHandler<unknown>,
 };

@@ -4,7 +4,8 @@ import type { Key } from '../platform/table.js';
 
 /* The job ledger's items and names, shared by the ledger (ledger.ts) and its typed writes (ledger-writes.ts). */
 
-export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats'] as const;
+/** `evals`: an evaluation's cases, on a queue of their own so that a run of many cannot hold the others' jobs. */
+export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats', 'evals'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export function isQueueName(name: string): name is QueueName {
@@ -128,7 +129,8 @@ export interface TransitionOptions {
   to: JobState;
   /** Also allow claiming an active job whose lease has lapsed (its worker died). */
   lapsedLeaseBefore?: string;
-  attempts?: 'increment' | 'reset';
+  /** `decrement`: a job sent back before it could run (a limit of its organisation) takes back its claim's attempt. */
+  attempts?: 'increment' | 'decrement' | 'reset';
   lastError?: string | null;
   runAt?: string;
   leaseUntil?: string;

@@ -83,6 +83,9 @@ export function replacesRemoved(): ConditionalWrite {
   return conditionOf(jobEntity, { attr: 'state', eq: 'removed' });
 }
 
+/** What a move adds to a job's attempts. */
+const ATTEMPT_STEPS = { increment: 1, decrement: -1 } as const;
+
 /**
  * The write of a move: the new state with its index keys (GSI5 only while pending), attempts,
  * error, lease and TTL (finished jobs only), on condition the job is in one of the expected states.
@@ -104,7 +107,7 @@ export function transitionUpdate(job: JobItem, options: TransitionOptions, now: 
       // Out of the pending list of before (GSI2), if it was there.
       gsi2pk: $remove(),
       gsi2sk: $remove(),
-      attempts: options.attempts === 'increment' ? $sum($get('attempts'), 1) : options.attempts === 'reset' ? 0 : undefined,
+      attempts: options.attempts === 'reset' ? 0 : options.attempts ? $sum($get('attempts'), ATTEMPT_STEPS[options.attempts]) : undefined,
       last_error: options.lastError,
       lease_until: options.leaseUntil || $remove(),
       ttl: finished ? Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS : $remove(),

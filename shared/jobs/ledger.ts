@@ -199,7 +199,8 @@ export async function transitionJob(store: Store, job: JobItem, options: Transit
   const previous = await unlessConditionFailed(store.table.updateReturningOld<JobItem>(key, input), undefined);
   if (!previous) return undefined;
   await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
-  const attempts = options.attempts === 'increment' ? previous.attempts + 1 : options.attempts === 'reset' ? 0 : previous.attempts;
+  const step = options.attempts === 'increment' ? 1 : options.attempts === 'decrement' ? -1 : 0;
+  const attempts = options.attempts === 'reset' ? 0 : previous.attempts + step;
   return {
     ...previous,
     ...index,

@@ -17,8 +17,12 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * The in-process job runner of the local runtime, with the semantics of the SQS adapter: the
  * same ledger, attempts, exponential backoff from `JOB_RETRY_BASE_MS`, delays, and a concurrency
- * limit per queue. On start it picks up the jobs the ledger still holds as pending, so a restart
- * loses none: a job that was active when the process stopped runs again (its attempt counted).
+ * limit per queue, so that one queue's jobs (an evaluation's 200 cases) never hold another's. Within
+ * a queue each organisation gets its share: a free slot takes the ready job of the organisation
+ * running the fewest of that queue's jobs, organisations taking turns among equals (and each
+ * organisation's jobs in order of arrival). On start it picks up
+ * the jobs the ledger still holds as pending, so a restart loses none: a job that was active when
+ * the process stopped runs again (its attempt counted).
  */
 export class LocalJobRunner implements JobQueue {
   /** Set by `start`: until then jobs are recorded and held, not run. */
@@ -26,6 +30,10 @@ export class LocalJobRunner implements JobQueue {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly ready = new Map<QueueName, JobMessage[]>(QUEUE_NAMES.map((queue) => [queue, []]));
   private readonly running = new Map<QueueName, number>(QUEUE_NAMES.map((queue) => [queue, 0]));
+  /** Jobs running per queue and organisation (`<queue> <org>`): the share each has. */
+  private readonly runningOf = new Map<string, number>();
+  /** The organisation whose job each queue took last. */
+  private readonly lastServed = new Map<QueueName, string>();
   private readonly inFlight = new Set<Promise<void>>();
   private stopped = false;
 
@@ -75,10 +83,15 @@ export class LocalJobRunner implements JobQueue {
   private pump(queue: QueueName): void {
     const ready = this.ready.get(queue) ?? [];
     while (this.deliver && !this.stopped && ready.length > 0 && (this.running.get(queue) ?? 0) < this.options.concurrency) {
-      const message = ready.shift() as JobMessage;
+      const message = this.takeFairly(queue, ready);
+      const share = `${queue} ${message.orgId}`;
       this.running.set(queue, (this.running.get(queue) ?? 0) + 1);
+      this.runningOf.set(share, (this.runningOf.get(share) ?? 0) + 1);
       const work = this.runOne(message).finally(() => {
         this.running.set(queue, (this.running.get(queue) ?? 1) - 1);
+        const left = (this.runningOf.get(share) ?? 1) - 1;
+        if (left > 0) this.runningOf.set(share, left);
+        else this.runningOf.delete(share);
         this.inFlight.delete(work);
         this.pump(queue);
       });
@@ -86,10 +99,32 @@ export class LocalJobRunner implements JobQueue {
     }
   }
 
+  /**
+   * Takes the first ready job of an organisation running the fewest of the queue's jobs now, and
+   * among those, of another organisation than the last one served: so organisations take turns.
+   */
+  private takeFairly(queue: QueueName, ready: JobMessage[]): JobMessage {
+    const last = this.lastServed.get(queue);
+    let chosen = 0;
+    let best = Number.POSITIVE_INFINITY;
+    for (const [index, message] of ready.entries()) {
+      // Twice the jobs running, plus one for the organisation served last: fewer running first, then turns.
+      const rank = 2 * (this.runningOf.get(`${queue} ${message.orgId}`) ?? 0) + (message.orgId === last ? 1 : 0);
+      if (rank < best) {
+        chosen = index;
+        best = rank;
+        if (rank === 0) break;
+      }
+    }
+    const [message] = ready.splice(chosen, 1) as [JobMessage];
+    this.lastServed.set(queue, message.orgId);
+    return message;
+  }
+
   private async runOne(message: JobMessage): Promise<void> {
     try {
       const outcome = await (this.deliver as JobDelivery)(message);
-      if (outcome.kind === 'retry') this.schedule(message, outcome.delayMs);
+      if (outcome.kind === 'retry' || outcome.kind === 'later') this.schedule(message, outcome.delayMs);
     } catch (error) {
       // The ledger could not be written (the store is down): try the delivery again later.
       this.store.logger.error('job delivery failed', { job: message.jobId, error: errorMessage(error) });

@@ -12,7 +12,8 @@ import { errorMessage } from '../platform/errors.js';
 /** SQS caps a message's delay at 15 minutes; longer retries wait in the ledger's run_at and a shorter delay. */
 const MAX_DELAY_SECONDS = 900;
 
-export type QueueUrls = Record<QueueName, string>;
+/** Each queue's URL; `evals` may be missing where no evaluation case is sent (a send there then fails). */
+export type QueueUrls = Record<Exclude<QueueName, 'evals'>, string> & { evals: string | undefined };
 
 /**
  * The SQS client, or how to make it. The API function only sends a job now and then, so it loads
@@ -37,10 +38,12 @@ export class SqsJobQueue implements JobQueue {
   ) {}
 
   private async send(message: JobMessage, delayMs: number): Promise<void> {
+    const queueUrl = this.urls[message.queue];
+    if (!queueUrl) throw new Error(`no URL for the ${message.queue} queue: EVALS_QUEUE_URL is required on AWS (set by the CDK stack)`);
     const [client, { SendMessageCommand }] = await Promise.all([clientOf(this.sqs), import('@aws-sdk/client-sqs')]);
     await client.send(
       new SendMessageCommand({
-        QueueUrl: this.urls[message.queue],
+        QueueUrl: queueUrl,
         MessageBody: JSON.stringify(message),
         DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(Math.max(0, delayMs) / 1000)),
       }),
@@ -88,7 +91,7 @@ function asError(error: unknown): Error {
 /**
  * The jobs Lambda's work: each record is one job delivery. A job to retry gets its visibility
  * timeout set to the backoff and is reported as a batch item failure, so SQS delivers it again
- * then; everything else (done, failed for good, skipped duplicates, unreadable messages) is
+ * then; a job sent back for later is sent again as a new message, delayed; everything else (done, failed for good, skipped duplicates, unreadable messages) is
  * acknowledged. An error of the service itself (the store unreachable) is a failure too, and after
  * `maxReceiveCount` receives SQS moves the message to the dead-letter queue.
  *
@@ -128,15 +131,23 @@ export async function handleSqsBatch(
     }
     try {
       const outcome = await processJob(deps, handlers, settings, parsed.data);
-      if (outcome.kind !== 'retry') return;
+      if (outcome.kind !== 'retry' && outcome.kind !== 'later') return;
       const queueUrl = queueUrlOf(record.eventSourceARN);
       if (queueUrl) {
-        const [client, { ChangeMessageVisibilityCommand }] = await Promise.all([clientOf(sqs), import('@aws-sdk/client-sqs')]);
+        const [client, commands] = await Promise.all([clientOf(sqs), import('@aws-sdk/client-sqs')]);
+        const seconds = Math.ceil(outcome.delayMs / 1000);
+        if (outcome.kind === 'later') {
+          // A new message, and this one acknowledged: waiting for a limit of its organisation is not
+          // a failed receive, and so never takes the job to the dead-letter queue.
+          const DelaySeconds = Math.min(MAX_DELAY_SECONDS, seconds);
+          await client.send(new commands.SendMessageCommand({ QueueUrl: queueUrl, MessageBody: record.body, DelaySeconds }));
+          return;
+        }
         await client.send(
-          new ChangeMessageVisibilityCommand({
+          new commands.ChangeMessageVisibilityCommand({
             QueueUrl: queueUrl,
             ReceiptHandle: record.receiptHandle,
-            VisibilityTimeout: Math.min(43_200, Math.ceil(outcome.delayMs / 1000)),
+            VisibilityTimeout: Math.min(43_200, seconds),
           }),
         );
       }

@@ -39,6 +39,8 @@ export type JobHandlers = Record<QueueName, JobHandler<unknown>>;
 export type JobOutcome =
   | { kind: 'completed' }
   | { kind: 'retry'; delayMs: number; error: string }
+  /** Sent back for later, not for a failure (`RunLaterError`): no attempt counted. */
+  | { kind: 'later'; delayMs: number; reason: string }
   | { kind: 'failed'; error: string }
   | { kind: 'skipped'; reason: string };
 
@@ -48,6 +50,22 @@ export type JobDelivery = (message: JobMessage) => Promise<JobOutcome>;
 /** Deliveries done by `processJob` with the core's deps and the queues' handlers. */
 export function deliveryOf(deps: Deps, handlers: JobHandlers, settings: WorkerSettings): JobDelivery {
   return (message) => processJob(deps, handlers, settings, message);
+}
+
+/**
+ * Thrown by a handler whose job may not run yet, for a limit of its organisation (the query rate of
+ * an evaluation's case): the job waits `delayMs` and is tried again, the attempt not counted, so
+ * however long it waits it does not fail for it.
+ */
+export class RunLaterError extends Error {
+  constructor(
+    message: string,
+    readonly delayMs: number,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+    this.name = 'RunLaterError';
+  }
 }
 
 /** A delayed job delivered less than this before its run time runs now. */
@@ -103,6 +121,7 @@ export async function processJob(deps: Deps, handlers: JobHandlers, settings: Wo
   try {
     await handler.run(deps, parsed.data, claimed);
   } catch (caught) {
+    if (caught instanceof RunLaterError) return sendBack(deps, claimed, caught);
     return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
   }
   await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
@@ -136,6 +155,13 @@ async function afterFailure<T>(
   }
   const failed = await transitionJob(deps, claimed, { from: ['active'], to: 'failed', lastError: error });
   return failedForGood(deps, handler, data, failed, claimed, error);
+}
+
+/** A claimed job that may not run yet (`RunLaterError`): delayed, its attempt taken back, and not counted as one. */
+async function sendBack(deps: Deps, claimed: JobItem, later: RunLaterError): Promise<JobOutcome> {
+  const runAt = new Date(deps.clock.now().getTime() + later.delayMs).toISOString();
+  await transitionJob(deps, claimed, { from: ['active'], to: 'delayed', attempts: 'decrement', lastError: later.message, runAt });
+  return { kind: 'later', delayMs: later.delayMs, reason: later.message };
 }
 
 /** Far enough ahead that every lease has lapsed by then: a takeover's. */
@@ -199,6 +225,7 @@ async function runClaimed(
   try {
     wrote = (await handler.run(deps, parsed.data, claimed)) !== false;
   } catch (caught) {
+    if (caught instanceof RunLaterError) return sendBack(deps, claimed, caught);
     return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
   }
   if (wrote || counted) await countWritten(deps, message);

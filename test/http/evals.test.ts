@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getJob } from '../../shared/jobs/ledger.js';
+import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
+import { isStatsRequest, startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
 import { standardTools, startHttpMcpServer, type TestTool } from '../support/mcp-servers.js';
 
 /*
@@ -195,5 +197,129 @@ describe('evaluations', () => {
     const second = await t.request('POST', `/api/workspaces/${workspaceId}/evals/${evalId}/runs`, { cookie: admin.cookie, body: {} });
     expect(second.status).toBe(409);
     await t.runner.idle();
+  });
+});
+
+describe('evaluation runs under attack (audit 5) and the case job (its defect)', () => {
+  const startRun = (cookie: string, workspaceId: string, evalId: string) =>
+    t.request('POST', `/api/workspaces/${workspaceId}/evals/${evalId}/runs`, { cookie, body: {} });
+  const runsOf = async (cookie: string, workspaceId: string, evalId: string) =>
+    (await t.request('GET', `/api/workspaces/${workspaceId}/evals/${evalId}/runs`, { cookie })).body.runs as {
+      id: string;
+      status: string;
+      passed: number;
+      failed: number;
+    }[];
+
+  it('audit 5 (evaluation runs race): 10 parallel starts make one run', async () => {
+    const { admin, workspaceId, evalId } = await workspaceWithEval();
+    const starts = await Promise.all(Array.from({ length: 10 }, () => startRun(admin.cookie, workspaceId, evalId)));
+    expect(starts.map((start) => start.status).sort()).toEqual([202, ...Array(9).fill(409)]);
+    for (const refused of starts.filter((start) => start.status === 409)) {
+      expect(refused.body.error).toMatch(/run \S+ of this evaluation is (still queued|still running|already under way)/);
+    }
+    await t.runner.idle();
+    const runs = await runsOf(admin.cookie, workspaceId, evalId);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ status: 'done', passed: 1, failed: 3 });
+    // The finished run let go of the evaluation: the next start is accepted.
+    const next = await startRun(admin.cookie, workspaceId, evalId);
+    expect(next.status, next.text).toBe(202);
+    await t.runner.idle();
+    expect(await runsOf(admin.cookie, workspaceId, evalId)).toHaveLength(2);
+  });
+
+  it('audit 5 (evaluation runs starve others): a 200-case run holds no other organisation’s stats job', async () => {
+    let caseDelayMs = 40;
+    model.reset();
+    model.handle((request) => {
+      if (isStatsRequest(request)) {
+        return toolUseReply([
+          {
+            name: 'record_conversation_stats',
+            input: { sentiment_score: 0.5, resolution_status: 'resolved', category: 'query', summary: 'Asked; answered.' },
+          },
+        ]);
+      }
+      return questionOf(request).includes('bulk case') ? { ...textReply('ok'), delayMs: caseDelayMs } : textReply('An answer.');
+    });
+    const busy = await t.signUp();
+    const busyWorkspace = await t.createWorkspace(busy.cookie, { name: `Busy ${t.uniqueEmail('ws')}` });
+    const cases = Array.from({ length: 200 }, (_, index) => ({ id: `bulk-${index}`, question: `bulk case ${index}`, expect: {} }));
+    const created = await t.request('POST', `/api/workspaces/${busyWorkspace.id}/evals`, {
+      cookie: busy.cookie,
+      body: { name: 'Bulk', cases },
+    });
+    expect(created.status, created.text).toBe(201);
+    const bulkId = created.body.eval.id as string;
+
+    const other = await t.adminWithWorkspace('Other');
+    const asked = await t.request('POST', `/api/workspaces/${other.workspaceId}/query`, {
+      cookie: other.cookie,
+      body: { query: 'Where is it?' },
+    });
+    expect(asked.status, asked.text).toBe(200);
+    const conversationId = asked.body.conversation_id as string;
+
+    const started = await startRun(busy.cookie, busyWorkspace.id, bulkId);
+    expect(started.status, started.text).toBe(202);
+    const runPath = `/api/workspaces/${busyWorkspace.id}/evals/${bulkId}/runs/${started.body.run.id}`;
+    const since = performance.now();
+    const closed = await t.request('POST', `/api/workspaces/${other.workspaceId}/conversations/${conversationId}/close`, {
+      cookie: other.cookie,
+    });
+    expect(closed.status, closed.text).toBe(200);
+    await vi.waitFor(
+      async () => {
+        const conversation = await t.deps.table.get(keys.conversation(other.orgId, other.workspaceId, conversationId), true);
+        expect(conversation?.stats_status).toBe('complete');
+      },
+      { timeout: 30_000, interval: 20 },
+    );
+    const waited = performance.now() - since;
+    const progress = (await t.request('GET', runPath, { cookie: busy.cookie })).body.run;
+    // The other organisation's job did not wait for the run: most of its cases are still to come.
+    expect(progress.passed + progress.failed, `stats waited ${Math.round(waited)} ms`).toBeLessThan(100);
+    // The rest of the run is not this test's: its cases are drained.
+    caseDelayMs = 0;
+    expect((await t.request('POST', '/api/org/queues/evals/drain', { cookie: busy.cookie })).status).toBe(200);
+    await t.runner.idle();
+  }, 60_000);
+
+  it('defect (case job swallows a failed read): a store failure reading the run fails the job, which is retried, and the run completes', async () => {
+    const { admin, workspaceId, evalId } = await workspaceWithEval();
+    const throttled = Object.assign(new Error('Rate of requests exceeds the allowed throughput'), {
+      name: 'ProvisionedThroughputExceededException',
+    });
+    const get = t.deps.table.get.bind(t.deps.table);
+    let failed = 0;
+    const spy = vi.spyOn(t.deps.table, 'get').mockImplementation(async (key, consistent) => {
+      if (failed === 0 && key.sk.startsWith(keys.evaluationRunPrefix)) {
+        failed += 1;
+        throw throttled;
+      }
+      return get(key, consistent);
+    });
+    try {
+      const started = await startRun(admin.cookie, workspaceId, evalId);
+      expect(started.status, started.text).toBe(202);
+      const runId = started.body.run.id as string;
+      // The run is read here past the spy, so that the one failed read is a case job's.
+      await vi.waitFor(async () => expect((await get(keys.evaluationRun(evalId, runId), true))?.status).toBe('done'), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const run = (await t.request('GET', `/api/workspaces/${workspaceId}/evals/${evalId}/runs/${runId}`, { cookie: admin.cookie })).body
+        .run;
+      expect(failed).toBe(1);
+      expect(run).toMatchObject({ passed: 1, failed: 3 });
+      expect(run.results).toHaveLength(4);
+      // The job whose read failed was tried again: one of the run's jobs took two attempts.
+      const jobs = await Promise.all([0, 1, 2, 3].map((index) => getJob(t.deps, `eval-${runId}-${index}`)));
+      expect(jobs.map((job) => job?.state)).toEqual(['completed', 'completed', 'completed', 'completed']);
+      expect(jobs.map((job) => job?.attempts).sort()).toEqual([1, 1, 1, 2]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });

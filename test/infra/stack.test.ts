@@ -76,8 +76,8 @@ describe('ServiceStack', () => {
     const queues = Object.values(resourcesOf('AWS::SQS::Queue'));
     const main = queues.filter((queue) => queue.Properties?.RedrivePolicy);
     const deadLetters = queues.filter((queue) => !queue.Properties?.RedrivePolicy);
-    expect(main).toHaveLength(3);
-    expect(deadLetters).toHaveLength(3);
+    expect(main).toHaveLength(4);
+    expect(deadLetters).toHaveLength(4);
     for (const queue of main) {
       expect(queue.Properties).toMatchObject({
         RedrivePolicy: { maxReceiveCount: 3 },
@@ -94,14 +94,32 @@ describe('ServiceStack', () => {
 
   it('consumes every queue with partial batch failure reporting', () => {
     const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(3);
+    expect(mappings).toHaveLength(4);
     for (const mapping of mappings)
       expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
   });
 
+  it('gives evaluation cases a queue of their own whose consumers are capped below the consumer’s reserved concurrency', () => {
+    const consumer = Object.entries(resourcesOf('AWS::Lambda::Function')).find(([, fn]) =>
+      String(fn.Properties?.Description).startsWith('Background jobs'),
+    );
+    const reserved = Number(consumer?.[1].Properties?.ReservedConcurrentExecutions);
+    const evalsQueue = Object.keys(resourcesOf('AWS::SQS::Queue')).find((id) => id.startsWith('JobsEvalsQueue'));
+    expect(evalsQueue).toBeDefined();
+    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
+    const capped = mappings.filter((mapping) => mapping.Properties?.ScalingConfig);
+    expect(capped).toHaveLength(1);
+    expect(JSON.stringify(capped[0]?.Properties?.EventSourceArn)).toContain(evalsQueue);
+    const cap = (capped[0]?.Properties?.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
+    expect(cap).toBeGreaterThanOrEqual(2);
+    expect(cap).toBeLessThan(reserved);
+    // Every function that sends jobs knows where the evaluation cases go.
+    for (const fn of Object.values(serviceFunctions())) expect(variablesOf(fn).EVALS_QUEUE_URL).toBeDefined();
+  });
+
   it('alarms on each dead-letter queue holding a message', () => {
     const alarms = Object.values(resourcesOf('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(3);
+    expect(alarms).toHaveLength(4);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -315,6 +333,7 @@ describe('ServiceStack', () => {
       'ApiUrl',
       'ColdMessagesQueueUrl',
       'ConversationStatsQueueUrl',
+      'EvalsQueueUrl',
       'LifecycleQueueUrl',
       'ServiceUrl',
       'StreamFunctionUrl',

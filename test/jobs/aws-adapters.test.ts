@@ -17,13 +17,14 @@ import { getJob, recordJob, type JobMessage, type QueueName } from '../../shared
 import { EventBridgeScheduler, scheduleName } from '../../shared/jobs/scheduler.js';
 import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/sqs.js';
 import { listQueues } from '../../shared/jobs/ops.js';
-import type { JobHandler, JobHandlers, WorkerSettings } from '../../shared/jobs/worker.js';
+import { RunLaterError, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 const URLS: QueueUrls = {
   lifecycle: 'https://sqs.us-east-1.amazonaws.com/123456789012/lifecycle',
   'cold-messages': 'https://sqs.us-east-1.amazonaws.com/123456789012/cold-messages',
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
+  evals: 'https://sqs.us-east-1.amazonaws.com/123456789012/evals',
 };
 const arnOf = (queue: QueueName) => `arn:aws:sqs:us-east-1:123456789012:${queue}`;
 const urlOfArn = (arn: string | undefined) =>
@@ -154,19 +155,20 @@ describe('handleSqsBatch', () => {
   const sqs = new SQSClient({ region: 'us-east-1' });
   const settings: WorkerSettings = { maxAttempts: 3, retryBaseMs: 4000 };
   const runs: string[] = [];
-  const handler: JobHandler<{ key: string; mode: 'ok' | 'fail' }> = {
-    schema: z.object({ key: z.string(), mode: z.enum(['ok', 'fail']) }),
+  const handler: JobHandler<{ key: string; mode: 'ok' | 'fail' | 'later' }> = {
+    schema: z.object({ key: z.string(), mode: z.enum(['ok', 'fail', 'later']) }),
     async run(_deps, data) {
       runs.push(data.key);
       if (data.mode === 'fail') throw new Error(`boom ${data.key}`);
+      if (data.mode === 'later') throw new RunLaterError(`not yet: ${data.key}`, 30_000);
     },
   };
-  const handlers: JobHandlers = { lifecycle: handler, 'cold-messages': handler, 'conversation-stats': handler };
+  const handlers: JobHandlers = { lifecycle: handler, 'cold-messages': handler, 'conversation-stats': handler, evals: handler };
   beforeEach(() => {
     runs.length = 0;
   });
 
-  const jobMessage = (key: string, mode: 'ok' | 'fail'): JobMessage => ({
+  const jobMessage = (key: string, mode: 'ok' | 'fail' | 'later'): JobMessage => ({
     jobId: `job-${key}`,
     queue: 'cold-messages',
     orgId: orgId(),
@@ -264,6 +266,18 @@ describe('handleSqsBatch', () => {
     expect(await run([record('m-retry', retry, 'receipt-3')])).toEqual({ batchItemFailures: [] });
     expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
     expect(await getJob(t.deps, retry.jobId)).toMatchObject({ state: 'failed', attempts: 3, last_error: `boom ${retry.data.key}` });
+  });
+
+  it('acknowledges a job sent back for later and sends it again as a new delayed message: waiting never takes it to the dead-letter queue', async () => {
+    const later = jobMessage(`later-${randomUUID()}`, 'later');
+    const body = JSON.stringify(later);
+    sqsMock.resetHistory();
+    expect(await run([record('m-later', body, 'receipt-later')])).toEqual({ batchItemFailures: [] });
+    expect(sqsMock.commandCalls(ChangeMessageVisibilityCommand)).toHaveLength(0);
+    expect(sqsMock.commandCalls(SendMessageCommand).map((call) => call.args[0].input)).toEqual([
+      { QueueUrl: URLS['cold-messages'], MessageBody: body, DelaySeconds: 30 },
+    ]);
+    expect(await getJob(t.deps, later.jobId)).toMatchObject({ state: 'delayed', attempts: 0, last_error: `not yet: ${later.data.key}` });
   });
 
   it('acknowledges a duplicate of a finished job without running it again', async () => {

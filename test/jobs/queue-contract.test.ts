@@ -9,7 +9,7 @@ import { getJob, type JobMessage, type QueueName } from '../../shared/jobs/ledge
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { drainQueue, listFailedJobs, listQueues, retryAllFailed } from '../../shared/jobs/ops.js';
 import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/sqs.js';
-import { deliveryOf, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
+import { RunLaterError, deliveryOf, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
 import { NotFoundError } from '../../shared/platform/errors.js';
 import type { Metrics } from '../../shared/platform/metrics.js';
 import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
@@ -23,7 +23,7 @@ import { wallClock } from '../support/clock.js';
 const QUEUE: QueueName = 'cold-messages';
 const SETTINGS: WorkerSettings = { maxAttempts: 3, retryBaseMs: 5 };
 
-const TestJobData = z.object({ key: z.string(), mode: z.enum(['ok', 'fail', 'failTwice']) });
+const TestJobData = z.object({ key: z.string(), mode: z.enum(['ok', 'fail', 'failTwice', 'later']) });
 type TestJobData = z.infer<typeof TestJobData>;
 
 /** What the test handler saw and did; shared by both harnesses, cleared before each test. */
@@ -34,6 +34,8 @@ const seen = {
   effects: [] as string[],
   /** Keys whose 'fail' mode no longer fails (the handler was "fixed"). */
   healed: new Set<string>(),
+  /** How often each 'later' key was sent back for later. */
+  later: new Map<string, number>(),
   /** Keys whose run waits for the gate to be released (to hold a job active). */
   gates: new Map<string, { started: boolean; release: () => void; promise: Promise<void> }>(),
 };
@@ -57,6 +59,11 @@ const testHandler: JobHandler<TestJobData> = {
     }
     if (data.mode === 'fail' && !seen.healed.has(data.key)) throw new Error(`boom ${data.key}`);
     if (data.mode === 'failTwice' && job.attempts <= 2) throw new Error(`flaky ${data.key} attempt ${job.attempts}`);
+    const sentBack = seen.later.get(data.key) ?? 0;
+    if (data.mode === 'later' && sentBack < SETTINGS.maxAttempts + 1) {
+      seen.later.set(data.key, sentBack + 1);
+      throw new RunLaterError(`not yet: ${data.key}`, 5);
+    }
     seen.effects.push(data.key);
   },
 };
@@ -68,7 +75,12 @@ const unusedHandler: JobHandler<unknown> = {
   },
 };
 
-const handlers: JobHandlers = { lifecycle: unusedHandler, 'cold-messages': testHandler, 'conversation-stats': unusedHandler };
+const handlers: JobHandlers = {
+  lifecycle: unusedHandler,
+  'cold-messages': testHandler,
+  'conversation-stats': unusedHandler,
+  evals: unusedHandler,
+};
 
 const countOf = (list: string[], key: string) => list.filter((value) => value === key).length;
 
@@ -146,6 +158,7 @@ const URLS: QueueUrls = {
   lifecycle: 'https://sqs.us-east-1.amazonaws.com/123456789012/lifecycle',
   'cold-messages': 'https://sqs.us-east-1.amazonaws.com/123456789012/cold-messages',
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
+  evals: 'https://sqs.us-east-1.amazonaws.com/123456789012/evals',
 };
 
 /** An SQS record as the consumer Lambda receives it. */
@@ -219,6 +232,7 @@ beforeEach(() => {
   seen.calls.length = 0;
   seen.effects.length = 0;
   seen.healed.clear();
+  seen.later.clear();
   seen.gates.clear();
   jobOutcomes.length = 0;
 });
@@ -312,6 +326,19 @@ describe.each(['local', 'sqs'] as const)('JobQueue contract: %s adapter', (name)
     expect(jobOutcomes).toEqual([`${QUEUE}:retried`, `${QUEUE}:retried`, `${QUEUE}:completed`]);
     expect(await getJob(h.deps, `job-${key}`)).toMatchObject({ state: 'completed', attempts: 3, last_error: null });
     expect((await listFailedJobs(h.deps, orgId, QUEUE, {})).jobs).toEqual([]);
+    expect(await counters()).toEqual({ name: QUEUE, waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
+  });
+
+  it('sends a job that may not run yet back for later without counting the attempt: sent back more often than maxAttempts, it still runs', async () => {
+    const key = uniqueKey('later');
+    await h.deps.jobs.enqueue(message(key, 'later'));
+    await h.deliver();
+
+    expect(countOf(seen.calls, key)).toBe(SETTINGS.maxAttempts + 2);
+    expect(seen.effects).toEqual([key]);
+    // Only the run counts as an attempt, and as an outcome.
+    expect(jobOutcomes).toEqual([`${QUEUE}:completed`]);
+    expect(await getJob(h.deps, `job-${key}`)).toMatchObject({ state: 'completed', attempts: 1, last_error: null });
     expect(await counters()).toEqual({ name: QUEUE, waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
   });
 

@@ -13,6 +13,7 @@ const PURPOSE: Record<string, string> = {
   lifecycle: 'Timed moves of conversations: open → cold → closed.',
   'cold-messages': 'A notice posted in a team-chat thread when its conversation goes cold.',
   'conversation-stats': 'One model call per closed conversation: sentiment, resolution, category and summary.',
+  evals: 'The cases of evaluation runs, each a query that runs no write tool; organisations take turns.',
 };
 
 /** The counters of a queue (docs/operations.md, Counts), in the order a job moves through them. */
