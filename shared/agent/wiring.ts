@@ -16,6 +16,7 @@ export function createAgentParts(config: Config, logger: AppLogger) {
       timeoutMs: config.mcpTimeoutMs,
       maxResponseBytes: config.mcpMaxResponseBytes,
       maxConnectionsPerOrigin: config.mcpMaxConnectionsPerOrigin,
+      toolLimits: config.mcpToolLimits,
       logger,
     }),
   };

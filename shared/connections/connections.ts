@@ -5,14 +5,15 @@ import { keys } from '../platform/keys.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { type ConnectionCredentials, McpConnectionError, type ConnectionSpec, type DiscoveredTool } from './mcp-hub.js';
-import { toolItemsOf, type ToolItem } from './tool-cache.js';
+import { type ConnectionCredentials, McpConnectionError, type ConnectionSpec } from './mcp-hub.js';
+import { fitToWorkspace, toolItemsOf, type ToolItem } from './tool-cache.js';
+import type { DiscoveredTool, ToolListing } from './tool-listing.js';
 import type { Config } from '../platform/config.js';
 import type { SecretStore } from '../platform/store.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
 import { discoverTools } from './discovery.js';
 import { StoredOAuthProvider } from './oauth.js';
-import type { CreateMcpInput, TestMcpInput } from './schemas.js';
+import { type CreateMcpInput, type TestMcpInput, truncatedField } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
 /** A saved MCP connection (`WS#<workspace>` / `CONN#<id>`; found by id through GSI2 `CONNID#<id>`). */
@@ -34,6 +35,8 @@ export interface ConnectionItem extends ConnectionSpec {
   command: string | null;
   args: string[];
   tool_count: number;
+  /** Why tools were dropped or cut to the tool limits when last listed (`tool-listing.ts`); null when none were. */
+  tools_truncated?: string | null;
   /** False until its tools are listed once (at save, a refresh, or the first query of a stdio server that could not be reached at save). */
   tools_discovered: boolean;
   server: string | null;
@@ -119,8 +122,8 @@ export async function testConnection(deps: Deps, orgId: string, input: TestMcpIn
     throw refusedField(spec, error) ?? error;
   }
   try {
-    const { server, tools } = await mcpOf(deps).probe(spec);
-    return { ok: true, tools: tools.length, server, toolNames: tools.map((tool) => tool.name) };
+    const { server, tools, truncated } = await mcpOf(deps).probe(spec);
+    return { ok: true, tools: tools.length, server, toolNames: tools.map((tool) => tool.name), ...truncatedField(truncated) };
   } catch (error) {
     if (!(error instanceof McpConnectionError)) throw error;
     return { ok: false, tools: 0, server: '', toolNames: [], error: error.message };
@@ -143,7 +146,8 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
     throw new ValidationError('could not reach the MCP server', [{ path: 'url', message: found.reason }]);
   }
   const id = newId('conn', deps.clock.now());
-  const tools = found.ok ? found.tools : [];
+  const target = { orgId, workspaceId: workspace.id, id, name: input.name };
+  const { tools, truncated } = found.ok ? await fitToWorkspace(deps, target, found) : { tools: [], truncated: null };
   await storeConnection(deps, {
     workspaceId: workspace.id,
     orgId,
@@ -154,13 +158,13 @@ export async function saveConnection(deps: Deps, orgId: string, input: CreateMcp
     server: found.ok ? found.server : null,
     credentials: { headers: input.headers, env: input.env },
     fields: found.ok
-      ? { status: 'connected', tools_discovered: true }
+      ? { status: 'connected', tools_discovered: true, tools_truncated: truncated }
       : { status: found.status, tools_discovered: false, last_error: found.reason },
   });
   const message = found.ok
-    ? `Connected "${input.name}" with ${tools.length} tool${tools.length === 1 ? '' : 's'}`
+    ? `Connected "${input.name}" with ${tools.length} tool${tools.length === 1 ? '' : 's'}${truncated ? ` (${truncated})` : ''}`
     : `Saved "${input.name}", but its tools could not be listed (${found.reason}); they are listed on the first query, or refresh them`;
-  return { status: 'saved' as const, message, tools: tools.length, id };
+  return { status: 'saved' as const, message, tools: tools.length, id, ...truncatedField(truncated) };
 }
 
 /** Refuses a spec the policy does not allow before anything is saved: a 400 naming the field. */
@@ -192,7 +196,7 @@ export async function storeConnection(
     credentials: ConnectionCredentials;
     /** What differs by kind: status, whether tools are known yet, OAuth settings. */
     fields: Pick<ConnectionItem, 'status' | 'tools_discovered'> &
-      Partial<Pick<ConnectionItem, 'auth' | 'credential' | 'oauth_redirect_url' | 'last_error'>>;
+      Partial<Pick<ConnectionItem, 'auth' | 'credential' | 'oauth_redirect_url' | 'last_error' | 'tools_truncated'>>;
   },
 ): Promise<void> {
   const { workspaceId, orgId, id, name, spec, tools } = connection;
@@ -224,15 +228,19 @@ export async function storeConnection(
   await addWorkspaceCounters(deps, orgId, workspaceId, { connection_count: 1, tool_count: tools.length });
 }
 
-/** Records the tools of a stdio connection listed on its first query. */
-export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<ToolItem[]> {
+/** Where a saved connection's listing is fitted (its workspace, and itself among the workspace's connections). */
+const targetOf = (item: ConnectionItem) => ({ orgId: item.org_id, workspaceId: item.workspace_id, id: item.id, name: item.name });
+
+/** Records the tools of a stdio connection listed on its first query (within the workspace's bound). */
+export async function recordDiscoveredTools(deps: Deps, connection: ConnectionItem, listed: ToolListing): Promise<ToolItem[]> {
+  const { tools, truncated } = await fitToWorkspace(deps, targetOf(connection), listed);
   const items = toolItemsOf(connection.org_id, connection.workspace_id, connection.id, tools);
   await deps.table.batchPut(items);
   const updated = await unlessConditionFailed(
     deps.table.update<ConnectionItem>(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-      update: 'SET tools_discovered = :yes, tool_count = :count',
+      update: 'SET tools_discovered = :yes, tool_count = :count, tools_truncated = :truncated',
       condition: 'attribute_exists(pk) AND tools_discovered = :no',
-      values: { ':yes': true, ':no': false, ':count': tools.length },
+      values: { ':yes': true, ':no': false, ':count': tools.length, ':truncated': truncated },
     }),
     // Another query discovered them first: its count stands.
     undefined,
@@ -277,8 +285,13 @@ export async function recordHealth(
   );
 }
 
-/** Replaces a connection's cached tools with the ones just listed (stale ones deleted); answers how the count changed. */
-export async function replaceTools(deps: Deps, connection: ConnectionItem, tools: DiscoveredTool[]): Promise<number> {
+/**
+ * Replaces a connection's cached tools with the ones just listed, within the workspace's bound (stale
+ * ones deleted); answers how the count changed and the listing as kept.
+ */
+export async function replaceTools(deps: Deps, connection: ConnectionItem, listed: ToolListing) {
+  const listing = await fitToWorkspace(deps, targetOf(connection), listed);
+  const { tools } = listing;
   const fresh = new Set(tools.map((tool) => tool.name));
   const cached = await deps.table.queryAll({
     pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
@@ -286,17 +299,17 @@ export async function replaceTools(deps: Deps, connection: ConnectionItem, tools
   });
   await deps.table.batchPut(toolItemsOf(connection.org_id, connection.workspace_id, connection.id, tools));
   await Promise.all(cached.filter((item) => !fresh.has(String(item.name))).map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
-  return tools.length - connection.tool_count;
+  return { delta: tools.length - connection.tool_count, listing };
 }
 
 /** Lists a connection's tools again (with the caller's grant) and replaces its cached list (a tool call found it stale). */
 export async function refreshTools(deps: Deps, connection: ConnectionItem, caller = 'workspace'): Promise<void> {
-  const tools = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection, caller));
-  const delta = await replaceTools(deps, connection, tools);
+  const listed = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection, caller));
+  const { delta, listing } = await replaceTools(deps, connection, listed);
   await deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-    update: 'SET tool_count = :count',
+    update: 'SET tool_count = :count, tools_truncated = :truncated',
     condition: 'attribute_exists(pk)',
-    values: { ':count': tools.length },
+    values: { ':count': listing.tools.length, ':truncated': listing.truncated },
   });
   if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
 }

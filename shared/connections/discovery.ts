@@ -1,6 +1,7 @@
 import { mcpOf, type Deps } from '../deps.js';
 import { withTimeout } from '../platform/timing.js';
-import { type ConnectionSpec, type DiscoveredTool, McpConnectionError, needsAuthorization } from './mcp-hub.js';
+import { type ConnectionSpec, McpConnectionError, needsAuthorization } from './mcp-hub.js';
+import type { ToolListing } from './tool-listing.js';
 
 /**
  * The longest a save or a refresh waits for a server to list its tools: a slow or broken server
@@ -9,9 +10,9 @@ import { type ConnectionSpec, type DiscoveredTool, McpConnectionError, needsAuth
  */
 const DISCOVERY_MS = 10_000;
 
-/** What listing a server's tools found: its tools, or why it could not be reached (status and reason). */
+/** What listing a server's tools found: its tools (within the tool limits, and why not all), or why it could not be reached. */
 export type Discovery =
-  | { ok: true; server: string; tools: DiscoveredTool[] }
+  | ({ ok: true; server: string } & ToolListing)
   | { ok: false; status: 'error' | 'needs_authorization'; reason: string };
 
 /**

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { StdioServerEntry } from '../platform/config.js';
+import { DEFAULT_TOOL_LIMITS, type StdioServerEntry, type ToolLimits } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
 import { failSpan, inSpan, SpanKind } from '../platform/tracing.js';
 import { inInitializeSpan, toolCallAttributes } from './mcp-spans.js';
@@ -17,6 +17,7 @@ import { outputSchemaValidator } from './output-schemas.js';
 import { TenantPools } from './tenant-pools.js';
 import { resultText } from './tool-results.js';
 import { withTimeout } from '../platform/timing.js';
+import { listBoundedTools, type ToolListing } from './tool-listing.js';
 
 /** A connection's static credentials: request headers (http), environment variables (stdio). */
 export interface ConnectionCredentials {
@@ -38,14 +39,6 @@ export interface ConnectionSpec {
   authProvider?: OAuthClientProvider;
   /** Whose connection pools its requests use (`tenant-pools.ts`). */
   orgId?: string;
-}
-
-/** A tool as the server describes it, with `is_write` derived from its annotations. */
-export interface DiscoveredTool {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  isWrite: boolean;
 }
 
 /** The result of a tool call, reduced to what goes back to the model. */
@@ -72,6 +65,8 @@ export interface McpHubOptions {
   maxResponseBytes?: number;
   /** Open connections per tool-server origin (`MCP_MAX_CONNECTIONS_PER_ORIGIN`; default 32). */
   maxConnectionsPerOrigin?: number;
+  /** What a tool list may hold (`MCP_MAX_TOOLS_*`, `MCP_MAX_TOOL_*_BYTES`; default `DEFAULT_TOOL_LIMITS`). */
+  toolLimits?: ToolLimits;
   logger: AppLogger;
 }
 
@@ -93,11 +88,6 @@ export interface McpHubStats {
 }
 
 const CLIENT_INFO = { name: 'workspace-agent-proxy', version: '0.1.0' };
-
-/** Tools without annotations are treated as writes: the safe assumption for permissions. */
-function isWriteTool(annotations: { readOnlyHint?: boolean; destructiveHint?: boolean } | undefined): boolean {
-  return annotations?.readOnlyHint !== true;
-}
 
 function describe(spec: ConnectionSpec): string {
   return spec.transport === 'http' ? String(spec.url) : [spec.command, ...(spec.args ?? [])].join(' ');
@@ -246,27 +236,18 @@ export class McpHub {
     await Promise.all(closing);
   }
 
-  private async discover(client: Client): Promise<DiscoveredTool[]> {
-    const tools: DiscoveredTool[] = [];
-    let cursor: string | undefined;
-    do {
-      this.stats.toolLists += 1;
-      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: this.options.timeoutMs });
-      for (const tool of page.tools) {
-        tools.push({
-          name: tool.name,
-          description: tool.description ?? '',
-          inputSchema: tool.inputSchema as Record<string, unknown>,
-          isWrite: isWriteTool(tool.annotations),
-        });
-      }
-      cursor = page.nextCursor;
-    } while (cursor);
-    return tools;
+  /** A server's tools within the tool limits (`tool-listing.ts`): what is past them is dropped or cut, and noted. */
+  private discover(client: Client): Promise<ToolListing> {
+    return listBoundedTools(client, this.options.toolLimits ?? DEFAULT_TOOL_LIMITS, {
+      timeoutMs: this.options.timeoutMs,
+      onPage: () => {
+        this.stats.toolLists += 1;
+      },
+    });
   }
 
   /** Lists a connection's tools over its live session. */
-  async listTools(connectionId: string, spec: ConnectionSpec): Promise<DiscoveredTool[]> {
+  async listTools(connectionId: string, spec: ConnectionSpec): Promise<ToolListing> {
     const client = await this.session(connectionId, spec);
     try {
       return await this.discover(client);
@@ -280,13 +261,13 @@ export class McpHub {
    * One-off check of a server (the test endpoint, and discovery at save): its own session,
    * closed afterwards, so an unsaved server never holds a live session.
    */
-  async probe(spec: ConnectionSpec): Promise<{ server: string; tools: DiscoveredTool[] }> {
+  async probe(spec: ConnectionSpec): Promise<ToolListing & { server: string }> {
     let client: Client | undefined;
     try {
       client = await this.open(spec);
-      const tools = await this.discover(client);
+      const listing = await this.discover(client);
       const version = client.getServerVersion();
-      return { server: version ? `${version.name} ${version.version}`.trim() : 'unknown', tools };
+      return { server: version ? `${version.name} ${version.version}`.trim() : 'unknown', ...listing };
     } catch (error) {
       throw new McpConnectionError(this.reasonOf(error, spec), { cause: error });
     } finally {

@@ -115,12 +115,13 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
       cause: error,
     });
   }
-  const { server, tools } = await mcpOf(deps).probe({ ...connectionSpec(deps, connection), authProvider: provider });
-  const delta = await replaceTools(deps, connection, tools);
+  const { server, ...listed } = await mcpOf(deps).probe({ ...connectionSpec(deps, connection), authProvider: provider });
+  const { delta, listing } = await replaceTools(deps, connection, listed);
+  const { tools } = listing;
   await onConditionFailed(
     deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
       update:
-        'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, updated_at = :at',
+        'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, updated_at = :at, tools_truncated = :truncated',
       condition: 'attribute_exists(pk)',
       names: { '#status': 'status', '#server': 'server' },
       values: {
@@ -130,6 +131,7 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
         ':yes': true,
         ':server': server,
         ':at': deps.clock.now().toISOString(),
+        ':truncated': listing.truncated,
       },
     }),
     () => new NotFoundError(`connection ${connection.id} not found`),

@@ -6,8 +6,9 @@ import { toConnection, toTool } from '../workspaces/children.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { type ConnectionItem, connectionSpec, findConnection, recordHealth, replaceTools } from './connections.js';
 import { discoverTools } from './discovery.js';
+import { truncatedField } from './schemas.js';
 
-/** The connection as listed, with its cached tools. */
+/** The connection as listed, with its cached tools and why some were dropped or cut when last listed. */
 async function listedConnection(deps: Deps, connection: ConnectionItem) {
   const key = keys.connection(connection.org_id, connection.workspace_id, connection.id);
   const [item, tools] = await Promise.all([
@@ -18,7 +19,7 @@ async function listedConnection(deps: Deps, connection: ConnectionItem) {
     }),
   ]);
   if (!item) throw new NotFoundError(`connection ${connection.id} not found`);
-  return { connection: toConnection({ ...item }), tools: tools.map(toTool) };
+  return { connection: toConnection({ ...item }), tools: tools.map(toTool), ...truncatedField(item.tools_truncated) };
 }
 
 /**
@@ -34,13 +35,21 @@ export async function refreshConnection(deps: Deps, admin: { orgId: string; user
     await recordHealth(deps, connection, { status: found.status, reason: found.reason });
     return listedConnection(deps, connection);
   }
-  const delta = await replaceTools(deps, connection, found.tools);
+  const { delta, listing } = await replaceTools(deps, connection, found);
   await onConditionFailed(
     deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-      update: 'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server',
+      update:
+        'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, tools_truncated = :truncated',
       condition: 'attribute_exists(pk)',
       names: { '#status': 'status', '#server': 'server' },
-      values: { ':connected': 'connected', ':none': null, ':count': found.tools.length, ':yes': true, ':server': found.server },
+      values: {
+        ':connected': 'connected',
+        ':none': null,
+        ':count': listing.tools.length,
+        ':yes': true,
+        ':server': found.server,
+        ':truncated': listing.truncated,
+      },
     }),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );

@@ -20,6 +20,7 @@ import {
   CreateMcpResponse,
   TestMcpBody,
   TestMcpResponse,
+  ToolsTruncatedSchema,
 } from './schemas.js';
 
 const tags = ['connections'];
@@ -72,7 +73,7 @@ export const connectionRouteDefinitions = {
         'What is given replaces what was (a headers or env object as a whole; {} removes them). A server that cannot be reached with the new settings is a 400 and nothing changes.',
       request: { params: ConnectionParams, body: jsonBody(UpdateMcpBody) },
       responses: {
-        200: jsonResponse(z.object({ connection: ConnectionSchema }), 'the connection as listed'),
+        200: jsonResponse(z.object({ connection: ConnectionSchema, tools_truncated: ToolsTruncatedSchema }), 'the connection as listed'),
         ...adminErrors,
         ...validationErrors,
         ...notFoundError,
@@ -92,8 +93,8 @@ export const connectionRouteDefinitions = {
       request: { params: ConnectionParams },
       responses: {
         200: jsonResponse(
-          z.object({ connection: ConnectionSchema, tools: z.array(ToolSchema) }),
-          'the connection as listed, with its tools',
+          z.object({ connection: ConnectionSchema, tools: z.array(ToolSchema), tools_truncated: ToolsTruncatedSchema }),
+          'the connection as listed, with its tools (and why some were dropped or cut when last listed)',
         ),
         ...adminErrors,
         ...validationErrors,

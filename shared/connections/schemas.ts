@@ -46,12 +46,22 @@ export const TestMcpBody = z
   .openapi('TestMcpRequest');
 export type TestMcpInput = z.infer<typeof TestMcpBody>;
 
+/** Why a tool list was cut to the tool limits (docs/connections.md); left out when every tool was kept whole. */
+export const ToolsTruncatedSchema = z.string().optional().openapi({
+  description:
+    'why tools were dropped (past the tools kept per connection or per workspace, an input schema too large, a bad name) or descriptions cut; left out when every tool was kept whole',
+});
+
+/** `tools_truncated` of an answer: the note, or nothing when there is none. */
+export const truncatedField = (note: string | null | undefined) => (note ? { tools_truncated: note } : {});
+
 export const TestMcpResponse = z
   .object({
     ok: z.boolean(),
     tools: z.number().int(),
     server: z.string(),
     toolNames: z.array(z.string()),
+    tools_truncated: ToolsTruncatedSchema,
     error: z.string().optional().openapi({ description: 'why the server could not be reached (when ok is false)' }),
   })
   .openapi('TestMcpResponse');
@@ -105,6 +115,7 @@ export const CreateMcpResponse = z
     message: z.string(),
     tools: z.number().int(),
     id: z.string(),
+    tools_truncated: ToolsTruncatedSchema,
     authorization_url: z
       .string()
       .optional()

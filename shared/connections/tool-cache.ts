@@ -1,5 +1,6 @@
+import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
-import type { DiscoveredTool } from './mcp-hub.js';
+import type { DiscoveredTool, ToolListing } from './tool-listing.js';
 
 /** A tool as cached with its connection (`WS#<workspace>` / `TOOL#<connection>#<name>`). */
 export interface ToolItem {
@@ -37,4 +38,42 @@ export function toolItemsOf(orgId: string, workspaceId: string, connectionId: st
     is_write: tool.isWrite,
     connection_id: connectionId,
   }));
+}
+
+/**
+ * A connection's listing within its workspace's bound (`MCP_MAX_TOOLS_PER_WORKSPACE`): the tools the
+ * workspace's other connections hold leave this one its room, and what is past it is dropped and
+ * noted. A listing with a note is logged as a warning. Checked against the stored counts, so saves
+ * that race may pass the bound together (each within its own connection's bound).
+ */
+export async function fitToWorkspace(
+  deps: Deps,
+  connection: { orgId: string; workspaceId: string; id: string; name: string },
+  listing: ToolListing,
+): Promise<ToolListing> {
+  const { orgId, workspaceId, id } = connection;
+  const connections = await deps.table.queryAll({
+    pk: keys.workspacePartition(orgId, workspaceId),
+    sk: { beginsWith: keys.connectionPrefix },
+  });
+  const held = connections.filter((item) => item.id !== id).reduce((sum, item) => sum + (Number(item.tool_count) || 0), 0);
+  const { perWorkspace } = deps.config.mcpToolLimits;
+  const room = Math.max(0, perWorkspace - held);
+  const fitted: ToolListing =
+    listing.tools.length <= room
+      ? listing
+      : {
+          tools: listing.tools.slice(0, room),
+          truncated: [
+            listing.truncated,
+            `the workspace's other connections hold ${held} tools: ${room} of this one's ${listing.tools.length} are kept (MCP_MAX_TOOLS_PER_WORKSPACE is ${perWorkspace})`,
+          ]
+            .filter(Boolean)
+            .join('; '),
+        };
+  if (fitted.truncated) {
+    const where = { org_id: orgId, workspace_id: workspaceId, connection_id: id, connection: connection.name };
+    deps.logger.warn("a tool server's list was cut to the tool limits", { ...where, tools_truncated: fitted.truncated });
+  }
+  return fitted;
 }

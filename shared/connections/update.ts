@@ -8,7 +8,7 @@ import { type ConnectionItem, admitSpec, findConnection, replaceTools, specOf } 
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
 import { type ConnectionCredentials, type ConnectionSpec, McpConnectionError } from './mcp-hub.js';
 import { originOf, StoredOAuthProvider } from './oauth.js';
-import type { UpdateMcpInput } from './schemas.js';
+import { type UpdateMcpInput, truncatedField } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
 /** Who edits: their organisation, and their own grant of a per-user OAuth connection (to reach it with). */
@@ -103,11 +103,11 @@ async function reachEdited(
   if (connection.auth === 'oauth' && moved) {
     await admitSpec(deps, spec);
     const reason = 'moved to another server: its grants were deleted; grant access again';
-    return { server: null, tools: [], status: 'needs_authorization' as const, lastError: reason, forgetGrants: true };
+    return { server: null, tools: [], truncated: null, status: 'needs_authorization' as const, lastError: reason, forgetGrants: true };
   }
   const authProvider = editorGrant(deps, connection, spec, editor);
-  const { server, tools } = await rediscover(deps, { ...spec, authProvider }, credentials);
-  return { server, tools, status: 'connected' as const, lastError: null, forgetGrants: false };
+  const { server, tools, truncated } = await rediscover(deps, { ...spec, authProvider }, credentials);
+  return { server, tools, truncated, status: 'connected' as const, lastError: null, forgetGrants: false };
 }
 
 /**
@@ -122,6 +122,7 @@ export async function updateConnection(deps: Deps, editor: Editor, connectionId:
   const reached = await reachEdited(deps, connection, edited, editor, moved);
   const name = await claimName(deps, connection, input.name);
   const sealed = await sealCredentials(deps, editor.orgId, connection.id, edited.credentials);
+  const { delta, listing } = await replaceTools(deps, { ...connection, name }, reached);
   const now = deps.clock.now().toISOString();
   const updated: ConnectionItem = {
     ...connection,
@@ -133,12 +134,12 @@ export async function updateConnection(deps: Deps, editor: Editor, connectionId:
     status: reached.status,
     last_error: reached.lastError,
     server: reached.server,
-    tool_count: reached.tools.length,
+    tool_count: listing.tools.length,
+    tools_truncated: listing.truncated,
     tools_discovered: reached.status === 'connected',
     updated_at: now,
   };
   if (!updated.credentials_sealed) delete updated.credentials_sealed;
-  const delta = await replaceTools(deps, connection, reached.tools);
   await onConditionFailed(
     deps.table.put({ ...updated }, { condition: 'attribute_exists(pk)' }),
     () => new NotFoundError(`connection ${connectionId} not found`),
@@ -152,5 +153,5 @@ export async function updateConnection(deps: Deps, editor: Editor, connectionId:
   // the two, and for a refresh at the old server that ends after this, the grants are sealed under
   // the old origin and handed to no other; a move back to it is a move again, which deletes them.
   if (reached.forgetGrants) await forgetGrants(deps, connection.id);
-  return { connection: toConnection({ ...updated }) };
+  return { connection: toConnection({ ...updated }), ...truncatedField(listing.truncated) };
 }

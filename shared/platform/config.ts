@@ -23,6 +23,16 @@ export function booleanSetting(name: string, value: string | undefined): boolean
 
 const optionalUrl = z.string().url().optional();
 
+/** Bounds on a tool server's list (docs/connections.md): tools kept per connection and per workspace, a description's and an input schema's size. */
+export type ToolLimits = { perConnection: number; perWorkspace: number; descriptionBytes: number; schemaBytes: number };
+export const DEFAULT_TOOL_LIMITS: ToolLimits = { perConnection: 500, perWorkspace: 1_000, descriptionBytes: 8_192, schemaBytes: 32_768 };
+const toolLimitSettings = {
+  MCP_MAX_TOOLS_PER_CONNECTION: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_TOOL_LIMITS.perConnection),
+  MCP_MAX_TOOLS_PER_WORKSPACE: z.coerce.number().int().min(1).max(20_000).default(DEFAULT_TOOL_LIMITS.perWorkspace),
+  MCP_MAX_TOOL_DESCRIPTION_BYTES: z.coerce.number().int().min(256).max(65_536).default(DEFAULT_TOOL_LIMITS.descriptionBytes),
+  MCP_MAX_TOOL_SCHEMA_BYTES: z.coerce.number().int().min(1024).max(262_144).default(DEFAULT_TOOL_LIMITS.schemaBytes),
+};
+
 /** One stdio MCP server the operator allows: the exact command line, and the variables a connection may set. */
 export interface StdioServerEntry {
   command: string;
@@ -67,6 +77,17 @@ const stdioServers = z
   })
   .pipe(z.record(z.string().min(1).max(64), StdioServerEntrySchema));
 
+/** Where the jobs go on AWS (the stack sets them): a queue per kind, and the scheduler of timed moves. */
+const queueSettings = {
+  LIFECYCLE_QUEUE_URL: optionalUrl,
+  COLD_MESSAGES_QUEUE_URL: optionalUrl,
+  STATS_QUEUE_URL: optionalUrl,
+  EVALS_QUEUE_URL: optionalUrl,
+  LIFECYCLE_QUEUE_ARN: z.string().min(1).optional(),
+  SCHEDULER_GROUP_NAME: z.string().min(1).optional(),
+  SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
+};
+
 function configSchema(runtime: Runtime) {
   const local = runtime === 'local';
   return z.object({
@@ -100,6 +121,7 @@ function configSchema(runtime: Runtime) {
       .max(1024 * 1024 * 1024)
       .default(8 * 1024 * 1024),
     MCP_MAX_CONNECTIONS_PER_ORIGIN: z.coerce.number().int().min(1).max(10_000).default(32),
+    ...toolLimitSettings,
     MODEL_CLIENT_CACHE_SIZE: z.coerce.number().int().min(1).max(100_000).default(500),
     MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(900_000).default(120_000),
     MODEL_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
@@ -126,12 +148,7 @@ function configSchema(runtime: Runtime) {
     // The bearer token of GET /metrics on the local runtime; without it the route answers 404.
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).max(255).default('WorkspaceAgentProxy'),
-    LIFECYCLE_QUEUE_URL: optionalUrl,
-    COLD_MESSAGES_QUEUE_URL: optionalUrl,
-    STATS_QUEUE_URL: optionalUrl,
-    LIFECYCLE_QUEUE_ARN: z.string().min(1).optional(),
-    SCHEDULER_GROUP_NAME: z.string().min(1).optional(),
-    SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
+    ...queueSettings,
     TABLE_NAME: local ? z.string().min(1).default('workspace-agent-proxy') : z.string().min(1),
     AWS_REGION: z
       .string()
@@ -191,6 +208,8 @@ export interface Config {
   mcpMaxResponseBytes: number;
   /** Open connections to one tool-server origin, all queries together (`MCP_MAX_CONNECTIONS_PER_ORIGIN`). */
   mcpMaxConnectionsPerOrigin: number;
+  /** Applied when a connection's tools are listed (`MCP_MAX_TOOLS_PER_*`, `MCP_MAX_TOOL_*_BYTES`). */
+  mcpToolLimits: ToolLimits;
   /** Model clients kept for reuse, one per distinct API key, least recently used dropped first (`MODEL_CLIENT_CACHE_SIZE`). */
   modelClientCacheSize: number;
   modelTimeoutMs: number;
@@ -222,6 +241,7 @@ export interface Config {
     lifecycleUrl: string | undefined;
     coldMessagesUrl: string | undefined;
     statsUrl: string | undefined;
+    evalsUrl: string | undefined;
     lifecycleArn: string | undefined;
     schedulerGroup: string | undefined;
     schedulerRoleArn: string | undefined;
@@ -286,6 +306,12 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     maxQueriesInFlightPerOrg: env.MAX_QUERIES_IN_FLIGHT_PER_ORG,
     mcpMaxResponseBytes: env.MCP_MAX_RESPONSE_BYTES,
     mcpMaxConnectionsPerOrigin: env.MCP_MAX_CONNECTIONS_PER_ORIGIN,
+    mcpToolLimits: {
+      perConnection: env.MCP_MAX_TOOLS_PER_CONNECTION,
+      perWorkspace: env.MCP_MAX_TOOLS_PER_WORKSPACE,
+      descriptionBytes: env.MCP_MAX_TOOL_DESCRIPTION_BYTES,
+      schemaBytes: env.MCP_MAX_TOOL_SCHEMA_BYTES,
+    },
     modelClientCacheSize: env.MODEL_CLIENT_CACHE_SIZE,
     modelTimeoutMs: env.MODEL_TIMEOUT_MS,
     modelMaxRetries: env.MODEL_MAX_RETRIES,
@@ -303,6 +329,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
       lifecycleUrl: env.LIFECYCLE_QUEUE_URL,
       coldMessagesUrl: env.COLD_MESSAGES_QUEUE_URL,
       statsUrl: env.STATS_QUEUE_URL,
+      evalsUrl: env.EVALS_QUEUE_URL,
       lifecycleArn: env.LIFECYCLE_QUEUE_ARN,
       schedulerGroup: env.SCHEDULER_GROUP_NAME,
       schedulerRoleArn: env.SCHEDULER_ROLE_ARN,

@@ -1,5 +1,6 @@
 import type { LoopTool } from '../agent/loop.js';
 import type { OfferedTool } from '../agent/query/tools.js';
+import { TooManyRequestsError } from '../platform/errors.js';
 import type { NamedTool } from '../workspaces/tool-access.js';
 import type { WorkspaceItem } from '../workspaces/workspaces.js';
 import { rankWorkspaceTools } from './search.js';
@@ -88,7 +89,12 @@ export function planToolSearch(
       if (!query) return { text: 'query is required: what the tool should do, in a few words', isError: true };
       if (typeof limit === 'string') return { text: limit, isError: true };
       const scopeIds = { orgId: scope.orgId, workspaceId: scope.workspace.id };
-      const matches = await rankWorkspaceTools(scopeIds, named, query, { limit, allowed });
+      const matches = await rankWorkspaceTools(scopeIds, named, query, { limit, allowed }).catch((error: unknown) => {
+        // The organisation's indexes are being built (`index-builds.ts`): the model may search again.
+        if (error instanceof TooManyRequestsError) return error.message;
+        throw error;
+      });
+      if (typeof matches === 'string') return { text: matches, isError: true };
       if (!matches.length) return { text: `No tool of this workspace matches "${query}". Try other words.`, isError: false };
       // Each deferred match is referenced, which makes it callable (and, with Anthropic, loads its definition).
       const references = matches.map((match) => match.name).filter((name) => deferredNames.has(name));

@@ -1,40 +1,59 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
-import { toolSchemaOf } from '../connections/tool-cache.js';
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
 import { namedTools, toolPermission, workspaceToolsOf, type NamedTool } from '../workspaces/tool-access.js';
-import type { ToolIndex, ToolMatch } from './tool-index.js';
+import { IndexBuilds } from './index-builds.js';
+import type { SearchableTool, ToolIndex, ToolMatch } from './tool-index.js';
 
 /*
  * A workspace's tool index, kept with its tool cache: derived from the cached tool items read in the
  * same Query as the workspace, and rebuilt only when they change. Where it lives and why:
- * docs/data-model.md, "The tool search index".
+ * docs/data-model.md, "The tool search index". Built by the search that first needs it, in slices
+ * that yield to other requests, one build per organisation at a time (`index-builds.ts`), and
+ * shared by an organisation's workspaces whose tools read the same (docs/connections.md, "Tool
+ * search under load").
  */
 
+/** Tools digested between two turns of the event loop: a workspace's 1 000 largest tools are some 40 MB to digest. */
+const DIGEST_SLICE = 100;
+
 /**
- * The tools version of a workspace: a digest of everything its index is built from (each tool's
- * id, offered name, connection name, description and schema). Any change of the tool cache —
- * rediscovery, a deleted or renamed connection — is a new version, so an index is never stale.
+ * The tools version of a workspace, in two digests: `content`, of everything its index reads (each
+ * tool's offered name, MCP name, connection name, description and schema, in order), and `ids`, of
+ * the cached tools' ids in that order. Any change of the tool cache — rediscovery, a deleted or
+ * renamed connection — is a new version, so an index is never stale; two workspaces of one
+ * organisation with the same `content` share one built index.
  */
-function toolsVersionOf(tools: readonly NamedTool[]): string {
-  const digest = createHash('sha256');
-  for (const { tool, connection, name } of tools) {
-    const schema = typeof tool.input_schema === 'string' ? tool.input_schema : JSON.stringify(tool.input_schema);
-    for (const part of [tool.id, name, connection.name, tool.description, schema]) digest.update(part).update('\u0000');
+async function toolsVersionOf(tools: readonly NamedTool[]): Promise<{ content: string; ids: string }> {
+  const content = createHash('sha256');
+  const ids = createHash('sha256');
+  for (let start = 0; start < tools.length; start += DIGEST_SLICE) {
+    if (start > 0) await nextTurn();
+    for (const { tool, connection, name } of tools.slice(start, start + DIGEST_SLICE)) {
+      const schema = typeof tool.input_schema === 'string' ? tool.input_schema : JSON.stringify(tool.input_schema);
+      for (const part of [name, tool.name, connection.name, tool.description, schema]) content.update(part).update('\u0000');
+      ids.update(tool.id).update('\u0000');
+    }
   }
-  return digest.digest('base64url');
+  return { content: content.digest('base64url'), ids: ids.digest('base64url') };
 }
 
-/**
- * The latest index of each workspace this process searched, bounded by the tools they hold (about
- * 2 KB of memory per tool: 20 000 tools is some 40 MB).
- */
+/** An index's size in its cache: the tools it holds (about 2 KB of memory per tool of realistic size). */
+const bySize = { max: 1_000, maxSize: 20_000, sizeCalculation: (index: ToolIndex) => Math.max(1, index.size) };
+
+/** Built indexes, by organisation and tools content: what an organisation's workspaces of the same tools share. */
+const built = new LRUCache<string, ToolIndex>(bySize);
+
+/** The latest index of each workspace this process searched (its tools and ids over a built index). */
 const indexes = new LRUCache<string, { version: string; index: ToolIndex }>({
-  max: 1_000,
-  maxSize: 20_000,
-  sizeCalculation: (entry) => Math.max(1, entry.index.size),
+  ...bySize,
+  sizeCalculation: (entry) => bySize.sizeCalculation(entry.index),
 });
+
+/** The builds of this process: one per organisation at a time, and a few at once. */
+const builds = new IndexBuilds<ToolIndex>();
 
 /**
  * The ranking (MiniSearch and the stemmer, some 20 KB), loaded on first need like the pattern
@@ -44,25 +63,41 @@ const indexes = new LRUCache<string, { version: string; index: ToolIndex }>({
 const ranking = () => import('./tool-index.js');
 
 /**
+ * An index of tools that read as `content`, for an organisation: built once (in slices, in the
+ * organisation's turn) and kept. Never shared between organisations: ids and what they build tell
+ * nothing of another tenant, not even by how fast a first search answers.
+ */
+async function builtIndex(orgId: string, content: string, tools: readonly SearchableTool[]): Promise<ToolIndex> {
+  const key = `${orgId}\u0000${content}`;
+  const kept = built.get(key);
+  if (kept) return kept;
+  return builds.run(orgId, key, async () => {
+    const index = await (await ranking()).buildToolIndexInSlices(tools);
+    built.set(key, index);
+    return index;
+  });
+}
+
+/**
  * The index of a workspace's tools, built on first use and again only when its tools version
  * changes. Kept by organisation and workspace: workspace ids are unique only within an organisation.
+ * A full organisation's builds are refused with a 429 (`index-builds.ts`).
  */
 export async function workspaceToolIndex(orgId: string, workspaceId: string, tools: readonly NamedTool[]): Promise<ToolIndex> {
-  const version = toolsVersionOf(tools);
+  const { content, ids } = await toolsVersionOf(tools);
+  const version = `${content}.${ids}`;
   const scope = `${orgId}/${workspaceId}`;
   const cached = indexes.get(scope);
   if (cached?.version === version) return cached.index;
-  const { buildToolIndex } = await ranking();
-  const index = buildToolIndex(
-    tools.map(({ tool, connection, name }) => ({
-      id: tool.id,
-      name,
-      toolName: tool.name,
-      connection: connection.name,
-      description: tool.description,
-      inputSchema: toolSchemaOf(tool),
-    })),
-  );
+  const searchable = tools.map(({ tool, connection, name }) => ({
+    id: tool.id,
+    name,
+    toolName: tool.name,
+    connection: connection.name,
+    description: tool.description,
+    inputSchema: tool.input_schema,
+  }));
+  const index = (await ranking()).withTools(await builtIndex(orgId, content, searchable), searchable);
   indexes.set(scope, { version, index });
   return index;
 }

@@ -44,6 +44,8 @@ export const toConnection = (item: Item): Connection => ({
   auth: item.auth === 'oauth' ? 'oauth' : 'none',
   credential: item.auth === 'oauth' ? (item.credential === 'per_user' ? 'per_user' : 'workspace') : null,
   tool_count: num(item.tool_count),
+  // What the last listing of its tools dropped or cut (tool limits, docs/connections.md); absent when nothing.
+  ...(typeof item.tools_truncated === 'string' && item.tools_truncated ? { tools_truncated: item.tools_truncated } : {}),
   created_at: str(item.created_at),
 });
 export const toTool = (item: Item): Tool => ({

@@ -169,6 +169,10 @@ export const ConnectionSchema = z
       .nullable()
       .openapi({ description: 'oauth: one grant for every caller (workspace) or one per person (per_user); null otherwise' }),
     tool_count: z.number().int(),
+    tools_truncated: z
+      .string()
+      .optional()
+      .openapi({ description: 'what the last listing of its tools dropped or cut past the tool limits; absent when nothing was' }),
     created_at: isoTimestamp,
   })
   .openapi('Connection');

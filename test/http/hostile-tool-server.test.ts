@@ -58,7 +58,7 @@ describe("a tool server's output schemas", () => {
   it('are checked with RE2: a backtracking pattern answers at once, a pattern RE2 cannot read is left unchecked, others still hold', async () => {
     const spec = { transport: 'http' as const, url: schemas.url };
     // Listing the tools over a session is what makes the client check their results on it.
-    expect((await hub.listTools('conn_schemas', spec)).map((tool) => tool.name)).toEqual(Object.keys(TOOLS));
+    expect((await hub.listTools('conn_schemas', spec)).tools.map((tool) => tool.name)).toEqual(Object.keys(TOOLS));
 
     // RegExp takes seconds on this one (2^27 ways to split the a's): with backtracking the test
     // fails here instead of hanging on the next.
