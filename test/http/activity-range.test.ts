@@ -5,8 +5,18 @@ import { startFakeModel, textReply, type FakeModel } from '../support/fake-model
 
 /**
  * The dashboard over chosen days, and the audit log filtered by days, user, tool and outcome, and
- * exported as CSV (issue 33). The test clock stands at 2026-11-22T10:00Z.
+ * exported as CSV (issue 33). Every day is counted back from the test clock's (`day(n)`: n days
+ * before today, UTC), so the file means the same from any start: at the default one, today is
+ * 2026-11-22, day(21) is 2026-11-01 and day(113) is 2026-08-01.
  */
+
+const DAY_MS = 86_400_000;
+/** The test clock when the file starts; it does not move here. */
+let start: Date;
+/** The UTC date `YYYY-MM-DD` `back` days before the test clock's day (after it when negative). */
+const day = (back: number) => new Date(start.getTime() - back * DAY_MS).toISOString().slice(0, 10);
+/** An instant on the day `back` days before today, at `time` (`HH:MM:SS.mmm`, UTC). */
+const at = (back: number, time: string) => `${day(back)}T${time}Z`;
 
 let t: TestContext;
 let model: FakeModel;
@@ -47,37 +57,41 @@ function activityItems(orgId: string, workspace: string, entries: Entry[]) {
   }));
 }
 
-const SEEDED: Entry[] = [
-  { at: '2026-11-01T09:00:00.000Z', id: 'act-a', user_id: 'user-ana', user_name: 'Ana', tools: ['lookup_order'] },
+/** Audit entries from 21 to 16 days ago, two of them at the very ends of their days. */
+const seeded = (): Entry[] => [
+  { at: at(21, '09:00:00.000'), id: 'act-a', user_id: 'user-ana', user_name: 'Ana', tools: ['lookup_order'] },
   {
-    at: '2026-11-02T23:59:59.999Z',
+    at: at(20, '23:59:59.999'),
     id: 'act-b',
     user_id: 'user-ana',
     user_name: 'Ana',
     error: 'tool lookup_order timed out',
     tools: ['lookup_order'],
   },
-  { at: '2026-11-03T00:00:00.000Z', id: 'act-c', user_id: 'user-bo', user_name: 'Bo', tools: ['refund_order', 'lookup_order'] },
-  { at: '2026-11-05T12:00:00.000Z', id: 'act-d', user_id: 'user-bo', user_name: 'Bo', error: 'model refused' },
-  { at: '2026-11-06T12:00:00.000Z', id: 'act-e', user_id: null, user_name: 'ci-key', tools: ['lookup_orders'] },
+  { at: at(19, '00:00:00.000'), id: 'act-c', user_id: 'user-bo', user_name: 'Bo', tools: ['refund_order', 'lookup_order'] },
+  { at: at(17, '12:00:00.000'), id: 'act-d', user_id: 'user-bo', user_name: 'Bo', error: 'model refused' },
+  { at: at(16, '12:00:00.000'), id: 'act-e', user_id: null, user_name: 'ci-key', tools: ['lookup_orders'] },
 ];
+let SEEDED: Entry[];
 
 beforeAll(async () => {
   model = await startFakeModel();
   model.handle(() => textReply('Answered.'));
   t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+  start = t.clock.now();
+  SEEDED = seeded();
   admin = await t.signUp();
   member = await t.addMember(admin.cookie);
   workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Ranges' })).id;
   await t.deps.table.batchPut(activityItems(admin.org.id, workspaceId, SEEDED));
-  // Day counters as the query path adds them: two days in August, and today.
-  const day = (date: string, queries: number) => ({
+  // Day counters as the query path adds them: two days more than 90 days ago, two days ago, and today.
+  const dayStats = (date: string, queries: number) => ({
     ...keys.workspaceDayStats(admin.org.id, workspaceId, date),
     queries,
     cost_usd: queries / 100,
     tokens_input: 100,
   });
-  await t.deps.table.batchPut([day('2026-08-01', 3), day('2026-08-05', 5), day('2026-11-20', 1), day('2026-11-22', 2)]);
+  await t.deps.table.batchPut([dayStats(day(113), 3), dayStats(day(109), 5), dayStats(day(2), 1), dayStats(day(0), 2)]);
 });
 
 afterAll(async () => {
@@ -95,23 +109,23 @@ describe('GET /api/workspaces/:id/dashboard?from&to', () => {
   it('charts the 30 days ending today (UTC) unless asked', async () => {
     const response = await dashboard();
     expect(response.status, response.text).toBe(200);
-    expect(response.body.range).toEqual({ from: '2026-10-24', to: '2026-11-22', days: 30 });
+    expect(response.body.range).toEqual({ from: day(29), to: day(0), days: 30 });
     expect(response.body.usage.by_day).toHaveLength(30);
-    expect(response.body.usage.by_day.at(-1)).toMatchObject({ date: '2026-11-22', queries: 2 });
+    expect(response.body.usage.by_day.at(-1)).toMatchObject({ date: day(0), queries: 2 });
   });
 
   it('charts the days asked, both included, and keeps the headline on today and the last 7 days', async () => {
-    const response = await dashboard('?from=2026-08-01&to=2026-08-07');
+    const response = await dashboard(`?from=${day(113)}&to=${day(107)}`);
     expect(response.status, response.text).toBe(200);
-    expect(response.body.range).toEqual({ from: '2026-08-01', to: '2026-08-07', days: 7 });
+    expect(response.body.range).toEqual({ from: day(113), to: day(107), days: 7 });
     expect(response.body.usage.by_day.map((entry: { date: string; queries: number }) => [entry.date, entry.queries])).toEqual([
-      ['2026-08-01', 3],
-      ['2026-08-02', 0],
-      ['2026-08-03', 0],
-      ['2026-08-04', 0],
-      ['2026-08-05', 5],
-      ['2026-08-06', 0],
-      ['2026-08-07', 0],
+      [day(113), 3],
+      [day(112), 0],
+      [day(111), 0],
+      [day(110), 0],
+      [day(109), 5],
+      [day(108), 0],
+      [day(107), 0],
     ]);
     expect(response.body.usage.by_day[4].cost).toBe(0.05);
     expect(response.body.cache.input_tokens).toBe(200);
@@ -121,19 +135,19 @@ describe('GET /api/workspaces/:id/dashboard?from&to', () => {
   });
 
   it('takes one end alone: 30 days ending on to, or from a day up to today', async () => {
-    const ending = await dashboard('?to=2026-08-30');
-    expect(ending.body.range).toEqual({ from: '2026-08-01', to: '2026-08-30', days: 30 });
-    const since = await dashboard('?from=2026-11-20');
-    expect(since.body.range).toEqual({ from: '2026-11-20', to: '2026-11-22', days: 3 });
+    const ending = await dashboard(`?to=${day(84)}`);
+    expect(ending.body.range).toEqual({ from: day(113), to: day(84), days: 30 });
+    const since = await dashboard(`?from=${day(2)}`);
+    expect(since.body.range).toEqual({ from: day(2), to: day(0), days: 3 });
     expect(since.body.usage.by_day.map((entry: { queries: number }) => entry.queries)).toEqual([1, 0, 2]);
   });
 
   it('charts 90 days at most, and refuses a range past it, backwards, or of dates that are not dates, naming the field', async () => {
-    expect((await dashboard('?from=2026-08-25&to=2026-11-22')).body.usage.by_day).toHaveLength(90);
+    expect((await dashboard(`?from=${day(89)}&to=${day(0)}`)).body.usage.by_day).toHaveLength(90);
     const cases: [string, string, RegExp][] = [
-      ['?from=2026-08-24&to=2026-11-22', 'from', /at most 90 days/],
-      ['?from=2026-11-10&to=2026-11-01', 'from', /must not be after to/],
-      ['?from=2026-12-01', 'from', /after today/],
+      [`?from=${day(90)}&to=${day(0)}`, 'from', /at most 90 days/],
+      [`?from=${day(12)}&to=${day(21)}`, 'from', /must not be after to/],
+      [`?from=${day(-9)}`, 'from', /after today/],
       ['?from=2026-02-30', 'from', /must be a date YYYY-MM-DD/],
       ['?to=2026-1-1', 'to', /must be a date YYYY-MM-DD/],
       ['?to=yesterday', 'to', /must be a date YYYY-MM-DD/],
@@ -160,9 +174,9 @@ describe('GET /api/workspaces/:id/activity with filters', () => {
   });
 
   it('lists the days asked (a key condition), both days included', async () => {
-    expect(ids(await activity('?from=2026-11-02&to=2026-11-05'))).toEqual(['act-d', 'act-c', 'act-b']);
-    expect(ids(await activity('?to=2026-11-02'))).toEqual(['act-b', 'act-a']);
-    expect(ids(await activity('?from=2026-11-06&to=2026-11-06'))).toEqual(['act-e']);
+    expect(ids(await activity(`?from=${day(20)}&to=${day(17)}`))).toEqual(['act-d', 'act-c', 'act-b']);
+    expect(ids(await activity(`?to=${day(20)}`))).toEqual(['act-b', 'act-a']);
+    expect(ids(await activity(`?from=${day(16)}&to=${day(16)}`))).toEqual(['act-e']);
   });
 
   it('filters by user id, by a tool called (exactly), and by outcome', async () => {
@@ -172,7 +186,7 @@ describe('GET /api/workspaces/:id/activity with filters', () => {
     expect(byUser.body.total).toBe(2);
     expect(ids(await activity('?tool=lookup_order'))).toEqual(['act-c', 'act-b', 'act-a']);
     expect(ids(await activity('?errors=true'))).toEqual(['act-d', 'act-b']);
-    expect(ids(await activity('?errors=false&to=2026-11-21'))).toEqual(['act-e', 'act-c', 'act-a']);
+    expect(ids(await activity(`?errors=false&to=${day(1)}`))).toEqual(['act-e', 'act-c', 'act-a']);
     expect(ids(await activity('?user=user-ana&errors=true&tool=lookup_order'))).toEqual(['act-b']);
     expect(ids(await activity('?user=nobody'))).toEqual([]);
   });
@@ -183,8 +197,8 @@ describe('GET /api/workspaces/:id/activity with filters', () => {
     const second = await activity(`?tool=lookup_order&limit=2&cursor=${first.body.next_cursor}`);
     expect(ids(second)).toEqual(['act-a']);
     expect(second.body.next_cursor).toBeNull();
-    const paged = await activity('?from=2026-11-01&to=2026-11-06&limit=2');
-    const elsewhere = await activity(`?from=2026-11-10&limit=2&cursor=${paged.body.next_cursor}`);
+    const paged = await activity(`?from=${day(21)}&to=${day(16)}&limit=2`);
+    const elsewhere = await activity(`?from=${day(12)}&limit=2&cursor=${paged.body.next_cursor}`);
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.details).toEqual([{ path: 'cursor', message: 'is not a cursor of this list' }]);
   });
@@ -195,7 +209,7 @@ describe('GET /api/workspaces/:id/activity with filters', () => {
       ['?user=', 'user'],
       ['?tool=', 'tool'],
       ['?from=2026-11-31', 'from'],
-      ['?from=2026-11-05&to=2026-11-01', 'from'],
+      [`?from=${day(17)}&to=${day(21)}`, 'from'],
     ]) {
       const response = await activity(query);
       expect(response.status, query).toBe(400);
@@ -206,11 +220,11 @@ describe('GET /api/workspaces/:id/activity with filters', () => {
   it('reads at most 1000 entries for a filtered page, and its cursor goes on from there', async () => {
     const workspace = (await t.createWorkspace(admin.cookie, { name: 'Busy' })).id;
     const old: Entry[] = [
-      { at: '2026-10-01T00:00:00.000Z', id: 'old-1', error: 'failed' },
-      { at: '2026-10-01T00:00:01.000Z', id: 'old-2', error: 'failed' },
+      { at: at(52, '00:00:00.000'), id: 'old-1', error: 'failed' },
+      { at: at(52, '00:00:01.000'), id: 'old-2', error: 'failed' },
     ];
     const recent = Array.from({ length: 1005 }, (_, index) => ({
-      at: new Date(Date.UTC(2026, 10, 1) + index * 1000).toISOString(),
+      at: new Date(Date.parse(at(21, '00:00:00.000')) + index * 1000).toISOString(),
       id: `ok-${index}`,
     }));
     await t.deps.table.batchPut(activityItems(admin.org.id, workspace, [...old, ...recent]));
@@ -258,10 +272,10 @@ describe('GET /api/workspaces/:id/activity.csv', () => {
     get(`/api/workspaces/${workspace}/activity.csv${query}`, cookie);
 
   it('answers a CSV attachment named by workspace and days, with a header row and the filtered entries', async () => {
-    const response = await csv('?from=2026-11-01&to=2026-11-06&user=user-ana');
+    const response = await csv(`?from=${day(21)}&to=${day(16)}&user=user-ana`);
     expect(response.status, response.text).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="activity-${workspaceId}-2026-11-01-2026-11-06.csv"`);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="activity-${workspaceId}-${day(21)}-${day(16)}.csv"`);
     expect(response.headers.get('x-truncated')).toBe('false');
     expect(response.text.endsWith('\r\n')).toBe(true);
     const [header, ...rows] = parseCsv(response.text);
@@ -270,7 +284,7 @@ describe('GET /api/workspaces/:id/activity.csv', () => {
     expect(rows.map((row) => row[1])).toEqual(['act-b', 'act-a']);
     expect(rows[0]?.[header?.indexOf('error') ?? -1]).toBe('tool lookup_order timed out');
     const unfiltered = await csv();
-    expect(unfiltered.headers.get('content-disposition')).toBe(`attachment; filename="activity-${workspaceId}-start-2026-11-22.csv"`);
+    expect(unfiltered.headers.get('content-disposition')).toBe(`attachment; filename="activity-${workspaceId}-start-${day(0)}.csv"`);
     expect(parseCsv(unfiltered.text)).toHaveLength(1 + SEEDED.length + 1);
   });
 
@@ -288,7 +302,7 @@ describe('GET /api/workspaces/:id/activity.csv', () => {
       '\rCR',
       'plain',
     ];
-    const entries = queries.map((query, index) => ({ at: `2026-11-10T00:00:${String(10 + index)}.000Z`, id: `q-${index}`, query }));
+    const entries = queries.map((query, index) => ({ at: at(12, `00:00:${String(10 + index)}.000`), id: `q-${index}`, query }));
     await t.deps.table.batchPut(activityItems(admin.org.id, workspace, entries));
     const response = await csv('', workspace);
     expect(response.text).toContain(',"a, b",');
@@ -311,8 +325,9 @@ describe('GET /api/workspaces/:id/activity.csv', () => {
 
   it('holds 10 000 rows at most, and says X-Truncated: true when it left some out', async () => {
     const workspace = (await t.createWorkspace(admin.cookie, { name: 'Cap' })).id;
+    // From midnight 52 days ago, one every 10 s: 8640 on that day, the rest on the next.
     const entries = Array.from({ length: 10_001 }, (_, index) => ({
-      at: new Date(Date.UTC(2026, 9, 1) + index * 10_000).toISOString(),
+      at: new Date(Date.parse(at(52, '00:00:00.000')) + index * 10_000).toISOString(),
       id: `e-${index}`,
     }));
     await t.deps.table.batchPut(activityItems(admin.org.id, workspace, entries));
@@ -322,17 +337,17 @@ describe('GET /api/workspaces/:id/activity.csv', () => {
     const rows = parseCsv(response.text);
     expect(rows).toHaveLength(10_001);
     expect(rows[1]?.[1]).toBe('e-10000');
-    const later = await csv('?from=2026-10-02', workspace);
+    const later = await csv(`?from=${day(51)}`, workspace);
     expect(later.headers.get('x-truncated')).toBe('false');
     expect(parseCsv(later.text)).toHaveLength(1 + 10_001 - 8640);
   }, 60_000);
 
   it("is for members too, and answers 404 for another organisation's workspace", async () => {
     expect((await csv('', workspaceId, member.cookie)).status).toBe(200);
-    expect((await get(`/api/workspaces/${workspaceId}/dashboard?from=2026-11-01`, member.cookie)).status).toBe(200);
+    expect((await get(`/api/workspaces/${workspaceId}/dashboard?from=${day(21)}`, member.cookie)).status).toBe(200);
     expect((await get(`/api/workspaces/${workspaceId}/activity?errors=true`, member.cookie)).status).toBe(200);
     const stranger = await t.signUp({ org_name: 'Elsewhere' });
-    for (const path of ['activity.csv', 'activity?errors=true&from=2026-11-01', 'dashboard?from=2026-11-01']) {
+    for (const path of ['activity.csv', `activity?errors=true&from=${day(21)}`, `dashboard?from=${day(21)}`]) {
       const response = await get(`/api/workspaces/${workspaceId}/${path}`, stranger.cookie);
       expect(response.status, path).toBe(404);
       expect(response.text).not.toContain('act-');

@@ -9,9 +9,13 @@ import { startFakeModel, textReply, type FakeModel } from '../support/fake-model
  * `USE#<day>#WS#<ws>`, shared/workspaces/day-counts.ts), which the workspace list, the dashboard
  * and the detail's stats all read. A query writes that one day item, not the two it wrote before
  * (the workspace's `WSSTAT#…/DAY#` and the organisation's `DAY#…` of queries and cost), which are
- * still read, each by the readers that read it before, so nothing is counted twice. The test clock
- * stands at 2026-11-22T10:00Z.
+ * still read, each by the readers that read it before, so nothing is counted twice. Days are
+ * counted back from the test clock's (it does not move here), so the file holds from any start.
  */
+
+const DAY_MS = 86_400_000;
+/** The UTC date `YYYY-MM-DD` `back` days before the test clock's day. */
+const day = (back: number) => new Date(t.clock.now().getTime() - back * DAY_MS).toISOString().slice(0, 10);
 
 let t: TestContext;
 let model: FakeModel;
@@ -49,7 +53,7 @@ describe("a workspace's usage by day", () => {
     const items = await orgDayItems(orgId);
     expect(items).toHaveLength(1);
     expect(items[0]).toMatchObject({
-      sk: `USE#2026-11-22#WS#${workspaceId}`,
+      sk: `USE#${day(0)}#WS#${workspaceId}`,
       workspace_id: workspaceId,
       queries: 1,
       tokens_input: 1000,
@@ -61,12 +65,13 @@ describe("a workspace's usage by day", () => {
 
   it('counts what was written before, and what is written now, once each in the list, the dashboard and the stats', async () => {
     const { cookie, orgId, workspaceId } = await workspace();
-    // Before: a query wrote the workspace's day item (every field) and the organisation's (queries and cost).
+    // Before: a query wrote the workspace's day item (every field) and the organisation's (queries and cost), today and two days ago.
+    const [today, twoDaysAgo] = [day(0), day(2)];
     const before: Item[] = [
-      { ...keys.workspaceDayStats(orgId, workspaceId, '2026-11-22'), queries: 2, cost_usd: 0.02, tokens_input: 200 },
-      { ...keys.workspaceDayStats(orgId, workspaceId, '2026-11-20'), queries: 3, cost_usd: 0.03, tokens_input: 300 },
-      { ...keys.queriesToday(orgId, 1, '2026-11-22', workspaceId, 'DAY'), workspace_id: workspaceId, queries: 2, cost_usd: 0.02 },
-      { ...keys.queriesToday(orgId, 3, '2026-11-20', workspaceId, 'DAY'), workspace_id: workspaceId, queries: 3, cost_usd: 0.03 },
+      { ...keys.workspaceDayStats(orgId, workspaceId, today), queries: 2, cost_usd: 0.02, tokens_input: 200 },
+      { ...keys.workspaceDayStats(orgId, workspaceId, twoDaysAgo), queries: 3, cost_usd: 0.03, tokens_input: 300 },
+      { ...keys.queriesToday(orgId, 1, today, workspaceId, 'DAY'), workspace_id: workspaceId, queries: 2, cost_usd: 0.02 },
+      { ...keys.queriesToday(orgId, 3, twoDaysAgo, workspaceId, 'DAY'), workspace_id: workspaceId, queries: 3, cost_usd: 0.03 },
     ];
     await t.deps.table.batchPut(before);
     const { cost_usd: cost } = await ask(cookie, workspaceId);
@@ -77,14 +82,16 @@ describe("a workspace's usage by day", () => {
       (entry) => entry.id === workspaceId,
     );
     expect(listed?.queries_today).toBe(3);
-    expect(listed?.cost_mtd).toBeCloseTo(0.05 + cost, 6);
+    // The month to date has two days ago only on the 3rd of a month or later.
+    const earlierThisMonth = twoDaysAgo.slice(0, 7) === today.slice(0, 7) ? 0.03 : 0;
+    expect(listed?.cost_mtd).toBeCloseTo(0.02 + earlierThisMonth + cost, 6);
 
     const dashboard = await t.request('GET', `/api/workspaces/${workspaceId}/dashboard`, { cookie });
     expect(dashboard.status, dashboard.text).toBe(200);
     const byDay = new Map((dashboard.body.usage.by_day as { date: string; queries: number }[]).map((entry) => [entry.date, entry.queries]));
-    expect(byDay.get('2026-11-22')).toBe(3);
-    expect(byDay.get('2026-11-20')).toBe(3);
-    expect(byDay.get('2026-11-21')).toBe(0);
+    expect(byDay.get(today)).toBe(3);
+    expect(byDay.get(twoDaysAgo)).toBe(3);
+    expect(byDay.get(day(1))).toBe(0);
 
     const detail = await t.request('GET', `/api/workspaces/${workspaceId}`, { cookie });
     expect(detail.status, detail.text).toBe(200);

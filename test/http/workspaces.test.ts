@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { dayOf } from '../../shared/platform/clock.js';
 import { addWorkspaceCounters, recordUsage } from '../../shared/workspaces/counters.js';
@@ -15,6 +15,19 @@ afterAll(async () => {
 const DAY_MS = 86_400_000;
 const dateDaysAgo = (n: number) => new Date(t.clock.now().getTime() - n * DAY_MS);
 const daysAgo = (n: number) => dayOf(dateDaysAgo(n));
+
+/**
+ * For a test whose days up to 30 back must fall in the clock's calendar month (its month-to-date
+ * counters): moves the clock to the same time on the last day of its month (UTC), and back when the
+ * test ends. The start's year and month stay (29 February stays; 1 January becomes 31 January).
+ */
+function atEndOfMonth(): void {
+  const start = t.clock.now();
+  const end = new Date(start.getTime());
+  end.setUTCDate(new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 0)).getUTCDate());
+  t.clock.set(end);
+  onTestFinished(() => t.clock.set(start));
+}
 const pathsOf = (response: ApiResponse) => (response.body.details ?? []).map((detail: { path: string }) => detail.path);
 
 let names = 0;
@@ -224,6 +237,7 @@ describe('GET /api/workspaces', () => {
   });
 
   it("takes queries_today from today's counter, cost_mtd from the month's, and counts from the workspace item", async () => {
+    atEndOfMonth(); // yesterday in this month's cost
     const { cookie, orgId, id } = await orgWithWorkspace();
     const quiet = await t.createWorkspace(cookie, { name: uniqueName() });
     const now = t.clock.now();
@@ -290,6 +304,7 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
   });
 
   it('computes stats from the day and month counters (week = the last 7 days)', async () => {
+    atEndOfMonth(); // 10 days ago in this month, not in the week
     const { cookie, orgId, id } = await orgWithWorkspace();
     await recordUsage(t.deps, orgId, id, { queries: 3 }, dateDaysAgo(0));
     await recordUsage(t.deps, orgId, id, { queries: 4 }, dateDaysAgo(3));
@@ -438,7 +453,7 @@ describe('child endpoints of an empty workspace', () => {
     const { cookie, id } = await orgWithWorkspace();
     const dashboard = (await t.request('GET', `/api/workspaces/${id}/dashboard`, { cookie })).body;
     expect(dashboard).toEqual({
-      range: { from: '2026-10-24', to: '2026-11-22', days: 30 },
+      range: { from: daysAgo(29), to: daysAgo(0), days: 30 },
       tickets: { open: 0, cold: 0, closed: 0, total: 0 },
       sentiment: { average: null, positive: 0, neutral: 0, negative: 0 },
       compliance: { violations: 0, guardrails: 0 },
@@ -710,6 +725,7 @@ describe('conversations of a workspace', () => {
 
 describe('GET /api/workspaces/:id/dashboard', () => {
   it('reports tickets, resolution, sentiment, categories, channels, cost and usage from the counters', async () => {
+    atEndOfMonth(); // 20 days ago in this month (40 days ago is in an earlier one from any day)
     const { cookie, orgId, id } = await orgWithWorkspace();
     await seedConversation(orgId, id, { id: 'd1', status: 'closed', consumer_type: 'api', at: '2026-11-22T08:00:00.000Z' });
     await seedConversation(orgId, id, { id: 'd2', status: 'open', consumer_type: 'api', at: '2026-11-22T09:00:00.000Z' });
