@@ -24,7 +24,7 @@ import {
 const tags = ['organisation'];
 const linkErrors = {
   404: jsonResponse(ErrorSchema, 'unknown or revoked link'),
-  410: jsonResponse(ErrorSchema, 'the invitation was used already, or has expired'),
+  410: jsonResponse(ErrorSchema, 'the invitation was used already, has expired, or its inviter is no longer an active admin'),
 };
 
 export const invitationRouteDefinitions = {

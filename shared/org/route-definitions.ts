@@ -5,6 +5,7 @@ import {
   adminErrors,
   authErrors,
   conflictError,
+  errorResponse,
   jsonBody,
   jsonResponse,
   notFoundError,
@@ -122,6 +123,7 @@ export const orgRouteDefinitions = {
         ...adminErrors,
         ...validationErrors,
         ...notFoundError,
+        409: errorResponse("the organisation's last active admin, or another change of its admins under way"),
       },
     }),
   ),
@@ -152,7 +154,13 @@ export const orgRouteDefinitions = {
       description:
         'Their sessions stop working on the next request and their email can sign up or be added again; their conversations stay.',
       request: { params: UserParams },
-      responses: { 200: jsonResponse(StatusOkSchema, 'removed'), ...adminErrors, ...validationErrors, ...notFoundError },
+      responses: {
+        200: jsonResponse(StatusOkSchema, 'removed (with their chat links, per-user grants and unused invitations)'),
+        ...adminErrors,
+        ...validationErrors,
+        ...notFoundError,
+        409: errorResponse("the organisation's last active admin, or another change of its admins under way"),
+      },
     }),
   ),
   listTeams: onApi(

@@ -253,6 +253,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description too many sign-ins started from this address (see Retry-After) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
             };
         };
         put?: never;
@@ -302,7 +311,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the answer could not be verified, expired or was used already */
+                /** @description the answer could not be verified, expired or was used already, or the sign-in was not started in this browser (its binding cookie) */
                 401: {
                     headers: {
                         [name: string]: unknown;
@@ -311,7 +320,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the address is not one of the organisation’s, or belongs to another organisation */
+                /** @description the address is not one of the organisation’s, belongs to another organisation, or the provider did not say it is verified */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -768,6 +777,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             connection: components["schemas"]["Connection"];
+                            /** @description why tools were dropped (past the tools kept per connection or per workspace, an input schema too large, a bad name) or descriptions cut; left out when every tool was kept whole */
+                            tools_truncated?: string;
                         };
                     };
                 };
@@ -1064,7 +1075,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description the connection as listed, with its tools */
+                /** @description the connection as listed, with its tools (and why some were dropped or cut when last listed) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -1073,6 +1084,8 @@ export interface paths {
                         "application/json": {
                             connection: components["schemas"]["Connection"];
                             tools: components["schemas"]["Tool"][];
+                            /** @description why tools were dropped (past the tools kept per connection or per workspace, an input schema too large, a bad name) or descriptions cut; left out when every tool was kept whole */
+                            tools_truncated?: string;
                         };
                     };
                 };
@@ -2097,7 +2110,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the invitation was used already, or has expired */
+                /** @description the invitation was used already, has expired, or its inviter is no longer an active admin */
                 410: {
                     headers: {
                         [name: string]: unknown;
@@ -2195,7 +2208,7 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description the invitation was used already, or has expired */
+                /** @description the invitation was used already, has expired, or its inviter is no longer an active admin */
                 410: {
                     headers: {
                         [name: string]: unknown;
@@ -4566,6 +4579,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description the organisation's last active admin, or another change of its admins under way */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description body over 1 MiB */
                 413: {
                     headers: {
@@ -4611,7 +4633,7 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description removed */
+                /** @description removed (with their chat links, per-user grants and unused invitations) */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -4649,6 +4671,15 @@ export interface paths {
                 };
                 /** @description not found in your organisation */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description the organisation's last active admin, or another change of its admins under way */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -6866,7 +6897,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add an evaluation: cases, each a question and what a good answer does */
+        /** Add an evaluation: cases, each a question and what a good answer does (at most 50 in a workspace: 409 past them) */
         post: {
             parameters: {
                 query?: never;
@@ -6922,6 +6953,15 @@ export interface paths {
                 };
                 /** @description not found in your organisation */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description conflicts with an existing resource */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -7244,7 +7284,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Run an evaluation (queued: its cases run as jobs), optionally with settings tried in this run only */
+        /** Run an evaluation (queued: its cases run as jobs), optionally with settings tried in this run only; 409 while a run of it is under way, 429 past the cases the organisation may have under way */
         post: {
             parameters: {
                 query?: never;
@@ -8915,6 +8955,8 @@ export interface components {
             /** @description connected, needs_authorization, or error (see last_error) */
             status: string;
             tool_count: number;
+            /** @description what the last listing of its tools dropped or cut past the tool limits; absent when nothing was */
+            tools_truncated?: string;
             /** @enum {string} */
             transport: "http" | "stdio";
             type: string;
@@ -9070,6 +9112,8 @@ export interface components {
             /** @enum {string} */
             status: "saved" | "authorization_required";
             tools: number;
+            /** @description why tools were dropped (past the tools kept per connection or per workspace, an input schema too large, a bad name) or descriptions cut; left out when every tool was kept whole */
+            tools_truncated?: string;
         };
         CreateTeamRequest: {
             name: string;
@@ -9684,6 +9728,8 @@ export interface components {
             server: string;
             toolNames: string[];
             tools: number;
+            /** @description why tools were dropped (past the tools kept per connection or per workspace, an input schema too large, a bad name) or descriptions cut; left out when every tool was kept whole */
+            tools_truncated?: string;
         };
         /** @description input: uncached input tokens as the provider reports them; cache_read and cache_write: input read from and written to the prompt cache */
         Tokens: {
