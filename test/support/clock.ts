@@ -10,7 +10,7 @@ import type { Clock } from '../../shared/platform/clock.js';
 const DEFAULT_START = '2026-11-22T10:00:00.000Z';
 
 /** Where every test clock starts: `TEST_CLOCK_START` when set, else a fixed Sunday in November. */
-export const TEST_CLOCK_START = process.env.TEST_CLOCK_START || DEFAULT_START;
+const TEST_CLOCK_START = process.env.TEST_CLOCK_START || DEFAULT_START;
 
 /** A clock tests move by hand. */
 export class TestClock implements Clock {

@@ -96,7 +96,7 @@ const ROUND_OVERHEAD_TOKENS = 1_000;
  * a byte) at the dearest input price (a cache write: 1.25× the input price, 2× for an hour), and the
  * whole output limit at the output price.
  */
-export function roundCostBound(tier: ModelTier, round: { promptBytes: number; maxTokens: number }, prefixCacheTtl?: '5m' | '1h'): number {
+function roundCostBound(tier: ModelTier, round: { promptBytes: number; maxTokens: number }, prefixCacheTtl?: '5m' | '1h'): number {
   const inputPerMtok = Math.max(tier.inputCostPerMtok, tier.cacheWriteCostPerMtok, prefixCacheTtl === '1h' ? 2 * tier.inputCostPerMtok : 0);
   return ((round.promptBytes + ROUND_OVERHEAD_TOKENS) * inputPerMtok + round.maxTokens * tier.outputCostPerMtok) / 1_000_000;
 }
