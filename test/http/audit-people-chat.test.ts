@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat, linkChatAccount } from '../support/chat.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeChat, type FakeChat, type ShownMessage } from '../support/fake-chat.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
-import { startHttpMcpServer } from '../support/mcp-servers.js';
+import { linkChatAccount } from '../support/chat.js';
+import { type ApprovalDesk, isApproval, startApprovalDesk } from '../support/chat-desk.js';
+import type { TestContext } from '../support/context.js';
+import type { FakeChat } from '../support/fake-chat.js';
+import { textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 
 /**
  * Audit 2 (issue 45): a linked chat account follows its person. A deactivated person's chat account
@@ -13,57 +11,25 @@ import { startHttpMcpServer } from '../support/mcp-servers.js';
  * a member may. Presses and questions go through the real Bolt client against the fake platform.
  */
 
+let desk: ApprovalDesk;
 let t: TestContext;
 let chat: FakeChat;
 let model: FakeModel;
-let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
-let bridge: ChatBridge;
-let admin: Awaited<ReturnType<TestContext['signUp']>>;
+let admin: ApprovalDesk['admin'];
 let scimToken: string;
-let workspaceId: string;
-let thread = 0;
 /** The arguments of every call that reached the write tool. */
-const created: Record<string, unknown>[] = [];
+let created: ApprovalDesk['created'];
+let thread = 0;
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 10_000, interval: 25 });
 const settle = () => new Promise((resolve) => setTimeout(resolve, 300));
 
 beforeAll(async () => {
-  chat = await startFakeChat();
-  model = await startFakeModel();
-  tickets = await startHttpMcpServer({
-    name: 'tickets-server',
-    tools: [
-      {
-        name: 'create_ticket',
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => {
-          created.push(args);
-          return `ticket created: ${String(args.title)}`;
-        },
-      },
-    ],
-  });
-  t = await createTestContext({
-    env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' },
-  });
-  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
-  admin = await t.signUp();
+  desk = await startApprovalDesk({ workspace: 'People desk' });
+  ({ t, chat, model, admin, created } = desk);
   scimToken = (await t.request('POST', '/api/org/scim/token', { cookie: admin.cookie })).body.token;
-  workspaceId = (await t.createWorkspace(admin.cookie, { name: 'People desk' })).id;
-  await t.connectMcp(admin.cookie, workspaceId, { name: 'tickets', url: tickets.url });
-  const put = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
-    cookie: admin.cookie,
-    body: { approval: { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 } },
-  });
-  expect(put.status, put.text).toBe(200);
-  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
 });
-afterAll(async () => {
-  await bridge.stop();
-  await t.close();
-  await Promise.all([chat.stop(), model.stop(), tickets.stop()]);
-});
+afterAll(() => desk.stop());
 beforeEach(() => {
   model.reset();
   created.length = 0;
@@ -100,39 +66,13 @@ function askForTicket(title: string): string {
   return ts;
 }
 
-const buttonsOf = (message: ShownMessage | undefined) =>
-  ((message?.blocks ?? []) as { type: string; elements?: { action_id: string; value: string }[] }[])
-    .filter((block) => block.type === 'actions')
-    .flatMap((block) => block.elements ?? []);
-const isApproval = (message: ShownMessage) => JSON.stringify(message.blocks).includes('approval:appr_');
-
-async function approvalIn(ts: string): Promise<{ ts: string; value: string; id: string }> {
-  await waitFor(() => expect(buttonsOf(chat.messagesIn(ts).find(isApproval))).toHaveLength(2));
-  const message = chat.messagesIn(ts).find(isApproval);
-  const value = buttonsOf(message).find((button) => button.action_id === 'approval_approve')?.value ?? '';
-  return { ts: message?.ts ?? '', value, id: JSON.parse(value).a as string };
-}
-
 /** Presses Approve as `user`; answers the private notice it got (or '' when the tool ran instead). */
 async function pressApprove(user: string, approval: { ts: string; value: string }, ts: string): Promise<string> {
   const before = chat.ephemeralsFor(user).length;
-  chat.pressButton({
-    user,
-    channel: 'C1',
-    messageTs: approval.ts,
-    threadTs: ts,
-    actionId: 'approval_approve',
-    value: approval.value,
-    blockId: 'approval',
-  });
+  desk.pressApprove(user, approval, ts);
   // Whichever comes first: a notice, or the tool running.
   await waitFor(() => expect(chat.ephemeralsFor(user).length + created.length).toBeGreaterThan(before));
   return chat.ephemeralsFor(user).slice(before).at(-1) ?? '';
-}
-
-async function statusOf(approvalId: string): Promise<string> {
-  const list = await t.request('GET', `/api/workspaces/${workspaceId}/approvals`, { cookie: admin.cookie });
-  return list.body.approvals.find((approval: { id: string }) => approval.id === approvalId)?.status;
 }
 
 const orgLinks = async () =>
@@ -143,13 +83,13 @@ describe('a person who stops acting for the organisation, in team chat', () => {
     const boss = await linkedAdmin('U10', 'Bea Boss');
     expect((await setActive(boss.user.id, false)).status).toBe(200);
     const ts = askForTicket('while deactivated');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     const notice = await pressApprove('U10', approval, ts);
     expect(created).toEqual([]);
     expect(notice).toMatch(/^You may not decide this: the user of the service your chat account is linked to is deactivated/);
     await settle();
     expect(created).toEqual([]);
-    expect(await statusOf(approval.id)).toBe('pending');
+    expect(await desk.statusOf(approval.id)).toBe('pending');
     expect(JSON.stringify(chat.messagesIn(ts).find(isApproval)?.blocks)).not.toContain('Bea Boss');
     // No new link is offered: the account is linked, to someone who may not act.
     expect(notice).not.toMatch(/\/chat\/link\//);
@@ -185,13 +125,13 @@ describe('a person who stops acting for the organisation, in team chat', () => {
     expect(links).not.toContain('T1-U12');
 
     const ts = askForTicket('after removal');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     for (const user of ['U11', 'U12']) {
       expect(await pressApprove(user, approval, ts)).toMatch(/^You may not decide this yet: your chat account is not linked/);
     }
     await settle();
     expect(created).toEqual([]);
-    expect(await statusOf(approval.id)).toBe('pending');
+    expect(await desk.statusOf(approval.id)).toBe('pending');
   });
 
   it('audit 2 (demoted admin in team chat): a demoted admin may no longer approve what needs an admin', async () => {
@@ -199,10 +139,10 @@ describe('a person who stops acting for the organisation, in team chat', () => {
     const put = await t.request('PUT', `/api/org/users/${demoted.user.id}`, { cookie: admin.cookie, body: { org_role: 'member' } });
     expect(put.status, put.text).toBe(200);
     const ts = askForTicket('after demotion');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     expect(await pressApprove('U14', approval, ts)).toBe('You may not decide this: only an admin of the organisation may.');
     await settle();
     expect(created).toEqual([]);
-    expect(await statusOf(approval.id)).toBe('pending');
+    expect(await desk.statusOf(approval.id)).toBe('pending');
   });
 });

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat, linkChatAccount } from '../support/chat.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { type FakeChat, startFakeChat } from '../support/fake-chat.js';
-import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
-import { startOAuthMcpServer } from '../support/oauth-mcp-server.js';
+import { linkChatAccount } from '../support/chat.js';
+import { type MailboxDesk, requireApproval, startMailboxDesk } from '../support/chat-desk.js';
+import type { TestContext } from '../support/context.js';
+import type { FakeChat } from '../support/fake-chat.js';
+import { type FakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 
 /**
  * Audit 2 (issue 45): per-user grants follow their person. A deactivated person's grant is used by
@@ -13,12 +11,12 @@ import { startOAuthMcpServer } from '../support/oauth-mcp-server.js';
  * are deleted.
  */
 
+let desk: MailboxDesk;
 let t: TestContext;
 let chat: FakeChat;
 let model: FakeModel;
-let server: Awaited<ReturnType<typeof startOAuthMcpServer>>;
-let bridge: ChatBridge;
-let admin: Awaited<ReturnType<TestContext['signUp']>>;
+let server: MailboxDesk['server'];
+let admin: MailboxDesk['admin'];
 let scimToken: string;
 let workspaceId: string;
 let connectionId: string;
@@ -26,34 +24,12 @@ let connectionId: string;
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 8_000, interval: 25 });
 
 beforeAll(async () => {
-  chat = await startFakeChat();
-  model = await startFakeModel();
-  server = await startOAuthMcpServer();
-  t = await createTestContext({ env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
-  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
-  admin = await t.signUp();
+  desk = await startMailboxDesk({ workspace: 'Mailbox desk' });
+  ({ t, chat, model, server, admin, workspaceId, connectionId } = desk);
   scimToken = (await t.request('POST', '/api/org/scim/token', { cookie: admin.cookie })).body.token;
-  workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Mailbox desk' })).id;
-  const saved = await t.request('POST', '/api/connectors/mcp', {
-    cookie: admin.cookie,
-    body: { workspace_id: workspaceId, name: 'Mailbox', transport: 'http', url: server.url, auth: 'oauth', credential: 'per_user' },
-  });
-  expect(saved.status, saved.text).toBe(201);
-  connectionId = saved.body.id;
-  const callback = new URL(await server.login(saved.body.authorization_url, 'admin-user'));
-  expect((await t.request('GET', `${callback.pathname}${callback.search}`, { cookie: admin.cookie })).status).toBe(200);
-  const put = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
-    cookie: admin.cookie,
-    body: { approval: { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 } },
-  });
-  expect(put.status, put.text).toBe(200);
-  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat, channel: 'C9' });
+  await requireApproval(t, { cookie: admin.cookie, workspaceId });
 });
-afterAll(async () => {
-  await bridge.stop();
-  await t.close();
-  await Promise.all([chat.stop(), model.stop(), server.close()]);
-});
+afterAll(() => desk.stop());
 
 function scim(method: string, path: string, body?: unknown) {
   return t.request(method, `/scim/v2${path}`, {

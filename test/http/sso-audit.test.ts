@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { ssoOfEmail } from '../../shared/sso/config.js';
 import { createTestContext, TEST_ADDRESS_HEADER, type TestContext } from '../support/context.js';
-import { SSO_CALLBACK, ssoBrowser, startOidcProvider } from '../support/oidc-provider.js';
+import { configureSso, SSO_CLIENT, ssoBrowser, startOidcProvider } from '../support/oidc-provider.js';
 
 /*
  * The third audit's attacks on single sign-on (issue 45: findings 1, 6, 7, 9, 10 and 13, and the
@@ -18,7 +18,7 @@ const domain = 'acme-audit.test';
 
 beforeAll(async () => {
   idp = await startOidcProvider();
-  idp.start([{ client_id: 'wap', client_secret: 'the client secret of the service', redirect_uris: [SSO_CALLBACK] }]);
+  idp.start([SSO_CLIENT]);
   t = await createTestContext();
   browser = ssoBrowser(t);
   admin = await t.signUp({ org_name: 'Acme Audit' });
@@ -30,21 +30,9 @@ afterAll(async () => {
   await idp.stop();
 });
 
+/** Configures the organisation's single sign-on with this provider, for `domain`, as `configureSso` does unless `overrides` says otherwise. */
 function configure(overrides: Record<string, unknown>, cookie = admin.cookie) {
-  return t.request('PUT', '/api/org/sso', {
-    cookie,
-    body: {
-      issuer: idp.issuer,
-      client_id: 'wap',
-      client_secret: 'the client secret of the service',
-      domains: [domain],
-      default_role: 'member',
-      required: false,
-      admin_group: 'wap-admins',
-      groups_claim: 'groups',
-      ...overrides,
-    },
-  });
+  return configureSso(t, cookie, { issuer: idp.issuer, domains: [domain], ...overrides });
 }
 
 const sessionOf = async (cookie: string) => (await t.request('GET', '/api/auth/session', { cookie })).body;

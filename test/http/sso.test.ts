@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
-import { SSO_CALLBACK as CALLBACK, ssoBrowser, startOidcProvider, type ProviderAnswer } from '../support/oidc-provider.js';
+import {
+  SSO_CALLBACK as CALLBACK,
+  configureSso,
+  SSO_CLIENT,
+  ssoBrowser,
+  startOidcProvider,
+  type ProviderAnswer,
+} from '../support/oidc-provider.js';
 import { wallClock } from '../support/clock.js';
 
 /*
@@ -21,10 +28,7 @@ const domain = 'acme-sso.test';
 
 beforeAll(async () => {
   idp = await startOidcProvider();
-  idp.start([
-    { client_id: 'wap', client_secret: 'the client secret of the service', redirect_uris: [CALLBACK] },
-    { client_id: 'other', client_secret: 'another client secret entirely', redirect_uris: [CALLBACK] },
-  ]);
+  idp.start([SSO_CLIENT, { client_id: 'other', client_secret: 'another client secret entirely', redirect_uris: [CALLBACK] }]);
   t = await createTestContext();
   admin = await t.signUp({ org_name: 'Acme' });
   const configured = await configure({});
@@ -36,21 +40,9 @@ afterAll(async () => {
   await idp.stop();
 });
 
+/** Configures the organisation's single sign-on with this provider, for `domain`, as `configureSso` does unless `overrides` says otherwise. */
 function configure(overrides: Record<string, unknown>, cookie = admin.cookie) {
-  return t.request('PUT', '/api/org/sso', {
-    cookie,
-    body: {
-      issuer: idp.issuer,
-      client_id: 'wap',
-      client_secret: 'the client secret of the service',
-      domains: [domain],
-      default_role: 'member',
-      required: false,
-      admin_group: 'wap-admins',
-      groups_claim: 'groups',
-      ...overrides,
-    },
-  });
+  return configureSso(t, cookie, { issuer: idp.issuer, domains: [domain], ...overrides });
 }
 
 /** Starts the sign-in for an address and walks the provider's redirects: the callback URL it sends the browser to, and the browser's cookie. */

@@ -1,52 +1,28 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat, linkChatAccount } from '../support/chat.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeChat, type FakeChat, type ShownMessage } from '../support/fake-chat.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
-import { startHttpMcpServer } from '../support/mcp-servers.js';
+import { linkChatAccount } from '../support/chat.js';
+import { type ApprovalDesk, buttonsOf, startApprovalDesk } from '../support/chat-desk.js';
+import type { TestContext } from '../support/context.js';
+import type { FakeChat, ShownMessage } from '../support/fake-chat.js';
+import { textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
 
 /** Approvals of tool calls in team chat, through the real Bolt client against the fake platform. */
 
+let desk: ApprovalDesk;
 let t: TestContext;
 let chat: FakeChat;
 let model: FakeModel;
-let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
-let bridge: ChatBridge;
-let admin: Awaited<ReturnType<TestContext['signUp']>>;
+let admin: ApprovalDesk['admin'];
 let workspaceId: string;
 let thread = 0;
 /** The arguments of every call that reached the ticket tool. */
-const created: Record<string, unknown>[] = [];
+let created: ApprovalDesk['created'];
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 10_000, interval: 25 });
 
 beforeAll(async () => {
-  chat = await startFakeChat();
-  model = await startFakeModel();
-  tickets = await startHttpMcpServer({
-    name: 'tickets-server',
-    tools: [
-      { name: 'search_tickets', annotations: { readOnlyHint: true }, run: (args) => `found tickets about ${String(args.query)}` },
-      {
-        name: 'create_ticket',
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => {
-          created.push(args);
-          return `ticket created: ${String(args.title)}`;
-        },
-      },
-    ],
-  });
-  t = await createTestContext({
-    env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' },
-  });
-  // Decisions made elsewhere (the API, the expiry) reach the thread through the notifier.
-  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
-  admin = await t.signUp();
-  workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Approvals desk' })).id;
-  await t.connectMcp(admin.cookie, workspaceId, { name: 'tickets', url: tickets.url });
+  // The tickets server has a read (search_tickets) besides the write (create_ticket).
+  desk = await startApprovalDesk({ workspace: 'Approvals desk', search: true });
+  ({ t, chat, model, admin, workspaceId, created } = desk);
   // U3 is the admin's chat account, U2 a member's (both linked); U1 is not linked to anyone.
   chat.users.U3 = 'Ada Admin (chat)';
   chat.emails.U3 = admin.email.toUpperCase();
@@ -54,26 +30,13 @@ beforeAll(async () => {
   const member = await t.addMember(admin.cookie);
   chat.emails.U2 = member.user.email;
   await linkChatAccount(t, { cookie: member.cookie, orgId: admin.org.id, user: 'U2' });
-  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
 });
-afterAll(async () => {
-  await bridge.stop();
-  await t.close();
-  await Promise.all([chat.stop(), model.stop(), tickets.stop()]);
-});
+afterAll(() => desk.stop());
 beforeEach(async () => {
   model.reset();
   created.length = 0;
-  await useApprovers('admins');
+  await desk.useApprovers('admins');
 });
-
-async function useApprovers(approvers: 'admins' | 'requester') {
-  const put = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
-    cookie: admin.cookie,
-    body: { approval: { mode: 'write_tools', approvers, expires_minutes: 60 } },
-  });
-  expect(put.status, put.text).toBe(200);
-}
 
 /** The model says what it will do, asks for a read and a write in one turn, then answers with what it got back. */
 function readAndWrite(title = 'VPN down') {
@@ -100,11 +63,6 @@ function ask(text: string, user = 'U1'): string {
   chat.sendEvent({ type: 'app_mention', channel: 'C1', user, text: `<@UBOT> ${text}`, ts });
   return ts;
 }
-
-const buttonsOf = (message: ShownMessage | undefined) =>
-  ((message?.blocks ?? []) as { type: string; elements?: { action_id: string; value: string }[] }[])
-    .filter((block) => block.type === 'actions')
-    .flatMap((block) => block.elements ?? []);
 
 /** What a message shows: its text and the text of its blocks. */
 const shownText = (message: ShownMessage | undefined) => `${message?.text ?? ''}\n${JSON.stringify(message?.blocks ?? [])}`;
@@ -263,7 +221,7 @@ describe('team chat: approval of a tool call', () => {
 
 describe('team chat: approvers requester', () => {
   it('lets the chat user who asked decide once linked, and refuses another chat user (even an admin)', async () => {
-    await useApprovers('requester');
+    await desk.useApprovers('requester');
     const asker = await t.addMember(admin.cookie, { name: 'Ada Lovelace (service)' });
     await linkChatAccount(t, { cookie: asker.cookie, orgId: admin.org.id, user: 'U1' });
     readAndWrite();

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat } from '../support/chat.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeChat, type FakeChat, type ShownMessage } from '../support/fake-chat.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
-import { startHttpMcpServer } from '../support/mcp-servers.js';
+import { type ApprovalDesk, isApproval, startApprovalDesk } from '../support/chat-desk.js';
+import type { TestContext } from '../support/context.js';
+import type { FakeChat } from '../support/fake-chat.js';
+import { textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 
 /**
  * Who a chat user is, when they press Approve: attacks on the decision of an approval through the
@@ -14,47 +11,20 @@ import { startHttpMcpServer } from '../support/mcp-servers.js';
  * and people of another chat team or guests never decide.
  */
 
+let desk: ApprovalDesk;
 let t: TestContext;
 let chat: FakeChat;
 let model: FakeModel;
-let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
-let bridge: ChatBridge;
-let admin: Awaited<ReturnType<TestContext['signUp']>>;
-let workspaceId: string;
-let thread = 0;
+let admin: ApprovalDesk['admin'];
 /** The arguments of every call that reached the write tool. */
-const created: Record<string, unknown>[] = [];
+let created: ApprovalDesk['created'];
+let thread = 0;
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 10_000, interval: 25 });
 
 beforeAll(async () => {
-  chat = await startFakeChat();
-  model = await startFakeModel();
-  tickets = await startHttpMcpServer({
-    name: 'tickets-server',
-    tools: [
-      {
-        name: 'create_ticket',
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => {
-          created.push(args);
-          return `ticket created: ${String(args.title)}`;
-        },
-      },
-    ],
-  });
-  t = await createTestContext({
-    env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' },
-  });
-  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
-  admin = await t.signUp();
-  workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Identity desk' })).id;
-  await t.connectMcp(admin.cookie, workspaceId, { name: 'tickets', url: tickets.url });
-  const put = await t.request('PUT', `/api/workspaces/${workspaceId}`, {
-    cookie: admin.cookie,
-    body: { approval: { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 } },
-  });
-  expect(put.status, put.text).toBe(200);
+  desk = await startApprovalDesk({ workspace: 'Identity desk' });
+  ({ t, chat, model, admin, created } = desk);
   // Every chat user below shows the admin's e-mail address in their chat profile.
   // U3: the admin's own chat account (same team, a full member). U7: a Slack Connect user of another
   // team. U8: a guest of the organisation's own team. U1 asks.
@@ -62,13 +32,8 @@ beforeAll(async () => {
   for (const user of ['U3', 'U7', 'U8']) chat.emails[user] = admin.email;
   chat.teams.U7 = 'T2';
   chat.userFlags.U8 = { is_restricted: true };
-  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat });
 });
-afterAll(async () => {
-  await bridge.stop();
-  await t.close();
-  await Promise.all([chat.stop(), model.stop(), tickets.stop()]);
-});
+afterAll(() => desk.stop());
 beforeEach(() => {
   model.reset();
   created.length = 0;
@@ -87,41 +52,10 @@ function askForTicket(title: string): string {
   return ts;
 }
 
-const buttonsOf = (message: ShownMessage | undefined) =>
-  ((message?.blocks ?? []) as { type: string; elements?: { action_id: string; value: string }[] }[])
-    .filter((block) => block.type === 'actions')
-    .flatMap((block) => block.elements ?? []);
-const isApproval = (message: ShownMessage) => JSON.stringify(message.blocks).includes('approval:appr_');
-
-/** Waits for the thread's approval message; answers its ts and its Approve button's value. */
-async function approvalIn(ts: string): Promise<{ ts: string; value: string; id: string }> {
-  await waitFor(() => expect(buttonsOf(chat.messagesIn(ts).find(isApproval))).toHaveLength(2));
-  const message = chat.messagesIn(ts).find(isApproval);
-  const value = buttonsOf(message).find((button) => button.action_id === 'approval_approve')?.value ?? '';
-  return { ts: message?.ts ?? '', value, id: JSON.parse(value).a as string };
-}
-
-function pressApprove(user: string, approval: { ts: string; value: string }, ts: string): void {
-  chat.pressButton({
-    user,
-    channel: 'C1',
-    messageTs: approval.ts,
-    threadTs: ts,
-    actionId: 'approval_approve',
-    value: approval.value,
-    blockId: 'approval',
-  });
-}
-
 /** The private notice a press got (waits for a new one). */
 async function noticeFor(user: string, before: number): Promise<string> {
   await waitFor(() => expect(chat.ephemeralsFor(user).length).toBeGreaterThan(before));
   return chat.ephemeralsFor(user).at(-1) ?? '';
-}
-
-async function statusOf(approvalId: string): Promise<string> {
-  const list = await t.request('GET', `/api/workspaces/${workspaceId}/approvals`, { cookie: admin.cookie });
-  return list.body.approvals.find((approval: { id: string }) => approval.id === approvalId)?.status;
 }
 
 /** The one-time token of the console link in a notice. */
@@ -130,9 +64,9 @@ const tokenIn = (text: string) => /\/chat\/link\/([A-Za-z0-9_-]+)/.exec(text)?.[
 describe('an Approve press in team chat', () => {
   it("is refused to a user of another chat team whose profile shows an admin's e-mail, and the tool does not run", async () => {
     const ts = askForTicket('from another team');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     const before = chat.ephemeralsFor('U7').length;
-    pressApprove('U7', approval, ts);
+    desk.pressApprove('U7', approval, ts);
     // Whichever comes first: a notice, or the tool running (as it did when the e-mail decided).
     await waitFor(() => expect(chat.ephemeralsFor('U7').length + created.length).toBeGreaterThan(before));
     expect(created).toEqual([]);
@@ -140,29 +74,29 @@ describe('an Approve press in team chat', () => {
     // Give a wrongly accepted press the time to run the tool.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(created).toEqual([]);
-    expect(await statusOf(approval.id)).toBe('pending');
+    expect(await desk.statusOf(approval.id)).toBe('pending');
     // No link is offered to them either: they can never act as a user of the organisation.
     expect(tokenIn(chat.ephemeralsFor('U7').join('\n'))).toBe('');
   });
 
   it("is refused to a guest of the organisation's own chat team with an admin's e-mail", async () => {
     const ts = askForTicket('from a guest');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     const before = chat.ephemeralsFor('U8').length;
-    pressApprove('U8', approval, ts);
+    desk.pressApprove('U8', approval, ts);
     await waitFor(() => expect(chat.ephemeralsFor('U8').length + created.length).toBeGreaterThan(before));
     expect(created).toEqual([]);
     expect(chat.ephemeralsFor('U8').at(-1)).toMatch(/^You may not decide this: guests of the chat team never decide/);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(created).toEqual([]);
-    expect(await statusOf(approval.id)).toBe('pending');
+    expect(await desk.statusOf(approval.id)).toBe('pending');
   });
 
   it("is refused to an unlinked member of the team (even with an admin's e-mail), who gets a one-time link; linked, the admin decides", async () => {
     const ts = askForTicket('after linking');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     let before = chat.ephemeralsFor('U3').length;
-    pressApprove('U3', approval, ts);
+    desk.pressApprove('U3', approval, ts);
     await waitFor(() => expect(chat.ephemeralsFor('U3').length + created.length).toBeGreaterThan(before));
     expect(created).toEqual([]);
     const notice = chat.ephemeralsFor('U3').at(-1) ?? '';
@@ -190,9 +124,9 @@ describe('an Approve press in team chat', () => {
     expect(confirmed.body.link).toMatchObject({ id: 'T1-U3', chat_user_id: 'U3', user_id: admin.user.id, user_name: 'Ada Admin' });
 
     before = chat.ephemeralsFor('U3').length;
-    pressApprove('U3', approval, ts);
+    desk.pressApprove('U3', approval, ts);
     await waitFor(() => expect(created).toEqual([{ title: 'after linking' }]));
-    expect(await statusOf(approval.id)).toBe('approved');
+    expect(await desk.statusOf(approval.id)).toBe('approved');
     // Decided as the linked user of the service.
     await waitFor(() => expect(JSON.stringify(chat.messagesIn(ts).find(isApproval)?.blocks)).toContain('*Approved* by Ada Admin'));
     expect(chat.ephemeralsFor('U3')).toHaveLength(before);
@@ -202,24 +136,24 @@ describe('an Approve press in team chat', () => {
     const member = await t.addMember(admin.cookie);
     chat.users.U4 = 'Max (chat)';
     const ts = askForTicket('member press');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     let before = chat.ephemeralsFor('U4').length;
-    pressApprove('U4', approval, ts);
+    desk.pressApprove('U4', approval, ts);
     const token = tokenIn(await noticeFor('U4', before));
     expect((await t.request('POST', `/api/chat/link-requests/${token}`, { cookie: member.cookie })).status).toBe(201);
     before = chat.ephemeralsFor('U4').length;
-    pressApprove('U4', approval, ts);
+    desk.pressApprove('U4', approval, ts);
     expect(await noticeFor('U4', before)).toBe('You may not decide this: only an admin of the organisation may.');
     expect(created).toEqual([]);
 
     // Unlinked, the admin's chat account is a stranger to the service again.
     expect((await t.request('DELETE', '/api/chat/links/T1-U3', { cookie: admin.cookie })).status).toBe(200);
     before = chat.ephemeralsFor('U3').length;
-    pressApprove('U3', approval, ts);
+    desk.pressApprove('U3', approval, ts);
     expect(await noticeFor('U3', before)).toMatch(/^You may not decide this yet: your chat account is not linked/);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(created).toEqual([]);
-    expect(await statusOf(approval.id)).toBe('pending');
+    expect(await desk.statusOf(approval.id)).toBe('pending');
   });
 });
 
@@ -228,9 +162,9 @@ describe('link requests', () => {
   async function linkRequestOf(user: string): Promise<string> {
     chat.users[user] ??= `Chat ${user}`;
     const ts = askForTicket(`link for ${user}`);
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     const before = chat.ephemeralsFor(user).length;
-    pressApprove(user, approval, ts);
+    desk.pressApprove(user, approval, ts);
     return tokenIn(await noticeFor(user, before));
   }
 
@@ -282,9 +216,9 @@ describe('chat links', () => {
     const other = await t.addMember(admin.cookie);
     chat.users.U9 = 'Nine (chat)';
     const ts = askForTicket('link U9');
-    const approval = await approvalIn(ts);
+    const approval = await desk.approvalIn(ts);
     const before = chat.ephemeralsFor('U9').length;
-    pressApprove('U9', approval, ts);
+    desk.pressApprove('U9', approval, ts);
     const token = tokenIn(await noticeFor('U9', before));
     expect((await t.request('POST', `/api/chat/link-requests/${token}`, { cookie: member.cookie })).status).toBe(201);
 

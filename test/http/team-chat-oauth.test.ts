@@ -1,49 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
-import { connectTeamChat, linkChatAccount } from '../support/chat.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { type FakeChat, startFakeChat } from '../support/fake-chat.js';
-import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
-import { startOAuthMcpServer } from '../support/oauth-mcp-server.js';
+import { linkChatAccount } from '../support/chat.js';
+import { type MailboxDesk, startMailboxDesk } from '../support/chat-desk.js';
+import type { TestContext } from '../support/context.js';
+import type { FakeChat } from '../support/fake-chat.js';
+import { type FakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 
 /**
  * A per-user OAuth connection answered in team chat: a chat user asks with the grant of the user of
  * the service their chat account is linked to; unlinked, they get a link to link it first.
  */
+let desk: MailboxDesk;
 let t: TestContext;
 let chat: FakeChat;
 let model: FakeModel;
-let server: Awaited<ReturnType<typeof startOAuthMcpServer>>;
-let bridge: ChatBridge;
-let admin: Awaited<ReturnType<TestContext['signUp']>>;
+let server: MailboxDesk['server'];
+let admin: MailboxDesk['admin'];
 let workspaceId: string;
 
 const waitFor = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 8_000, interval: 25 });
 
 beforeAll(async () => {
-  chat = await startFakeChat();
-  model = await startFakeModel();
-  server = await startOAuthMcpServer();
-  t = await createTestContext({ env: { SLACK_API_URL: chat.apiUrl, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k' } });
-  t.deps.chat = new TeamChatNotifier(t.deps, chat.apiUrl);
-  admin = await t.signUp();
-  workspaceId = (await t.createWorkspace(admin.cookie, { name: 'Chat with grants' })).id;
-  const saved = await t.request('POST', '/api/connectors/mcp', {
-    cookie: admin.cookie,
-    body: { workspace_id: workspaceId, name: 'Mailbox', transport: 'http', url: server.url, auth: 'oauth', credential: 'per_user' },
-  });
-  expect(saved.status, saved.text).toBe(201);
-  // The admin's own grant lists the tools.
-  const callback = new URL(await server.login(saved.body.authorization_url, 'admin-user'));
-  expect((await t.request('GET', `${callback.pathname}${callback.search}`, { cookie: admin.cookie })).status).toBe(200);
-  bridge = await connectTeamChat(t, { cookie: admin.cookie, workspaceId, chat, channel: 'C9' });
+  // The admin's own grant (as admin-user) lists the tools.
+  desk = await startMailboxDesk({ workspace: 'Chat with grants' });
+  ({ t, chat, model, server, admin, workspaceId } = desk);
 });
-afterAll(async () => {
-  await bridge.stop();
-  await t.close();
-  await Promise.all([chat.stop(), model.stop(), server.close()]);
-});
+afterAll(() => desk.stop());
 
 const tokenIn = (text: string) => /\/chat\/link\/([A-Za-z0-9_-]+)/.exec(text)?.[1] ?? '';
 

@@ -10,7 +10,7 @@ import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { keys } from '../../shared/platform/keys.js';
 import { Table } from '../../shared/platform/table.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
-import { startHttpMcpServer } from '../support/mcp-servers.js';
+import { startTicketsServer, type TicketsServer } from '../support/mcp-servers.js';
 import { startRuntimeProcess } from '../support/runtime-process.js';
 import { signUpOver } from '../support/signup.js';
 import { wallClock } from '../support/clock.js';
@@ -25,26 +25,15 @@ type Runtime = ReturnType<typeof startRuntimeProcess>;
 type ToolResultBlock = { type: string; tool_use_id?: string; content?: unknown; is_error?: boolean };
 
 let model: FakeModel;
-let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
+let tickets: TicketsServer;
 /** The arguments of every call that reached the write tool. */
-const created: Record<string, unknown>[] = [];
+let created: TicketsServer['created'];
 const cleanups: (() => Promise<void>)[] = [];
 
 beforeAll(async () => {
   model = await startFakeModel();
-  tickets = await startHttpMcpServer({
-    name: 'tickets-server',
-    tools: [
-      {
-        name: 'create_ticket',
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => {
-          created.push(args);
-          return `ticket created: ${String(args.title)}`;
-        },
-      },
-    ],
-  });
+  tickets = await startTicketsServer();
+  created = tickets.created;
 });
 afterAll(async () => {
   await Promise.all([model.stop(), tickets.stop()]);

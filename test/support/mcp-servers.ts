@@ -170,6 +170,37 @@ export async function startHttpMcpServer(options: { name?: string; tools?: TestT
   };
 }
 
+/**
+ * The tickets server of the approval tests (`tickets-server`): `create_ticket`, a write, answers
+ * `ticket created: <title>` and keeps the arguments of every call that reached it in `created`;
+ * with `search`, also `search_tickets`, a read.
+ */
+export async function startTicketsServer(options: { search?: boolean } = {}) {
+  const created: Record<string, unknown>[] = [];
+  const search: TestTool = {
+    name: 'search_tickets',
+    annotations: { readOnlyHint: true },
+    run: (args) => `found tickets about ${String(args.query)}`,
+  };
+  const server = await startHttpMcpServer({
+    name: 'tickets-server',
+    tools: [
+      ...(options.search ? [search] : []),
+      {
+        name: 'create_ticket',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+        run: (args) => {
+          created.push(args);
+          return `ticket created: ${String(args.title)}`;
+        },
+      },
+    ],
+  });
+  return { ...server, created };
+}
+
+export type TicketsServer = Awaited<ReturnType<typeof startTicketsServer>>;
+
 /** A server that speaks only the older HTTP+SSE transport (GET /sse, POST /messages). */
 export async function startSseMcpServer(options: { name?: string; tools?: TestTool[] } = {}) {
   const name = options.name ?? 'sse-server';

@@ -148,6 +148,34 @@ async function signInAtProvider(authorizationUrl: string, callbackPrefix: string
 /** The service's callback as the tests' requests reach it (`app.request` answers on http://localhost). */
 export const SSO_CALLBACK = 'http://localhost/api/auth/sso/callback';
 
+/** The service's client at the provider: what `start` registers and `configureSso` configures the service with. */
+export const SSO_CLIENT = { client_id: 'wap', client_secret: 'the client secret of the service', redirect_uris: [SSO_CALLBACK] };
+
+/**
+ * Configures the single sign-on of the organisation of the admin signed in with `cookie` (PUT
+ * /api/org/sso): the provider `issuer` and the `domains` it signs in, with the service's client
+ * (`SSO_CLIENT`), new people members, the `wap-admins` group of the `groups` claim admins, and
+ * passwords still allowed, unless `settings` says otherwise.
+ */
+export function configureSso(
+  t: TestContext,
+  cookie: string,
+  settings: { issuer: string; domains: string[] } & Record<string, unknown>,
+): Promise<ApiResponse> {
+  return t.request('PUT', '/api/org/sso', {
+    cookie,
+    body: {
+      client_id: SSO_CLIENT.client_id,
+      client_secret: SSO_CLIENT.client_secret,
+      default_role: 'member',
+      required: false,
+      admin_group: 'wap-admins',
+      groups_claim: 'groups',
+      ...settings,
+    },
+  });
+}
+
 /** A sign-in walked through the provider: where it sends the browser back, and the cookies of the browser that started it. */
 export interface ProviderAnswer {
   started: ApiResponse;
