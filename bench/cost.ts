@@ -152,7 +152,7 @@ export async function benchBudgets(): Promise<Row[]> {
     await call('POST', '/api/org/budgets', { scope: 'org', period: 'month', limit_usd: limit });
     // Then 100 at once, each about 100 times the average: a long question (its input tokens counted
     // from the request, 3.5 characters a token) and a long answer.
-    model.handle((request) => textReply('an answer', { input_tokens: Math.ceil(promptChars(request.body) / 3.5), output_tokens: 550 }));
+    model.handle((request) => textReply('an answer', { input_tokens: Math.ceil(promptChars(request.body) / 3.5), output_tokens: 575 }));
     const question = 'Summarise the incident report and list what failed, please. '.repeat(34);
     const answers = await Promise.all(Array.from({ length: 100 }, () => ask(question)));
     const answered = answers.filter((answer) => answer.status === 200);
