@@ -411,15 +411,20 @@ describe('budgets', () => {
     await form.getByRole('button', { name: 'Add budget' }).click();
     await page.getByText('Added a budget of $1.00 per day for workspace Customer Support.').waitFor();
     const card = budgetCard();
-    expect(await card.textContent()).toContain('$0.00 of $1.00 spent (0%)');
+    // A budget covers the whole day: the questions asked in this workspace earlier today count.
+    expect(await card.textContent()).toMatch(/\$0\.0\d+ of \$1\.00 spent \(\d%\)/);
     expect(await card.locator('.badge').textContent()).toBe('ok');
-    expect(await spent()).toBe(0);
+    const before = await spent();
+    expect(before).toBeGreaterThan(0);
     // The next UTC midnight, shown in local time with the instant in `datetime`.
     expect(await card.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT00:00:00\.000Z$/);
     await checkPage(page, 'org-budgets-added');
   });
 
   it('counts a question in the playground against it, on the budgets page and the workspace overview', async () => {
+    await page.goto(at('/org/budgets'));
+    await budgetCard().getByRole('meter').waitFor();
+    const before = await spent();
     await ask('Where is my order 42?');
     await page.locator('.bubble.assistant:not([aria-busy])').filter({ hasText: ANSWER }).waitFor();
     await page.goto(at('/org/budgets'));
@@ -429,13 +434,13 @@ describe('budgets', () => {
         await budgetCard().getByRole('meter').waitFor();
         return spent();
       })
-      .toBeGreaterThan(0);
-    expect(await budgetCard().textContent()).toMatch(/\$0\.00\d+ of \$1\.00 spent/);
+      .toBeGreaterThan(before);
+    expect(await budgetCard().textContent()).toMatch(/\$0\.0\d+ of \$1\.00 spent/);
 
     await page.goto(at(workspace));
     const budgets = page.getByRole('region', { name: 'Budgets' });
     await budgets.getByRole('meter').waitFor();
-    expect(await budgets.textContent()).toMatch(/Workspace budget per day.*\$0\.00\d+ of \$1\.00 spent/);
+    expect(await budgets.textContent()).toMatch(/Workspace budget per day.*\$0\.0\d+ of \$1\.00 spent/);
     expect(await budgets.locator('time').getAttribute('datetime')).toMatch(/T00:00:00\.000Z$/);
     await checkPage(page, 'workspace-overview-budget');
   });
@@ -451,7 +456,7 @@ describe('budgets', () => {
     expect(await budgetCard().locator('.badge').textContent()).toBe('exceeded');
     await banner().waitFor();
     const said = (await banner().textContent()) ?? '';
-    expect(said).toMatch(/Budget exceeded: workspace Customer Support has spent \$0\.01\d* of its \$0\.01 per day/);
+    expect(said).toMatch(/Budget exceeded: workspace Customer Support has spent \$0\.0[1-9]\d* of its \$0\.01 per day/);
     expect(await banner().locator('time').getAttribute('datetime')).toMatch(/T00:00:00\.000Z$/);
     await checkPage(page, 'org-budgets-exceeded');
 
@@ -460,7 +465,7 @@ describe('budgets', () => {
     const refusal = page.getByRole('alert').filter({ hasText: 'budget exceeded' });
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(
-      /^budget exceeded: workspace "Customer Support" spent \$0\.01\d* of \$0\.01 this day; resets \d{4}-\d\d-\d\dT00:00:00\.000Z$/,
+      /^budget exceeded: workspace "Customer Support" spent \$0\.0[1-9]\d* of \$0\.01 this day; resets \d{4}-\d\d-\d\dT00:00:00\.000Z$/,
     );
     expect(await page.getByLabel('Question').inputValue()).toBe('Where is my order 42?');
     await banner().waitFor();

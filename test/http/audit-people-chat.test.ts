@@ -111,7 +111,8 @@ describe('a person who stops acting for the organisation, in team chat', () => {
     await waitFor(() => expect(chat.answersIn('8400.0001')).toHaveLength(1));
     expect(chat.answersIn('8400.0001')[0]).toMatch(/is deactivated/);
     await settle();
-    expect(model.requests).toEqual([]);
+    // The model never saw the question (a request the test before's resumed query makes may land here).
+    expect(model.requests.filter((request) => JSON.stringify(request.body).includes('what is in the backlog'))).toEqual([]);
   });
 
   it('audit 2 (removed person in team chat): removing a person (users API or SCIM) deletes their chat links, and their chat account decides nothing', async () => {
