@@ -1,5 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { TooManyRequestsError } from '../platform/errors.js';
+import { Slots } from '../platform/slots.js';
 
 /** scrypt cost parameters; stored with each hash so they can be raised later. */
 export interface ScryptParams {
@@ -40,33 +41,6 @@ export interface HashingLimits {
  */
 const DEFAULT_HASHING_LIMITS: HashingLimits = { concurrency: 2, waiting: 16 };
 
-/** A counting semaphore with a bounded queue: past it, callers are refused rather than queued. */
-class HashingSlots {
-  private running = 0;
-  private readonly queue: (() => void)[] = [];
-
-  constructor(private readonly limits: HashingLimits) {}
-
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limits.concurrency) {
-      if (this.queue.length >= this.limits.waiting) {
-        throw new TooManyRequestsError('too many sign-ins at once; try again in a moment', 1);
-      }
-      await new Promise<void>((resolve) => this.queue.push(resolve));
-    } else {
-      this.running += 1;
-    }
-    try {
-      return await work();
-    } finally {
-      // The slot passes straight to the next waiter, so `running` stays counted for it.
-      const next = this.queue.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
-  }
-}
-
 /**
  * Hashes and verifies passwords. Hash format: `scrypt$N$r$p$<salt b64>$<key b64>`.
  * `verify` against an unknown account runs the same work on a dummy hash, so a login's timing does
@@ -75,13 +49,16 @@ class HashingSlots {
  */
 export class PasswordHasher {
   private dummyHash: Promise<string> | undefined;
-  private readonly slots: HashingSlots;
+  private readonly slots: Slots;
 
   constructor(
     readonly params: ScryptParams = DEFAULT_SCRYPT_PARAMS,
     limits: HashingLimits = DEFAULT_HASHING_LIMITS,
   ) {
-    this.slots = new HashingSlots(limits);
+    this.slots = new Slots(
+      { concurrency: limits.concurrency, waiting: limits.waiting },
+      () => new TooManyRequestsError('too many sign-ins at once; try again in a moment', 1),
+    );
   }
 
   async hash(password: string): Promise<string> {

@@ -1,4 +1,5 @@
 import { TooManyRequestsError } from '../platform/errors.js';
+import { Slots } from '../platform/slots.js';
 
 /*
  * Who may build a tool index when (docs/connections.md, "Tool search under load"). A build yields
@@ -26,10 +27,12 @@ interface OrgTurns {
 export class IndexBuilds<T> {
   private readonly underWay = new Map<string, Promise<T>>();
   private readonly orgs = new Map<string, OrgTurns>();
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** The process's places: a build waits for one after its organisation's turn has come. */
+  private readonly slots: Slots;
 
-  constructor(private readonly limits: IndexBuildLimits = DEFAULT_INDEX_BUILD_LIMITS) {}
+  constructor(private readonly limits: IndexBuildLimits = DEFAULT_INDEX_BUILD_LIMITS) {
+    this.slots = new Slots({ concurrency: limits.atOnce });
+  }
 
   /**
    * Runs `build` for `key` in the organisation's turn and within the process's bound; a build of the
@@ -57,24 +60,11 @@ export class IndexBuilds<T> {
     });
     try {
       await before;
-      return await this.inProcessBound(build);
+      return await this.slots.run(build);
     } finally {
       ended();
       org.queued -= 1;
       if (org.queued === 0) this.orgs.delete(orgId);
-    }
-  }
-
-  private async inProcessBound(build: () => Promise<T>): Promise<T> {
-    if (this.running >= this.limits.atOnce) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    else this.running += 1;
-    try {
-      return await build();
-    } finally {
-      // The place passes straight to the next waiter, so `running` stays counted for it.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
     }
   }
 }
