@@ -29,6 +29,8 @@ export interface BudgetSubject {
 
 /** A query's hold on its budgets: raised before each model round, settled once, to what it cost. */
 export interface BudgetHold {
+  /** False when no budget covers the query: nothing is held, and no round need be bounded. */
+  readonly covers: boolean;
   /**
    * Holds at least `totalUsd` in every covering budget (what the query has spent so far plus a bound
    * on what its next model round can cost), taking the difference from their room; the 402 of the
@@ -39,7 +41,7 @@ export interface BudgetHold {
   settle(actualUsd: number): Promise<void>;
 }
 
-const NO_HOLD: BudgetHold = { holdAtLeast: async () => undefined, settle: async () => {} };
+const NO_HOLD: BudgetHold = { covers: false, holdAtLeast: async () => undefined, settle: async () => {} };
 /** What a query is expected to cost when its workspace has no history yet. */
 const FIRST_ESTIMATE_USD = 0.01;
 /** Never reserve less than this (a free query still takes a place). */
@@ -143,6 +145,7 @@ export async function reserveBudgets(deps: Deps, orgId: string, budgets: StoredB
   let held = estimate;
   let settled = false;
   return {
+    covers: true,
     async holdAtLeast(totalUsd, spentUsd) {
       const more = roundUsd(totalUsd - held);
       if (settled || more <= 0) return undefined;

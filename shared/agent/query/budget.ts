@@ -105,12 +105,14 @@ function roundCostBound(tier: ModelTier, round: { promptBytes: number; maxTokens
  * The loop's check before each model round: the hold raised to what the query has spent since the
  * hold was taken plus the round's bound, so no query spends past the room it holds. Without room, the
  * loop stops saying so; before its first round a query (`refuseFirst`) is refused with the 402 instead.
+ * None when no budget covers the query: the loop then sizes no prompt.
  */
 export function budgetGate(
   hold: BudgetHold,
   tier: ModelTier,
   options: { prefixCacheTtl?: '5m' | '1h'; refuseFirst: boolean },
-): NonNullable<LoopInput['beforeModelCall']> {
+): LoopInput['beforeModelCall'] {
+  if (!hold.covers) return undefined;
   let since: TokenUsage | undefined;
   let rounds = 0;
   return async (round) => {

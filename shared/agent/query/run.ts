@@ -193,7 +193,7 @@ export async function answerQuery(
   const loop = await runAgentLoop({
     ...prepared.input,
     messages: [...history, { role: 'user', content: [{ type: 'text', text: input.text }] }],
-    ...(budgets ? { beforeModelCall: budgetGate(budgets.hold, tier, { prefixCacheTtl, refuseFirst: budgets.refuseFirst }) } : {}),
+    beforeModelCall: budgets && budgetGate(budgets.hold, tier, { prefixCacheTtl, refuseFirst: budgets.refuseFirst }),
   });
   return finishRun(context.guardrails, loop, prepared, listener);
 }
