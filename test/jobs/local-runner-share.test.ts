@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createDeps } from '../../shared/deps.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { deliveryOf, type JobHandler, type JobHandlers } from '../../shared/jobs/worker.js';
-import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
+import { createTestContext, type TestContext } from '../support/context.js';
 
 /*
  * The local runner's shares (audit 5): each queue has its own slots, so a queue full of one run's
@@ -30,18 +29,7 @@ beforeAll(async () => {
   t = await createTestContext();
   const settings = { maxAttempts: 3, retryBaseMs: 5 };
   runner = new LocalJobRunner({ table: t.deps.table, clock: t.clock, logger: t.logger }, { concurrency: 1, ...settings });
-  const deps = createDeps({
-    config: t.deps.config,
-    table: t.deps.table,
-    secrets: t.deps.secrets,
-    clock: t.clock,
-    logger: t.logger,
-    passwords: t.deps.passwords,
-    sessionSecret: TEST_SESSION_SECRET,
-    jobs: runner,
-    scheduler: t.scheduler,
-    chat: t.chat,
-  });
+  const deps = t.depsWithJobs(runner);
   const handlers: JobHandlers = {
     ...jobHandlers,
     evals: recording as JobHandler<unknown>,

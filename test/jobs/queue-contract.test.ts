@@ -4,7 +4,7 @@ import type { SQSRecord } from 'aws-lambda';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createDeps, type Deps } from '../../shared/deps.js';
+import type { Deps } from '../../shared/deps.js';
 import { getJob, type JobMessage, type QueueName } from '../../shared/jobs/ledger.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { drainQueue, listFailedJobs, listQueues, retryAllFailed } from '../../shared/jobs/ops.js';
@@ -12,7 +12,7 @@ import { SqsJobQueue, handleSqsBatch, type QueueUrls } from '../../shared/jobs/s
 import { RunLaterError, deliveryOf, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
 import { NotFoundError } from '../../shared/platform/errors.js';
 import type { Metrics } from '../../shared/platform/metrics.js';
-import { TEST_SESSION_SECRET, createTestContext, type TestContext } from '../support/context.js';
+import { createTestContext, type TestContext } from '../support/context.js';
 import { wallClock } from '../support/clock.js';
 
 /**
@@ -111,19 +111,7 @@ const extraDeps: Deps[] = [];
 let localRunner: LocalJobRunner;
 
 function depsWith(jobs: Deps['jobs']): Deps {
-  const deps = createDeps({
-    config: t.deps.config,
-    table: t.deps.table,
-    secrets: t.deps.secrets,
-    clock: t.clock,
-    logger: t.logger,
-    passwords: t.deps.passwords,
-    sessionSecret: TEST_SESSION_SECRET,
-    jobs,
-    scheduler: t.scheduler,
-    chat: t.chat,
-    metrics: recordingMetrics,
-  });
+  const deps = t.depsWithJobs(jobs, recordingMetrics);
   extraDeps.push(deps);
   return deps;
 }

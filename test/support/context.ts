@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
 import { createAgentParts } from '../../shared/agent/wiring.js';
-import { createAgentDeps, type AgentDeps } from '../../shared/deps.js';
+import { createAgentDeps, createDeps, type AgentDeps, type Deps } from '../../shared/deps.js';
 import { agentRoutes } from '../../shared/agent/http.js';
 import { createApp } from '../../shared/http/app.js';
 import { jobHandlers } from '../../shared/jobs/handlers.js';
@@ -205,6 +205,22 @@ export async function createTestContext(
     createWorkspace,
     adminWithWorkspace,
     connectMcp,
+    /** Deps over this context's store, clock and fakes with another job delivery (a second runner, an SQS adapter): a second process's. */
+    depsWithJobs(jobs: Deps['jobs'], metrics?: Deps['metrics']): Deps {
+      return createDeps({
+        config,
+        table: core.table,
+        secrets: core.secrets,
+        clock,
+        logger,
+        passwords: deps.passwords,
+        sessionSecret: TEST_SESSION_SECRET,
+        jobs,
+        scheduler,
+        chat,
+        ...(metrics ? { metrics } : {}),
+      });
+    },
     /** Every item of the table as stored (a raw Scan: the service itself never scans), for at-rest checks. */
     async scanTable(): Promise<Record<string, unknown>[]> {
       const items: Record<string, unknown>[] = [];
