@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
-import { onConditionFailed, unlessConditionFailed, type Item } from '../platform/table.js';
+import { type ConditionalWrite, onConditionFailed, unlessConditionFailed, type Item } from '../platform/table.js';
 import { endPasswordSessions } from '../auth/sessions.js';
 import { listUsers } from '../org/users.js';
+import { claimedBefore, claimUpdate, nextVersionUpdate, type SsoSetting, settingUpdate, stampedAt } from './entities.js';
 import type { Sso, SsoConfigInput } from './schemas.js';
 
 /*
@@ -14,18 +15,7 @@ import type { Sso, SsoConfigInput } from './schemas.js';
  * conditional writes and versions (`putSso`).
  */
 
-export interface SsoItem extends Item {
-  org_id: string;
-  issuer: string;
-  client_id: string;
-  client_secret_sealed: string;
-  domains: string[];
-  default_role: 'member' | 'admin';
-  required: boolean;
-  admin_group: string | null;
-  groups_claim: string | null;
-  configured_by: string;
-  updated_at: string;
+export interface SsoItem extends Item, SsoSetting {
   /** The change that wrote it (a counter per organisation: `next_version`); its domain claims carry the version that last took them. */
   version?: number;
 }
@@ -69,7 +59,6 @@ export async function getSso(deps: Deps, orgId: string): Promise<SsoItem> {
 }
 
 const CHANGED_MEANWHILE = 'the single sign-on setting was changed by another request at the same time; read it and try again';
-const VERSION = { '#version': 'version' };
 
 /** The item as stored: the setting, or only its version counter and last version once none is configured. */
 type StoredSso = Partial<SsoItem> & Item & { next_version?: number };
@@ -77,13 +66,17 @@ type StoredSso = Partial<SsoItem> & Item & { next_version?: number };
 /** A setting only when one is configured: `DELETE` leaves the item's versions behind (a later writer must see them). */
 const configured = (item: StoredSso | undefined): SsoItem | undefined => (item?.issuer ? (item as SsoItem) : undefined);
 
+/** A domain's claim: the organisation that holds it. */
+const claimOf = (deps: Deps, domain: string) => deps.table.get<{ org_id?: string }>(keys.ssoDomain(domain), true);
+
 /**
  * A new version of the organisation's setting (a counter on its item: one atomic ADD), with the item
  * as it stands at that moment. A change writes its version only over the version it saw here, so
  * settings replace one another in one order, each by a newer version.
  */
 async function nextVersion(deps: Deps, orgId: string): Promise<{ version: number; seen: StoredSso }> {
-  const seen = await deps.table.update<StoredSso>(keys.sso(orgId), { update: 'ADD next_version :one', values: { ':one': 1 } });
+  const { key, input } = nextVersionUpdate(orgId);
+  const seen = await deps.table.update<StoredSso>(key, input);
   return { version: seen.next_version ?? 1, seen };
 }
 
@@ -94,20 +87,14 @@ async function nextVersion(deps: Deps, orgId: string): Promise<{ version: number
  * change relies on a claim stamped by another one (which may take it back, below).
  */
 async function stampClaim(deps: Deps, orgId: string, domain: string, version: number): Promise<void> {
+  const { key, input } = claimUpdate(orgId, domain, version);
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const stamped = await unlessConditionFailed(
-      deps.table
-        .update(keys.ssoDomain(domain), {
-          update: 'SET #domain = :domain, org_id = :org, #version = :version',
-          condition: 'attribute_not_exists(pk) OR (org_id = :org AND (attribute_not_exists(#version) OR #version < :version))',
-          names: { ...VERSION, '#domain': 'domain' },
-          values: { ':domain': domain, ':org': orgId, ':version': version },
-        })
-        .then(() => true),
+      deps.table.update(key, input).then(() => true),
       false,
     );
     if (stamped) return;
-    const holder = await deps.table.get<{ org_id?: string }>(keys.ssoDomain(domain), true);
+    const holder = await claimOf(deps, domain);
     if (holder && holder.org_id !== orgId) throw new ConflictError(`the domain ${domain} signs in through another organisation`);
     if (holder) throw new ConflictError(CHANGED_MEANWHILE);
     // Released between the two reads: claimed again.
@@ -115,11 +102,14 @@ async function stampClaim(deps: Deps, orgId: string, domain: string, version: nu
   throw new ConflictError(CHANGED_MEANWHILE);
 }
 
+/** Deletes the claims of `domains` where `write`'s condition holds (the others stay). */
+async function release(deps: Deps, domains: string[], write: ConditionalWrite): Promise<void> {
+  await Promise.all(domains.map((domain) => unlessConditionFailed(deps.table.delete(keys.ssoDomain(domain), write), undefined)));
+}
+
 /** Gives up the organisation's claims of `domains` stamped before `version` (never another organisation's, never a newer change's). */
 async function releaseClaims(deps: Deps, orgId: string, domains: string[], version: number): Promise<void> {
-  const condition = 'org_id = :org AND (attribute_not_exists(#version) OR #version < :version)';
-  const write = { condition, names: VERSION, values: { ':org': orgId, ':version': version } };
-  await Promise.all(domains.map((domain) => unlessConditionFailed(deps.table.delete(keys.ssoDomain(domain), write), undefined)));
+  await release(deps, domains, claimedBefore(orgId, version));
 }
 
 /**
@@ -128,36 +118,18 @@ async function releaseClaims(deps: Deps, orgId: string, domains: string[], versi
  * stamp their own), and a setting listing the domain would have stamped it after this one.
  */
 async function releaseStamps(deps: Deps, orgId: string, domains: string[], version: number): Promise<void> {
-  const listed = new Set(configured(await deps.table.get<StoredSso>(keys.sso(orgId), true))?.domains ?? []);
-  const write = { condition: 'org_id = :org AND #version = :version', names: VERSION, values: { ':org': orgId, ':version': version } };
-  const mine = domains.filter((domain) => !listed.has(domain));
-  await Promise.all(mine.map((domain) => unlessConditionFailed(deps.table.delete(keys.ssoDomain(domain), write), undefined)));
+  const listed = new Set((await readSso(deps, orgId))?.domains ?? []);
+  await release(
+    deps,
+    domains.filter((domain) => !listed.has(domain)),
+    stampedAt(orgId, version),
+  );
 }
 
-/** Writes the setting's attributes at `version`, only over the version `seen` (409 when another change came first). */
-async function writeSetting(deps: Deps, orgId: string, seen: StoredSso, change: { set: Record<string, unknown>; remove?: string[] }) {
-  const names: Record<string, string> = { ...VERSION };
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(change.set).map(([name, value], index) => {
-    names[`#a${index}`] = name;
-    values[`:a${index}`] = value;
-    return `#a${index} = :a${index}`;
-  });
-  const removes = (change.remove ?? []).map((name, index) => {
-    names[`#r${index}`] = name;
-    return `#r${index}`;
-  });
-  const seenVersion = typeof seen.version === 'number' ? seen.version : undefined;
-  if (seenVersion !== undefined) values[':seen'] = seenVersion;
-  await onConditionFailed(
-    deps.table.update(keys.sso(orgId), {
-      update: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-      condition: seenVersion === undefined ? 'attribute_not_exists(#version)' : '#version = :seen',
-      names,
-      values,
-    }),
-    () => new ConflictError(CHANGED_MEANWHILE),
-  );
+/** Writes the setting at `version` (without `setting`: removes it), only over the version `seen` (409 when another change came first). */
+async function writeSetting(deps: Deps, orgId: string, version: number, seen: number | undefined, setting?: SsoSetting): Promise<void> {
+  const { key, input } = settingUpdate(orgId, version, seen, setting);
+  await onConditionFailed(deps.table.update(key, input), () => new ConflictError(CHANGED_MEANWHILE));
 }
 
 /**
@@ -172,8 +144,7 @@ export async function putSso(deps: Deps, admin: { orgId: string; userId: string 
   const domains = [...new Set(input.domains)];
   const { version, seen } = await nextVersion(deps, orgId);
   const previous = configured(seen);
-  const item: SsoItem = {
-    ...keys.sso(orgId),
+  const setting: SsoSetting = {
     org_id: orgId,
     issuer: input.issuer.replace(/\/+$/, ''),
     client_id: input.client_id,
@@ -185,16 +156,15 @@ export async function putSso(deps: Deps, admin: { orgId: string; userId: string 
     groups_claim: input.groups_claim ?? null,
     configured_by: previous?.configured_by && previous.required === input.required ? previous.configured_by : admin.userId,
     updated_at: deps.clock.now().toISOString(),
-    version,
   };
+  const item: SsoItem = { ...keys.sso(orgId), ...setting, version };
   const stamped: string[] = [];
   try {
     for (const domain of domains) {
       await stampClaim(deps, orgId, domain, version);
       stamped.push(domain);
     }
-    const { pk: _pk, sk: _sk, ...set } = item;
-    await writeSetting(deps, orgId, seen, { set });
+    await writeSetting(deps, orgId, version, seen.version, setting);
   } catch (error) {
     await releaseStamps(deps, orgId, stamped, version);
     throw error;
@@ -222,8 +192,7 @@ export async function deleteSso(deps: Deps, orgId: string): Promise<void> {
   const { version, seen } = await nextVersion(deps, orgId);
   const item = configured(seen);
   if (!item) throw new NotFoundError(NOT_CONFIGURED);
-  const remove = Object.keys(item).filter((name) => !['pk', 'sk', 'version', 'next_version'].includes(name));
-  await writeSetting(deps, orgId, seen, { set: { version }, remove });
+  await writeSetting(deps, orgId, version, seen.version);
   await releaseClaims(deps, orgId, item.domains, version);
 }
 
@@ -237,7 +206,7 @@ export function domainOf(email: string): string {
 export async function ssoOfEmail(deps: Deps, email: string): Promise<SsoItem | undefined> {
   const domain = domainOf(email);
   if (!domain) return undefined;
-  const claim = await deps.table.get<{ org_id?: string }>(keys.ssoDomain(domain), true);
+  const claim = await claimOf(deps, domain);
   const item = claim?.org_id ? await readSso(deps, claim.org_id) : undefined;
   return item?.domains.includes(domain) ? item : undefined;
 }
