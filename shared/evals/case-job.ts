@@ -1,9 +1,12 @@
+import { $get, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { admitQuery } from '../agent/query/context.js';
 import { RunLaterError, type JobHandler } from '../jobs/worker.js';
 import type { Deps } from '../deps.js';
 import { errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { updateOf } from '../platform/updates.js';
+import { runEntity, UNDER_WAY } from './entities.js';
 import { runEvalCase } from './run-case.js';
 import { releaseRun } from './run-holds.js';
 import { recordResult, type EvalCaseJob, EvalCaseJobSchema } from './runs.js';
@@ -16,19 +19,20 @@ import { findRun, storedResult, type RunItem } from './store.js';
  */
 
 /**
- * The run of a job, or undefined when it is gone, another organisation's or already over (what an
- * over run holds is given back again: its own give-back may have failed). A failed read throws, so
- * the job fails and is tried again: taken for "no run", it once ended the job as done and left
- * the run running for ever.
+ * The run of a job and its case, or undefined when it is gone, another organisation's or already
+ * over (what an over run holds is given back again: its own give-back may have failed). A failed
+ * read throws, so the job fails and is tried again: taken for "no run", it once ended the job as
+ * done and left the run running for ever.
  */
-async function runOfJob(deps: Deps, data: EvalCaseJob, orgId: string): Promise<RunItem | undefined> {
+async function caseOfJob(deps: Deps, data: EvalCaseJob, orgId: string): Promise<{ run: RunItem; evalCase: EvalCase } | undefined> {
   const run = await findRun(deps, data.evalId, data.runId);
   if (!run || run.org_id !== orgId) return undefined;
   if (run.status === 'done' || run.status === 'failed') {
     await releaseRun(deps, run);
     return undefined;
   }
-  return run;
+  const evalCase = run.cases[data.index];
+  return evalCase ? { run, evalCase } : undefined;
 }
 
 /**
@@ -52,27 +56,29 @@ async function answerCase(deps: Deps, run: RunItem, evalCase: EvalCase) {
 export const evalCaseHandler: JobHandler<EvalCaseJob> = {
   schema: EvalCaseJobSchema,
   async run(deps, data, job) {
-    const run = await runOfJob(deps, data, job.org_id);
-    const evalCase = run?.cases[data.index];
-    if (!run || !evalCase) return;
-    await unlessConditionFailed(
-      deps.table.update(keys.evaluationRun(run.eval_id, run.id), {
-        update: 'SET #status = :running, started_at = if_not_exists(started_at, :at)',
-        condition: '#status = :queued OR #status = :running',
-        names: { '#status': 'status' },
-        values: { ':running': 'running', ':queued': 'queued', ':at': deps.clock.now().toISOString() },
-      }),
-      undefined,
+    const found = await caseOfJob(deps, data, job.org_id);
+    if (!found) return;
+    const { run, evalCase } = found;
+    const { key, input } = updateOf(
+      runEntity
+        .build(UpdateItemCommand)
+        .item({
+          ...keys.evaluationRun(run.eval_id, run.id),
+          status: 'running',
+          started_at: $get('started_at', deps.clock.now().toISOString()),
+        })
+        .options({ condition: { attr: 'status', in: [...UNDER_WAY] } }),
     );
+    await unlessConditionFailed(deps.table.update(key, input), undefined);
     // A delivery after one that wrote the result but could not count it counts that result, without asking again.
     const result = (await storedResult(deps, run, data.index)) ?? (await answerCase(deps, run, evalCase));
     await recordResult(deps, run, data.index, result);
   },
   // A case whose job failed for good is a failed case, so its run still ends.
   async onFailed(deps, data, job, error) {
-    const run = await runOfJob(deps, data, job.org_id);
-    const evalCase = run?.cases[data.index];
-    if (!run || !evalCase) return;
+    const found = await caseOfJob(deps, data, job.org_id);
+    if (!found) return;
+    const { run, evalCase } = found;
     await recordResult(deps, run, data.index, {
       case_id: evalCase.id,
       passed: false,

@@ -1,9 +1,12 @@
+import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Deps } from '../deps.js';
 import type { JobItem } from '../jobs/ledger.js';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { updateOf } from '../platform/updates.js';
 import { casesUnderWay, MAX_CASES_UNDER_WAY, releaseCases, reserveCases, type CountedRun } from './counts.js';
+import { evaluationEntity, runEntity, UNDER_WAY } from './entities.js';
 import type { EvalItem, RunItem } from './store.js';
 
 /*
@@ -30,14 +33,13 @@ const ageOf = (deps: Deps, at: string | undefined) => deps.clock.now().getTime()
 
 /** Gives back the run's hold of its evaluation, if it still has it. */
 export async function releaseEvaluation(deps: Deps, run: CountedRun): Promise<void> {
-  await unlessConditionFailed(
-    deps.table.update(keys.evaluation(run.org_id, run.workspace_id, run.eval_id), {
-      update: 'REMOVE active_run, active_run_at',
-      condition: 'active_run = :run',
-      values: { ':run': run.id },
-    }),
-    undefined,
+  const { key, input } = updateOf(
+    evaluationEntity
+      .build(UpdateItemCommand)
+      .item({ ...keys.evaluation(run.org_id, run.workspace_id, run.eval_id), active_run: $remove(), active_run_at: $remove() })
+      .options({ condition: { attr: 'active_run', eq: run.id } }),
   );
+  await unlessConditionFailed(deps.table.update(key, input), undefined);
 }
 
 /** Gives back all a run holds: its evaluation and its cases' place. */
@@ -47,15 +49,13 @@ export async function releaseRun(deps: Deps, run: CountedRun): Promise<void> {
 
 /** Fails a run that is still queued or running (its item may be missing: a start that failed), and gives back what it holds. */
 export async function failRun(deps: Deps, run: CountedRun): Promise<void> {
-  await unlessConditionFailed(
-    deps.table.update(keys.evaluationRun(run.eval_id, run.id), {
-      update: 'SET #status = :failed, finished_at = :at',
-      condition: '#status IN (:queued, :running)',
-      names: { '#status': 'status' },
-      values: { ':failed': 'failed', ':queued': 'queued', ':running': 'running', ':at': deps.clock.now().toISOString() },
-    }),
-    undefined,
+  const { key, input } = updateOf(
+    runEntity
+      .build(UpdateItemCommand)
+      .item({ ...keys.evaluationRun(run.eval_id, run.id), status: 'failed', finished_at: deps.clock.now().toISOString() })
+      .options({ condition: { attr: 'status', in: [...UNDER_WAY] } }),
   );
+  await unlessConditionFailed(deps.table.update(key, input), undefined);
   await releaseRun(deps, run);
 }
 
@@ -93,15 +93,21 @@ export async function claimEvaluation(deps: Deps, evaluation: EvalItem, runId: s
     const over = run ? await isOver(deps, run) : ageOf(deps, evaluation.active_run_at) >= START_GRACE_MS;
     if (!over) throw new ConflictError(`run ${held} of this evaluation is still ${run?.status ?? 'queued'}`);
   }
-  const key = keys.evaluation(evaluation.org_id, evaluation.workspace_id, evaluation.id);
-  const taken = await unlessConditionFailed(
-    deps.table
-      .update(key, {
-        update: 'SET active_run = :run, active_run_at = :at',
-        condition: `attribute_exists(pk) AND (attribute_not_exists(active_run)${held ? ' OR active_run = :held' : ''})`,
-        values: { ':run': runId, ':at': deps.clock.now().toISOString(), ...(held ? { ':held': held } : {}) },
+  const free = { attr: 'active_run', exists: false } as const;
+  const { key, input } = updateOf(
+    evaluationEntity
+      .build(UpdateItemCommand)
+      .item({
+        ...keys.evaluation(evaluation.org_id, evaluation.workspace_id, evaluation.id),
+        active_run: runId,
+        active_run_at: deps.clock.now().toISOString(),
       })
-      .then(() => true),
+      .options({
+        condition: { and: [{ attr: 'pk', exists: true }, held ? { or: [free, { attr: 'active_run', eq: held }] } : free] },
+      }),
+  );
+  const taken = await unlessConditionFailed(
+    deps.table.update(key, input).then(() => true),
     false,
   );
   if (taken) return;
@@ -114,7 +120,7 @@ export async function claimEvaluation(deps: Deps, evaluation: EvalItem, runId: s
 /**
  * Counts the run's cases as under way in its organisation, or 429 when they would pass
  * `MAX_CASES_UNDER_WAY`. Before refusing, the runs counted there are looked at, and those that
- * are over or dead give their place back.
+ * are over or dead give their place back (counts found not open yet are opened: then it fits).
  */
 export async function reserveCasesOrRefuse(deps: Deps, run: CountedRun): Promise<void> {
   if (await reserveCases(deps, run)) return;
@@ -132,7 +138,7 @@ export async function reserveCasesOrRefuse(deps: Deps, run: CountedRun): Promise
     }),
   );
   let cases = counted.cases;
-  if (freed.some(Boolean)) {
+  if (counted.opened || freed.some(Boolean)) {
     if (await reserveCases(deps, run)) return;
     cases = (await casesUnderWay(deps, run.org_id)).cases;
   }

@@ -1,9 +1,12 @@
+import { $add, $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { errorMessage } from '../platform/errors.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { updateOf } from '../platform/updates.js';
 import { roundUsd } from '../workspaces/stats.js';
+import { evaluationEntity, runEntity } from './entities.js';
 import { caseJobId, claimEvaluation, failRun, releaseEvaluation, releaseRun, reserveCasesOrRefuse } from './run-holds.js';
 import type { CaseResult, Overrides, RunSummary } from './schemas.js';
 import { getRun, listRuns, newRun, runResults, storedResult, type EvalItem, type RunItem } from './store.js';
@@ -101,27 +104,25 @@ export function runSummary(run: RunItem): RunSummary {
 export async function recordResult(deps: Deps, run: RunItem, index: number, result: CaseResult): Promise<void> {
   const written = await deps.table.putNew({ ...keys.evaluationResult(run.eval_id, run.id, index), index, ...result });
   const kept = written ? result : ((await storedResult(deps, run, index)) ?? result);
-  const counted = await unlessConditionFailed(
-    deps.table.update<RunItem>(keys.evaluationRun(run.eval_id, run.id), {
-      update:
-        'ADD done :one, passed :passed, failed :failed, tokens_input :ti, tokens_output :to, tokens_cache_read :tr, tokens_cache_write :tw, cost_usd :cost, duration_ms :ms, counted :index',
-      condition: 'NOT contains(counted, :i)',
-      values: {
-        ':one': 1,
-        ':passed': kept.passed ? 1 : 0,
-        ':failed': kept.passed ? 0 : 1,
-        ':ti': kept.tokens.input,
-        ':to': kept.tokens.output,
-        ':tr': kept.tokens.cache_read,
-        ':tw': kept.tokens.cache_write,
-        ':cost': kept.cost_usd,
-        ':ms': kept.duration_ms,
-        ':index': new Set([index]),
-        ':i': index,
-      },
-    }),
-    undefined,
+  const { key, input } = updateOf(
+    runEntity
+      .build(UpdateItemCommand)
+      .item({
+        ...keys.evaluationRun(run.eval_id, run.id),
+        done: $add(1),
+        passed: $add(kept.passed ? 1 : 0),
+        failed: $add(kept.passed ? 0 : 1),
+        tokens_input: $add(kept.tokens.input),
+        tokens_output: $add(kept.tokens.output),
+        tokens_cache_read: $add(kept.tokens.cache_read),
+        tokens_cache_write: $add(kept.tokens.cache_write),
+        cost_usd: $add(kept.cost_usd),
+        duration_ms: $add(kept.duration_ms),
+        counted: $add(new Set([index])),
+      })
+      .options({ condition: { not: { attr: 'counted', contains: index } } }),
   );
+  const counted = await unlessConditionFailed(deps.table.update<RunItem>(key, input), undefined);
   const current = counted ?? (await getRun(deps, run.eval_id, run.id));
   if (current.done >= current.total && current.status !== 'done') await finishRun(deps, current);
 }
@@ -135,18 +136,22 @@ async function finishRun(deps: Deps, run: RunItem): Promise<void> {
     const passedBefore = new Set(before.filter((result) => result.passed).map((result) => result.case_id));
     regressions = now.filter((result) => !result.passed && passedBefore.has(result.case_id)).map((result) => result.case_id);
   }
-  const finished = await deps.table.update<RunItem>(keys.evaluationRun(run.eval_id, run.id), {
-    update: 'SET #status = :done, finished_at = :at, compared_to = :previous, regressions = :regressions',
-    names: { '#status': 'status' },
-    values: { ':done': 'done', ':at': deps.clock.now().toISOString(), ':previous': previous?.id ?? null, ':regressions': regressions },
-  });
-  await unlessConditionFailed(
-    deps.table.update(keys.evaluation(run.org_id, run.workspace_id, run.eval_id), {
-      update: 'SET last_run = :summary',
-      condition: 'attribute_exists(pk)',
-      values: { ':summary': runSummary(finished) },
+  const done = updateOf(
+    runEntity.build(UpdateItemCommand).item({
+      ...keys.evaluationRun(run.eval_id, run.id),
+      status: 'done',
+      finished_at: deps.clock.now().toISOString(),
+      compared_to: previous?.id ?? null,
+      regressions: $set(regressions),
     }),
-    undefined,
   );
+  const finished = await deps.table.update<RunItem>(done.key, done.input);
+  const shown = updateOf(
+    evaluationEntity
+      .build(UpdateItemCommand)
+      .item({ ...keys.evaluation(run.org_id, run.workspace_id, run.eval_id), last_run: $set(runSummary(finished)) })
+      .options({ condition: { attr: 'pk', exists: true } }),
+  );
+  await unlessConditionFailed(deps.table.update(shown.key, shown.input), undefined);
   await releaseRun(deps, run);
 }

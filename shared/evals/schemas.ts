@@ -74,7 +74,8 @@ export type EvalInput = z.infer<typeof CreateEvalBody>;
 
 export const EvalSchema = z.object({ id: z.string(), name: z.string(), cases: z.array(EvalCaseSchema) }).openapi('Eval');
 
-const RunStatus = z.enum(['queued', 'running', 'done', 'failed']);
+export const RUN_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+const RunStatus = z.enum(RUN_STATUSES);
 
 const OverridesSchema = z
   .object({

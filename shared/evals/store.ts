@@ -1,10 +1,13 @@
+import { $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Deps } from '../deps.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { keys } from '../platform/keys.js';
 import { onConditionFailed, type Item } from '../platform/table.js';
+import { conditionOf, updateOf } from '../platform/updates.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { claimEvalPlace, releaseEvalPlace } from './counts.js';
+import { evaluationEntity } from './entities.js';
 import type { CaseResult, EvalCase, EvalInput, Overrides, RunSummary } from './schemas.js';
 
 /*
@@ -133,22 +136,26 @@ export async function updateEval(
   const cases = input.cases ? withIds(input.cases) : current.cases;
   checkSize(cases);
   // An update of these attributes only: what a run holds (`active_run`) and shows (`last_run`) is not the request's to write.
-  return onConditionFailed(
-    deps.table.update<EvalItem>(keys.evaluation(orgId, workspaceId, evalId), {
-      update: 'SET #name = :name, #cases = :cases, updated_at = :at',
-      condition: 'attribute_exists(pk)',
-      names: { '#name': 'name', '#cases': 'cases' },
-      values: { ':name': input.name ?? current.name, ':cases': cases, ':at': deps.clock.now().toISOString() },
-    }),
-    () => new NotFoundError(`evaluation ${evalId} not found`),
+  const { key, input: update } = updateOf(
+    evaluationEntity
+      .build(UpdateItemCommand)
+      .item({
+        ...keys.evaluation(orgId, workspaceId, evalId),
+        name: input.name ?? current.name,
+        cases: $set(cases),
+        updated_at: deps.clock.now().toISOString(),
+      })
+      .options({ condition: { attr: 'pk', exists: true } }),
   );
+  return onConditionFailed(deps.table.update<EvalItem>(key, update), () => new NotFoundError(`evaluation ${evalId} not found`));
 }
 
 export async function deleteEval(deps: Deps, orgId: string, workspaceId: string, evalId: string): Promise<void> {
   await getEval(deps, orgId, workspaceId, evalId);
   // Deleted once (the condition), so its place in the workspace's count is given back once.
+  const exists = conditionOf(evaluationEntity, { attr: 'pk', exists: true });
   await onConditionFailed(
-    deps.table.delete(keys.evaluation(orgId, workspaceId, evalId), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(keys.evaluation(orgId, workspaceId, evalId), exists),
     () => new NotFoundError(`evaluation ${evalId} not found`),
   );
   await releaseEvalPlace(deps, orgId, workspaceId);
@@ -158,7 +165,7 @@ export async function deleteEval(deps: Deps, orgId: string, workspaceId: string,
 export function newRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, role: string): RunItem {
   const now = deps.clock.now();
   const id = newId('run', now);
-  const run: RunItem = {
+  return {
     ...keys.evaluationRun(evaluation.id, id),
     id,
     eval_id: evaluation.id,
@@ -185,7 +192,6 @@ export function newRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, r
     compared_to: null,
     regressions: [],
   };
-  return run;
 }
 
 /** A run, or undefined when there is none (a failed read throws: it is not "none"). */

@@ -47,7 +47,13 @@ export function updateOf(command: { params(): UpdateCommandInput }): { key: Key;
 /** A typed condition on an entity's attributes, as the expression `Table.put` / `Table.delete` take. */
 export function conditionOf<ENTITY extends Entity>(entity: ENTITY, condition: Condition<ENTITY>): ConditionalWrite {
   const parsed = entity.build(EntityConditionParser).parse(condition);
-  return { condition: parsed.ConditionExpression, names: parsed.ExpressionAttributeNames, values: parsed.ExpressionAttributeValues };
+  // An exists-only condition has no values, and the store refuses an empty ExpressionAttributeValues.
+  const values = parsed.ExpressionAttributeValues;
+  return {
+    condition: parsed.ConditionExpression,
+    names: parsed.ExpressionAttributeNames,
+    ...(values && Object.keys(values).length ? { values } : {}),
+  };
 }
 
 /** An `ADD` expression for a map of attribute name → delta (zero deltas left out); undefined when none is left. */
