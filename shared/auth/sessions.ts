@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { passwordEpochUpdate, sessionEpochUpdate } from '../org/entities.js';
 import { isActive, type UserItem } from '../org/users.js';
 import type { CachedSession } from './session-cache.js';
 import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
@@ -99,14 +100,8 @@ export async function revokeSession(deps: Deps, sessionId: string): Promise<void
 
 /** After a password change: the session that made it goes on in the user's new generation (the others end). */
 export async function carrySession(deps: Deps, sessionId: string, epoch: number): Promise<void> {
-  await unlessConditionFailed(
-    deps.table.update(keys.session(sessionId), {
-      update: 'SET epoch = :epoch',
-      condition: 'attribute_exists(pk)',
-      values: { ':epoch': epoch },
-    }),
-    undefined,
-  );
+  const { key, input } = sessionEpochUpdate(sessionId, epoch);
+  await unlessConditionFailed(deps.table.update(key, input), undefined);
   deps.sessions.forgetSession(sessionId);
 }
 
@@ -119,14 +114,8 @@ export async function endPasswordSessions(deps: Deps, orgId: string, userIds: st
   for (let start = 0; start < userIds.length; start += 25) {
     await Promise.all(
       userIds.slice(start, start + 25).map(async (userId) => {
-        await unlessConditionFailed(
-          deps.table.update(keys.user(orgId, userId), {
-            update: 'SET password_epoch = if_not_exists(password_epoch, :zero) + :one',
-            condition: 'attribute_exists(pk)',
-            values: { ':zero': 0, ':one': 1 },
-          }),
-          undefined,
-        );
+        const { key, input } = passwordEpochUpdate(orgId, userId);
+        await unlessConditionFailed(deps.table.update(key, input), undefined);
         deps.sessions.forgetUser(userId);
       }),
     );

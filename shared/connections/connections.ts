@@ -12,6 +12,7 @@ import type { Config } from '../platform/config.js';
 import type { SecretStore } from '../platform/store.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
 import { discoverTools } from './discovery.js';
+import { discoveredToolsUpdate, listedToolsUpdate } from './entities.js';
 import { StoredOAuthProvider } from './oauth.js';
 import { type CreateMcpInput, type TestMcpInput, truncatedField } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
@@ -236,12 +237,9 @@ export async function recordDiscoveredTools(deps: Deps, connection: ConnectionIt
   const { tools, truncated } = await fitToWorkspace(deps, targetOf(connection), listed);
   const items = toolItemsOf(connection.org_id, connection.workspace_id, connection.id, tools);
   await deps.table.batchPut(items);
+  const { key, input } = discoveredToolsUpdate(connection, tools.length, truncated);
   const updated = await unlessConditionFailed(
-    deps.table.update<ConnectionItem>(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-      update: 'SET tools_discovered = :yes, tool_count = :count, tools_truncated = :truncated',
-      condition: 'attribute_exists(pk) AND tools_discovered = :no',
-      values: { ':yes': true, ':no': false, ':count': tools.length, ':truncated': truncated },
-    }),
+    deps.table.update(key, input),
     // Another query discovered them first: its count stands.
     undefined,
   );
@@ -306,11 +304,8 @@ export async function replaceTools(deps: Deps, connection: ConnectionItem, liste
 export async function refreshTools(deps: Deps, connection: ConnectionItem, caller = 'workspace'): Promise<void> {
   const listed = await mcpOf(deps).listTools(connection.id, connectionSpec(deps, connection, caller));
   const { delta, listing } = await replaceTools(deps, connection, listed);
-  await deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-    update: 'SET tool_count = :count, tools_truncated = :truncated',
-    condition: 'attribute_exists(pk)',
-    values: { ':count': listing.tools.length, ':truncated': listing.truncated },
-  });
+  const { key, input } = listedToolsUpdate(connection, listing.tools.length, listing.truncated);
+  await deps.table.update(key, input);
   if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
 }
 

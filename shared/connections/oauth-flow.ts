@@ -4,11 +4,9 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../platform/erro
 import { newId } from '../platform/ids.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import type { CreateMcpInput } from './schemas.js';
-import { keys } from '../platform/keys.js';
-import { onConditionFailed } from '../platform/table.js';
-import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { admitSpec, connectionSpec, findConnection, replaceTools, requestSpec, storeConnection } from './connections.js';
 import { originOf, StoredOAuthProvider, startGrant, takeGrantState } from './oauth.js';
+import { recordListing } from './refresh.js';
 
 /*
  * The grants of OAuth connections (docs/connections.md): started by an admin (the connection's own
@@ -116,27 +114,8 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
     });
   }
   const { server, ...listed } = await mcpOf(deps).probe({ ...connectionSpec(deps, connection), authProvider: provider });
-  const { delta, listing } = await replaceTools(deps, connection, listed);
-  const { tools } = listing;
-  await onConditionFailed(
-    deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-      update:
-        'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, updated_at = :at, tools_truncated = :truncated',
-      condition: 'attribute_exists(pk)',
-      names: { '#status': 'status', '#server': 'server' },
-      values: {
-        ':connected': 'connected',
-        ':none': null,
-        ':count': tools.length,
-        ':yes': true,
-        ':server': server,
-        ':at': deps.clock.now().toISOString(),
-        ':truncated': listing.truncated,
-      },
-    }),
-    () => new NotFoundError(`connection ${connection.id} not found`),
-  );
-  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
+  const replaced = await replaceTools(deps, connection, listed);
+  await recordListing(deps, connection, replaced, server, deps.clock.now().toISOString());
   await mcpOf(deps).drop(connection.id);
-  return { name: connection.name, tools: tools.length };
+  return { name: connection.name, tools: replaced.listing.tools.length };
 }

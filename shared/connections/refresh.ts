@@ -6,6 +6,7 @@ import { toConnection, toTool } from '../workspaces/children.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { type ConnectionItem, connectionSpec, findConnection, recordHealth, replaceTools } from './connections.js';
 import { discoverTools } from './discovery.js';
+import { connectedListingUpdate } from './entities.js';
 import { truncatedField } from './schemas.js';
 
 /** The connection as listed, with its cached tools and why some were dropped or cut when last listed. */
@@ -23,6 +24,23 @@ async function listedConnection(deps: Deps, connection: ConnectionItem) {
 }
 
 /**
+ * Records a listing that reached the server (what `replaceTools` made of it): the connection is
+ * connected with its tools, and the workspace's tool count moves by what changed. 404 when the
+ * connection was deleted meanwhile.
+ */
+export async function recordListing(
+  deps: Deps,
+  connection: ConnectionItem,
+  { delta, listing }: Awaited<ReturnType<typeof replaceTools>>,
+  server: string,
+  at?: string,
+): Promise<void> {
+  const { key, input } = connectedListingUpdate(connection, { count: listing.tools.length, truncated: listing.truncated, server }, at);
+  await onConditionFailed(deps.table.update(key, input), () => new NotFoundError(`connection ${connection.id} not found`));
+  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
+}
+
+/**
  * `POST /api/connections/:id/refresh`: lists the server's tools again (a per-user connection with
  * the admin's own grant) and replaces the cached ones. A server that cannot be reached keeps its
  * tools, and the connection shows why (status and last_error); either way the answer is the
@@ -35,24 +53,6 @@ export async function refreshConnection(deps: Deps, admin: { orgId: string; user
     await recordHealth(deps, connection, { status: found.status, reason: found.reason });
     return listedConnection(deps, connection);
   }
-  const { delta, listing } = await replaceTools(deps, connection, found);
-  await onConditionFailed(
-    deps.table.update(keys.connection(connection.org_id, connection.workspace_id, connection.id), {
-      update:
-        'SET #status = :connected, last_error = :none, tool_count = :count, tools_discovered = :yes, #server = :server, tools_truncated = :truncated',
-      condition: 'attribute_exists(pk)',
-      names: { '#status': 'status', '#server': 'server' },
-      values: {
-        ':connected': 'connected',
-        ':none': null,
-        ':count': listing.tools.length,
-        ':yes': true,
-        ':server': found.server,
-        ':truncated': listing.truncated,
-      },
-    }),
-    () => new NotFoundError(`connection ${connectionId} not found`),
-  );
-  if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
+  await recordListing(deps, connection, await replaceTools(deps, connection, found), found.server);
   return listedConnection(deps, connection);
 }

@@ -9,6 +9,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../platform/error
 import { keys } from '../platform/keys.js';
 import type { Store } from '../platform/store.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
+import { holdAdminsUpdate, ownEmailCondition, releaseAdminsUpdate, roleUpdate } from './entities.js';
 import type { User } from './schemas.js';
 import { removeMemberships } from './team-members.js';
 import { isActive, isActiveAdmin, toUser, type UserItem } from './users.js';
@@ -39,30 +40,20 @@ async function holdAdmins(deps: Store, orgId: string): Promise<string> {
   for (let nap = 0; nap < WAIT_NAPS; nap += 1) {
     const now = deps.clock.now();
     const until = `${new Date(now.getTime() + HOLD_MS).toISOString()}#${randomBytes(6).toString('hex')}`;
-    const write = deps.table.update(keys.org(orgId), {
-      update: 'SET admins_held_until = :until',
-      condition: 'attribute_exists(pk) AND (attribute_not_exists(admins_held_until) OR admins_held_until < :now)',
-      values: { ':until': until, ':now': now.toISOString() },
-    });
-    if (
-      await unlessConditionFailed(
-        write.then(() => true),
-        false,
-      )
-    )
-      return until;
+    const { key, input } = holdAdminsUpdate(orgId, until, now.toISOString());
+    const held = await unlessConditionFailed(
+      deps.table.update(key, input).then(() => true),
+      false,
+    );
+    if (held) return until;
     await sleep(NAP_MS + Math.random() * NAP_MS);
   }
   throw new ConflictError("another change of the organisation's admins is under way: try again");
 }
 
 async function releaseAdmins(deps: Store, orgId: string, until: string): Promise<void> {
-  const write = deps.table.update(keys.org(orgId), {
-    update: 'REMOVE admins_held_until',
-    condition: 'admins_held_until = :until',
-    values: { ':until': until },
-  });
-  await unlessConditionFailed(write, undefined);
+  const { key, input } = releaseAdminsUpdate(orgId, until);
+  await unlessConditionFailed(deps.table.update(key, input), undefined);
 }
 
 /**
@@ -116,15 +107,8 @@ function refuseSelf(admin: Principal, userId: string, what: string): void {
 /** `PUT /api/org/users/:id`: the role a user's next request is served with. A demoted admin's invitations are revoked. */
 export async function changeUserRole(deps: Deps, admin: Principal, userId: string, role: OrgRole): Promise<User> {
   refuseSelf(admin, userId, 'change the role of');
-  const setRole = () =>
-    onConditionFailed(
-      deps.table.update<UserItem>(keys.user(admin.orgId, userId), {
-        update: 'SET org_role = :role',
-        condition: 'attribute_exists(pk)',
-        values: { ':role': role },
-      }),
-      () => new NotFoundError(`user ${userId} not found`),
-    );
+  const { key, input } = roleUpdate(admin.orgId, userId, role);
+  const setRole = () => onConditionFailed(deps.table.update<UserItem>(key, input), () => new NotFoundError(`user ${userId} not found`));
   const user = role === 'admin' ? await setRole() : await keepingAnAdmin(deps, admin.orgId, userId, setRole);
   deps.sessions.forgetUser(userId);
   if (role !== 'admin') await revokeInvitationsBy(deps, admin.orgId, userId);
@@ -154,10 +138,7 @@ export async function deleteUser(deps: Deps, orgId: string, userId: string): Pro
   deps.sessions.forgetUser(userId);
   await removeMemberships(deps, orgId, userId);
   // The login record goes only if it is still this user's (the email may be reused).
-  await unlessConditionFailed(
-    deps.table.delete(keys.email(user.email), { condition: 'user_id = :id', values: { ':id': userId } }),
-    undefined,
-  );
+  await unlessConditionFailed(deps.table.delete(keys.email(user.email), ownEmailCondition(userId)), undefined);
   await Promise.all([
     revokeInvitationsBy(deps, orgId, userId),
     deleteChatLinksOf(deps, orgId, userId),
