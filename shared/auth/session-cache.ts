@@ -15,12 +15,20 @@ export interface CachedSession {
   userId: string;
 }
 
-/** What this process read of sessions, briefly (platform/brief-cache.ts: read again behind a request past half its life). */
+/** What this process read of sessions and of people's standing, briefly (platform/brief-cache.ts: read again behind a request past half its life). */
 export class SessionCache {
   private readonly entries: BriefCache<CachedSession>;
+  /** Whether a person is an active user of their organisation, by `<org> <user>`: asked before their grant goes to a tool server. */
+  private readonly people: BriefCache<boolean>;
 
   constructor(onRefreshFailed: (error: unknown) => void) {
     this.entries = new BriefCache(AUTH_CACHE_MS, onRefreshFailed);
+    this.people = new BriefCache(AUTH_CACHE_MS, onRefreshFailed);
+  }
+
+  /** Whether `userId` is an active user of `orgId`, cached as sessions are, or read by `load`. */
+  personActive(orgId: string, userId: string, load: () => Promise<boolean>): Promise<boolean> {
+    return this.people.read(`${orgId} ${userId}`, load);
   }
 
   /** The session `sessionId` of `userId` (the token's claims), cached or read by `load`. */
@@ -35,6 +43,7 @@ export class SessionCache {
   /** After a user's role changed or the user was removed: every session of theirs is read again. */
   forgetUser(userId: string): void {
     this.entries.forget((entry) => entry.userId === userId);
+    this.people.forget((_active, key) => key.endsWith(` ${userId}`));
   }
 }
 

@@ -50,6 +50,11 @@ export function originOf(url: string | null | undefined): string {
   }
 }
 
+/** The process's brief memory of whether people are active users (auth/session-cache.ts). */
+interface PeopleStanding {
+  personActive(orgId: string, userId: string, load: () => Promise<boolean>): Promise<boolean>;
+}
+
 /** Which grant a provider keeps: of which connection (of which organisation), at which tool server, whose, and where the person comes back to. */
 export interface GrantTarget {
   /**
@@ -84,7 +89,7 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   private readonly origin: string;
 
   constructor(
-    private readonly store: SecretStore,
+    private readonly store: SecretStore & { sessions?: PeopleStanding },
     target: GrantTarget,
     /** At the callback: the verifier the grant was started with. */
     startedWith?: string,
@@ -120,16 +125,29 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   /**
-   * A person's tokens go out only while that person is an active user of the organisation (read on
-   * each request the transport makes): a query or an approved call acting for someone deactivated
-   * or removed since finds no grant, and its server asks for one nobody can finish for them.
+   * A person's tokens go out only while that person is an active user of the organisation: a query
+   * or an approved call acting for someone deactivated or removed since finds no grant, and its
+   * server asks for one nobody can finish for them. Asked on each request the transport makes, so it
+   * is answered from the process's session cache (`personActive`: read at most every few seconds,
+   * forgotten at once when this process deactivates or removes the person), not a read each time.
    */
   async tokens(): Promise<OAuthTokens | undefined> {
-    if (this.orgId !== undefined && this.subject.startsWith('user:')) {
-      const person = await this.store.table.get<UserItem>(keys.user(this.orgId, this.subject.slice('user:'.length)), true);
-      if (!person || !isActive(person)) return undefined;
+    if (
+      this.orgId !== undefined &&
+      this.subject.startsWith('user:') &&
+      !(await this.personActive(this.orgId, this.subject.slice('user:'.length)))
+    ) {
+      return undefined;
     }
     return this.read<OAuthTokens>(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`);
+  }
+
+  private personActive(orgId: string, userId: string): Promise<boolean> {
+    const read = async () => {
+      const person = await this.store.table.get<UserItem>(keys.user(orgId, userId), true);
+      return !!person && isActive(person);
+    };
+    return this.store.sessions ? this.store.sessions.personActive(orgId, userId, read) : read();
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
