@@ -31,7 +31,7 @@ export default function Operations() {
   return (
     <>
       <PageHeader title="Operations">
-        <p>The background queues of your organisation: conversation moves, cold notices and statistics.</p>
+        <p>The background queues of your organisation: conversation moves, cold notices, statistics and evaluation cases.</p>
       </PageHeader>
       {isAdmin ? <Queues /> : <Empty>Only admins of the organisation see operations.</Empty>}
     </>
