@@ -1,13 +1,18 @@
 /**
- * House measures (docs/architecture.md, "Measures"): the largest files and the longest functions of
- * the production code. `tsx scripts/measure.ts [--max-lines N] [--max-function N]` fails (exit 1)
- * when a file in shared/ or a function anywhere is over its limit.
+ * House measures: the largest files and the longest functions of the production code.
+ * `tsx scripts/measure.ts [--max-lines N] [--max-function N]` fails (exit 1) when a file in shared/
+ * or web/src/ (the console) or a function anywhere is over its limit. The console's TSX is held to
+ * the same limits as shared/: a page over 350 lines is doing more than one thing (a form, a table,
+ * a dialog), and each of those is a module of its own in the page's folder. Generated declarations
+ * (`web/src/api/schema.d.ts`) are not read.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 
 const ROOTS = ['shared', 'bin', 'functions', 'lib', 'web/src'];
+/** The roots whose files are held to the file limit too (bin/, functions/ and lib/ are wiring). */
+const SIZED = ['shared/', 'web/src/'];
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -73,20 +78,20 @@ const fileSizes = files
   .sort((a, b) => b.lines - a.lines);
 const functions = files.flatMap(functionsOf).sort((a, b) => b.lines - a.lines);
 
-console.log(
-  `files: ${files.length}; largest in shared/: ${fileSizes
-    .filter((f) => f.file.startsWith('shared/'))
+const largestIn = (root: string) =>
+  fileSizes
+    .filter((f) => f.file.startsWith(root))
     .slice(0, 3)
     .map((f) => `${f.file} (${f.lines})`)
-    .join(', ')}`,
-);
+    .join(', ');
+console.log(`files: ${files.length}; ${SIZED.map((root) => `largest in ${root}: ${largestIn(root)}`).join('; ')}`);
 console.log(
   `longest functions: ${functions
     .slice(0, 5)
     .map((f) => `${f.file} ${f.name} (${f.lines})`)
     .join(', ')}`,
 );
-const bigFiles = fileSizes.filter((f) => f.file.startsWith('shared/') && f.lines > maxLines);
+const bigFiles = fileSizes.filter((f) => SIZED.some((root) => f.file.startsWith(root)) && f.lines > maxLines);
 const longFunctions = functions.filter((f) => f.lines > maxFunction);
 for (const f of bigFiles) console.log(`over ${maxLines} lines: ${f.file} (${f.lines})`);
 for (const f of longFunctions) console.log(`function over ${maxFunction} lines: ${f.file} ${f.name} (${f.lines})`);

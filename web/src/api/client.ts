@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import createFetchClient, { type ClientPathsWithMethod, type MethodResponse, type Middleware } from 'openapi-fetch';
 import createQueryHooks from 'openapi-react-query';
 import type { components, paths } from './schema';
@@ -28,6 +29,19 @@ api.use(noticeSessionLoss);
 
 /** React Query hooks over the same client: `$api.useQuery('get', '/api/workspaces')`. */
 export const $api = createQueryHooks(api);
+
+type ReadPath = ClientPathsWithMethod<typeof api, 'get'>;
+
+/**
+ * Reads these paths again, every query of each whatever its parameters (`queryKey: ['get', path]`):
+ * what a change shows in. Each part of the console names the reads its changes touch.
+ */
+export function useRefresh(...paths: ReadPath[]): () => Promise<void> {
+  const queryClient = useQueryClient();
+  return async () => {
+    await Promise.all(paths.map((path) => queryClient.invalidateQueries({ queryKey: ['get', path] })));
+  };
+}
 
 /**
  * What a GET of `path` answers, typed as the hooks type it. Use it where a schema is rendered oddly

@@ -1,9 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api } from '../api/client';
-import { Field, FormError, formValues, Submit } from '../ui/form';
+import { $api, useRefresh } from '../api/client';
+import { ActionForm, Field } from '../ui/form';
 import { dateTime } from '../ui/format';
 import { PageHeader, Section } from '../ui/page';
+import { Notice } from '../ui/panel';
 import { Loadable } from '../ui/states';
 
 /*
@@ -11,37 +11,31 @@ import { Loadable } from '../ui/states';
  * sign-on made has no password here, and is told so instead of being shown the form.
  */
 
-const ME = ['get', '/api/me'] as const;
-const SESSION = ['get', '/api/auth/session'] as const;
-
 function NameForm({ name }: { name: string }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/me', '/api/auth/session');
   const [saved, setSaved] = useState('');
   const rename = $api.useMutation('put', '/api/me', {
     onSuccess: async ({ user }) => {
       setSaved(`Saved: you are shown as ${user.name}.`);
-      await Promise.all([queryClient.invalidateQueries({ queryKey: ME }), queryClient.invalidateQueries({ queryKey: SESSION })]);
+      await refresh();
     },
   });
   return (
-    <form
-      className="form"
-      aria-label="Your name"
-      noValidate
-      onSubmit={(event) => {
+    <ActionForm
+      label="Your name"
+      error={rename.error}
+      onSubmit={({ name: newName = '' }) => {
         setSaved('');
-        rename.mutate({ body: { name: formValues(event).name ?? '' } });
+        rename.mutate({ body: { name: newName } });
       }}
+      submit="Save name"
+      pending={rename.isPending}
+      footer={<Notice message={saved} />}
     >
-      <FormError error={rename.error} />
       <Field label="Display name" name="name" error={rename.error} hint="How others see you in conversations, approvals and the user list.">
         <input defaultValue={name} autoComplete="name" required />
       </Field>
-      <div className="actions">
-        <Submit pending={rename.isPending}>Save name</Submit>
-      </div>
-      <div role="status">{saved && <p className="result">{saved}</p>}</div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -49,33 +43,29 @@ function PasswordForm() {
   const [done, setDone] = useState(false);
   const change = $api.useMutation('post', '/api/me/password', { onSuccess: () => setDone(true) });
   return (
-    <form
-      className="form"
-      aria-label="Change your password"
-      noValidate
-      onSubmit={(event) => {
-        const form = event.currentTarget;
-        const { current_password = '', new_password = '' } = formValues(event);
+    <ActionForm
+      label="Change your password"
+      error={change.error}
+      onSubmit={({ current_password = '', new_password = '' }, form) => {
         setDone(false);
         change.mutate({ body: { current_password, new_password } }, { onSuccess: () => form.reset() });
       }}
+      submit="Change password"
+      pending={change.isPending}
+      busy="Changing"
+      footer={
+        <div role="status">
+          {done && <p className="result">Password changed. You stay signed in here; every other session of yours has been signed out.</p>}
+        </div>
+      }
     >
-      <FormError error={change.error} />
       <Field label="Current password" name="current_password" error={change.error}>
         <input type="password" autoComplete="current-password" required />
       </Field>
       <Field label="New password" name="new_password" error={change.error} hint="At least 8 characters.">
         <input type="password" autoComplete="new-password" required minLength={8} />
       </Field>
-      <div className="actions">
-        <Submit pending={change.isPending} busy="Changing">
-          Change password
-        </Submit>
-      </div>
-      <div role="status">
-        {done && <p className="result">Password changed. You stay signed in here; every other session of yours has been signed out.</p>}
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 

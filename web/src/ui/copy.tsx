@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
-/** A button that copies `value` to the clipboard and says so; `what` names it for screen readers ("the base URL"). */
-export function CopyButton({ value, what }: { value: string; what: string }) {
+/** A button that copies `value` to the clipboard and says so; `what` names it for screen readers ("the base URL") where the button's row does not. */
+export function CopyButton({ value, what }: { value: string; what?: string }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -12,7 +12,7 @@ export function CopyButton({ value, what }: { value: string; what: string }) {
       }}
     >
       {copied ? 'Copied' : 'Copy'}
-      <span className="visually-hidden"> {what}</span>
+      {what && <span className="visually-hidden"> {what}</span>}
     </button>
   );
 }

@@ -1,4 +1,14 @@
-import { cloneElement, useId, useLayoutEffect, useRef, useState, type ReactElement, type ReactNode } from 'react';
+import {
+  cloneElement,
+  type RefObject,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactElement,
+  type ReactNode,
+} from 'react';
 import { errorText, fieldError } from '../api/client';
 
 interface FieldProps {
@@ -94,4 +104,105 @@ export function formValues(event: React.FormEvent<HTMLFormElement>): Record<stri
   const values: Record<string, string> = {};
   for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === 'string') values[key] = value;
   return values;
+}
+
+interface FormActionsProps {
+  /** The submit button's text. */
+  submit: ReactNode;
+  /** While the request runs the button is disabled and says `busy…` ("Creating…"; "Saving…" unless said). */
+  pending: boolean;
+  busy?: string;
+  /** A Cancel button after Submit, when given. */
+  onCancel?: () => void;
+  /** What the row holds before Submit (a Test button) and after Cancel (a Test button, a status line). */
+  actionsBefore?: ReactNode;
+  actionsAfter?: ReactNode;
+}
+
+/** A form's row of buttons: Submit, saying what it is doing while the request runs, and Cancel. */
+function FormActions({ submit, pending, busy, onCancel, actionsBefore, actionsAfter }: FormActionsProps) {
+  return (
+    <div className="actions">
+      {actionsBefore}
+      <Submit pending={pending} busy={busy}>
+        {submit}
+      </Submit>
+      {onCancel && (
+        <button type="button" className="button secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      )}
+      {actionsAfter}
+    </div>
+  );
+}
+
+interface ActionFormProps extends FormActionsProps {
+  /** The form's name for assistive technology ("New team"). */
+  label?: string;
+  /** A heading of this level at the top, saying `title` (the label unless given). */
+  heading?: 2 | 3 | 4;
+  title?: ReactNode;
+  /** The form's classes: `form` unless said (`""` for none, as in a dialog). */
+  className?: string;
+  /** What comes between the heading and the request's error (a hint about the whole form). */
+  intro?: ReactNode;
+  /** The error of the last submission (a mutation's `error`), above the fields unless they show it all. */
+  error: unknown;
+  /** The fields. */
+  children: ReactNode;
+  /** What comes after the buttons (a result announced as a status). */
+  footer?: ReactNode;
+  /** The form's values by input name, and the form (to reset it once the request is done). */
+  onSubmit: (values: Record<string, string>, form: HTMLFormElement) => void;
+  /** Focus the first field as the form opens: it opens away from the button that opened it. */
+  autoFocus?: boolean;
+  formRef?: RefObject<HTMLFormElement | null>;
+}
+
+/**
+ * A form that sends one request: its heading, the request's error, the fields, and Submit (busy
+ * while the request runs) with Cancel. The browser's own validation is off (`noValidate`): the
+ * API's messages show under the fields.
+ */
+export function ActionForm({
+  label,
+  heading,
+  title = label,
+  className = 'form',
+  intro,
+  error,
+  children,
+  footer,
+  onSubmit,
+  autoFocus,
+  formRef,
+  ...actions
+}: ActionFormProps) {
+  const ownRef = useRef<HTMLFormElement>(null);
+  const form = formRef ?? ownRef;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: on opening only; the ref is stable.
+  useEffect(() => {
+    if (autoFocus) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+  }, []);
+  const Heading = heading ? (`h${heading}` as const) : undefined;
+  return (
+    <form
+      ref={form}
+      className={className || undefined}
+      aria-label={label}
+      noValidate
+      onSubmit={(event) => {
+        const element = event.currentTarget;
+        onSubmit(formValues(event), element);
+      }}
+    >
+      {Heading && <Heading>{title}</Heading>}
+      {intro}
+      <FormError error={error} />
+      {children}
+      <FormActions {...actions} />
+      {footer}
+    </form>
+  );
 }

@@ -1,8 +1,7 @@
-import { useState } from 'react';
+import { CopyButton } from './copy';
 
 /** A secret the API shows once (a consumer's key): copy it now, it will not be shown again. */
 export function SecretOnce({ label, value }: { label: string; value: string }) {
-  const [copied, setCopied] = useState(false);
   return (
     <div className="secret-once" role="status">
       <p>
@@ -10,15 +9,7 @@ export function SecretOnce({ label, value }: { label: string; value: string }) {
       </p>
       <div className="secret-row">
         <code>{value}</code>
-        <button
-          type="button"
-          className="button secondary"
-          onClick={() => {
-            void navigator.clipboard?.writeText(value).then(() => setCopied(true));
-          }}
-        >
-          {copied ? 'Copied' : 'Copy'}
-        </button>
+        <CopyButton value={value} />
       </div>
     </div>
   );

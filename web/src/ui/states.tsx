@@ -25,6 +25,16 @@ export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void
   );
 }
 
+/** Why an action on a row (or a block of the page) failed, beside its buttons; nothing while it has not. */
+export function RowError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <p className="row-error" role="alert">
+      {errorText(error)}
+    </p>
+  );
+}
+
 /** What an empty list says, and what to do about it. */
 export function Empty({ children }: { children: ReactNode }) {
   return <div className="state state-empty">{children}</div>;

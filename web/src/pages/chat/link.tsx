@@ -1,6 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { $api, type Schemas } from '../../api/client';
+import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useUser } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
 import { FormError } from '../../ui/form';
@@ -14,8 +13,6 @@ import { DataTable } from '../../ui/table';
  * what confirming links, and the Confirm button; then the chat accounts linked to you, to unlink.
  * Signed out, `RequireSession` sends the person to sign in and back here.
  */
-
-const LINKS = ['get', '/api/chat/links'] as const;
 
 /** The chat account a link request is for, and who it will act as. */
 function RequestFacts({ request }: { request: Schemas['ChatLinkRequest'] }) {
@@ -43,11 +40,9 @@ function RequestFacts({ request }: { request: Schemas['ChatLinkRequest'] }) {
 }
 
 function ConfirmLink({ token }: { token: string }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/chat/links');
   const request = $api.useQuery('get', '/api/chat/link-requests/{token}', { params: { path: { token } } });
-  const confirm = $api.useMutation('post', '/api/chat/link-requests/{token}', {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: LINKS }),
-  });
+  const confirm = $api.useMutation('post', '/api/chat/link-requests/{token}', { onSuccess: refresh });
   if (confirm.data) {
     const { link } = confirm.data;
     return (
@@ -88,49 +83,45 @@ function ConfirmLink({ token }: { token: string }) {
 
 /** The chat accounts linked to the signed-in user, each with Unlink. */
 function MyLinks() {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/chat/links');
   const links = $api.useQuery('get', '/api/chat/links');
-  const unlink = $api.useMutation('delete', '/api/chat/links/{link_id}', {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: LINKS }),
-  });
+  const unlink = $api.useMutation('delete', '/api/chat/links/{link_id}', { onSuccess: refresh });
   return (
     <Section title="Chat accounts linked to you">
       <FormError error={unlink.error} />
       <Loadable query={links} label="your chat links" isEmpty={(data) => data.links.length === 0} empty="No chat account is linked to you.">
         {(data) => (
-          <DataTable caption="Chat accounts linked to you">
-            <thead>
-              <tr>
-                <th scope="col">Chat account</th>
-                <th scope="col">Chat team</th>
-                <th scope="col">Linked</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.links.map((link) => (
-                <tr key={link.id}>
-                  <th scope="row">
+          <DataTable
+            caption="Chat accounts linked to you"
+            columns={[
+              {
+                header: 'Chat account',
+                cell: (link) => (
+                  <>
                     {link.chat_user_name} <code>{link.chat_user_id}</code>
-                  </th>
-                  <td>{link.chat_team_name}</td>
-                  <td>{dateTime(link.created_at)}</td>
-                  <td>
-                    <ConfirmButton
-                      title={`Unlink ${link.chat_user_name}?`}
-                      description="That chat account no longer acts as you: its presses decide nothing and its questions no longer use your access."
-                      onConfirm={() => unlink.mutate({ params: { path: { link_id: link.id } } })}
-                      disabled={unlink.isPending}
-                    >
-                      Unlink<span className="visually-hidden"> {link.chat_user_name}</span>
-                    </ConfirmButton>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
+                  </>
+                ),
+              },
+              { header: 'Chat team', cell: (link) => link.chat_team_name },
+              { header: 'Linked', cell: (link) => dateTime(link.created_at) },
+              {
+                header: 'Actions',
+                hideHeader: true,
+                cell: (link) => (
+                  <ConfirmButton
+                    title={`Unlink ${link.chat_user_name}?`}
+                    description="That chat account no longer acts as you: its presses decide nothing and its questions no longer use your access."
+                    onConfirm={() => unlink.mutate({ params: { path: { link_id: link.id } } })}
+                    disabled={unlink.isPending}
+                  >
+                    Unlink<span className="visually-hidden"> {link.chat_user_name}</span>
+                  </ConfirmButton>
+                ),
+              },
+            ]}
+            rows={data.links}
+            rowKey={(link) => link.id}
+          />
         )}
       </Loadable>
     </Section>

@@ -40,34 +40,18 @@ export function FailedJobs({ queue }: { queue: string }) {
     >
       {(data) => (
         <>
-          <DataTable caption={`Failed jobs of ${queue}`}>
-            <thead>
-              <tr>
-                <th scope="col">Job</th>
-                <th scope="col">Reason</th>
-                <th scope="col" className="num">
-                  Attempts
-                </th>
-                <th scope="col">Conversation</th>
-                <th scope="col">Failed at</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.jobs.map((job) => (
-                <tr key={job.id}>
-                  <th scope="row">
-                    <code>{job.id}</code>
-                  </th>
-                  <td className="failed-reason">{job.failedReason || '—'}</td>
-                  <td className="num">{count(job.attemptsMade)}</td>
-                  <td>
-                    <ConversationCell job={job} />
-                  </td>
-                  <td>{dateTime(job.failed_at)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
+          <DataTable
+            caption={`Failed jobs of ${queue}`}
+            columns={[
+              { header: 'Job', cell: (job) => <code>{job.id}</code> },
+              { header: 'Reason', className: 'failed-reason', cell: (job) => job.failedReason || '—' },
+              { header: 'Attempts', num: true, cell: (job) => count(job.attemptsMade) },
+              { header: 'Conversation', cell: (job) => <ConversationCell job={job} /> },
+              { header: 'Failed at', cell: (job) => dateTime(job.failed_at) },
+            ]}
+            rows={data.jobs}
+            rowKey={(job) => job.id}
+          />
           {data.next_cursor &&
             (limit < MOST ? (
               <button type="button" className="button secondary" onClick={() => setLimit((current) => Math.min(current + PAGE, MOST))}>

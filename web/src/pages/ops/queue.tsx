@@ -1,6 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api, errorText, type Schemas } from '../../api/client';
+import { $api, errorText, type Schemas, useRefresh } from '../../api/client';
 import { ConfirmButton } from '../../ui/confirm';
 import { count } from '../../ui/format';
 import { Section } from '../../ui/page';
@@ -31,12 +30,7 @@ type Outcome = { ok: true; text: string } | { ok: false; text: string };
 
 /** Retry all and drain for one queue, each asked first, with the outcome said after. */
 function QueueActions({ queue, onOutcome }: { queue: Queue; onOutcome: (outcome: Outcome) => void }) {
-  const queryClient = useQueryClient();
-  const refresh = () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: ['get', '/api/org/queues'] }),
-      queryClient.invalidateQueries({ queryKey: ['get', '/api/org/queues/{name}/failed'] }),
-    ]);
+  const refresh = useRefresh('/api/org/queues', '/api/org/queues/{name}/failed');
   const failure = (error: unknown) => onOutcome({ ok: false, text: errorText(error) });
   const retry = $api.useMutation('post', '/api/org/queues/{name}/retry-all', {
     onSuccess: async ({ retried }) => {

@@ -1,8 +1,8 @@
-import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { $api } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { PageHeader } from '../../ui/page';
+import { Notice, usePanel } from '../../ui/panel';
 import { Loadable } from '../../ui/states';
 import { AddBudget, type BudgetTarget } from './budgets/add-form';
 import { BudgetCard } from './budgets/card';
@@ -19,8 +19,7 @@ export default function Budgets() {
   const isAdmin = useIsAdmin();
   const [params] = useSearchParams();
   const target = targetOf(params);
-  const [adding, setAdding] = useState(isAdmin && target !== undefined);
-  const [notice, setNotice] = useState('');
+  const panel = usePanel(isAdmin && target !== undefined);
   const budgets = $api.useQuery('get', '/api/org/budgets');
   return (
     <>
@@ -28,15 +27,8 @@ export default function Budgets() {
         title="Budgets"
         actions={
           isAdmin &&
-          !adding && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setNotice('');
-                setAdding(true);
-              }}
-            >
+          !panel.open && (
+            <button type="button" className="button" onClick={panel.show}>
               Add budget
             </button>
           )
@@ -52,16 +44,8 @@ export default function Budgets() {
           </p>
         )}
       </PageHeader>
-      <div role="status">{notice && <p className="result">{notice}</p>}</div>
-      {adding && (
-        <AddBudget
-          target={target}
-          onDone={(message) => {
-            setAdding(false);
-            if (message) setNotice(message);
-          }}
-        />
-      )}
+      <Notice message={panel.notice} />
+      {panel.open && <AddBudget target={target} onDone={panel.done} />}
       <Loadable
         query={budgets}
         label="budgets"
@@ -75,7 +59,7 @@ export default function Budgets() {
         {(data) => (
           <div className="wc-list">
             {data.budgets.map((budget) => (
-              <BudgetCard key={budget.id} budget={budget} onNotice={setNotice} />
+              <BudgetCard key={budget.id} budget={budget} onNotice={panel.say} />
             ))}
           </div>
         )}

@@ -1,12 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
-import { $api, errorText, type Schemas } from '../../api/client';
+import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
 import { CopyButton } from '../../ui/copy';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { Empty, Loadable } from '../../ui/states';
+import { Empty, Loadable, RowError } from '../../ui/states';
 
 type Scim = Schemas['ScimStatus'];
 
@@ -108,22 +108,18 @@ function CreateToken({ scim, onCreated }: { scim: Scim; onCreated: (token: strin
   return (
     <>
       {button}
-      {create.error && (
-        <p className="row-error" role="alert">
-          {errorText(create.error)}
-        </p>
-      )}
+      <RowError error={create.error} />
     </>
   );
 }
 
 /** Turn provisioning off (after a confirmation): the token stops working, what it made stays. */
 function TurnOff({ onDone }: { onDone: () => void }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/org/scim');
   const remove = $api.useMutation('delete', '/api/org/scim/token', {
     onSuccess: async () => {
       onDone();
-      await queryClient.invalidateQueries({ queryKey: SCIM });
+      await refresh();
     },
   });
   return (
@@ -142,11 +138,7 @@ function TurnOff({ onDone }: { onDone: () => void }) {
       >
         Turn off<span className="visually-hidden"> provisioning</span>
       </ConfirmButton>
-      {remove.error && (
-        <p className="row-error" role="alert">
-          {errorText(remove.error)}
-        </p>
-      )}
+      <RowError error={remove.error} />
     </>
   );
 }

@@ -1,15 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { $api, errorText, type Schemas } from '../../api/client';
+import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
-import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { ActionForm, Field } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/page';
-import { Empty, Loadable } from '../../ui/states';
+import { Empty, Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
-
-const SETTINGS = ['get', '/api/org/settings'] as const;
 
 /** The service's rule (docs/api-decisions.md): these keys hold secrets, listed masked, typed unseen. */
 const isSecretKey = (key: string) => /_(key|token|secret|password)$/.test(key);
@@ -24,36 +21,33 @@ const KNOWN: Record<string, string> = {
 };
 
 function OrgName() {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/org');
   const org = $api.useQuery('get', '/api/org');
   const [saved, setSaved] = useState('');
   const rename = $api.useMutation('put', '/api/org', {
     onSuccess: async (data) => {
       setSaved(`Renamed the organisation to ${data.org.name}.`);
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/org'] });
+      await refresh();
     },
   });
   return (
     <Section title="Organisation name">
       <Loadable query={org} label="the organisation">
         {(data) => (
-          <form
-            className="form"
-            noValidate
-            onSubmit={(event) => {
+          <ActionForm
+            error={rename.error}
+            onSubmit={({ name = '' }) => {
               setSaved('');
-              rename.mutate({ body: { name: formValues(event).name ?? '' } });
+              rename.mutate({ body: { name } });
             }}
+            submit="Save name"
+            pending={rename.isPending}
+            actionsAfter={<span role="status">{saved}</span>}
           >
-            <FormError error={rename.error} />
             <Field label="Name" name="name" error={rename.error}>
               <input defaultValue={data.org.name} key={data.org.name} required autoComplete="organization" />
             </Field>
-            <div className="actions">
-              <Submit pending={rename.isPending}>Save name</Submit>
-              <span role="status">{saved}</span>
-            </div>
-          </form>
+          </ActionForm>
         )}
       </Loadable>
     </Section>
@@ -62,7 +56,7 @@ function OrgName() {
 
 /** Sets one setting; `key` is chosen here or by a row's "Change" button (or `?key=` from another page). */
 function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/org/settings');
   const [missing, setMissing] = useState(false);
   const [saved, setSaved] = useState('');
   const save = $api.useMutation('put', '/api/org/settings/{key}', {
@@ -72,25 +66,25 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
       if (valueInput.current) valueInput.current.value = '';
       // The form stays on screen: forget the value it sent (maybe a secret) now.
       save.reset();
-      await queryClient.invalidateQueries({ queryKey: SETTINGS });
+      await refresh();
     },
   });
   const error = missing ? { error: "Enter the setting's key.", details: [{ path: 'key', message: 'enter a key' }] } : save.error;
   const secret = isSecretKey(settingKey);
   return (
-    <form
-      className="form"
-      aria-label="Set a setting"
-      noValidate
-      onSubmit={(event) => {
-        const { value = '' } = formValues(event);
+    <ActionForm
+      label="Set a setting"
+      error={error}
+      onSubmit={({ value = '' }) => {
         const key = settingKey.trim();
         setSaved('');
         setMissing(!key);
         if (key) save.mutate({ params: { path: { key } }, body: { value } });
       }}
+      submit="Save setting"
+      pending={save.isPending}
+      actionsAfter={<span role="status">{saved}</span>}
     >
-      <FormError error={error} />
       <Field
         label="Key"
         name="key"
@@ -112,11 +106,7 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
       >
         <input ref={valueInput} type={secret ? 'password' : 'text'} autoComplete={secret ? 'new-password' : 'off'} required />
       </Field>
-      <div className="actions">
-        <Submit pending={save.isPending}>Save setting</Submit>
-        <span role="status">{saved}</span>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -127,10 +117,8 @@ interface SetSettingProps {
 }
 
 function RemoveSetting({ settingKey }: { settingKey: string }) {
-  const queryClient = useQueryClient();
-  const remove = $api.useMutation('delete', '/api/org/settings/{key}', {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: SETTINGS }),
-  });
+  const refresh = useRefresh('/api/org/settings');
+  const remove = $api.useMutation('delete', '/api/org/settings/{key}', { onSuccess: refresh });
   return (
     <>
       <ConfirmButton
@@ -146,11 +134,7 @@ function RemoveSetting({ settingKey }: { settingKey: string }) {
       >
         Remove<span className="visually-hidden"> setting {settingKey}</span>
       </ConfirmButton>
-      {remove.error && (
-        <p className="row-error" role="alert">
-          {errorText(remove.error)}
-        </p>
-      )}
+      <RowError error={remove.error} />
     </>
   );
 }
@@ -170,37 +154,35 @@ function OrgSettings() {
         <p className="hint">Credentials, provider choices and where budget alerts go. Secrets arrive masked and stay masked.</p>
         <Loadable query={settings} label="settings" isEmpty={(data) => Object.keys(data.configured).length === 0}>
           {(data) => (
-            <DataTable caption="Settings of the organisation">
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Value</th>
-                  <th scope="col">Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {[...new Set([...Object.keys(data.configured), ...Object.keys(data.settings)])].sort().map((key) => (
-                  <tr key={key}>
-                    <th scope="row">
+            <DataTable
+              caption="Settings of the organisation"
+              columns={[
+                {
+                  header: 'Key',
+                  cell: (key) => (
+                    <>
                       <code>{key}</code>
                       {KNOWN[key] && <div className="row-meta">{KNOWN[key]}</div>}
-                    </th>
-                    <td>
-                      <SettingValue settingKey={key} settings={data} />
-                    </td>
-                    <td>
-                      <div className="actions row-actions">
-                        <button type="button" className="button small secondary" onClick={() => change(key)}>
-                          {data.configured[key] ? 'Change' : 'Set'}
-                          <span className="visually-hidden"> setting {key}</span>
-                        </button>
-                        {data.configured[key] && <RemoveSetting settingKey={key} />}
-                      </div>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </DataTable>
+                    </>
+                  ),
+                },
+                { header: 'Value', cell: (key) => <SettingValue settingKey={key} settings={data} /> },
+                {
+                  header: 'Actions',
+                  cell: (key) => (
+                    <div className="actions row-actions">
+                      <button type="button" className="button small secondary" onClick={() => change(key)}>
+                        {data.configured[key] ? 'Change' : 'Set'}
+                        <span className="visually-hidden"> setting {key}</span>
+                      </button>
+                      {data.configured[key] && <RemoveSetting settingKey={key} />}
+                    </div>
+                  ),
+                },
+              ]}
+              rows={[...new Set([...Object.keys(data.configured), ...Object.keys(data.settings)])].sort()}
+              rowKey={(key) => key}
+            />
           )}
         </Loadable>
       </Section>

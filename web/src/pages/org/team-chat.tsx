@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
-import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { ActionForm, Field } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
@@ -24,35 +24,32 @@ function StoredTokens() {
       </p>
       <Loadable query={settings} label="the token settings">
         {(data) => (
-          <DataTable caption="Team-chat token settings">
-            <thead>
-              <tr>
-                <th scope="col">Token</th>
-                <th scope="col">Setting</th>
-                <th scope="col">Stored</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {TOKENS.map((token) => (
-                <tr key={token.key}>
-                  <th scope="row">
+          <DataTable
+            caption="Team-chat token settings"
+            columns={[
+              {
+                header: 'Token',
+                cell: (token) => (
+                  <>
                     {token.name}
                     <div className="row-meta">{token.hint}</div>
-                  </th>
-                  <td>
-                    <Link to={`/org/settings?key=${token.key}`} aria-label={`Set ${token.key} on the Settings tab`}>
-                      <code>{token.key}</code>
-                    </Link>
-                  </td>
-                  <td>
-                    <Badge status={data.configured[token.key] ? 'set' : 'not_set'} />
-                  </td>
-                  <td>{data.settings[token.key] ? <code>{data.settings[token.key]}</code> : '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
+                  </>
+                ),
+              },
+              {
+                header: 'Setting',
+                cell: (token) => (
+                  <Link to={`/org/settings?key=${token.key}`} aria-label={`Set ${token.key} on the Settings tab`}>
+                    <code>{token.key}</code>
+                  </Link>
+                ),
+              },
+              { header: 'Stored', cell: (token) => <Badge status={data.configured[token.key] ? 'set' : 'not_set'} /> },
+              { header: 'Value', cell: (token) => (data.settings[token.key] ? <code>{data.settings[token.key]}</code> : '—') },
+            ]}
+            rows={TOKENS}
+            rowKey={(token) => token.key}
+          />
         )}
       </Loadable>
     </Section>
@@ -81,28 +78,22 @@ function TestToken() {
   const test = $api.useMutation('post', '/api/org/integrations/test');
   return (
     <Section title="Test a bot token">
-      <form
-        className="form"
-        noValidate
-        onSubmit={(event) => {
-          const form = event.currentTarget;
-          const { 'credentials.bot_token': botToken = '' } = formValues(event);
-          // A checked token does not stay in the page.
-          test.mutate({ body: { type: 'team-chat', credentials: { bot_token: botToken } } }, { onSuccess: () => form.reset() });
-        }}
+      <ActionForm
+        intro={<p className="hint">The token is sent to the chat platform to check it, and not stored.</p>}
+        error={test.error}
+        // A checked token does not stay in the page.
+        onSubmit={({ 'credentials.bot_token': botToken = '' }, form) =>
+          test.mutate({ body: { type: 'team-chat', credentials: { bot_token: botToken } } }, { onSuccess: () => form.reset() })
+        }
+        submit="Test token"
+        pending={test.isPending}
+        busy="Testing"
+        footer={<div role="status">{test.data && !test.isPending && <TestResult result={test.data} />}</div>}
       >
-        <p className="hint">The token is sent to the chat platform to check it, and not stored.</p>
-        <FormError error={test.error} />
         <Field label="Bot token" name="credentials.bot_token" error={test.error} hint="xoxb-…">
           <input type="password" autoComplete="off" required />
         </Field>
-        <div className="actions">
-          <Submit pending={test.isPending} busy="Testing">
-            Test token
-          </Submit>
-        </div>
-        <div role="status">{test.data && !test.isPending && <TestResult result={test.data} />}</div>
-      </form>
+      </ActionForm>
     </Section>
   );
 }

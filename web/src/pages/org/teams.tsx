@@ -1,52 +1,42 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
-import { $api } from '../../api/client';
+import { $api, useRefresh } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
-import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { ActionForm, Field } from '../../ui/form';
 import { PageHeader } from '../../ui/page';
+import { Notice, usePanel } from '../../ui/panel';
 import { Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 
 function CreateTeam({ onDone }: { onDone: (message?: string) => void }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/teams');
   const create = $api.useMutation('post', '/api/teams', {
     onSuccess: async ({ team }) => {
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/teams'] });
+      await refresh();
       onDone(`Created the team ${team.name}.`);
     },
   });
   return (
-    <form
+    <ActionForm
       className="card form"
-      aria-label="New team"
-      noValidate
-      onSubmit={(event) => {
-        const { name = '' } = formValues(event);
-        create.mutate({ body: { name } });
-      }}
+      label="New team"
+      heading={2}
+      error={create.error}
+      onSubmit={({ name = '' }) => create.mutate({ body: { name } })}
+      submit="Create team"
+      pending={create.isPending}
+      busy="Creating"
+      onCancel={() => onDone()}
     >
-      <h2>New team</h2>
-      <FormError error={create.error} />
       <Field label="Name" name="name" error={create.error} hint="Workspaces belong to a team; names are unique in the organisation.">
         <input required autoComplete="off" />
       </Field>
-      <div className="actions">
-        <Submit pending={create.isPending} busy="Creating">
-          Create team
-        </Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
 /** The organisation's teams; an admin creates more. */
 export default function Teams() {
   const isAdmin = useIsAdmin();
-  const [creating, setCreating] = useState(false);
-  const [notice, setNotice] = useState('');
+  const panel = usePanel();
   const teams = $api.useQuery('get', '/api/teams');
   return (
     <>
@@ -54,15 +44,8 @@ export default function Teams() {
         title="Teams"
         actions={
           isAdmin &&
-          !creating && (
-            <button
-              type="button"
-              className="button"
-              onClick={() => {
-                setNotice('');
-                setCreating(true);
-              }}
-            >
+          !panel.open && (
+            <button type="button" className="button" onClick={panel.show}>
               New team
             </button>
           )
@@ -70,15 +53,8 @@ export default function Teams() {
       >
         <p>Teams group the organisation's workspaces.</p>
       </PageHeader>
-      <div role="status">{notice && <p className="result">{notice}</p>}</div>
-      {creating && (
-        <CreateTeam
-          onDone={(message) => {
-            setCreating(false);
-            if (message) setNotice(message);
-          }}
-        />
-      )}
+      <Notice message={panel.notice} />
+      {panel.open && <CreateTeam onDone={panel.done} />}
       <Loadable
         query={teams}
         label="teams"
@@ -86,24 +62,15 @@ export default function Teams() {
         empty={isAdmin ? 'No teams yet: create the first one.' : 'No teams yet: an admin of your organisation creates them.'}
       >
         {(data) => (
-          <DataTable caption="Teams of the organisation">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Id</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.teams.map((team) => (
-                <tr key={team.id}>
-                  <th scope="row">{team.name}</th>
-                  <td>
-                    <code>{team.id}</code>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
+          <DataTable
+            caption="Teams of the organisation"
+            columns={[
+              { header: 'Name', cell: (team) => team.name },
+              { header: 'Id', cell: (team) => <code>{team.id}</code> },
+            ]}
+            rows={data.teams}
+            rowKey={(team) => team.id}
+          />
         )}
       </Loadable>
     </>

@@ -1,12 +1,12 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api, errorText, type Schemas } from '../../api/client';
+import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useIsAdmin, useUser } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
-import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { ActionForm, Field, formValues } from '../../ui/form';
 import { dateTime } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
-import { Loadable } from '../../ui/states';
+import { Notice } from '../../ui/panel';
+import { Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 import { InviteByLink, PendingInvitations } from './users/invitations';
 import { SetPassword } from './users/set-password';
@@ -14,28 +14,28 @@ import { SetPassword } from './users/set-password';
 type User = Schemas['User'];
 type Role = Schemas['OrgRole'];
 
-const USERS = ['get', '/api/org/users'] as const;
-
 function AddUser({ onDone }: { onDone: (message?: string) => void }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/org/users');
   const create = $api.useMutation('post', '/api/org/users', {
     onSuccess: async ({ user }) => {
-      await queryClient.invalidateQueries({ queryKey: USERS });
+      await refresh();
       onDone(`Added ${user.name} (${user.email}) as ${user.org_role}. They sign in with the password you set.`);
     },
   });
   return (
-    <form
+    <ActionForm
       className="card form"
-      aria-label="Add a user"
-      noValidate
-      onSubmit={(event) => {
-        const { name = '', email = '', password = '', org_role: role = 'member' } = formValues(event);
-        create.mutate({ body: { name, email, password, org_role: role as Role } });
-      }}
+      label="Add a user"
+      heading={2}
+      error={create.error}
+      onSubmit={({ name = '', email = '', password = '', org_role: role = 'member' }) =>
+        create.mutate({ body: { name, email, password, org_role: role as Role } })
+      }
+      submit="Add user"
+      pending={create.isPending}
+      busy="Adding"
+      onCancel={() => onDone()}
     >
-      <h2>Add a user</h2>
-      <FormError error={create.error} />
       <Field label="Name" name="name" error={create.error}>
         <input required autoComplete="off" />
       </Field>
@@ -51,22 +51,13 @@ function AddUser({ onDone }: { onDone: (message?: string) => void }) {
           <option value="admin">admin</option>
         </select>
       </Field>
-      <div className="actions">
-        <Submit pending={create.isPending} busy="Adding">
-          Add user
-        </Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
 /** An admin's controls for another user: change the role, set the password, remove. */
 function UserActions({ user }: { user: User }) {
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: USERS });
+  const refresh = useRefresh('/api/org/users');
   const change = $api.useMutation('put', '/api/org/users/{id}', { onSuccess: refresh });
   const remove = $api.useMutation('delete', '/api/org/users/{id}', { onSuccess: refresh });
   const path = { params: { path: { id: user.id } } };
@@ -108,10 +99,24 @@ function UserActions({ user }: { user: User }) {
           Remove<span className="visually-hidden"> {user.name}</span>
         </ConfirmButton>
       </div>
-      {(change.error || remove.error) && (
-        <p className="row-error" role="alert">
-          {errorText(change.error ?? remove.error)}
-        </p>
+      <RowError error={change.error ?? remove.error} />
+    </>
+  );
+}
+
+/** A user's name, marked when it is the reader's own or the identity provider deactivated them. */
+function UserName({ user, isMe }: { user: User; isMe: boolean }) {
+  return (
+    <>
+      {user.name}
+      {isMe && ' (you)'}
+      {!user.active && (
+        <>
+          {' '}
+          <span className="badge badge-muted" title="Deactivated by the identity provider: they cannot sign in">
+            Deactivated
+          </span>
+        </>
       )}
     </>
   );
@@ -121,42 +126,22 @@ function UsersTable({ users }: { users: User[] }) {
   const me = useUser();
   const isAdmin = useIsAdmin();
   return (
-    <DataTable caption="Users of the organisation">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Email</th>
-          <th scope="col">Role</th>
-          <th scope="col">Added</th>
-          {isAdmin && <th scope="col">Actions</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {users.map((user) => {
-          const isMe = user.id === me.id;
-          return (
-            <tr key={user.id}>
-              <th scope="row">
-                {user.name}
-                {isMe && ' (you)'}
-                {!user.active && (
-                  <>
-                    {' '}
-                    <span className="badge badge-muted" title="Deactivated by the identity provider: they cannot sign in">
-                      Deactivated
-                    </span>
-                  </>
-                )}
-              </th>
-              <td>{user.email}</td>
-              <td>{user.org_role}</td>
-              <td>{dateTime(user.created_at)}</td>
-              {isAdmin && <td>{isMe ? <span className="hint">Another admin changes your role.</span> : <UserActions user={user} />}</td>}
-            </tr>
-          );
-        })}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Users of the organisation"
+      columns={[
+        { header: 'Name', cell: (user) => <UserName user={user} isMe={user.id === me.id} /> },
+        { header: 'Email', cell: (user) => user.email },
+        { header: 'Role', cell: (user) => user.org_role },
+        { header: 'Added', cell: (user) => dateTime(user.created_at) },
+        isAdmin && {
+          header: 'Actions',
+          cell: (user) =>
+            user.id === me.id ? <span className="hint">Another admin changes your role.</span> : <UserActions user={user} />,
+        },
+      ]}
+      rows={users}
+      rowKey={(user) => user.id}
+    />
   );
 }
 
@@ -204,7 +189,7 @@ export default function Users() {
       >
         <p>Everyone who signs in to your organisation, and their role.</p>
       </PageHeader>
-      <div role="status">{notice && <p className="result">{notice}</p>}</div>
+      <Notice message={notice} />
       {adding === 'user' && (
         <AddUser
           onDone={(message) => {

@@ -60,54 +60,23 @@ function Approvals({ approvals }: { approvals: Schemas['ActivityEntry']['approva
 
 function ActivityTable({ entries }: { entries: Schemas['ActivityEntry'][] }) {
   return (
-    <DataTable caption="Audit log">
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">User</th>
-          <th scope="col">Query</th>
-          <th scope="col">Tools called</th>
-          <th scope="col">Connections</th>
-          <th scope="col" className="num">
-            Tokens in / out
-          </th>
-          <th scope="col" className="num">
-            Cost
-          </th>
-          <th scope="col" className="num">
-            Duration
-          </th>
-          <th scope="col">Error</th>
-          <th scope="col">Approvals</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map((entry) => (
-          <tr key={entry.id}>
-            <th scope="row" className="nowrap">
-              <time dateTime={entry.created_at}>{dateTime(entry.created_at)}</time>
-            </th>
-            <td>{entry.user_name}</td>
-            <td className="activity-query">{entry.query}</td>
-            <td>
-              <Names names={entry.tools_called} />
-            </td>
-            <td>
-              <Names names={entry.connections_hit} />
-            </td>
-            <td className="num">
-              {count(entry.tokens_input)} / {count(entry.tokens_output)}
-            </td>
-            <td className="num">{money(entry.cost_usd)}</td>
-            <td className="num">{duration(entry.duration_ms)}</td>
-            <td>{entry.error ? <span className="activity-error">{entry.error}</span> : '—'}</td>
-            <td>
-              <Approvals approvals={entry.approvals} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Audit log"
+      columns={[
+        { header: 'When', className: 'nowrap', cell: (entry) => <time dateTime={entry.created_at}>{dateTime(entry.created_at)}</time> },
+        { header: 'User', cell: (entry) => entry.user_name },
+        { header: 'Query', className: 'activity-query', cell: (entry) => entry.query },
+        { header: 'Tools called', cell: (entry) => <Names names={entry.tools_called} /> },
+        { header: 'Connections', cell: (entry) => <Names names={entry.connections_hit} /> },
+        { header: 'Tokens in / out', num: true, cell: (entry) => `${count(entry.tokens_input)} / ${count(entry.tokens_output)}` },
+        { header: 'Cost', num: true, cell: (entry) => money(entry.cost_usd) },
+        { header: 'Duration', num: true, cell: (entry) => duration(entry.duration_ms) },
+        { header: 'Error', cell: (entry) => (entry.error ? <span className="activity-error">{entry.error}</span> : '—') },
+        { header: 'Approvals', cell: (entry) => <Approvals approvals={entry.approvals} /> },
+      ]}
+      rows={entries}
+      rowKey={(entry) => entry.id}
+    />
   );
 }
 

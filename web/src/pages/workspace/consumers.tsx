@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
@@ -11,6 +10,7 @@ import { DataTable } from '../../ui/table';
 import { ChannelBindings, channelLabel } from './consumers/channels';
 import { CONSUMER_TYPES, ConnectConsumer, type Connected } from './consumers/connect-form';
 import { ConnectedNote } from './consumers/connected';
+import { useRefreshConsumers } from './consumers/refresh';
 import { useWorkspaceId } from './shell';
 
 type Consumer = Schemas['Consumer'];
@@ -18,13 +18,8 @@ type Consumer = Schemas['Consumer'];
 const typeLabel = (type: string) => CONSUMER_TYPES.find((option) => option.value === type)?.label ?? type;
 
 function Revoke({ consumer }: { consumer: Consumer }) {
-  const queryClient = useQueryClient();
-  const revoke = $api.useMutation('delete', '/api/connectors/consumer/{id}', {
-    onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/consumers'] });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
-    },
-  });
+  const refresh = useRefreshConsumers();
+  const revoke = $api.useMutation('delete', '/api/connectors/consumer/{id}', { onSuccess: refresh });
   const what = `${typeLabel(consumer.type)} consumer ${consumer.name ?? consumer.id}`;
   return (
     <>
@@ -49,38 +44,31 @@ function Revoke({ consumer }: { consumer: Consumer }) {
 
 function ConsumersTable({ consumers, isAdmin }: { consumers: Consumer[]; isAdmin: boolean }) {
   return (
-    <DataTable caption="Consumers">
-      <thead>
-        <tr>
-          <th scope="col">Type</th>
-          <th scope="col">Name</th>
-          <th scope="col">Id</th>
-          <th scope="col">Status</th>
-          <th scope="col">Channels</th>
-          <th scope="col">Connected</th>
-          <th scope="col">Last used</th>
-          {isAdmin && <th scope="col">Actions</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {consumers.map((consumer) => (
-          <tr key={consumer.id}>
-            <th scope="row">{typeLabel(consumer.type)}</th>
-            <td>{consumer.name ?? '—'}</td>
-            <td>
-              <code>{consumer.id}</code>
-            </td>
-            <td>
-              <Badge status={consumer.status} />
-            </td>
-            <td>{consumer.type === 'team-chat' ? consumer.channels.map(channelLabel).join(', ') || 'None bound' : '—'}</td>
-            <td>{dateTime(consumer.created_at)}</td>
-            <td>{consumer.last_used_at ? dateTime(consumer.last_used_at) : consumer.type === 'team-chat' ? '—' : 'Never'}</td>
-            {isAdmin && <td className="access-actions">{consumer.status === 'active' ? <Revoke consumer={consumer} /> : '—'}</td>}
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Consumers"
+      columns={[
+        { header: 'Type', cell: (consumer) => typeLabel(consumer.type) },
+        { header: 'Name', cell: (consumer) => consumer.name ?? '—' },
+        { header: 'Id', cell: (consumer) => <code>{consumer.id}</code> },
+        { header: 'Status', cell: (consumer) => <Badge status={consumer.status} /> },
+        {
+          header: 'Channels',
+          cell: (consumer) => (consumer.type === 'team-chat' ? consumer.channels.map(channelLabel).join(', ') || 'None bound' : '—'),
+        },
+        { header: 'Connected', cell: (consumer) => dateTime(consumer.created_at) },
+        {
+          header: 'Last used',
+          cell: (consumer) => (consumer.last_used_at ? dateTime(consumer.last_used_at) : consumer.type === 'team-chat' ? '—' : 'Never'),
+        },
+        isAdmin && {
+          header: 'Actions',
+          className: 'access-actions',
+          cell: (consumer) => (consumer.status === 'active' ? <Revoke consumer={consumer} /> : '—'),
+        },
+      ]}
+      rows={consumers}
+      rowKey={(consumer) => consumer.id}
+    />
   );
 }
 

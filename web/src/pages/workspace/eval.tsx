@@ -6,6 +6,7 @@ import { ConfirmButton } from '../../ui/confirm';
 import { FormError } from '../../ui/form';
 import { count } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
+import { Notice, usePanel } from '../../ui/panel';
 import { Loadable } from '../../ui/states';
 import { CaseList } from './evals/cases';
 import { EditEval } from './evals/eval-form';
@@ -97,23 +98,15 @@ function RunsPart({ workspaceId, evaluation }: RunsProps) {
 
 function CasesPart({ workspaceId, evaluation }: RunsProps) {
   const isAdmin = useIsAdmin();
-  const [editing, setEditing] = useState(false);
-  const [notice, setNotice] = useState('');
+  const editing = usePanel();
   return (
     <Section
       title={`Cases (${count(evaluation.cases.length)})`}
       actions={
         isAdmin &&
-        !editing && (
+        !editing.open && (
           <div className="actions">
-            <button
-              type="button"
-              className="button secondary"
-              onClick={() => {
-                setNotice('');
-                setEditing(true);
-              }}
-            >
+            <button type="button" className="button secondary" onClick={editing.show}>
               Edit<span className="visually-hidden"> the cases of {evaluation.name}</span>
             </button>
             <DeleteEval workspaceId={workspaceId} evaluation={evaluation} />
@@ -121,16 +114,9 @@ function CasesPart({ workspaceId, evaluation }: RunsProps) {
         )
       }
     >
-      <div role="status">{notice && <p className="result">{notice}</p>}</div>
-      {editing ? (
-        <EditEval
-          workspaceId={workspaceId}
-          evaluation={evaluation}
-          onDone={(message) => {
-            setEditing(false);
-            if (message) setNotice(message);
-          }}
-        />
+      <Notice message={editing.notice} />
+      {editing.open ? (
+        <EditEval workspaceId={workspaceId} evaluation={evaluation} onDone={editing.done} />
       ) : (
         <CaseList cases={evaluation.cases} />
       )}

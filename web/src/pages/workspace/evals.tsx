@@ -29,42 +29,19 @@ function LastRun({ workspaceId, item }: { workspaceId: string; item: Item }) {
 
 function EvalTable({ workspaceId, evals }: { workspaceId: string; evals: Item[] }) {
   return (
-    <DataTable caption="Evaluations">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col" className="num">
-            Cases
-          </th>
-          <th scope="col">Last run</th>
-          <th scope="col" className="num">
-            Score
-          </th>
-          <th scope="col" className="num">
-            Passed
-          </th>
-          <th scope="col" className="num">
-            Failed
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {evals.map((item) => (
-          <tr key={item.id}>
-            <th scope="row">
-              <Link to={evalPath(workspaceId, item.id)}>{item.name}</Link>
-            </th>
-            <td className="num">{count(item.case_count)}</td>
-            <td className="wc-nowrap">
-              <LastRun workspaceId={workspaceId} item={item} />
-            </td>
-            <td className="num">{item.last_run ? scoreText(item.last_run) : '—'}</td>
-            <td className="num">{count(item.last_run?.passed)}</td>
-            <td className="num">{count(item.last_run?.failed)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Evaluations"
+      columns={[
+        { header: 'Name', cell: (item) => <Link to={evalPath(workspaceId, item.id)}>{item.name}</Link> },
+        { header: 'Cases', num: true, cell: (item) => count(item.case_count) },
+        { header: 'Last run', className: 'wc-nowrap', cell: (item) => <LastRun workspaceId={workspaceId} item={item} /> },
+        { header: 'Score', num: true, cell: (item) => (item.last_run ? scoreText(item.last_run) : '—') },
+        { header: 'Passed', num: true, cell: (item) => count(item.last_run?.passed) },
+        { header: 'Failed', num: true, cell: (item) => count(item.last_run?.failed) },
+      ]}
+      rows={evals}
+      rowKey={(item) => item.id}
+    />
   );
 }
 

@@ -72,40 +72,33 @@ function Gaps({
   gaps: Schemas['KnowledgeGap'][];
   onAnswer?: (question: string) => void;
 }) {
-  if (gaps.length === 0) return <Empty>No knowledge gaps: the agent has not met a question its knowledge could not answer.</Empty>;
   return (
-    <DataTable caption="Knowledge gaps">
-      <thead>
-        <tr>
-          <th scope="col">Question</th>
-          <th scope="col">Asked</th>
-          <th scope="col">Conversation</th>
-          {onAnswer && <th scope="col">Answer</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {gaps.map((gap) => (
-          <tr key={gap.id}>
-            <th scope="row" className="wc-question">
-              {gap.question}
-            </th>
-            <td>{dateTime(gap.created_at)}</td>
-            <td>
-              <Link to={`/workspaces/${workspaceId}/conversations/${gap.conversation_id}`}>
-                Open<span className="visually-hidden"> the conversation of “{gap.question}”</span>
-              </Link>
-            </td>
-            {onAnswer && (
-              <td>
-                <button type="button" className="button secondary small wc-nowrap" onClick={() => onAnswer(gap.question)}>
-                  Add an entry<span className="visually-hidden"> answering “{gap.question}”</span>
-                </button>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Knowledge gaps"
+      columns={[
+        { header: 'Question', className: 'wc-question', cell: (gap) => gap.question },
+        { header: 'Asked', cell: (gap) => dateTime(gap.created_at) },
+        {
+          header: 'Conversation',
+          cell: (gap) => (
+            <Link to={`/workspaces/${workspaceId}/conversations/${gap.conversation_id}`}>
+              Open<span className="visually-hidden"> the conversation of “{gap.question}”</span>
+            </Link>
+          ),
+        },
+        onAnswer && {
+          header: 'Answer',
+          cell: (gap) => (
+            <button type="button" className="button secondary small wc-nowrap" onClick={() => onAnswer(gap.question)}>
+              Add an entry<span className="visually-hidden"> answering “{gap.question}”</span>
+            </button>
+          ),
+        },
+      ]}
+      rows={gaps}
+      rowKey={(gap) => gap.id}
+      empty="No knowledge gaps: the agent has not met a question its knowledge could not answer."
+    />
   );
 }
 

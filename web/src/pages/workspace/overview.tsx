@@ -7,7 +7,7 @@ import { count, dateTime, duration, money, percent } from '../../ui/format';
 import { Stats } from '../../ui/stats';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable } from '../../ui/states';
-import { DataTable } from '../../ui/table';
+import { ConnectionHealthTable } from './connections/health';
 import { useWorkspaceId } from './shell';
 
 type Detail = Schemas['WorkspaceDetail'];
@@ -132,36 +132,14 @@ function Budgets({ id, name }: { id: string; name: string }) {
 function ConnectionHealth({ id, connections }: { id: string; connections: Schemas['Connection'][] }) {
   return (
     <Section title="Connection health" actions={<Link to={`/workspaces/${id}/connections`}>Manage connections</Link>}>
-      {connections.length === 0 ? (
-        <Empty>No connections yet: the agent has no tools until one is added.</Empty>
-      ) : (
-        <DataTable caption="Connection health">
-          <thead>
-            <tr>
-              <th scope="col">Connection</th>
-              <th scope="col">Status</th>
-              <th scope="col">Transport</th>
-              <th scope="col" className="num">
-                Tools
-              </th>
-              <th scope="col">Last error</th>
-            </tr>
-          </thead>
-          <tbody>
-            {connections.map((connection) => (
-              <tr key={connection.id}>
-                <th scope="row">{connection.name}</th>
-                <td>
-                  <Badge status={connection.status} />
-                </td>
-                <td>{connection.transport}</td>
-                <td className="num">{count(connection.tool_count)}</td>
-                <td>{connection.last_error ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </DataTable>
-      )}
+      <ConnectionHealthTable
+        connections={connections}
+        more={[
+          { header: 'Transport', cell: (connection) => connection.transport },
+          { header: 'Tools', num: true, cell: (connection) => count(connection.tool_count) },
+        ]}
+        empty="No connections yet: the agent has no tools until one is added."
+      />
     </Section>
   );
 }

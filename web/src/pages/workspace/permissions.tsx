@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api, type Schemas } from '../../api/client';
+import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
-import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { ActionForm, Field } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/page';
-import { Empty, Loadable } from '../../ui/states';
+import { Loadable } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 import { OtherErrors } from './consumers/other-errors';
 import { useWorkspaceId } from './shell';
@@ -63,26 +62,24 @@ const linesOf = (text: string) =>
 
 function EditPatterns({ role, patterns, tools, onDone }: { role: Role; patterns: string[]; tools: NamedTool[]; onDone: () => void }) {
   const id = useWorkspaceId();
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces/{id}');
   const [text, setText] = useState(patterns.join('\n'));
   const save = $api.useMutation('put', '/api/workspaces/{id}/permissions/{role}', {
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
+      await refresh();
       onDone();
     },
   });
   const preview = tools.filter(allowedBy(linesOf(text))).map((tool) => tool.tool.name);
   return (
-    <form
-      className="form"
-      aria-label={`Edit the patterns of the ${role} role`}
-      noValidate
-      onSubmit={(event) => {
-        const { tool_patterns: value = '' } = formValues(event);
-        save.mutate({ params: { path: { id, role } }, body: { tool_patterns: linesOf(value) } });
-      }}
+    <ActionForm
+      label={`Edit the patterns of the ${role} role`}
+      error={save.error}
+      onSubmit={({ tool_patterns: value = '' }) => save.mutate({ params: { path: { id, role } }, body: { tool_patterns: linesOf(value) } })}
+      submit="Save patterns"
+      pending={save.isPending}
+      onCancel={onDone}
     >
-      <FormError error={save.error} />
       <OtherErrors error={save.error} shown={['tool_patterns']} />
       <Field
         label={`Tool-name patterns of the ${role} role`}
@@ -95,13 +92,7 @@ function EditPatterns({ role, patterns, tools, onDone }: { role: Role; patterns:
       <p className="hint" aria-live="polite">
         These patterns allow {preview.length} of {tools.length} tools{preview.length ? `: ${preview.join(', ')}` : ''}.
       </p>
-      <div className="actions">
-        <Submit pending={save.isPending}>Save patterns</Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -142,44 +133,23 @@ function RoleCard({ role, patterns, tools, isAdmin }: { role: Role; patterns: st
 
 function ToolsByRole({ tools, patterns }: { tools: NamedTool[]; patterns: Record<Role, string[]> }) {
   const allowed = { admin: allowedBy(patterns.admin), member: allowedBy(patterns.member) };
-  if (tools.length === 0) return <Empty>No tools yet: connect an MCP server on the Connections page and its tools show here.</Empty>;
   return (
-    <DataTable caption="Tools each role may use">
-      <thead>
-        <tr>
-          <th scope="col">Tool</th>
-          <th scope="col">Connection</th>
-          <th scope="col">Kind</th>
-          {ROLES.map((role) => (
-            <th scope="col" key={role}>
-              {role === 'admin' ? 'Admins' : 'Members'}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {tools.map((tool) => (
-          <tr key={tool.tool.id}>
-            <th scope="row">
-              <code>{tool.tool.name}</code>
-            </th>
-            <td>{tool.connection}</td>
-            <td>{tool.tool.is_write ? 'writes' : 'reads'}</td>
-            {ROLES.map((role) =>
-              allowed[role](tool) ? (
-                <td key={role} className="access-allowed">
-                  Allowed
-                </td>
-              ) : (
-                <td key={role} className="access-denied">
-                  Not allowed
-                </td>
-              ),
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Tools each role may use"
+      columns={[
+        { header: 'Tool', cell: (tool) => <code>{tool.tool.name}</code> },
+        { header: 'Connection', cell: (tool) => tool.connection },
+        { header: 'Kind', cell: (tool) => (tool.tool.is_write ? 'writes' : 'reads') },
+        ...ROLES.map((role) => ({
+          header: role === 'admin' ? 'Admins' : 'Members',
+          className: (tool: NamedTool) => (allowed[role](tool) ? 'access-allowed' : 'access-denied'),
+          cell: (tool: NamedTool) => (allowed[role](tool) ? 'Allowed' : 'Not allowed'),
+        })),
+      ]}
+      rows={tools}
+      rowKey={(tool) => tool.tool.id}
+      empty="No tools yet: connect an MCP server on the Connections page and its tools show here."
+    />
   );
 }
 

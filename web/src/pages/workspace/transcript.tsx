@@ -1,7 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { $api, type Answer } from '../../api/client';
+import { $api, type Answer, useRefresh } from '../../api/client';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
 import { FormError } from '../../ui/form';
@@ -49,14 +48,11 @@ function CloseConversation({
   conversationId: string;
   onClosed: () => void;
 }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces/{id}/conversations/{cid}', '/api/workspaces/{id}/conversations');
   const close = $api.useMutation('post', '/api/workspaces/{id}/conversations/{cid}/close', {
     onSuccess: async () => {
       onClosed();
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] }),
-        queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations'] }),
-      ]);
+      await refresh();
     },
   });
   return (

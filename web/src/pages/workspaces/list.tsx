@@ -1,10 +1,9 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { $api, type Schemas } from '../../api/client';
+import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
-import { Field, FormError, formValues, Submit } from '../../ui/form';
+import { ActionForm, Field } from '../../ui/form';
 import { count, dateTime, money } from '../../ui/format';
 import { PageHeader } from '../../ui/page';
 import { Loadable } from '../../ui/states';
@@ -12,27 +11,29 @@ import { DataTable } from '../../ui/table';
 
 function CreateWorkspace({ onDone }: { onDone: () => void }) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces');
   const teams = $api.useQuery('get', '/api/teams');
   const create = $api.useMutation('post', '/api/workspaces', {
     onSuccess: async (created) => {
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces'] });
+      await refresh();
       onDone();
       void navigate(`/workspaces/${created.id}`);
     },
   });
   return (
-    <form
+    <ActionForm
       className="card form"
-      aria-label="New workspace"
-      noValidate
-      onSubmit={(event) => {
-        const { name = '', team_id: teamId = '', system_prompt: prompt = '' } = formValues(event);
-        create.mutate({ body: { name, ...(teamId ? { team_id: teamId } : {}), ...(prompt ? { system_prompt: prompt } : {}) } });
-      }}
+      label="New workspace"
+      heading={2}
+      error={create.error}
+      onSubmit={({ name = '', team_id: teamId = '', system_prompt: prompt = '' }) =>
+        create.mutate({ body: { name, ...(teamId ? { team_id: teamId } : {}), ...(prompt ? { system_prompt: prompt } : {}) } })
+      }
+      submit="Create workspace"
+      pending={create.isPending}
+      busy="Creating"
+      onCancel={onDone}
     >
-      <h2>New workspace</h2>
-      <FormError error={create.error} />
       <Field label="Name" name="name" error={create.error}>
         <input required />
       </Field>
@@ -54,15 +55,7 @@ function CreateWorkspace({ onDone }: { onDone: () => void }) {
       <Field label="System prompt" name="system_prompt" error={create.error} hint="Optional: how the agent should behave.">
         <textarea rows={3} />
       </Field>
-      <div className="actions">
-        <Submit pending={create.isPending} busy="Creating">
-          Create workspace
-        </Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -71,52 +64,23 @@ type WorkspaceRow = Schemas['WorkspaceListItem'];
 /** The workspaces with their counts and usage. */
 function WorkspacesTable({ workspaces }: { workspaces: WorkspaceRow[] }) {
   return (
-    <DataTable caption="Workspaces">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Team</th>
-          <th scope="col">Status</th>
-          <th scope="col">Model</th>
-          <th scope="col" className="num">
-            Connections
-          </th>
-          <th scope="col" className="num">
-            Tools
-          </th>
-          <th scope="col" className="num">
-            Knowledge
-          </th>
-          <th scope="col" className="num">
-            Queries today
-          </th>
-          <th scope="col" className="num">
-            Cost this month
-          </th>
-          <th scope="col">Created</th>
-        </tr>
-      </thead>
-      <tbody>
-        {workspaces.map((workspace) => (
-          <tr key={workspace.id}>
-            <th scope="row">
-              <Link to={`/workspaces/${workspace.id}`}>{workspace.name}</Link>
-            </th>
-            <td>{workspace.team}</td>
-            <td>
-              <Badge status={workspace.status} />
-            </td>
-            <td>{workspace.model}</td>
-            <td className="num">{count(workspace.connection_count)}</td>
-            <td className="num">{count(workspace.tool_count)}</td>
-            <td className="num">{count(workspace.knowledge_count)}</td>
-            <td className="num">{count(workspace.queries_today)}</td>
-            <td className="num">{money(workspace.cost_mtd)}</td>
-            <td>{dateTime(workspace.created_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Workspaces"
+      columns={[
+        { header: 'Name', cell: (workspace) => <Link to={`/workspaces/${workspace.id}`}>{workspace.name}</Link> },
+        { header: 'Team', cell: (workspace) => workspace.team },
+        { header: 'Status', cell: (workspace) => <Badge status={workspace.status} /> },
+        { header: 'Model', cell: (workspace) => workspace.model },
+        { header: 'Connections', num: true, cell: (workspace) => count(workspace.connection_count) },
+        { header: 'Tools', num: true, cell: (workspace) => count(workspace.tool_count) },
+        { header: 'Knowledge', num: true, cell: (workspace) => count(workspace.knowledge_count) },
+        { header: 'Queries today', num: true, cell: (workspace) => count(workspace.queries_today) },
+        { header: 'Cost this month', num: true, cell: (workspace) => money(workspace.cost_mtd) },
+        { header: 'Created', cell: (workspace) => dateTime(workspace.created_at) },
+      ]}
+      rows={workspaces}
+      rowKey={(workspace) => workspace.id}
+    />
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { $api, type Schemas } from '../../../api/client';
 import { coverOf, periodOf } from '../../../ui/budget';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { money } from '../../../ui/format';
 import { Loadable } from '../../../ui/states';
 import { limitOf, percentsOf, useRefreshBudgets } from './shared';
@@ -139,14 +139,17 @@ export function AddBudget({ target, onDone }: { target?: BudgetTarget; onDone: (
     },
   });
   return (
-    <form
+    <ActionForm
       className="card form"
-      aria-label="Add a budget"
-      noValidate
-      onSubmit={(event) => create.mutate({ body: bodyOf(scope, formValues(event)) })}
+      label="Add a budget"
+      heading={2}
+      error={create.error}
+      onSubmit={(values) => create.mutate({ body: bodyOf(scope, values) })}
+      submit="Add budget"
+      pending={create.isPending}
+      busy="Adding"
+      onCancel={() => onDone()}
     >
-      <h2>Add a budget</h2>
-      <FormError error={create.error} />
       <Field label="Covers" name="scope" error={create.error} hint="What the limit applies to: every query of it counts.">
         <select value={scope} onChange={(event) => setScope(event.target.value as Scope)}>
           {Object.entries(SCOPES).map(([value, label]) => (
@@ -179,14 +182,6 @@ export function AddBudget({ target, onDone }: { target?: BudgetTarget; onDone: (
       >
         <input defaultValue="80, 100" autoComplete="off" />
       </Field>
-      <div className="actions">
-        <Submit pending={create.isPending} busy="Adding">
-          Add budget
-        </Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -4,7 +4,7 @@ import { useIsAdmin } from '../../../app/session';
 import { Badge } from '../../../ui/badge';
 import { BudgetMeter, coverOf, periodOf, ResetTime } from '../../../ui/budget';
 import { ConfirmButton } from '../../../ui/confirm';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field, FormError } from '../../../ui/form';
 import { money } from '../../../ui/format';
 import { limitOf, percentsOf, percentsText, useRefreshBudgets } from './shared';
 
@@ -30,20 +30,21 @@ function EditBudget({ budget, onDone }: { budget: Budget; onDone: (message?: str
   });
   const title = `Change the budget of ${titleOf(budget)}`;
   return (
-    <form
+    <ActionForm
       className="form budget-edit"
-      aria-label={title}
-      noValidate
-      onSubmit={(event) => {
-        const values = formValues(event);
+      label={title}
+      heading={3}
+      error={update.error}
+      onSubmit={(values) =>
         update.mutate({
           params: { path: { id: budget.id } },
           body: { limit_usd: limitOf(values.limit_usd), alert_percent: percentsOf(values.alert_percent) },
-        });
-      }}
+        })
+      }
+      submit="Save budget"
+      pending={update.isPending}
+      onCancel={() => onDone()}
     >
-      <h3>{title}</h3>
-      <FormError error={update.error} />
       <Field label="Limit (USD)" name="limit_usd" error={update.error} hint="A lower limit than what is spent refuses queries at once.">
         <input type="number" inputMode="decimal" min="0.01" step="0.01" defaultValue={budget.limit_usd} required autoComplete="off" />
       </Field>
@@ -55,13 +56,7 @@ function EditBudget({ budget, onDone }: { budget: Budget; onDone: (message?: str
       >
         <input defaultValue={percentsText(budget.alert_percent)} autoComplete="off" />
       </Field>
-      <div className="actions">
-        <Submit pending={update.isPending}>Save budget</Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 

@@ -1,12 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useRefresh } from '../../../api/client';
 
 /** The budgets' read: the budgets page, the workspace overview and the banner share it. */
-const BUDGETS = ['get', '/api/org/budgets'] as const;
-
-export function useRefreshBudgets() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: BUDGETS });
-}
+export const useRefreshBudgets = () => useRefresh('/api/org/budgets');
 
 /**
  * A limit as typed, for the API to judge: blank or not a number is sent as `null`, so the answer

@@ -1,12 +1,11 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
-import { $api, errorText, type Schemas } from '../../../api/client';
+import { $api, type Schemas, useRefresh } from '../../../api/client';
 import { ConfirmButton } from '../../../ui/confirm';
 import { CopyButton } from '../../../ui/copy';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { dateTime } from '../../../ui/format';
 import { Section } from '../../../ui/page';
-import { Loadable } from '../../../ui/states';
+import { Loadable, RowError } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 
 /*
@@ -14,7 +13,6 @@ import { DataTable } from '../../../ui/table';
  * invitations still waiting, each with when it expires and Revoke.
  */
 
-const INVITATIONS = ['get', '/api/org/invitations'] as const;
 type Role = Schemas['OrgRole'];
 type Created = Schemas['CreatedInvitation'];
 
@@ -50,23 +48,23 @@ function LinkOnce({ invitation, onDone }: { invitation: Created; onDone: () => v
 
 /** The form that makes an invitation; once made, its link instead. */
 export function InviteByLink({ onDone }: { onDone: () => void }) {
-  const queryClient = useQueryClient();
-  const invite = $api.useMutation('post', '/api/org/invitations', {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: INVITATIONS }),
-  });
+  const refresh = useRefresh('/api/org/invitations');
+  const invite = $api.useMutation('post', '/api/org/invitations', { onSuccess: refresh });
   if (invite.data) return <LinkOnce invitation={invite.data.invitation} onDone={onDone} />;
   return (
-    <form
+    <ActionForm
       className="card form"
-      aria-label="Invite by link"
-      noValidate
-      onSubmit={(event) => {
-        const { email = '', org_role: role = 'member', expires_in_hours: hours = '' } = formValues(event);
-        invite.mutate({ body: { email, org_role: role as Role, ...(hours ? { expires_in_hours: Number(hours) } : {}) } });
-      }}
+      label="Invite by link"
+      heading={2}
+      error={invite.error}
+      onSubmit={({ email = '', org_role: role = 'member', expires_in_hours: hours = '' }) =>
+        invite.mutate({ body: { email, org_role: role as Role, ...(hours ? { expires_in_hours: Number(hours) } : {}) } })
+      }
+      submit="Make invitation link"
+      pending={invite.isPending}
+      busy="Making the link"
+      onCancel={onDone}
     >
-      <h2>Invite by link</h2>
-      <FormError error={invite.error} />
       <Field label="Email" name="email" error={invite.error} hint="They join with this address; they choose their name and password.">
         <input type="email" required autoComplete="off" />
       </Field>
@@ -84,23 +82,13 @@ export function InviteByLink({ onDone }: { onDone: () => void }) {
       >
         <input type="number" min={1} max={336} step={1} defaultValue={72} inputMode="numeric" />
       </Field>
-      <div className="actions">
-        <Submit pending={invite.isPending} busy="Making the link">
-          Make invitation link
-        </Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
 function RevokeInvitation({ invitation }: { invitation: Schemas['Invitation'] }) {
-  const queryClient = useQueryClient();
-  const revoke = $api.useMutation('delete', '/api/org/invitations/{id}', {
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: INVITATIONS }),
-  });
+  const refresh = useRefresh('/api/org/invitations');
+  const revoke = $api.useMutation('delete', '/api/org/invitations/{id}', { onSuccess: refresh });
   return (
     <>
       <ConfirmButton
@@ -112,11 +100,7 @@ function RevokeInvitation({ invitation }: { invitation: Schemas['Invitation'] })
       >
         Revoke<span className="visually-hidden"> the invitation of {invitation.email}</span>
       </ConfirmButton>
-      {revoke.error && (
-        <p className="row-error" role="alert">
-          {errorText(revoke.error)}
-        </p>
-      )}
+      <RowError error={revoke.error} />
     </>
   );
 }
@@ -133,30 +117,18 @@ export function PendingInvitations() {
         empty="No invitation is waiting. Invite someone by link to add them without setting their password."
       >
         {(data) => (
-          <DataTable caption="Pending invitations">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Invited by</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.invitations.map((invitation) => (
-                <tr key={invitation.id}>
-                  <th scope="row">{invitation.email}</th>
-                  <td>{invitation.org_role}</td>
-                  <td>{dateTime(invitation.expires_at)}</td>
-                  <td>{invitation.invited_by}</td>
-                  <td>
-                    <RevokeInvitation invitation={invitation} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
+          <DataTable
+            caption="Pending invitations"
+            columns={[
+              { header: 'Email', cell: (invitation) => invitation.email },
+              { header: 'Role', cell: (invitation) => invitation.org_role },
+              { header: 'Expires', cell: (invitation) => dateTime(invitation.expires_at) },
+              { header: 'Invited by', cell: (invitation) => invitation.invited_by },
+              { header: 'Actions', cell: (invitation) => <RevokeInvitation invitation={invitation} /> },
+            ]}
+            rows={data.invitations}
+            rowKey={(invitation) => invitation.id}
+          />
         )}
       </Loadable>
     </Section>

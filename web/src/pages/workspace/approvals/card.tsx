@@ -1,7 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { $api, type Schemas } from '../../../api/client';
+import { $api, type Schemas, useRefresh } from '../../../api/client';
 import { Badge } from '../../../ui/badge';
 import { Field, FormError } from '../../../ui/form';
 import { dateTime } from '../../../ui/format';
@@ -33,14 +32,13 @@ function DecisionForm({
   workspaceId: string;
   onDecided: (outcome: DecisionOutcome) => void;
 }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces/{id}/approvals', '/api/workspaces/{id}/dashboard');
   const [decision, setDecision] = useState<Decision>('approve');
   const [reason, setReason] = useState('');
   const decide = $api.useMutation('post', '/api/workspaces/{id}/approvals/{approval_id}', {
     onSettled: async (response, error, variables) => {
       // Decided or refused, the list may have changed under us (another decision, an expiry).
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/approvals'] });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/dashboard'] });
+      await refresh();
       const outcome: DecisionOutcome = { approval, decision: variables.body.decision };
       if (error) outcome.error = error;
       // Not streamed (no Accept header): the answer is the JSON one.

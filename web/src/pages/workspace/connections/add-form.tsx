@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useState } from 'react';
 import { $api, type Schemas } from '../../../api/client';
-import { Field, FormError, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { ErrorNote, Loading } from '../../../ui/states';
 import { EnvFields, envOf, type HeaderRow, HeaderRows, headersOf } from './credential-fields';
 import { type CatalogueEntry, useRefreshConnections } from './shared';
@@ -200,30 +200,16 @@ export function AddConnection({ workspaceId, onDone }: { workspaceId: string; on
   };
   const error = unchosen ?? save.error ?? test.error;
   return (
-    <form
+    <ActionForm
       className="card form wc-add"
-      aria-label="Add a connection"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+      label="Add a connection"
+      heading={2}
+      error={error}
+      onSubmit={() => {
         test.reset();
         if (chosen()) save.mutate({ body: saveBodyOf(workspaceId, draft, entry) });
       }}
-    >
-      <h2>Add a connection</h2>
-      <FormError error={error} />
-      <Field label="Name" name="name" error={error} hint="How the agent and the activity log name it.">
-        <input value={draft.name} onChange={(event) => set({ name: event.target.value })} />
-      </Field>
-      <Field label="Transport" name="transport" error={error}>
-        <select value={draft.transport} onChange={(event) => set({ transport: event.target.value as Draft['transport'] })}>
-          <option value="http">HTTP: a server at a URL</option>
-          <option value="stdio">stdio: a server the service runs</option>
-        </select>
-      </Field>
-      <TargetFields draft={draft} set={set} catalogue={catalogue} error={error} />
-      <TestResult pending={test.isPending} result={test.data} />
-      <div className="actions">
+      actionsBefore={
         <button
           type="button"
           className="button secondary"
@@ -236,11 +222,22 @@ export function AddConnection({ workspaceId, onDone }: { workspaceId: string; on
         >
           {test.isPending ? 'Testing…' : 'Test connection'}
         </button>
-        <Submit pending={save.isPending}>Save connection</Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+      }
+      submit="Save connection"
+      pending={save.isPending}
+      onCancel={() => onDone()}
+    >
+      <Field label="Name" name="name" error={error} hint="How the agent and the activity log name it.">
+        <input value={draft.name} onChange={(event) => set({ name: event.target.value })} />
+      </Field>
+      <Field label="Transport" name="transport" error={error}>
+        <select value={draft.transport} onChange={(event) => set({ transport: event.target.value as Draft['transport'] })}>
+          <option value="http">HTTP: a server at a URL</option>
+          <option value="stdio">stdio: a server the service runs</option>
+        </select>
+      </Field>
+      <TargetFields draft={draft} set={set} catalogue={catalogue} error={error} />
+      <TestResult pending={test.isPending} result={test.data} />
+    </ActionForm>
   );
 }

@@ -5,7 +5,6 @@ import { Badge } from '../../../ui/badge';
 import { ConfirmButton } from '../../../ui/confirm';
 import { FormError } from '../../../ui/form';
 import { count, dateTime } from '../../../ui/format';
-import { Empty } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 import { AuthorizeButton } from './authorize';
 import { EditCredentials } from './edit-credentials';
@@ -33,36 +32,24 @@ function whereOf(connection: Connection): string {
 }
 
 function ToolsTable({ connection, tools }: { connection: Connection; tools: Schemas['Tool'][] }) {
-  if (tools.length === 0) {
-    const why =
-      connection.status === 'needs_authorization'
-        ? 'Its tools are listed once access is authorized.'
-        : connection.status === 'error'
-          ? 'They are listed once the server can be reached: refresh them, or ask a question.'
-          : 'The server offers no tools.';
-    return <Empty>No tools yet. {why}</Empty>;
-  }
+  const why =
+    connection.status === 'needs_authorization'
+      ? 'Its tools are listed once access is authorized.'
+      : connection.status === 'error'
+        ? 'They are listed once the server can be reached: refresh them, or ask a question.'
+        : 'The server offers no tools.';
   return (
-    <DataTable caption={`Tools of ${connection.name}`}>
-      <thead>
-        <tr>
-          <th scope="col">Tool</th>
-          <th scope="col">Access</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {tools.map((tool) => (
-          <tr key={tool.id}>
-            <th scope="row">
-              <code>{tool.name}</code>
-            </th>
-            <td>{tool.is_write ? <span className="wc-write">write</span> : 'read only'}</td>
-            <td>{tool.description || '—'}</td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption={`Tools of ${connection.name}`}
+      columns={[
+        { header: 'Tool', cell: (tool) => <code>{tool.name}</code> },
+        { header: 'Access', cell: (tool) => (tool.is_write ? <span className="wc-write">write</span> : 'read only') },
+        { header: 'Description', cell: (tool) => tool.description || '—' },
+      ]}
+      rows={tools}
+      rowKey={(tool) => tool.id}
+      empty={<>No tools yet. {why}</>}
+    />
   );
 }
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { $api } from '../../../api/client';
-import { FormError, Submit } from '../../../ui/form';
+import { ActionForm } from '../../../ui/form';
 import { EnvFields, envOf, HeaderRows, headerRow, headersOf } from './credential-fields';
 import { type Connection, entryOf, exactError, useRefreshConnections } from './shared';
 
@@ -26,18 +26,20 @@ export function EditCredentials({ connection, onDone }: { connection: Connection
   // Why the server could not be reached with these credentials (an http server's is about its url).
   const reason = isHttp ? exactError(update.error, 'url') : undefined;
   return (
-    <form
+    <ActionForm
       className="form wc-edit"
-      aria-label={title}
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
+      label={title}
+      heading={4}
+      error={update.error}
+      onSubmit={() => {
         const body = isHttp ? { headers: headersOf(rows) } : { env: envOf(envNames, env) };
         update.mutate({ params: { path: { id: connection.id } }, body });
       }}
+      submit="Save credentials"
+      pending={update.isPending}
+      busy="Reaching the server"
+      onCancel={() => onDone()}
     >
-      <h4>{title}</h4>
-      <FormError error={update.error} />
       {reason && <p className="field-error">{reason}</p>}
       {isHttp ? (
         <HeaderRows
@@ -52,14 +54,6 @@ export function EditCredentials({ connection, onDone }: { connection: Connection
         <EnvFields names={envNames} values={env} onChange={setEnv} error={update.error} saved={savedEnv} replacing />
       )}
       <p className="hint">Saving reaches the server with the new credentials; if it cannot be reached, nothing changes.</p>
-      <div className="actions">
-        <Submit pending={update.isPending} busy="Reaching the server">
-          Save credentials
-        </Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,5 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { fieldError, type Schemas } from '../../../api/client';
+import { fieldError, type Schemas, useRefresh } from '../../../api/client';
 
 export type Connection = Schemas['Connection'];
 export type CatalogueEntry = Schemas['StdioCatalogueResponse']['servers'][number];
@@ -8,16 +7,8 @@ export type CatalogueEntry = Schemas['StdioCatalogueResponse']['servers'][number
 export const exactError = (error: unknown, path: string) => fieldError(error, path, { exact: true });
 
 /** Everything that shows connections or their counts, to read again after a change. */
-export function useRefreshConnections(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all(
-      ['/api/workspaces/{id}/connections', '/api/workspaces/{id}', '/api/workspaces', '/api/workspaces/{id}/dashboard'].map((path) =>
-        queryClient.invalidateQueries({ queryKey: ['get', path] }),
-      ),
-    );
-  };
-}
+export const useRefreshConnections = () =>
+  useRefresh('/api/workspaces/{id}/connections', '/api/workspaces/{id}', '/api/workspaces', '/api/workspaces/{id}/dashboard');
 
 /** The catalogue entry a stdio connection runs: the one whose command line it equals. */
 export function entryOf(catalogue: CatalogueEntry[] | undefined, connection: Connection): CatalogueEntry | undefined {

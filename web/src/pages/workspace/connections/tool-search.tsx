@@ -32,26 +32,16 @@ function Matches({ workspaceId, q }: { workspaceId: string; q: string }) {
       empty={<p>No tool matches “{q}”. Try other words, or fewer.</p>}
     >
       {(data) => (
-        <DataTable caption={`Tools matching “${q}”, best first`}>
-          <thead>
-            <tr>
-              <th scope="col">Tool</th>
-              <th scope="col">Connection</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.tools.map((tool) => (
-              <tr key={tool.name}>
-                <th scope="row">
-                  <code>{tool.name}</code>
-                </th>
-                <td>{tool.connection}</td>
-                <td>{tool.description || '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </DataTable>
+        <DataTable
+          caption={`Tools matching “${q}”, best first`}
+          columns={[
+            { header: 'Tool', cell: (tool) => <code>{tool.name}</code> },
+            { header: 'Connection', cell: (tool) => tool.connection },
+            { header: 'Description', cell: (tool) => tool.description || '—' },
+          ]}
+          rows={data.tools}
+          rowKey={(tool) => tool.name}
+        />
       )}
     </Loadable>
   );

@@ -1,23 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { $api, type Schemas } from '../../../api/client';
 import { ConfirmButton } from '../../../ui/confirm';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { Section } from '../../../ui/page';
-import { Empty, ErrorNote } from '../../../ui/states';
+import { ErrorNote } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 import { OtherErrors } from './other-errors';
+import { useRefreshConsumers } from './refresh';
 
 type Channel = Schemas['Consumer']['channels'][number];
-
-/** Re-reads everything that lists the workspace's consumers and their channels. */
-function useRefreshConsumers() {
-  const queryClient = useQueryClient();
-  return async () => {
-    await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/consumers'] });
-    await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
-  };
-}
 
 export const channelLabel = (channel: Channel) => (channel.channel_name ? `#${channel.channel_name}` : channel.channel_id);
 
@@ -32,34 +23,17 @@ export function ChannelBindings({ workspaceId, channels, isAdmin }: { workspaceI
           {bound}
         </p>
       )}
-      {channels.length === 0 ? (
-        <Empty>No channel is bound to this workspace.</Empty>
-      ) : (
-        <DataTable caption="Bound channels">
-          <thead>
-            <tr>
-              <th scope="col">Channel</th>
-              <th scope="col">Channel id</th>
-              {isAdmin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {channels.map((channel) => (
-              <tr key={channel.channel_id}>
-                <th scope="row">{channelLabel(channel)}</th>
-                <td>
-                  <code>{channel.channel_id}</code>
-                </td>
-                {isAdmin && (
-                  <td className="access-actions">
-                    <Unbind channel={channel} />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </tbody>
-        </DataTable>
-      )}
+      <DataTable
+        caption="Bound channels"
+        columns={[
+          { header: 'Channel', cell: channelLabel },
+          { header: 'Channel id', cell: (channel) => <code>{channel.channel_id}</code> },
+          isAdmin && { header: 'Actions', className: 'access-actions', cell: (channel) => <Unbind channel={channel} /> },
+        ]}
+        rows={channels}
+        rowKey={(channel) => channel.channel_id}
+        empty="No channel is bound to this workspace."
+      />
       {isAdmin && <BindChannel workspaceId={workspaceId} onBound={setBound} />}
     </Section>
   );
@@ -96,13 +70,14 @@ function BindChannel({ workspaceId, onBound }: { workspaceId: string; onBound: (
     },
   });
   return (
-    <form
-      ref={form}
+    <ActionForm
+      formRef={form}
       className="form access-bind"
-      aria-label="Bind a channel"
-      noValidate
-      onSubmit={(event) => {
-        const { channel_id: channelId = '', channel_name: channelName = '' } = formValues(event);
+      label="Bind a channel"
+      heading={3}
+      intro={<p className="hint">The organisation's bot must be connected first (connect a team chat consumer once).</p>}
+      error={bind.error}
+      onSubmit={({ channel_id: channelId = '', channel_name: channelName = '' }) => {
         onBound('');
         bind.mutate({
           body: {
@@ -113,10 +88,10 @@ function BindChannel({ workspaceId, onBound }: { workspaceId: string; onBound: (
           },
         });
       }}
+      submit="Bind channel"
+      pending={bind.isPending}
+      busy="Binding"
     >
-      <h3>Bind a channel</h3>
-      <p className="hint">The organisation's bot must be connected first (connect a team chat consumer once).</p>
-      <FormError error={bind.error} />
       <OtherErrors error={bind.error} shown={['channel_id', 'channel_name']} />
       <Field label="Channel id" name="channel_id" error={bind.error} hint="For example C0456EFGH: channel details → About.">
         <input autoComplete="off" required />
@@ -124,11 +99,6 @@ function BindChannel({ workspaceId, onBound }: { workspaceId: string; onBound: (
       <Field label="Channel name (optional)" name="channel_name" error={bind.error}>
         <input autoComplete="off" />
       </Field>
-      <div className="actions">
-        <Submit pending={bind.isPending} busy="Binding">
-          Bind channel
-        </Submit>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,8 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { $api, type Schemas } from '../../../api/client';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { OtherErrors } from './other-errors';
+import { useRefreshConsumers } from './refresh';
 
 type ConsumerType = Schemas['ConnectConsumerRequest']['type'];
 export type Connected = Schemas['ConnectConsumerResponse'] & { type: ConsumerType };
@@ -24,23 +24,22 @@ export function ConnectConsumer({
   onConnected: (done: Connected) => void;
   onCancel: () => void;
 }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshConsumers();
   const [type, setType] = useState<ConsumerType>('api');
   const connect = $api.useMutation('post', '/api/connectors/consumer', {
     onSuccess: async (answer) => {
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/consumers'] });
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}'] });
+      await refresh();
       onConnected({ ...answer, type });
     },
   });
   const teamChat = type === 'team-chat';
   return (
-    <form
+    <ActionForm
       className="card form"
-      aria-label="Connect a consumer"
-      noValidate
-      onSubmit={(event) => {
-        const values = formValues(event);
+      label="Connect a consumer"
+      heading={2}
+      error={connect.error}
+      onSubmit={(values) => {
         const credentials = teamChat
           ? { bot_token: values['credentials.bot_token'] ?? '', app_token: values['credentials.app_token'] ?? '' }
           : {};
@@ -58,9 +57,11 @@ export function ConnectConsumer({
           },
         });
       }}
+      submit="Connect consumer"
+      pending={connect.isPending}
+      busy="Connecting"
+      onCancel={onCancel}
     >
-      <h2>Connect a consumer</h2>
-      <FormError error={connect.error} />
       <OtherErrors
         error={connect.error}
         shown={
@@ -80,15 +81,7 @@ export function ConnectConsumer({
         <input autoComplete="off" maxLength={100} />
       </Field>
       {teamChat && <TeamChatFields error={connect.error} />}
-      <div className="actions">
-        <Submit pending={connect.isPending} busy="Connecting">
-          Connect consumer
-        </Submit>
-        <button type="button" className="button secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 

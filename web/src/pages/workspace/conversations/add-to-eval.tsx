@@ -1,8 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { $api, api, fieldError } from '../../../api/client';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { Loading } from '../../../ui/states';
 import { type CaseInput, type EvalCase, evalPath, expectOf, useRefreshEvals } from '../evals/shared';
 
@@ -87,28 +87,24 @@ function AddCaseForm({ workspaceId, source, onDone }: FormProps) {
   const evals = $api.useQuery('get', '/api/workspaces/{id}/evals', { params: { path: { id: workspaceId } } });
   const [choice, setChoice] = useState<string>();
   const add = useAddCase(workspaceId, onDone);
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (!evals.isPending) form.current?.querySelector('select')?.focus();
-  }, [evals.isPending]);
   if (evals.isPending) return <Loading label="Loading the evaluations" />;
   const list = evals.data?.evals ?? [];
   const chosen = choice ?? list[0]?.id ?? NEW;
   // The history has no field of its own: its messages (too long, too many) show under the question.
   const historyError = fieldError(add.error, 'case.history');
   return (
-    <form
-      ref={form}
+    <ActionForm
       className="card form eval-add-form"
-      aria-label="Add this answer to an evaluation"
-      noValidate
-      onSubmit={(event) => {
-        const values = formValues(event);
-        add.mutate({ evalId: chosen, name: values.name ?? '', input: caseOf(values, source.history) });
-      }}
+      label="Add this answer to an evaluation"
+      heading={3}
+      error={add.error ?? evals.error}
+      onSubmit={(values) => add.mutate({ evalId: chosen, name: values.name ?? '', input: caseOf(values, source.history) })}
+      submit="Add case"
+      pending={add.isPending}
+      busy="Adding"
+      onCancel={() => onDone()}
+      autoFocus
     >
-      <h3>Add this answer to an evaluation</h3>
-      <FormError error={add.error ?? evals.error} />
       <Field label="Evaluation" name="eval_id" error={add.error}>
         <select value={chosen} onChange={(event) => setChoice(event.target.value)}>
           {list.map((item) => (
@@ -149,15 +145,7 @@ function AddCaseForm({ workspaceId, source, onDone }: FormProps) {
       >
         <textarea rows={2} />
       </Field>
-      <div className="actions">
-        <Submit pending={add.isPending} busy="Adding">
-          Add case
-        </Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 

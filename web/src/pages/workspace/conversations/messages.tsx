@@ -1,6 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api, type Answer, errorText, type Schemas } from '../../../api/client';
+import { $api, type Answer, errorText, type Schemas, useRefresh } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { count, dateTime, duration, money } from '../../../ui/format';
 import { Markdown } from '../../../ui/markdown';
@@ -36,13 +35,13 @@ function Thumb({ down = false }: { down?: boolean }) {
 
 /** Helpful / not helpful on one answer, with how many rated it each way (each rater's last rating counts); yours shows pressed. */
 function Feedback({ workspaceId, conversationId, message }: { workspaceId: string; conversationId: string; message: Message }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces/{id}/conversations/{cid}');
   // The rating given here: the API counts ratings but does not say whose they are.
   const [mine, setMine] = useState<Schemas['FeedbackRequest']['rating']>();
   const rate = $api.useMutation('post', '/api/workspaces/{id}/conversations/{cid}/messages/{seq}/feedback', {
     onSuccess: (_, { body }) => {
       setMine(body.rating);
-      return queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces/{id}/conversations/{cid}'] });
+      return refresh();
     },
   });
   const send = (rating: Schemas['FeedbackRequest']['rating']) =>

@@ -12,6 +12,20 @@ function channelOf(conversation: Schemas['Conversation']): string {
   return conversation.channel ? `${type} · ${conversation.channel}` : type;
 }
 
+/** A conversation's title (its first question, or who asked), linking to its transcript; who asked and its summary under it. */
+function Title({ workspaceId, conversation }: { workspaceId: string; conversation: Schemas['Conversation'] }) {
+  return (
+    <>
+      <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversation.id)}`}>
+        {conversation.title || conversation.user_name || 'Unknown user'}
+        <span className="visually-hidden">, {dateTime(conversation.last_activity_at)}</span>
+      </Link>
+      {conversation.title && <p className="hint conv-user">{conversation.user_name || 'Unknown user'}</p>}
+      {conversation.summary && <p className="hint conv-summary">{conversation.summary}</p>}
+    </>
+  );
+}
+
 interface ConversationTableProps {
   workspaceId: string;
   conversations: Schemas['Conversation'][];
@@ -21,50 +35,24 @@ interface ConversationTableProps {
 /** Conversations (titled by their first question, with who asked) with their status, channel, figures and statistics; each links to its transcript. */
 export function ConversationTable({ workspaceId, conversations, caption = 'Conversations' }: ConversationTableProps) {
   return (
-    <DataTable caption={caption}>
-      <thead>
-        <tr>
-          <th scope="col">Conversation</th>
-          <th scope="col">Status</th>
-          <th scope="col">Channel</th>
-          <th scope="col" className="num">
-            Messages
-          </th>
-          <th scope="col">Sentiment</th>
-          <th scope="col">Resolution</th>
-          <th scope="col">Category</th>
-          <th scope="col" className="num">
-            Cost
-          </th>
-          <th scope="col">Last activity</th>
-        </tr>
-      </thead>
-      <tbody>
-        {conversations.map((conversation) => (
-          <tr key={conversation.id}>
-            <th scope="row">
-              <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversation.id)}`}>
-                {conversation.title || conversation.user_name || 'Unknown user'}
-                <span className="visually-hidden">, {dateTime(conversation.last_activity_at)}</span>
-              </Link>
-              {conversation.title && <p className="hint conv-user">{conversation.user_name || 'Unknown user'}</p>}
-              {conversation.summary && <p className="hint conv-summary">{conversation.summary}</p>}
-            </th>
-            <td>
-              <Badge status={conversation.status} />
-            </td>
-            <td>{channelOf(conversation)}</td>
-            <td className="num">{count(conversation.message_count)}</td>
-            <td>
-              <Sentiment score={conversation.sentiment_score} />
-            </td>
-            <td>{conversation.resolution_status ? <Badge status={conversation.resolution_status} /> : '—'}</td>
-            <td>{conversation.category ?? '—'}</td>
-            <td className="num">{money(conversation.total_cost_usd)}</td>
-            <td className="nowrap">{dateTime(conversation.last_activity_at)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption={caption}
+      columns={[
+        { header: 'Conversation', cell: (conversation) => <Title workspaceId={workspaceId} conversation={conversation} /> },
+        { header: 'Status', cell: (conversation) => <Badge status={conversation.status} /> },
+        { header: 'Channel', cell: channelOf },
+        { header: 'Messages', num: true, cell: (conversation) => count(conversation.message_count) },
+        { header: 'Sentiment', cell: (conversation) => <Sentiment score={conversation.sentiment_score} /> },
+        {
+          header: 'Resolution',
+          cell: (conversation) => (conversation.resolution_status ? <Badge status={conversation.resolution_status} /> : '—'),
+        },
+        { header: 'Category', cell: (conversation) => conversation.category ?? '—' },
+        { header: 'Cost', num: true, cell: (conversation) => money(conversation.total_cost_usd) },
+        { header: 'Last activity', className: 'nowrap', cell: (conversation) => dateTime(conversation.last_activity_at) },
+      ]}
+      rows={conversations}
+      rowKey={(conversation) => conversation.id}
+    />
   );
 }

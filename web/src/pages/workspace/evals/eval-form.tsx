@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { $api, type Schemas } from '../../../api/client';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { type CaseDraft, CasesEditor, caseDraft, caseInputOf } from './cases-editor';
 import { evalPath, useRefreshEvals } from './shared';
 
@@ -15,7 +15,6 @@ interface FieldsProps {
 function EvalFields({ error, name = '', drafts, onDrafts }: FieldsProps) {
   return (
     <>
-      <FormError error={error} />
       <Field label="Name" name="name" error={error} hint="What the cases check, in a few words (at most 100 characters).">
         <input defaultValue={name} autoComplete="off" />
       </Field>
@@ -41,8 +40,6 @@ function useDrafts(initial: () => CaseDraft[], reset: () => void) {
 export function NewEval({ workspaceId, onDone }: { workspaceId: string; onDone: () => void }) {
   const navigate = useNavigate();
   const refresh = useRefreshEvals();
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => form.current?.querySelector('input')?.focus(), []);
   const create = $api.useMutation('post', '/api/workspaces/{id}/evals', {
     onSuccess: async (data) => {
       await refresh();
@@ -52,27 +49,20 @@ export function NewEval({ workspaceId, onDone }: { workspaceId: string; onDone: 
   });
   const [drafts, setDrafts] = useDrafts(() => [caseDraft()], create.reset);
   return (
-    <form
-      ref={form}
+    <ActionForm
       className="card form eval-form"
-      aria-label="New evaluation"
-      noValidate
-      onSubmit={(event) => {
-        const { name = '' } = formValues(event);
-        create.mutate({ params: { path: { id: workspaceId } }, body: { name, cases: drafts.map(caseInputOf) } });
-      }}
+      label="New evaluation"
+      heading={2}
+      error={create.error}
+      onSubmit={({ name = '' }) => create.mutate({ params: { path: { id: workspaceId } }, body: { name, cases: drafts.map(caseInputOf) } })}
+      submit="Create evaluation"
+      pending={create.isPending}
+      busy="Creating"
+      onCancel={onDone}
+      autoFocus
     >
-      <h2>New evaluation</h2>
       <EvalFields error={create.error} drafts={drafts} onDrafts={setDrafts} />
-      <div className="actions">
-        <Submit pending={create.isPending} busy="Creating">
-          Create evaluation
-        </Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -93,26 +83,23 @@ export function EditEval({ workspaceId, evaluation, onDone }: EditEvalProps) {
   });
   const [drafts, setDrafts] = useDrafts(() => evaluation.cases.map((item) => caseDraft(item)), update.reset);
   return (
-    <form
+    <ActionForm
       className="card form eval-form"
-      aria-label={`Edit ${evaluation.name}`}
-      noValidate
-      onSubmit={(event) => {
-        const { name = '' } = formValues(event);
+      label={`Edit ${evaluation.name}`}
+      heading={2}
+      title="Edit the evaluation"
+      error={update.error}
+      onSubmit={({ name = '' }) =>
         update.mutate({
           params: { path: { id: workspaceId, eval_id: evaluation.id } },
           body: { name, cases: drafts.map(caseInputOf) },
-        });
-      }}
+        })
+      }
+      submit="Save evaluation"
+      pending={update.isPending}
+      onCancel={() => onDone()}
     >
-      <h2>Edit the evaluation</h2>
       <EvalFields error={update.error} name={evaluation.name} drafts={drafts} onDrafts={setDrafts} />
-      <div className="actions">
-        <Submit pending={update.isPending}>Save evaluation</Submit>
-        <button type="button" className="button secondary" onClick={() => onDone()}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

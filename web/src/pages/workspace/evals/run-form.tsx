@@ -1,6 +1,5 @@
-import { useEffect, useRef } from 'react';
 import { $api } from '../../../api/client';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { Loading } from '../../../ui/states';
 import { modelLabel } from '../settings/fields';
 import { type Overrides, useRefreshEvals } from './shared';
@@ -45,28 +44,28 @@ export function TrySettings({ workspaceId, evalId, onStarted, onCancel }: TrySet
   const { start, run } = useStartRun(workspaceId, evalId, onStarted);
   const summary = $api.useQuery('get', '/api/workspaces/{id}/summary', { params: { path: { id: workspaceId } } });
   const models = $api.useQuery('get', '/api/models');
-  const form = useRef<HTMLFormElement>(null);
-  const ready = !summary.isPending && !models.isPending;
-  useEffect(() => {
-    if (ready) form.current?.querySelector('textarea')?.focus();
-  }, [ready]);
   // The fields start from the workspace's settings (a textarea and a select keep their first value).
-  if (!ready) return <Loading label="Loading the workspace’s settings" />;
+  if (summary.isPending || models.isPending) return <Loading label="Loading the workspace’s settings" />;
   const workspace = summary.data?.workspace;
   const prompt = workspace?.system_prompt ?? '';
   return (
-    <form
-      ref={form}
+    <ActionForm
       className="card form"
-      aria-label="Try these settings"
-      noValidate
-      onSubmit={(event) => run(overridesOf(formValues(event), prompt))}
+      label="Try these settings"
+      heading={2}
+      intro={
+        <p className="hint">
+          Used by this run only: the workspace’s settings do not change. Save them on the Settings page once they do better.
+        </p>
+      }
+      error={start.error}
+      onSubmit={(values) => run(overridesOf(values, prompt))}
+      submit="Run with these settings"
+      pending={start.isPending}
+      busy="Starting"
+      onCancel={onCancel}
+      autoFocus
     >
-      <h2>Try these settings</h2>
-      <p className="hint">
-        Used by this run only: the workspace’s settings do not change. Save them on the Settings page once they do better.
-      </p>
-      <FormError error={start.error} />
       <Field label="System prompt" name="overrides.system_prompt" error={start.error} hint="Starts as the workspace’s own.">
         <textarea rows={5} defaultValue={prompt} />
       </Field>
@@ -80,14 +79,6 @@ export function TrySettings({ workspaceId, evalId, onStarted, onCancel }: TrySet
           ))}
         </select>
       </Field>
-      <div className="actions">
-        <Submit pending={start.isPending} busy="Starting">
-          Run with these settings
-        </Submit>
-        <button type="button" className="button secondary" onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,5 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
-import type { Answer, Schemas } from '../../../api/client';
+import { type Answer, type Schemas, useRefresh } from '../../../api/client';
 import { count, percent } from '../../../ui/format';
 
 export type EvalCase = Schemas['EvalCase'];
@@ -21,19 +20,13 @@ export const runsOf = (data: { runs: (RunSummary | null)[] } | undefined): RunSu
 export const isUnderWay = (run: Pick<RunSummary, 'status'> | null | undefined) => run?.status === 'queued' || run?.status === 'running';
 
 /** Everything that shows evaluations or their runs, to read again after a change. */
-export function useRefreshEvals(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all(
-      [
-        '/api/workspaces/{id}/evals',
-        '/api/workspaces/{id}/evals/{eval_id}',
-        '/api/workspaces/{id}/evals/{eval_id}/runs',
-        '/api/workspaces/{id}/evals/{eval_id}/runs/{run_id}',
-      ].map((path) => queryClient.invalidateQueries({ queryKey: ['get', path] })),
-    );
-  };
-}
+export const useRefreshEvals = () =>
+  useRefresh(
+    '/api/workspaces/{id}/evals',
+    '/api/workspaces/{id}/evals/{eval_id}',
+    '/api/workspaces/{id}/evals/{eval_id}/runs',
+    '/api/workspaces/{id}/evals/{eval_id}/runs/{run_id}',
+  );
 
 export const evalsPath = (workspaceId: string) => `/workspaces/${workspaceId}/evals`;
 export const evalPath = (workspaceId: string, evalId: string) => `${evalsPath(workspaceId)}/${evalId}`;

@@ -1,7 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
-import { $api, type Schemas } from '../../../api/client';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { useState } from 'react';
+import { $api, type Schemas, useRefresh } from '../../../api/client';
+import { ActionForm, Field } from '../../../ui/form';
 
 type Request = Schemas['GuardrailRequest'];
 type Preset = NonNullable<Request['preset']>;
@@ -21,16 +20,8 @@ const KINDS: Record<Kind, string> = {
 };
 
 /** Guardrails show in the compliance list and, counted, in the workspace's detail and dashboard. */
-export function useRefreshGuardrails(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all(
-      ['/api/workspaces/{id}/compliance', '/api/workspaces/{id}', '/api/workspaces/{id}/dashboard'].map((path) =>
-        queryClient.invalidateQueries({ queryKey: ['get', path] }),
-      ),
-    );
-  };
-}
+export const useRefreshGuardrails = () =>
+  useRefresh('/api/workspaces/{id}/compliance', '/api/workspaces/{id}', '/api/workspaces/{id}/dashboard');
 
 function AppliesToField({ error, initial = 'both' }: { error: unknown; initial?: string }) {
   return (
@@ -105,14 +96,17 @@ export function AddGuardrail({ workspaceId, onDone }: { workspaceId: string; onD
     },
   });
   return (
-    <form
+    <ActionForm
       className="card form wc-form"
-      aria-label="Add a guardrail"
-      noValidate
-      onSubmit={(event) => create.mutate({ params: { path: { id: workspaceId } }, body: requestOf(formValues(event)) })}
+      label="Add a guardrail"
+      heading={2}
+      error={create.error}
+      onSubmit={(values) => create.mutate({ params: { path: { id: workspaceId } }, body: requestOf(values) })}
+      submit="Add guardrail"
+      pending={create.isPending}
+      busy="Adding"
+      onCancel={onDone}
     >
-      <h2>Add a guardrail</h2>
-      <FormError error={create.error} />
       <Field label="Preset" name="preset" error={create.error} hint="A ready-made pattern, or none to write your own.">
         <select value={preset} onChange={(event) => setPreset(event.target.value)}>
           <option value="">None: my own pattern</option>
@@ -137,15 +131,7 @@ export function AddGuardrail({ workspaceId, onDone }: { workspaceId: string; onD
         <OwnFields error={create.error} />
       )}
       <EnabledField error={create.error} />
-      <div className="actions">
-        <Submit pending={create.isPending} busy="Adding">
-          Add guardrail
-        </Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -159,9 +145,6 @@ export function EditGuardrail({
   onDone: () => void;
 }) {
   const refresh = useRefreshGuardrails();
-  const form = useRef<HTMLFormElement>(null);
-  // The form opens away from the button that opened it: take the reader there.
-  useEffect(() => form.current?.querySelector('input')?.focus(), []);
   const update = $api.useMutation('put', '/api/workspaces/{id}/guardrails/{gid}', {
     onSuccess: async () => {
       await refresh();
@@ -169,23 +152,19 @@ export function EditGuardrail({
     },
   });
   return (
-    <form
-      ref={form}
+    <ActionForm
       className="card form wc-form"
-      aria-label={`Edit guardrail ${guardrail.name}`}
-      noValidate
-      onSubmit={(event) => update.mutate({ params: { path: { id: workspaceId, gid: guardrail.id } }, body: requestOf(formValues(event)) })}
+      label={`Edit guardrail ${guardrail.name}`}
+      heading={2}
+      error={update.error}
+      onSubmit={(values) => update.mutate({ params: { path: { id: workspaceId, gid: guardrail.id } }, body: requestOf(values) })}
+      submit="Save guardrail"
+      pending={update.isPending}
+      onCancel={onDone}
+      autoFocus
     >
-      <h2>Edit guardrail {guardrail.name}</h2>
-      <FormError error={update.error} />
       <OwnFields error={update.error} current={guardrail} />
       <EnabledField error={update.error} initial={guardrail.enabled} />
-      <div className="actions">
-        <Submit pending={update.isPending}>Save guardrail</Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -61,74 +61,47 @@ export function GuardrailsTable({
 }) {
   const isAdmin = useIsAdmin();
   return (
-    <DataTable caption="Guardrails">
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Type</th>
-          <th scope="col">Pattern</th>
-          <th scope="col">Action</th>
-          <th scope="col">Applies to</th>
-          <th scope="col">Status</th>
-          {isAdmin && <th scope="col">Change</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {guardrails.map((guardrail) => (
-          <tr key={guardrail.id}>
-            <th scope="row">{guardrail.name}</th>
-            <td>{guardrail.type.replaceAll('_', ' ')}</td>
-            <td className="wc-break">
-              <code>{guardrail.pattern}</code>
-            </td>
-            <td>{guardrail.action}</td>
-            <td>{APPLIES_TO[guardrail.applies_to] ?? guardrail.applies_to}</td>
-            <td>
-              <Badge status={guardrail.enabled ? 'enabled' : 'disabled'} />
-            </td>
-            {isAdmin && (
-              <td>
-                <RowActions workspaceId={workspaceId} guardrail={guardrail} onEdit={() => onEdit(guardrail)} />
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Guardrails"
+      columns={[
+        { header: 'Name', cell: (guardrail) => guardrail.name },
+        { header: 'Type', cell: (guardrail) => guardrail.type.replaceAll('_', ' ') },
+        { header: 'Pattern', className: 'wc-break', cell: (guardrail) => <code>{guardrail.pattern}</code> },
+        { header: 'Action', cell: (guardrail) => guardrail.action },
+        { header: 'Applies to', cell: (guardrail) => APPLIES_TO[guardrail.applies_to] ?? guardrail.applies_to },
+        { header: 'Status', cell: (guardrail) => <Badge status={guardrail.enabled ? 'enabled' : 'disabled'} /> },
+        isAdmin && {
+          header: 'Change',
+          cell: (guardrail) => <RowActions workspaceId={workspaceId} guardrail={guardrail} onEdit={() => onEdit(guardrail)} />,
+        },
+      ]}
+      rows={guardrails}
+      rowKey={(guardrail) => guardrail.id}
+    />
   );
 }
 
 export function ViolationsTable({ workspaceId, violations }: { workspaceId: string; violations: Schemas['Violation'][] }) {
   return (
-    <DataTable caption="Violations">
-      <thead>
-        <tr>
-          <th scope="col">Guardrail</th>
-          <th scope="col">When</th>
-          <th scope="col">Where</th>
-          <th scope="col">Action</th>
-          <th scope="col">Excerpt</th>
-          <th scope="col">Conversation</th>
-        </tr>
-      </thead>
-      <tbody>
-        {violations.map((violation) => (
-          <tr key={violation.id}>
-            <th scope="row">{violation.guardrail_name}</th>
-            <td>{dateTime(violation.created_at)}</td>
-            <td>{violation.direction}</td>
-            <td>{violation.action}</td>
-            <td className="wc-break">
-              <code>{violation.excerpt}</code>
-            </td>
-            <td>
-              <Link to={`/workspaces/${workspaceId}/conversations/${violation.conversation_id}`}>
-                Open<span className="visually-hidden"> the conversation of this {violation.guardrail_name} violation</span>
-              </Link>
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </DataTable>
+    <DataTable
+      caption="Violations"
+      columns={[
+        { header: 'Guardrail', cell: (violation) => violation.guardrail_name },
+        { header: 'When', cell: (violation) => dateTime(violation.created_at) },
+        { header: 'Where', cell: (violation) => violation.direction },
+        { header: 'Action', cell: (violation) => violation.action },
+        { header: 'Excerpt', className: 'wc-break', cell: (violation) => <code>{violation.excerpt}</code> },
+        {
+          header: 'Conversation',
+          cell: (violation) => (
+            <Link to={`/workspaces/${workspaceId}/conversations/${violation.conversation_id}`}>
+              Open<span className="visually-hidden"> the conversation of this {violation.guardrail_name} violation</span>
+            </Link>
+          ),
+        },
+      ]}
+      rows={violations}
+      rowKey={(violation) => violation.id}
+    />
   );
 }

@@ -1,19 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
-import { $api, type Schemas } from '../../../api/client';
-import { Field, FormError, formValues, Submit } from '../../../ui/form';
+import { $api, type Schemas, useRefresh } from '../../../api/client';
+import { ActionForm, Field } from '../../../ui/form';
 
 /** Knowledge shows in the knowledge list and, counted, in the workspace's detail and list. */
-export function useRefreshKnowledge(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return async () => {
-    await Promise.all(
-      ['/api/workspaces/{id}/knowledge', '/api/workspaces/{id}', '/api/workspaces'].map((path) =>
-        queryClient.invalidateQueries({ queryKey: ['get', path] }),
-      ),
-    );
-  };
-}
+export const useRefreshKnowledge = () => useRefresh('/api/workspaces/{id}/knowledge', '/api/workspaces/{id}', '/api/workspaces');
 
 interface FieldsProps {
   error: unknown;
@@ -24,7 +13,6 @@ interface FieldsProps {
 function EntryFields({ error, title = '', content = '' }: FieldsProps) {
   return (
     <>
-      <FormError error={error} />
       <Field label="Title" name="title" error={error}>
         <input defaultValue={title} />
       </Field>
@@ -38,9 +26,6 @@ function EntryFields({ error, title = '', content = '' }: FieldsProps) {
 /** A new entry; `title` pre-fills it (answering a knowledge gap). */
 export function AddEntry({ workspaceId, title, onDone }: { workspaceId: string; title?: string; onDone: () => void }) {
   const refresh = useRefreshKnowledge();
-  const form = useRef<HTMLFormElement>(null);
-  // Opened from the page's button or from a gap further down: take the reader to it.
-  useEffect(() => form.current?.querySelector('input')?.focus(), []);
   const create = $api.useMutation('post', '/api/workspaces/{id}/knowledge', {
     onSuccess: async () => {
       await refresh();
@@ -48,25 +33,22 @@ export function AddEntry({ workspaceId, title, onDone }: { workspaceId: string; 
     },
   });
   return (
-    <form
-      ref={form}
+    // Opened from the page's button or from a gap further down: the form takes the reader to it.
+    <ActionForm
       className="card form"
-      aria-label="Add a knowledge entry"
-      noValidate
-      onSubmit={(event) => {
-        const { title: newTitle = '', content = '' } = formValues(event);
-        create.mutate({ params: { path: { id: workspaceId } }, body: { title: newTitle, content } });
-      }}
+      label="Add a knowledge entry"
+      heading={2}
+      error={create.error}
+      onSubmit={({ title: newTitle = '', content = '' }) =>
+        create.mutate({ params: { path: { id: workspaceId } }, body: { title: newTitle, content } })
+      }
+      submit="Add entry"
+      pending={create.isPending}
+      onCancel={onDone}
+      autoFocus
     >
-      <h2>Add a knowledge entry</h2>
       <EntryFields error={create.error} title={title} />
-      <div className="actions">
-        <Submit pending={create.isPending}>Add entry</Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }
 
@@ -79,22 +61,17 @@ export function EditEntry({ workspaceId, entry, onDone }: { workspaceId: string;
     },
   });
   return (
-    <form
-      className="form"
-      aria-label={`Edit ${entry.title}`}
-      noValidate
-      onSubmit={(event) => {
-        const { title = '', content = '' } = formValues(event);
-        update.mutate({ params: { path: { id: workspaceId, kid: entry.id } }, body: { title, content } });
-      }}
+    <ActionForm
+      label={`Edit ${entry.title}`}
+      error={update.error}
+      onSubmit={({ title = '', content = '' }) =>
+        update.mutate({ params: { path: { id: workspaceId, kid: entry.id } }, body: { title, content } })
+      }
+      submit="Save entry"
+      pending={update.isPending}
+      onCancel={onDone}
     >
       <EntryFields error={update.error} title={entry.title} content={entry.content} />
-      <div className="actions">
-        <Submit pending={update.isPending}>Save entry</Submit>
-        <button type="button" className="button secondary" onClick={onDone}>
-          Cancel
-        </button>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,7 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { $api, type Schemas } from '../../../api/client';
-import { FormError, formValues, Submit } from '../../../ui/form';
+import { $api, type Schemas, useRefresh } from '../../../api/client';
+import { ActionForm } from '../../../ui/form';
 import { OtherErrors } from '../consumers/other-errors';
 import { changedBody } from './body';
 import { ApprovalFields, GeneralFields, LimitFields, TimeoutFields, ToolSearchFields } from './fields';
@@ -30,27 +29,23 @@ const SHOWN = [
 
 /** The admin's form: sends only what changed, then re-reads every view of the workspace. */
 export function SettingsForm({ workspace, models }: { workspace: Summary; models: Schemas['Model'][] | undefined }) {
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces/{id}/summary', '/api/workspaces/{id}', '/api/workspaces');
   const [notice, setNotice] = useState('');
   const save = $api.useMutation('put', '/api/workspaces/{id}', {
     onSuccess: async () => {
-      await Promise.all(
-        ['/api/workspaces/{id}/summary', '/api/workspaces/{id}', '/api/workspaces'].map((path) =>
-          queryClient.invalidateQueries({ queryKey: ['get', path] }),
-        ),
-      );
+      await refresh();
       setNotice('Settings saved.');
     },
   });
   return (
-    <form
+    <ActionForm
       // A new version of the workspace starts the form over from what was saved.
       key={JSON.stringify(workspace)}
       className="form access-settings"
-      aria-label="Workspace settings"
-      noValidate
-      onSubmit={(event) => {
-        const body = changedBody(formValues(event), workspace);
+      label="Workspace settings"
+      error={save.error}
+      onSubmit={(values) => {
+        const body = changedBody(values, workspace);
         save.reset();
         if (Object.keys(body).length === 0) {
           setNotice('Nothing changed: there is nothing to save.');
@@ -59,8 +54,9 @@ export function SettingsForm({ workspace, models }: { workspace: Summary; models
         setNotice('');
         save.mutate({ params: { path: { id: workspace.id } }, body });
       }}
+      submit="Save settings"
+      pending={save.isPending}
     >
-      <FormError error={save.error} />
       <OtherErrors error={save.error} shown={SHOWN} />
       {notice && (
         <p className="access-note" role="status">
@@ -72,9 +68,6 @@ export function SettingsForm({ workspace, models }: { workspace: Summary; models
       <LimitFields workspace={workspace} error={save.error} />
       <ApprovalFields approval={workspace.approval} error={save.error} />
       <ToolSearchFields toolSearch={workspace.tool_search} error={save.error} />
-      <div className="actions">
-        <Submit pending={save.isPending}>Save settings</Submit>
-      </div>
-    </form>
+    </ActionForm>
   );
 }

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { $api, errorText, type Schemas } from '../../../api/client';
+import { $api, errorText, type Schemas, useRefresh } from '../../../api/client';
 import { ConfirmButton } from '../../../ui/confirm';
 import { FormError } from '../../../ui/form';
 import { Section } from '../../../ui/page';
@@ -19,11 +19,11 @@ function DeleteWorkspace({ workspace }: { workspace: Workspace }) {
   const inputId = useId();
   const [typed, setTyped] = useState('');
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const refresh = useRefresh('/api/workspaces');
   const remove = $api.useMutation('delete', '/api/workspaces/{id}', {
     onSuccess: async () => {
       dialog.current?.close();
-      await queryClient.invalidateQueries({ queryKey: ['get', '/api/workspaces'] });
+      await refresh();
       void navigate('/workspaces', { replace: true });
     },
   });
