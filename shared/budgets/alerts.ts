@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { channelsOf } from '../chat/consumers.js';
-import { NOT_CONNECTED } from '../chat/notifier-port.js';
 import { createGuardedFetch } from '../connections/url-policy.js';
 import type { JobMessage } from '../jobs/ledger-types.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { readSetting } from '../org/settings.js';
-import { errorMessage } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { hasErrorCode } from '../platform/errors.js';
+import { budgetSpendKey, budgetsKey } from './entities.js';
 import { budgetView, budgetsOf, periodOf, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
@@ -50,9 +49,9 @@ export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
   schema: BudgetAlertSchema,
   async run(deps, data, job) {
     const orgId = job.org_id;
-    const budget = budgetsOf(await deps.table.get(keys.budgets(orgId), true)).find((candidate) => candidate.id === data.budgetId);
+    const budget = budgetsOf(await deps.table.get(budgetsKey(orgId), true)).find((candidate) => candidate.id === data.budgetId);
     if (!budget || periodOf(budget.period, deps.clock.now()) !== data.period) return; // deleted, or its period is over
-    const spend = await deps.table.get<SpendItem>(keys.budgetSpend(budget.id, data.period), true);
+    const spend = await deps.table.get<SpendItem>(budgetSpendKey(budget.id, data.period), true);
     const view = budgetView(budget, spend, deps.clock.now());
     const url = await readSetting(deps, orgId, 'alerts_webhook_url');
     if (url) {
@@ -75,7 +74,7 @@ export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
     for (const channel of await channelsOf(deps, orgId, budget.scope_id)) {
       await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
         // An organisation without team chat gets the webhook only.
-        if (!errorMessage(error).startsWith(NOT_CONNECTED)) throw error;
+        if (!hasErrorCode(error, 'not_connected')) throw error;
       });
     }
   },

@@ -1,4 +1,5 @@
 import type { QueryResponse } from '../agent/query/types.js';
+import { ConflictError } from '../platform/errors.js';
 
 /*
  * The port through which the core posts into team-chat threads; `notifier.ts` implements it with
@@ -31,15 +32,20 @@ export interface ChatNotifier {
   continueAfterDecision?(decided: DecisionForThread): Promise<void>;
 }
 
-export const NOT_CONNECTED = 'team-chat is not connected for this organisation';
+const NOT_CONNECTED = 'team-chat is not connected for this organisation';
+
+/** What a post fails with before the organisation's team-chat is connected: code `not_connected`, which a budget alert skips. */
+export function notConnected(why?: string): ConflictError {
+  return new ConflictError(why ? `${NOT_CONNECTED} (${why})` : NOT_CONNECTED, { code: 'not_connected' });
+}
 
 /** Until the organisation's team-chat is connected: a job that needs it fails, visibly, with this reason. */
 export class UnconnectedChat implements ChatNotifier {
   async postInThread(): Promise<void> {
-    throw new Error(NOT_CONNECTED);
+    throw notConnected();
   }
 
   async continueAfterDecision(): Promise<void> {
-    throw new Error(NOT_CONNECTED);
+    throw notConnected();
   }
 }

@@ -1,4 +1,4 @@
-import { NOT_CONNECTED, type ChatNotifier, type DecisionForThread } from './notifier-port.js';
+import { notConnected, type ChatNotifier, type DecisionForThread } from './notifier-port.js';
 // Imported statically: a dynamic import here made esbuild order the MCP SDK before zod in the jobs
 // bundle, which then threw at its cold start (test/infra/bundles.test.ts).
 import { showDecisionInThread } from './thread-answer.js';
@@ -28,7 +28,7 @@ export class TeamChatNotifier implements ChatNotifier {
 
   private async clientOf(orgId: string) {
     const token = await readSetting(this.store, orgId, 'chat_bot_token');
-    if (!token) throw new Error(`${NOT_CONNECTED} (no chat_bot_token)`);
+    if (!token) throw notConnected('no chat_bot_token');
     // Loaded on use: the API function's bundle carries this module (for UnconnectedChat) but never posts.
     const { chatWebClient } = await import('./web.js');
     return chatWebClient(token, this.slackApiUrl);

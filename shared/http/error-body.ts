@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { HTTPException } from 'hono/http-exception';
-import { DomainError, ValidationError } from '../platform/errors.js';
+import { DomainError } from '../platform/errors.js';
 
 /**
  * The status and `{ error, details? }` body of an error the client caused (a domain error, or
@@ -9,8 +9,7 @@ import { DomainError, ValidationError } from '../platform/errors.js';
  */
 export function clientErrorOf(error: unknown): { status: ContentfulStatusCode; body: { error: string; details?: unknown } } | undefined {
   if (error instanceof DomainError) {
-    const body =
-      error instanceof ValidationError ? { error: error.message, details: error.details } : { ...error.extra, error: error.message };
+    const body = error.details ? { error: error.message, details: error.details } : { ...error.extra, error: error.message };
     return { status: error.status, body };
   }
   if (error instanceof HTTPException && error.status < 500) {

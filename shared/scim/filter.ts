@@ -1,4 +1,4 @@
-import { ScimError } from './errors.js';
+import { scimRefusal } from './errors.js';
 
 /*
  * The filter and PATCH path forms identity providers send (RFC 7644 §3.4.2.2, §3.5.2): equality on
@@ -23,7 +23,7 @@ export function parseEquality(filter: string, supported: readonly string[]): Equ
   const match = EQUALITY.exec(filter);
   const attribute = match?.[1]?.toLowerCase() ?? '';
   if (!match || !supported.includes(attribute)) {
-    throw new ScimError(400, `only "<attribute> eq \\"<value>\\"" filters on ${supported.join(', ')} are supported`, 'invalidFilter');
+    throw scimRefusal('invalid_filter', `only "<attribute> eq \\"<value>\\"" filters on ${supported.join(', ')} are supported`);
   }
   return { attribute, value: match[2] !== undefined ? unquote(match[2]) : (match[3] ?? '').toLowerCase() };
 }
@@ -43,7 +43,7 @@ const FILTERED_PATH = /^\s*([A-Za-z][\w:$-]*)\[(.+)\](?:\.([A-Za-z]\w*))?\s*$/;
 /** A PATCH operation's path, or 400 invalidPath. Schema-qualified paths drop their URN (`urn:…:User:active` → `active`). */
 export function parsePath(path: string): PatchPath {
   const match = PLAIN_PATH.exec(path) ?? FILTERED_PATH.exec(path);
-  if (!match?.[1]) throw new ScimError(400, `the path "${path.slice(0, 100)}" is not one this service reads`, 'invalidPath');
+  if (!match?.[1]) throw scimRefusal('invalid_path', `the path "${path.slice(0, 100)}" is not one this service reads`);
   const attribute = match[1].replace(/^urn:.*:/i, '').toLowerCase();
   const filter = match[2] === undefined ? undefined : parseEquality(match[2], ['value', 'type']);
   return { attribute, ...(filter ? { filter } : {}), ...(match[3] ? { sub: match[3].toLowerCase() } : {}) };

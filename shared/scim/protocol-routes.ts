@@ -4,7 +4,7 @@ import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { bearerToken, limitBodies } from '../http/middleware.js';
 import { clientErrorOf } from '../http/error-body.js';
-import { ScimError } from './errors.js';
+import { scimRefusal, scimTypeOf } from './errors.js';
 import { createScimGroup, deleteScimGroup, getScimGroup, listScimGroups, patchScimGroup, replaceScimGroup } from './groups.js';
 import { resourceTypes, serviceProviderConfig } from './discovery.js';
 import { ScimGroupInput, ScimListQuery, ScimPatchInput, ScimUserInput, SCHEMA } from './schemas.js';
@@ -34,7 +34,7 @@ function errorBody(status: number, detail: string, scimType?: string) {
 /** A request body or query checked against its schema: 400 `invalidValue` (or `invalidSyntax` for unreadable JSON). */
 async function bodyOf<S extends z.ZodTypeAny>(c: Context<ScimEnv>, schema: S): Promise<z.infer<S>> {
   const raw = await c.req.json().catch(() => {
-    throw new ScimError(400, 'the request body is not JSON', 'invalidSyntax');
+    throw scimRefusal('unreadable_body', 'the request body is not JSON');
   });
   return parsed(schema, raw);
 }
@@ -43,7 +43,7 @@ function parsed<S extends z.ZodTypeAny>(schema: S, raw: unknown): z.infer<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  throw new ScimError(400, `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`, 'invalidValue');
+  throw scimRefusal('invalid', `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`);
 }
 
 const queryOf = (c: Context<ScimEnv>) => parsed(ScimListQuery, c.req.query());
@@ -100,9 +100,8 @@ export function scimRoutes(deps: Deps) {
 
   app.all('*', (c) => scimJson(c, errorBody(404, `no SCIM resource at ${c.req.method} ${c.req.path}`), 404));
   app.onError((error, c) => {
-    if (error instanceof ScimError) return scimJson(c, errorBody(error.status, error.detail, error.scimType), error.status);
     const known = clientErrorOf(error);
-    if (known) return scimJson(c, errorBody(known.status, known.body.error), known.status);
+    if (known) return scimJson(c, errorBody(known.status, known.body.error, scimTypeOf(error)), known.status);
     deps.logger.error('unhandled SCIM error', { error, method: c.req.method, path: c.req.path });
     return scimJson(c, errorBody(500, 'internal server error'), 500);
   });

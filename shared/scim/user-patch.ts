@@ -1,6 +1,7 @@
 import { emailAddress } from '../http/schemas.js';
 import type { UserItem } from '../org/users.js';
-import { ScimError } from './errors.js';
+import type { ValidationError } from '../platform/errors.js';
+import { scimRefusal } from './errors.js';
 import { parsePath } from './filter.js';
 import { personName, scimBoolean, type ScimPatchOperation } from './schemas.js';
 
@@ -21,8 +22,8 @@ export interface UserFields {
   active: boolean;
 }
 
-function invalid(attribute: string, why: string): ScimError {
-  return new ScimError(400, `${attribute}: ${why}`, 'invalidValue');
+function invalid(attribute: string, why: string): ValidationError {
+  return scimRefusal('invalid', `${attribute}: ${why}`);
 }
 
 function textOf(attribute: string, value: unknown, max: number): string {
@@ -116,11 +117,11 @@ function setByPath(fields: UserFields, path: string, value: unknown): void {
 function apply(fields: UserFields, item: UserItem, operation: ScimPatchOperation): void {
   const { op, path, value } = operation;
   if (op === 'remove') {
-    if (!path) throw new ScimError(400, 'a remove operation needs a path', 'noTarget');
+    if (!path) throw scimRefusal('no_target', 'a remove operation needs a path');
     const attribute = parsePath(path).attribute;
     const clear = CLEARABLE[attribute];
     if (clear) clear(fields, item);
-    else if (SETTERS[attribute]) throw new ScimError(400, `${path} cannot be removed`, 'mutability');
+    else if (SETTERS[attribute]) throw scimRefusal('immutable', `${path} cannot be removed`);
     return;
   }
   if (path) {
@@ -128,7 +129,7 @@ function apply(fields: UserFields, item: UserItem, operation: ScimPatchOperation
     return;
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ScimError(400, 'an operation without a path needs an object of attributes as its value', 'invalidValue');
+    throw scimRefusal('invalid', 'an operation without a path needs an object of attributes as its value');
   }
   for (const [key, part] of Object.entries(value)) setByPath(fields, key, part);
 }
