@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { startEmbeddedStore } from '../bin/local-runtime.js';
 import { createDeps } from '../shared/deps.js';
-import { jobHandlers } from '../shared/jobs/handlers.js';
+import { jobHandlers } from '../shared/wiring/job-handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
 import { deliveryOf, type JobHandlers } from '../shared/jobs/worker.js';
@@ -44,7 +44,8 @@ export async function benchJobs(): Promise<Row[]> {
       let done = 0;
       const handlers: JobHandlers = {
         ...jobHandlers,
-        'conversation-stats': {
+        // A queue whose jobs are recorded when sent (the stats queue's are claimed on delivery).
+        'cold-messages': {
           schema: z.object({ n: z.number() }),
           run: async () => {
             done += 1;
@@ -57,7 +58,7 @@ export async function benchJobs(): Promise<Row[]> {
       const trips = table.roundTrips;
       await Promise.all(
         Array.from({ length: count }, (_, n) =>
-          runner.enqueue({ jobId: `bench-${concurrency}-${n}`, queue: 'conversation-stats', orgId: 'org_bench', data: { n } }),
+          runner.enqueue({ jobId: `bench-${concurrency}-${n}`, queue: 'cold-messages', orgId: 'org_bench', data: { n } }),
         ),
       );
       await runner.idle();

@@ -3,7 +3,7 @@ import { createAgentParts } from '../../shared/agent/wiring.js';
 import { ChatBridge } from '../../shared/chat/bridge.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { requireAgentDeps } from '../../shared/deps.js';
-import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
+import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 
 // The team-chat bridge on Fargate: the socket-mode connections of every organisation with chat
 // tokens, running the agent loop for their messages, and a health check on PORT.

@@ -1,12 +1,11 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { createAgentProcessParts } from '../../shared/agent/wiring.js';
 import { SCHEDULE_GRACE_MS, sweepOverdue } from '../../shared/conversations/due-sweep.js';
-import { queueUrlsOf } from '../../shared/jobs/aws.js';
-import { jobHandlers } from '../../shared/jobs/handlers.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { handleSqsBatch } from '../../shared/jobs/sqs.js';
-import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';
+import { createAwsDeps, queueUrlsOf } from '../../shared/wiring/aws-deps.js';
+import { jobHandlers } from '../../shared/wiring/job-handlers.js';
 
 // Built once per container. The statistics job and an evaluation's case call the model, and an
 // approval's expiry runs its query on (the model and the MCP servers), so the agent's clients are wired.

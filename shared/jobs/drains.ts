@@ -1,20 +1,19 @@
 import type { Store } from '../platform/store.js';
-import { drainedAttribute, type QueueName } from './ledger-types.js';
+import { once } from '../platform/once.js';
+import { deliveryModeOf, drainedAttribute, type QueueName } from './ledger-types.js';
 import { queueCounterItems } from './shards.js';
 
 /*
  * A drain's time, for the queues whose jobs are written to the ledger only when a delivery claims
- * them (`CLAIMED_ON_DELIVERY`, ledger-types.ts). Until then the queue counters are their only
+ * them (`claimed-on-delivery`, ledger-types.ts). Until then the queue counters are their only
  * record (ledger.ts counts them: sent, claimed, written), so a drain cannot move them to
  * `removed`: it sets `waiting` to 0 and writes its time (`<queue>#drained_at`) on every counter
  * shard, and the claim's count is conditional on that time, so a job sent before the drain is
  * dropped when it is delivered, as a drained job of the ledger is.
  */
 
-const name = {
-  waiting: (queue: QueueName) => `${queue}#waiting`,
-  completed: (queue: QueueName) => `${queue}#completed`,
-};
+/** The typed writes (dynamodb-toolbox), loaded on first use as the ledger's are (ledger.ts). */
+const writes = once(() => import('./ledger-writes.js'));
 
 /** When `queue` was last drained for `orgId` (ISO), if ever: the latest of its counter shards'. */
 export async function drainedAt(store: Store, orgId: string, queue: QueueName): Promise<string | undefined> {
@@ -24,29 +23,25 @@ export async function drainedAt(store: Store, orgId: string, queue: QueueName): 
 }
 
 /**
- * A drain of `queue`: on every counter shard, `completed` set to 0; for a queue of
- * `CLAIMED_ON_DELIVERY` (`claimed`), `waiting` set to 0 and the time written too. Answers how many
- * waiting jobs were counted there: those not in the ledger (the ledger's were taken out of
- * `waiting` by their moves to `removed` before). SETs, not read-then-subtract: two drains at once
- * cannot push a count below zero.
+ * A drain of `queue`: on every counter shard, `completed` set to 0; for a `claimed-on-delivery`
+ * queue, `waiting` set to 0 and the time written too. Answers how many waiting jobs were counted
+ * there: those not in the ledger (the ledger's were taken out of `waiting` by their moves to
+ * `removed` before). SETs, not read-then-subtract: two drains at once cannot push a count below zero.
  */
-export async function drainCounters(store: Store, orgId: string, queue: QueueName, claimed: boolean): Promise<number> {
+export async function drainCounters(store: Store, orgId: string, queue: QueueName): Promise<number> {
   const at = store.clock.now().toISOString();
+  const claimed = deliveryModeOf(queue) === 'claimed-on-delivery';
+  const { drainUpdate } = await writes();
   const olds = await Promise.all(
-    queueCounterItems(orgId).map((key) =>
-      claimed
-        ? store.table.updateReturningOld<Record<string, unknown>>(key, {
-            update: 'SET #completed = :zero, #waiting = :zero, #drained = :at',
-            names: { '#completed': name.completed(queue), '#waiting': name.waiting(queue), '#drained': drainedAttribute(queue) },
-            values: { ':zero': 0, ':at': at },
-          })
-        : store.table
-            .update(key, { update: 'SET #completed = :zero', names: { '#completed': name.completed(queue) }, values: { ':zero': 0 } })
-            .then(() => undefined),
-    ),
+    queueCounterItems(orgId).map((shard) => {
+      const { key, input } = drainUpdate(shard, queue, at, claimed);
+      return claimed
+        ? store.table.updateReturningOld<Record<string, unknown>>(key, input)
+        : store.table.update(key, input).then(() => undefined);
+    }),
   );
   const waiting = olds.reduce((sum, old) => {
-    const value = old?.[name.waiting(queue)];
+    const value = old?.[`${queue}#waiting`];
     return sum + (typeof value === 'number' ? value : 0);
   }, 0);
   return Math.max(0, waiting);

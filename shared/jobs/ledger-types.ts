@@ -13,42 +13,44 @@ export function isQueueName(name: string): name is QueueName {
 }
 
 /**
- * Queues whose jobs are recorded in the ledger only when a delivery of them fails: the timed moves
- * (a conversation's cold and close, an approval's expiry). Each is one conditional write on the
- * state it expects, so a repeated or stale delivery does nothing, and the due index holds every
- * move that is not made yet; the ledger's three writes, their index entries and three counter
- * writes per move (about 11 WCU) bought nothing the move does not have. A move that succeeds adds
- * one to its queue's `completed`; one that fails is recorded then (attempts, backoff, `failed`,
- * retry-all: as any job).
+ * When a queue's jobs are written to the ledger: a property of the queue alone, the same for every
+ * job it carries (docs/operations.md, Queues).
+ *
+ * - `recorded-when-sent`: recorded (waiting or delayed, in the pending index) before the message
+ *   goes; its delivery claims it there.
+ * - `recorded-on-failure`: the timed moves (a conversation's cold and close, an approval's expiry).
+ *   Each is one conditional write on the state it expects, so a repeated or stale delivery does
+ *   nothing, and the due index holds every move not made yet; the ledger's three writes, their
+ *   index entries and three counter writes per move (about 11 WCU) bought nothing the move does not
+ *   have. A delivery reads the ledger: a move not there runs at once and adds one to its queue's
+ *   `completed`; one that fails is recorded then (attempts, backoff, `failed`, retry-all: as any
+ *   job), and one there goes the ledger's way.
+ * - `claimed-on-delivery`: the conversation statistics. Sending one counts it waiting (a drain is
+ *   a time: jobs/drains.ts); the delivery's claim puts it in the ledger, active, outside the
+ *   pending index and with a finished job's TTL, and counts it active; the outcome is counted when
+ *   the stats are written, the item not written again (it stays `active` until its TTL, and a later
+ *   delivery finds the stats written and does nothing). What replaces the ledger's record of a job
+ *   waiting to run, in case its message is lost (the local runtime stopped, a send failed), is the
+ *   closed conversation's entry in the due index, which sends it again
+ *   (conversations/due-sweep.ts). A failure goes on through the ledger (delayed, failed,
+ *   retry-all) as any job's. Three writes and two index entries per job fewer than recording it
+ *   (docs/capacity.md).
  */
-const RECORDED_ON_FAILURE: readonly QueueName[] = ['lifecycle'];
+export type DeliveryMode = 'recorded-when-sent' | 'recorded-on-failure' | 'claimed-on-delivery';
 
-export const isRecordedOnFailure = (queue: QueueName) => RECORDED_ON_FAILURE.includes(queue);
+/** The queue definitions: each queue's delivery mode, declared once. */
+const QUEUES: Record<QueueName, { delivery: DeliveryMode }> = {
+  lifecycle: { delivery: 'recorded-on-failure' },
+  'cold-messages': { delivery: 'recorded-when-sent' },
+  'conversation-stats': { delivery: 'claimed-on-delivery' },
+  evals: { delivery: 'recorded-when-sent' },
+};
 
-/**
- * Jobs written to the ledger by the delivery that claims them, not when they are sent: the
- * conversation statistics (their messages say so: `claimOnDelivery`; the other jobs of their
- * queue, an evaluation's cases, are recorded when sent). Sending one counts it waiting (ledger.ts;
- * a drain is a time: jobs/drains.ts); the claim is the ledger's conditional put (so one delivery
- * runs it, as a claim of a recorded job is one conditional write); the outcome is counted when the
- * stats are written, and a failure goes on through the ledger (delayed, failed, retry-all) as any
- * job's. What replaces the ledger's record of a job waiting to run, in case its message is lost
- * (the local runtime stopped, a send failed), is the closed conversation's entry in the due index,
- * which sends it again (conversations/due-sweep.ts). A claimed job's item is not written again
- * when it completes: it stays `active` until its TTL, and a later delivery finds the stats written
- * and does nothing. Three writes and two index entries per job fewer than recording it
- * (docs/capacity.md).
- */
-const CLAIMED_ON_DELIVERY: readonly QueueName[] = ['conversation-stats'];
-
-/** Whether `queue` carries jobs claimed on delivery (its drain then also drops those counted waiting). */
-export const hasClaimedOnDelivery = (queue: QueueName) => CLAIMED_ON_DELIVERY.includes(queue);
+/** When the jobs of `queue` are written to the ledger. */
+export const deliveryModeOf = (queue: QueueName): DeliveryMode => QUEUES[queue].delivery;
 
 /** The queue counters' attribute holding the time of a queue's last drain (jobs/drains.ts). */
-export const drainedAttribute = (queue: QueueName) => `${queue}#drained_at`;
-
-/** Whether a job is written to the ledger by the delivery that claims it. */
-export const isClaimedOnDelivery = (message: JobMessage) => hasClaimedOnDelivery(message.queue) && message.claimOnDelivery === true;
+export const drainedAttribute = (queue: QueueName) => `${queue}#drained_at` as const;
 
 /** `removed` is a drained job: kept (with a TTL) so a late delivery of it is recognised and dropped. */
 export const JOB_STATES = ['waiting', 'delayed', 'active', 'completed', 'failed', 'removed'] as const;
@@ -60,11 +62,9 @@ export interface JobMessage {
   queue: QueueName;
   orgId: string;
   data: Record<string, unknown>;
-  /** Written to the ledger by the delivery that claims it (`CLAIMED_ON_DELIVERY`). */
-  claimOnDelivery?: boolean;
-  /** When a job claimed on delivery was sent (counted waiting): a drain after it drops it. */
+  /** When a job of a `claimed-on-delivery` queue was sent (counted waiting): a drain after it drops it. */
   sentAt?: string;
-  /** A job of `CLAIMED_ON_DELIVERY` sent again by a runtime that started after the one that held it stopped: its claim is taken over. */
+  /** Sent again by a runtime that started after the one that held it stopped: its claim is taken over, whatever its lease. */
   takeover?: boolean;
 }
 
@@ -123,15 +123,23 @@ export const COUNTER_NAMES: readonly CounterName[] = QUEUE_NAMES.flatMap((queue)
   JOB_STATES.map((state) => `${queue}#${state}` as const),
 );
 
+/** A move of a job that is not its claim (the claim is `claimUpdate`, ledger-writes.ts): the lease, if any, is given up. */
 export interface TransitionOptions {
   /** States the job must be in (checked by the write's condition). */
   from: JobState[];
   to: JobState;
-  /** Also allow claiming an active job whose lease has lapsed (its worker died). */
-  lapsedLeaseBefore?: string;
   /** `decrement`: a job sent back before it could run (a limit of its organisation) takes back its claim's attempt. */
-  attempts?: 'increment' | 'decrement' | 'reset';
+  attempts?: 'decrement' | 'reset';
   lastError?: string | null;
   runAt?: string;
-  leaseUntil?: string;
+}
+
+/** The times of a claim (ISO). */
+export interface ClaimTimes {
+  at: string;
+  /** A delayed job is claimed only if its run time is before this (a little after `at`). */
+  dueBy: string;
+  /** An active job is claimed only if its lease lapsed before this (its worker died). */
+  lapsedBefore: string;
+  leaseUntil: string;
 }

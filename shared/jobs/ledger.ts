@@ -3,13 +3,12 @@ import { once } from '../platform/once.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { keys } from '../platform/keys.js';
 import {
+  type ClaimTimes,
   type CounterName,
-  drainedAttribute,
+  deliveryModeOf,
   FINISHED_TTL_SECONDS,
   GAUGES,
   indexAttributes,
-  isClaimedOnDelivery,
-  isRecordedOnFailure,
   type JobItem,
   type JobMessage,
   type JobState,
@@ -17,7 +16,7 @@ import {
   type TransitionOptions,
 } from './ledger-types.js';
 
-export { QUEUE_NAMES, hasClaimedOnDelivery, isClaimedOnDelivery, isQueueName, isRecordedOnFailure } from './ledger-types.js';
+export { QUEUE_NAMES, deliveryModeOf, isQueueName } from './ledger-types.js';
 export type { JobItem, JobMessage, JobState, QueueName, TransitionOptions } from './ledger-types.js';
 
 /** The typed writes (dynamodb-toolbox), evaluated on first use: a process that never writes a job never loads the builder. */
@@ -25,8 +24,8 @@ const writes = once(() => import('./ledger-writes.js'));
 
 /**
  * Adds to the queue counters of an organisation. `unlessDrainedSince`: only if the queue was not
- * drained after that time (a job claimed on delivery, sent then: jobs/drains.ts); answers whether
- * it added.
+ * drained after that time (a job of a `claimed-on-delivery` queue, sent then: jobs/drains.ts);
+ * answers whether it added.
  */
 async function countJobs(
   store: Store,
@@ -34,21 +33,10 @@ async function countJobs(
   deltas: Partial<Record<CounterName, number>>,
   unlessDrainedSince?: { queue: QueueName; sentAt: string },
 ): Promise<boolean> {
-  const update = (await writes()).countersUpdate(orgId, deltas);
+  const update = (await writes()).countersUpdate(orgId, deltas, unlessDrainedSince);
   if (!update) return true;
-  if (!unlessDrainedSince) {
-    await store.table.update(update.key, update.input);
-    return true;
-  }
-  const { queue, sentAt } = unlessDrainedSince;
-  const input = {
-    ...update.input,
-    condition: 'attribute_not_exists(#drained) OR #drained < :sent',
-    names: { ...update.input.names, '#drained': drainedAttribute(queue) },
-    values: { ...update.input.values, ':sent': sentAt },
-  };
   return unlessConditionFailed(
-    store.table.update(update.key, input).then(() => true),
+    store.table.update(update.key, update.input).then(() => true),
     false,
   );
 }
@@ -60,7 +48,7 @@ function counterDeltas(queue: QueueName, from: JobState | undefined, to: JobStat
   return deltas;
 }
 
-/** What a job recorded after a delivery that ran without the ledger failed (`RECORDED_ON_FAILURE`) starts with. */
+/** What a job recorded after a delivery that ran without the ledger failed (`recorded-on-failure`) starts with. */
 export interface FailedDelivery {
   error: string;
   /** When it is tried again; absent: it failed for good (a payload that does not validate, or no attempts left). */
@@ -111,71 +99,123 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0, 
 }
 
 /**
- * What sending a job writes before it goes: the job recorded (`recordJob`), or for a queue of
- * `RECORDED_ON_FAILURE` or `CLAIMED_ON_DELIVERY` one read: a job already in the ledger (one that
+ * What sending a job writes before it goes, by its queue's delivery mode: `recorded-when-sent`,
+ * the job recorded (`recordJob`); the others, one read: a job already in the ledger (one that
  * failed, retried from there or waiting for retry-all; a claimed one) is not sent again, as a
  * recorded one is not; a drained one is recorded anew (`recordJob` replaces it), since its late
- * deliveries are dropped. A job of `CLAIMED_ON_DELIVERY` is then counted waiting. Answers the message to send (stamped with its time when counted), or
- * undefined: do not send it.
+ * deliveries are dropped. A job of a `claimed-on-delivery` queue is then counted waiting. Answers
+ * the message to send (stamped with its time when counted), or undefined: do not send it.
  */
 export async function recordOrCheck(store: Store, message: JobMessage, delayMs = 0): Promise<JobMessage | undefined> {
   const recordNew = async () => ((await recordJob(store, message, delayMs)) ? message : undefined);
-  const claimed = isClaimedOnDelivery(message);
-  if (!isRecordedOnFailure(message.queue) && !claimed) return recordNew();
+  const mode = deliveryModeOf(message.queue);
+  if (mode === 'recorded-when-sent') return recordNew();
   const recorded = await getJob(store, message.jobId);
   if (recorded?.state === 'removed') return recordNew();
   if (recorded) return undefined;
-  if (!claimed) return message;
+  if (mode === 'recorded-on-failure') return message;
   // Counted waiting: the counters are its only record until its claim.
   await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, 'waiting'));
   return { ...message, sentAt: store.clock.now().toISOString() };
 }
 
-/**
- * A job claimed on delivery, claimed: counted active (out of `waiting`), unless its queue was
- * drained after it was sent (`sentAt`; none: before any drain). False then: the job is dropped.
- */
-export function countClaimed(store: Store, message: JobMessage): Promise<boolean> {
-  return countJobs(store, message.orgId, counterDeltas(message.queue, 'waiting', 'active'), {
-    queue: message.queue,
-    sentAt: message.sentAt ?? '',
-  });
-}
-
-/** A job claimed on delivery, its work written: counted completed (out of `active`). */
-export async function countWritten(store: Store, message: JobMessage): Promise<void> {
-  await countJobs(store, message.orgId, counterDeltas(message.queue, 'active', 'completed'));
-}
-
 /** How long a claim of a job is its worker's: after it, the job may be claimed again. */
 export const JOB_LEASE_MS = 15 * 60 * 1000;
+/** A delayed job delivered less than this before its run time is claimed now. */
+export const EARLY_TOLERANCE_MS = 1000;
+/** Far enough ahead that every lease has lapsed by then: a takeover's. */
+const EVERY_LEASE = '9999-12-31T23:59:59.999Z';
 
-/**
- * The claim of a job of `CLAIMED_ON_DELIVERY` by its delivery: the job put in the ledger, active,
- * with its first attempt and a lease, unless it is there (another delivery claimed it: undefined).
- * Not in the pending index (nothing reads a claimed job there: the due index sends a lost one
- * again), and with the TTL of a finished job, since nothing writes it when it completes.
- */
-export async function claimOnDelivery(store: Store, message: JobMessage): Promise<JobItem | undefined> {
-  const now = store.clock.now();
-  const at = now.toISOString();
-  const item: JobItem = {
-    ...jobItemOf(message, 'active', at, at, 1, null),
-    lease_until: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
-    ttl: Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS,
-  };
-  delete item.gsi5pk;
-  delete item.gsi5sk;
-  return (await store.table.putNew(item)) ? item : undefined;
+/** A job claimed by its delivery. */
+export interface ClaimedJob {
+  job: JobItem;
+  /**
+   * Settled by its counters: a job of a `claimed-on-delivery` queue that the ledger did not hold as
+   * waiting or delayed (its claim put it, or took over such a claim). Its item stays active until
+   * its TTL; its outcome is counted, not written.
+   */
+  settledByCounters: boolean;
+  /** Whether this claim counted it active (a takeover did not: the claim it took over had). */
+  counted: boolean;
 }
 
-/** A job of `RECORDED_ON_FAILURE` as its delivery runs it, unrecorded: active, its first attempt. */
+export type Claim =
+  | ({ kind: 'claimed' } & ClaimedJob)
+  /** Its `claimed-on-delivery` queue was drained after it was sent: dropped, as a drained job of the ledger is. */
+  | { kind: 'drained' }
+  /** The claim's condition did not hold: the job as the ledger holds it now (another delivery's, not due yet, done, gone). */
+  | { kind: 'refused'; job: JobItem | undefined };
+
+/**
+ * Claims a job for its delivery, the pattern of Powertools' idempotency layer: one conditional
+ * write (`claimUpdate`, ledger-writes.ts: absent, waiting, delayed and due, or active with a lapsed
+ * lease → active, one more attempt, a lease), and only when its condition fails one read, to tell
+ * a job held by another delivery from one not due yet or done (the embedded store lacks
+ * `ReturnValuesOnConditionCheckFailure`). Then the count: out of the state the job was in (ALL_OLD:
+ * the state it really was in), into `active`; a job of a `claimed-on-delivery` queue new to the
+ * ledger out of `waiting`, unless the queue was drained after it was sent (`sentAt`; none: before
+ * any drain), when it is dropped (`removed`, uncounted). A takeover (`message.takeover`) takes any
+ * active claim, whatever its lease.
+ */
+export async function claimJob(store: Store, message: JobMessage): Promise<Claim> {
+  const now = store.clock.now();
+  const times: ClaimTimes = {
+    at: now.toISOString(),
+    dueBy: new Date(now.getTime() + EARLY_TOLERANCE_MS).toISOString(),
+    lapsedBefore: message.takeover ? EVERY_LEASE : now.toISOString(),
+    leaseUntil: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
+  };
+  const held = deliveryModeOf(message.queue) === 'claimed-on-delivery';
+  const ttl = Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS;
+  const { key, input } = (await writes()).claimUpdate(message, times, held, ttl);
+  const written = await unlessConditionFailed(
+    store.table.updateReturningOld<JobItem>(key, input).then((previous) => ({ previous })),
+    undefined,
+  );
+  if (!written) return { kind: 'refused', job: await getJob(store, message.jobId) };
+  const { previous } = written;
+  const job: JobItem = {
+    // The ledger's data, if it held the job (the claim keeps it): the message only points at it.
+    ...(previous ?? jobItemOf(message, 'active', times.at, times.at, 0, null)),
+    state: 'active',
+    attempts: (previous?.attempts ?? 0) + 1,
+    lease_until: times.leaseUntil,
+    updated_at: times.at,
+  };
+  const from = previous?.state;
+  const settledByCounters = held && from !== 'waiting' && from !== 'delayed';
+  if (held && !from) {
+    const sent = { queue: message.queue, sentAt: message.sentAt ?? '' };
+    if (await countJobs(store, message.orgId, counterDeltas(message.queue, 'waiting', 'active'), sent)) {
+      return { kind: 'claimed', job, settledByCounters, counted: true };
+    }
+    // Drained after it was sent (not counted: the drain zeroed `waiting`).
+    await moveUncounted(store, job, { from: ['active'], to: 'removed' });
+    return { kind: 'drained' };
+  }
+  await countJobs(store, message.orgId, counterDeltas(message.queue, from, 'active'));
+  return { kind: 'claimed', job, settledByCounters, counted: from !== 'active' };
+}
+
+/**
+ * A claimed job done: completed in the ledger (one conditional write and its count), or, settled
+ * by its counters, counted completed when this delivery wrote its work or its claim counted it (a
+ * job with nothing left to do is done; a takeover that finds the work done counts nothing: the
+ * delivery that did it counted it).
+ */
+export async function completeJob(store: Store, claimed: ClaimedJob, wrote: boolean): Promise<void> {
+  const { job } = claimed;
+  if (!claimed.settledByCounters) await transitionJob(store, job, { from: ['active'], to: 'completed', lastError: null });
+  else if (wrote || claimed.counted) await countJobs(store, job.org_id, counterDeltas(job.queue, 'active', 'completed'));
+}
+
+/** A job of a `recorded-on-failure` queue as its delivery runs it, unrecorded: active, its first attempt. */
 export function unrecordedJob(store: Store, message: JobMessage): JobItem {
   const at = store.clock.now().toISOString();
   return jobItemOf(message, 'active', at, at, 1, null);
 }
 
-/** A job of `RECORDED_ON_FAILURE` done without the ledger: its queue's running total of completed jobs. */
+/** A job of a `recorded-on-failure` queue done without the ledger: its queue's running total of completed jobs. */
 export async function countCompleted(store: Store, message: JobMessage): Promise<void> {
   await countJobs(store, message.orgId, counterDeltas(message.queue, undefined, 'completed'));
 }
@@ -184,52 +224,37 @@ export async function getJob(store: Store, jobId: string): Promise<JobItem | und
   return store.table.get<JobItem>(keys.job(jobId), true);
 }
 
-/**
- * Moves a job between states with one conditional write on its current state (so two workers
- * can never both claim it, and a stale message is a no-op), then adjusts the queue counters.
- * Returns the job after the move, or undefined when it was not in an expected state.
- */
-export async function transitionJob(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
+/** A move's one conditional write on the job's current state; answers the job as it was, or undefined when not in an expected state. */
+async function moveUncounted(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
   const now = store.clock.now();
-  const at = now.toISOString();
-  const runAt = options.runAt ?? job.run_at;
-  const index = indexAttributes(job.org_id, job.queue, job.id, options.to, at, runAt);
+  const index = indexAttributes(job.org_id, job.queue, job.id, options.to, now.toISOString(), options.runAt ?? job.run_at);
   const { key, input } = (await writes()).transitionUpdate(job, options, now, index);
   // ALL_OLD: the counters move from the state the job really was in, not the one read earlier.
-  const previous = await unlessConditionFailed(store.table.updateReturningOld<JobItem>(key, input), undefined);
-  if (!previous) return undefined;
-  await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
-  const step = options.attempts === 'increment' ? 1 : options.attempts === 'decrement' ? -1 : 0;
-  const attempts = options.attempts === 'reset' ? 0 : previous.attempts + step;
-  return {
-    ...previous,
-    ...index,
-    state: options.to,
-    attempts,
-    run_at: runAt,
-    updated_at: at,
-    last_error: options.lastError !== undefined ? options.lastError : previous.last_error,
-    lease_until: options.leaseUntil,
-  };
+  return unlessConditionFailed(store.table.updateReturningOld<JobItem>(key, input), undefined);
 }
 
 /**
- * Takes over the claim of a job of `CLAIMED_ON_DELIVERY` whose lease lapsed before `lapsedBefore`
- * (its delivery died): a new lease, one more attempt. Not counted (it was counted active when it
- * was claimed), and not in the pending index. Answers the job, or undefined while another holds it.
+ * Moves a job between states with one conditional write on its current state (so a stale message
+ * is a no-op), then adjusts the queue counters. Returns the job after the move, or undefined when
+ * it was not in an expected state.
  */
-export async function takeOverClaim(store: Store, job: JobItem, lapsedBefore: string): Promise<JobItem | undefined> {
-  const now = store.clock.now();
-  const leaseUntil = new Date(now.getTime() + JOB_LEASE_MS).toISOString();
-  return unlessConditionFailed(
-    store.table.update<JobItem>(keys.job(job.id), {
-      update: 'SET lease_until = :lease, updated_at = :at ADD attempts :one',
-      condition: '#state = :active AND lease_until < :lapsed AND attribute_not_exists(gsi5pk)',
-      names: { '#state': 'state' },
-      values: { ':lease': leaseUntil, ':at': now.toISOString(), ':one': 1, ':active': 'active', ':lapsed': lapsedBefore },
-    }),
-    undefined,
-  );
+export async function transitionJob(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
+  const previous = await moveUncounted(store, job, options);
+  if (!previous) return undefined;
+  await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
+  const at = store.clock.now().toISOString();
+  const runAt = options.runAt ?? job.run_at;
+  const step = options.attempts === 'decrement' ? -1 : 0;
+  const { lease_until: _, ...rest } = previous;
+  return {
+    ...rest,
+    ...indexAttributes(job.org_id, job.queue, job.id, options.to, at, runAt),
+    state: options.to,
+    attempts: options.attempts === 'reset' ? 0 : previous.attempts + step,
+    run_at: runAt,
+    updated_at: at,
+    last_error: options.lastError !== undefined ? options.lastError : previous.last_error,
+  };
 }
 
 export function messageOf(job: JobItem): JobMessage {

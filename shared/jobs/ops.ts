@@ -6,16 +6,7 @@ import { keys } from '../platform/keys.js';
 import { byStatePartitions, queueCounterItems } from './shards.js';
 import { pendingJobs } from './pending.js';
 import { drainCounters } from './drains.js';
-import {
-  QUEUE_NAMES,
-  hasClaimedOnDelivery,
-  isQueueName,
-  messageOf,
-  transitionJob,
-  type JobItem,
-  type JobState,
-  type QueueName,
-} from './ledger.js';
+import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
   if (!isQueueName(name)) throw new NotFoundError(`no queue named ${name}; the queues are ${QUEUE_NAMES.join(', ')}`);
@@ -67,7 +58,7 @@ export async function listFailedJobs(deps: Deps, orgId: string, name: string, pa
   const queue = queueOf(name);
   const result = await readPage<JobItem & Record<string, unknown>>(
     deps.table,
-    { index: 'gsi1', pk: keys.jobsByStateIndex(orgId, queue, 'failed'), newestFirst: true },
+    { index: 'listings', pk: keys.jobsByStateIndex(orgId, queue, 'failed'), newestFirst: true },
     page,
   );
   return { jobs: result.items.map(toFailedJob), next_cursor: result.nextCursor };
@@ -76,7 +67,7 @@ export async function listFailedJobs(deps: Deps, orgId: string, name: string, pa
 /** An organisation's jobs of a queue in one state: every partition of the by-state index at once (`jobs/shards.ts`). */
 async function jobsIn(deps: Deps, orgId: string, queue: QueueName, state: JobState): Promise<JobItem[]> {
   const partitions = await Promise.all(
-    byStatePartitions(orgId, queue, state).map((pk) => deps.table.queryAll<JobItem>({ index: 'gsi1', pk })),
+    byStatePartitions(orgId, queue, state).map((pk) => deps.table.queryAll<JobItem>({ index: 'listings', pk })),
   );
   return partitions.flat();
 }
@@ -132,7 +123,7 @@ export async function drainQueue(deps: Deps, orgId: string, name: string): Promi
     removed += 1;
   }
   // The completed total starts again; the jobs counted waiting before their claim are dropped when delivered.
-  return removed + (await drainCounters(deps, orgId, queue, hasClaimedOnDelivery(queue)));
+  return removed + (await drainCounters(deps, orgId, queue));
 }
 
 /** A pending job whose run time passed this long ago has lost its message (or its worker). */

@@ -28,10 +28,10 @@ export async function pendingJobs(
   const [entries, before] = await Promise.all([
     Promise.all(
       Array.from({ length: PENDING_SHARDS }, (_, shard) =>
-        table.queryAll<Key>({ index: 'gsi5', pk: keys.pendingJobsIndex(queue, shard), ...sk, ...filter }),
+        table.queryAll<Key>({ index: 'pending', pk: keys.pendingJobsIndex(queue, shard), ...sk, ...filter }),
       ),
     ),
-    Promise.all(pendingPartitions(queue).map((pk) => table.queryAll<JobItem>({ index: 'gsi2', pk, ...sk, ...filter }))),
+    Promise.all(pendingPartitions(queue).map((pk) => table.queryAll<JobItem>({ index: 'lookups', pk, ...sk, ...filter }))),
   ]);
   const jobs = await table.batchGet<JobItem>(entries.flat().map(({ pk, sk }) => ({ pk, sk })));
   // A job moved from GSI2 to GSI5 since may be read twice: once, as the table holds it.

@@ -28,7 +28,7 @@ function clientOf(source: SqsClientSource): Promise<SQSClient> {
 /**
  * The job queue on AWS: one SQS queue per job kind (each with a dead-letter queue, set up by the
  * CDK stack). Sending records the job in the ledger first, then sends a message that points at it
- * (a job of `RECORDED_ON_FAILURE`: sends it unless the ledger holds it, ledger.ts `recordOrCheck`).
+ * (or, by its queue's delivery mode, only checks or counts it: ledger.ts `recordOrCheck`).
  */
 export class SqsJobQueue implements JobQueue {
   constructor(
@@ -70,7 +70,6 @@ const JobMessageSchema = z.object({
   queue: z.enum(QUEUE_NAMES),
   orgId: z.string().min(1),
   data: z.record(z.string(), z.unknown()),
-  claimOnDelivery: z.boolean().optional(),
   sentAt: z.string().max(40).optional(),
   takeover: z.boolean().optional(),
 });

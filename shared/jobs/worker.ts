@@ -1,15 +1,13 @@
 import type { z } from 'zod';
 import type { Deps } from '../deps.js';
 import {
-  claimOnDelivery,
-  countClaimed,
+  claimJob,
+  completeJob,
   countCompleted,
-  countWritten,
+  deliveryModeOf,
+  EARLY_TOLERANCE_MS,
   getJob,
-  isClaimedOnDelivery,
-  isRecordedOnFailure,
   JOB_LEASE_MS,
-  takeOverClaim,
   recordJob,
   transitionJob,
   unrecordedJob,
@@ -18,13 +16,12 @@ import {
   type QueueName,
 } from './ledger.js';
 import { errorMessage } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { issueLines } from '../platform/validation.js';
 
 /**
  * How a queue's jobs are done. `run` must be idempotent: a job delivered twice has one effect.
- * It may answer false when it found its work done already (a queue of `CLAIMED_ON_DELIVERY`
- * counts the outcome of the delivery that did it).
+ * It may answer false when it found its work done already (a `claimed-on-delivery` queue counts
+ * the outcome of the delivery that did it).
  */
 export interface JobHandler<T> {
   schema: z.ZodType<T>;
@@ -68,9 +65,6 @@ export class RunLaterError extends Error {
   }
 }
 
-/** A delayed job delivered less than this before its run time runs now. */
-const EARLY_TOLERANCE_MS = 1000;
-
 export interface WorkerSettings {
   maxAttempts: number;
   retryBaseMs: number;
@@ -84,49 +78,52 @@ function messageOfError(error: unknown): string {
 }
 
 /**
- * Does one delivery of a job, the same for the local runner and the SQS consumer: a job of
- * `RECORDED_ON_FAILURE` not in the ledger runs at once (`runUnrecorded`); any other claims it in the
- * ledger (a conditional write, so a duplicate delivery or a drained job is skipped), validates its
- * payload, runs the handler, and records the outcome: completed; delayed for a retry with
- * exponential backoff; or failed with the last error after `maxAttempts` attempts.
+ * Does one delivery of a job, the same for the local runner and the SQS consumer, one path for
+ * every queue: a job of a `recorded-on-failure` queue that the ledger does not hold runs at once
+ * (`runUnrecorded`); any other is claimed in the ledger (`claimJob`: one conditional write, so a
+ * duplicate delivery or a drained job is skipped), its payload validated, its handler run, and
+ * its outcome recorded: completed; delayed for a retry with exponential backoff; or failed with
+ * the last error after `maxAttempts` attempts.
  */
 export async function processJob(deps: Deps, handlers: JobHandlers, settings: WorkerSettings, message: JobMessage): Promise<JobOutcome> {
-  let job = await getJob(deps, message.jobId);
-  if (!job && isRecordedOnFailure(message.queue)) return runUnrecorded(deps, handlers, settings, message);
-  // Claimed on delivery: not in the ledger yet, or claimed there (a job recorded in the pending index goes the ledger's way).
-  const unrecordedOrHeld = !job || (job.state === 'active' && !job.gsi5pk && !job.gsi2pk);
-  if (isClaimedOnDelivery(message) && unrecordedOrHeld) return runClaimed(deps, handlers, settings, message, job);
-  if (!job) {
-    // A message that came without a ledger entry (an EventBridge schedule firing): record it first.
-    await recordJob(deps, message);
-    job = await getJob(deps, message.jobId);
-    if (!job) return { kind: 'skipped', reason: 'job not recorded' };
-  }
-  const now = deps.clock.now();
-  // Delivered before its time (SQS delays stop at 15 minutes): send it back for the rest of the wait.
-  const early = new Date(job.run_at).getTime() - now.getTime();
-  if (job.state === 'delayed' && early > EARLY_TOLERANCE_MS) return { kind: 'retry', delayMs: early, error: 'not due yet' };
-  const claimed = await transitionJob(deps, job, {
-    from: ['waiting', 'delayed'],
-    to: 'active',
-    lapsedLeaseBefore: now.toISOString(),
-    attempts: 'increment',
-    leaseUntil: new Date(now.getTime() + JOB_LEASE_MS).toISOString(),
-  });
-  if (!claimed) return { kind: 'skipped', reason: `job is ${job.state}` };
-
+  if (deliveryModeOf(message.queue) === 'recorded-on-failure' && !(await getJob(deps, message.jobId)))
+    return runUnrecorded(deps, handlers, settings, message);
+  const claim = await claimJob(deps, message);
+  if (claim.kind === 'drained') return { kind: 'skipped', reason: 'drained' };
+  if (claim.kind === 'refused') return refused(deps, message.queue, claim.job);
+  const claimed = claim.job;
   const handler = handlers[claimed.queue];
   const parsed = handler.schema.safeParse(claimed.data);
   if (!parsed.success) return failInvalid(deps, claimed, parsed.error);
+  let wrote: boolean;
   try {
-    await handler.run(deps, parsed.data, claimed);
+    wrote = (await handler.run(deps, parsed.data, claimed)) !== false;
   } catch (caught) {
     if (caught instanceof RunLaterError) return sendBack(deps, claimed, caught);
     return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
   }
-  await transitionJob(deps, claimed, { from: ['active'], to: 'completed', lastError: null });
+  await completeJob(deps, claim, wrote);
   countOutcome(deps, claimed, 'completed');
   return { kind: 'completed' };
+}
+
+/**
+ * A delivery whose claim was refused, by the job as the ledger holds it: delivered before its
+ * time (SQS delays stop at 15 minutes), sent back for the rest of the wait; held by another
+ * delivery, on a `claimed-on-delivery` queue (where the due index, not the pending index, watches
+ * it), tried again once its lease has lapsed; anything else (done, failed, drained, held on a
+ * queue whose stuck jobs the sweep finds, gone) skipped.
+ */
+function refused(deps: Deps, queue: QueueName, job: JobItem | undefined): JobOutcome {
+  if (!job) return { kind: 'skipped', reason: 'job is gone' };
+  const now = deps.clock.now().getTime();
+  const early = new Date(job.run_at).getTime() - now;
+  if (job.state === 'delayed' && early > EARLY_TOLERANCE_MS) return { kind: 'retry', delayMs: early, error: 'not due yet' };
+  if (job.state === 'active' && deliveryModeOf(queue) === 'claimed-on-delivery') {
+    const lapses = job.lease_until ? new Date(job.lease_until).getTime() - now : JOB_LEASE_MS;
+    return { kind: 'retry', delayMs: Math.max(1000, lapses + 1000), error: 'claimed by another delivery' };
+  }
+  return { kind: 'skipped', reason: `job is ${job.state}` };
 }
 
 /** A claimed job whose payload does not validate: it will not validate next time either, so it fails now. */
@@ -164,77 +161,8 @@ async function sendBack(deps: Deps, claimed: JobItem, later: RunLaterError): Pro
   return { kind: 'later', delayMs: later.delayMs, reason: later.message };
 }
 
-/** Far enough ahead that every lease has lapsed by then: a takeover's. */
-const EVERY_LEASE = '9999-12-31T23:59:59.999Z';
-
 /**
- * The claim of a job of `CLAIMED_ON_DELIVERY` (ledger-types.ts) by its delivery: put in the ledger
- * active (one delivery wins) and counted active, unless its queue was drained since it was sent;
- * or, claimed already, taken over once its lease lapsed (or by a runtime started after the one
- * that held it stopped: `takeover`), without counting it again. Answers the claimed job and
- * whether this claim counted it, or the outcome of a delivery that claims nothing.
- */
-async function claimDelivered(
-  deps: Deps,
-  message: JobMessage,
-  held: JobItem | undefined,
-): Promise<{ claimed: JobItem; counted: boolean } | { outcome: JobOutcome }> {
-  if (!held) {
-    const claimed = await claimOnDelivery(deps, message);
-    if (claimed) {
-      if (await countClaimed(deps, message)) return { claimed, counted: true };
-      // Drained after it was sent: as a drained job of the ledger (not counted: the drain zeroed `waiting`).
-      await deps.table.update(keys.job(claimed.id), {
-        update: 'SET #state = :removed, updated_at = :at',
-        names: { '#state': 'state' },
-        values: { ':removed': 'removed', ':at': deps.clock.now().toISOString() },
-      });
-      return { outcome: { kind: 'skipped', reason: 'drained' } };
-    }
-    held = await getJob(deps, message.jobId);
-    if (held?.state !== 'active') return { outcome: { kind: 'skipped', reason: `job is ${held?.state ?? 'gone'}` } };
-  }
-  const now = deps.clock.now();
-  const claimed = await takeOverClaim(deps, held, message.takeover ? EVERY_LEASE : now.toISOString());
-  if (claimed) return { claimed, counted: false };
-  // Another delivery holds it: try again once its lease has lapsed.
-  const lapses = held.lease_until ? new Date(held.lease_until).getTime() - now.getTime() : JOB_LEASE_MS;
-  return { outcome: { kind: 'retry', delayMs: Math.max(1000, lapses + 1000), error: 'claimed by another delivery' } };
-}
-
-/**
- * A delivery of a job of `CLAIMED_ON_DELIVERY`: claimed (`claimDelivered`), run, and its outcome
- * counted: completed when this delivery wrote it, or when its claim counted it (a job with nothing
- * left to do is done). A takeover that finds the work done counts nothing: the delivery that did
- * it counted it. A failure goes on through the ledger, as any claimed job's.
- */
-async function runClaimed(
-  deps: Deps,
-  handlers: JobHandlers,
-  settings: WorkerSettings,
-  message: JobMessage,
-  held: JobItem | undefined,
-): Promise<JobOutcome> {
-  const claim = await claimDelivered(deps, message, held);
-  if ('outcome' in claim) return claim.outcome;
-  const { claimed, counted } = claim;
-  const handler = handlers[claimed.queue];
-  const parsed = handler.schema.safeParse(claimed.data);
-  if (!parsed.success) return failInvalid(deps, claimed, parsed.error);
-  let wrote: boolean;
-  try {
-    wrote = (await handler.run(deps, parsed.data, claimed)) !== false;
-  } catch (caught) {
-    if (caught instanceof RunLaterError) return sendBack(deps, claimed, caught);
-    return afterFailure(deps, handler, settings, claimed, parsed.data, messageOfError(caught));
-  }
-  if (wrote || counted) await countWritten(deps, message);
-  countOutcome(deps, claimed, 'completed');
-  return { kind: 'completed' };
-}
-
-/**
- * A delivery of a job of `RECORDED_ON_FAILURE` that is not in the ledger: runs it with nothing
+ * A delivery of a job of a `recorded-on-failure` queue that the ledger does not hold: runs it with nothing
  * written first. Done, it adds to the queue's `completed`; failed, it is recorded after this first
  * attempt, delayed for its retry (or failed for good), and goes on as any job. A payload that does
  * not validate is recorded as failed.

@@ -1,17 +1,23 @@
 import { getSecret } from '@aws-lambda-powertools/parameters/secrets';
 import type { Context } from 'hono';
-import { createDeps, type DepsParts } from '../deps.js';
-import { createAwsJobs } from '../jobs/aws.js';
 import { systemClock } from './clock.js';
 import { parseConfig, type Config } from './config.js';
 import { createDynamoClient } from './dynamo.js';
 import { errorMessage } from './errors.js';
-import { createLogger } from './logger.js';
+import { createLogger, type AppLogger } from './logger.js';
+import type { Metrics } from './metrics.js';
 import { EnvelopeSecrets } from './secrets.js';
 import { KmsKeyWrapper } from './secrets-kms.js';
 import type { SecretStore } from './store.js';
 import { Table } from './table.js';
 import { awsClientAddress } from './viewer-address.js';
+
+/*
+ * The platform of a process on AWS (a Lambda container, a Fargate task): configuration, logger,
+ * traces, the table with its secrets, the session and origin secrets. The deps the core takes are
+ * assembled from it by the entry points' wiring (shared/wiring/aws-deps.ts), which adds the job
+ * queues and the clients a function needs.
+ */
 
 /** A secret the stack generated in Secrets Manager (at least 32 characters), read at cold start. */
 async function generatedSecret(arn: string, name: string): Promise<string> {
@@ -36,23 +42,21 @@ async function originSecretOf(config: Config): Promise<string | undefined> {
   return config.originSecretArn ? generatedSecret(config.originSecretArn, 'origin secret') : undefined;
 }
 
+export interface AwsPlatformOptions {
+  needsSession: boolean;
+  /** Where a request comes from when CloudFront does not vouch for its viewer: the Lambda event's source IP unless given. */
+  sourceAddress?: (c: Context) => string | undefined;
+}
+
 /**
- * The deps of a Lambda container, built once at module load: configuration from the environment,
- * the table, the SQS job queues and EventBridge schedules. `extra` adds what a function needs
- * beyond the core (the agent's clients). `clientAddress` is the HTTP functions' `ClientAddressOf`.
+ * The platform of an AWS process, made once at module load: configuration from the environment,
+ * the logger, traces (only when the environment names an OTLP endpoint; the SDK is loaded then
+ * only), the table with KMS envelope encryption, the session secret, and the address per-address
+ * limits count (the viewer's behind CloudFront, else the source IP).
  */
-export async function createAwsDeps(
-  env: Record<string, string | undefined>,
-  options: {
-    needsSession: boolean;
-    extra?: (config: Config, logger: ReturnType<typeof createLogger>, store: SecretStore) => Partial<DepsParts>;
-    /** Where a request comes from when CloudFront does not vouch for its viewer: the Lambda event's source IP unless given. */
-    sourceAddress?: (c: Context) => string | undefined;
-  } = { needsSession: true },
-) {
+export async function openAwsPlatform(env: Record<string, string | undefined>, options: AwsPlatformOptions) {
   const config = parseConfig(env, 'aws');
   const logger = createLogger(config);
-  // Traces only when the function's environment names an OTLP endpoint; the SDK is loaded then only.
   const tracing = config.otlpEndpoint ? (await import('./tracing-sdk.js')).startTracing(config) : undefined;
   const [sessionSecret, originSecret] = await Promise.all([sessionSecretOf(config), originSecretOf(config)]);
   if (options.needsSession && !sessionSecret) throw new Error('SESSION_SECRET or SESSION_SECRET_ARN is required');
@@ -62,15 +66,15 @@ export async function createAwsDeps(
     clock: systemClock,
     secrets: new EnvelopeSecrets(new KmsKeyWrapper(config.secretsKmsKeyId, config.awsRegion)),
   };
-  const { sqs, jobs, scheduler } = createAwsJobs(config, store);
-  const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
-  // What each invocation writes out before it returns (flushedAfter): its metrics, its spans.
-  const telemetry = {
+  return { config, logger, store, sessionSecret, tracing, clientAddress: awsClientAddress(originSecret, options.sourceAddress) };
+}
+
+/** What each invocation writes out before it returns (`flushedAfter`): its metrics, its spans. */
+export function telemetryOf(metrics: Metrics, tracing: { flush(): Promise<void> } | undefined, logger: AppLogger) {
+  return {
     async flush() {
-      deps.metrics.flush();
+      metrics.flush();
       await tracing?.flush().catch((error: unknown) => logger.warn('traces not sent', { error: errorMessage(error) }));
     },
   };
-  // The address per-address limits count: the viewer's behind CloudFront, else the source IP.
-  return { config, deps, sqs, telemetry, clientAddress: awsClientAddress(originSecret, options.sourceAddress) };
 }

@@ -290,7 +290,8 @@ describe('handleSqsBatch', () => {
 
   it('reports a record whose processing hits an infrastructure error, and leaves the job to run on redelivery', async () => {
     const good = jobMessage(`infra-${randomUUID()}`, 'ok');
-    const spy = vi.spyOn(t.deps.table, 'get').mockRejectedValueOnce(new Error('store unreachable'));
+    // The delivery's first store call is its claim (one conditional write, no read before it).
+    const spy = vi.spyOn(t.deps.table, 'updateReturningOld').mockRejectedValueOnce(new Error('store unreachable'));
     try {
       expect(await run([record('m-infra', good)])).toEqual({ batchItemFailures: [{ itemIdentifier: 'm-infra' }] });
       expect(spy).toHaveBeenCalled();

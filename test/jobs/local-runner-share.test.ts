@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { jobHandlers } from '../../shared/jobs/handlers.js';
+import { jobHandlers } from '../../shared/wiring/job-handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { deliveryOf, type JobHandler, type JobHandlers } from '../../shared/jobs/worker.js';
 import { createTestContext, type TestContext } from '../support/context.js';

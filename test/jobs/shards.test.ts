@@ -51,7 +51,7 @@ describe('sharded job ledger keys', () => {
     expect(job.gsi2pk).toBeUndefined();
     // The entry carries the keys and the organisation alone: a claim, which changes neither, writes none.
     const entries = await t.deps.table.queryAll({
-      index: 'gsi5',
+      index: 'pending',
       pk: String(job.gsi5pk),
       filter: 'org_id = :org',
       values: { ':org': org.id },

@@ -1,13 +1,18 @@
 import { z } from 'zod';
-import { BudgetAlertSchema, budgetAlertHandler, type BudgetAlertJob } from '../budgets/alerts.js';
-import { ColdNoticeSchema, coldNoticeHandler, type ColdNoticeJob } from '../conversations/cold-notice.js';
-import { conversationStatsHandler, type StatsJob } from '../conversations/stats-job.js';
-import { evalCaseHandler } from '../evals/case-job.js';
-import { EvalCaseJobSchema, type EvalCaseJob } from '../evals/runs.js';
 import { approvalExpiryHandler } from '../approvals/expire-job.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../approvals/expiry.js';
+import { BudgetAlertSchema, budgetAlertHandler, type BudgetAlertJob } from '../budgets/alerts.js';
+import { ColdNoticeSchema, coldNoticeHandler, type ColdNoticeJob } from '../conversations/cold-notice.js';
 import { LifecycleJobSchema, lifecycleHandler, type LifecycleJob } from '../conversations/lifecycle.js';
-import type { JobHandler, JobHandlers } from './worker.js';
+import { conversationStatsHandler } from '../conversations/stats-job.js';
+import { evalCaseHandler } from '../evals/case-job.js';
+import type { JobHandler, JobHandlers } from '../jobs/worker.js';
+
+/*
+ * The composition of the job consumers: which domain's handler does each queue's jobs. The jobs
+ * function (functions/jobs/handler.ts) and the local runtime (bin/local-runtime.ts) pass it to the
+ * worker; `shared/jobs` delivers and records jobs and knows none of the domains.
+ */
 
 /**
  * The lifecycle queue carries the timed moves: a conversation's (cold, close) and an approval's
@@ -29,22 +34,13 @@ const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob> = {
 };
 
 /**
- * The conversation-stats queue carries a closed conversation's statistics, and the cases of
- * evaluations queued there before they had a queue of their own (`kind: "eval-case"`).
+ * The handler of each queue. The conversation-stats queue carries a closed conversation's
+ * statistics only: an evaluation's cases have the evals queue (docs/operations.md says what
+ * becomes of a case a version before it left on the stats queue).
  */
-const modelWork: JobHandler<EvalCaseJob | StatsJob> = {
-  schema: z.union([EvalCaseJobSchema, conversationStatsHandler.schema]),
-  run: (deps, data, job) => ('kind' in data ? evalCaseHandler.run(deps, data, job) : conversationStatsHandler.run(deps, data, job)),
-  onFailed: async (deps, data, job, error) => {
-    if ('kind' in data) await evalCaseHandler.onFailed?.(deps, data, job, error);
-    else await conversationStatsHandler.onFailed?.(deps, data, job, error);
-  },
-};
-
-/** The handler of each queue. */
 export const jobHandlers: JobHandlers = {
   lifecycle: timedMoves as JobHandler<unknown>,
   'cold-messages': outgoingMessages as JobHandler<unknown>,
-  'conversation-stats': modelWork as JobHandler<unknown>,
+  'conversation-stats': conversationStatsHandler as JobHandler<unknown>,
   evals: evalCaseHandler as JobHandler<unknown>,
 };

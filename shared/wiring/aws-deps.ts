@@ -1,10 +1,19 @@
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { createDeps, type DepsParts } from '../deps.js';
+import { EventBridgeScheduler } from '../jobs/scheduler.js';
+import { SqsJobQueue, type QueueUrls } from '../jobs/sqs.js';
 import type { Config } from '../platform/config.js';
-import type { Store } from '../platform/store.js';
-import { EventBridgeScheduler } from './scheduler.js';
+import { openAwsPlatform, telemetryOf, type AwsPlatformOptions } from '../platform/aws-runtime.js';
+import type { AppLogger } from '../platform/logger.js';
 import { once } from '../platform/once.js';
-import { SqsJobQueue, type QueueUrls } from './sqs.js';
+import type { SecretStore, Store } from '../platform/store.js';
+
+/*
+ * The wiring of a process on AWS: the platform (shared/platform/aws-runtime.ts), the job queues
+ * and schedules, and the clients a function adds, assembled into the core's deps. Used by every
+ * entry under functions/.
+ */
 
 function required(value: string | undefined, name: string): string {
   if (!value) throw new Error(`${name} is required on AWS (set by the CDK stack)`);
@@ -25,7 +34,7 @@ export function queueUrlsOf(config: Config): QueueUrls {
  * The AWS job adapters (SQS queues, EventBridge Scheduler), made once per Lambda container. Their
  * SDK clients are loaded on first use: most API requests send no job.
  */
-export function createAwsJobs(config: Config, store: Store) {
+function createAwsJobs(config: Config, store: Store) {
   const sqs = once(async (): Promise<SQSClient> => new (await import('@aws-sdk/client-sqs')).SQSClient({ region: config.awsRegion }));
   const schedulerClient = once(
     async (): Promise<SchedulerClient> => new (await import('@aws-sdk/client-scheduler')).SchedulerClient({ region: config.awsRegion }),
@@ -37,4 +46,21 @@ export function createAwsJobs(config: Config, store: Store) {
     roleArn: required(config.queues.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),
   });
   return { sqs, jobs, scheduler };
+}
+
+/**
+ * The deps of a Lambda container or AWS task, built once at module load: the platform, the SQS
+ * job queues and EventBridge schedules. `extra` adds what a function needs beyond the core (the
+ * agent's clients). `clientAddress` is the HTTP functions' `ClientAddressOf`.
+ */
+export async function createAwsDeps(
+  env: Record<string, string | undefined>,
+  options: AwsPlatformOptions & {
+    extra?: (config: Config, logger: AppLogger, store: SecretStore) => Partial<DepsParts>;
+  } = { needsSession: true },
+) {
+  const { config, logger, store, sessionSecret, tracing, clientAddress } = await openAwsPlatform(env, options);
+  const { sqs, jobs, scheduler } = createAwsJobs(config, store);
+  const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
+  return { config, deps, sqs, telemetry: telemetryOf(deps.metrics, tracing, logger), clientAddress };
 }
