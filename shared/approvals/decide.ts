@@ -1,10 +1,9 @@
-import type { QueryListener, QueryResponse } from '../agent/query/types.js';
+import { holdBudgetsToResume, type QueryListener, type QueryResponse } from '../agent/query.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from './approvals.js';
 import { mayDecide, whoMayDecide, type Decider } from './deciders.js';
 import { resumeQuery } from './resume.js';
-import { holdBudgetsToResume } from '../agent/query/budget.js';
 
 /** An approval of the caller's organisation, or 404 as if it did not exist. */
 export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {

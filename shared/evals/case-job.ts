@@ -1,12 +1,11 @@
 import { $get, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { admitQuery } from '../agent/query/context.js';
+import { admitQuery } from '../agent/query.js';
 import { RunLaterError, type JobHandler } from '../jobs/worker.js';
 import type { Deps } from '../deps.js';
 import { errorMessage, TooManyRequestsError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
-import { runEntity, UNDER_WAY } from './entities.js';
+import { runEntity, runKey, UNDER_WAY } from './entities.js';
 import { runEvalCase } from './run-case.js';
 import { releaseRun } from './run-holds.js';
 import { recordResult, type EvalCaseJob, EvalCaseJobSchema } from './runs.js';
@@ -63,7 +62,7 @@ export const evalCaseHandler: JobHandler<EvalCaseJob> = {
       runEntity
         .build(UpdateItemCommand)
         .item({
-          ...keys.evaluationRun(run.eval_id, run.id),
+          ...runKey(run.eval_id, run.id),
           status: 'running',
           started_at: $get('started_at', deps.clock.now().toISOString()),
         })

@@ -1,24 +1,17 @@
-import { addUsage, costOf, tokenCountsOf, type TokenUsage } from '../agent/model.js';
-import { holdBudgetsOrRefusal } from '../agent/query/budget.js';
-import { loadQueryContext } from '../agent/query/context.js';
-import { answerQuery } from '../agent/query/run.js';
-import { screenInput } from '../agent/query/screening.js';
-import type { OfferedTool } from '../agent/query/tools.js';
-import type { Caller } from '../agent/query/types.js';
+import { tokenCountsOf } from '../agent/model.js';
+import { loadQueryContext, runAgentQuery, type Caller, type FinishedRun, type OfferedTool } from '../agent/query.js';
 import { modelsOf, type Deps } from '../deps.js';
-import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../models/catalogue.js';
-import { PaymentRequiredError } from '../platform/errors.js';
 import { recordUsage } from '../workspaces/counters.js';
 import type { CaseResult, EvalCase } from './schemas.js';
 import { checkExpectations, judge } from './scoring.js';
 import type { RunItem } from './store.js';
 
 /*
- * One case of an evaluation run: a real query through the same loop as any other (the workspace's
- * tools, knowledge, guardrails, and the permissions of the role that started the run), with the
- * run's overrides applied to this query only; write tools are not run and nothing waits for an
- * approval (`Caller.evaluation`). It is not a conversation: nothing of it is stored but its
- * result, and it is not counted as a query. Its cost is, and the budgets apply.
+ * One case of an evaluation run: a real query through the same use case as any other
+ * (agent/query.ts: the workspace's tools, knowledge, guardrails, and the permissions of the role
+ * that started the run), with the run's overrides applied to this query only; write tools are not
+ * run and nothing waits for an approval (`Caller.evaluation`). It is not a conversation: nothing of
+ * it is stored but its result, and it is not counted as a query. Its cost is, and the budgets apply.
  */
 
 const failed = (evalCase: EvalCase, reason: string, durationMs: number): CaseResult => ({
@@ -50,55 +43,49 @@ export async function runEvalCase(deps: Deps, run: RunItem, evalCase: EvalCase):
     ...(run.overrides.system_prompt !== undefined ? { system_prompt: run.overrides.system_prompt } : {}),
     ...(run.overrides.model ? { model: run.overrides.model } : {}),
   };
-  const tier: ModelTier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
-  const hold = await holdBudgetsOrRefusal(deps, caller, workspace, loaded.budgets);
-  if (hold instanceof PaymentRequiredError) return failed(evalCase, hold.message, Math.round(performance.now() - started));
-  const screened = screenInput(loaded.guardrails, evalCase.question, evalCase.history ?? []);
-  const context = { ...loaded, workspace, state: undefined, messages: [] };
-  const outcome = await answerQuery(deps, caller, context, screened, tier, {}, { hold, refuseFirst: false }).catch(
-    async (error: unknown) => {
-      await hold.settle(0);
-      throw error;
+  return runAgentQuery(deps, caller, {
+    // A new conversation each time: no history but the case's own.
+    context: { ...loaded, workspace, state: undefined, messages: [] },
+    start: { question: evalCase.question, history: evalCase.history ?? [] },
+    // A budget without room fails the case without asking (its estimate from the workspace item).
+    budgets: { whenFull: 'end' },
+    started,
+    // The judge's call counts in the case's cost and budgets.
+    review: async ({ loop }, tier) => {
+      if (!evalCase.expect.judge || loop.error) return undefined;
+      const client = modelsOf(deps).clientFor({ provider: loaded.provider, apiKey: loaded.apiKey });
+      return judge(client, client.modelFor(tier), { question: evalCase.question, answer: loop.answer, rubric: evalCase.expect.judge });
     },
-  );
-  const { loop } = outcome;
+    record: (finished) => recordCase(deps, run, evalCase, finished),
+  });
+}
+
+/** The case's result, its cost counted in the workspace's usage (it is not a query: queries_today stays). */
+async function recordCase(deps: Deps, run: RunItem, evalCase: EvalCase, finished: FinishedRun): Promise<CaseResult> {
+  const { usage, costUsd, durationMs } = finished;
+  if (finished.refused) return failed(evalCase, finished.refused.message, durationMs);
+  const { loop, tools } = finished.run;
   // Every name each called tool goes by, so an expectation may name any of them.
-  const names = new Map(outcome.tools.map((tool) => [tool.spec.name, (tool as Partial<OfferedTool>).names ?? [tool.spec.name]]));
+  const names = new Map(tools.map((tool) => [tool.spec.name, (tool as Partial<OfferedTool>).names ?? [tool.spec.name]]));
   const calledNames = new Set(loop.toolsCalled.flatMap((name) => names.get(name) ?? [name]));
   const failures = checkExpectations(evalCase.expect, { answer: loop.answer, calledNames, error: loop.error });
-  let usage: TokenUsage = loop.usage;
-  if (evalCase.expect.judge && !loop.error) {
-    const client = modelsOf(deps).clientFor({ provider: loaded.provider, apiKey: loaded.apiKey });
-    const verdict = await judge(client, client.modelFor(tier), {
-      question: evalCase.question,
-      answer: loop.answer,
-      rubric: evalCase.expect.judge,
-    });
-    usage = addUsage(usage, verdict.usage);
-    if (verdict.failure) failures.push(verdict.failure);
-  }
-  const costUsd = costOf(usage, tier);
-  const durationMs = Math.round(performance.now() - started);
-  await Promise.all([
-    hold.settle(costUsd),
-    // What it cost counts in the workspace's usage; it is not a query (queries_today stays).
-    recordUsage(
-      deps,
-      run.org_id,
-      run.workspace_id,
-      {
-        queries: 0,
-        errors: 0,
-        duration_ms: 0,
-        cost_usd: costUsd,
-        tokens_input: usage.input,
-        tokens_output: usage.output,
-        tokens_cache_read: usage.cacheRead,
-        tokens_cache_write: usage.cacheWrite,
-      },
-      deps.clock.now(),
-    ),
-  ]);
+  if (finished.review?.failure) failures.push(finished.review.failure);
+  await recordUsage(
+    deps,
+    run.org_id,
+    run.workspace_id,
+    {
+      queries: 0,
+      errors: 0,
+      duration_ms: 0,
+      cost_usd: costUsd,
+      tokens_input: usage.input,
+      tokens_output: usage.output,
+      tokens_cache_read: usage.cacheRead,
+      tokens_cache_write: usage.cacheWrite,
+    },
+    deps.clock.now(),
+  );
   return {
     case_id: evalCase.id,
     passed: failures.length === 0,

@@ -15,8 +15,8 @@ export interface ModelTier {
 }
 
 export const MODEL_TIER_IDS = ['fast', 'balanced', 'powerful'] as const;
-export type ModelTierId = (typeof MODEL_TIER_IDS)[number];
-export const DEFAULT_MODEL_TIER: ModelTierId = 'balanced';
+type ModelTierId = (typeof MODEL_TIER_IDS)[number];
+const DEFAULT_MODEL_TIER: ModelTierId = 'balanced';
 
 function tier(id: ModelTierId, name: string, model: string, bedrockModel: string, input: number, output: number): ModelTier {
   return {
@@ -40,6 +40,11 @@ const MODEL_TIERS: readonly ModelTier[] = [
 
 export function modelTier(id: string): ModelTier | undefined {
   return MODEL_TIERS.find((candidate) => candidate.id === id);
+}
+
+/** The tier a workspace's `model` names, or the default tier for one the catalogue does not know. */
+export function modelTierOrDefault(id: string): ModelTier {
+  return modelTier(id) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
 }
 
 /** The catalogue as `GET /api/models` answers it. */

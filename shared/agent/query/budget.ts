@@ -1,13 +1,14 @@
 import { coveringBudgets, estimateOf, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
+import { budgetsKey } from '../../budgets/entities.js';
 import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
-import { PaymentRequiredError } from '../../platform/errors.js';
-import { keys } from '../../platform/keys.js';
 import { monthOf } from '../../platform/clock.js';
-import { countersOf, isCounterItem, monthCounterKeys } from '../../workspaces/counters.js';
+import { countersOf } from '../../workspaces/counters.js';
+import { isWorkspaceItem, workspaceKey } from '../../workspaces/entities.js';
+import { isCounterItem, monthCounterKeys } from '../../workspaces/usage-entities.js';
 import { assertServing, ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import { MAX_TOKENS, type Caller } from './types.js';
-import { DEFAULT_MODEL_TIER, modelTier, type ModelTier } from '../../models/catalogue.js';
+import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
 import { roundUsd } from '../../workspaces/stats.js';
 import type { LoopInput } from '../loop.js';
 import { costOf, type TokenUsage } from '../model.js';
@@ -47,45 +48,23 @@ export function holdBudgets(
 ): Promise<BudgetHold> {
   const covering = coveringBudgets(budgets, budgetSubjectOf(caller, workspace.id));
   const now = deps.clock.now();
-  const tier = modelTier(workspace.model) ?? (modelTier(DEFAULT_MODEL_TIER) as ModelTier);
+  const tier = modelTierOrDefault(workspace.model);
   const firstRound = roundCostBound(tier, { promptBytes: questionBytes, maxTokens: MAX_TOKENS });
   return reserveBudgets(deps, caller.orgId, covering, Math.max(estimateOf(counters, now), roundUsd(firstRound)), now);
-}
-
-/**
- * The same, for work that goes on without the model when a budget has no room (an evaluation's case,
- * an approval's expiry): the hold, or the 402 that refused it, answered rather than thrown.
- */
-export async function holdBudgetsOrRefusal(
-  deps: Deps,
-  caller: Caller,
-  workspace: WorkspaceItem,
-  budgets: StoredBudget[],
-): Promise<BudgetHold | PaymentRequiredError> {
-  try {
-    return await holdBudgets(deps, caller, workspace, budgets);
-  } catch (error) {
-    if (error instanceof PaymentRequiredError) return error;
-    throw error;
-  }
 }
 
 /** The same for a paused query about to go on (a decision): the workspace, the budgets and this month's counters in one BatchGet. */
 export async function holdBudgetsToResume(deps: Deps, caller: Caller, workspaceId: string): Promise<BudgetHold> {
   const now = deps.clock.now();
   const items = await deps.table.batchGet([
-    keys.workspace(caller.orgId, workspaceId),
-    keys.budgets(caller.orgId),
+    workspaceKey(caller.orgId, workspaceId),
+    budgetsKey(caller.orgId),
     ...monthCounterKeys(caller.orgId, workspaceId, monthOf(now)),
   ]);
-  const workspace = ownedWorkspace(
-    items.find((item) => item.sk === keys.workspaceSortKey),
-    caller.orgId,
-    workspaceId,
-  );
+  const workspace = ownedWorkspace(items.find(isWorkspaceItem), caller.orgId, workspaceId);
   assertServing(workspace);
-  const counters = countersOf(workspace, items.filter(isCounterItem));
-  return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === keys.budgets(caller.orgId).sk)), counters);
+  const counters = countersOf(items.filter(isCounterItem));
+  return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === budgetsKey(caller.orgId).sk)), counters);
 }
 
 /** Tokens a provider adds to a round's prompt beyond what is sent (its tool-use instructions, the messages' framing). */

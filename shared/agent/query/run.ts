@@ -46,7 +46,8 @@ function defaultSystemPrompt(workspace: WorkspaceItem): string {
   return `You are the assistant of the "${workspace.name}" workspace. Answer the user's questions, using the tools available when they help.`;
 }
 
-function nothingRan(error: string, answered: boolean, answer = ''): QueryRun {
+/** A run that ended before the model was called, with `error`. */
+export function nothingRan(error: string, answered: boolean, answer = ''): QueryRun {
   const loop: LoopResult = { answer, toolsCalled: [], connectionsHit: [], usage: NO_USAGE, modelMs: 0, toolMs: 0, rounds: 0, error };
   return { loop, answered, hits: [], tools: [] };
 }
@@ -175,9 +176,9 @@ export async function answerQuery(
   context: QueryContext,
   input: ScreenedInput,
   tier: ModelTier,
-  listener: QueryListener = {},
+  listener: QueryListener,
   /** The budgets the query holds: raised before each model round (query/budget.ts); a first round without room throws the 402 when `refuseFirst`. */
-  budgets?: { hold: BudgetHold; refuseFirst: boolean },
+  budgets: { hold: BudgetHold; refuseFirst: boolean },
 ): Promise<QueryRun> {
   if (input.unusable) return nothingRan(input.unusable, false);
   if (input.blockedBy) {
@@ -193,7 +194,7 @@ export async function answerQuery(
   const loop = await runAgentLoop({
     ...prepared.input,
     messages: [...history, { role: 'user', content: [{ type: 'text', text: input.text }] }],
-    beforeModelCall: budgets && budgetGate(budgets.hold, tier, { prefixCacheTtl, refuseFirst: budgets.refuseFirst }),
+    beforeModelCall: budgetGate(budgets.hold, tier, { prefixCacheTtl, refuseFirst: budgets.refuseFirst }),
   });
   return finishRun(context.guardrails, loop, prepared, listener);
 }
