@@ -18,7 +18,7 @@ import { createApp } from '../shared/http/app.js';
 import { consoleApp, isApiUrl } from './console.js';
 import { isMetricsUrl, metricsApp } from './metrics.js';
 import { readDeclaredBody } from './request-body.js';
-import { jobHandlers } from '../shared/jobs/handlers.js';
+import { jobHandlers } from '../shared/wiring/job-handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { deliveryOf } from '../shared/jobs/worker.js';
 import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
@@ -27,7 +27,9 @@ import type { Config } from '../shared/platform/config.js';
 import { createDynamoClient } from '../shared/platform/dynamo.js';
 import { createLogger, type AppLogger } from '../shared/platform/logger.js';
 import { Table } from '../shared/platform/table.js';
-import { migrateStore } from '../shared/platform/migrate.js';
+import { runMigrations } from '../shared/platform/migrations.js';
+import { apiRoutes } from '../shared/wiring/api-routes.js';
+import { MIGRATIONS } from '../migrations/index.js';
 import { ensureTable } from '../shared/platform/table-create.js';
 import { errorMessage } from '../shared/platform/errors.js';
 import { EnvelopeSecrets, LocalKeyWrapper, localSecretsKey } from '../shared/platform/secrets.js';
@@ -152,7 +154,11 @@ export async function startLocalRuntime(config: Config, options: LocalRuntimeOpt
  * just works.
  */
 async function listen(deps: AgentDeps, config: Config, options: LocalRuntimeOptions, metrics?: PrometheusMetrics): Promise<ServerType> {
-  const app = createApp(deps, { agentRoutes, clientAddress: (c) => getConnInfo(c).remote.address });
+  const app = createApp(deps, {
+    routes: apiRoutes(deps, agentRoutes(deps)),
+    serves: ['api', 'agent'],
+    clientAddress: (c) => getConnInfo(c).remote.address,
+  });
   const web = consoleApp(options.consoleDir);
   const scrape = metricsApp(metrics, config.metricsToken);
   const fetchOf = async (request: Request, env: HttpBindings | Http2Bindings) => {
@@ -231,7 +237,7 @@ async function startOnStore(
   const secrets = new EnvelopeSecrets(new LocalKeyWrapper(await localSecretsKey(dataDir)));
   const core = { table: new Table(client, config.tableName, clock), clock, secrets };
   // Data stored by an earlier version is brought to this one's keys before anything reads it.
-  await migrateStore(core.table, logger);
+  await runMigrations(core.table, MIGRATIONS, { clock, logger });
   const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
   const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.

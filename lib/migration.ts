@@ -1,7 +1,7 @@
 import { CustomResource, Duration } from 'aws-cdk-lib';
 import type { ITableV2 } from 'aws-cdk-lib/aws-dynamodb';
 import type { Construct, IConstruct } from 'constructs';
-import { SCHEMA_VERSION } from '../shared/platform/migrate.js';
+import { SCHEMA_VERSION } from '../migrations/index.js';
 import { serviceFunction } from './functions.js';
 
 /**
@@ -15,7 +15,7 @@ export function migrateBefore(scope: Construct, table: ITableV2, readers: IConst
     entry: 'functions/migrate/handler.ts',
     memorySize: 512,
     timeout: Duration.minutes(15),
-    description: "Brings the table's data to the keys this version reads when a deploy changes them (shared/platform/migrate.ts)",
+    description: "Brings the table's data to the keys this version reads when a deploy changes them (migrations/)",
     environment: { TABLE_NAME: table.tableName },
   });
   table.grantReadWriteData(migrate);

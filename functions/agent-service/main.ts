@@ -3,8 +3,8 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import { agentRoutes } from '../../shared/agent/http.js';
 import { QUERIES_IN_FLIGHT_METRIC } from '../../shared/agent/in-flight.js';
 import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { createApp } from '../../shared/http/app.js';
-import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
+import { atApi, createApp } from '../../shared/http/app.js';
+import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { errorMessage } from '../../shared/platform/errors.js';
 import { startAgentService } from './server.js';
 
@@ -22,7 +22,11 @@ const { config, deps, clientAddress, telemetry } = await createAwsDeps(process.e
 const inFlight = new Metrics({ namespace: config.metricsNamespace });
 inFlight.clearDefaultDimensions();
 const service = await startAgentService(
-  { app: createApp(deps, { agentRoutes, clientAddress }), inFlight: deps.inFlight, logger: deps.logger },
+  {
+    app: createApp(deps, { routes: agentRoutes(deps).map(atApi), serves: ['agent'], clientAddress }),
+    inFlight: deps.inFlight,
+    logger: deps.logger,
+  },
   {
     port: config.port,
     host: '0.0.0.0',

@@ -1,17 +1,18 @@
 import type { CloudFormationCustomResourceEvent } from 'aws-lambda';
+import { MIGRATIONS } from '../../migrations/index.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { parseConfig } from '../../shared/platform/config.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { errorMessage } from '../../shared/platform/errors.js';
 import { createLogger } from '../../shared/platform/logger.js';
-import { migrateStore } from '../../shared/platform/migrate.js';
+import { runMigrations } from '../../shared/platform/migrations.js';
 import { Table } from '../../shared/platform/table.js';
 
 /*
  * The deploy's migration: a CloudFormation custom resource (lib/service-stack.ts) that the stack
  * creates or updates whenever the schema version this code reads changes, after the table and
  * before the functions, queues and chat bridge that read it. It brings the stored data to that
- * version (shared/platform/migrate.ts) and answers CloudFormation on the request's pre-signed URL:
+ * version (migrations/, run by shared/platform/migrations.ts) and answers CloudFormation on the request's pre-signed URL:
  * a failure fails the deploy. Deleting the resource changes nothing. It needs only the table.
  */
 const config = parseConfig(process.env, 'aws');
@@ -36,9 +37,12 @@ async function answer(event: CloudFormationCustomResourceEvent, status: 'SUCCESS
 export async function handler(event: CloudFormationCustomResourceEvent): Promise<void> {
   if (event.RequestType === 'Delete') return answer(event, 'SUCCESS', 'nothing to undo', {});
   try {
-    const report = await migrateStore(table, logger);
+    const report = await runMigrations(table, MIGRATIONS, { clock: systemClock, logger });
     logger.info('table schema checked', { ...report });
-    await answer(event, 'SUCCESS', `moved ${report.moved} items from schema ${report.from}`, { ...report });
+    await answer(event, 'SUCCESS', `schema ${report.from} → ${report.to}: moved ${report.moved} items`, {
+      ...report,
+      ran: report.ran.join('; '),
+    });
   } catch (error) {
     logger.error('migration failed', { error: errorMessage(error) });
     await answer(event, 'FAILED', `migration failed: ${errorMessage(error)} (it carries on where it stopped when run again)`, {});

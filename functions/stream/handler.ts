@@ -1,10 +1,10 @@
 import { agentRoutes } from '../../shared/agent/http.js';
 import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { createApp } from '../../shared/http/app.js';
+import { atApi, createApp } from '../../shared/http/app.js';
 import { STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
 import { serveOnly } from '../../shared/http/serve-only.js';
 import { queriesSettled } from '../../shared/http/sse.js';
-import { createAwsDeps } from '../../shared/platform/aws-runtime.js';
+import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { streamHandleAwaiting } from '../../shared/platform/lambda-streaming.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';
 
@@ -22,6 +22,6 @@ const { deps, clientAddress, telemetry } = await createAwsDeps(process.env, { ne
 // soon as the handler returned, so the handler returns once every query it started is stored.
 // Its metrics are written out once every query it started is stored (they are recorded then).
 export const handler = streamHandleAwaiting(
-  serveOnly(createApp(deps, { agentRoutes, clientAddress }), STREAMABLE_ROUTES),
+  serveOnly(createApp(deps, { routes: agentRoutes(deps).map(atApi), serves: ['agent'], clientAddress }), STREAMABLE_ROUTES),
   flushedAfter(telemetry, queriesSettled),
 );

@@ -4,11 +4,14 @@ import { putSetting } from '../org/settings.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { bindChannel, ensureTeamChatConsumer } from './consumers.js';
 import { TeamChatCredentials, type ConnectConsumerInput } from './schemas.js';
-import { chatErrorOf, chatWebClient } from './web.js';
 import { issueDetails } from '../platform/validation.js';
+
+/** The team-chat Web API's client, loaded on first use: the agent function's cold start does without it. */
+const webApi = () => import('./web.js');
 
 /** `POST /api/org/integrations/test`: `auth.test` with the bot token. A refusal is an answer, not an error. */
 export async function testTeamChatIntegration(deps: Deps, botToken: string) {
+  const { chatErrorOf, chatWebClient } = await webApi();
   try {
     const result = await chatWebClient(botToken, deps.config.slackApiUrl).auth.test();
     return { ok: true, detail: { bot_name: String(result.user ?? ''), team: String(result.team ?? '') } };
@@ -30,6 +33,7 @@ export async function connectTeamChat(deps: Deps, orgId: string, input: ConnectC
     throw new ValidationError('invalid request body', issueDetails(parsed.error, ['credentials']));
   }
   const { bot_token: botToken, app_token: appToken } = parsed.data;
+  const { chatErrorOf, chatWebClient } = await webApi();
   const refused = (path: string, error: unknown) =>
     new ValidationError('team-chat token refused', [{ path, message: `refused by the team-chat API: ${chatErrorOf(error)}` }]);
   let team = '';

@@ -1,29 +1,10 @@
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
-import type { Context } from 'hono';
+import type { Context, Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import { authRoutes } from '../auth/routes.js';
-import { approvalRoutes } from '../approvals/routes.js';
-import { catalogueRoutes } from '../connections/catalogue-routes.js';
-import { chatRoutes } from '../chat/routes.js';
-import { consumerRoutes } from '../consumers/routes.js';
-import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
-import { queueRoutes } from '../jobs/routes.js';
-import { guardrailRoutes } from '../guardrails/routes.js';
-import { invitationRoutes } from '../invitations/routes.js';
-import { knowledgeRoutes } from '../knowledge/routes.js';
-import { orgRoutes } from '../org/routes.js';
-import { budgetRoutes } from '../budgets/routes.js';
-import { evalRoutes } from '../evals/routes.js';
-import { ssoRoutes } from '../sso/routes.js';
-import { scimAdminRoutes } from '../scim/routes.js';
-import { scimRoutes } from '../scim/protocol-routes.js';
-import { SCIM_PATH } from '../scim/token.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { clientErrorOf } from './error-body.js';
 import type { AppLogger } from '../platform/logger.js';
-import { toolSearchRoutes } from '../tool-search/routes.js';
-import { workspaceRoutes } from '../workspaces/routes.js';
 import { recordClientAddress, type ClientAddressOf } from './client-address.js';
 import { authenticate, limitBodies, limitRequestRate } from './middleware.js';
 import type { PlacedRoute } from './placement.js';
@@ -72,10 +53,10 @@ function documentUnmounted(app: OpenAPIHono<AppEnv>, carriesAgent: boolean) {
  * a route without a placement (or in the wrong domain's router) stops the process at start, in
  * every test, rather than 404ing on AWS.
  */
-function checkPlacement(app: OpenAPIHono<AppEnv>, carriesAgent: boolean) {
+function checkPlacement(app: OpenAPIHono<AppEnv>, serves: readonly Runs[]) {
   const honoKey = (method: string, path: string) => `${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
   const expected = new Set(
-    ROUTE_TABLE.filter((entry) => entry.runs === 'api' || carriesAgent).map((entry) =>
+    ROUTE_TABLE.filter((entry) => serves.includes(entry.runs)).map((entry) =>
       honoKey(entry.byHand === 'all-methods' ? 'ALL' : entry.route.method.toUpperCase(), fullPath(entry)),
     ),
   );
@@ -93,55 +74,8 @@ function checkPlacement(app: OpenAPIHono<AppEnv>, carriesAgent: boolean) {
   }
 }
 
-export interface AppOptions {
-  /**
-   * The routes that run the agent (query, MCP connectors), given by the processes that carry it
-   * (`agentRoutes` of `shared/agent/http.ts`). Without them the app still documents those routes,
-   * for a function that API Gateway never sends them to (see docs/architecture.md).
-   */
-  agentRoutes?: (deps: Deps) => OpenAPIHono<AppEnv>[];
-  /** The request's source address, from the runtime (socket peer locally, API Gateway's source IP on AWS). */
-  clientAddress?: ClientAddressOf;
-}
-
-/** The HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
-export function createApp(deps: Deps, options: AppOptions = {}) {
-  const app = createRouter();
-  if (tracingOn()) app.use('*', ...requestSpans());
-  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
-  app.use('/api/*', async (c, next) => {
-    // Answers depend on who asks: never let a cache keep them. Set before the handler, so the
-    // answer is made with it: a header set on a finished answer makes @hono/node-server build a
-    // full Response and write it through a web stream, instead of writing its string at once.
-    c.header('Cache-Control', 'no-store');
-    await next();
-    // An answer made without the prepared headers (a Response of its own) gets it now.
-    if (c.res.headers.get('Cache-Control') !== 'no-store') c.header('Cache-Control', 'no-store');
-  });
-  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitRequestRate(deps), limitBodies());
-
-  app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
-  app.route('/api', authRoutes(deps));
-  app.route('/api', orgRoutes(deps));
-  app.route('/api', invitationRoutes(deps));
-  app.route('/api', budgetRoutes(deps));
-  app.route('/api', ssoRoutes(deps));
-  app.route('/api', scimAdminRoutes(deps));
-  app.route('/api', workspaceRoutes(deps));
-  app.route('/api', toolSearchRoutes(deps));
-  app.route('/api', conversationRoutes(deps));
-  app.route('/api', catalogueRoutes(deps));
-  for (const router of options.agentRoutes?.(deps) ?? []) app.route('/api', router);
-  app.route('/api', queueRoutes(deps));
-  app.route('/api', chatRoutes(deps));
-  app.route('/api', consumerRoutes(deps));
-  app.route('/api', knowledgeRoutes(deps));
-  app.route('/api', guardrailRoutes(deps));
-  app.route('/api', approvalRoutes(deps));
-  app.route('/api', evalRoutes(deps));
-  // Provisioning by the identity provider: its own protocol, token and error form (RFC 7644).
-  app.route(SCIM_PATH, scimRoutes(deps));
-
+/** The OpenAPI document, which the API function serves (`/api/openapi.json`), and its security schemes. */
+function document(app: OpenAPIHono<AppEnv>) {
   app.openAPIRegistry.registerComponent('securitySchemes', 'apiKey', {
     type: 'http',
     scheme: 'bearer',
@@ -161,9 +95,61 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       description: 'Organisations define workspaces that answer questions by running a model over MCP tool servers.',
     },
   });
+}
 
-  documentUnmounted(app, options.agentRoutes !== undefined);
-  checkPlacement(app, options.agentRoutes !== undefined);
+/** A domain's router and where it is mounted (`/api`, or SCIM's own path). */
+export interface MountedRoutes {
+  path: string;
+  /** Any router the app can mount (SCIM's is a plain Hono of its own environment). */
+  router: Hono<any, any, any>;
+}
+
+/** A router mounted under `/api`. */
+export const atApi = (router: OpenAPIHono<AppEnv>): MountedRoutes => ({ path: API_PREFIX, router });
+
+/** Which processes' routes an app serves (the route table's `runs`). */
+type Runs = PlacedRoute['runs'];
+
+export interface AppOptions {
+  /**
+   * The routers this process mounts, in order, chosen by its entry point (shared/wiring/api-routes.ts,
+   * `agentRoutes` of shared/agent/http.ts): a process imports only the domains it serves.
+   */
+  routes: MountedRoutes[];
+  /**
+   * Whose routes those are: the API function's, the agent's, or both (the local runtime). An app
+   * that serves the API's also documents the agent's, for a function API Gateway never sends
+   * them to (see docs/architecture.md).
+   */
+  serves: readonly Runs[];
+  /** The request's source address, from the runtime (socket peer locally, API Gateway's source IP on AWS). */
+  clientAddress?: ClientAddressOf;
+}
+
+/** The HTTP API. Runtimes wrap it: `@hono/node-server` locally, `hono/aws-lambda` on AWS. */
+export function createApp(deps: Deps, options: AppOptions) {
+  const app = createRouter();
+  if (tracingOn()) app.use('*', ...requestSpans());
+  app.use('*', secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
+  app.use('/api/*', async (c, next) => {
+    // Answers depend on who asks: never let a cache keep them. Set before the handler, so the
+    // answer is made with it: a header set on a finished answer makes @hono/node-server build a
+    // full Response and write it through a web stream, instead of writing its string at once.
+    c.header('Cache-Control', 'no-store');
+    await next();
+    // An answer made without the prepared headers (a Response of its own) gets it now.
+    if (c.res.headers.get('Cache-Control') !== 'no-store') c.header('Cache-Control', 'no-store');
+  });
+  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitRequestRate(deps), limitBodies());
+
+  app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
+  for (const { path, router } of options.routes) app.route(path, router);
+
+  if (options.serves.includes('api')) {
+    document(app);
+    documentUnmounted(app, options.serves.includes('agent'));
+  }
+  checkPlacement(app, options.serves);
 
   app.notFound((c) => c.json({ error: `no route for ${c.req.method} ${c.req.path}` }, 404));
   app.onError(handleError(deps.logger));

@@ -61,7 +61,8 @@ export const PaginationQuery = z.object({
   offset: nonNegativeInteger('offset').optional().openapi({ type: 'integer', example: 0 }),
   cursor: z.string().max(2048).optional().openapi({ description: 'opaque, from next_cursor of the previous page' }),
 });
-export type Pagination = z.output<typeof PaginationQuery>;
+/** The page the store's readers take (platform/pages.ts), which `PaginationQuery` reads as. */
+export type { Pagination } from '../platform/pages.js';
 
 export function jsonBody<T extends z.ZodType>(schema: T, description?: string) {
   return { content: { 'application/json': { schema } }, required: true, description };

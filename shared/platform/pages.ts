@@ -1,6 +1,12 @@
 import { ValidationError } from './errors.js';
-import type { Pagination } from '../http/schemas.js';
-import type { QueryInput, Table } from './table.js';
+import { indexAttributes, type QueryInput, type Table } from './table.js';
+
+/** A page asked for: how many items, from where (`offset`, or the opaque `cursor` of the page before). The query string's `PaginationQuery` (http/schemas.ts) reads as one. */
+export interface Pagination {
+  limit?: number;
+  offset?: number;
+  cursor?: string;
+}
 
 const DEFAULT_PAGE_SIZE = 50;
 
@@ -12,7 +18,7 @@ export interface Page<T> {
 
 /** The key attributes a Query's start key names: the table's, and the index's when it reads one. */
 export function keyNames(index: QueryInput['index']): string[] {
-  return index ? ['pk', 'sk', `${index}pk`, `${index}sk`] : ['pk', 'sk'];
+  return index ? ['pk', 'sk', ...indexAttributes(index)] : ['pk', 'sk'];
 }
 
 /** An item's start key for a Query of `index` (or of the table). */
@@ -46,7 +52,7 @@ function decodeCursor(cursor: string, input: QueryInput): Record<string, unknown
   const names = keyNames(input.index);
   // Key values DynamoDB would refuse (empty, or longer than its key limits) are not cursors of ours.
   if (Object.keys(record).length !== names.length || !names.every((name) => isKeyValue(record[name], name))) throw invalidCursor();
-  const partitionName = input.index ? `${input.index}pk` : 'pk';
+  const partitionName = input.index ? indexAttributes(input.index)[0] : 'pk';
   if (record[partitionName] !== input.pk) throw invalidCursor();
   // A cursor of the same list read for other days (the store refuses a start key outside the condition).
   if (!input.index && !withinSortCondition(String(record.sk), input.sk)) throw invalidCursor();

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cursorValue, invalidCursor, isKeyValue, keyNames, startKeyOf, withinSortCondition } from './pages.js';
-import type { Pagination } from '../http/schemas.js';
-import type { QueryInput, Table } from './table.js';
+import type { Pagination } from './pages.js';
+import { indexAttributes, type QueryInput, type Table } from './table.js';
 
 /*
  * Pages of a list written across shards: the same Query over several partitions (a workspace's
@@ -40,7 +40,7 @@ interface Shard<T> {
 
 /** The sort key the merge orders by: the index's, else the table's. */
 function sortValue(row: Row, index: QueryInput['index']): string {
-  return String(row[index ? `${index}sk` : 'sk'] ?? '');
+  return String(row[index ? indexAttributes(index)[1] : 'sk'] ?? '');
 }
 
 /** Which list a cursor belongs to: a digest of the partitions it reads (a cursor of another list is refused). */
@@ -53,7 +53,7 @@ function listOf(inputs: Input[]): string {
 
 /** The read's partition attribute, and the other key attributes a shard's place holds (in `keyNames` order). */
 function placeNames(index: QueryInput['index']) {
-  const partition = index ? `${index}pk` : 'pk';
+  const partition = index ? indexAttributes(index)[0] : 'pk';
   return { partition, names: keyNames(index).filter((name) => name !== partition) };
 }
 

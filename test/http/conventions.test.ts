@@ -189,7 +189,8 @@ describe('GET /api/openapi.json', () => {
 describe('createApp without the agent routes (the API function on AWS)', () => {
   it('documents the same operations, and answers 404 to the routes it leaves to the agent function', async () => {
     const { createApp } = await import('../../shared/http/app.js');
-    const core = createApp(t.deps);
+    const { apiRoutes } = await import('../../shared/wiring/api-routes.js');
+    const core = createApp(t.deps, { routes: apiRoutes(t.deps), serves: ['api'] });
     const documented = async (app: { request: (path: string) => Response | Promise<Response> }) => {
       const document = (await (await app.request('/api/openapi.json')).json()) as { paths: Record<string, Record<string, unknown>> };
       return Object.entries(document.paths)

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentRoutes } from '../../shared/agent/http.js';
-import { createApp } from '../../shared/http/app.js';
+import { atApi, createApp } from '../../shared/http/app.js';
 import { ROUTE_TABLE, fullPath, keyMatchers, publicPaths, routeKeyOf } from '../../shared/http/route-table.js';
 import { createRouter } from '../../shared/http/router.js';
+import { apiRoutes } from '../../shared/wiring/api-routes.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 let t: TestContext;
@@ -32,12 +33,18 @@ describe('the route table', () => {
   it('stops an app that serves a route without a placement, or misses a placed one', () => {
     const strayRouter = createRouter();
     strayRouter.get('/workspaces/:id/stray', (c) => c.json({}));
-    const stray = () => [...agentRoutes(t.deps), strayRouter];
-    expect(() => createApp(t.deps, { agentRoutes: stray })).toThrow('served without a placement [GET /api/workspaces/:id/stray]');
-    const missing = () => agentRoutes(t.deps).slice(1);
-    expect(() => createApp(t.deps, { agentRoutes: missing })).toThrow('placed but not served [POST /api/workspaces/:id/query]');
+    const both = (agent: ReturnType<typeof agentRoutes>) => ({ routes: apiRoutes(t.deps, agent), serves: ['api', 'agent'] as const });
+    const stray = [...agentRoutes(t.deps), strayRouter];
+    expect(() => createApp(t.deps, both(stray))).toThrow('served without a placement [GET /api/workspaces/:id/stray]');
+    const missing = agentRoutes(t.deps).slice(1);
+    expect(() => createApp(t.deps, both(missing))).toThrow('placed but not served [POST /api/workspaces/:id/query]');
     // The API function's app carries no agent route and documents them instead.
-    expect(() => createApp(t.deps)).not.toThrow();
+    expect(() => createApp(t.deps, { routes: apiRoutes(t.deps), serves: ['api'] })).not.toThrow();
+    // The agent function's carries only the agent's: an API route there is one without a placement.
+    expect(() => createApp(t.deps, { routes: agentRoutes(t.deps).map(atApi), serves: ['agent'] })).not.toThrow();
+    expect(() => createApp(t.deps, { routes: apiRoutes(t.deps, agentRoutes(t.deps)), serves: ['agent'] })).toThrow(
+      'served without a placement [',
+    );
   });
 
   it('derives the public paths and the routes each key type may use', () => {

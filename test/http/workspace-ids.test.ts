@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { migrateStore, SCHEMA_VERSION } from '../../shared/platform/migrate.js';
+import { MIGRATIONS, SCHEMA_VERSION } from '../../migrations/index.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { keys } from '../../shared/platform/keys.js';
 import type { Item } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -27,6 +28,8 @@ beforeEach(async () => {
   await t.runner.idle();
   model.reset();
 });
+
+const migrateStore = () => runMigrations(t.deps.table, MIGRATIONS, { clock: t.clock });
 
 async function ask(cookie: string, workspaceId: string, query: string, sessionId: string) {
   const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query, session_id: sessionId } });
@@ -130,13 +133,13 @@ describe('the migration of stored data to organisation-scoped workspace keys', (
       await t.deps.table.delete({ pk: item.pk, sk: item.sk });
       await t.deps.table.put(asVersionOne(item));
     }
-    await t.deps.table.delete(keys.schemaVersion());
+    await t.deps.table.delete(SCHEMA_MARKER);
     expect((await t.request('GET', `/api/workspaces/${workspace.id}`, { cookie: admin.cookie })).status).toBe(404);
 
-    const report = await migrateStore(t.deps.table);
+    const report = await migrateStore();
     expect(report.from).toBe(1);
-    expect(report).toMatchObject({ moved: scoped.length, orphans: 0 });
-    expect(await t.deps.table.get(keys.schemaVersion())).toMatchObject({ version: SCHEMA_VERSION });
+    expect(report).toMatchObject({ to: SCHEMA_VERSION, moved: scoped.length, left: 0 });
+    expect(await t.deps.table.get(SCHEMA_MARKER)).toMatchObject({ version: SCHEMA_VERSION });
     const after = (await t.scanTable()) as Item[];
     expect(after.filter((item) => /^(WS|WSSTAT|WSACT|WSAPPR|CONV|FEEDBACK)#ws-/.test(item.pk))).toEqual([]);
 
@@ -151,6 +154,6 @@ describe('the migration of stored data to organisation-scoped workspace keys', (
     expect(JSON.stringify(listed.body)).toContain(cid);
     // The conversation goes on, and a second run has nothing to do.
     await ask(admin.cookie, workspace.id, 'New question', cid);
-    expect(await migrateStore(t.deps.table)).toEqual({ from: SCHEMA_VERSION, moved: 0, orphans: 0 });
+    expect(await migrateStore()).toEqual({ from: SCHEMA_VERSION, to: SCHEMA_VERSION, moved: 0, left: 0, ran: [] });
   });
 });

@@ -259,26 +259,33 @@ describe('functions/migrate/handler.ts', () => {
     const { handler } = await import('../../functions/migrate/handler.js');
     const { Table } = await import('../../shared/platform/table.js');
     const { systemClock } = await import('../../shared/platform/clock.js');
-    const { keys } = await import('../../shared/platform/keys.js');
-    const { SCHEMA_VERSION } = await import('../../shared/platform/migrate.js');
+    const { workspaceKey } = await import('../../shared/workspaces/entities.js');
+    const { conversationKey } = await import('../../shared/conversations/entities.js');
+    const { SCHEMA_MARKER } = await import('../../shared/platform/migrations.js');
+    const { SCHEMA_VERSION } = await import('../../migrations/index.js');
     const config = parseConfig({ TABLE_NAME: 'lambda-test', AWS_REGION: 'eu-west-1' }, 'aws');
     const client = createDynamoClient(config, store.endpoint);
     const table = new Table(client, 'lambda-test', systemClock);
     const cloudFormation = await responseUrl();
     try {
       // A workspace and its conversation as version 1 stored them (workspace ids global).
-      await table.delete(keys.schemaVersion());
+      await table.delete(SCHEMA_MARKER);
       await table.put({ pk: 'WS#ws-legacy', sk: 'META', id: 'ws-legacy', org_id: 'org_legacy', name: 'Legacy' });
       await table.put({ pk: 'CONV#ws-legacy#c1', sk: 'STATE', org_id: 'org_legacy', gsi1pk: 'WSCONV#ws-legacy', gsi1sk: 't#c1' });
       await handler(event('Create', cloudFormation.url) as never);
       expect(cloudFormation.answers[0]).toMatchObject({
         contentType: '',
-        body: { Status: 'SUCCESS', RequestId: 'request-Create', LogicalResourceId: 'Migration', Data: { from: 1, moved: 2, orphans: 0 } },
+        body: {
+          Status: 'SUCCESS',
+          RequestId: 'request-Create',
+          LogicalResourceId: 'Migration',
+          Data: { from: 1, to: SCHEMA_VERSION, moved: 2, left: 0 },
+        },
       });
-      expect(await table.get(keys.workspace('org_legacy', 'ws-legacy'))).toMatchObject({ name: 'Legacy' });
-      expect(await table.get(keys.conversation('org_legacy', 'ws-legacy', 'c1'))).toMatchObject({ gsi1pk: 'WSCONV#org_legacy#ws-legacy' });
+      expect(await table.get(workspaceKey('org_legacy', 'ws-legacy'))).toMatchObject({ name: 'Legacy' });
+      expect(await table.get(conversationKey('org_legacy', 'ws-legacy', 'c1'))).toMatchObject({ gsi1pk: 'WSCONV#org_legacy#ws-legacy' });
       expect(await table.get({ pk: 'WS#ws-legacy', sk: 'META' })).toBeUndefined();
-      expect(await table.get(keys.schemaVersion())).toMatchObject({ version: SCHEMA_VERSION });
+      expect(await table.get(SCHEMA_MARKER)).toMatchObject({ version: SCHEMA_VERSION });
 
       await handler(event('Update', cloudFormation.url) as never);
       expect(cloudFormation.answers[1]?.body).toMatchObject({ Status: 'SUCCESS', Data: { from: SCHEMA_VERSION, moved: 0 } });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jobs } from '../../lib/jobs.js';
 import { ServiceStack } from '../../lib/service-stack.js';
 import { ROUTE_TABLE, routeKeyOf } from '../../shared/http/route-table.js';
-import { SCHEMA_VERSION } from '../../shared/platform/migrate.js';
+import { SCHEMA_VERSION } from '../../migrations/index.js';
 import { cdkApps, nagFindings } from '../support/cdk.js';
 
 let template: Template;

@@ -5,7 +5,8 @@ import { createAgentParts } from '../../shared/agent/wiring.js';
 import { createAgentDeps, createDeps, type AgentDeps, type Deps } from '../../shared/deps.js';
 import { agentRoutes } from '../../shared/agent/http.js';
 import { createApp } from '../../shared/http/app.js';
-import { jobHandlers } from '../../shared/jobs/handlers.js';
+import { apiRoutes } from '../../shared/wiring/api-routes.js';
+import { jobHandlers } from '../../shared/wiring/job-handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';
 import { deliveryOf } from '../../shared/jobs/worker.js';
 import { BUNDLED_STDIO_SERVERS, parseConfig, type Config } from '../../shared/platform/config.js';
@@ -108,7 +109,8 @@ export async function createTestContext(
   // per-address limits stay out of the way of tests that do not test them.
   let addresses = 0;
   const app = createApp(deps, {
-    agentRoutes,
+    routes: apiRoutes(deps, agentRoutes(deps)),
+    serves: ['api', 'agent'],
     clientAddress: (c) => {
       addresses = (addresses % 250) + 1;
       return c.req.header(TEST_ADDRESS_HEADER) ?? `198.51.100.${addresses}`;

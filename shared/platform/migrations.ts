@@ -1,0 +1,166 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import type { Clock } from './clock.js';
+import type { AppLogger } from './logger.js';
+import type { Item, Key, Table } from './table.js';
+
+/*
+ * Numbered migrations of stored data (migrations/NNN-*.ts), run before a new version serves: by
+ * the local runtime at its start, on AWS by the deploy's migration function
+ * (functions/migrate/handler.ts, lib/migration.ts). The table's schema version is the number of
+ * the last migration it has had; each migration rewrites what this version no longer reads, so no
+ * reader branches on data "written before".
+ *
+ * Each migration is idempotent (an item already rewritten is left as it is) and resumable: its
+ * scans save their position in the schema marker after every page, so a run stopped half-way (a
+ * Lambda's 15 minutes, a crash) goes on from that page. The marker's version moves on when a
+ * migration ends.
+ *
+ * This is the one place that reads the whole table (Scan): `Table` deliberately has none, since
+ * nothing on a request's path may. Platform code: it knows no domain, the migrations do.
+ */
+
+/** The item that holds the table's schema version and the positions of scans under way. */
+export const SCHEMA_MARKER: Key = { pk: 'DEPLOYMENT', sk: 'SCHEMA' };
+
+interface Marker {
+  /** The number of the last migration run (1: the first version, which had none). */
+  version?: number;
+  /** Per `<version>:<scan>`, the key to go on from. */
+  cursors?: Record<string, Record<string, unknown>>;
+}
+
+/** A filter on the scanned items, in the store's expression syntax. */
+export interface ScanFilter {
+  expression: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}
+
+export interface MigrationContext {
+  table: Table;
+  clock: Clock;
+  logger?: AppLogger;
+  /**
+   * Every item matching `filter`, page by page (up to 1 MB each). `name` tells a migration's scans
+   * apart: each goes on from the page where an interrupted run stopped.
+   */
+  scan(name: string, filter?: ScanFilter): AsyncGenerator<Item>;
+  /** Counts one item rewritten, and says so in the log every thousand. */
+  moved(): void;
+  /** Counts one item the migration could not rewrite and left as it was (the report says how many). */
+  left(): void;
+}
+
+export interface Migration {
+  /** Its number: the schema version of a table it has run on. */
+  version: number;
+  /** What it does, for the log and the report. */
+  name: string;
+  run(context: MigrationContext): Promise<void>;
+}
+
+export interface MigrationReport {
+  /** The schema the table was at before. */
+  from: number;
+  /** The schema it is at now. */
+  to: number;
+  /** Items rewritten, by all the migrations run. */
+  moved: number;
+  /** Items they could not rewrite and left as they were (of a workspace whose workspace item is gone…). */
+  left: number;
+  /** The migrations run, `NNN name`. */
+  ran: string[];
+}
+
+const cursorName = (migration: Migration, scan: string) => `${migration.version}:${scan}`;
+
+/** Scans the table from `cursor`, saving the position reached after every page. */
+async function* resumableScan(
+  table: Table,
+  save: (position: Record<string, unknown> | undefined) => Promise<void>,
+  cursor: Record<string, unknown> | undefined,
+  filter: ScanFilter | undefined,
+): AsyncGenerator<Item> {
+  let startKey = cursor;
+  do {
+    table.roundTrips += 1;
+    const page = await table.documents.send(
+      new ScanCommand({
+        TableName: table.name,
+        ExclusiveStartKey: startKey,
+        ...(filter
+          ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names, ExpressionAttributeValues: filter.values }
+          : {}),
+      }),
+    );
+    yield* (page.Items ?? []) as Item[];
+    startKey = page.LastEvaluatedKey;
+    await save(startKey);
+  } while (startKey);
+}
+
+/** The context a migration runs in: its scans resumable through the marker. */
+function contextOf(
+  table: Table,
+  clock: Clock,
+  logger: AppLogger | undefined,
+  migration: Migration,
+  marker: Marker,
+  report: MigrationReport,
+) {
+  const context: MigrationContext = {
+    table,
+    clock,
+    logger,
+    scan: (name, filter) => {
+      const key = cursorName(migration, name);
+      const save = async (position: Record<string, unknown> | undefined) => {
+        marker.cursors = { ...marker.cursors };
+        if (position) marker.cursors[key] = position;
+        else delete marker.cursors[key];
+        await table.put({ ...SCHEMA_MARKER, ...marker });
+      };
+      return resumableScan(table, save, marker.cursors?.[key], filter);
+    },
+    moved: () => {
+      report.moved += 1;
+      if (report.moved % 1000 === 0) logger?.info('migrating the table', { migration: migration.name, moved: report.moved });
+    },
+    left: () => {
+      report.left += 1;
+    },
+  };
+  return context;
+}
+
+/** The schema version a list of migrations brings a table to. */
+export function schemaVersionOf(migrations: readonly Migration[]): number {
+  return Math.max(1, ...migrations.map((migration) => migration.version));
+}
+
+/**
+ * Runs, in order, each migration whose number is past the table's schema version; does nothing
+ * (one read) when there is none.
+ */
+export async function runMigrations(
+  table: Table,
+  migrations: readonly Migration[],
+  options: { clock: Clock; logger?: AppLogger },
+): Promise<MigrationReport> {
+  const marker: Marker = { ...(await table.get<Marker>(SCHEMA_MARKER, true)) };
+  delete (marker as Partial<Key>).pk;
+  delete (marker as Partial<Key>).sk;
+  const from = marker.version ?? 1;
+  const report: MigrationReport = { from, to: from, moved: 0, left: 0, ran: [] };
+  const due = [...migrations].filter((migration) => migration.version > from).sort((a, b) => a.version - b.version);
+  for (const migration of due) {
+    options.logger?.info('migration started', { migration: `${migration.version} ${migration.name}` });
+    await migration.run(contextOf(table, options.clock, options.logger, migration, marker, report));
+    marker.version = migration.version;
+    await table.put({ ...SCHEMA_MARKER, ...marker, migrated_at: options.clock.now().toISOString() });
+    report.to = migration.version;
+    report.ran.push(`${String(migration.version).padStart(3, '0')} ${migration.name}`);
+  }
+  if (report.ran.length) options.logger?.info('table migrated', { ...report });
+  return report;
+}

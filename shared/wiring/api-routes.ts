@@ -1,0 +1,48 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import { approvalRoutes } from '../approvals/routes.js';
+import { authRoutes } from '../auth/routes.js';
+import { budgetRoutes } from '../budgets/routes.js';
+import { chatRoutes } from '../chat/routes.js';
+import { catalogueRoutes } from '../connections/catalogue-routes.js';
+import { consumerRoutes } from '../consumers/routes.js';
+import { conversationRoutes } from '../conversations/routes.js';
+import type { Deps } from '../deps.js';
+import { evalRoutes } from '../evals/routes.js';
+import { guardrailRoutes } from '../guardrails/routes.js';
+import { atApi, type MountedRoutes } from '../http/app.js';
+import type { AppEnv } from '../http/router.js';
+import { invitationRoutes } from '../invitations/routes.js';
+import { queueRoutes } from '../jobs/routes.js';
+import { knowledgeRoutes } from '../knowledge/routes.js';
+import { orgRoutes } from '../org/routes.js';
+import { scimRoutes } from '../scim/protocol-routes.js';
+import { scimAdminRoutes } from '../scim/routes.js';
+import { SCIM_PATH } from '../scim/token.js';
+import { ssoRoutes } from '../sso/routes.js';
+import { toolSearchRoutes } from '../tool-search/routes.js';
+import { workspaceRoutes } from '../workspaces/routes.js';
+
+/*
+ * The composition of the HTTP API: which domains' routers a process mounts. `shared/http` is the
+ * toolkit the domains use (router, middleware, schemas) and knows none of them; the entry points
+ * pick their routes here: the API function these, the agent and stream functions only the agent's
+ * (`agentRoutes`, shared/agent/http.ts), so their bundles carry none of the rest; the local
+ * runtime both.
+ */
+
+/**
+ * The API function's routes, in the order they are mounted; the agent's, in a process that
+ * carries them, go between (where they always have).
+ */
+export function apiRoutes(deps: Deps, agent: OpenAPIHono<AppEnv>[] = []): MountedRoutes[] {
+  return [
+    ...[authRoutes, orgRoutes, invitationRoutes, budgetRoutes, ssoRoutes, scimAdminRoutes].map((routes) => atApi(routes(deps))),
+    ...[workspaceRoutes, toolSearchRoutes, conversationRoutes, catalogueRoutes].map((routes) => atApi(routes(deps))),
+    ...agent.map(atApi),
+    ...[queueRoutes, chatRoutes, consumerRoutes, knowledgeRoutes, guardrailRoutes, approvalRoutes, evalRoutes].map((routes) =>
+      atApi(routes(deps)),
+    ),
+    // Provisioning by the identity provider: its own protocol, token and error form (RFC 7644).
+    { path: SCIM_PATH, router: scimRoutes(deps) },
+  ];
+}
