@@ -1,6 +1,6 @@
 import { startLocalRuntime } from '../bin/local-runtime.js';
 import { parseConfig } from '../shared/platform/config.js';
-import { keys } from '../shared/platform/keys.js';
+import { activityEntryKey } from '../shared/workspaces/entities.js';
 import type { Table } from '../shared/platform/table.js';
 import { recordUsage } from '../shared/workspaces/counters.js';
 import { signUpOver } from '../test/support/signup.js';
@@ -22,8 +22,7 @@ async function seedActivity(table: Table, orgId: string, workspaceId: string, co
   const items = Array.from({ length: count }, (_, index) => {
     const created = new Date(Date.UTC(2026, 0, 1) + (start + index) * 1000).toISOString();
     return {
-      pk: keys.activityPartition(orgId, workspaceId),
-      sk: `${created}#${start + index}`,
+      ...activityEntryKey(orgId, workspaceId, created, String(start + index)),
       id: `act_${start + index}`,
       user_name: 'Bench',
       query: 'How do I reset my password?',

@@ -4,13 +4,20 @@ import type { LoopCheckpoint } from '../agent/loop.js';
 import type { ApprovalRecord, CountedSoFar } from '../agent/query/persist.js';
 import { type Metrics, workspaceLabel } from '../platform/metrics.js';
 import type { Store } from '../platform/store.js';
-import { keys } from '../platform/keys.js';
+import { conversationKey } from '../conversations/entities.js';
+import {
+  approvalExpiryEntry,
+  approvalKey,
+  approvalsOfWorkspace,
+  approvalStatusListing,
+  type ApprovalStatus,
+  decisionUpdate,
+} from './entities.js';
 import { readPage } from '../platform/pages.js';
 import type { Pagination } from '../http/schemas.js';
 import type { Item } from '../platform/table.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
-import { approvalDueIndex } from './expiry.js';
 
 /*
  * The approval of one tool call: what was asked (the tool and its exact arguments, bound by a
@@ -18,7 +25,7 @@ import { approvalDueIndex } from './expiry.js';
  * Nothing waits in memory: the item is the query's whole state while it waits.
  */
 
-export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired';
+export type { ApprovalStatus } from './entities.js';
 
 /** What the paused query had spent and recorded when it paused (its audit entry is rewritten at the end). */
 export interface PausedQuery {
@@ -28,8 +35,8 @@ export interface PausedQuery {
   durationMs: number;
   activityAt: string;
   activityId: string;
-  /** The audit log's shard of its entry; absent (0) for one paused before the log had shards. */
-  activityShard?: number;
+  /** The audit log's shard of its entry. */
+  activityShard: number;
   counted: CountedSoFar;
   checkpoint: LoopCheckpoint;
   /** Decisions already made on earlier calls of the same query. */
@@ -125,7 +132,7 @@ export function callerOf(item: ApprovalItem): Caller {
 /** Whether the conversation of an approval was closed while the call waited. */
 export async function conversationClosed(deps: Store, item: ApprovalItem): Promise<boolean> {
   const conversation = await deps.table.get<{ status?: string }>(
-    keys.conversation(item.org_id, item.workspace_id, item.conversation_id),
+    conversationKey(item.org_id, item.workspace_id, item.conversation_id),
     true,
   );
   return conversation?.status === 'closed';
@@ -134,11 +141,10 @@ export async function conversationClosed(deps: Store, item: ApprovalItem): Promi
 /** Records a new pending approval (and counts it on the dashboard). */
 export async function createApproval(deps: Store & { metrics: Metrics }, item: ApprovalFields): Promise<ApprovalItem> {
   const stored: ApprovalItem = {
-    ...keys.approval(item.org_id, item.workspace_id, item.id),
-    gsi2pk: keys.approvalsByStatusIndex(item.org_id, item.workspace_id, 'pending'),
-    gsi2sk: item.id,
-    // In the due index until decided, for the sweep that expires it if its schedule is lost.
-    ...approvalDueIndex(item.org_id, item.workspace_id, item.id, item.expires_at),
+    ...approvalKey(item.org_id, item.workspace_id, item.id),
+    ...approvalStatusListing(item.org_id, item.workspace_id, 'pending', item.id),
+    // In the index of expiries until decided, for the sweep that expires it if its schedule is lost.
+    ...approvalExpiryEntry(item.org_id, item.workspace_id, item.id, item.expires_at),
     ...item,
   };
   await deps.table.put(stored);
@@ -148,7 +154,7 @@ export async function createApproval(deps: Store & { metrics: Metrics }, item: A
 }
 
 export async function getApproval(deps: Store, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem | undefined> {
-  return deps.table.get<ApprovalItem>(keys.approval(orgId, workspaceId, approvalId), true);
+  return deps.table.get<ApprovalItem>(approvalKey(orgId, workspaceId, approvalId), true);
 }
 
 /** A workspace's approvals, newest first, of one status or all: one page (by `offset` or `cursor`), and the total. */
@@ -160,9 +166,7 @@ export async function listApprovals(
   page: Pagination,
   mayDecide: (item: ApprovalItem) => boolean,
 ): Promise<{ approvals: (ApprovalView & { can_decide: boolean })[]; total: number; next_cursor: string | null }> {
-  const query = status
-    ? { index: 'gsi2' as const, pk: keys.approvalsByStatusIndex(orgId, workspaceId, status) }
-    : { pk: keys.approvalsPartition(orgId, workspaceId) };
+  const query = approvalsOfWorkspace(orgId, workspaceId, status);
   const [items, total] = await Promise.all([
     readPage<ApprovalItem>(deps.table, { ...query, newestFirst: true }, page),
     deps.table.count(query),
@@ -184,29 +188,11 @@ export async function claimDecision(
   options: { early?: boolean } = {},
 ): Promise<boolean> {
   const now = decision.at ?? deps.clock.now().toISOString();
-  const expiring = decision.status === 'expired' && !options.early;
+  const claim = options.early ? 'any time' : decision.status === 'expired' ? 'when due' : 'in time';
+  // The paused query is read before the claim and not kept after it (it holds tool results).
+  const { key, input } = decisionUpdate(item, { ...decision, at: now }, claim);
   const claimed = await unlessConditionFailed(
-    deps.table
-      .update(keys.approval(item.org_id, item.workspace_id, item.id), {
-        // The paused query is read before the claim and not kept after it (it holds tool results).
-        update:
-          'SET #status = :status, decided_by = :by, decided_at = :at, reason = :reason, gsi2pk = :index REMOVE gsi3pk, gsi3sk, due_at, paused',
-        condition: expiring
-          ? '#status = :pending AND expires_at <= :at'
-          : options.early
-            ? '#status = :pending'
-            : '#status = :pending AND expires_at > :at',
-        names: { '#status': 'status' },
-        values: {
-          ':status': decision.status,
-          ':by': decision.decidedBy,
-          ':at': now,
-          ':reason': decision.reason,
-          ':index': keys.approvalsByStatusIndex(item.org_id, item.workspace_id, decision.status),
-          ':pending': 'pending',
-        },
-      })
-      .then(() => true),
+    deps.table.update(key, input).then(() => true),
     false,
   );
   if (claimed) {

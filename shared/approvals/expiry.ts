@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import type { JobMessage } from '../jobs/ledger.js';
 import { scheduleName } from '../jobs/scheduler.js';
-import { keys } from '../platform/keys.js';
 
 /*
  * An approval that nobody decides expires: a timed move like a conversation's, sent by a one-time
@@ -22,19 +20,6 @@ export const ApprovalExpiryJobSchema = z.object({
   move: z.literal('expire-approval'),
 });
 export type ApprovalExpiryJob = z.infer<typeof ApprovalExpiryJobSchema>;
-
-function shardOf(workspaceId: string, approvalId: string): number {
-  return (createHash('sha1').update(`${workspaceId}#${approvalId}`).digest()[0] ?? 0) % APPROVAL_DUE_SHARDS;
-}
-
-/** GSI3 attributes of a pending approval, due at its expiry. */
-export function approvalDueIndex(orgId: string, workspaceId: string, approvalId: string, expiresAt: string) {
-  return {
-    gsi3pk: keys.dueIndex(APPROVAL_DUE_STATUS, shardOf(workspaceId, approvalId)),
-    gsi3sk: keys.dueIndexSortKey(expiresAt, orgId, workspaceId, approvalId),
-    due_at: expiresAt,
-  };
-}
 
 /** The expiry job of an approval; its id is deterministic, so the schedule, the sweep and retries name one job. */
 export function expiryMessage(orgId: string, workspaceId: string, approvalId: string): JobMessage {

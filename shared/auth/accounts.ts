@@ -1,13 +1,15 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
 import { newId, slugify } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { addToWindow } from '../platform/windows.js';
 import type { Key } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
+import { emailKey, organisationKey, orgSlugClaimKey, userKey } from '../org/entities.js';
 import { toOrganisation, type OrganisationItem } from '../org/organisations.js';
+import { teamKey, teamNameKey } from '../org/team-entities.js';
 import type { Organisation, User } from '../org/schemas.js';
 import { DEACTIVATED, EMAIL_TAKEN, isActive, isEmailRegistered, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { addressLoginThrottleKey, firstSignupKey, loginFromThrottleKey, loginThrottleKey, signupThrottleKey } from './entities.js';
 import type { SignupInput } from './schemas.js';
 
 const DEFAULT_TEAM_NAME = 'General';
@@ -24,7 +26,7 @@ export const SIGNUP_LIMIT_PER_HOUR = 10;
 async function admitSignup(deps: Deps, address: string): Promise<{ release(): Promise<void> }> {
   const nowMs = deps.clock.now().getTime();
   const hour = Math.floor(nowMs / 3_600_000);
-  const counted = await addToWindow(deps.table, keys.signupThrottle(address, hour), 1, (hour + 1) * 3600);
+  const counted = await addToWindow(deps.table, signupThrottleKey(address, hour), 1, (hour + 1) * 3600);
   if (counted > SIGNUP_LIMIT_PER_HOUR) {
     throw new TooManyRequestsError(
       'too many sign-ups from your address; try again later',
@@ -34,10 +36,10 @@ async function admitSignup(deps: Deps, address: string): Promise<{ release(): Pr
   const mode = deps.config.signupMode;
   if (mode === 'closed') throw new ForbiddenError('sign-up is closed on this service: ask an admin of your organisation to add you');
   if (mode === 'open') return { release: async () => undefined };
-  if (!(await deps.table.putNew({ ...keys.firstSignup(), claimed_at: deps.clock.now().toISOString() }))) {
+  if (!(await deps.table.putNew({ ...firstSignupKey(), claimed_at: deps.clock.now().toISOString() }))) {
     throw new ForbiddenError('sign-up is by invitation on this service: an admin of your organisation adds you (POST /api/org/users)');
   }
-  return { release: () => deps.table.delete(keys.firstSignup()) };
+  return { release: () => deps.table.delete(firstSignupKey()) };
 }
 
 /**
@@ -45,7 +47,7 @@ async function admitSignup(deps: Deps, address: string): Promise<{ release(): Pr
  * fact, recorded in every mode), so a fresh install's console opens on sign-up rather than sign-in.
  */
 export async function signupState(deps: Deps): Promise<{ mode: 'open' | 'invite' | 'closed'; first: boolean }> {
-  const claimed = await deps.table.get(keys.firstSignup());
+  const claimed = await deps.table.get(firstSignupKey());
   return { mode: deps.config.signupMode, first: !claimed };
 }
 
@@ -59,7 +61,7 @@ export async function signUp(deps: Deps, input: SignupInput, address: string): P
   try {
     const result = await createOrganisationWithAdmin(deps, input);
     // Recorded in every mode, so switching to invite later does not open a "first" sign-up again.
-    await deps.table.putNew({ ...keys.firstSignup(), claimed_at: deps.clock.now().toISOString() });
+    await deps.table.putNew({ ...firstSignupKey(), claimed_at: deps.clock.now().toISOString() });
     return result;
   } catch (error) {
     await admitted.release();
@@ -68,7 +70,7 @@ export async function signUp(deps: Deps, input: SignupInput, address: string): P
 }
 
 async function createOrganisationWithAdmin(deps: Deps, input: SignupInput): Promise<{ user: User; org: Organisation }> {
-  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
+  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
   const now = deps.clock.now();
   const orgId = newId('org', now);
   const orgName = input.org_name ?? `${input.name}'s organisation`;
@@ -76,12 +78,12 @@ async function createOrganisationWithAdmin(deps: Deps, input: SignupInput): Prom
   const [passwordHash, slug] = await Promise.all([
     deps.passwords.hash(input.password),
     claimUniqueId(deps.table, 'org', slugify(orgName) || 'org', (candidate) => ({
-      ...keys.orgSlugClaim(candidate),
+      ...orgSlugClaimKey(candidate),
       org_id: orgId,
     })),
   ]);
   const org: OrganisationItem = {
-    ...keys.org(orgId),
+    ...organisationKey(orgId),
     id: orgId,
     name: orgName,
     slug,
@@ -91,18 +93,18 @@ async function createOrganisationWithAdmin(deps: Deps, input: SignupInput): Prom
   const createdAt = now.toISOString();
   await Promise.all([
     deps.table.put({ ...org }),
-    deps.table.put({ ...keys.team(orgId, teamId), id: teamId, name: DEFAULT_TEAM_NAME, created_at: createdAt }),
-    deps.table.put({ ...keys.teamName(orgId, DEFAULT_TEAM_NAME), team_id: teamId, name: DEFAULT_TEAM_NAME, created_at: createdAt }),
+    deps.table.put({ ...teamKey(orgId, teamId), id: teamId, name: DEFAULT_TEAM_NAME, created_at: createdAt }),
+    deps.table.put({ ...teamNameKey(orgId, DEFAULT_TEAM_NAME), team_id: teamId, name: DEFAULT_TEAM_NAME, created_at: createdAt }),
   ]);
   try {
     const user = await writeUser(deps, orgId, { name: input.name, email: input.email, org_role: 'admin', passwordHash });
     return { user: toUser(user), org: toOrganisation(org) };
   } catch (error) {
     await Promise.all([
-      deps.table.delete(keys.org(orgId)),
-      deps.table.delete(keys.team(orgId, teamId)),
-      deps.table.delete(keys.teamName(orgId, DEFAULT_TEAM_NAME)),
-      deps.table.delete(keys.orgSlugClaim(slug)),
+      deps.table.delete(organisationKey(orgId)),
+      deps.table.delete(teamKey(orgId, teamId)),
+      deps.table.delete(teamNameKey(orgId, DEFAULT_TEAM_NAME)),
+      deps.table.delete(orgSlugClaimKey(slug)),
     ]);
     throw error;
   }
@@ -130,13 +132,13 @@ export async function logIn(deps: Deps, email: string, password: string, address
   const window = Math.floor(nowMs / 1000 / LOGIN_WINDOW_SECONDS);
   const windowEnds = (window + 1) * LOGIN_WINDOW_SECONDS;
   const counters = [
-    { key: keys.loginFromThrottle(email, address, window), limit: LOGIN_LIMITS.accountFromAddress, what: 'this account from your address' },
-    { key: keys.loginThrottle(email, window), limit: LOGIN_LIMITS.account, what: 'this account' },
-    { key: keys.addressLoginThrottle(address, window), limit: LOGIN_LIMITS.address, what: 'your address' },
+    { key: loginFromThrottleKey(email, address, window), limit: LOGIN_LIMITS.accountFromAddress, what: 'this account from your address' },
+    { key: loginThrottleKey(email, window), limit: LOGIN_LIMITS.account, what: 'this account' },
+    { key: addressLoginThrottleKey(address, window), limit: LOGIN_LIMITS.address, what: 'your address' },
   ];
   const count = (key: Key, delta: number) => addToWindow(deps.table, key, delta, windowEnds);
   const [record, ...counted] = await Promise.all([
-    deps.table.get<EmailItem & Record<string, unknown>>(keys.email(email), true),
+    deps.table.get<EmailItem & Record<string, unknown>>(emailKey(email), true),
     ...counters.map((counter) => count(counter.key, 1)),
   ]);
   const exceeded = counters.find((counter, index) => (counted[index] ?? 0) > counter.limit);
@@ -152,7 +154,7 @@ export async function logIn(deps: Deps, email: string, password: string, address
     await refund();
     throw error;
   });
-  const user = valid && record ? await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id)) : undefined;
+  const user = valid && record ? await deps.table.get<UserItem>(userKey(record.org_id, record.user_id)) : undefined;
   if (!user) throw new UnauthorizedError(INVALID_LOGIN);
   await refund();
   if (!isActive(user)) throw new ForbiddenError(DEACTIVATED);

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { emailKey, renameUserUpdate, userKey } from '../org/entities.js';
 import { onConditionFailed } from '../platform/table.js';
 import type { User } from '../org/schemas.js';
 import { replacePassword, toUser, type EmailItem, type UserItem } from '../org/users.js';
@@ -18,14 +18,14 @@ const userNotFound = (userId: string) => new NotFoundError(`user ${userId} not f
 
 /** The login record of a signed-in user, if it is still theirs. */
 async function loginRecordOf(deps: Deps, principal: Principal): Promise<EmailItem | undefined> {
-  const record = await deps.table.get<EmailItem>(keys.email(principal.email), true);
+  const record = await deps.table.get<EmailItem>(emailKey(principal.email), true);
   return record?.user_id === principal.userId ? record : undefined;
 }
 
 /** `GET /api/me`: the signed-in user, and whether they have a password (a user single sign-on made has none). */
 export async function readProfile(deps: Deps, principal: Principal): Promise<{ user: User; has_password: boolean }> {
   const [user, record] = await Promise.all([
-    deps.table.get<UserItem>(keys.user(principal.orgId, principal.userId), true),
+    deps.table.get<UserItem>(userKey(principal.orgId, principal.userId), true),
     loginRecordOf(deps, principal),
   ]);
   if (!user) throw userNotFound(principal.userId);
@@ -34,15 +34,8 @@ export async function readProfile(deps: Deps, principal: Principal): Promise<{ u
 
 /** `PUT /api/me`: the user's display name, shown from their next request on (sessions read the stored name). */
 export async function renameSelf(deps: Deps, principal: Principal, name: string): Promise<User> {
-  const user = await onConditionFailed(
-    deps.table.update<UserItem>(keys.user(principal.orgId, principal.userId), {
-      update: 'SET #name = :name, updated_at = :at',
-      condition: 'attribute_exists(pk)',
-      names: { '#name': 'name' },
-      values: { ':name': name, ':at': deps.clock.now().toISOString() },
-    }),
-    () => userNotFound(principal.userId),
-  );
+  const { key, input } = renameUserUpdate(principal.orgId, principal.userId, name, deps.clock.now().toISOString());
+  const user = await onConditionFailed(deps.table.update<UserItem>(key, input), () => userNotFound(principal.userId));
   deps.sessions.forgetUser(principal.userId);
   return toUser(user);
 }

@@ -1,30 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { passwordEpochUpdate, sessionEpochUpdate } from '../org/entities.js';
+import { passwordEpochUpdate, userKey } from '../org/entities.js';
+import { type SessionItem, sessionEpochUpdate, sessionKey, type SIGN_IN_METHODS } from './entities.js';
 import { isActive, type UserItem } from '../org/users.js';
 import type { CachedSession } from './session-cache.js';
 import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
 
-/** A signed-in session (`SESSION#<id>` / `SESSION`). Its TTL removes it on AWS once it has expired. */
-interface SessionItem {
-  pk: string;
-  sk: string;
-  user_id: string;
-  org_id: string;
-  created_at: string;
-  expires_at: string;
-  ttl: number;
-  /** The user's session generation when it began: a password change moves the user's on, ending the others. */
-  epoch?: number;
-  /** How it began. Sessions of before this was recorded count as password sessions (so `required` ends them too). */
-  method?: SignInMethod;
-  /** A password session's: the user's `password_epoch` when it began (moved on when single sign-on becomes required). */
-  password_epoch?: number;
-}
-
-export type SignInMethod = 'password' | 'sso';
+export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 /** A user item as sessions read it: `password_epoch` moves on when their organisation turns `required` single sign-on on. */
 type SessionUserItem = UserItem & { password_epoch?: number };
@@ -39,7 +22,7 @@ export async function createSession(
   const now = deps.clock.now();
   const expiresAt = Math.floor(now.getTime() / 1000) + SESSION_LIFETIME_SECONDS;
   const item: SessionItem = {
-    ...keys.session(sessionId),
+    ...sessionKey(sessionId),
     user_id: user.id,
     org_id: user.org_id,
     created_at: now.toISOString(),
@@ -66,10 +49,10 @@ export async function resolveSession(deps: Deps, claims: SessionClaims): Promise
 }
 
 async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<CachedSession> {
-  const sessionKey = keys.session(claims.sessionId);
-  const found = await deps.table.batchGet<Record<string, unknown>>([sessionKey, keys.user(claims.orgId, claims.userId)]);
-  const session = found.find((item) => item.sk === sessionKey.sk) as SessionItem | undefined;
-  const user = found.find((item) => item.sk !== sessionKey.sk) as SessionUserItem | undefined;
+  const ofSession = sessionKey(claims.sessionId);
+  const found = await deps.table.batchGet<Record<string, unknown>>([ofSession, userKey(claims.orgId, claims.userId)]);
+  const session = found.find((item) => item.sk === ofSession.sk) as SessionItem | undefined;
+  const user = found.find((item) => item.sk !== ofSession.sk) as SessionUserItem | undefined;
   const live =
     session &&
     user &&
@@ -94,7 +77,7 @@ async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<Cach
 
 /** Logout: the session item goes, so its cookie stops working everywhere (here at once). */
 export async function revokeSession(deps: Deps, sessionId: string): Promise<void> {
-  await deps.table.delete(keys.session(sessionId));
+  await deps.table.delete(sessionKey(sessionId));
   deps.sessions.forgetSession(sessionId);
 }
 

@@ -1,10 +1,10 @@
 import type { Deps } from '../deps.js';
 import { PaymentRequiredError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { counterNames, counterOf } from '../workspaces/counters.js';
 import { roundUsd } from '../workspaces/stats.js';
 import { budgetAlertMessages } from './alerts.js';
+import { budgetSpendKey, refusedUpdate, reservationUpdate, settlementUpdate } from './entities.js';
 import { periodOf, resetsAt, spendTtl, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
@@ -73,36 +73,33 @@ export function estimateOf(workspace: object, at: Date): number {
 async function take(deps: Deps, budget: StoredBudget, amount: number, at: Date, total = amount): Promise<boolean> {
   // A new period starts with the whole limit: a reservation larger than it cannot fit.
   if (total > budget.limit_usd) return false;
-  const key = keys.budgetSpend(budget.id, periodOf(budget.period, at));
-  const taken = await unlessConditionFailed(
-    deps.table.update(key, {
-      update: 'SET room = if_not_exists(room, :limit) - :amount, #ttl = :ttl ADD reserved :amount',
-      condition: 'attribute_not_exists(room) OR room >= :amount',
-      names: { '#ttl': 'ttl' },
-      values: { ':limit': budget.limit_usd, ':amount': amount, ':ttl': spendTtl(budget.period, at) },
-    }),
-    false,
+  const { key, input } = reservationUpdate(
+    budgetSpendKey(budget.id, periodOf(budget.period, at)),
+    budget.limit_usd,
+    amount,
+    spendTtl(budget.period, at),
   );
+  const taken = await unlessConditionFailed(deps.table.update(key, input), false);
   return taken !== false;
 }
 
 /** Gives a reservation back, less what was spent (`spent` 0: the query did not run). */
 async function settleOne(deps: Deps, budget: StoredBudget, reserved: number, spent: number, at: Date): Promise<SpendItem> {
-  return deps.table.update<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), {
-    update: 'ADD room :back, reserved :unreserve, spent :spent',
-    values: { ':back': roundUsd(reserved - spent), ':unreserve': -reserved, ':spent': spent },
-  });
+  const { key, input } = settlementUpdate(
+    budgetSpendKey(budget.id, periodOf(budget.period, at)),
+    roundUsd(reserved - spent),
+    reserved,
+    spent,
+  );
+  return deps.table.update<SpendItem>(key, input);
 }
 
 /** The 402 of a budget with no room left for the query. */
 async function refusal(deps: Deps, budget: StoredBudget, at: Date, spentSoFar = 0): Promise<PaymentRequiredError> {
   // Marked as refusing (what it spent comes back with it): the budget shows as exceeded from now on,
   // even with a little room left, since queries are refused.
-  const spend = await deps.table.update<SpendItem>(keys.budgetSpend(budget.id, periodOf(budget.period, at)), {
-    update: 'SET refused_at = :at, #ttl = if_not_exists(#ttl, :ttl)',
-    names: { '#ttl': 'ttl' },
-    values: { ':at': at.toISOString(), ':ttl': spendTtl(budget.period, at) },
-  });
+  const refused = refusedUpdate(budgetSpendKey(budget.id, periodOf(budget.period, at)), at.toISOString(), spendTtl(budget.period, at));
+  const spend = await deps.table.update<SpendItem>(refused.key, refused.input);
   const spent = roundUsd((spend?.spent ?? 0) + spentSoFar);
   const resets = resetsAt(budget.period, at).toISOString();
   return new PaymentRequiredError(

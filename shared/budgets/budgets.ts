@@ -2,10 +2,21 @@ import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
+import { consumersById } from '../consumers/entities.js';
+import { userKey } from '../org/entities.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { MAX_BUDGETS, type Budget, type CreateBudgetInput, type UpdateBudgetInput } from './schemas.js';
+import {
+  budgetAdded,
+  budgetChanged,
+  budgetRemoved,
+  budgetSpendKey,
+  budgetsKey,
+  budgetsOpened,
+  mayNameBudget,
+  roomMovedUpdate,
+} from './entities.js';
 import { budgetView, budgetsOf, currentSpend, periodOf, spendTtl, type StoredBudget } from './store.js';
 import { spentThisPeriod } from './spent-before.js';
 import { roundUsd } from '../workspaces/stats.js';
@@ -31,11 +42,11 @@ async function scopeName(deps: Deps, orgId: string, input: CreateBudgetInput): P
     return workspace.name;
   }
   if (input.scope === 'user') {
-    const user = await deps.table.get<{ name?: string }>(keys.user(orgId, id));
+    const user = await deps.table.get<{ name?: string }>(userKey(orgId, id));
     if (!user) throw missing('user');
     return String(user.name ?? id);
   }
-  const consumers = await deps.table.queryAll<{ org_id?: string; type?: string }>({ index: 'gsi2', pk: keys.consumerIdIndex(id) });
+  const consumers = await deps.table.queryAll<{ org_id?: string; type?: string }>(consumersById(id));
   const consumer = consumers.find((item) => item.org_id === orgId);
   if (!consumer) throw missing('consumer');
   return `${consumer.type ?? 'api'} consumer ${id}`;
@@ -44,13 +55,13 @@ async function scopeName(deps: Deps, orgId: string, input: CreateBudgetInput): P
 /** The organisation's budgets with their spend this period: two reads. */
 export async function listBudgets(deps: Deps, orgId: string): Promise<{ budgets: Budget[] }> {
   const now = deps.clock.now();
-  const budgets = budgetsOf(await deps.table.get(keys.budgets(orgId), true));
+  const budgets = budgetsOf(await deps.table.get(budgetsKey(orgId), true));
   const spend = await currentSpend(deps, budgets, now);
   return { budgets: budgets.map((budget) => budgetView(budget, spend.get(budget.id), now)) };
 }
 
 async function getStoredBudget(deps: Deps, orgId: string, id: string): Promise<StoredBudget> {
-  const budget = budgetsOf(await deps.table.get(keys.budgets(orgId), true)).find((candidate) => candidate.id === id);
+  const budget = budgetsOf(await deps.table.get(budgetsKey(orgId), true)).find((candidate) => candidate.id === id);
   if (!budget) throw new NotFoundError(`budget ${id} not found`);
   return budget;
 }
@@ -63,7 +74,7 @@ async function viewOf(deps: Deps, budget: StoredBudget): Promise<Budget> {
 /** Adds a budget; one per scope, scope id and period (409 for a second). */
 export async function createBudget(deps: Deps, orgId: string, input: CreateBudgetInput): Promise<Budget> {
   const name = await scopeName(deps, orgId, input);
-  const existing = budgetsOf(await deps.table.get(keys.budgets(orgId), true));
+  const existing = budgetsOf(await deps.table.get(budgetsKey(orgId), true));
   const scopeId = input.scope_id ?? null;
   if (existing.some((budget) => budget.scope === input.scope && budget.scope_id === scopeId && budget.period === input.period)) {
     throw new ConflictError(`this ${input.scope} already has a ${input.period} budget: change its limit instead`);
@@ -83,21 +94,18 @@ export async function createBudget(deps: Deps, orgId: string, input: CreateBudge
   // before the definition: no query holds this budget until the definition is there.
   const spent = await spentThisPeriod(deps, orgId, budget, now);
   await deps.table.put({
-    ...keys.budgetSpend(budget.id, periodOf(budget.period, now)),
+    ...budgetSpendKey(budget.id, periodOf(budget.period, now)),
     spent,
     reserved: 0,
     room: roundUsd(budget.limit_usd - spent),
     ttl: spendTtl(budget.period, now),
   });
   // The map must exist before an entry of it can be set.
-  await deps.table.update(keys.budgets(orgId), { update: 'SET budgets = if_not_exists(budgets, :empty)', values: { ':empty': {} } });
+  const opened = budgetsOpened(orgId);
+  await deps.table.update(opened.key, opened.input);
+  const added = budgetAdded(orgId, budget);
   await onConditionFailed(
-    deps.table.update(keys.budgets(orgId), {
-      update: 'SET budgets.#id = :budget ADD budget_count :one',
-      condition: 'attribute_not_exists(budget_count) OR budget_count < :max',
-      names: { '#id': budget.id },
-      values: { ':budget': budget, ':one': 1, ':max': MAX_BUDGETS },
-    }),
+    deps.table.update(added.key, added.input),
     () => new ConflictError(`an organisation may have at most ${MAX_BUDGETS} budgets`),
   );
   return viewOf(deps, budget);
@@ -111,39 +119,20 @@ export async function updateBudget(deps: Deps, orgId: string, id: string, input:
     limit_usd: input.limit_usd ?? current.limit_usd,
     alert_percent: input.alert_percent ?? current.alert_percent,
   };
-  await onConditionFailed(
-    deps.table.update(keys.budgets(orgId), {
-      update: 'SET budgets.#id = :budget',
-      condition: 'attribute_exists(budgets.#id)',
-      names: { '#id': id },
-      values: { ':budget': changed },
-    }),
-    () => new NotFoundError(`budget ${id} not found`),
-  );
+  const write = budgetChanged(orgId, changed);
+  await onConditionFailed(deps.table.update(write.key, write.input), () => new NotFoundError(`budget ${id} not found`));
   const delta = changed.limit_usd - current.limit_usd;
   if (delta !== 0) {
-    const key = keys.budgetSpend(id, periodOf(current.period, deps.clock.now()));
-    await unlessConditionFailed(
-      // A new limit is a new chance: the mark of a refused query goes with the old one.
-      deps.table.update(key, {
-        update: 'ADD room :delta REMOVE refused_at',
-        condition: 'attribute_exists(pk)',
-        values: { ':delta': delta },
-      }),
-      undefined,
-    );
+    // A new limit is a new chance: the mark of a refused query goes with the old one.
+    const { key, input } = roomMovedUpdate(budgetSpendKey(id, periodOf(current.period, deps.clock.now())), delta);
+    await unlessConditionFailed(deps.table.update(key, input), undefined);
   }
   return viewOf(deps, changed);
 }
 
 export async function deleteBudget(deps: Deps, orgId: string, id: string): Promise<void> {
-  await onConditionFailed(
-    deps.table.update(keys.budgets(orgId), {
-      update: 'REMOVE budgets.#id ADD budget_count :minus',
-      condition: 'attribute_exists(budgets.#id)',
-      names: { '#id': id },
-      values: { ':minus': -1 },
-    }),
-    () => new NotFoundError(`budget ${id} not found`),
-  );
+  const notFound = () => new NotFoundError(`budget ${id} not found`);
+  if (!mayNameBudget(id)) throw notFound();
+  const { key, input } = budgetRemoved(orgId, id);
+  await onConditionFailed(deps.table.update(key, input), notFound);
 }

@@ -6,9 +6,9 @@ import { isoTimestamp } from '../http/schemas.js';
  * on what the organisation, a workspace, a consumer or a user spends on the model.
  */
 
-const BUDGET_SCOPES = ['org', 'workspace', 'consumer', 'user'] as const;
+export const BUDGET_SCOPES = ['org', 'workspace', 'consumer', 'user'] as const;
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
-const BUDGET_PERIODS = ['day', 'month'] as const;
+export const BUDGET_PERIODS = ['day', 'month'] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
 const DEFAULT_ALERTS = [80, 100];
 /** Budgets one organisation may have (their definitions are one item, read by every query). */

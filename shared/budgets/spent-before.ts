@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
 import { dayOf } from '../platform/clock.js';
-import { keys } from '../platform/keys.js';
-import { shardKeys } from '../platform/list-shards.js';
 import { roundUsd } from '../workspaces/stats.js';
+import { spentBy } from './entities.js';
 import { costsBetween } from '../workspaces/day-counts.js';
+import { activityShards } from '../workspaces/entities.js';
 import type { BudgetPeriod, BudgetScope } from './schemas.js';
 
 /*
@@ -46,14 +46,12 @@ async function auditedCost(
   lastDay: string,
 ): Promise<number> {
   const shards = await Promise.all(
-    shardKeys(keys.activityPartition(orgId, workspaceId)).map((pk) =>
+    activityShards(orgId, workspaceId).map((pk) =>
       deps.table.queryAll<{ cost_usd?: unknown }>({
         pk,
         // Sort keys are `<ISO instant>#<id>`: every instant of the days lies between these.
         sk: { between: [firstDay, `${lastDay}~`] },
-        filter: '#who = :id',
-        names: { '#who': who.attribute },
-        values: { ':id': who.id },
+        ...spentBy(who),
       }),
     ),
   );

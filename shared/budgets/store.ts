@@ -1,37 +1,15 @@
 import { roundUsd } from '../workspaces/stats.js';
 import type { Store } from '../platform/store.js';
-import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
-import type { Budget, BudgetPeriod, BudgetScope } from './schemas.js';
+import { budgetSpendKey, type SpendItem, type StoredBudget } from './entities.js';
+import type { Budget, BudgetPeriod } from './schemas.js';
+
+export type { SpendItem, StoredBudget } from './entities.js';
 
 /*
- * Where budgets live (docs/data-model.md): their definitions in one item of the organisation
- * (`ORG#<org>` / `BUDGETS`, a map by id, read by every query with the model settings), and what
- * each has spent in the current period in an item of its own (`BUDGETSPEND#<budget>` / `<period>`):
- * `room` (limit − spent − reserved, what a reservation takes from by one conditional write),
- * `spent` and `reserved`.
+ * Reading budgets: their definitions, and what each has spent and holds in its current period
+ * (their items: entities.ts).
  */
-
-/** A budget as its definition is stored. */
-export interface StoredBudget {
-  id: string;
-  scope: BudgetScope;
-  scope_id: string | null;
-  name: string;
-  period: BudgetPeriod;
-  limit_usd: number;
-  alert_percent: number[];
-  created_at: string;
-}
-
-/** What a budget has spent and holds in one period. */
-export interface SpendItem extends Item {
-  room?: number;
-  spent?: number;
-  reserved?: number;
-  /** When a query was last refused for want of room this period. */
-  refused_at?: string;
-}
 
 /** An amount as budgets say it: cents, or up to 4 decimals under a dollar ($0.0066 of $0.01). */
 export function usdText(usd: number): string {
@@ -89,6 +67,12 @@ export function budgetView(budget: StoredBudget, spend: SpendItem | undefined, a
 /** The current spend items of these budgets (one BatchGet). */
 export async function currentSpend(deps: Store, budgets: StoredBudget[], at: Date): Promise<Map<string, SpendItem>> {
   if (!budgets.length) return new Map();
-  const items = await deps.table.batchGet<SpendItem>(budgets.map((budget) => keys.budgetSpend(budget.id, periodOf(budget.period, at))));
-  return new Map(items.map((item) => [item.pk.slice('BUDGETSPEND#'.length), item]));
+  const keyed = budgets.map((budget) => ({ id: budget.id, key: budgetSpendKey(budget.id, periodOf(budget.period, at)) }));
+  const items = new Map((await deps.table.batchGet<SpendItem>(keyed.map(({ key }) => key))).map((item) => [item.pk, item]));
+  return new Map(
+    keyed.flatMap(({ id, key }) => {
+      const item = items.get(key.pk);
+      return item ? [[id, item] as const] : [];
+    }),
+  );
 }

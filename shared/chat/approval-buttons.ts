@@ -91,12 +91,6 @@ function mayNotNotice(item: ApprovalItem): string {
   return 'You may not decide this: only an admin of the organisation may.';
 }
 
-/** The chat user who asked (a stream in a channel names its recipient); before they were kept, from the grant subject. */
-function askerOf(caller: ReturnType<typeof callerOf>, orgId: string): string | undefined {
-  const prefix = `chat:${orgId}:`;
-  return caller.chat?.userId ?? (caller.grantSubject?.startsWith(prefix) ? caller.grantSubject.slice(prefix.length) : undefined);
-}
-
 /**
  * An Approve / Deny press on an approval message. A press on one decided or expired already, or by
  * someone who may not decide it, is answered with a private notice and nothing else happens.
@@ -126,8 +120,8 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
   }
 
   const status = press.actionId === APPROVAL_ACTIONS.approve ? ('approved' as const) : ('denied' as const);
-  // The answer goes on for the one who asked (a stream in a channel names its recipient).
-  const asker = askerOf(caller, context.orgId) ?? press.user;
+  // The answer goes on for the one who asked (a stream names its recipient); not named (before they were kept): the presser.
+  const asker = caller.chat?.userId ?? press.user;
   const reply = new ThreadReply(context.client, { channel: press.channel, threadTs, userId: asker, teamId: context.teamId }, deps.logger);
   let started = false;
   let shown: Promise<void> = Promise.resolve();

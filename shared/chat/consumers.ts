@@ -1,40 +1,31 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { type Key, onConditionFailed, unlessConditionFailed } from '../platform/table.js';
-import { keys } from '../platform/keys.js';
+import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
+import { consumerKey, consumerLookup, consumerStatusUpdate } from '../consumers/entities.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { readSetting } from '../org/settings.js';
+import { bindingExists, bindingFreeFor, type ChannelBinding, channelBindingKey, channelListing, channelsOfWorkspace } from './entities.js';
 import type { BindChannelInput } from './schemas.js';
 
-/**
- * A channel binding: one item per organisation and channel, so a channel belongs to one
- * workspace; claimed with a conditional put (a rebind to the same workspace passes, another
- * workspace gets 409). Listed per workspace through GSI1.
+/*
+ * Channel bindings: one item per organisation and channel, so a channel belongs to one workspace;
+ * claimed with a conditional put (a rebind to the same workspace passes, another workspace gets
+ * 409), and listed per workspace (chat/entities.ts).
  */
-export interface ChannelBinding extends Key {
-  org_id: string;
-  channel_id: string;
-  channel_name: string | null;
-  workspace_id: string;
-  workspace_name: string;
-  gsi1pk: string;
-  gsi1sk: string;
-  created_at: string;
-}
 
 /** The team-chat consumer of a workspace has a fixed id: connecting twice is the same consumer. */
 const teamChatConsumerId = (workspaceId: string) => `tc-${workspaceId}`;
 
 export async function getBinding(deps: Deps, orgId: string, channelId: string): Promise<ChannelBinding | undefined> {
-  return deps.table.get<ChannelBinding>(keys.channelBinding(orgId, channelId));
+  return deps.table.get<ChannelBinding>(channelBindingKey(orgId, channelId));
 }
 
 /** Creates the workspace's team-chat consumer (idempotent); a name given renames it. */
 export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string, name?: string): Promise<string> {
   const id = teamChatConsumerId(workspaceId);
   const created = await deps.table.putNew({
-    ...keys.consumer(orgId, workspaceId, id),
-    ...keys.consumerIdEntry(id),
+    ...consumerKey(orgId, workspaceId, id),
+    ...consumerLookup(id),
     id,
     type: 'team-chat',
     status: 'active',
@@ -45,11 +36,8 @@ export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspac
   });
   if (!created) {
     // Connecting again reactivates a revoked team-chat consumer.
-    await deps.table.update(keys.consumer(orgId, workspaceId, id), {
-      update: name ? 'SET #status = :active, #name = :name' : 'SET #status = :active',
-      names: name ? { '#status': 'status', '#name': 'name' } : { '#status': 'status' },
-      values: name ? { ':active': 'active', ':name': name } : { ':active': 'active' },
-    });
+    const { key, input } = consumerStatusUpdate(consumerKey(orgId, workspaceId, id), 'active', name ? { name } : {});
+    await deps.table.update(key, input);
   }
   return id;
 }
@@ -72,7 +60,7 @@ async function botConnected(deps: Deps, orgId: string): Promise<boolean> {
  */
 export async function bindChannel(deps: Deps, orgId: string, input: BindChannelInput): Promise<{ status: 'saved'; message: string }> {
   const workspace = await getWorkspaceItem(deps, orgId, input.workspace_id);
-  const consumer = await deps.table.get(keys.consumer(workspace.org_id, workspace.id, teamChatConsumerId(workspace.id)));
+  const consumer = await deps.table.get(consumerKey(workspace.org_id, workspace.id, teamChatConsumerId(workspace.id)));
   if (consumer?.status !== 'active') {
     // The organisation's bot is already connected (by another workspace): this workspace's
     // team-chat consumer is made here, with no second post of the tokens.
@@ -90,22 +78,17 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
     await ensureTeamChatConsumer(deps, orgId, workspace.id);
   }
   const binding: ChannelBinding = {
-    ...keys.channelBinding(orgId, input.channel_id),
+    ...channelBindingKey(orgId, input.channel_id),
     org_id: orgId,
     channel_id: input.channel_id,
     channel_name: input.channel_name ?? null,
     workspace_id: workspace.id,
     workspace_name: workspace.name,
-    ...keys.workspaceChannelsEntry(workspace.org_id, workspace.id, input.channel_id),
     created_at: deps.clock.now().toISOString(),
   };
+  const listed = channelListing(workspace.org_id, workspace.id, input.channel_id);
   const bound = await unlessConditionFailed(
-    deps.table
-      .put(binding, {
-        condition: 'attribute_not_exists(pk) OR workspace_id = :workspace',
-        values: { ':workspace': workspace.id },
-      })
-      .then(() => true),
+    deps.table.put({ ...binding, ...listed }, bindingFreeFor(workspace.id)).then(() => true),
     false,
   );
   if (!bound) throw boundElsewhere(input.channel_id, await getBinding(deps, orgId, input.channel_id));
@@ -116,17 +99,17 @@ export async function bindChannel(deps: Deps, orgId: string, input: BindChannelI
 /** `DELETE /api/connectors/consumer/channel/:channel_id`. */
 export async function unbindChannel(deps: Deps, orgId: string, channelId: string): Promise<void> {
   await onConditionFailed(
-    deps.table.delete(keys.channelBinding(orgId, channelId), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(channelBindingKey(orgId, channelId), bindingExists()),
     () => new NotFoundError(`channel ${channelId} is not bound`),
   );
 }
 
-/** The channels bound to a workspace (GSI1). */
+/** The channels bound to a workspace. */
 export async function channelsOf(
   deps: Deps,
   orgId: string,
   workspaceId: string,
 ): Promise<{ channel_id: string; channel_name: string | null }[]> {
-  const bindings = await deps.table.queryAll<ChannelBinding>({ index: 'gsi1', pk: keys.workspaceChannelsIndex(orgId, workspaceId) });
+  const bindings = await deps.table.queryAll<ChannelBinding>(channelsOfWorkspace(orgId, workspaceId));
   return bindings.map((binding) => ({ channel_id: binding.channel_id, channel_name: binding.channel_name }));
 }

@@ -4,11 +4,19 @@ import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
 import { isActive, type UserItem } from '../org/users.js';
 import { ForbiddenError, GoneError, NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { userKey } from '../org/entities.js';
 import type { Store } from '../platform/store.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import type { ChatLink, ChatLinkRequest } from './schemas.js';
 import { tokenHash } from '../platform/compare.js';
+import {
+  type ChatLinkItem,
+  chatLinkKey,
+  chatLinkRequestKey,
+  chatLinksOfOrganisation,
+  type LinkRequestItem,
+  linkRequestUse,
+} from './entities.js';
 
 /*
  * Chat identity by an explicit link (docs/team-chat.md, "Who you are in chat"). A chat user acts as
@@ -34,34 +42,8 @@ export interface ChatAccount {
 /** Who acts in the console: the signed-in user. */
 type Member = Pick<Principal, 'userId' | 'orgId' | 'role' | 'name'>;
 
-interface ChatAccountFields {
-  org_id: string;
-  chat_team_id: string;
-  chat_team_name: string;
-  chat_user_id: string;
-  chat_user_name: string;
-}
-
-interface LinkRequestItem extends ChatAccountFields {
-  pk: string;
-  sk: string;
-  created_at: string;
-  expires_at: string;
-  ttl: number;
-  used_at?: string;
-  used_by?: string;
-}
-
-interface ChatLinkItem extends ChatAccountFields {
-  pk: string;
-  sk: string;
-  user_id: string;
-  user_name: string;
-  created_at: string;
-}
-
 /** `T0123-U0456`: the chat team and user, which is what a link is keyed by. */
-const linkIdOf = (item: Pick<ChatAccountFields, 'chat_team_id' | 'chat_user_id'>) => `${item.chat_team_id}-${item.chat_user_id}`;
+const linkIdOf = (item: Pick<ChatLinkItem, 'chat_team_id' | 'chat_user_id'>) => `${item.chat_team_id}-${item.chat_user_id}`;
 
 function toChatLink(item: ChatLinkItem): ChatLink {
   return {
@@ -85,7 +67,7 @@ export async function requestChatLink(deps: Store, orgId: string, account: ChatA
   const now = deps.clock.now();
   const expires = new Date(now.getTime() + LINK_REQUEST_MINUTES * 60_000);
   const item: LinkRequestItem = {
-    ...keys.chatLinkRequest(tokenHash(token)),
+    ...chatLinkRequestKey(tokenHash(token)),
     org_id: orgId,
     chat_team_id: account.teamId,
     chat_team_name: account.teamName,
@@ -104,7 +86,7 @@ export async function requestChatLink(deps: Store, orgId: string, account: ChatA
  * its TTL reads as absent) or another organisation's; 410 when it was used already.
  */
 async function requestOf(deps: Store, member: Member, token: string): Promise<LinkRequestItem> {
-  const item = await deps.table.get<LinkRequestItem>(keys.chatLinkRequest(tokenHash(token)), true);
+  const item = await deps.table.get<LinkRequestItem>(chatLinkRequestKey(tokenHash(token)), true);
   if (!item || item.org_id !== member.orgId) throw new NotFoundError(UNKNOWN_REQUEST);
   if (item.used_at) throw new GoneError(USED_REQUEST);
   return item;
@@ -133,14 +115,9 @@ export async function showLinkRequest(deps: Deps, member: Member, token: string)
 export async function confirmLinkRequest(deps: Store, member: Member, token: string): Promise<ChatLink> {
   const item = await requestOf(deps, member, token);
   const now = deps.clock.now().toISOString();
+  const { key, input } = linkRequestUse(tokenHash(token), member.userId, now);
   const claimed = await unlessConditionFailed(
-    deps.table
-      .update(keys.chatLinkRequest(tokenHash(token)), {
-        update: 'SET used_at = :now, used_by = :user',
-        condition: 'attribute_exists(pk) AND attribute_not_exists(used_at) AND expires_at > :now',
-        values: { ':now': now, ':user': member.userId },
-      })
-      .then(() => true),
+    deps.table.update(key, input).then(() => true),
     false,
   );
   if (!claimed) {
@@ -149,7 +126,7 @@ export async function confirmLinkRequest(deps: Store, member: Member, token: str
     throw new NotFoundError(UNKNOWN_REQUEST);
   }
   const link: ChatLinkItem = {
-    ...keys.chatLink(member.orgId, item.chat_team_id, item.chat_user_id),
+    ...chatLinkKey(member.orgId, item.chat_team_id, item.chat_user_id),
     org_id: member.orgId,
     chat_team_id: item.chat_team_id,
     chat_team_name: item.chat_team_name,
@@ -166,14 +143,14 @@ export async function confirmLinkRequest(deps: Store, member: Member, token: str
 /** `GET /api/chat/links`: the signed-in user's links; with `scope=org`, every link of the organisation (admins). */
 export async function listChatLinks(deps: Store, member: Member, scope: 'mine' | 'org' = 'mine'): Promise<ChatLink[]> {
   if (scope === 'org' && member.role !== 'admin') throw new ForbiddenError("only an admin lists the organisation's chat links");
-  const items = await deps.table.queryAll<ChatLinkItem>({ pk: keys.orgPartition(member.orgId), sk: { beginsWith: keys.chatLinkPrefix } });
+  const items = await deps.table.queryAll<ChatLinkItem>(chatLinksOfOrganisation(member.orgId));
   return items.filter((item) => scope === 'org' || item.user_id === member.userId).map(toChatLink);
 }
 
 /** `DELETE /api/chat/links/:link_id`: unlinks a chat account; its user's own, or any for an admin (404 otherwise). */
 export async function unlinkChatAccount(deps: Store, member: Member, linkId: string): Promise<void> {
   const [teamId = '', chatUserId = ''] = linkId.split('-');
-  const key = keys.chatLink(member.orgId, teamId, chatUserId);
+  const key = chatLinkKey(member.orgId, teamId, chatUserId);
   const item = await deps.table.get<ChatLinkItem>(key, true);
   if (!item || (item.user_id !== member.userId && member.role !== 'admin')) throw new NotFoundError(`chat link ${linkId} not found`);
   await deps.table.delete(key);
@@ -191,16 +168,16 @@ export async function linkedUserOf(
   teamId: string,
   chatUserId: string,
 ): Promise<{ user: UserItem } | 'deactivated' | undefined> {
-  const link = await deps.table.get<ChatLinkItem>(keys.chatLink(orgId, teamId, chatUserId), true);
+  const link = await deps.table.get<ChatLinkItem>(chatLinkKey(orgId, teamId, chatUserId), true);
   if (!link) return undefined;
-  const user = await deps.table.get<UserItem>(keys.user(orgId, link.user_id), true);
+  const user = await deps.table.get<UserItem>(userKey(orgId, link.user_id), true);
   if (!user) return undefined;
   return isActive(user) ? { user } : 'deactivated';
 }
 
 /** Deletes every chat link of a user (they were removed from the organisation). */
 export async function deleteChatLinksOf(deps: Store, orgId: string, userId: string): Promise<void> {
-  const items = await deps.table.queryAll<ChatLinkItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.chatLinkPrefix } });
+  const items = await deps.table.queryAll<ChatLinkItem>(chatLinksOfOrganisation(orgId));
   const theirs = items.filter((item) => item.user_id === userId);
   await Promise.all(theirs.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
 }

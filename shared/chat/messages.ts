@@ -1,13 +1,15 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { runQuery, type Caller } from '../agent/query.js';
+import { connectionsOfWorkspace } from '../connections/entities.js';
+import { conversationKey } from '../conversations/entities.js';
 import { teamChatOwner } from '../conversations/owners.js';
 import type { AgentDeps } from '../deps.js';
 import type { Clock } from '../platform/clock.js';
 import { ConflictError, NotFoundError, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import type { Key } from '../platform/table.js';
 import { getBinding } from './consumers.js';
+import { chatEventSeenKey, chatMessageSeenKey } from './entities.js';
 import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from './identity.js';
 import { ThreadReply } from './reply.js';
 import { finishAnswer, splitForPosting } from './thread-answer.js';
@@ -114,10 +116,7 @@ function namesOf(
 
 /** Whether a workspace has a connection used with each caller's own grant (`credential: per_user`). */
 async function hasPerUserConnection(deps: AgentDeps, orgId: string, workspaceId: string): Promise<boolean> {
-  const connections = await deps.table.queryAll<{ credential?: string }>({
-    pk: keys.workspacePartition(orgId, workspaceId),
-    sk: { beginsWith: keys.connectionPrefix },
-  });
+  const connections = await deps.table.queryAll<{ credential?: string }>(connectionsOfWorkspace(orgId, workspaceId));
   return connections.some((connection) => connection.credential === 'per_user');
 }
 
@@ -232,8 +231,8 @@ export async function handleChatMessage(
   if (!channel || !user || !ts) return;
   if (event.bot_id || user === context.botUserId) return;
   if (event.subtype && event.subtype !== 'thread_broadcast' && event.subtype !== 'file_share') return;
-  if (eventId && !(await firstTime(deps, keys.chatEventSeen(context.orgId, eventId)))) return;
-  if (!(await firstTime(deps, keys.chatMessageSeen(context.orgId, channel, ts)))) return;
+  if (eventId && !(await firstTime(deps, chatEventSeenKey(context.orgId, eventId)))) return;
+  if (!(await firstTime(deps, chatMessageSeenKey(context.orgId, channel, ts)))) return;
 
   const text = event.text ?? '';
   const mentioned = text.includes(`<@${context.botUserId}`);
@@ -246,7 +245,7 @@ export async function handleChatMessage(
   const conversationId = `${channel}-${threadTs}`;
   if (!mentioned) {
     // Plain chatter is not for the bot, unless it continues a thread the bot is in.
-    const conversation = await deps.table.get(keys.conversation(binding.org_id, binding.workspace_id, conversationId));
+    const conversation = await deps.table.get(conversationKey(binding.org_id, binding.workspace_id, conversationId));
     if (!conversation || (conversation.owner !== undefined && conversation.owner !== teamChatOwner(binding.workspace_id))) return;
   }
   const query = stripMention(text, context.botUserId);

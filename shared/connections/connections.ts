@@ -1,7 +1,6 @@
 import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
@@ -12,17 +11,27 @@ import type { Config } from '../platform/config.js';
 import type { SecretStore } from '../platform/store.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
 import { discoverTools } from './discovery.js';
-import { discoveredToolsUpdate, listedToolsUpdate } from './entities.js';
+import {
+  connectionById,
+  connectionExists,
+  connectionKey,
+  connectionLookup,
+  connectionNameKey,
+  discoveredToolsUpdate,
+  failedHealthUpdate,
+  grantsOfConnection,
+  listedToolsUpdate,
+  reconnectedUpdate,
+  toolsOfConnection,
+} from './entities.js';
 import { StoredOAuthProvider } from './oauth.js';
 import { type CreateMcpInput, type TestMcpInput, truncatedField } from './schemas.js';
 import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
 
-/** A saved MCP connection (`WS#<workspace>` / `CONN#<id>`; found by id through GSI2 `CONNID#<id>`). */
+/** A saved MCP connection (entities.ts: in its workspace's partition, found by id through the lookups index). */
 export interface ConnectionItem extends ConnectionSpec {
   pk: string;
   sk: string;
-  gsi2pk: string;
-  gsi2sk: string;
   id: string;
   workspace_id: string;
   org_id: string;
@@ -48,7 +57,7 @@ export interface ConnectionItem extends ConnectionSpec {
   created_at: string;
   /** Set when the connection is edited: live sessions made with the older settings are not reused. */
   updated_at?: string;
-  /** An OAuth connection (`oauth-flow.ts`): its grant's tokens are sealed under `OAUTH#<id>`. */
+  /** An OAuth connection (`oauth-flow.ts`): its grants' tokens are sealed in a partition of their own (entities.ts). */
   auth?: 'oauth';
   /** Whose grant a call uses: the connection's own (`workspace`), or the caller's (`per_user`). */
   credential?: 'workspace' | 'per_user';
@@ -201,12 +210,12 @@ export async function storeConnection(
   },
 ): Promise<void> {
   const { workspaceId, orgId, id, name, spec, tools } = connection;
-  const claimed = await deps.table.putNew({ ...keys.connectionName(orgId, workspaceId, name), connection_id: id });
+  const claimed = await deps.table.putNew({ ...connectionNameKey(orgId, workspaceId, name), connection_id: id });
   if (!claimed) throw new ConflictError(`workspace ${workspaceId} already has a connection named "${name}"`);
   const sealed = await sealCredentials(deps, orgId, id, connection.credentials);
   const item: ConnectionItem = {
-    ...keys.connection(orgId, workspaceId, id),
-    ...keys.connectionIdEntry(id),
+    ...connectionKey(orgId, workspaceId, id),
+    ...connectionLookup(id),
     id,
     workspace_id: workspaceId,
     org_id: orgId,
@@ -256,31 +265,16 @@ export async function recordHealth(
   connection: ConnectionItem,
   failure: { status: 'error' | 'needs_authorization'; reason: string } | undefined,
 ): Promise<void> {
-  const key = keys.connection(connection.org_id, connection.workspace_id, connection.id);
   if (failure !== undefined) {
     if (connection.status === failure.status && connection.last_error === failure.reason) return;
-    await unlessConditionFailed(
-      deps.table.update(key, {
-        update: 'SET #status = :status, last_error = :reason',
-        condition: 'attribute_exists(pk)',
-        names: { '#status': 'status' },
-        values: { ':status': failure.status, ':reason': failure.reason },
-      }),
-      undefined,
-    );
+    const { key, input } = failedHealthUpdate(connection, failure.status, failure.reason);
+    await unlessConditionFailed(deps.table.update(key, input), undefined);
     return;
   }
   if (connection.status === 'connected') return;
-  await unlessConditionFailed(
-    deps.table.update(key, {
-      update: 'SET #status = :connected, last_error = :none',
-      condition: 'attribute_exists(pk) AND #status <> :connected',
-      names: { '#status': 'status' },
-      values: { ':connected': 'connected', ':none': null },
-    }),
-    // Deleted meanwhile.
-    undefined,
-  );
+  const { key, input } = reconnectedUpdate(connection);
+  // Deleted meanwhile.
+  await unlessConditionFailed(deps.table.update(key, input), undefined);
 }
 
 /**
@@ -291,10 +285,7 @@ export async function replaceTools(deps: Deps, connection: ConnectionItem, liste
   const listing = await fitToWorkspace(deps, targetOf(connection), listed);
   const { tools } = listing;
   const fresh = new Set(tools.map((tool) => tool.name));
-  const cached = await deps.table.queryAll({
-    pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
-    sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
-  });
+  const cached = await deps.table.queryAll(toolsOfConnection(connection.org_id, connection.workspace_id, connection.id));
   await deps.table.batchPut(toolItemsOf(connection.org_id, connection.workspace_id, connection.id, tools));
   await Promise.all(cached.filter((item) => !fresh.has(String(item.name))).map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
   return { delta: tools.length - connection.tool_count, listing };
@@ -311,7 +302,7 @@ export async function refreshTools(deps: Deps, connection: ConnectionItem, calle
 
 /** A connection of the organisation by id (another organisation's is not found). */
 export async function findConnection(deps: Deps, orgId: string, connectionId: string): Promise<ConnectionItem> {
-  const found = await deps.table.query<ConnectionItem>({ index: 'gsi2', pk: keys.connectionIdIndex(connectionId), limit: 1 });
+  const found = await deps.table.query<ConnectionItem>(connectionById(connectionId));
   const connection = found.items[0];
   if (!connection || connection.org_id !== orgId) throw new NotFoundError(`connection ${connectionId} not found`);
   return connection;
@@ -320,16 +311,13 @@ export async function findConnection(deps: Deps, orgId: string, connectionId: st
 /** `DELETE /api/connections/:id`: the connection, its name claim and all its tools; its live session is closed. */
 export async function deleteConnection(deps: Deps, orgId: string, connectionId: string): Promise<void> {
   const connection = await findConnection(deps, orgId, connectionId);
-  const tools = await deps.table.queryAll({
-    pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
-    sk: { beginsWith: keys.toolsOfConnectionPrefix(connectionId) },
-  });
-  const grants = await deps.table.queryAll({ pk: keys.oauthPartition(connectionId) });
+  const tools = await deps.table.queryAll(toolsOfConnection(connection.org_id, connection.workspace_id, connectionId));
+  const grants = await deps.table.queryAll(grantsOfConnection(connectionId));
   // Tools and OAuth grants first, the connection last, so a failed delete can simply be repeated.
   await Promise.all([...tools, ...grants].map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
-  await deps.table.delete(keys.connectionName(connection.org_id, connection.workspace_id, connection.name));
+  await deps.table.delete(connectionNameKey(connection.org_id, connection.workspace_id, connection.name));
   await onConditionFailed(
-    deps.table.delete(keys.connection(connection.org_id, connection.workspace_id, connectionId), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(connectionKey(connection.org_id, connection.workspace_id, connectionId), connectionExists()),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
   await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, {

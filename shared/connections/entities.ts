@@ -6,10 +6,93 @@ import { item } from 'dynamodb-toolbox/schema/item';
 import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { keys } from '../platform/keys.js';
-import { plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
+import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { workspacePartition } from '../workspaces/entities.js';
 
-/* The connection item's typed writes (shared/platform/updates.ts), for connections.ts. */
+/*
+ * A workspace's connections and what hangs off them (docs/data-model.md): the connection item and
+ * the claim of its name, in the workspace's partition, found by id through the lookups index; the
+ * cached list of its tools, there too; its OAuth client and grants, in a partition of its own.
+ */
+
+const CONNECTION_PREFIX = 'CONN#';
+
+/** A saved connection (`WS#<org>#<ws>` / `CONN#<id>`). */
+export const connectionKey = (orgId: string, workspaceId: string, connectionId: string): Key => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: `${CONNECTION_PREFIX}${connectionId}`,
+});
+
+/** Whether an item of the workspace's partition is a connection (a name claim, `CONNNAME#`, is not). */
+export const isConnectionItem = (item: { sk: string }) => item.sk.startsWith(CONNECTION_PREFIX);
+
+/** The connection's entry in the lookups index: found by its id alone. */
+export const connectionLookup = (connectionId: string) => indexEntry('lookups', `CONNID#${connectionId}`, 'CONN');
+
+/** A connection by its id alone (then checked to be the caller's organisation's). */
+export const connectionById = (connectionId: string): QueryInput => ({ index: 'lookups', pk: `CONNID#${connectionId}`, limit: 1 });
+
+/** A workspace's connections. */
+export const connectionsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: { beginsWith: CONNECTION_PREFIX },
+});
+
+/** The claim of a connection name, unique per workspace regardless of case and spaces around it. */
+export const connectionNameKey = (orgId: string, workspaceId: string, name: string): Key => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: `CONNNAME#${name.trim().toLowerCase()}`,
+});
+
+const TOOL_PREFIX = 'TOOL#';
+
+/** A tool as cached with its connection. */
+export const toolKey = (orgId: string, workspaceId: string, connectionId: string, toolName: string): Key => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: `${TOOL_PREFIX}${connectionId}#${toolName}`,
+});
+
+/** Whether an item of the workspace's partition is a cached tool. */
+export const isToolItem = (item: { sk: string }) => item.sk.startsWith(TOOL_PREFIX);
+
+/** One connection's cached tools. */
+export const toolsOfConnection = (orgId: string, workspaceId: string, connectionId: string): QueryInput => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: { beginsWith: `${TOOL_PREFIX}${connectionId}#` },
+});
+
+/** The cached tool's schema as its writes see it: JSON text. */
+const toolEntity = new Entity({
+  name: 'tool',
+  table: singleTable,
+  ...plainItems,
+  schema: item({ pk: string().key(), sk: string().key(), input_schema: string() }),
+});
+
+/**
+ * A tool's schema rewritten as JSON text, on condition it is still a map (migrations/004: tools
+ * cached by the versions that stored it so; a listing since has written text).
+ */
+export const toolSchemaTextUpdate = (key: Key, text: string) =>
+  updateOf(
+    toolEntity
+      .build(UpdateItemCommand)
+      .item({ ...key, input_schema: text })
+      .options({ condition: { attr: 'input_schema', type: 'M' } }),
+  );
+
+/** The registered (or given) OAuth client of a connection. */
+export const oauthClientKey = (connectionId: string): Key => ({ pk: `OAUTH#${connectionId}`, sk: 'CLIENT' });
+
+/** A grant's tokens: `workspace` for the connection's own grant, `user:<id>` for a person's. */
+export const oauthTokensKey = (connectionId: string, subject: string): Key => ({ pk: `OAUTH#${connectionId}`, sk: `TOKENS#${subject}` });
+
+/** A connection's OAuth client and grants, every one. */
+export const grantsOfConnection = (connectionId: string): QueryInput => ({ pk: `OAUTH#${connectionId}` });
+
+/** A grant under way, found by its `state`: single use, ten minutes (TTL). */
+export const oauthStateKey = (state: string): Key => ({ pk: `OAUTHSTATE#${state}`, sk: 'STATE' });
 
 /** The attributes of the connection item (`WS#<org>#<workspace>` / `CONN#<id>`) its tool writes touch. */
 const connectionEntity = new Entity({
@@ -23,7 +106,7 @@ const connectionEntity = new Entity({
     tool_count: number(),
     // null first, as the ledger's `last_error`: most listings are not cut.
     tools_truncated: anyOf(nul(), string()),
-    status: string().optional(),
+    status: string().enum('connected', 'needs_authorization', 'error').optional(),
     last_error: anyOf(nul(), string()).optional(),
     server: string().optional(),
     updated_at: string().optional(),
@@ -39,7 +122,7 @@ interface ConnectionOf {
 
 /** The item's record of a listing: how many tools were kept, and why some were not (null when none were dropped). */
 const listed = (connection: ConnectionOf, count: number, truncated: string | null) => ({
-  ...keys.connection(connection.org_id, connection.workspace_id, connection.id),
+  ...connectionKey(connection.org_id, connection.workspace_id, connection.id),
   tool_count: count,
   tools_truncated: truncated,
 });
@@ -89,5 +172,33 @@ export function connectedListingUpdate(
       ...(at ? { updated_at: at } : {}),
     })
     .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/** The condition that the connection is still there (a delete or a rewrite of a deleted one is 404). */
+export const connectionExists = () => conditionOf(connectionEntity, { attr: 'pk', exists: true });
+
+/** A failed attempt to reach it: its status and why, if the connection is still there. */
+export function failedHealthUpdate(connection: ConnectionOf, status: 'error' | 'needs_authorization', reason: string) {
+  const command = connectionEntity
+    .build(UpdateItemCommand)
+    .item({ ...connectionKey(connection.org_id, connection.workspace_id, connection.id), status, last_error: reason })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/** Reached again: connected, no error, if the connection is still there and was not connected. */
+export function reconnectedUpdate(connection: ConnectionOf) {
+  const command = connectionEntity
+    .build(UpdateItemCommand)
+    .item({ ...connectionKey(connection.org_id, connection.workspace_id, connection.id), status: 'connected', last_error: null })
+    .options({
+      condition: {
+        and: [
+          { attr: 'pk', exists: true },
+          { attr: 'status', ne: 'connected' },
+        ],
+      },
+    });
   return updateOf(command);
 }

@@ -98,7 +98,7 @@ export async function finishGrant(deps: Deps, input: { code: string; state: stri
   if (grant.userId !== userId) throw new ForbiddenError('sign in as the user who started this authorization, then start it again');
   const connection = await findConnection(deps, grant.orgId, grant.connectionId);
   // The connection moved to another tool server since the grant began: its code is not for this one.
-  if (grant.origin !== undefined && grant.origin !== originOf(connection.url))
+  if (grant.origin !== originOf(connection.url))
     throw new NotFoundError('this connection moved to another server since this authorization began: start again from the connection');
   const target = { connectionId: connection.id, serverUrl: connection.url ?? '', subject: grant.subject, redirectUrl: grant.redirectUrl };
   const provider = new StoredOAuthProvider(deps, target, grant.verifier);

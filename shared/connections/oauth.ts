@@ -3,8 +3,9 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import { mcpOf, type Deps } from '../deps.js';
 import { ValidationError } from '../platform/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { userKey } from '../org/entities.js';
 import { isActive, type UserItem } from '../org/users.js';
-import { keys } from '../platform/keys.js';
+import { oauthClientKey, oauthStateKey, oauthTokensKey } from './entities.js';
 import type { SecretStore } from '../platform/store.js';
 
 /*
@@ -23,7 +24,7 @@ export interface GrantState {
   state: string;
   connectionId: string;
   /** The origin of the tool server the grant was started for: the callback refuses it if the connection moved. */
-  origin?: string;
+  origin: string;
   subject: GrantSubject;
   /** Who started it: only their session may finish it. */
   userId: string;
@@ -117,11 +118,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    return this.read<OAuthClientInformationMixed>(keys.oauthClient(this.connectionId), 'client');
+    return this.read<OAuthClientInformationMixed>(oauthClientKey(this.connectionId), 'client');
   }
 
   async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
-    await this.write(keys.oauthClient(this.connectionId), 'client', information);
+    await this.write(oauthClientKey(this.connectionId), 'client', information);
   }
 
   /**
@@ -139,19 +140,19 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     ) {
       return undefined;
     }
-    return this.read<OAuthTokens>(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`);
+    return this.read<OAuthTokens>(oauthTokensKey(this.connectionId, this.subject), `tokens:${this.subject}`);
   }
 
   private personActive(orgId: string, userId: string): Promise<boolean> {
     const read = async () => {
-      const person = await this.store.table.get<UserItem>(keys.user(orgId, userId), true);
+      const person = await this.store.table.get<UserItem>(userKey(orgId, userId), true);
       return !!person && isActive(person);
     };
     return this.store.sessions ? this.store.sessions.personActive(orgId, userId, read) : read();
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.write(keys.oauthTokens(this.connectionId, this.subject), `tokens:${this.subject}`, tokens);
+    await this.write(oauthTokensKey(this.connectionId, this.subject), `tokens:${this.subject}`, tokens);
   }
 
   /**
@@ -175,8 +176,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /** The SDK found the tokens (or the client) no longer valid: forget them, a person grants again. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'all' || scope === 'tokens') await this.store.table.delete(keys.oauthTokens(this.connectionId, this.subject));
-    if (scope === 'all' || scope === 'client') await this.store.table.delete(keys.oauthClient(this.connectionId));
+    if (scope === 'all' || scope === 'tokens') await this.store.table.delete(oauthTokensKey(this.connectionId, this.subject));
+    if (scope === 'all' || scope === 'client') await this.store.table.delete(oauthClientKey(this.connectionId));
     if (scope === 'all' || scope === 'verifier') this.verifier = undefined;
   }
 
@@ -218,12 +219,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 async function saveGrantState(store: SecretStore, grant: GrantState): Promise<void> {
   const expires = Math.floor(store.clock.now().getTime() / 1000) + GRANT_LIFETIME_SECONDS;
   const sealed = await store.secrets.seal(JSON.stringify(grant), `oauth-state:${grant.state}`);
-  await store.table.put({ ...keys.oauthState(grant.state), sealed, expires_at: expires, ttl: expires });
+  await store.table.put({ ...oauthStateKey(grant.state), sealed, expires_at: expires, ttl: expires });
 }
 
 /** Takes a grant under way: once (a conditional delete), and only within its ten minutes. */
 export async function takeGrantState(store: SecretStore, state: string): Promise<GrantState | undefined> {
-  const item = await store.table.deleteReturningOld<{ sealed: string; expires_at: number }>(keys.oauthState(state));
+  const item = await store.table.deleteReturningOld<{ sealed: string; expires_at: number }>(oauthStateKey(state));
   if (!item || item.expires_at * 1000 < store.clock.now().getTime()) return undefined;
   return JSON.parse(await store.secrets.open(item.sealed, `oauth-state:${state}`)) as GrantState;
 }

@@ -1,23 +1,18 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { toConnection, toTool } from '../workspaces/children.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { type ConnectionItem, connectionSpec, findConnection, recordHealth, replaceTools } from './connections.js';
 import { discoverTools } from './discovery.js';
-import { connectedListingUpdate } from './entities.js';
+import { connectedListingUpdate, connectionKey, toolsOfConnection } from './entities.js';
 import { truncatedField } from './schemas.js';
 
 /** The connection as listed, with its cached tools and why some were dropped or cut when last listed. */
 async function listedConnection(deps: Deps, connection: ConnectionItem) {
-  const key = keys.connection(connection.org_id, connection.workspace_id, connection.id);
   const [item, tools] = await Promise.all([
-    deps.table.get<ConnectionItem>(key, true),
-    deps.table.queryAll({
-      pk: keys.workspacePartition(connection.org_id, connection.workspace_id),
-      sk: { beginsWith: keys.toolsOfConnectionPrefix(connection.id) },
-    }),
+    deps.table.get<ConnectionItem>(connectionKey(connection.org_id, connection.workspace_id, connection.id), true),
+    deps.table.queryAll(toolsOfConnection(connection.org_id, connection.workspace_id, connection.id)),
   ]);
   if (!item) throw new NotFoundError(`connection ${connection.id} not found`);
   return { connection: toConnection({ ...item }), tools: tools.map(toTool), ...truncatedField(item.tools_truncated) };

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
-import { keys } from '../platform/keys.js';
+import { connectionsOfWorkspace, toolKey } from './entities.js';
 import type { DiscoveredTool, ToolListing } from './tool-listing.js';
 
-/** A tool as cached with its connection (`WS#<workspace>` / `TOOL#<connection>#<name>`). */
+/** A tool as cached with its connection (entities.ts: in its workspace's partition). */
 export interface ToolItem {
   pk: string;
   sk: string;
@@ -12,17 +12,15 @@ export interface ToolItem {
   /**
    * The tool's JSON Schema as the server sent it, as JSON text: DynamoDB refuses a map nested
    * more than 32 levels (dynalite does not check), and a query reads every tool of its workspace,
-   * which a string makes cheaper to read than a nested map. Tools cached before were stored as a
-   * map (`toolSchemaOf` reads both).
+   * which a string makes cheaper to read than a nested map.
    */
-  input_schema: string | Record<string, unknown>;
+  input_schema: string;
   is_write: boolean;
   connection_id: string;
 }
 
-/** A cached tool's JSON Schema (stored as JSON text, or as a map by older versions). */
+/** A cached tool's JSON Schema (stored as JSON text). */
 export function toolSchemaOf(tool: ToolItem): Record<string, unknown> {
-  if (typeof tool.input_schema !== 'string') return tool.input_schema;
   const schema: unknown = JSON.parse(tool.input_schema);
   return typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : {};
 }
@@ -30,7 +28,7 @@ export function toolSchemaOf(tool: ToolItem): Record<string, unknown> {
 /** The cache items of a connection's listed tools. */
 export function toolItemsOf(orgId: string, workspaceId: string, connectionId: string, tools: DiscoveredTool[]): ToolItem[] {
   return tools.map((tool) => ({
-    ...keys.tool(orgId, workspaceId, connectionId, tool.name),
+    ...toolKey(orgId, workspaceId, connectionId, tool.name),
     id: `${connectionId}:${tool.name}`,
     name: tool.name,
     description: tool.description,
@@ -52,10 +50,7 @@ export async function fitToWorkspace(
   listing: ToolListing,
 ): Promise<ToolListing> {
   const { orgId, workspaceId, id } = connection;
-  const connections = await deps.table.queryAll({
-    pk: keys.workspacePartition(orgId, workspaceId),
-    sk: { beginsWith: keys.connectionPrefix },
-  });
+  const connections = await deps.table.queryAll(connectionsOfWorkspace(orgId, workspaceId));
   const held = connections.filter((item) => item.id !== id).reduce((sum, item) => sum + (Number(item.tool_count) || 0), 0);
   const { perWorkspace } = deps.config.mcpToolLimits;
   const room = Math.max(0, perWorkspace - held);

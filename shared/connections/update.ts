@@ -1,11 +1,11 @@
 import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { toConnection } from '../workspaces/children.js';
 import { type ConnectionItem, admitSpec, findConnection, replaceTools, specOf } from './connections.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
+import { connectionExists, connectionNameKey, grantsOfConnection } from './entities.js';
 import { type ConnectionCredentials, type ConnectionSpec, McpConnectionError } from './mcp-hub.js';
 import { originOf, StoredOAuthProvider } from './oauth.js';
 import { type UpdateMcpInput, truncatedField } from './schemas.js';
@@ -66,15 +66,15 @@ async function rediscover(deps: Deps, spec: ConnectionSpec, credentials: Connect
 
 /** Whether two names are the same claim (names are unique in a workspace regardless of case and spaces around). */
 const sameClaim = (connection: ConnectionItem, a: string, b: string) =>
-  keys.connectionName(connection.org_id, connection.workspace_id, a).sk ===
-  keys.connectionName(connection.org_id, connection.workspace_id, b).sk;
+  connectionNameKey(connection.org_id, connection.workspace_id, a).sk ===
+  connectionNameKey(connection.org_id, connection.workspace_id, b).sk;
 
 async function claimName(deps: Deps, connection: ConnectionItem, name: string | undefined): Promise<string> {
   if (name === undefined) return connection.name;
   // Another spelling of the same name keeps its claim.
   if (sameClaim(connection, name, connection.name)) return name;
   const claimed = await deps.table.putNew({
-    ...keys.connectionName(connection.org_id, connection.workspace_id, name),
+    ...connectionNameKey(connection.org_id, connection.workspace_id, name),
     connection_id: connection.id,
   });
   if (!claimed) throw new ConflictError(`workspace ${connection.workspace_id} already has a connection named "${name}"`);
@@ -83,7 +83,7 @@ async function claimName(deps: Deps, connection: ConnectionItem, name: string | 
 
 /** Deletes every grant of a connection (each user's tokens, the workspace's) and its registered client. */
 async function forgetGrants(deps: Deps, connectionId: string): Promise<void> {
-  const grants = await deps.table.queryAll({ pk: keys.oauthPartition(connectionId) });
+  const grants = await deps.table.queryAll(grantsOfConnection(connectionId));
   await Promise.all(grants.map((item) => deps.table.delete({ pk: item.pk, sk: item.sk })));
 }
 
@@ -141,11 +141,11 @@ export async function updateConnection(deps: Deps, editor: Editor, connectionId:
   };
   if (!updated.credentials_sealed) delete updated.credentials_sealed;
   await onConditionFailed(
-    deps.table.put({ ...updated }, { condition: 'attribute_exists(pk)' }),
+    deps.table.put({ ...updated }, connectionExists()),
     () => new NotFoundError(`connection ${connectionId} not found`),
   );
   if (!sameClaim(connection, name, connection.name)) {
-    await deps.table.delete(keys.connectionName(connection.org_id, connection.workspace_id, connection.name));
+    await deps.table.delete(connectionNameKey(connection.org_id, connection.workspace_id, connection.name));
   }
   if (delta) await addWorkspaceCounters(deps, connection.org_id, connection.workspace_id, { tool_count: delta });
   await mcpOf(deps).drop(connection.id);

@@ -2,13 +2,22 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { tokenHash } from '../platform/compare.js';
-import type { ApiKeyItem, KeyConsumerType } from './key-item.js';
-
-export type { ApiKeyItem, KeyConsumerType } from './key-item.js';
+import { channelsOfWorkspace } from '../chat/entities.js';
+import {
+  type ApiKeyItem,
+  apiKeyKey,
+  consumerKey,
+  consumerLookup,
+  consumersById,
+  consumerStatusUpdate,
+  consumerUseUpdate,
+  type KeyConsumerType,
+  keyRevocation,
+  keyUseUpdate,
+} from './entities.js';
 
 const PREFIX = { api: 'wap_api', messaging: 'wap_msg', 'coding-agent': 'wap_mcp' } as const;
 
@@ -29,8 +38,8 @@ export async function connectKeyConsumer(
   const apiKey = `${PREFIX[type]}_${randomBytes(32).toString('base64url')}`;
   const hash = tokenHash(apiKey);
   await deps.table.put({
-    ...keys.consumer(workspace.org_id, workspace.id, id),
-    ...keys.consumerIdEntry(id),
+    ...consumerKey(workspace.org_id, workspace.id, id),
+    ...consumerLookup(id),
     id,
     type,
     status: 'active',
@@ -41,7 +50,7 @@ export async function connectKeyConsumer(
     ...(name ? { name } : {}),
     created_at: now.toISOString(),
   });
-  const record: ApiKeyItem = { ...keys.apiKey(hash), consumer_id: id, workspace_id: workspace.id, org_id: orgId, type, status: 'active' };
+  const record: ApiKeyItem = { ...apiKeyKey(hash), consumer_id: id, workspace_id: workspace.id, org_id: orgId, type, status: 'active' };
   await deps.table.put(record);
   const use = {
     api: `Use it as "Authorization: Bearer <key>" on /api/workspaces/${workspace.id}/query and its conversation endpoints.`,
@@ -64,7 +73,7 @@ export async function connectKeyConsumer(
 export async function findKey(deps: Deps, presented: string): Promise<ApiKeyItem | undefined> {
   const hash = tokenHash(presented);
   const record = await deps.apiKeys.read(hash, async () => {
-    const found = await deps.table.get<ApiKeyItem>(keys.apiKey(hash), true);
+    const found = await deps.table.get<ApiKeyItem>(apiKeyKey(hash), true);
     return found?.status === 'active' ? found : null;
   });
   return record ?? undefined;
@@ -88,25 +97,14 @@ export async function recordKeyUse(deps: Deps, record: ApiKeyItem): Promise<void
   // The record is this process's cached one (findKey): the next requests within the minute see it recorded.
   record.last_used_at = at;
   try {
+    const used = keyUseUpdate({ pk: record.pk, sk: record.sk }, at, cutoff);
     const won = await unlessConditionFailed(
-      deps.table
-        .update(
-          { pk: record.pk, sk: record.sk },
-          {
-            update: 'SET last_used_at = :at',
-            condition: 'attribute_exists(pk) AND (attribute_not_exists(last_used_at) OR last_used_at < :cutoff)',
-            values: { ':at': at, ':cutoff': cutoff },
-          },
-        )
-        .then(() => true),
+      deps.table.update(used.key, used.input).then(() => true),
       false,
     );
     if (!won) return;
-    await deps.table.update(keys.consumer(record.org_id, record.workspace_id, record.consumer_id), {
-      update: 'SET last_used_at = :at',
-      condition: 'attribute_exists(pk)',
-      values: { ':at': at },
-    });
+    const { key, input } = consumerUseUpdate(consumerKey(record.org_id, record.workspace_id, record.consumer_id), at);
+    await deps.table.update(key, input);
   } catch (error) {
     deps.logger.warn('could not record when a key was last used', { consumerId: record.consumer_id, error });
   }
@@ -119,27 +117,21 @@ export async function recordKeyUse(deps: Deps, record: ApiKeyItem): Promise<void
  * consumer stays listed, with status `revoked`.
  */
 export async function revokeConsumer(deps: Deps, orgId: string, consumerId: string): Promise<void> {
-  // A team-chat consumer's id is `tc-<workspace id>`, and workspace ids are unique only within an
-  // organisation: the index may hold one such consumer per organisation.
-  const found = await deps.table.queryAll({ index: 'gsi2', pk: keys.consumerIdIndex(consumerId) });
+  const found = await deps.table.queryAll(consumersById(consumerId));
   const consumer = found.find((item) => item.org_id === orgId);
   if (!consumer) throw new NotFoundError(`consumer ${consumerId} not found`);
   const workspaceId = String(consumer.workspace_id);
   if (typeof consumer.key_hash === 'string') {
-    await deps.table.update(keys.apiKey(consumer.key_hash), {
-      update: 'SET #status = :revoked',
-      names: { '#status': 'status' },
-      values: { ':revoked': 'revoked' },
-    });
+    const { key, input } = keyRevocation(consumer.key_hash);
+    await deps.table.update(key, input);
     deps.apiKeys.forgetAll();
   }
   if (consumer.type === 'team-chat') {
-    const bindings = await deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(orgId, workspaceId) });
+    const bindings = await deps.table.queryAll(channelsOfWorkspace(orgId, workspaceId));
     await Promise.all(bindings.map((binding) => deps.table.delete({ pk: binding.pk, sk: binding.sk })));
   }
-  await deps.table.update(keys.consumer(orgId, workspaceId, consumerId), {
-    update: 'SET #status = :revoked, revoked_at = :at',
-    names: { '#status': 'status' },
-    values: { ':revoked': 'revoked', ':at': deps.clock.now().toISOString() },
+  const revoked = consumerStatusUpdate(consumerKey(orgId, workspaceId, consumerId), 'revoked', {
+    revoked_at: deps.clock.now().toISOString(),
   });
+  await deps.table.update(revoked.key, revoked.input);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { JobHandler } from '../jobs/worker.js';
-import { keys } from '../platform/keys.js';
+import { conversationKey } from './entities.js';
 
 export const COLD_NOTICE =
   'This conversation has gone quiet, so I am putting it on hold. Reply in this thread to pick it up again; ' +
@@ -17,7 +17,7 @@ export type ColdNoticeJob = z.infer<typeof ColdNoticeSchema>;
 export const coldNoticeHandler: JobHandler<ColdNoticeJob> = {
   schema: ColdNoticeSchema,
   async run(deps, data, job) {
-    const conversation = await deps.table.get(keys.conversation(job.org_id, data.workspaceId, data.conversationId), true);
+    const conversation = await deps.table.get(conversationKey(job.org_id, data.workspaceId, data.conversationId), true);
     if (conversation?.status !== 'cold') return;
     const channelId = conversation.chat_channel_id;
     const threadTs = conversation.chat_thread_ts;

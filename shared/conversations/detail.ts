@@ -2,9 +2,9 @@ import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { num, numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { CONVERSATION_SORT_KEY, conversationWithMessages, MESSAGE_PREFIX } from './entities.js';
 import { toConversation } from './list.js';
 import { expandMessages } from './messages.js';
 import { mayClose } from './owners.js';
@@ -61,9 +61,9 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
   const orgId = viewer.orgId;
   const [, items] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
-    deps.table.queryAll({ pk: keys.conversationPartition(orgId, workspaceId, conversationId), consistent: true }),
+    deps.table.queryAll(conversationWithMessages(orgId, workspaceId, conversationId)),
   ]);
-  const conversationItem = items.find((item) => item.sk === keys.conversationSortKey);
+  const conversationItem = items.find((item) => item.sk === CONVERSATION_SORT_KEY);
   if (!conversationItem) throw new NotFoundError(`conversation ${conversationId} not found`);
   const conversation = toConversation(conversationItem);
   const { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status } = conversation;
@@ -73,7 +73,7 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
     messages: expandMessages(items)
       .filter(
         (item) =>
-          item.sk.startsWith(keys.messagePrefix) &&
+          item.sk.startsWith(MESSAGE_PREFIX) &&
           !(Number(item.seq) > (numOrNull(conversationItem.message_count) ?? Number.POSITIVE_INFINITY)),
       )
       .map(toMessage),

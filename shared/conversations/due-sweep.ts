@@ -1,7 +1,16 @@
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
-import { type Key, unlessConditionFailed } from '../platform/table.js';
-import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS, expiryMessage } from '../approvals/expiry.js';
+import { type Key, type QueryInput, unlessConditionFailed } from '../platform/table.js';
+import { expiringApprovals } from '../approvals/entities.js';
+import { APPROVAL_DUE_SHARDS, expiryMessage } from '../approvals/expiry.js';
+import {
+  closingConversations,
+  pendingConversations,
+  pendingEntryMoved,
+  pendingEntryMovedToDue,
+  pendingEntryRemoval,
+  pendingEntryTime,
+} from './entities.js';
 import { lifecycleMessage, STATS_BACKSTOP_MS, statsMessage, type LifecycleJob } from './lifecycle.js';
 import { drainedAt } from '../jobs/drains.js';
 import type { JobMessage } from '../jobs/ledger.js';
@@ -13,36 +22,28 @@ import type { JobMessage } from '../jobs/ledger.js';
  */
 
 /**
- * Conversations written before the due index had its own projection are in GSI3 (`DUE#<status>#<n>`,
- * 32 shards, and 4 before that): read with the rest until their next move takes them out.
+ * A partition of the due indexes, and what its entries are: conversations waiting for a move or
+ * their statistics, or approvals. The entries of `pending` (open conversations, closed ones
+ * awaiting their stats) carry the keys and the organisation alone, and an open one's can stand
+ * earlier than the real due time (entities.ts `pendingEntry`): the sweep reads their
+ * conversations (`settleLazy`).
  */
-const LEGACY_DUE_SHARDS = 32;
+type DuePartition = QueryInput &
+  ({ index: 'pending'; holds: 'open' | 'stats' } | { index: 'closes'; holds: 'cold' } | { index: 'approvalExpiries'; holds: 'approval' });
+
+const shardsOf = (count: number) => Array.from({ length: count }, (_, shard) => shard);
 
 /**
- * A partition of the due index, and what its entries are: conversations of a status, or approvals.
- * GSI5's entries (open conversations, closed ones awaiting their stats) carry the keys and the
- * organisation alone, and an open one's can stand earlier than the real due time
- * (conversations/lifecycle.ts `lazyDueIndex`): the sweep reads their conversations (`settleLazy`).
- */
-type DuePartition =
-  | { index: 'gsi5'; pk: string; holds: 'open' | 'stats' }
-  | { index: 'gsi3' | 'gsi4'; pk: string; holds: 'open' | 'cold' | 'approval' };
-
-/**
- * Every partition of the due index: open conversations' in GSI5 and cold ones' in GSI4 (`shards`
- * of each), closed ones whose stats are pending in GSI5, then those written before (open ones in
- * GSI4, both in GSI3); approvals' in GSI3.
+ * Every partition of the due indexes: open conversations' and closed ones' awaiting their stats
+ * in `pending`, cold ones' in `closes` (`shards` of each); approvals' in `approvalExpiries`.
  */
 function duePartitions(shards: number): DuePartition[] {
-  const partitions = <P extends DuePartition>(index: P['index'], holds: P['holds'], count: number, status: string = holds) =>
-    Array.from({ length: count }, (_, shard) => ({ index, holds, pk: keys.dueIndex(status, shard) }) as P);
   return [
-    ...(['open', 'stats'] as const).flatMap((list) => partitions('gsi5', list, shards)),
-    ...(['open', 'cold'] as const).flatMap((status) => [
-      ...partitions('gsi4', status, shards),
-      ...partitions('gsi3', status, LEGACY_DUE_SHARDS),
-    ]),
-    ...partitions('gsi3', 'approval', APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS),
+    ...(['open', 'stats'] as const).flatMap((list) =>
+      shardsOf(shards).map((shard) => ({ ...pendingConversations(list, shard), holds: list })),
+    ),
+    ...shardsOf(shards).map((shard) => ({ ...closingConversations(shard), holds: 'cold' as const })),
+    ...shardsOf(APPROVAL_DUE_SHARDS).map((shard) => ({ ...expiringApprovals(shard), holds: 'approval' as const })),
   ];
 }
 
@@ -61,47 +62,44 @@ interface DueEntry {
 /** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
 export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
 
-/** An entry of GSI5: the conversation's keys, and the time it stands at. */
-type LazyEntry = Key & { gsi5pk: string; gsi5sk: string };
-
-/** When an entry of `partition` falls due, as its index sorts it. */
-function dueTimeOf(partition: DuePartition, entry: DueEntry | LazyEntry): number {
-  return Date.parse(partition.index === 'gsi5' ? (entry as LazyEntry).gsi5sk : (entry as DueEntry).due_at);
+/** An entry of `pending` found due: the conversation's keys, and the partition it stands in. */
+interface LazyEntry {
+  key: Key;
+  partition: string;
 }
 
-/** What the sweep reads of a conversation whose GSI5 entry fell due. */
+/** When an entry of `partition` falls due, as its index sorts it. */
+function dueTimeOf(partition: DuePartition, entry: DueEntry): number {
+  return Date.parse((partition.index === 'pending' ? pendingEntryTime(entry) : entry.due_at) ?? '');
+}
+
+/** What the sweep reads of a conversation whose `pending` entry fell due. */
 interface DueConversation extends DueEntry, Key {
   status?: string;
   stats_status?: string;
   closed_at?: string;
 }
 
-/** What a GSI5 entry found due asks for: a job to send, a write of its conversation (its entry moved or taken out), or both. */
+/** What a `pending` entry found due asks for: a job to send, a write of its conversation (its entry moved or taken out), or both. */
 interface Settled {
   message?: JobMessage;
-  write?: { update: string; condition: string; values: Record<string, unknown> };
+  write?: ReturnType<typeof pendingEntryRemoval>;
 }
 
 /**
  * What an open conversation's entry found due asks for: its cold move if really due, else the
  * entry moved to the conversation's due time (it was found early: questions came since). Not open
  * (none should be: its moves take it out): out. Each write is conditional on the entry being
- * where it was read (`pk`).
+ * where it was read (`partition`).
  */
-function settleOpen(conversation: DueConversation, pk: string, now: Date): Settled {
+function settleOpen(conversation: DueConversation, { key, partition }: LazyEntry, now: Date): Settled {
   const { org_id: orgId, workspace_id: workspaceId, id } = conversation;
-  if (conversation.status !== 'open' || typeof conversation.due_at !== 'string') return { write: removal(pk) };
+  if (conversation.status !== 'open' || typeof conversation.due_at !== 'string') return { write: pendingEntryRemoval(key, partition) };
   if (Date.parse(conversation.due_at) <= now.getTime()) {
     const move = { workspaceId, conversationId: id, move: 'cold', lastActivityAt: String(conversation.last_activity_at) } as const;
     return { message: lifecycleMessage(orgId, move satisfies LifecycleJob) };
   }
-  return {
-    write: {
-      update: 'SET gsi5sk = due_at',
-      condition: 'gsi5pk = :pk AND due_at = :due',
-      values: { ':pk': pk, ':due': conversation.due_at },
-    },
-  };
+  return { write: pendingEntryMovedToDue(key, partition, conversation.due_at) };
 }
 
 /**
@@ -110,19 +108,23 @@ function settleOpen(conversation: DueConversation, pk: string, now: Date): Settl
  * since drops it), and the entry moved on by as much. Drained since its close (`drained`), or its
  * stats written or failed (the writes take the entry out; none should be left): out.
  */
-function settleStats(conversation: DueConversation, pk: string, now: Date, drained: string | undefined, takeover: boolean): Settled {
+function settleStats(
+  conversation: DueConversation,
+  { key, partition }: LazyEntry,
+  now: Date,
+  drained: string | undefined,
+  takeover: boolean,
+): Settled {
   const closedAt = conversation.closed_at ?? '';
   const pending = conversation.status === 'closed' && conversation.stats_status === 'pending';
-  if (!pending || (drained !== undefined && drained > closedAt)) return { write: removal(pk) };
+  if (!pending || (drained !== undefined && drained > closedAt)) return { write: pendingEntryRemoval(key, partition) };
   const message = { ...statsMessage(conversation.org_id, conversation.workspace_id, conversation.id), sentAt: closedAt, takeover };
   const next = new Date(now.getTime() + STATS_BACKSTOP_MS).toISOString();
-  return { message, write: { update: 'SET gsi5sk = :next', condition: 'gsi5pk = :pk', values: { ':pk': pk, ':next': next } } };
+  return { message, write: pendingEntryMoved(key, partition, next) };
 }
 
-const removal = (pk: string) => ({ update: 'REMOVE gsi5pk, gsi5sk', condition: 'gsi5pk = :pk', values: { ':pk': pk } });
-
 /**
- * Settles the GSI5 entries found due at `now` (their conversations read in one BatchGetItem, and
+ * Settles the `pending` entries found due at `now` (their conversations read in one BatchGetItem, and
  * the drain time of each organisation with stats entries): writes what they ask, answers the jobs
  * to send. `takeover`: the stats jobs are sent by a runtime that has just started (local).
  */
@@ -133,22 +135,22 @@ async function settleLazy(
   takeover = false,
 ): Promise<{ moves: JobMessage[]; stats: JobMessage[] }> {
   if (!found.length) return { moves: [], stats: [] };
-  const conversations = await deps.table.batchGet<DueConversation>(found.map(({ entry }) => ({ pk: entry.pk, sk: entry.sk })));
+  const conversations = await deps.table.batchGet<DueConversation>(found.map(({ entry }) => entry.key));
   const byKey = new Map(conversations.map((conversation) => [conversation.pk, conversation]));
-  const statsOrgs = [...new Set(found.flatMap(({ holds, entry }) => (holds === 'stats' ? [byKey.get(entry.pk)?.org_id ?? ''] : [])))];
+  const statsOrgs = [...new Set(found.flatMap(({ holds, entry }) => (holds === 'stats' ? [byKey.get(entry.key.pk)?.org_id ?? ''] : [])))];
   const drains = new Map(
     await Promise.all(statsOrgs.filter(Boolean).map(async (orgId) => [orgId, await drainedAt(deps, orgId, 'conversation-stats')] as const)),
   );
   const settled = found.flatMap(({ holds, entry }) => {
-    const conversation = byKey.get(entry.pk);
+    const conversation = byKey.get(entry.key.pk);
     if (!conversation) return [];
     const outcome =
       holds === 'open'
-        ? settleOpen(conversation, entry.gsi5pk, now)
-        : settleStats(conversation, entry.gsi5pk, now, drains.get(conversation.org_id), takeover);
-    return [{ key: { pk: entry.pk, sk: entry.sk }, holds, ...outcome }];
+        ? settleOpen(conversation, entry, now)
+        : settleStats(conversation, entry, now, drains.get(conversation.org_id), takeover);
+    return [{ holds, ...outcome }];
   });
-  await Promise.all(settled.map(({ key, write }) => write && unlessConditionFailed(deps.table.update(key, write), undefined)));
+  await Promise.all(settled.map(({ write }) => write && unlessConditionFailed(deps.table.update(write.key, write.input), undefined)));
   const messages = (holds: 'open' | 'stats') => settled.flatMap((one) => (one.holds === holds && one.message ? [one.message] : []));
   return { moves: messages('open'), stats: messages('stats') };
 }
@@ -158,16 +160,16 @@ async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: D
   const upTo = keys.afterTime(now.toISOString());
   const read = (partition: DuePartition) => {
     const { holds: _, ...query } = partition;
-    return deps.table.queryAll<DueEntry & LazyEntry>({ ...query, sk: { lte: upTo } });
+    return deps.table.queryAll<DueEntry & Key>({ ...query, sk: { lte: upTo } });
   };
   const found = await Promise.all(partitions.map(async (partition) => ({ partition, entries: await read(partition) })));
   const lazy = found.flatMap(({ partition, entries }) =>
-    partition.index === 'gsi5' ? entries.map((entry) => ({ holds: partition.holds, entry })) : [],
+    partition.index === 'pending' ? entries.map((entry) => ({ holds: partition.holds, entry: lazyEntry(partition, entry) })) : [],
   );
   const settled = await settleLazy(deps, lazy, now);
   const messages = [
     ...found.flatMap(({ partition, entries }) =>
-      partition.index === 'gsi5' ? [] : entries.map((entry) => messageOf(partition.holds, entry)),
+      partition.index === 'pending' ? [] : entries.map((entry) => messageOf(partition.holds, entry)),
     ),
     ...settled.moves,
   ];
@@ -181,13 +183,16 @@ async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: D
   return sent;
 }
 
-/** The job of an entry of GSI4 or GSI3, which carries what it needs: a cold conversation's close, an open one's cold move (written before GSI5), an approval's expiry. */
-function messageOf(holds: 'open' | 'cold' | 'approval', entry: DueEntry): JobMessage {
+/** A `pending` entry read from `partition`. */
+const lazyEntry = (partition: DuePartition, entry: Key): LazyEntry => ({ key: { pk: entry.pk, sk: entry.sk }, partition: partition.pk });
+
+/** The job of an entry of `closes` or `approvalExpiries`, which carries what it needs: a cold conversation's close, an approval's expiry. */
+function messageOf(holds: 'cold' | 'approval', entry: DueEntry): JobMessage {
   if (holds === 'approval') return expiryMessage(entry.org_id, entry.workspace_id, entry.id);
   return lifecycleMessage(entry.org_id, {
     workspaceId: entry.workspace_id,
     conversationId: entry.id,
-    move: holds === 'open' ? 'cold' : 'close',
+    move: 'close',
     lastActivityAt: String(entry.last_activity_at),
   } satisfies LifecycleJob);
 }
@@ -202,9 +207,10 @@ export async function resendPendingStats(deps: DueMoveDeps): Promise<number> {
   const partitions = duePartitions(deps.config.dueIndexShards).filter((partition) => partition.holds === 'stats');
   const found = (
     await Promise.all(
-      partitions.map(async ({ holds: _, ...partition }) =>
-        (await deps.table.queryAll<LazyEntry>(partition)).map((entry) => ({ holds: 'stats' as const, entry })),
-      ),
+      partitions.map(async (partition) => {
+        const { holds: _, ...query } = partition;
+        return (await deps.table.queryAll<Key>(query)).map((entry) => ({ holds: 'stats' as const, entry: lazyEntry(partition, entry) }));
+      }),
     )
   ).flat();
   const { stats } = await settleLazy(deps, found, deps.clock.now(), true);
@@ -226,8 +232,8 @@ const dateOrUndefined = (time: number) => (Number.isFinite(time) ? new Date(time
 
 /**
  * How long after its due time the AWS sweep leaves a move to its schedule: a schedule fires within
- * seconds, and a move is in the ledger only once it failed (jobs/ledger-types.ts,
- * RECORDED_ON_FAILURE), so a sweep that also sent a move firing just then would make it twice
+ * seconds, and a move is in the ledger only once it failed (its queue is `recorded-on-failure`,
+ * jobs/ledger-types.ts), so a sweep that also sent a move firing just then would make it twice
  * (a conditional write that finds it made: no harm, but writes).
  */
 export const SCHEDULE_GRACE_MS = 60_000;

@@ -1,17 +1,20 @@
 import { storedMessage } from './messages.js';
+import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Principal } from '../auth/tokens.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import type { Store } from '../platform/store.js';
-import type { Item } from '../platform/table.js';
+import type { Item, Key } from '../platform/table.js';
+import { updateOf } from '../platform/updates.js';
 import { issueDetails } from '../platform/validation.js';
 import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
+import { workspaceKey } from '../workspaces/entities.js';
 import { ownedWorkspace } from '../workspaces/workspaces.js';
+import { conversationKey, feedbackEntity, feedbackKey, messageEntity, messageKey } from './entities.js';
 import { FeedbackBody, type FeedbackRating } from './schemas.js';
 
 /**
  * Feedback on answers: one rating per rater and answer, the last one counts. The rater's rating
- * item (`keys.feedback`) is the commit point: one UpdateItem swaps in the new rating and answers
+ * item (`feedbackKey`) is the commit point: one UpdateItem swaps in the new rating and answers
  * the one it replaced, so each change is seen by exactly one writer however many race; that
  * writer then moves the counters by atomic ADDs (`feedback_up` / `feedback_down` on the message,
  * `feedback#up` / `feedback#down` on the workspace). dynalite has no transactions: as with the
@@ -49,7 +52,7 @@ export async function requireOwnConversation(
   conversationId: string,
   owner: string,
 ): Promise<void> {
-  const conversation = await deps.table.get<Item>(keys.conversation(orgId, workspaceId, conversationId), true);
+  const conversation = await deps.table.get<Item>(conversationKey(orgId, workspaceId, conversationId), true);
   if (conversation?.owner !== owner) throw new NotFoundError(`conversation ${conversationId} not found`);
 }
 
@@ -61,10 +64,10 @@ export async function requireOwnConversation(
 async function answerToRate(deps: Store, input: FeedbackInput) {
   const { orgId, workspaceId, conversationId, seq } = input;
   const [workspace, conversation, single, before] = await Promise.all([
-    deps.table.get(keys.workspace(orgId, workspaceId)),
-    deps.table.get(keys.conversation(orgId, workspaceId, conversationId), true),
-    deps.table.get(keys.message(orgId, workspaceId, conversationId, seq), true),
-    seq > 1 ? deps.table.get(keys.message(orgId, workspaceId, conversationId, seq - 1), true) : undefined,
+    deps.table.get(workspaceKey(orgId, workspaceId)),
+    deps.table.get(conversationKey(orgId, workspaceId, conversationId), true),
+    deps.table.get(messageKey(orgId, workspaceId, conversationId, seq), true),
+    seq > 1 ? deps.table.get(messageKey(orgId, workspaceId, conversationId, seq - 1), true) : undefined,
   ]);
   ownedWorkspace(workspace, orgId, workspaceId);
   if (!conversation) throw new NotFoundError(`conversation ${conversationId} not found`);
@@ -89,32 +92,43 @@ export async function recordFeedback(deps: Store, input: FeedbackInput): Promise
   if (!parsed.success) throw new ValidationError('invalid feedback', issueDetails(parsed.error));
   const { rating, comment } = parsed.data;
   const answer = await answerToRate(deps, input);
-  const { orgId, workspaceId, conversationId, seq, rater } = input;
-  const at = deps.clock.now().toISOString();
-  const names: Record<string, string> = { '#rating': 'rating', '#comment': 'comment' };
-  const values: Record<string, unknown> = {
-    ':rating': rating,
-    ':at': at,
-    ':org': orgId,
-    ':ws': workspaceId,
-    ':conv': conversationId,
-    ':seq': seq,
-    ':rater': rater,
-  };
-  // The last rating counts, with its own comment or none.
-  let update =
-    'SET #rating = :rating, updated_at = :at, created_at = if_not_exists(created_at, :at), ' +
-    'org_id = :org, workspace_id = :ws, conversation_id = :conv, seq = :seq, rater = :rater';
-  if (comment) values[':comment'] = comment;
-  update += comment ? ', #comment = :comment' : ' REMOVE #comment';
-  const previous = await deps.table.updateReturningOld<FeedbackItem>(keys.feedback(orgId, workspaceId, conversationId, seq, rater), {
-    update,
-    names,
-    values,
-  });
+  const write = ratingUpdate(input, rating, comment, deps.clock.now().toISOString());
+  const previous = await deps.table.updateReturningOld<FeedbackItem>(write.key, write.input);
   const before = previous?.rating === 'up' || previous?.rating === 'down' ? previous.rating : undefined;
   if (before === rating) return; // the same rating again (perhaps a new comment): nothing to count
   await moveCounters(deps, input, answer, rating, before);
+}
+
+/** The rater's rating item, swapped in: the last rating counts, with its own comment or none. */
+function ratingUpdate(input: FeedbackInput, rating: FeedbackRating, comment: string | undefined, at: string) {
+  const { orgId, workspaceId, conversationId, seq, rater } = input;
+  const command = feedbackEntity.build(UpdateItemCommand).item({
+    ...feedbackKey(orgId, workspaceId, conversationId, seq, rater),
+    rating,
+    updated_at: at,
+    created_at: $get('created_at', at),
+    org_id: orgId,
+    workspace_id: workspaceId,
+    conversation_id: conversationId,
+    seq,
+    rater,
+    comment: comment || $remove(),
+  });
+  return updateOf(command);
+}
+
+/** The rating counters of the answer at `key` moved by `up` and `down`: its own, or those beside its question (`answer_`). */
+function countersUpdate(key: Key, counters: '' | 'answer_', up: number, down: number) {
+  const command = messageEntity
+    .build(UpdateItemCommand)
+    .item({
+      ...key,
+      ...(counters
+        ? { answer_feedback_up: $add(up), answer_feedback_down: $add(down) }
+        : { feedback_up: $add(up), feedback_down: $add(down) }),
+    })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
 }
 
 /** The counters of one change of a rater's rating: +1 for the new rating, -1 for the one it replaced. */
@@ -126,12 +140,9 @@ async function moveCounters(
   before: FeedbackRating | undefined,
 ) {
   const delta = (which: FeedbackRating) => (which === rating ? 1 : 0) - (which === before ? 1 : 0);
+  const counters = countersUpdate(answer.key, answer.counters, delta('up'), delta('down'));
   await Promise.all([
-    deps.table.update(answer.key, {
-      update: `ADD ${answer.counters}feedback_up :up, ${answer.counters}feedback_down :down`,
-      condition: 'attribute_exists(pk)',
-      values: { ':up': delta('up'), ':down': delta('down') },
-    }),
+    deps.table.update(counters.key, counters.input),
     addWorkspaceCounters(deps, input.orgId, input.workspaceId, {
       [counterNames.feedback('up')]: delta('up'),
       [counterNames.feedback('down')]: delta('down'),

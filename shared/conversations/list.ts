@@ -1,9 +1,10 @@
+import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import type { Deps } from '../deps.js';
 import { numOrNull, str, strOrNull } from '../platform/attributes.js';
-import { keys } from '../platform/keys.js';
-import { shardKeys } from '../platform/list-shards.js';
 import { countShards, readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
+import { conditionOf } from '../platform/updates.js';
+import { conversationEntity, conversationsOfWorkspace } from './entities.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from '../workspaces/counters.js';
@@ -60,40 +61,33 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
 }
 
 /**
- * The Queries of a workspace's conversations by last activity, newest first, one per shard of the
- * list (platform/list-shards.ts), in GSI1. Every conversation is there, whatever its status: a
- * status is a filter, as a category is, so a question or a move writes one list entry. Open and
- * cold conversations are the newest there (closed by hand aside), and the closed ones most of the
- * rest. (GSI2 held the cold and closed ones before: a move wrote a second entry, docs/capacity.md.)
+ * The filter of a list's Queries: each filter given, an equality on the conversation item. Every
+ * conversation is listed whatever its status (entities.ts `conversationsOfWorkspace`): a status is
+ * a filter, as a category is, so a question or a move writes one list entry. Open and cold
+ * conversations are the newest there (closed by hand aside), and the closed ones most of the rest.
  */
-export function conversationShards(orgId: string, workspaceId: string): ListQuery[] {
-  return shardKeys(keys.conversationsIndex(orgId, workspaceId)).map((pk) => ({ index: 'gsi1' as const, pk, newestFirst: true }));
+function listFilter(query: ConversationListFilters, workspaceId: string) {
+  const parts: Condition<typeof conversationEntity>[] = [];
+  if (query.status !== undefined) parts.push({ attr: 'status', eq: query.status });
+  if (query.category !== undefined) parts.push({ attr: 'category', eq: query.category });
+  if (query.resolution !== undefined) parts.push({ attr: 'resolution_status', eq: query.resolution });
+  if (query.consumer !== undefined) parts.push({ attr: 'consumer_type', eq: query.consumer });
+  if (query.consumer_id !== undefined) parts.push({ attr: 'owner', eq: ownerOfConsumer(query.consumer_id, workspaceId) });
+  if (!parts.length) return {};
+  const { condition, names, values } = conditionOf(conversationEntity, { and: parts });
+  return { filter: condition, names, values };
 }
 
 /**
- * `GET /api/workspaces/:id/conversations`: newest activity first, from GSI1, its shards merged (platform/list-shards.ts). Totals come from the
+ * `GET /api/workspaces/:id/conversations`: newest activity first, from `listings`, its shards merged (platform/list-shards.ts). Totals come from the
  * workspace's conversation counters when at most one filter is set, and then also end a filtered
  * page's reading once it has found them all; a combination of filters (or a consumer) is counted by
  * COUNT Queries over the workspace's conversations, alongside the page; a search counts its matches
  * among the conversations it read. Everything is read in one round, save a filtered page read on.
  */
 export async function listConversations(deps: Deps, orgId: string, workspaceId: string, query: ConversationListFilters) {
-  const filterParts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const addFilter = (attribute: string, value: string | undefined) => {
-    if (value === undefined) return;
-    names[`#${attribute}`] = attribute;
-    values[`:${attribute}`] = value;
-    filterParts.push(`#${attribute} = :${attribute}`);
-  };
-  addFilter('status', query.status);
-  addFilter('category', query.category);
-  addFilter('resolution_status', query.resolution);
-  addFilter('consumer_type', query.consumer);
-  addFilter('owner', query.consumer_id === undefined ? undefined : ownerOfConsumer(query.consumer_id, workspaceId));
-  const filter = filterParts.length ? { filter: filterParts.join(' AND '), names, values } : {};
-  const inputs: ListQuery[] = conversationShards(orgId, workspaceId).map((input) => ({ ...input, ...filter }));
+  const filter = listFilter(query, workspaceId);
+  const inputs: ListQuery[] = conversationsOfWorkspace(orgId, workspaceId).map((input) => ({ ...input, ...filter }));
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
     ['category', query.category],
@@ -102,15 +96,15 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
   ];
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   const counted = query.consumer_id === undefined && active.length <= 1;
-  const counters = Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readCounterItems(deps, orgId, workspaceId)]).then(
-    ([workspace, items]) => countersOf(workspace, items),
+  const counters = Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readCounterItems(deps, orgId, workspaceId)]).then(([, items]) =>
+    countersOf(items),
   );
   const counterTotal = counters.then((known) =>
     active[0] ? counterOf(known, counterNames.dimension(...active[0])) : counterOf(known, counterNames.conversations),
   );
   // Its failure is the counters' own, answered through them below.
   counterTotal.catch(() => undefined);
-  const bounds = filterParts.length ? { maxRead: FILTERED_PAGE_READ, matches: counted ? counterTotal : undefined } : {};
+  const bounds = filter.filter ? { maxRead: FILTERED_PAGE_READ, matches: counted ? counterTotal : undefined } : {};
   const [known, page, total] = await Promise.all([
     counters,
     query.q === undefined ? readShardedPage<Item>(deps.table, inputs, query, bounds) : searchPage(deps, inputs, query, query.q),

@@ -1,5 +1,5 @@
-import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
+import { MESSAGE_PREFIX, messageSortKey } from './entities.js';
 
 /*
  * How messages are stored. A query that asks and answers in one go writes its question and its
@@ -33,7 +33,7 @@ export function pairItem(question: Item, answer: Item): Item {
  */
 export function expandMessages(items: Item[]): Item[] {
   return items.flatMap((item) => {
-    if (!item.sk.startsWith(keys.messagePrefix) || !isRecord(item.answer)) return [item];
+    if (!item.sk.startsWith(MESSAGE_PREFIX) || !isRecord(item.answer)) return [item];
     const { answer, answer_feedback_up, answer_feedback_down, ...question } = item as Item & Pair;
     const seq = Number(answer.seq);
     return [
@@ -41,7 +41,7 @@ export function expandMessages(items: Item[]): Item[] {
       {
         ...answer,
         pk: item.pk,
-        sk: keys.messageSortKey(seq),
+        sk: messageSortKey(seq),
         ...(answer_feedback_up === undefined ? {} : { feedback_up: answer_feedback_up }),
         ...(answer_feedback_down === undefined ? {} : { feedback_down: answer_feedback_down }),
       },

@@ -1,4 +1,6 @@
 import { expandMessages } from './messages.js';
+import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
+import { $add, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { z } from 'zod';
 import { costOf, type ContentBlock } from '../agent/model.js';
 import { modelsOf } from '../deps.js';
@@ -6,10 +8,12 @@ import type { JobHandler } from '../jobs/worker.js';
 import { readModelSettings } from '../org/settings.js';
 import { modelTier, type ModelTier } from '../models/catalogue.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { type Item, unlessConditionFailed } from '../platform/table.js';
+import { updateOf } from '../platform/updates.js';
+import { gapKey } from '../knowledge/entities.js';
 import { counterNames, recordUsage } from '../workspaces/counters.js';
 import { issueLines } from '../platform/validation.js';
+import { CONVERSATION_SORT_KEY, conversationEntity, conversationKey, conversationWithMessages, MESSAGE_PREFIX, outOf } from './entities.js';
 
 /** The statistics of a closed conversation, as the model must give them. */
 const ConversationStatsOutput = z.object({
@@ -61,6 +65,44 @@ function sentimentBucket(score: number): 'positive' | 'neutral' | 'negative' {
   return 'neutral';
 }
 
+type ConversationStats = z.infer<typeof ConversationStatsOutput>;
+
+/** The stats' writes are made once: while they are not complete. */
+const notComplete: Condition<typeof conversationEntity> = {
+  and: [
+    { attr: 'pk', exists: true },
+    { attr: 'stats_status', ne: 'complete' },
+  ],
+};
+
+/** The stats' write, with their cost, out of `pending`; only if they are not complete yet (a duplicate delivery writes nothing). */
+function statsUpdate(orgId: string, data: StatsJob, stats: ConversationStats, cost: number, at: string) {
+  const command = conversationEntity
+    .build(UpdateItemCommand)
+    .item({
+      ...conversationKey(orgId, data.workspaceId, data.conversationId),
+      sentiment_score: stats.sentiment_score,
+      resolution_status: stats.resolution_status,
+      category: stats.category,
+      summary: stats.summary,
+      stats_status: 'complete',
+      stats_at: at,
+      total_cost_usd: $add(cost),
+      ...outOf('pending'),
+    })
+    .options({ condition: notComplete });
+  return updateOf(command);
+}
+
+/** Stats that failed for good: out of `pending` too (a stats job that failed for good is retried from the failed list). */
+function statsFailedUpdate(orgId: string, data: StatsJob) {
+  const command = conversationEntity
+    .build(UpdateItemCommand)
+    .item({ ...conversationKey(orgId, data.workspaceId, data.conversationId), stats_status: 'failed', ...outOf('pending') })
+    .options({ condition: notComplete });
+  return updateOf(command);
+}
+
 function transcriptOf(messages: Item[]): string {
   const lines = messages.map((message) => `${message.role === 'assistant' ? 'Assistant' : 'User'}: ${String(message.content ?? '')}`);
   let transcript = lines.join('\n\n');
@@ -76,18 +118,18 @@ function transcriptOf(messages: Item[]): string {
  * throws, so the job is retried and can fail for good (then `stats_status` is `failed`). Writing
  * is conditional on the stats not being complete yet, so a duplicate delivery has no effect; it
  * answers false then (the stats were written before it), so its queue counts the job completed
- * once (jobs/ledger-types.ts `CLAIMED_ON_DELIVERY`). The write also takes the conversation's stats
+ * once (its queue is `claimed-on-delivery`, jobs/ledger-types.ts). The write also takes the conversation's stats
  * entry out of the due index (conversations/lifecycle.ts `STATS_BACKSTOP_MS`).
  */
 export const conversationStatsHandler: JobHandler<StatsJob> = {
   schema: StatsJobSchema,
   async run(deps, data, job) {
     const [items, modelSettings] = await Promise.all([
-      deps.table.queryAll({ pk: keys.conversationPartition(job.org_id, data.workspaceId, data.conversationId), consistent: true }),
+      deps.table.queryAll(conversationWithMessages(job.org_id, data.workspaceId, data.conversationId)),
       readModelSettings(deps, job.org_id),
     ]);
-    const conversation = items.find((item) => item.sk === keys.conversationSortKey);
-    const messages = expandMessages(items).filter((item) => item.sk.startsWith(keys.messagePrefix));
+    const conversation = items.find((item) => item.sk === CONVERSATION_SORT_KEY);
+    const messages = expandMessages(items).filter((item) => item.sk.startsWith(MESSAGE_PREFIX));
     if (!conversation || conversation.stats_status === 'complete') return false;
     const client = modelsOf(deps).clientFor(modelSettings);
     const tier = modelTier(STATS_TIER) as ModelTier;
@@ -109,24 +151,8 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
     }
     const stats = parsed.data;
     const cost = costOf(response.usage, tier);
-    const recorded = await unlessConditionFailed(
-      deps.table.update(keys.conversation(job.org_id, data.workspaceId, data.conversationId), {
-        update:
-          'SET sentiment_score = :sentiment, resolution_status = :resolution, category = :category, summary = :summary, ' +
-          'stats_status = :complete, stats_at = :at ADD total_cost_usd :cost REMOVE gsi5pk, gsi5sk',
-        condition: 'attribute_exists(pk) AND stats_status <> :complete',
-        values: {
-          ':sentiment': stats.sentiment_score,
-          ':resolution': stats.resolution_status,
-          ':category': stats.category,
-          ':summary': stats.summary,
-          ':complete': 'complete',
-          ':at': deps.clock.now().toISOString(),
-          ':cost': cost,
-        },
-      }),
-      null,
-    );
+    const write = statsUpdate(job.org_id, data, stats, cost, deps.clock.now().toISOString());
+    const recorded = await unlessConditionFailed(deps.table.update(write.key, write.input), null);
     if (recorded === null) return false; // another delivery finished first
     // An unresolved conversation is a knowledge gap: its first question is what the knowledge lacked.
     const unresolved = stats.resolution_status === 'unresolved';
@@ -135,7 +161,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
       const now = deps.clock.now();
       const id = newId('gap', now);
       await deps.table.put({
-        ...keys.gap(job.org_id, data.workspaceId, now.toISOString(), id),
+        ...gapKey(job.org_id, data.workspaceId, now.toISOString(), id),
         id,
         question: String(firstQuestion?.content ?? stats.summary).slice(0, 1000),
         conversation_id: data.conversationId,
@@ -153,14 +179,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
     });
   },
   async onFailed(deps, data, job) {
-    await unlessConditionFailed(
-      deps.table.update(keys.conversation(job.org_id, data.workspaceId, data.conversationId), {
-        // Out of the due index: a stats job that failed for good is retried from the failed list.
-        update: 'SET stats_status = :failed REMOVE gsi5pk, gsi5sk',
-        condition: 'attribute_exists(pk) AND stats_status <> :complete',
-        values: { ':failed': 'failed', ':complete': 'complete' },
-      }),
-      undefined,
-    );
+    const write = statsFailedUpdate(job.org_id, data);
+    await unlessConditionFailed(deps.table.update(write.key, write.input), undefined);
   },
 };

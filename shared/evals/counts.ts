@@ -1,10 +1,9 @@
-import { $add, $get, $remove, $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { $add, $remove, $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Deps } from '../deps.js';
 import { ConflictError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
-import { type CountsItem, countsEntity } from './entities.js';
+import { type CountsItem, countsEntity, countsKey, countsOpened, evalCountStarted } from './entities.js';
 
 /*
  * What bounds an organisation's evaluations, in one item of its partition (`ORG#<org>` /
@@ -14,7 +13,8 @@ import { type CountsItem, countsEntity } from './entities.js';
  * - `cases`: the cases of the organisation's runs under way, at most `MAX_CASES_UNDER_WAY`, so one
  *   tenant cannot fill the evaluations queue; each such run is `runs.<id>` (what it holds), taken
  *   with its cases and given back once: the release's condition is that the entry is still there.
- * A path in `evals` or `runs` needs its map: `openCounts` makes them, when a read finds them missing.
+ * A path in `evals` or `runs` needs its map: `countsOpened` makes them, with the organisation's first
+ * evaluation. Every evaluation is counted (those made before the counts were, by migration 007).
  */
 
 const MAX_EVALS_PER_WORKSPACE = 50;
@@ -34,26 +34,13 @@ export interface CountedRun {
 /** A path to a key of one of the item's maps (escaped: the key is an id). */
 const entry = <MAP extends 'evals' | 'runs'>(mapName: MAP, id: string) => `${mapName}['${id}']` as const;
 
-/**
- * Makes the counts item's maps, and its count of cases, where they are not there yet (a write to
- * one of their keys needs them): once per organisation, whatever else is in the item.
- */
-async function openCounts(deps: Deps, orgId: string): Promise<void> {
-  const { key, input } = updateOf(
-    countsEntity
-      .build(UpdateItemCommand)
-      .item({ ...keys.evaluationCounts(orgId), evals: $get('evals', {}), cases: $get('cases', 0), runs: $get('runs', {}) }),
-  );
-  await deps.table.update(key, input);
-}
-
 /** Adds one to the workspace's count of evaluations (under 50) or takes one off (above 0); false when the condition does not hold. */
 function changeEvalCount(deps: Deps, orgId: string, workspaceId: string, delta: 1 | -1): Promise<boolean> {
   const count = entry('evals', workspaceId);
   const { key, input } = updateOf(
     countsEntity
       .build(UpdateItemCommand)
-      .item({ ...keys.evaluationCounts(orgId), evals: { [workspaceId]: $add(delta) } })
+      .item({ ...countsKey(orgId), evals: { [workspaceId]: $add(delta) } })
       .options({ condition: delta > 0 ? { attr: count, lt: MAX_EVALS_PER_WORKSPACE } : { attr: count, gt: 0 } }),
   );
   return unlessConditionFailed(
@@ -63,24 +50,20 @@ function changeEvalCount(deps: Deps, orgId: string, workspaceId: string, delta: 
 }
 
 /**
- * Takes a place for a new evaluation of the workspace, or 409 when it has its 50. The count of a
- * workspace whose evaluations were made before it existed starts at the number stored (one Query,
- * once: the seed is a conditional write, so two first claims at once seed it once).
+ * Takes a place for a new evaluation of the workspace, or 409 when it has its 50. A workspace
+ * without a count has no evaluation: its count starts at 0 (a conditional write, so two first
+ * claims at once start it once), and the organisation's maps are made first when it has none.
  */
 export async function claimEvalPlace(deps: Deps, orgId: string, workspaceId: string): Promise<void> {
   if (await changeEvalCount(deps, orgId, workspaceId, 1)) return;
-  const key = keys.evaluationCounts(orgId);
-  const counts = await deps.table.get<CountsItem>(key, true);
+  const counts = await deps.table.get<CountsItem>(countsKey(orgId), true);
   const count = counts?.evals?.[workspaceId];
   if (count === undefined) {
-    const stored = await deps.table.count({ pk: keys.evaluationsPartition(orgId, workspaceId) });
-    if (!counts?.evals) await openCounts(deps, orgId);
-    const seed = updateOf(
-      countsEntity
-        .build(UpdateItemCommand)
-        .item({ ...key, evals: { [workspaceId]: stored } })
-        .options({ condition: { attr: entry('evals', workspaceId), exists: false } }),
-    );
+    if (!counts?.evals) {
+      const opened = countsOpened(orgId);
+      await deps.table.update(opened.key, opened.input);
+    }
+    const seed = evalCountStarted(orgId, workspaceId, 0);
     await unlessConditionFailed(deps.table.update(seed.key, seed.input), undefined);
   }
   // Seeded now (here or by a claim at the same moment): claimed if there is room.
@@ -93,18 +76,15 @@ export async function releaseEvalPlace(deps: Deps, orgId: string, workspaceId: s
   await changeEvalCount(deps, orgId, workspaceId, -1);
 }
 
-/**
- * Counts a run's cases as under way in its organisation, if they fit under the bound; false when
- * they do not, or when the organisation's counts are not open yet (`casesUnderWay` opens them).
- */
+/** Counts a run's cases as under way in its organisation, if they fit under the bound; false when they do not. */
 export async function reserveCases(deps: Deps, run: CountedRun): Promise<boolean> {
   const held = { eval_id: run.eval_id, workspace_id: run.workspace_id, cases: run.total, at: deps.clock.now().toISOString() };
   const { key, input } = updateOf(
     countsEntity
       .build(UpdateItemCommand)
-      .item({ ...keys.evaluationCounts(run.org_id), cases: $add(run.total), runs: { [run.id]: $set(held) } })
+      .item({ ...countsKey(run.org_id), cases: $add(run.total), runs: { [run.id]: $set(held) } })
       .options({
-        // `cases` is there once `runs` is (openCounts makes both).
+        // `cases` is there once `runs` is (countsOpened makes both).
         condition: {
           and: [
             { attr: 'cases', lte: MAX_CASES_UNDER_WAY - run.total },
@@ -124,27 +104,16 @@ export async function releaseCases(deps: Deps, run: CountedRun): Promise<void> {
   const { key, input } = updateOf(
     countsEntity
       .build(UpdateItemCommand)
-      .item({ ...keys.evaluationCounts(run.org_id), cases: $add(-run.total), runs: { [run.id]: $remove() } })
+      .item({ ...countsKey(run.org_id), cases: $add(-run.total), runs: { [run.id]: $remove() } })
       .options({ condition: { attr: entry('runs', run.id), exists: true } }),
   );
   await unlessConditionFailed(deps.table.update(key, input), undefined);
 }
 
-/**
- * The organisation's cases under way and the runs that hold them, with when each was counted.
- * Counts not open yet (the organisation's first run, of evaluations older than its counts) are
- * opened: then `opened`, and a run refused for want of them may be counted now.
- */
-export async function casesUnderWay(
-  deps: Deps,
-  orgId: string,
-): Promise<{ cases: number; runs: (CountedRun & { at: string })[]; opened: boolean }> {
-  const counts = await deps.table.get<CountsItem>(keys.evaluationCounts(orgId), true);
-  if (!counts?.runs) {
-    await openCounts(deps, orgId);
-    return { cases: 0, runs: [], opened: true };
-  }
-  const runs = Object.entries(counts.runs).map(([id, held]) => ({
+/** The organisation's cases under way and the runs that hold them, with when each was counted. */
+export async function casesUnderWay(deps: Deps, orgId: string): Promise<{ cases: number; runs: (CountedRun & { at: string })[] }> {
+  const counts = await deps.table.get<CountsItem>(countsKey(orgId), true);
+  const runs = Object.entries(counts?.runs ?? {}).map(([id, held]) => ({
     id,
     eval_id: held.eval_id,
     org_id: orgId,
@@ -152,5 +121,5 @@ export async function casesUnderWay(
     total: held.cases,
     at: held.at,
   }));
-  return { cases: counts.cases ?? 0, runs, opened: false };
+  return { cases: counts?.cases ?? 0, runs };
 }

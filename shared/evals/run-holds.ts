@@ -6,7 +6,7 @@ import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
 import { casesUnderWay, MAX_CASES_UNDER_WAY, releaseCases, reserveCases, type CountedRun } from './counts.js';
-import { evaluationEntity, runEntity, UNDER_WAY } from './entities.js';
+import { evaluationEntity, evaluationKey, runEntity, runKey, UNDER_WAY } from './entities.js';
 import type { EvalItem, RunItem } from './store.js';
 
 /*
@@ -36,7 +36,7 @@ export async function releaseEvaluation(deps: Deps, run: CountedRun): Promise<vo
   const { key, input } = updateOf(
     evaluationEntity
       .build(UpdateItemCommand)
-      .item({ ...keys.evaluation(run.org_id, run.workspace_id, run.eval_id), active_run: $remove(), active_run_at: $remove() })
+      .item({ ...evaluationKey(run.org_id, run.workspace_id, run.eval_id), active_run: $remove(), active_run_at: $remove() })
       .options({ condition: { attr: 'active_run', eq: run.id } }),
   );
   await unlessConditionFailed(deps.table.update(key, input), undefined);
@@ -52,7 +52,7 @@ export async function failRun(deps: Deps, run: CountedRun): Promise<void> {
   const { key, input } = updateOf(
     runEntity
       .build(UpdateItemCommand)
-      .item({ ...keys.evaluationRun(run.eval_id, run.id), status: 'failed', finished_at: deps.clock.now().toISOString() })
+      .item({ ...runKey(run.eval_id, run.id), status: 'failed', finished_at: deps.clock.now().toISOString() })
       .options({ condition: { attr: 'status', in: [...UNDER_WAY] } }),
   );
   await unlessConditionFailed(deps.table.update(key, input), undefined);
@@ -88,7 +88,7 @@ async function isOver(deps: Deps, run: RunItem): Promise<boolean> {
 export async function claimEvaluation(deps: Deps, evaluation: EvalItem, runId: string): Promise<void> {
   const held = evaluation.active_run;
   if (held) {
-    const run = await deps.table.get<RunItem>(keys.evaluationRun(evaluation.id, held), true);
+    const run = await deps.table.get<RunItem>(runKey(evaluation.id, held), true);
     // No run item: its start is still writing it, or died before (then the hold lapses with the grace).
     const over = run ? await isOver(deps, run) : ageOf(deps, evaluation.active_run_at) >= START_GRACE_MS;
     if (!over) throw new ConflictError(`run ${held} of this evaluation is still ${run?.status ?? 'queued'}`);
@@ -98,7 +98,7 @@ export async function claimEvaluation(deps: Deps, evaluation: EvalItem, runId: s
     evaluationEntity
       .build(UpdateItemCommand)
       .item({
-        ...keys.evaluation(evaluation.org_id, evaluation.workspace_id, evaluation.id),
+        ...evaluationKey(evaluation.org_id, evaluation.workspace_id, evaluation.id),
         active_run: runId,
         active_run_at: deps.clock.now().toISOString(),
       })
@@ -120,12 +120,12 @@ export async function claimEvaluation(deps: Deps, evaluation: EvalItem, runId: s
 /**
  * Counts the run's cases as under way in its organisation, or 429 when they would pass
  * `MAX_CASES_UNDER_WAY`. Before refusing, the runs counted there are looked at, and those that
- * are over or dead give their place back (counts found not open yet are opened: then it fits).
+ * are over or dead give their place back.
  */
 export async function reserveCasesOrRefuse(deps: Deps, run: CountedRun): Promise<void> {
   if (await reserveCases(deps, run)) return;
   const counted = await casesUnderWay(deps, run.org_id);
-  const items = await deps.table.batchGet<RunItem>(counted.runs.map((held) => keys.evaluationRun(held.eval_id, held.id)));
+  const items = await deps.table.batchGet<RunItem>(counted.runs.map((held) => runKey(held.eval_id, held.id)));
   const byId = new Map(items.map((item) => [item.id, item]));
   const freed = await Promise.all(
     counted.runs.map(async (held) => {
@@ -138,7 +138,7 @@ export async function reserveCasesOrRefuse(deps: Deps, run: CountedRun): Promise
     }),
   );
   let cases = counted.cases;
-  if (counted.opened || freed.some(Boolean)) {
+  if (freed.some(Boolean)) {
     if (await reserveCases(deps, run)) return;
     cases = (await casesUnderWay(deps, run.org_id)).cases;
   }

@@ -2,11 +2,10 @@ import { $add, $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/u
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { errorMessage } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
 import { roundUsd } from '../workspaces/stats.js';
-import { evaluationEntity, runEntity } from './entities.js';
+import { evaluationEntity, evaluationKey, resultKey, runEntity, runKey } from './entities.js';
 import { caseJobId, claimEvaluation, failRun, releaseEvaluation, releaseRun, reserveCasesOrRefuse } from './run-holds.js';
 import type { CaseResult, Overrides, RunSummary } from './schemas.js';
 import { getRun, listRuns, newRun, runResults, storedResult, type EvalItem, type RunItem } from './store.js';
@@ -102,13 +101,13 @@ export function runSummary(run: RunItem): RunSummary {
  * case and then failed.
  */
 export async function recordResult(deps: Deps, run: RunItem, index: number, result: CaseResult): Promise<void> {
-  const written = await deps.table.putNew({ ...keys.evaluationResult(run.eval_id, run.id, index), index, ...result });
+  const written = await deps.table.putNew({ ...resultKey(run.eval_id, run.id, index), index, ...result });
   const kept = written ? result : ((await storedResult(deps, run, index)) ?? result);
   const { key, input } = updateOf(
     runEntity
       .build(UpdateItemCommand)
       .item({
-        ...keys.evaluationRun(run.eval_id, run.id),
+        ...runKey(run.eval_id, run.id),
         done: $add(1),
         passed: $add(kept.passed ? 1 : 0),
         failed: $add(kept.passed ? 0 : 1),
@@ -138,7 +137,7 @@ async function finishRun(deps: Deps, run: RunItem): Promise<void> {
   }
   const done = updateOf(
     runEntity.build(UpdateItemCommand).item({
-      ...keys.evaluationRun(run.eval_id, run.id),
+      ...runKey(run.eval_id, run.id),
       status: 'done',
       finished_at: deps.clock.now().toISOString(),
       compared_to: previous?.id ?? null,
@@ -149,7 +148,7 @@ async function finishRun(deps: Deps, run: RunItem): Promise<void> {
   const shown = updateOf(
     evaluationEntity
       .build(UpdateItemCommand)
-      .item({ ...keys.evaluation(run.org_id, run.workspace_id, run.eval_id), last_run: $set(runSummary(finished)) })
+      .item({ ...evaluationKey(run.org_id, run.workspace_id, run.eval_id), last_run: $set(runSummary(finished)) })
       .options({ condition: { attr: 'pk', exists: true } }),
   );
   await unlessConditionFailed(deps.table.update(shown.key, shown.input), undefined);

@@ -2,21 +2,17 @@ import { $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update'
 import type { Deps } from '../deps.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { onConditionFailed, type Item } from '../platform/table.js';
 import { conditionOf, updateOf } from '../platform/updates.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { claimEvalPlace, releaseEvalPlace } from './counts.js';
-import { evaluationEntity } from './entities.js';
+import { evaluationEntity, evaluationKey, evaluationsOfWorkspace, resultKey, resultsOfRun, runKey, runsOfEvaluation } from './entities.js';
 import type { CaseResult, EvalCase, EvalInput, Overrides, RunSummary } from './schemas.js';
 
 /*
- * Where evaluations live (docs/data-model.md): each definition, its cases inline, in the
- * workspace's evaluations partition (`WSEVAL#<org>#<ws>`, not the workspace's own partition, which
- * every query reads); each run and its results in the evaluation's runs partition
- * (`EVALRUN#<eval>`): `RUN#<run id>` (time-ordered: newest first) and `RES#<run id>#<case index>`.
- * The run under way is marked on its definition (`active_run`: run-holds.ts); the organisation's
- * counts (evaluations per workspace, cases under way) are one item of its partition (counts.ts).
+ * Evaluations, their runs and results (their items and keys: entities.ts). The run under way is
+ * marked on its definition (`active_run`: run-holds.ts); the organisation's counts (evaluations
+ * per workspace, cases under way) are one item of its partition (counts.ts).
  */
 
 /** A definition is one item: its cases' JSON may be at most this long (DynamoDB items hold 400 KB). */
@@ -88,7 +84,7 @@ function checkSize(cases: EvalCase[]): void {
 }
 
 export async function getEval(deps: Deps, orgId: string, workspaceId: string, evalId: string): Promise<EvalItem> {
-  const item = await deps.table.get<EvalItem>(keys.evaluation(orgId, workspaceId, evalId), true);
+  const item = await deps.table.get<EvalItem>(evaluationKey(orgId, workspaceId, evalId), true);
   if (!item || item.org_id !== orgId) throw new NotFoundError(`evaluation ${evalId} not found`);
   return item;
 }
@@ -100,7 +96,7 @@ export async function createEval(deps: Deps, orgId: string, workspaceId: string,
   const now = deps.clock.now();
   const id = newId('eval', now);
   const item: EvalItem = {
-    ...keys.evaluation(orgId, workspaceId, id),
+    ...evaluationKey(orgId, workspaceId, id),
     id,
     org_id: orgId,
     workspace_id: workspaceId,
@@ -122,7 +118,7 @@ export async function createEval(deps: Deps, orgId: string, workspaceId: string,
 
 export async function listEvals(deps: Deps, orgId: string, workspaceId: string): Promise<EvalItem[]> {
   await getWorkspaceItem(deps, orgId, workspaceId);
-  return deps.table.queryAll<EvalItem>({ pk: keys.evaluationsPartition(orgId, workspaceId) });
+  return deps.table.queryAll<EvalItem>(evaluationsOfWorkspace(orgId, workspaceId));
 }
 
 export async function updateEval(
@@ -140,7 +136,7 @@ export async function updateEval(
     evaluationEntity
       .build(UpdateItemCommand)
       .item({
-        ...keys.evaluation(orgId, workspaceId, evalId),
+        ...evaluationKey(orgId, workspaceId, evalId),
         name: input.name ?? current.name,
         cases: $set(cases),
         updated_at: deps.clock.now().toISOString(),
@@ -155,7 +151,7 @@ export async function deleteEval(deps: Deps, orgId: string, workspaceId: string,
   // Deleted once (the condition), so its place in the workspace's count is given back once.
   const exists = conditionOf(evaluationEntity, { attr: 'pk', exists: true });
   await onConditionFailed(
-    deps.table.delete(keys.evaluation(orgId, workspaceId, evalId), exists),
+    deps.table.delete(evaluationKey(orgId, workspaceId, evalId), exists),
     () => new NotFoundError(`evaluation ${evalId} not found`),
   );
   await releaseEvalPlace(deps, orgId, workspaceId);
@@ -166,7 +162,7 @@ export function newRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, r
   const now = deps.clock.now();
   const id = newId('run', now);
   return {
-    ...keys.evaluationRun(evaluation.id, id),
+    ...runKey(evaluation.id, id),
     id,
     eval_id: evaluation.id,
     org_id: evaluation.org_id,
@@ -196,7 +192,7 @@ export function newRun(deps: Deps, evaluation: EvalItem, overrides: Overrides, r
 
 /** A run, or undefined when there is none (a failed read throws: it is not "none"). */
 export function findRun(deps: Deps, evalId: string, runId: string): Promise<RunItem | undefined> {
-  return deps.table.get<RunItem>(keys.evaluationRun(evalId, runId), true);
+  return deps.table.get<RunItem>(runKey(evalId, runId), true);
 }
 
 export async function getRun(deps: Deps, evalId: string, runId: string): Promise<RunItem> {
@@ -207,12 +203,7 @@ export async function getRun(deps: Deps, evalId: string, runId: string): Promise
 
 /** The runs of an evaluation, newest first. */
 export async function listRuns(deps: Deps, evalId: string): Promise<RunItem[]> {
-  return deps.table.queryAll<RunItem>({
-    pk: keys.evaluationRunsPartition(evalId),
-    sk: { beginsWith: keys.evaluationRunPrefix },
-    newestFirst: true,
-    consistent: true,
-  });
+  return deps.table.queryAll<RunItem>({ ...runsOfEvaluation(evalId), newestFirst: true, consistent: true });
 }
 
 export interface ResultItem extends Item, CaseResult {
@@ -221,15 +212,11 @@ export interface ResultItem extends Item, CaseResult {
 
 /** The stored result of one case of a run, if any. */
 export function storedResult(deps: Deps, run: RunItem, index: number): Promise<ResultItem | undefined> {
-  return deps.table.get<ResultItem>(keys.evaluationResult(run.eval_id, run.id, index), true);
+  return deps.table.get<ResultItem>(resultKey(run.eval_id, run.id, index), true);
 }
 
 /** A run's results, in case order. */
 export async function runResults(deps: Deps, evalId: string, runId: string): Promise<ResultItem[]> {
-  const items = await deps.table.queryAll<ResultItem>({
-    pk: keys.evaluationRunsPartition(evalId),
-    sk: { beginsWith: keys.evaluationResultPrefix(runId) },
-    consistent: true,
-  });
+  const items = await deps.table.queryAll<ResultItem>({ ...resultsOfRun(evalId, runId), consistent: true });
   return items.sort((a, b) => a.index - b.index);
 }

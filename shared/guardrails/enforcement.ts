@@ -2,9 +2,9 @@ import type { RE2JS } from 're2js';
 import type { Deps } from '../deps.js';
 import { globMatcher } from '../platform/globs.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
+import { violationKey } from './entities.js';
 import { stepsOf, type Guardrail } from './guardrails.js';
-import { REDACTED, compilePattern, currentPattern, firstMatch, redactMatches } from './patterns.js';
+import { REDACTED, compilePattern, firstMatch, redactMatches } from './patterns.js';
 
 /*
  * Guardrails at work on a query: screening its texts on the way in and out, keeping tools from the
@@ -24,12 +24,12 @@ const applies = (guardrail: Guardrail, direction: 'input' | 'output') =>
   guardrail.enabled && guardrail.type !== 'block_tool' && (guardrail.applies_to === direction || guardrail.applies_to === 'both');
 
 /**
- * The compiled pattern of a guardrail. A stored pattern RE2 refuses (written before guardrails ran
- * on RE2) fails the query rather than being skipped: a guardrail that silently stopped blocking or
- * redacting would let through what its admin meant to keep out.
+ * The compiled pattern of a guardrail. A stored pattern RE2 refuses fails the query rather than
+ * being skipped: a guardrail that silently stopped blocking or redacting would let through what
+ * its admin meant to keep out.
  */
 function regexOf(guardrail: Guardrail): RE2JS {
-  const compiled = compilePattern(currentPattern(guardrail.pattern));
+  const compiled = compilePattern(guardrail.pattern);
   if ('problem' in compiled)
     throw new Error(`guardrail ${guardrail.id} ("${guardrail.name}") cannot be applied, its pattern is ${compiled.problem}`);
   return compiled.regex;
@@ -49,7 +49,7 @@ export function screeningCost(guardrails: Guardrail[], texts: string[], directio
 export function unusableGuardrail(guardrails: Guardrail[]): string | undefined {
   for (const guardrail of guardrails) {
     if (!guardrail.enabled || guardrail.type === 'block_tool') continue;
-    const compiled = compilePattern(currentPattern(guardrail.pattern));
+    const compiled = compilePattern(guardrail.pattern);
     if ('problem' in compiled) {
       return `guardrail "${guardrail.name}" cannot be applied (its pattern is ${compiled.problem}); an admin must change or disable it`;
     }
@@ -120,14 +120,14 @@ export function blockingGuardrail(guardrails: Guardrail[], toolNames: string | s
   });
 }
 
-/** Violation items of a query's hits (`WSVIOL#<workspace>`), written with the query's other items. */
+/** Violation items of a query's hits (entities.ts), written with the query's other items. */
 export function violationItems(deps: Deps, orgId: string, workspaceId: string, conversationId: string, hits: GuardrailHit[]) {
   const now = deps.clock.now();
   const at = now.toISOString();
   return hits.map((hit) => {
     const id = newId('viol', now);
     return {
-      ...keys.violation(orgId, workspaceId, at, id),
+      ...violationKey(orgId, workspaceId, at, id),
       id,
       guardrail_id: hit.guardrail.id,
       guardrail_name: hit.guardrail.name,

@@ -3,11 +3,12 @@ import type { Deps } from '../deps.js';
 import { displayName } from '../http/schemas.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { patternStepsUpdate } from '../workspaces/entities.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, currentPattern, loadPatternEngine, patternSteps } from './patterns.js';
+import { guardrailExists, guardrailKey } from './entities.js';
+import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, loadPatternEngine, patternSteps } from './patterns.js';
 
 const GUARDRAIL_TYPES = ['block_pattern', 'redact_pattern', 'block_tool'] as const;
 export type GuardrailType = (typeof GUARDRAIL_TYPES)[number];
@@ -56,8 +57,7 @@ export function resolveGuardrail(input: GuardrailInput, current?: Guardrail): Om
   const type: GuardrailType | undefined =
     input.type ?? (preset ? (input.action === 'block' ? 'block_pattern' : 'redact_pattern') : current?.type);
   const name = input.name ?? preset?.name ?? current?.name;
-  const given = input.pattern ?? preset?.pattern ?? current?.pattern;
-  const pattern = given === undefined ? undefined : currentPattern(given);
+  const pattern = input.pattern ?? preset?.pattern ?? current?.pattern;
   if (!type) problems.push({ path: 'type', message: 'required (or give a preset)' });
   if (!name) problems.push({ path: 'name', message: 'required (or give a preset)' });
   if (!pattern) problems.push({ path: 'pattern', message: 'required (or give a preset)' });
@@ -92,13 +92,9 @@ export function stepsOf(guardrail: Pick<Guardrail, 'type' | 'pattern' | 'enabled
  */
 async function reserveSteps(deps: Deps, orgId: string, workspaceId: string, delta: number): Promise<void> {
   if (delta === 0) return;
+  const { key, input } = patternStepsUpdate(orgId, workspaceId, delta, WORKSPACE_PATTERN_STEPS);
   await onConditionFailed(
-    deps.table.update(keys.workspace(orgId, workspaceId), {
-      update: 'ADD pattern_steps :delta',
-      condition:
-        delta < 0 ? 'attribute_exists(pk)' : 'attribute_exists(pk) AND (attribute_not_exists(pattern_steps) OR pattern_steps <= :room)',
-      values: delta < 0 ? { ':delta': delta } : { ':delta': delta, ':room': WORKSPACE_PATTERN_STEPS - delta },
-    }),
+    deps.table.update(key, input),
     () =>
       new ValidationError('invalid request body', [
         {
@@ -124,7 +120,7 @@ export async function createGuardrail(deps: Deps, orgId: string, workspaceId: st
   const now = deps.clock.now();
   const id = newId('gr', now);
   const item: GuardrailItem = {
-    ...keys.guardrail(orgId, workspaceId, id),
+    ...guardrailKey(orgId, workspaceId, id),
     id,
     ...definition,
     created_at: now.toISOString(),
@@ -143,17 +139,14 @@ export async function updateGuardrail(
   input: GuardrailInput,
 ): Promise<Guardrail> {
   await workspaceAndEngine(deps, orgId, workspaceId);
-  const current = await deps.table.get<GuardrailItem>(keys.guardrail(orgId, workspaceId, id), true);
+  const current = await deps.table.get<GuardrailItem>(guardrailKey(orgId, workspaceId, id), true);
   if (!current) throw new NotFoundError(`guardrail ${id} not found`);
   const definition = resolveGuardrail(input, current);
   const delta = stepsOf(definition) - stepsOf(current);
   await reserveSteps(deps, orgId, workspaceId, delta);
   const item: GuardrailItem = { ...current, ...definition, updated_at: deps.clock.now().toISOString() };
   try {
-    await onConditionFailed(
-      deps.table.put(item, { condition: 'attribute_exists(pk)' }),
-      () => new NotFoundError(`guardrail ${id} not found`),
-    );
+    await onConditionFailed(deps.table.put(item, guardrailExists()), () => new NotFoundError(`guardrail ${id} not found`));
   } catch (error) {
     // Whatever the failure, the steps reserved for this change are given back.
     await reserveSteps(deps, orgId, workspaceId, -delta);
@@ -164,9 +157,9 @@ export async function updateGuardrail(
 
 export async function deleteGuardrail(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await workspaceAndEngine(deps, orgId, workspaceId);
-  const current = await deps.table.get<GuardrailItem>(keys.guardrail(orgId, workspaceId, id), true);
+  const current = await deps.table.get<GuardrailItem>(guardrailKey(orgId, workspaceId, id), true);
   await onConditionFailed(
-    deps.table.delete(keys.guardrail(orgId, workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(guardrailKey(orgId, workspaceId, id), guardrailExists()),
     () => new NotFoundError(`guardrail ${id} not found`),
   );
   await addWorkspaceCounters(deps, orgId, workspaceId, { guardrail_count: -1 });

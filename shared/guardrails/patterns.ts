@@ -20,20 +20,6 @@ export const PRESETS = {
   phone_number: { name: 'Phone numbers', pattern: '(?:\\B\\+|\\b)\\d{1,3}?[ .-]?\\(?\\d{2,4}\\)?[ .-]?\\d{3,4}[ .-]?\\d{3,4}\\b' },
 } as const;
 
-/**
- * Preset patterns as stored before guardrails ran on RE2, and what they are now. Guardrails made
- * from a preset keep the preset's pattern, so workspaces with the old phone preset still have its
- * lookaround, which RE2 refuses: it is read as the new preset (and written so on the next change).
- */
-const LEGACY_PRESET_PATTERNS: ReadonlyMap<string, string> = new Map([
-  ['(?<![\\w+])\\+?\\d{1,3}?[ .-]?\\(?\\d{2,4}\\)?[ .-]?\\d{3,4}[ .-]?\\d{3,4}(?!\\w)', PRESETS.phone_number.pattern],
-]);
-
-/** A pattern as it is matched: itself, unless it is an old preset pattern RE2 cannot read. */
-export function currentPattern(pattern: string): string {
-  return LEGACY_PRESET_PATTERNS.get(pattern) ?? pattern;
-}
-
 export const REDACTED = '[redacted]';
 
 /*
@@ -269,6 +255,6 @@ export function redactMatches(regex: RE2JS, text: string): string {
 
 /** The steps (compiled instructions) a pattern takes to match, or 0 for one that does not compile. */
 export function patternSteps(pattern: string): number {
-  const compiled = compilePattern(currentPattern(pattern));
+  const compiled = compilePattern(pattern);
   return 'problem' in compiled ? 0 : compiled.regex.programSize();
 }

@@ -5,10 +5,18 @@ import { getOrganisationItem } from '../org/organisations.js';
 import { EMAIL_TAKEN, isActiveAdmin, isEmailRegistered, writeUser, type UserItem } from '../org/users.js';
 import { ConflictError, GoneError, NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
-import { onConditionFailed, type Key } from '../platform/table.js';
+import { userKey } from '../org/entities.js';
+import { onConditionFailed } from '../platform/table.js';
 import { INVITATION_HOURS, type AcceptInvitationInput, type CreateInvitationInput, type Invitation } from './schemas.js';
 import { tokenHash } from '../platform/compare.js';
+import {
+  acceptanceUndone,
+  acceptanceUpdate,
+  type InvitationItem,
+  invitationKey,
+  invitationListing,
+  invitationsOfOrganisation,
+} from './entities.js';
 
 /*
  * Invitations by link: an admin names an email and a role, the service makes a one-time link, the
@@ -17,26 +25,6 @@ import { tokenHash } from '../platform/compare.js';
  * they are an active admin: demoting, deactivating or removing them revokes their invitations
  * (`revokeInvitationsBy`), and opening or accepting one checks its inviter again.
  */
-
-interface InvitationItem extends Key {
-  id: string;
-  org_id: string;
-  email: string;
-  org_role: Invitation['org_role'];
-  invited_by: string;
-  /**
-   * The inviting admin's user id. Absent on invitations made before it was kept (they last two
-   * weeks at most): their inviter cannot be checked, so they no longer work.
-   */
-  invited_by_id?: string;
-  created_at: string;
-  expires_at: string;
-  /** Set once, by the acceptance (a conditional update: single use). */
-  used_at?: string;
-  gsi1pk: string;
-  gsi1sk: string;
-  ttl: number;
-}
 
 /** An invitation stays readable this long past its expiry, to say "expired" rather than "unknown". */
 const KEPT_AFTER_EXPIRY_SECONDS = 7 * 24 * 3600;
@@ -57,14 +45,13 @@ export async function createInvitation(
   input: CreateInvitationInput,
   baseUrl: string,
 ): Promise<Invitation & { url: string }> {
-  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
+  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
   const now = deps.clock.now();
   const id = newId('inv', now);
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(now.getTime() + (input.expires_in_hours ?? INVITATION_HOURS.default) * 3_600_000);
   const item: InvitationItem = {
-    ...keys.invitation(tokenHash(token)),
-    ...keys.invitationsIndexEntry(admin.orgId, now.toISOString(), id),
+    ...invitationKey(tokenHash(token)),
     id,
     org_id: admin.orgId,
     email: input.email,
@@ -75,12 +62,12 @@ export async function createInvitation(
     expires_at: expiresAt.toISOString(),
     ttl: Math.floor(expiresAt.getTime() / 1000) + KEPT_AFTER_EXPIRY_SECONDS,
   };
-  await deps.table.put({ ...item });
+  await deps.table.put({ ...item, ...invitationListing(admin.orgId, item.created_at, id) });
   return { ...toInvitation(item), url: `${baseUrl}/invite/${token}` };
 }
 
 async function invitationsOf(deps: Deps, orgId: string): Promise<InvitationItem[]> {
-  return deps.table.queryAll<InvitationItem>({ index: 'gsi1', pk: keys.invitationsIndex(orgId) });
+  return deps.table.queryAll<InvitationItem>(invitationsOfOrganisation(orgId));
 }
 
 /** `GET /api/org/invitations`: those still waiting (neither used nor expired), oldest first. */
@@ -112,13 +99,13 @@ const WITHDRAWN =
 /** Whether the invitation's inviter may still invite: an active admin of its organisation now. */
 async function inviterStands(deps: Deps, item: InvitationItem): Promise<boolean> {
   if (!item.invited_by_id) return false;
-  const inviter = await deps.table.get<UserItem>(keys.user(item.org_id, item.invited_by_id), true);
+  const inviter = await deps.table.get<UserItem>(userKey(item.org_id, item.invited_by_id), true);
   return inviter !== undefined && isActiveAdmin(inviter);
 }
 
 /** The invitation a link's token names: 404 unknown (or revoked), 410 used, expired, or its inviter no longer an admin. */
 async function openInvitation(deps: Deps, token: string): Promise<InvitationItem> {
-  const item = await deps.table.get<InvitationItem>(keys.invitation(tokenHash(token)), true);
+  const item = await deps.table.get<InvitationItem>(invitationKey(tokenHash(token)), true);
   if (!item) throw new NotFoundError(UNKNOWN);
   if (item.used_at) throw new GoneError('this invitation has been used already: sign in instead');
   if (item.expires_at <= deps.clock.now().toISOString()) {
@@ -144,17 +131,11 @@ export async function viewInvitation(deps: Deps, token: string) {
  */
 export async function acceptInvitation(deps: Deps, token: string, input: AcceptInvitationInput): Promise<UserItem> {
   const item = await openInvitation(deps, token);
-  if (await isEmailRegistered(deps, item.email)) throw new ConflictError(EMAIL_TAKEN);
+  if (await isEmailRegistered(deps, item.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
   const now = deps.clock.now().toISOString();
+  const claim = acceptanceUpdate({ pk: item.pk, sk: item.sk }, now);
   await onConditionFailed(
-    deps.table.update(
-      { pk: item.pk, sk: item.sk },
-      {
-        update: 'SET used_at = :now',
-        condition: 'attribute_exists(pk) AND attribute_not_exists(used_at) AND expires_at > :now',
-        values: { ':now': now },
-      },
-    ),
+    deps.table.update(claim.key, claim.input),
     () => new GoneError('this invitation has been used already: sign in instead'),
   );
   if (!(await inviterStands(deps, item))) {
@@ -165,7 +146,8 @@ export async function acceptInvitation(deps: Deps, token: string, input: AcceptI
     const passwordHash = await deps.passwords.hash(input.password);
     return await writeUser(deps, item.org_id, { name: input.name, email: item.email, org_role: item.org_role, passwordHash });
   } catch (error) {
-    await deps.table.update({ pk: item.pk, sk: item.sk }, { update: 'REMOVE used_at' });
+    const undone = acceptanceUndone({ pk: item.pk, sk: item.sk });
+    await deps.table.update(undone.key, undone.input);
     throw error;
   }
 }

@@ -2,10 +2,10 @@ import { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { knowledgeExists, knowledgeKey, knowledgeUpdate } from './entities.js';
 
 export const KnowledgeBody = z
   .object({
@@ -36,7 +36,7 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
   const now = deps.clock.now();
   const id = newId('kn', now);
   const item: KnowledgeItem = {
-    ...keys.knowledge(orgId, workspaceId, id),
+    ...knowledgeKey(orgId, workspaceId, id),
     id,
     title: input.title,
     content: input.content,
@@ -50,22 +50,9 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
 
 export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string, input: Partial<KnowledgeInput>) {
   await getWorkspaceItem(deps, orgId, workspaceId);
-  const sets = ['updated_at = :at'];
-  const values: Record<string, unknown> = { ':at': deps.clock.now().toISOString() };
-  if (input.title !== undefined) {
-    sets.push('title = :title');
-    values[':title'] = input.title;
-  }
-  if (input.content !== undefined) {
-    sets.push('content = :content');
-    values[':content'] = input.content;
-  }
+  const { key, input: update } = knowledgeUpdate(orgId, workspaceId, id, input, deps.clock.now().toISOString());
   const item = await onConditionFailed(
-    deps.table.update<KnowledgeItem>(keys.knowledge(orgId, workspaceId, id), {
-      update: `SET ${sets.join(', ')}`,
-      condition: 'attribute_exists(pk)',
-      values,
-    }),
+    deps.table.update<KnowledgeItem>(key, update),
     () => new NotFoundError(`knowledge entry ${id} not found`),
   );
   return toKnowledge(item);
@@ -74,7 +61,7 @@ export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: st
 export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   await onConditionFailed(
-    deps.table.delete(keys.knowledge(orgId, workspaceId, id), { condition: 'attribute_exists(pk)' }),
+    deps.table.delete(knowledgeKey(orgId, workspaceId, id), knowledgeExists()),
     () => new NotFoundError(`knowledge entry ${id} not found`),
   );
   await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: -1 });

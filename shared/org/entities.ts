@@ -1,26 +1,47 @@
 import { Entity } from 'dynamodb-toolbox/entity';
 import { $get, $remove, $sum, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
+import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { item } from 'dynamodb-toolbox/schema/item';
+import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { OrgRole } from '../auth/tokens.js';
-import { keys } from '../platform/keys.js';
+import type { Key, QueryInput } from '../platform/table.js';
 import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
 import { OrgRoleSchema } from './schemas.js';
 
 /*
- * The typed writes (shared/platform/updates.ts) of an organisation's people: their organisation's
- * admin lease, their user items, login records and sessions. The entities hold the attributes
- * these writes touch or their conditions read (used by standing.ts and auth/sessions.ts).
+ * An organisation and its people (docs/data-model.md): the organisation item and its slug claim,
+ * its users and their login records. The organisation's partition (`ORG#<org>`) also holds its
+ * small collections, each in its domain's entities: teams (team-entities.ts), settings
+ * (setting-entities.ts), SCIM, single sign-on, budgets, chat links, evaluation counts.
  */
 
-/** The organisation item (`ORG#<id>` / `ORG`): the admin lease (standing.ts). */
+/** The organisation's partition: its item and its small collections. */
+export const orgPartition = (orgId: string) => `ORG#${orgId}`;
+
+/** The organisation item (`ORG#<id>` / `ORG`); `admins_held_until` is its admin lease (standing.ts). */
 const organisationEntity = new Entity({
   name: 'organisation',
   table: singleTable,
   ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), admins_held_until: string().optional() }),
+  schema: item({
+    pk: string().key(),
+    sk: string().key(),
+    id: string(),
+    name: string(),
+    slug: string(),
+    default_team_id: string(),
+    created_at: string(),
+    admins_held_until: string().optional(),
+  }),
 });
+
+export const organisationKey = (orgId: string): Key => ({ pk: orgPartition(orgId), sk: 'ORG' });
+
+/** The claim of an organisation's slug (`ORGSLUG#<slug>` / `ORGSLUG`, attribute org_id): one organisation per slug. */
+export const orgSlugClaimKey = (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' });
 
 /** The user item (`ORG#<id>` / `USER#<id>`). */
 const userEntity = new Entity({
@@ -30,33 +51,55 @@ const userEntity = new Entity({
   schema: item({
     pk: string().key(),
     sk: string().key(),
+    id: string(),
+    org_id: string(),
+    name: string(),
+    email: string(),
     org_role: string().enum(...OrgRoleSchema.options),
-    /** Moved on when the organisation requires single sign-on: password sessions begun before stop working. */
+    created_at: string(),
+    updated_at: string().optional(),
+    /** False once the identity provider deactivated the user (SCIM); absent: active. */
+    active: boolean().optional(),
+    /** What SCIM provisions from: the provider's id and the parts of the name. */
+    external_id: anyOf(nul(), string()).optional(),
+    given_name: anyOf(nul(), string()).optional(),
+    family_name: anyOf(nul(), string()).optional(),
+    /** Moved on by a password change: sessions of an older generation stop working (absent: 0). */
+    session_epoch: number().optional(),
+    /** Moved on when the organisation requires single sign-on: password sessions begun before stop working (absent: 0). */
     password_epoch: number().optional(),
   }),
 });
 
-/** The login record (`EMAIL#<email>`): whose it is. */
+export const userKey = (orgId: string, userId: string): Key => ({ pk: orgPartition(orgId), sk: `USER#${userId}` });
+
+/** The users of an organisation. */
+export const usersOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'USER#' } });
+
+/** The login record (`EMAIL#<lower-case email>` / `EMAIL`): whose the address is, and their password's hash. */
 const emailEntity = new Entity({
   name: 'email',
   table: singleTable,
   ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), user_id: string() }),
+  schema: item({ pk: string().key(), sk: string().key(), email: string(), user_id: string(), org_id: string(), password_hash: string() }),
 });
 
-/** A signed-in session (`SESSION#<id>` / `SESSION`, auth/sessions.ts): the user's session generation it belongs to. */
-const sessionEntity = new Entity({
-  name: 'session',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), epoch: number().optional() }),
-});
+export const emailKey = (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
+
+/** The organisation renamed, if it exists. */
+export function renameOrganisationUpdate(orgId: string, name: string) {
+  const command = organisationEntity
+    .build(UpdateItemCommand)
+    .item({ ...organisationKey(orgId), name })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
 
 /** Takes the organisation's admin lease until `until`, if the organisation exists and nobody holds it since before `now`. */
 export function holdAdminsUpdate(orgId: string, until: string, now: string) {
   const command = organisationEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.org(orgId), admins_held_until: until })
+    .item({ ...organisationKey(orgId), admins_held_until: until })
     .options({
       condition: {
         and: [
@@ -77,7 +120,7 @@ export function holdAdminsUpdate(orgId: string, until: string, now: string) {
 export function releaseAdminsUpdate(orgId: string, until: string) {
   const command = organisationEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.org(orgId), admins_held_until: $remove() })
+    .item({ ...organisationKey(orgId), admins_held_until: $remove() })
     .options({ condition: { attr: 'admins_held_until', eq: until } });
   return updateOf(command);
 }
@@ -86,7 +129,44 @@ export function releaseAdminsUpdate(orgId: string, until: string) {
 export function roleUpdate(orgId: string, userId: string, role: OrgRole) {
   const command = userEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.user(orgId, userId), org_role: role })
+    .item({ ...userKey(orgId, userId), org_role: role })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/** A user's new display name, if the user exists. */
+export function renameUserUpdate(orgId: string, userId: string, name: string, at: string) {
+  const command = userEntity
+    .build(UpdateItemCommand)
+    .item({ ...userKey(orgId, userId), name, updated_at: at })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/** What SCIM writes of a user. */
+export interface ProvisionedUserFields {
+  email: string;
+  name: string;
+  given_name: string | null;
+  family_name: string | null;
+  external_id: string | null;
+  active: boolean;
+}
+
+/** A user's provisioned fields written, if the user exists. */
+export function provisionedUserUpdate(orgId: string, userId: string, fields: ProvisionedUserFields, at: string) {
+  const command = userEntity
+    .build(UpdateItemCommand)
+    .item({ ...userKey(orgId, userId), ...fields, updated_at: at })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/** A user's new session generation (from 0 when not there yet), if the user exists: their other sessions end. */
+export function nextSessionEpochUpdate(orgId: string, userId: string, at: string) {
+  const command = userEntity
+    .build(UpdateItemCommand)
+    .item({ ...userKey(orgId, userId), session_epoch: $sum($get('session_epoch', 0), 1), updated_at: at })
     .options({ condition: { attr: 'pk', exists: true } });
   return updateOf(command);
 }
@@ -95,7 +175,7 @@ export function roleUpdate(orgId: string, userId: string, role: OrgRole) {
 export function passwordEpochUpdate(orgId: string, userId: string) {
   const command = userEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.user(orgId, userId), password_epoch: $sum($get('password_epoch', 0), 1) })
+    .item({ ...userKey(orgId, userId), password_epoch: $sum($get('password_epoch', 0), 1) })
     .options({ condition: { attr: 'pk', exists: true } });
   return updateOf(command);
 }
@@ -105,11 +185,11 @@ export function ownEmailCondition(userId: string) {
   return conditionOf(emailEntity, { attr: 'user_id', eq: userId });
 }
 
-/** Moves a session on to the user's session generation `epoch`, if the session is still there. */
-export function sessionEpochUpdate(sessionId: string, epoch: number) {
-  const command = sessionEntity
+/** A login record's new password hash, while the record is still this user's. */
+export function passwordHashUpdate(email: string, userId: string, passwordHash: string) {
+  const command = emailEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.session(sessionId), epoch })
-    .options({ condition: { attr: 'pk', exists: true } });
+    .item({ ...emailKey(email), password_hash: passwordHash })
+    .options({ condition: { attr: 'user_id', eq: userId } });
   return updateOf(command);
 }

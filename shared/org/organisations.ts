@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { organisationKey, renameOrganisationUpdate } from './entities.js';
 import type { Organisation } from './schemas.js';
 
 export interface OrganisationItem extends Organisation {
@@ -14,7 +14,7 @@ export function toOrganisation(item: OrganisationItem): Organisation {
 }
 
 export async function getOrganisationItem(deps: Deps, orgId: string): Promise<OrganisationItem> {
-  const item = await deps.table.get<OrganisationItem>(keys.org(orgId));
+  const item = await deps.table.get<OrganisationItem>(organisationKey(orgId));
   if (!item) throw new NotFoundError('organisation not found');
   return item;
 }
@@ -25,11 +25,7 @@ export async function getOrganisation(deps: Deps, orgId: string): Promise<Organi
 
 /** Renames the organisation. Its slug stays, so links and ids made from it keep working. */
 export async function renameOrganisation(deps: Deps, orgId: string, name: string): Promise<Organisation> {
-  const item = await deps.table.update<OrganisationItem>(keys.org(orgId), {
-    update: 'SET #name = :name',
-    condition: 'attribute_exists(pk)',
-    names: { '#name': 'name' },
-    values: { ':name': name },
-  });
+  const { key, input } = renameOrganisationUpdate(orgId, name);
+  const item = await deps.table.update<OrganisationItem>(key, input);
   return toOrganisation(item);
 }

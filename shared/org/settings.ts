@@ -1,19 +1,15 @@
 import { isSealed, SecretDecryptionError } from '../platform/secrets.js';
 import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import type { Item, Key } from '../platform/table.js';
-
-interface SettingItem {
-  pk: string;
-  sk: string;
-  key: string;
-  /** A secret's value is sealed (`platform/secrets.ts`); one written before encryption is plain until its next write. */
-  value: string;
-  /** A secret's listed form (`maskSecret`), kept at write time so listing opens no secret. */
-  masked?: string;
-  updated_at: string;
-}
+import {
+  chatOrganisationEntry,
+  chatOrganisations,
+  organisationOfChatEntry,
+  type SettingItem,
+  settingKey,
+  settingsOfOrganisation,
+} from './setting-entities.js';
 
 /** Where a setting's sealed value belongs: it opens only in this organisation's item of this key. */
 const contextOf = (orgId: string, key: string) => `setting:${orgId}:${key}`;
@@ -40,10 +36,10 @@ async function openedOrUnset(deps: SecretStore, orgId: string, item: SettingItem
 /** Keys the service itself reads. Other keys matching the key pattern may be stored too. */
 const KNOWN_SETTING_KEYS = ['ai_api_key', 'ai_provider', 'chat_bot_token', 'chat_app_token', 'alerts_webhook_url'] as const;
 
-const MASK = '••••••••';
+export const MASK = '••••••••';
 
 /** A key ending in `_key`, `_token`, `_secret` or `_password` holds a secret (docs/api-decisions.md, Organisation, users, settings and secrets). */
-function isSecretKey(key: string): boolean {
+export function isSecretKey(key: string): boolean {
   return /_(key|token|secret|password)$/.test(key);
 }
 
@@ -51,7 +47,7 @@ function isSecretKey(key: string): boolean {
  * The listed form of a secret: the mask, then its last 4 characters. A value of 8 characters or
  * fewer shows the mask only, so a short secret is never shown whole (or nearly whole).
  */
-function maskSecret(value: string): string {
+export function maskSecret(value: string): string {
   return value.length > 8 ? `${MASK}${value.slice(-4)}` : MASK;
 }
 
@@ -70,11 +66,12 @@ export async function listSettings(
   deps: Store,
   orgId: string,
 ): Promise<{ settings: Record<string, string>; configured: Record<string, boolean> }> {
-  const items = await deps.table.queryAll<SettingItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.settingPrefix } });
+  const items = await deps.table.queryAll<SettingItem>(settingsOfOrganisation(orgId));
   const settings: Record<string, string> = {};
   const configured: Record<string, boolean> = Object.fromEntries(KNOWN_SETTING_KEYS.map((key) => [key, false]));
   for (const item of items) {
-    settings[item.key] = isSecretKey(item.key) ? (item.masked ?? (isSealed(item.value) ? MASK : maskSecret(item.value))) : item.value;
+    // Every secret keeps its listed form (migration 006 gave one to those written before it was kept).
+    settings[item.key] = isSecretKey(item.key) ? (item.masked ?? MASK) : item.value;
     configured[item.key] = true;
   }
   return { settings, configured };
@@ -85,23 +82,23 @@ export async function putSetting(deps: SecretStore, orgId: string, key: string, 
   const problem = VALUE_RULES[key]?.(value);
   if (problem) throw new ValidationError('invalid setting value', [{ path: 'value', message: problem }]);
   const stored = isSecretKey(key) ? { value: await deps.secrets.seal(value, contextOf(orgId, key)), masked: maskSecret(value) } : { value };
-  const item: SettingItem = { ...keys.setting(orgId, key), key, ...stored, updated_at: deps.clock.now().toISOString() };
+  const item: SettingItem = { ...settingKey(orgId, key), key, ...stored, updated_at: deps.clock.now().toISOString() };
   // The app token's item is also the organisation's entry in the index the chat bridge polls.
-  const indexed = key === 'chat_app_token' ? keys.chatOrganisationEntry(orgId) : {};
+  const indexed = key === 'chat_app_token' ? chatOrganisationEntry(orgId) : {};
   await deps.table.put({ ...item, ...indexed });
 }
 
 /** Organisations with both chat tokens: one Query of the index, one BatchGet of their tokens. */
 export async function listChatOrganisations(deps: SecretStore): Promise<{ orgId: string; botToken: string; appToken: string }[]> {
-  const indexed = await deps.table.queryAll<SettingItem & { gsi1sk: string }>({ index: 'gsi1', pk: keys.chatOrganisationsIndex() });
+  const indexed = await deps.table.queryAll<SettingItem>(chatOrganisations());
   if (!indexed.length) return [];
-  const bots = await deps.table.batchGet<SettingItem>(indexed.map((item) => keys.setting(item.gsi1sk, 'chat_bot_token')));
+  const bots = await deps.table.batchGet<SettingItem>(indexed.map((item) => settingKey(organisationOfChatEntry(item), 'chat_bot_token')));
   const botItems = new Map(bots.map((item) => [item.pk, item]));
   const organisations = await Promise.all(
     indexed.map(async (item) => {
-      const orgId = item.gsi1sk;
+      const orgId = organisationOfChatEntry(item);
       const [botToken, appToken] = await Promise.all([
-        openedOrUnset(deps, orgId, botItems.get(keys.orgPartition(orgId))),
+        openedOrUnset(deps, orgId, botItems.get(settingKey(orgId, 'chat_bot_token').pk)),
         openedOrUnset(deps, orgId, item),
       ]);
       return botToken && appToken ? [{ orgId, botToken, appToken }] : [];
@@ -111,14 +108,14 @@ export async function listChatOrganisations(deps: SecretStore): Promise<{ orgId:
 }
 
 export async function deleteSetting(deps: Store, orgId: string, key: string): Promise<void> {
-  const existing = await deps.table.get(keys.setting(orgId, key));
+  const existing = await deps.table.get(settingKey(orgId, key));
   if (!existing) throw new NotFoundError(`setting ${key} is not set`);
-  await deps.table.delete(keys.setting(orgId, key));
+  await deps.table.delete(settingKey(orgId, key));
 }
 
 /** The plain value of one setting, for the service's own use (never for a response). */
 export async function readSetting(deps: SecretStore, orgId: string, key: string): Promise<string | undefined> {
-  const item = await deps.table.get<SettingItem>(keys.setting(orgId, key));
+  const item = await deps.table.get<SettingItem>(settingKey(orgId, key));
   return openedOrUnset(deps, orgId, item);
 }
 
@@ -129,12 +126,8 @@ export async function readModelSettings(
   /** Other items of the organisation read in the same BatchGet (the query's budgets); answered in `also`. */
   also: Key[] = [],
 ): Promise<{ provider?: string; apiKey?: string; also: Item[] }> {
-  const items = await deps.table.batchGet<SettingItem & Item>([
-    keys.setting(orgId, 'ai_provider'),
-    keys.setting(orgId, 'ai_api_key'),
-    ...also,
-  ]);
-  const itemOf = (key: string) => items.find((item) => item.sk === keys.setting(orgId, key).sk);
+  const items = await deps.table.batchGet<SettingItem & Item>([settingKey(orgId, 'ai_provider'), settingKey(orgId, 'ai_api_key'), ...also]);
+  const itemOf = (key: string) => items.find((item) => item.sk === settingKey(orgId, key).sk);
   const others = items.filter((item) => also.some((key) => key.pk === item.pk && key.sk === item.sk));
   return { provider: itemOf('ai_provider')?.value, apiKey: await openedOrUnset(deps, orgId, itemOf('ai_api_key')), also: others };
 }

@@ -6,10 +6,17 @@ import { forgetUserGrants } from '../connections/user-grants.js';
 import type { Deps } from '../deps.js';
 import { revokeInvitationsBy } from '../invitations/invitations.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import type { Store } from '../platform/store.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
-import { holdAdminsUpdate, ownEmailCondition, releaseAdminsUpdate, roleUpdate } from './entities.js';
+import {
+  emailKey,
+  holdAdminsUpdate,
+  ownEmailCondition,
+  releaseAdminsUpdate,
+  roleUpdate,
+  userKey,
+  usersOfOrganisation,
+} from './entities.js';
 import type { User } from './schemas.js';
 import { removeMemberships } from './team-members.js';
 import { isActive, isActiveAdmin, toUser, type UserItem } from './users.js';
@@ -65,11 +72,7 @@ async function releaseAdmins(deps: Store, orgId: string, until: string): Promise
 async function keepingAnAdmin<T>(deps: Store, orgId: string, userId: string, change: (user: UserItem) => Promise<T>): Promise<T> {
   const until = await holdAdmins(deps, orgId);
   try {
-    const users = await deps.table.queryAll<UserItem>({
-      pk: keys.orgPartition(orgId),
-      sk: { beginsWith: keys.userPrefix },
-      consistent: true,
-    });
+    const users = await deps.table.queryAll<UserItem>({ ...usersOfOrganisation(orgId), consistent: true });
     const user = users.find((item) => item.id === userId);
     if (!user) throw new NotFoundError(`user ${userId.slice(0, 100)} not found`);
     if (isActiveAdmin(user) && !users.some((item) => item.id !== userId && isActiveAdmin(item))) throw new ConflictError(LAST_ADMIN);
@@ -132,13 +135,13 @@ export async function removeUser(deps: Deps, admin: Principal, userId: string): 
  */
 export async function deleteUser(deps: Deps, orgId: string, userId: string): Promise<void> {
   const user = await keepingAnAdmin(deps, orgId, userId, async (item) => {
-    await deps.table.delete(keys.user(orgId, userId));
+    await deps.table.delete(userKey(orgId, userId));
     return item;
   });
   deps.sessions.forgetUser(userId);
   await removeMemberships(deps, orgId, userId);
   // The login record goes only if it is still this user's (the email may be reused).
-  await unlessConditionFailed(deps.table.delete(keys.email(user.email), ownEmailCondition(userId)), undefined);
+  await unlessConditionFailed(deps.table.delete(emailKey(user.email), ownEmailCondition(userId)), undefined);
   await Promise.all([
     revokeInvitationsBy(deps, orgId, userId),
     deleteChatLinksOf(deps, orgId, userId),

@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { keys } from '../platform/keys.js';
+import { membershipKeys, membersOfTeam, teamsOfUser } from './team-entities.js';
 
 /*
  * Who belongs to a team: what the identity provider's groups say (SCIM). A membership is two small
@@ -15,26 +15,15 @@ interface MembershipItem {
   added_at: string;
 }
 
-const pairOf = (orgId: string, teamId: string, userId: string) => [
-  keys.teamMember(orgId, teamId, userId),
-  keys.userTeam(orgId, userId, teamId),
-];
-
 /** The user ids of a team's members. */
 export async function teamMemberIds(deps: Deps, orgId: string, teamId: string): Promise<string[]> {
-  const items = await deps.table.queryAll<MembershipItem>({
-    pk: keys.orgPartition(orgId),
-    sk: { beginsWith: keys.teamMemberPrefix(teamId) },
-  });
+  const items = await deps.table.queryAll<MembershipItem>(membersOfTeam(orgId, teamId));
   return items.map((item) => item.user_id);
 }
 
 /** The team ids a user belongs to. */
 export async function userTeamIds(deps: Deps, orgId: string, userId: string): Promise<string[]> {
-  const items = await deps.table.queryAll<MembershipItem>({
-    pk: keys.orgPartition(orgId),
-    sk: { beginsWith: keys.userTeamPrefix(userId) },
-  });
+  const items = await deps.table.queryAll<MembershipItem>(teamsOfUser(orgId, userId));
   return items.map((item) => item.team_id);
 }
 
@@ -42,14 +31,14 @@ export async function userTeamIds(deps: Deps, orgId: string, userId: string): Pr
 export async function addTeamMembers(deps: Deps, orgId: string, teamId: string, userIds: string[]): Promise<void> {
   const added_at = deps.clock.now().toISOString();
   const items = [...new Set(userIds)].flatMap((userId) =>
-    pairOf(orgId, teamId, userId).map((key) => ({ ...key, team_id: teamId, user_id: userId, added_at })),
+    membershipKeys(orgId, teamId, userId).map((key) => ({ ...key, team_id: teamId, user_id: userId, added_at })),
   );
   if (items.length > 0) await deps.table.batchPut(items);
 }
 
 /** Takes users out of a team (those who were not members are ignored). */
 export async function removeTeamMembers(deps: Deps, orgId: string, teamId: string, userIds: string[]): Promise<void> {
-  const keysOf = [...new Set(userIds)].flatMap((userId) => pairOf(orgId, teamId, userId));
+  const keysOf = [...new Set(userIds)].flatMap((userId) => membershipKeys(orgId, teamId, userId));
   // A few deletes at a time: a group of thousands is not thousands of writes at once.
   for (let start = 0; start < keysOf.length; start += 25) {
     await Promise.all(keysOf.slice(start, start + 25).map((key) => deps.table.delete(key)));

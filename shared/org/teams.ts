@@ -3,7 +3,8 @@ import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { emptyTeam } from './team-members.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
+import { organisationKey } from './entities.js';
+import { ownTeamNameCondition, teamKey, teamNameKey, teamNameUpdate, teamsOfOrganisation } from './team-entities.js';
 import type { Team } from './schemas.js';
 
 interface TeamItem extends Team {
@@ -21,18 +22,18 @@ interface TeamNameItem {
 }
 
 export async function listTeams(deps: Deps, orgId: string): Promise<Team[]> {
-  const items = await deps.table.queryAll<TeamItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.teamPrefix } });
+  const items = await deps.table.queryAll<TeamItem>(teamsOfOrganisation(orgId));
   return items.map(({ id, name }) => ({ id, name }));
 }
 
 export async function getTeam(deps: Deps, orgId: string, teamId: string): Promise<Team | undefined> {
-  const item = await deps.table.get<TeamItem>(keys.team(orgId, teamId));
+  const item = await deps.table.get<TeamItem>(teamKey(orgId, teamId));
   return item && { id: item.id, name: item.name };
 }
 
 /** Writes the team item a name claim stands for (idempotent: same id, same content). */
 async function writeTeamOfClaim(deps: Deps, orgId: string, claim: TeamNameItem): Promise<Team> {
-  await deps.table.put({ ...keys.team(orgId, claim.team_id), id: claim.team_id, name: claim.name, created_at: claim.created_at });
+  await deps.table.put({ ...teamKey(orgId, claim.team_id), id: claim.team_id, name: claim.name, created_at: claim.created_at });
   return { id: claim.team_id, name: claim.name };
 }
 
@@ -43,7 +44,7 @@ async function writeTeamOfClaim(deps: Deps, orgId: string, claim: TeamNameItem):
  */
 async function claimTeam(deps: Deps, orgId: string, name: string): Promise<Team | undefined> {
   const now = deps.clock.now();
-  const claim: TeamNameItem = { ...keys.teamName(orgId, name), team_id: newId('team', now), name, created_at: now.toISOString() };
+  const claim: TeamNameItem = { ...teamNameKey(orgId, name), team_id: newId('team', now), name, created_at: now.toISOString() };
   if (!(await deps.table.putNew({ ...claim }))) return undefined;
   return writeTeamOfClaim(deps, orgId, claim);
 }
@@ -51,14 +52,14 @@ async function claimTeam(deps: Deps, orgId: string, name: string): Promise<Team 
 /** `POST /api/teams`. */
 export async function createTeam(deps: Deps, orgId: string, name: string): Promise<Team> {
   const team = await claimTeam(deps, orgId, name);
-  if (!team) throw new ConflictError(`a team named "${name}" already exists`);
+  if (!team) throw new ConflictError(`a team named "${name}" already exists`, { code: 'team_name_taken' });
   return team;
 }
 
 /** The team with this name (case-insensitive), created if there is none. Safe under concurrent calls. */
 export async function findOrCreateTeam(deps: Deps, orgId: string, name: string): Promise<Team> {
   for (;;) {
-    const claim = await deps.table.get<TeamNameItem>(keys.teamName(orgId, name), true);
+    const claim = await deps.table.get<TeamNameItem>(teamNameKey(orgId, name), true);
     if (claim) return (await getTeam(deps, orgId, claim.team_id)) ?? writeTeamOfClaim(deps, orgId, claim);
     const created = await claimTeam(deps, orgId, name);
     if (created) return created;
@@ -76,29 +77,31 @@ export async function renameTeam(deps: Deps, orgId: string, teamId: string, name
   if (team.name === name) return team;
   const sameClaim = team.name.trim().toLowerCase() === name.trim().toLowerCase();
   const created_at = deps.clock.now().toISOString();
-  if (!sameClaim && !(await deps.table.putNew({ ...keys.teamName(orgId, name), team_id: teamId, name, created_at }))) {
-    throw new ConflictError(`a team named "${name}" already exists`);
+  if (!sameClaim && !(await deps.table.putNew({ ...teamNameKey(orgId, name), team_id: teamId, name, created_at }))) {
+    throw new ConflictError(`a team named "${name}" already exists`, { code: 'team_name_taken' });
   }
-  if (sameClaim) await deps.table.put({ ...keys.teamName(orgId, name), team_id: teamId, name, created_at });
-  await deps.table.update(keys.team(orgId, teamId), { update: 'SET #name = :name', names: { '#name': 'name' }, values: { ':name': name } });
+  if (sameClaim) await deps.table.put({ ...teamNameKey(orgId, name), team_id: teamId, name, created_at });
+  const { key, input } = teamNameUpdate(orgId, teamId, name);
+  await deps.table.update(key, input);
   if (!sameClaim) await giveUpName(deps, orgId, teamId, team.name);
   return { id: teamId, name };
 }
 
 /** Removes a team and its memberships; the organisation's default team stays (new workspaces go to it). */
 export async function deleteTeam(deps: Deps, orgId: string, teamId: string): Promise<void> {
-  const [team, org] = await Promise.all([getTeam(deps, orgId, teamId), deps.table.get<{ default_team_id?: string }>(keys.org(orgId))]);
+  const [team, org] = await Promise.all([
+    getTeam(deps, orgId, teamId),
+    deps.table.get<{ default_team_id?: string }>(organisationKey(orgId)),
+  ]);
   if (!team) throw new NotFoundError(`team ${teamId} not found`);
-  if (org?.default_team_id === teamId) throw new ConflictError("the organisation's default team cannot be removed");
+  if (org?.default_team_id === teamId)
+    throw new ConflictError("the organisation's default team cannot be removed", { code: 'default_team_kept' });
   await emptyTeam(deps, orgId, teamId);
-  await deps.table.delete(keys.team(orgId, teamId));
+  await deps.table.delete(teamKey(orgId, teamId));
   await giveUpName(deps, orgId, teamId, team.name);
 }
 
 /** A team's name claim removed, if it is still that team's. */
 async function giveUpName(deps: Deps, orgId: string, teamId: string, name: string): Promise<void> {
-  await unlessConditionFailed(
-    deps.table.delete(keys.teamName(orgId, name), { condition: 'team_id = :id', values: { ':id': teamId } }),
-    undefined,
-  );
+  await unlessConditionFailed(deps.table.delete(teamNameKey(orgId, name), ownTeamNameCondition(teamId)), undefined);
 }

@@ -3,7 +3,7 @@ import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
 import { newId } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
+import { emailKey, nextSessionEpochUpdate, passwordHashUpdate, userKey, usersOfOrganisation } from './entities.js';
 import type { CreateUserInput, User } from './schemas.js';
 
 export interface UserItem extends Omit<User, 'active'> {
@@ -53,7 +53,7 @@ export function isActiveAdmin(item: Pick<UserItem, 'active' | 'org_role'>): bool
 }
 
 export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
-  const items = await deps.table.queryAll<UserItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.userPrefix } });
+  const items = await deps.table.queryAll<UserItem>(usersOfOrganisation(orgId));
   return items.map(toUser);
 }
 
@@ -61,7 +61,7 @@ export const EMAIL_TAKEN = 'an account with this email already exists';
 export const DEACTIVATED = 'this account has been deactivated by your organisation';
 
 export async function isEmailRegistered(deps: Deps, email: string): Promise<boolean> {
-  return (await deps.table.get(keys.email(email), true)) !== undefined;
+  return (await deps.table.get(emailKey(email), true)) !== undefined;
 }
 
 /** What a user provisioned by SCIM carries besides a user's own fields. */
@@ -79,7 +79,7 @@ export async function writeUser(
   const now = deps.clock.now();
   const id = newId('usr', now);
   const user: UserItem = {
-    ...keys.user(orgId, id),
+    ...userKey(orgId, id),
     id,
     org_id: orgId,
     name: input.name,
@@ -93,22 +93,22 @@ export async function writeUser(
   };
   await deps.table.put(user);
   const claimed = await deps.table.putNew({
-    ...keys.email(input.email),
+    ...emailKey(input.email),
     email: input.email,
     user_id: id,
     org_id: orgId,
     password_hash: input.passwordHash,
   });
   if (!claimed) {
-    await deps.table.delete(keys.user(orgId, id));
-    throw new ConflictError(EMAIL_TAKEN);
+    await deps.table.delete(userKey(orgId, id));
+    throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
   }
   return user;
 }
 
 /** `POST /api/org/users`: an admin adds a user to their organisation. */
 export async function createUser(deps: Deps, orgId: string, input: CreateUserInput): Promise<User> {
-  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN);
+  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
   const passwordHash = await deps.passwords.hash(input.password);
   return toUser(await writeUser(deps, orgId, { ...input, passwordHash }));
 }
@@ -120,22 +120,10 @@ export async function createUser(deps: Deps, orgId: string, input: CreateUserInp
  */
 export async function replacePassword(deps: Deps, orgId: string, user: UserItem, passwordHash: string): Promise<UserItem> {
   const notFound = () => new NotFoundError(`user ${user.id} not found`);
-  await onConditionFailed(
-    deps.table.update(keys.email(user.email), {
-      update: 'SET password_hash = :hash',
-      condition: 'user_id = :id',
-      values: { ':hash': passwordHash, ':id': user.id },
-    }),
-    notFound,
-  );
-  const updated = await onConditionFailed(
-    deps.table.update<UserItem>(keys.user(orgId, user.id), {
-      update: 'SET session_epoch = if_not_exists(session_epoch, :zero) + :one, updated_at = :at',
-      condition: 'attribute_exists(pk)',
-      values: { ':zero': 0, ':one': 1, ':at': deps.clock.now().toISOString() },
-    }),
-    notFound,
-  );
+  const hashed = passwordHashUpdate(user.email, user.id, passwordHash);
+  await onConditionFailed(deps.table.update(hashed.key, hashed.input), notFound);
+  const epoch = nextSessionEpochUpdate(orgId, user.id, deps.clock.now().toISOString());
+  const updated = await onConditionFailed(deps.table.update<UserItem>(epoch.key, epoch.input), notFound);
   deps.sessions.forgetUser(user.id);
   return updated;
 }
@@ -151,7 +139,7 @@ export async function setUserPassword(deps: Deps, admin: Principal, userId: stri
       { path: 'id', message: 'is your own user: change your password with POST /api/me/password, which asks for the current one' },
     ]);
   }
-  const user = await deps.table.get<UserItem>(keys.user(admin.orgId, userId), true);
+  const user = await deps.table.get<UserItem>(userKey(admin.orgId, userId), true);
   if (!user) throw new NotFoundError(`user ${userId} not found`);
   return toUser(await replacePassword(deps, admin.orgId, user, await deps.passwords.hash(password)));
 }

@@ -1,6 +1,6 @@
 import type { Clock } from './clock.js';
 import { errorMessage, TooManyRequestsError } from './errors.js';
-import { keys } from './keys.js';
+import { requestRateKey } from './entities.js';
 import type { AppLogger } from './logger.js';
 import type { Table } from './table.js';
 import { addToWindow } from './windows.js';
@@ -73,7 +73,7 @@ export class RequestRate {
     const added = window.pending;
     window.pending = 0;
     try {
-      window.counted = await addToWindow(this.table, keys.requestRate(scope, window.minute), added, (window.minute + 2) * 60);
+      window.counted = await addToWindow(this.table, requestRateKey(scope, window.minute), added, (window.minute + 2) * 60);
     } catch (error) {
       // Not counted: counted at the next add.
       window.pending += added;

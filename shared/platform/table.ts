@@ -18,39 +18,62 @@ export type { Key } from './keys.js';
 
 export type Item = Key & Record<string, unknown>;
 
-/** Names of the generic global secondary indexes (`gsiNpk` / `gsiNsk`). */
-const INDEXES = ['gsi1', 'gsi2', 'gsi3', 'gsi4', 'gsi5'] as const;
-type IndexName = (typeof INDEXES)[number];
-
 /** What an index copies of an item besides the keys: all of it, the attributes named, or nothing. */
 type Projection = { type: 'ALL' } | { type: 'INCLUDE'; attributes: readonly string[] } | { type: 'KEYS_ONLY' };
 
 /**
- * What each index carries. gsi1–gsi3 project whole items: their readers list what they find
- * (workspaces, conversations, jobs). gsi4, the cold conversations' due index (and open ones'
- * written before gsi5), carries only what the overdue sweep reads, all of which changes with its
- * keys: so a write of a conversation that does not move its due time does not write the index, and
- * a move writes two entries of a few hundred bytes rather than two copies of the conversation
- * (docs/capacity.md). gsi5 carries the keys and the organisation, which never change: open
- * conversations' due entries (lazy: put by a conversation's first question and left where they
- * are by the next ones, moved by the sweep that finds one early: conversations/due-sweep.ts), and
- * the job ledger's pending jobs (a claim writes no entry: jobs/pending.ts). A write that does not
- * move its keys writes no entry there. A projection cannot change on an index that exists, so a
- * narrower one is a new index; DynamoDB adds one index per table update.
+ * The table's global secondary indexes, named for what they serve. Each also has its name in the
+ * table (`gsi1`…`gsi5`, keys `gsiNpk` / `gsiNsk`), which stays: DynamoDB cannot rename an index,
+ * and a new one under another name is built one per deploy, answering incomplete pages while it
+ * fills (docs/data-model.md, "Indexes"). Code names an index only by its purpose.
  */
-const PROJECTIONS: Record<IndexName, Projection> = {
-  gsi1: { type: 'ALL' },
-  gsi2: { type: 'ALL' },
-  gsi3: { type: 'ALL' },
-  gsi4: { type: 'INCLUDE', attributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] },
-  gsi5: { type: 'INCLUDE', attributes: ['org_id'] },
-};
+const INDEXES = {
+  /** An owner's items in order (whole items): an organisation's workspaces and invitations, a workspace's conversations and channels, an organisation's jobs by queue and state, the organisations with a chat app. */
+  listings: { name: 'gsi1', projection: { type: 'ALL' } },
+  /** An item by its id alone (whole items): a connection, a consumer; and a workspace's approvals by status. */
+  lookups: { name: 'gsi2', projection: { type: 'ALL' } },
+  /** Pending approvals by the time they expire (whole items: the expiry's job reads them). */
+  approvalExpiries: { name: 'gsi3', projection: { type: 'ALL' } },
+  /**
+   * Cold conversations by the time they close: only what the sweep reads, all of which changes
+   * with the keys, so a write that does not move the due time writes no entry (docs/capacity.md).
+   */
+  closes: { name: 'gsi4', projection: { type: 'INCLUDE', attributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] } },
+  /**
+   * Work waiting for its time, keys and organisation only: open conversations' cold moves (lazy:
+   * put by a first question, moved by the sweep that finds one early: conversations/due-sweep.ts),
+   * closed conversations' pending statistics, and the job ledger's pending jobs (jobs/pending.ts).
+   */
+  pending: { name: 'gsi5', projection: { type: 'INCLUDE', attributes: ['org_id'] } },
+} as const satisfies Record<string, { name: string; projection: Projection }>;
+
+export type IndexName = keyof typeof INDEXES;
+
+/** The names of an index's key attributes in the table (`gsi5pk`, `gsi5sk`), as types: typed writes name them. */
+type IndexKeyNames<I extends IndexName> = [`${(typeof INDEXES)[I]['name']}pk`, `${(typeof INDEXES)[I]['name']}sk`];
+
+/** The attributes of an item's entry in `index`: its partition and sort key there. */
+export function indexEntry<I extends IndexName>(index: I, pk: string, sk: string): Record<IndexKeyNames<I>[number], string> {
+  const [pkName, skName] = indexAttributes(index);
+  return { [pkName]: pk, [skName]: sk } as Record<IndexKeyNames<I>[number], string>;
+}
+
+/** The names of `index`'s key attributes in the table, for a write that takes an item out of it (REMOVE). */
+export function indexAttributes<I extends IndexName>(index: I): IndexKeyNames<I> {
+  const name = INDEXES[index].name;
+  return [`${name}pk`, `${name}sk`] as IndexKeyNames<I>;
+}
 
 /** The table's shape, shared by the local runtime (which creates it) and the CDK data construct. */
 export const TABLE_KEY_SCHEMA = {
   partitionKey: 'pk',
   sortKey: 'sk',
-  indexes: INDEXES.map((name) => ({ name, partitionKey: `${name}pk`, sortKey: `${name}sk`, projection: PROJECTIONS[name] })),
+  indexes: Object.values(INDEXES).map(({ name, projection }) => ({
+    name,
+    partitionKey: `${name}pk`,
+    sortKey: `${name}sk`,
+    projection: projection as Projection,
+  })),
   ttlAttribute: 'ttl',
 } as const;
 
@@ -262,8 +285,7 @@ export class Table {
   }
 
   private queryCommandInput(input: QueryInput): QueryCommandInput {
-    const pkName = input.index ? `${input.index}pk` : 'pk';
-    const skName = input.index ? `${input.index}sk` : 'sk';
+    const [pkName, skName] = input.index ? indexAttributes(input.index) : ['pk', 'sk'];
     const names: Record<string, string> = { '#pk': pkName, ...input.names };
     const values: Record<string, unknown> = { ':pk': input.pk, ...input.values };
     let condition = '#pk = :pk';
@@ -287,7 +309,7 @@ export class Table {
     }
     return {
       TableName: this.name,
-      IndexName: input.index,
+      IndexName: input.index && INDEXES[input.index].name,
       KeyConditionExpression: condition,
       FilterExpression: input.filter,
       ExpressionAttributeNames: names,

@@ -1,4 +1,4 @@
-import { keys } from './keys.js';
+import { nextSuffixUpdate } from './entities.js';
 import type { Key, Table } from './table.js';
 
 /**
@@ -9,13 +9,9 @@ import type { Key, Table } from './table.js';
  */
 export async function claimUniqueId(table: Table, namespace: string, base: string, claim: (id: string) => Key & object): Promise<string> {
   if (await table.putNew(claim(base))) return base;
-  const counterKey: Key = keys.slugCounter(namespace, base);
+  const { key, input } = nextSuffixUpdate(namespace, base);
   for (let attempt = 0; attempt < 25; attempt += 1) {
-    const counter = await table.update<{ next: number }>(counterKey, {
-      update: 'ADD #next :one',
-      names: { '#next': 'next' },
-      values: { ':one': 1 },
-    });
+    const counter = await table.update<{ next: number }>(key, input);
     const candidate = `${base}-${counter.next + 1}`;
     if (await table.putNew(claim(candidate))) return candidate;
   }

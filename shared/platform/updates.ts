@@ -55,20 +55,3 @@ export function conditionOf<ENTITY extends Entity>(entity: ENTITY, condition: Co
     ...(values && Object.keys(values).length ? { values } : {}),
   };
 }
-
-/** An `ADD` expression for a map of attribute name → delta (zero deltas left out); undefined when none is left. */
-export function addExpression(
-  deltas: Record<string, number>,
-): { update: string; names: Record<string, string>; values: Record<string, unknown> } | undefined {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const parts: string[] = [];
-  Object.entries(deltas)
-    .filter(([, delta]) => delta !== 0)
-    .forEach(([name, delta], index) => {
-      names[`#c${index}`] = name;
-      values[`:c${index}`] = delta;
-      parts.push(`#c${index} :c${index}`);
-    });
-  return parts.length ? { update: `ADD ${parts.join(', ')}`, names, values } : undefined;
-}

@@ -1,3 +1,4 @@
+import { windowUpdate } from './entities.js';
 import type { Key, Table } from './table.js';
 
 /**
@@ -7,10 +8,7 @@ import type { Key, Table } from './table.js';
  * logins and sign-ups all count this way.
  */
 export async function addToWindow(table: Table, key: Key, delta: number, expiresAtSeconds: number): Promise<number> {
-  const counted = await table.update<{ count?: number }>(key, {
-    update: 'ADD #count :delta SET #ttl = :ttl',
-    names: { '#count': 'count', '#ttl': 'ttl' },
-    values: { ':delta': delta, ':ttl': expiresAtSeconds },
-  });
+  const { input } = windowUpdate(key, delta, expiresAtSeconds);
+  const counted = await table.update<{ count?: number }>(key, input);
   return counted.count ?? 0;
 }

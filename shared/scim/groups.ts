@@ -1,11 +1,11 @@
 import type { Deps } from '../deps.js';
-import { ConflictError, NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { NotFoundError } from '../platform/errors.js';
+import { userKey } from '../org/entities.js';
 import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from '../org/teams.js';
 import { addTeamMembers, removeTeamMembers, teamMemberIds } from '../org/team-members.js';
 import type { UserItem } from '../org/users.js';
 import type { Team } from '../org/schemas.js';
-import { ScimError } from './errors.js';
+import { scimRefusal } from './errors.js';
 import { parseEquality, parsePath } from './filter.js';
 import { pageOf, type Page } from './paging.js';
 import { SCHEMA, ScimMembers, type ScimGroupInput, type ScimListQuery, type ScimPatchOperation } from './schemas.js';
@@ -39,35 +39,24 @@ async function groupOf(deps: Deps, orgId: string, team: Team, shown: Shown): Pro
   };
   if (shown.withoutMembers) return group;
   const ids = await teamMemberIds(deps, orgId, team.id);
-  const users = await deps.table.batchGet<UserItem>(ids.map((id) => keys.user(orgId, id)));
+  const users = await deps.table.batchGet<UserItem>(ids.map((id) => userKey(orgId, id)));
   group.members = users.map((user) => ({ value: user.id, display: user.email, $ref: `${shown.baseUrl}/Users/${user.id}` }));
   return group;
 }
 
 async function teamOf(deps: Deps, orgId: string, groupId: string): Promise<Team> {
   const team = await getTeam(deps, orgId, groupId);
-  if (!team) throw new ScimError(404, `group ${groupId.slice(0, 100)} not found`);
+  if (!team) throw new NotFoundError(`group ${groupId.slice(0, 100)} not found`);
   return team;
 }
 
 /** Member ids that are users of this organisation, or 400 naming the first that is not. */
 async function ownUsers(deps: Deps, orgId: string, ids: string[]): Promise<string[]> {
   const unique = [...new Set(ids)];
-  const found = new Set((await deps.table.batchGet<UserItem>(unique.map((id) => keys.user(orgId, id)))).map((user) => user.id));
+  const found = new Set((await deps.table.batchGet<UserItem>(unique.map((id) => userKey(orgId, id)))).map((user) => user.id));
   const stranger = unique.find((id) => !found.has(id));
-  if (stranger) throw new ScimError(400, `member ${stranger.slice(0, 100)} is not a user of this organisation`, 'invalidValue');
+  if (stranger) throw scimRefusal('invalid', `member ${stranger.slice(0, 100)} is not a user of this organisation`);
   return unique;
-}
-
-/** Domain errors of the team functions, as SCIM answers. */
-async function asScim<T>(work: Promise<T>): Promise<T> {
-  try {
-    return await work;
-  } catch (error) {
-    if (error instanceof ConflictError) throw new ScimError(409, error.message, 'uniqueness');
-    if (error instanceof NotFoundError) throw new ScimError(404, error.message);
-    throw error;
-  }
 }
 
 export async function getScimGroup(deps: Deps, orgId: string, groupId: string, shown: Shown): Promise<ScimGroup> {
@@ -90,7 +79,7 @@ export async function createScimGroup(deps: Deps, orgId: string, input: ScimGrou
     orgId,
     (input.members ?? []).map((member) => member.value),
   );
-  const team = await asScim(createTeam(deps, orgId, input.displayName));
+  const team = await createTeam(deps, orgId, input.displayName);
   await addTeamMembers(deps, orgId, team.id, members);
   return groupOf(deps, orgId, team, shown);
 }
@@ -109,7 +98,7 @@ export async function replaceScimGroup(
     orgId,
     (input.members ?? []).map((member) => member.value),
   );
-  const team = await asScim(renameTeam(deps, orgId, groupId, input.displayName));
+  const team = await renameTeam(deps, orgId, groupId, input.displayName);
   const current = await teamMemberIds(deps, orgId, groupId);
   await removeTeamMembers(
     deps,
@@ -127,12 +116,12 @@ export async function replaceScimGroup(
 }
 
 export async function deleteScimGroup(deps: Deps, orgId: string, groupId: string): Promise<void> {
-  await asScim(deleteTeam(deps, orgId, groupId));
+  await deleteTeam(deps, orgId, groupId);
 }
 
 function memberIdsOf(value: unknown): string[] {
   const parsed = ScimMembers.safeParse(Array.isArray(value) ? value : [value]);
-  if (!parsed.success) throw new ScimError(400, 'members must be a list of { value: <user id> }', 'invalidValue');
+  if (!parsed.success) throw scimRefusal('invalid', 'members must be a list of { value: <user id> }');
   return parsed.data.map((member) => member.value);
 }
 
@@ -141,19 +130,18 @@ async function applyToGroup(deps: Deps, orgId: string, team: Team, operation: Sc
   const { op, value } = operation;
   if (!operation.path) {
     // Okta's replace without a path: `{ id, displayName }` (and members, if any).
-    if (typeof value !== 'object' || value === null)
-      throw new ScimError(400, 'an operation without a path needs an object value', 'invalidValue');
+    if (typeof value !== 'object' || value === null) throw scimRefusal('invalid', 'an operation without a path needs an object value');
     let changed = team;
     for (const [key, part] of Object.entries(value)) changed = await applyToGroup(deps, orgId, changed, { op, path: key, value: part });
     return changed;
   }
   const path = parsePath(operation.path);
   if (path.attribute === 'displayname') {
-    if (op === 'remove') throw new ScimError(400, 'displayName cannot be removed', 'mutability');
+    if (op === 'remove') throw scimRefusal('immutable', 'displayName cannot be removed');
     if (typeof value !== 'string' || !value.trim() || value.trim().length > 100) {
-      throw new ScimError(400, 'displayName must be a name of 1 to 100 characters', 'invalidValue');
+      throw scimRefusal('invalid', 'displayName must be a name of 1 to 100 characters');
     }
-    return asScim(renameTeam(deps, orgId, team.id, value.trim()));
+    return renameTeam(deps, orgId, team.id, value.trim());
   }
   if (path.attribute !== 'members') return team;
   if (op === 'remove') {

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { UnauthorizedError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
-import { unlessConditionFailed, type Item } from '../platform/table.js';
+import { unlessConditionFailed } from '../platform/table.js';
+import { type ScimItem, scimKey, syncMarkUpdate } from './entities.js';
 import type { ScimStatus } from './schemas.js';
 import { tokenHash } from '../platform/compare.js';
 
@@ -11,15 +11,6 @@ import { tokenHash } from '../platform/compare.js';
  * checking it is one read of that organisation's `SCIM` item, which keeps only the token's SHA-256:
  * the token is shown once and a new one replaces the old in the same write.
  */
-
-interface ScimItem extends Item {
-  token_hash: string;
-  /** The token's first characters, to tell tokens apart in the console. */
-  token_hint: string;
-  created_at: string;
-  created_by: string;
-  last_sync_at: string | null;
-}
 
 export const SCIM_PATH = '/scim/v2';
 const TOKEN = /^scim\.([A-Za-z0-9_-]{1,64})\.([A-Za-z0-9_-]{43})$/;
@@ -41,7 +32,7 @@ function statusOf(item: ScimItem | undefined, baseUrl: string): ScimStatus {
 
 /** `GET /api/org/scim`: where the provider sends its requests, whether a token exists, when it last synced. */
 export async function scimStatus(deps: Deps, orgId: string, baseUrl: string): Promise<ScimStatus> {
-  return statusOf(await deps.table.get<ScimItem>(keys.scim(orgId), true), baseUrl);
+  return statusOf(await deps.table.get<ScimItem>(scimKey(orgId), true), baseUrl);
 }
 
 /** `POST /api/org/scim/token`: a new token, returned this once; the previous one stops working with this write. */
@@ -52,7 +43,7 @@ export async function createScimToken(
 ): Promise<{ token: string; scim: ScimStatus }> {
   const token = `scim.${admin.orgId}.${randomBytes(32).toString('base64url')}`;
   const item: ScimItem = {
-    ...keys.scim(admin.orgId),
+    ...scimKey(admin.orgId),
     token_hash: tokenHash(token),
     token_hint: `${token.slice(0, 5 + admin.orgId.length + 5)}…`,
     created_at: deps.clock.now().toISOString(),
@@ -65,26 +56,22 @@ export async function createScimToken(
 
 /** `DELETE /api/org/scim/token`: provisioning off; the users and teams it made stay. */
 export async function deleteScimToken(deps: Deps, orgId: string): Promise<void> {
-  await deps.table.delete(keys.scim(orgId));
+  await deps.table.delete(scimKey(orgId));
 }
 
 /** The organisation a presented SCIM token belongs to, or 401. Marks the sync time (at most once a minute). */
 export async function scimOrgOf(deps: Deps, presented: string | undefined): Promise<string> {
   const match = TOKEN.exec(presented ?? '');
   const orgId = match?.[1];
-  const item = orgId ? await deps.table.get<ScimItem>(keys.scim(orgId), true) : undefined;
+  const item = orgId ? await deps.table.get<ScimItem>(scimKey(orgId), true) : undefined;
   const expected = Buffer.from(item?.token_hash ?? '0'.repeat(64), 'hex');
   const given = Buffer.from(tokenHash(presented ?? ''), 'hex');
   if (!orgId || !item || !timingSafeEqual(given, expected)) throw new UnauthorizedError('invalid SCIM token');
   const now = deps.clock.now();
   if (!item.last_sync_at || now.getTime() - Date.parse(item.last_sync_at) >= SYNC_MARK_MS) {
     // Only while this token is still the organisation's (a replacement in between keeps its own state).
-    const mark = deps.table.update(keys.scim(orgId), {
-      update: 'SET last_sync_at = :now',
-      condition: 'token_hash = :hash',
-      values: { ':now': now.toISOString(), ':hash': item.token_hash },
-    });
-    await unlessConditionFailed(mark, undefined);
+    const { key, input } = syncMarkUpdate(orgId, item.token_hash, now.toISOString());
+    await unlessConditionFailed(deps.table.update(key, input), undefined);
   }
   return orgId;
 }

@@ -1,12 +1,14 @@
 import type { Deps } from '../deps.js';
 import { userTeamIds } from '../org/team-members.js';
 import { deleteUser, writeDeactivation } from '../org/standing.js';
-import { EMAIL_TAKEN, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { emailAddress } from '../http/schemas.js';
 import { readSso } from '../sso/config.js';
-import { keys } from '../platform/keys.js';
+import { emailKey, ownEmailCondition, provisionedUserUpdate, userKey, usersOfOrganisation } from '../org/entities.js';
+import { teamKey } from '../org/team-entities.js';
+import { ConflictError, hasErrorCode, NotFoundError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
-import { ScimError } from './errors.js';
+import { scimRefusal } from './errors.js';
 import { parseEquality } from './filter.js';
 import { pageOf, type Page } from './paging.js';
 import { personName, SCHEMA, type ScimListQuery, type ScimPatchOperation, type ScimUserInput } from './schemas.js';
@@ -64,7 +66,7 @@ function emailOf(input: Pick<ScimUserInput, 'userName' | 'emails'>): string {
     const parsed = emailAddress.safeParse(candidate);
     if (parsed.success) return parsed.data;
   }
-  throw new ScimError(400, 'userName (or a primary e-mail) must be an e-mail address: it is what the user signs in with', 'invalidValue');
+  throw scimRefusal('invalid', 'userName (or a primary e-mail) must be an e-mail address: it is what the user signs in with');
 }
 
 /**
@@ -78,7 +80,7 @@ function nameOf(input: ScimUserInput, email: string): string {
   const joined = [input.name?.givenName, input.name?.familyName].filter(Boolean).join(' ');
   const cut = Array.from(joined || email).slice(0, 100);
   const parsed = personName.safeParse(cut.join(''));
-  if (!parsed.success) throw new ScimError(400, `name: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'invalidValue');
+  if (!parsed.success) throw scimRefusal('invalid', `name: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
   return parsed.data;
 }
 
@@ -95,16 +97,21 @@ function fieldsOf(input: ScimUserInput, stored?: UserItem): UserFields {
   };
 }
 
+/** SCIM's 409 `uniqueness` for an address with an account: it names the address. */
+function emailTaken(email: string, cause?: unknown): ConflictError {
+  return new ConflictError(`${email} already has an account`, { code: 'email_taken', cause });
+}
+
 async function userItem(deps: Deps, orgId: string, userId: string): Promise<UserItem> {
-  const item = await deps.table.get<UserItem>(keys.user(orgId, userId), true);
-  if (!item) throw new ScimError(404, `user ${userId.slice(0, 100)} not found`);
+  const item = await deps.table.get<UserItem>(userKey(orgId, userId), true);
+  if (!item) throw new NotFoundError(`user ${userId.slice(0, 100)} not found`);
   return item;
 }
 
 export async function getScimUser(deps: Deps, orgId: string, userId: string, baseUrl: string): Promise<ScimUser> {
   const item = await userItem(deps, orgId, userId);
   const teamIds = await userTeamIds(deps, orgId, userId);
-  const teams = await deps.table.batchGet<{ id: string; name: string }>(teamIds.map((teamId) => keys.team(orgId, teamId)));
+  const teams = await deps.table.batchGet<{ id: string; name: string }>(teamIds.map((teamId) => teamKey(orgId, teamId)));
   return scimUserOf(item, baseUrl, teams);
 }
 
@@ -116,11 +123,11 @@ export async function listScimUsers(deps: Deps, orgId: string, query: ScimListQu
   const filter = query.filter ? parseEquality(query.filter, USER_FILTERS) : undefined;
   if (filter && filter.attribute !== 'externalid' && filter.attribute !== 'id') {
     // By address: the login record names the user, in one read.
-    const record = await deps.table.get<EmailItem>(keys.email(filter.value), true);
-    const item = record?.org_id === orgId ? await deps.table.get<UserItem>(keys.user(orgId, record.user_id), true) : undefined;
+    const record = await deps.table.get<EmailItem>(emailKey(filter.value), true);
+    const item = record?.org_id === orgId ? await deps.table.get<UserItem>(userKey(orgId, record.user_id), true) : undefined;
     items = item ? [item] : [];
   } else {
-    items = await deps.table.queryAll<UserItem>({ pk: keys.orgPartition(orgId), sk: { beginsWith: keys.userPrefix } });
+    items = await deps.table.queryAll<UserItem>(usersOfOrganisation(orgId));
     if (filter?.attribute === 'id') items = items.filter((item) => item.id === filter.value);
     if (filter?.attribute === 'externalid') items = items.filter((item) => item.external_id === filter.value);
   }
@@ -135,8 +142,7 @@ export async function createScimUser(deps: Deps, orgId: string, input: ScimUserI
     const item = await writeUser(deps, orgId, { ...fields, org_role: sso?.default_role ?? 'member', passwordHash: '' });
     return scimUserOf(item, baseUrl, []);
   } catch (error) {
-    if (error instanceof Error && error.message === EMAIL_TAKEN)
-      throw new ScimError(409, `${fields.email} already has an account`, 'uniqueness');
+    if (hasErrorCode(error, 'email_taken')) throw emailTaken(fields.email, error);
     throw error;
   }
 }
@@ -182,40 +188,24 @@ async function saveFields(deps: Deps, item: UserItem, fields: UserFields): Promi
 async function writeFields(deps: Deps, item: UserItem, fields: UserFields): Promise<UserItem> {
   const moving = fields.email !== item.email;
   if (moving) await claimEmail(deps, item, fields.email);
-  const updated = await onConditionFailed(
-    deps.table.update<UserItem>(keys.user(item.org_id, item.id), {
-      update:
-        'SET email = :email, #name = :name, given_name = :given, family_name = :family, external_id = :external, active = :active, updated_at = :now',
-      condition: 'attribute_exists(pk)',
-      names: { '#name': 'name' },
-      values: {
-        ':email': fields.email,
-        ':name': fields.name,
-        ':given': fields.given_name,
-        ':family': fields.family_name,
-        ':external': fields.external_id,
-        ':active': fields.active,
-        ':now': deps.clock.now().toISOString(),
-      },
-    }),
-    () => new ScimError(404, `user ${item.id} not found`),
-  );
+  const { key, input } = provisionedUserUpdate(item.org_id, item.id, fields, deps.clock.now().toISOString());
+  const updated = await onConditionFailed(deps.table.update<UserItem>(key, input), () => new NotFoundError(`user ${item.id} not found`));
   deps.sessions.forgetUser(item.id);
   if (moving) {
-    const old = deps.table.delete(keys.email(item.email), { condition: 'user_id = :id', values: { ':id': item.id } });
+    const old = deps.table.delete(emailKey(item.email), ownEmailCondition(item.id));
     await unlessConditionFailed(old, undefined);
   }
   return updated;
 }
 
 async function claimEmail(deps: Deps, item: UserItem, email: string): Promise<void> {
-  const current = await deps.table.get<EmailItem>(keys.email(item.email), true);
+  const current = await deps.table.get<EmailItem>(emailKey(item.email), true);
   const claimed = await deps.table.putNew({
-    ...keys.email(email),
+    ...emailKey(email),
     email,
     user_id: item.id,
     org_id: item.org_id,
     password_hash: current?.password_hash ?? '',
   });
-  if (!claimed) throw new ScimError(409, `${email} already has an account`, 'uniqueness');
+  if (!claimed) throw emailTaken(email);
 }

@@ -1,10 +1,18 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { type ConditionalWrite, onConditionFailed, unlessConditionFailed, type Item } from '../platform/table.js';
 import { endPasswordSessions } from '../auth/sessions.js';
 import { listUsers } from '../org/users.js';
-import { claimedBefore, claimUpdate, nextVersionUpdate, type SsoSetting, settingUpdate, stampedAt } from './entities.js';
+import {
+  claimedBefore,
+  claimUpdate,
+  nextVersionUpdate,
+  type SsoSetting,
+  settingUpdate,
+  ssoDomainKey,
+  ssoKey,
+  stampedAt,
+} from './entities.js';
 import type { Sso, SsoConfigInput } from './schemas.js';
 
 /*
@@ -49,7 +57,7 @@ export function ssoView(item: SsoItem, redirectUri: string): Sso {
 }
 
 export async function readSso(deps: Deps, orgId: string): Promise<SsoItem | undefined> {
-  return configured(await deps.table.get<StoredSso>(keys.sso(orgId), true));
+  return configured(await deps.table.get<StoredSso>(ssoKey(orgId), true));
 }
 
 export async function getSso(deps: Deps, orgId: string): Promise<SsoItem> {
@@ -67,7 +75,7 @@ type StoredSso = Partial<SsoItem> & Item & { next_version?: number };
 const configured = (item: StoredSso | undefined): SsoItem | undefined => (item?.issuer ? (item as SsoItem) : undefined);
 
 /** A domain's claim: the organisation that holds it. */
-const claimOf = (deps: Deps, domain: string) => deps.table.get<{ org_id?: string }>(keys.ssoDomain(domain), true);
+const claimOf = (deps: Deps, domain: string) => deps.table.get<{ org_id?: string }>(ssoDomainKey(domain), true);
 
 /**
  * A new version of the organisation's setting (a counter on its item: one atomic ADD), with the item
@@ -104,7 +112,7 @@ async function stampClaim(deps: Deps, orgId: string, domain: string, version: nu
 
 /** Deletes the claims of `domains` where `write`'s condition holds (the others stay). */
 async function release(deps: Deps, domains: string[], write: ConditionalWrite): Promise<void> {
-  await Promise.all(domains.map((domain) => unlessConditionFailed(deps.table.delete(keys.ssoDomain(domain), write), undefined)));
+  await Promise.all(domains.map((domain) => unlessConditionFailed(deps.table.delete(ssoDomainKey(domain), write), undefined)));
 }
 
 /** Gives up the organisation's claims of `domains` stamped before `version` (never another organisation's, never a newer change's). */
@@ -157,7 +165,7 @@ export async function putSso(deps: Deps, admin: { orgId: string; userId: string 
     configured_by: previous?.configured_by && previous.required === input.required ? previous.configured_by : admin.userId,
     updated_at: deps.clock.now().toISOString(),
   };
-  const item: SsoItem = { ...keys.sso(orgId), ...setting, version };
+  const item: SsoItem = { ...ssoKey(orgId), ...setting, version };
   const stamped: string[] = [];
   try {
     for (const domain of domains) {

@@ -8,14 +8,25 @@ import { list } from 'dynamodb-toolbox/schema/list';
 import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { keys } from '../platform/keys.js';
-import type { ConditionalWrite } from '../platform/table.js';
+import { orgPartition } from '../org/entities.js';
+import { scanFilterOf } from '../platform/entities.js';
+import type { ConditionalWrite, Key } from '../platform/table.js';
 import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
 
 /*
- * The writes of the single sign-on setting and its domain claims (config.ts): typed writes
- * (shared/platform/updates.ts), built by dynamodb-toolbox from the items' schemas and sent by `Table`.
+ * Single sign-on's items (docs/data-model.md): the organisation's setting, the claims of its e-mail
+ * domains and the sign-ins under way. The writes of the setting and its claims (config.ts) are
+ * typed writes (shared/platform/updates.ts), built by dynamodb-toolbox and sent by `Table`.
  */
+
+/** The organisation's single sign-on setting (config.ts), its client secret sealed. */
+export const ssoKey = (orgId: string): Key => ({ pk: orgPartition(orgId), sk: 'SSO' });
+
+/** The claim of an e-mail domain by the organisation that signs it in: one organisation per domain. */
+export const ssoDomainKey = (domain: string): Key => ({ pk: `SSODOMAIN#${domain.toLowerCase()}`, sk: 'DOMAIN' });
+
+/** A sign-in under way with the provider (flow.ts, `PendingSignIn`): found by its `state`, single use, 10 minutes (TTL). */
+export const ssoStateKey = (state: string): Key => ({ pk: `SSOSTATE#${state}`, sk: 'STATE' });
 
 /** The values of an organisation's setting. */
 export interface SsoSetting {
@@ -78,7 +89,7 @@ const removed = Object.fromEntries(Object.keys(settingAttributes).map((name) => 
 
 /** A new version of the organisation's setting: its counter `next_version` counted up. */
 export const nextVersionUpdate = (orgId: string) =>
-  updateOf(ssoEntity.build(UpdateItemCommand).item({ ...keys.sso(orgId), next_version: $add(1) }));
+  updateOf(ssoEntity.build(UpdateItemCommand).item({ ...ssoKey(orgId), next_version: $add(1) }));
 
 /**
  * The setting written at `version` (without `setting`: its attributes removed), only over the
@@ -87,29 +98,51 @@ export const nextVersionUpdate = (orgId: string) =>
 export function settingUpdate(orgId: string, version: number, seen: number | undefined, setting?: SsoSetting) {
   const command = ssoEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.sso(orgId), ...(setting ? { ...setting, domains: $set(setting.domains) } : removed), version })
+    .item({ ...ssoKey(orgId), ...(setting ? { ...setting, domains: $set(setting.domains) } : removed), version })
     .options({ condition: seen === undefined ? { attr: 'version', exists: false } : { attr: 'version', eq: seen } });
   return updateOf(command);
 }
 
-/** The organisation's own claim, stamped before `version` (or before claims had versions). */
+/** The organisation's own claim, stamped before `version`. */
 const ownClaimBefore = (orgId: string, version: number): Condition<typeof claimEntity> => ({
   and: [
     { attr: 'org_id', eq: orgId },
-    {
-      or: [
-        { attr: 'version', exists: false },
-        { attr: 'version', lt: version },
-      ],
-    },
+    { attr: 'version', lt: version },
   ],
 });
+
+/** Claims made before claims were stamped with versions (migration 006). */
+export const claimsWithoutVersion = () =>
+  scanFilterOf(
+    conditionOf(claimEntity, {
+      and: [
+        { attr: 'pk', beginsWith: 'SSODOMAIN#' },
+        { attr: 'version', exists: false },
+      ],
+    }),
+  );
+
+/** A claim of before stamped 0, older than any change (versions start at 1), if it is still unstamped (migration 006). */
+export function unstampedClaimUpdate(key: Key) {
+  const command = claimEntity
+    .build(UpdateItemCommand)
+    .item({ ...key, version: 0 })
+    .options({
+      condition: {
+        and: [
+          { attr: 'pk', exists: true },
+          { attr: 'version', exists: false },
+        ],
+      },
+    });
+  return updateOf(command);
+}
 
 /** `domain` claimed for the organisation at `version`: a new claim, or its own claim stamped before. */
 export function claimUpdate(orgId: string, domain: string, version: number) {
   const command = claimEntity
     .build(UpdateItemCommand)
-    .item({ ...keys.ssoDomain(domain), domain, org_id: orgId, version })
+    .item({ ...ssoDomainKey(domain), domain, org_id: orgId, version })
     .options({ condition: { or: [{ attr: 'pk', exists: false }, ownClaimBefore(orgId, version)] } });
   return updateOf(command);
 }

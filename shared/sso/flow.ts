@@ -6,7 +6,9 @@ import { CreateUserBody } from '../org/schemas.js';
 import { DEACTIVATED, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { sameSecret, tokenHash } from '../platform/compare.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { ssoStartThrottleKey } from '../auth/entities.js';
+import { emailKey, userKey } from '../org/entities.js';
+import { ssoStateKey } from './entities.js';
 import { once } from '../platform/once.js';
 import { addToWindow } from '../platform/windows.js';
 import { newBinding, type Binding } from './binding.js';
@@ -122,7 +124,7 @@ async function admitStart(deps: Deps, address: string): Promise<number> {
   const nowMs = deps.clock.now().getTime();
   const window = Math.floor(nowMs / 1000 / START_WINDOW_SECONDS);
   const windowEnds = (window + 1) * START_WINDOW_SECONDS;
-  const counted = await addToWindow(deps.table, keys.ssoStartThrottle(address, window), 1, windowEnds);
+  const counted = await addToWindow(deps.table, ssoStartThrottleKey(address, window), 1, windowEnds);
   if (counted > SSO_START_LIMIT) {
     throw new TooManyRequestsError(
       'too many sign-ins started from your address; try again later',
@@ -166,7 +168,7 @@ export async function startSsoSignIn(
     started_window: window,
     ttl: Math.floor(deps.clock.now().getTime() / 1000) + PENDING_SECONDS,
   };
-  await deps.table.put({ ...keys.ssoState(state), ...pending });
+  await deps.table.put({ ...ssoStateKey(state), ...pending });
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: scopesOf(config),
@@ -199,10 +201,10 @@ async function userOf(deps: Deps, item: SsoItem, claims: Record<string, unknown>
     throw new ForbiddenError('the identity provider did not give an e-mail address of one of the organisation’s domains');
   }
   if (claims.email_verified !== true && claims.email_verified !== 'true') throw new ForbiddenError(UNVERIFIED);
-  const record = await deps.table.get<EmailItem>(keys.email(email), true);
+  const record = await deps.table.get<EmailItem>(emailKey(email), true);
   if (record) {
     if (record.org_id !== item.org_id) throw new ForbiddenError('this e-mail address belongs to another organisation');
-    const user = await deps.table.get<UserItem>(keys.user(record.org_id, record.user_id), true);
+    const user = await deps.table.get<UserItem>(userKey(record.org_id, record.user_id), true);
     if (!user) throw new UnauthorizedError('this account no longer exists');
     if (!isActive(user)) throw new ForbiddenError(DEACTIVATED);
     return user;
@@ -249,7 +251,7 @@ export async function finishSsoSignIn(
   const user = await userOf(deps, item, claims);
   // A completed sign-in gives its start back: only abandoned starts add up (as only failed logins do).
   const windowEnds = (pending.started_window + 1) * START_WINDOW_SECONDS;
-  await addToWindow(deps.table, keys.ssoStartThrottle(pending.started_from, pending.started_window), -1, windowEnds);
+  await addToWindow(deps.table, ssoStartThrottleKey(pending.started_from, pending.started_window), -1, windowEnds);
   return user;
 }
 
@@ -260,10 +262,10 @@ export async function finishSsoSignIn(
  */
 async function takePending(deps: Deps, state: string, binding: string | undefined): Promise<PendingSignIn> {
   const expired = () => new UnauthorizedError('this sign-in has expired or was already used; start again');
-  const waiting = await deps.table.get<PendingSignIn>(keys.ssoState(state), true);
+  const waiting = await deps.table.get<PendingSignIn>(ssoStateKey(state), true);
   if (!waiting) throw expired();
   if (!binding || !sameSecret(tokenHash(binding), waiting.binding_hash ?? '')) throw new UnauthorizedError(NOT_THIS_BROWSER);
-  const pending = await deps.table.deleteReturningOld<PendingSignIn>(keys.ssoState(state));
+  const pending = await deps.table.deleteReturningOld<PendingSignIn>(ssoStateKey(state));
   if (!pending || pending.ttl * 1000 <= deps.clock.now().getTime()) throw expired();
   return pending;
 }
@@ -274,7 +276,7 @@ async function takePending(deps: Deps, state: string, binding: string | undefine
  * organisation and any other address of its domains, but the admin who configured it.
  */
 export async function assertPasswordSignInAllowed(deps: Deps, email: string): Promise<void> {
-  const record = await deps.table.get<EmailItem>(keys.email(email), true);
+  const record = await deps.table.get<EmailItem>(emailKey(email), true);
   const item = record ? await readSso(deps, record.org_id) : await ssoOfEmail(deps, email);
   if (item?.required && item.configured_by !== record?.user_id) throw new ForbiddenError('this organisation signs in with single sign-on');
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.js';
-import { keys } from '../platform/keys.js';
 import { namedTools, toolPermission, workspaceToolsOf, type NamedTool } from '../workspaces/tool-access.js';
+import { workspaceWithChildren } from '../workspaces/entities.js';
 import { IndexBuilds } from './index-builds.js';
 import type { SearchableTool, ToolIndex, ToolMatch } from './tool-index.js';
 
@@ -115,7 +115,7 @@ export async function searchWorkspaceTools(
   workspaceId: string,
   query: { q: string; limit?: number | undefined },
 ): Promise<{ tools: ToolMatch[] }> {
-  const items = await deps.table.queryAll({ pk: keys.workspacePartition(viewer.orgId, workspaceId) });
+  const items = await deps.table.queryAll(workspaceWithChildren(viewer.orgId, workspaceId));
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(items, viewer.orgId, workspaceId);
   const tools = namedTools(connections, toolsByConnection);
   const mayUse = toolPermission(workspace, viewer.role, guardrails);

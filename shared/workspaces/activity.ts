@@ -2,19 +2,18 @@ import { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import { PaginationQuery } from '../http/schemas.js';
 import { num, str, strOrNull, strings } from '../platform/attributes.js';
-import { keys } from '../platform/keys.js';
-import { shardKeys } from '../platform/list-shards.js';
 import { countShards, readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { counterNames, counterOf, countersOf, readCounterItems } from './counters.js';
 import { DayRangeQuery, instantsOf } from './day-range.js';
+import { activityFilterOf, activityShards } from './entities.js';
 import type { ActivityEntrySchema } from './schemas.js';
 import { getWorkspaceItem } from './workspaces.js';
 
 /*
- * The audit log (`WSACT#<org>#<workspace>` in its shards, platform/list-shards.ts; sort keys
- * `<ISO instant>#<id>`, newest first, the shards merged): read by days as a key condition (`from`,
- * `to`), by user, tool and outcome as a filter.
+ * The audit log (in its shards, entities.ts; sort keys `<ISO instant>#<id>`, newest first, the
+ * shards merged): read by days as a key condition (`from`, `to`), by user, tool and outcome as a
+ * filter.
  */
 
 export type ActivityEntry = z.infer<typeof ActivityEntrySchema>;
@@ -65,32 +64,13 @@ export const toActivity = (item: Item): ActivityEntry => ({
 
 /** The Queries of the audit log for these filters, one per shard: the days as their key condition, the rest as their filter. */
 export function activityQueries(orgId: string, workspaceId: string, filters: ActivityFilters): Omit<QueryInput, 'limit' | 'startKey'>[] {
-  const parts: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  if (filters.user !== undefined) {
-    names['#user_id'] = 'user_id';
-    values[':user'] = filters.user;
-    parts.push('#user_id = :user');
-  }
-  if (filters.tool !== undefined) {
-    names['#tools'] = 'tools_called';
-    values[':tool'] = filters.tool;
-    parts.push('contains(#tools, :tool)');
-  }
-  if (filters.errors !== undefined) {
-    // A query that did not fail stores `error: null`.
-    names['#error'] = 'error';
-    values[':string'] = 'S';
-    parts.push(filters.errors === 'true' ? 'attribute_type(#error, :string)' : 'NOT attribute_type(#error, :string)');
-  }
+  const filter = activityFilterOf({
+    user: filters.user,
+    tool: filters.tool,
+    failed: filters.errors === undefined ? undefined : filters.errors === 'true',
+  });
   const sk = instantsOf(filters);
-  return shardKeys(keys.activityPartition(orgId, workspaceId)).map((pk) => ({
-    pk,
-    newestFirst: true,
-    ...(sk ? { sk } : {}),
-    ...(parts.length ? { filter: parts.join(' AND '), names, values } : {}),
-  }));
+  return activityShards(orgId, workspaceId).map((pk) => ({ pk, newestFirst: true, ...(sk ? { sk } : {}), ...filter }));
 }
 
 /**
@@ -108,7 +88,7 @@ export async function listActivity(
   const { limit, offset, cursor, ...filters } = query;
   const inputs = activityQueries(orgId, workspaceId, filters);
   const filtered = Object.values(filters).some((value) => value !== undefined);
-  const [workspace, counterItems, entries, counted] = await Promise.all([
+  const [, counterItems, entries, counted] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     filtered ? [] : readCounterItems(deps, orgId, workspaceId),
     readShardedPage<Item>(deps.table, inputs, { limit, offset, cursor }, inputs[0]?.filter ? { maxRead: FILTERED_PAGE_READ } : {}),
@@ -116,7 +96,7 @@ export async function listActivity(
   ]);
   return {
     activity: entries.items.map(toActivity),
-    total: counted ?? counterOf(countersOf(workspace, counterItems), counterNames.total('queries')),
+    total: counted ?? counterOf(countersOf(counterItems), counterNames.total('queries')),
     next_cursor: entries.nextCursor,
   };
 }

@@ -1,15 +1,16 @@
 import type { Deps } from '../deps.js';
 import { daysEndingOn } from '../platform/clock.js';
 import { num } from '../platform/attributes.js';
-import { keys } from '../platform/keys.js';
-import { daySums, dayUsageKeys } from './day-counts.js';
+import { daySums } from './day-counts.js';
+import { cacheWarningKey } from './entities.js';
+import { dayUsageKeys } from './usage-entities.js';
 
 /*
  * A warning in the logs when a workspace's prompt cache hit rate falls by more than 15 points from
  * one day to the next (a system prompt that changed per request, a tool list that keeps changing):
  * checked by the workspace's first query of the day in each of its day shards (at most 4 a day),
  * from the two previous days' day items (one BatchGet), so the hot path pays nothing the rest of
- * the day; a marker item per day (`cacheWarning`, a conditional put) makes the warning once.
+ * the day; a marker item per day (`cacheWarningKey`, a conditional put) makes the warning once.
  */
 
 /** A fall of more than this many points (of 100) is worth a warning. */
@@ -39,7 +40,7 @@ export async function watchCacheHitRate(
   const fall = Math.round((previous.rate - latest.rate) * 100);
   if (fall <= FALL_POINTS) return;
   // Several first queries of the day may look (one per day shard): the first to mark the day warns.
-  if (!(await deps.table.putNew({ ...keys.cacheWarning(orgId, workspaceId, yesterday), fall_points: fall }))) return;
+  if (!(await deps.table.putNew({ ...cacheWarningKey(orgId, workspaceId, yesterday), fall_points: fall }))) return;
   deps.logger.warn('prompt cache hit rate fell', {
     org: orgId,
     workspace: workspaceId,

@@ -3,7 +3,6 @@ import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import type { Pagination } from '../http/schemas.js';
 import { num, str, strOrNull, strings } from '../platform/attributes.js';
-import { keys } from '../platform/keys.js';
 import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
 import type {
@@ -17,6 +16,11 @@ import type {
   ViolationSchema,
 } from './schemas.js';
 import { channelsOf } from '../chat/consumers.js';
+import { consumerPrefix } from '../consumers/entities.js';
+import { isConnectionItem, isToolItem } from '../connections/entities.js';
+import { isGuardrailItem, violationsOf } from '../guardrails/entities.js';
+import { isKnowledgeItem, recentGaps } from '../knowledge/entities.js';
+import { isWorkspaceItem, workspaceWithChildren } from './entities.js';
 import { ownedWorkspace, type WorkspaceItem } from './workspaces.js';
 
 type Connection = z.infer<typeof ConnectionSchema>;
@@ -111,8 +115,8 @@ export interface WorkspaceChildren {
 }
 
 /**
- * A workspace heads its own partition (`WS#<id>`): `META`, then its configuration children. One
- * Query reads them all and checks tenancy. Conversations, activity, gaps and violations grow
+ * A workspace heads its own partition (entities.ts): the workspace item, then its configuration
+ * children. One Query reads them all and checks tenancy. Conversations, activity, gaps and violations grow
  * without bound and have partitions of their own.
  */
 export async function readWorkspace(
@@ -120,19 +124,15 @@ export async function readWorkspace(
   orgId: string,
   workspaceId: string,
 ): Promise<{ workspace: WorkspaceItem; children: WorkspaceChildren }> {
-  const items = await deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId) });
-  const workspace = ownedWorkspace(
-    items.find((item) => item.sk === keys.workspaceSortKey),
-    orgId,
-    workspaceId,
-  );
+  const items = await deps.table.queryAll(workspaceWithChildren(orgId, workspaceId));
+  const workspace = ownedWorkspace(items.find(isWorkspaceItem), orgId, workspaceId);
   const children: WorkspaceChildren = { connections: [], tools: [], knowledge: [], guardrails: [], consumers: [] };
   for (const item of items) {
-    if (item.sk.startsWith(keys.connectionPrefix)) children.connections.push(toConnection(item));
-    else if (item.sk.startsWith(keys.toolPrefix)) children.tools.push(toTool(item));
-    else if (item.sk.startsWith(keys.knowledgePrefix)) children.knowledge.push(toKnowledge(item));
-    else if (item.sk.startsWith(keys.guardrailPrefix)) children.guardrails.push(toGuardrail(item));
-    else if (item.sk.startsWith(keys.consumerPrefix)) children.consumers.push(toConsumer(item));
+    if (isConnectionItem(item)) children.connections.push(toConnection(item));
+    else if (isToolItem(item)) children.tools.push(toTool(item));
+    else if (isKnowledgeItem(item)) children.knowledge.push(toKnowledge(item));
+    else if (isGuardrailItem(item)) children.guardrails.push(toGuardrail(item));
+    else if (item.sk.startsWith(consumerPrefix)) children.consumers.push(toConsumer(item));
   }
   return { workspace, children };
 }
@@ -172,7 +172,7 @@ const RECENT_LIMIT = 50;
 export async function listKnowledge(deps: Deps, orgId: string, workspaceId: string) {
   const [{ children }, gaps] = await Promise.all([
     readWorkspace(deps, orgId, workspaceId),
-    deps.table.query({ pk: keys.gapsPartition(orgId, workspaceId), newestFirst: true, limit: RECENT_LIMIT }),
+    deps.table.query(recentGaps(orgId, workspaceId, RECENT_LIMIT)),
   ]);
   return { knowledge: children.knowledge, gaps: gaps.items.map(toGap) };
 }
@@ -180,7 +180,7 @@ export async function listKnowledge(deps: Deps, orgId: string, workspaceId: stri
 export async function listCompliance(deps: Deps, orgId: string, workspaceId: string, page: Pagination) {
   const [{ children }, violations] = await Promise.all([
     readWorkspace(deps, orgId, workspaceId),
-    readPage<Item>(deps.table, { pk: keys.violationsPartition(orgId, workspaceId), newestFirst: true }, page),
+    readPage<Item>(deps.table, violationsOf(orgId, workspaceId), page),
   ]);
   return { guardrails: children.guardrails, violations: violations.items.map(toViolation), next_cursor: violations.nextCursor };
 }

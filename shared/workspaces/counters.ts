@@ -2,45 +2,22 @@ import { addDayUsage } from './day-counts.js';
 import type { Deps } from '../deps.js';
 import { monthOf } from '../platform/clock.js';
 import { errorMessage } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
-import { addExpression } from '../platform/updates.js';
 import { watchCacheHitRate } from './cache-watch.js';
+import { CONFIG_COUNTS, type ConfigCount, configCountsUpdate } from './entities.js';
+import { COUNTER_SHARDS, USAGE_FIELDS, type UsageField, counterKey, counterShardsOf, countersUpdate } from './usage-entities.js';
 
 /** What one query (or a batch of them) adds to a workspace's usage. */
-export interface Usage {
-  queries: number;
-  errors: number;
-  duration_ms: number;
-  cost_usd: number;
-  /** Uncached input tokens. */
-  tokens_input: number;
-  tokens_output: number;
-  tokens_cache_read: number;
-  tokens_cache_write: number;
-}
-export type UsageField = keyof Usage;
-const USAGE_FIELDS: readonly UsageField[] = [
-  'queries',
-  'errors',
-  'duration_ms',
-  'cost_usd',
-  'tokens_input',
-  'tokens_output',
-  'tokens_cache_read',
-  'tokens_cache_write',
-];
+export type Usage = Record<UsageField, number>;
 
 /**
  * A workspace's counters, by atomic ADDs: usage per month and all-time, conversation counts per
  * status, category, resolution, consumer type and channel, the ratings of answers, approvals by
  * status. They are kept apart from the workspace item (which holds its configuration and is copied
- * into the workspace list's index): in items of their own, `WSCOUNT#<org>#<ws>#<shard>` /
- * `M#<YYYY-MM>`, one per shard and month, each change adding to one of 4 shards at random, so no
- * partition takes every question of a busy workspace and no item grows without bound. Readers sum
- * them (`countersOf`), with what the workspace item held before the counters moved (it holds
- * them still, no longer changed). The day counters have items of their own (`WSSTAT#<id>` /
- * `DAY#<date>`). The counts of the configuration (connections, tools, knowledge, guardrails)
- * stay on the workspace item: they change when it does.
+ * into the workspace list's index): in items of their own (usage-entities.ts), one per shard and
+ * month, each change adding to one of 4 shards at random, so no partition takes every question of
+ * a busy workspace and no item grows without bound. Readers sum them (`countersOf`). The day
+ * counters have items of their own (day-counts.ts). The counts of the configuration (connections,
+ * tools, knowledge, guardrails) stay on the workspace item: they change when it does.
  */
 export const counterNames = {
   month: (month: string, field: UsageField) => `month#${month}#${field}`,
@@ -54,10 +31,7 @@ export const counterNames = {
 };
 export type ConversationDimension = 'status' | 'category' | 'resolution' | 'consumer' | 'channel' | 'sentiment';
 
-/** Counts of the workspace's configuration: on the workspace item, which changes with them. */
-const CONFIG_COUNTS = new Set(['connection_count', 'tool_count', 'knowledge_count', 'guardrail_count']);
-/** Shards of a workspace's counters: each change adds to one at random; reads sum them all. */
-const COUNTER_SHARDS = 4;
+const isConfigCount = (name: string): name is ConfigCount => CONFIG_COUNTS.some((count) => count === name);
 
 /**
  * Adds to the workspace's counters: the configuration counts on the workspace item (on condition
@@ -71,46 +45,30 @@ export async function addWorkspaceCounters(
   deltas: Record<string, number>,
   at: Date = deps.clock.now(),
 ): Promise<void> {
-  const config = Object.fromEntries(Object.entries(deltas).filter(([name]) => CONFIG_COUNTS.has(name)));
-  const activity = Object.fromEntries(Object.entries(deltas).filter(([name]) => !CONFIG_COUNTS.has(name)));
-  const onItem = addExpression(config);
-  const onShard = addExpression(activity);
+  const config = Object.fromEntries(Object.entries(deltas).filter(([name]) => isConfigCount(name)));
+  const activity = Object.fromEntries(Object.entries(deltas).filter(([name]) => !isConfigCount(name)));
+  const onItem = configCountsUpdate(orgId, workspaceId, config);
   const shard = Math.floor(Math.random() * COUNTER_SHARDS);
+  const onShard = countersUpdate(counterKey(orgId, workspaceId, shard, monthOf(at)), activity);
   await Promise.all([
-    onItem ? deps.table.update(keys.workspace(orgId, workspaceId), { ...onItem, condition: 'attribute_exists(pk)' }) : undefined,
-    onShard ? deps.table.update(keys.workspaceCounters(orgId, workspaceId, shard, monthOf(at)), onShard) : undefined,
+    onItem ? deps.table.update(onItem.key, onItem.input) : undefined,
+    onShard ? deps.table.update(onShard.key, onShard.input) : undefined,
   ]);
-}
-
-/** The keys of the workspace's counter items of one month, every shard (for a BatchGet a reader makes anyway). */
-export function monthCounterKeys(orgId: string, workspaceId: string, month: string) {
-  return Array.from({ length: COUNTER_SHARDS }, (_, shard) => keys.workspaceCounters(orgId, workspaceId, shard, month));
-}
-
-/** Whether an item read with others (a BatchGet) is one of a workspace's counter items. */
-export function isCounterItem(item: { pk: string }): boolean {
-  return item.pk.startsWith(keys.workspaceCountersPrefix);
 }
 
 /** Every counter item of the workspace, every shard and month: one Query per shard, in parallel. */
 export async function readCounterItems(deps: Pick<Deps, 'table'>, orgId: string, workspaceId: string): Promise<object[]> {
-  const shards = await Promise.all(
-    Array.from({ length: COUNTER_SHARDS }, (_, shard) =>
-      deps.table.queryAll({ pk: keys.workspaceCountersPartition(orgId, workspaceId, shard) }),
-    ),
-  );
+  const shards = await Promise.all(counterShardsOf(orgId, workspaceId).map((shard) => deps.table.queryAll(shard)));
   return shards.flat();
 }
 
 /**
- * The workspace's counters as one record: what its item held before the counters moved to items
- * of their own, plus every counter item given (all of them for all-time figures, a month's for
- * that month's). Read with `counterOf` and `countsOf`.
+ * The workspace's counters as one record: every counter item given summed (all of them for
+ * all-time figures, a month's for that month's). Read with `counterOf` and `countsOf`.
  */
-export function countersOf(workspace: object | undefined, items: object[]): Record<string, number> {
+export function countersOf(items: object[]): Record<string, number> {
   const sums: Record<string, number> = {};
-  for (const source of [workspace, ...items]) {
-    if (!source) continue;
+  for (const source of items) {
     for (const [name, value] of Object.entries(source)) if (typeof value === 'number') sums[name] = (sums[name] ?? 0) + value;
   }
   return sums;

@@ -1,15 +1,18 @@
 import { z } from '@hono/zod-openapi';
 import { ConversationSchema } from '../conversations/schemas.js';
-import { conversationShards, toConversation } from '../conversations/list.js';
+import { conversationsOfWorkspace } from '../conversations/entities.js';
+import { toConversation } from '../conversations/list.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
-import { keys } from '../platform/keys.js';
 import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item } from '../platform/table.js';
 import { toConnection, toGap } from './children.js';
 import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from './counters.js';
-import { daySums, dayUsageKeys } from './day-counts.js';
+import { daySums } from './day-counts.js';
 import { dashboardDays, type DayRangeInput } from './day-range.js';
+import { connectionsOfWorkspace } from '../connections/entities.js';
+import { recentGaps } from '../knowledge/entities.js';
+import { dayUsageKeys } from './usage-entities.js';
 import { KnowledgeGapSchema } from './schemas.js';
 import { roundUsd } from './stats.js';
 import { getWorkspaceItem } from './workspaces.js';
@@ -106,7 +109,7 @@ const WEEK = 7;
 
 /** The workspace's newest conversations by last activity: its list's shards merged (platform/list-shards.ts). */
 function recentConversations(deps: Deps, orgId: string, workspaceId: string) {
-  return readShardedPage<Item>(deps.table, conversationShards(orgId, workspaceId), { limit: RECENT });
+  return readShardedPage<Item>(deps.table, conversationsOfWorkspace(orgId, workspaceId), { limit: RECENT });
 }
 
 /**
@@ -127,14 +130,14 @@ export async function readDashboard(deps: Deps, orgId: string, workspaceId: stri
   const [workspace, counterItems, dayItems, recent, gaps, connections] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     readCounterItems(deps, orgId, workspaceId),
-    // The range charted and the last 7 days, by key: 5 items a day at most (day-counts.ts).
+    // The range charted and the last 7 days, by key: 4 items a day at most (one per day shard).
     deps.table.batchGet(dayUsageKeys(orgId, workspaceId, [...new Set([...days, ...week])])),
     recentConversations(deps, orgId, workspaceId),
-    deps.table.query({ pk: keys.gapsPartition(orgId, workspaceId), newestFirst: true, limit: RECENT }),
-    deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId), sk: { beginsWith: keys.connectionPrefix } }),
+    deps.table.query(recentGaps(orgId, workspaceId, RECENT)),
+    deps.table.queryAll(connectionsOfWorkspace(orgId, workspaceId)),
   ]);
   const byDay = daySums(dayItems);
-  const counters = countersOf(workspace, counterItems);
+  const counters = countersOf(counterItems);
   const count = (name: string) => counterOf(counters, name);
   const dimension = (name: ConversationDimension, value: string) => count(counterNames.dimension(name, value));
   const sentimentCount = count('sentiment_count');

@@ -1,7 +1,11 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
+import { channelsOfWorkspace } from '../chat/entities.js';
+import { apiKeyKey, consumerPrefix } from '../consumers/entities.js';
+import { evaluationsOfWorkspace, runItemsOfEvaluation } from '../evals/entities.js';
+import { grantsOfConnection, isConnectionItem } from '../connections/entities.js';
 import { onConditionFailed, type Item, type Key } from '../platform/table.js';
+import { isWorkspaceItem, workspaceDeletionUpdate, workspaceKey, workspaceStatusUpdate, workspaceWithChildren } from './entities.js';
 import type { WorkspaceSummary } from './schemas.js';
 import { WORKSPACE_STATUS, toSummary, type WorkspaceItem } from './workspaces.js';
 
@@ -14,16 +18,8 @@ const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not
 
 /** Sets a live workspace's status (`active` or `archived`); a deleted or another organisation's one is 404. */
 async function setStatus(deps: Deps, orgId: string, workspaceId: string, status: 'active' | 'archived'): Promise<WorkspaceSummary> {
-  const archivedAt = status === WORKSPACE_STATUS.archived ? ', archived_at = :at' : ' REMOVE archived_at';
-  const item = await onConditionFailed(
-    deps.table.update<WorkspaceItem>(keys.workspace(orgId, workspaceId), {
-      update: `SET #status = :status, updated_at = :at${archivedAt}`,
-      condition: 'attribute_exists(pk) AND org_id = :org AND #status <> :deleted',
-      names: { '#status': 'status' },
-      values: { ':status': status, ':at': deps.clock.now().toISOString(), ':org': orgId, ':deleted': WORKSPACE_STATUS.deleted },
-    }),
-    () => workspaceNotFound(workspaceId),
-  );
+  const { key, input } = workspaceStatusUpdate(orgId, workspaceId, status, deps.clock.now().toISOString());
+  const item = await onConditionFailed(deps.table.update<WorkspaceItem>(key, input), () => workspaceNotFound(workspaceId));
   return toSummary(item);
 }
 
@@ -50,21 +46,19 @@ async function deleteAll(deps: Deps, items: Key[]): Promise<void> {
  */
 async function ownedElsewhere(deps: Deps, orgId: string, workspaceId: string, partition: Item[]): Promise<Key[]> {
   const keyRecords = partition.flatMap((item) =>
-    item.sk.startsWith(keys.consumerPrefix) && typeof item.key_hash === 'string' ? [keys.apiKey(item.key_hash)] : [],
+    item.sk.startsWith(consumerPrefix) && typeof item.key_hash === 'string' ? [apiKeyKey(item.key_hash)] : [],
   );
-  const connectionIds = partition.flatMap((item) =>
-    item.sk.startsWith(keys.connectionPrefix) && typeof item.id === 'string' ? [item.id] : [],
-  );
+  const connectionIds = partition.flatMap((item) => (isConnectionItem(item) && typeof item.id === 'string' ? [item.id] : []));
   const [channels, evaluations, ...grants] = await Promise.all([
-    deps.table.queryAll({ index: 'gsi1', pk: keys.workspaceChannelsIndex(orgId, workspaceId) }),
-    deps.table.queryAll({ pk: keys.evaluationsPartition(orgId, workspaceId) }),
-    ...connectionIds.map((id) => deps.table.queryAll({ pk: keys.oauthPartition(id) })),
+    deps.table.queryAll(channelsOfWorkspace(orgId, workspaceId)),
+    deps.table.queryAll(evaluationsOfWorkspace(orgId, workspaceId)),
+    ...connectionIds.map((id) => deps.table.queryAll(grantsOfConnection(id))),
   ]);
   const evalIds = evaluations.flatMap((item) => (typeof item.id === 'string' ? [item.id] : []));
-  const runs = await Promise.all(evalIds.map((id) => deps.table.queryAll({ pk: keys.evaluationRunsPartition(id) })));
+  const runs = await Promise.all(evalIds.map((id) => deps.table.queryAll(runItemsOfEvaluation(id))));
   // The process that carries the MCP hub closes their clients (the API function on AWS has none).
   await Promise.all(connectionIds.map((id) => deps.mcp?.drop(id)));
-  // Channel bindings are read through GSI1: their own keys are what goes.
+  // Channel bindings are read through the listings index: their own keys are what goes.
   return [...keyRecords, ...channels, ...grants.flat(), ...runs.flat(), ...evaluations];
 }
 
@@ -78,27 +72,19 @@ async function ownedElsewhere(deps: Deps, orgId: string, workspaceId: string, pa
  * removed in a request; docs/data-model.md). A delete that failed part way is finished by asking again.
  */
 export async function deleteWorkspace(deps: Deps, orgId: string, workspaceId: string): Promise<void> {
-  const key = keys.workspace(orgId, workspaceId);
-  const marked = await onConditionFailed(
-    deps.table.updateReturningOld<WorkspaceItem & { cleared_at?: string }>(key, {
-      update: 'SET #status = :deleted, deleted_at = if_not_exists(deleted_at, :at) REMOVE gsi1pk, gsi1sk',
-      condition: 'attribute_exists(pk) AND org_id = :org AND attribute_not_exists(cleared_at)',
-      names: { '#status': 'status' },
-      values: { ':deleted': WORKSPACE_STATUS.deleted, ':at': deps.clock.now().toISOString(), ':org': orgId },
-    }),
-    () => workspaceNotFound(workspaceId),
+  const mark = workspaceDeletionUpdate(orgId, workspaceId, deps.clock.now().toISOString());
+  const marked = await onConditionFailed(deps.table.updateReturningOld<WorkspaceItem & { cleared_at?: string }>(mark.key, mark.input), () =>
+    workspaceNotFound(workspaceId),
   );
   if (!marked) throw workspaceNotFound(workspaceId);
-  const partition = (await deps.table.queryAll({ pk: keys.workspacePartition(orgId, workspaceId) })).filter(
-    (item) => item.sk !== keys.workspaceSortKey,
-  );
+  const partition = (await deps.table.queryAll(workspaceWithChildren(orgId, workspaceId))).filter((item) => !isWorkspaceItem(item));
   await deleteAll(deps, await ownedElsewhere(deps, orgId, workspaceId, partition));
   // Its keys' records are gone: this process reads keys again (the others within AUTH_CACHE_MS).
   deps.apiKeys.forgetAll();
   await deleteAll(deps, partition);
   const now = deps.clock.now().toISOString();
   await deps.table.put({
-    ...key,
+    ...workspaceKey(orgId, workspaceId),
     id: workspaceId,
     org_id: orgId,
     status: WORKSPACE_STATUS.deleted,

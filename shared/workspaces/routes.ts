@@ -45,7 +45,7 @@ export function workspaceRoutes(deps: Deps) {
         channelsOf(deps, orgId, id),
         readWeekCounters(deps, orgId, id, now),
       ]);
-      const stats = workspaceStatsOf(workspace, days, now);
+      const stats = workspaceStatsOf(days, now);
       const consumers = withChannels(children.consumers, channels);
       const connections = connectionsFor(c.get('principal').role, children.connections);
       return c.json(

@@ -1,9 +1,10 @@
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import type { Item } from '../platform/table.js';
-import { counterNames, counterOf, countersOf, isCounterItem, monthCounterKeys } from './counters.js';
-import { daySums, dayUsageKeys } from './day-counts.js';
+import { counterNames, counterOf, countersOf } from './counters.js';
+import { daySums } from './day-counts.js';
 import type { WorkspaceStats } from './schemas.js';
+import { dayUsageKeys, isCounterItem, monthCounterKeys } from './usage-entities.js';
 
 /** Money is summed as DynamoDB decimals; answers are rounded to a millionth of a dollar. */
 export function roundUsd(value: number): number {
@@ -24,15 +25,14 @@ export function readWeekCounters(deps: Deps, orgId: string, workspaceId: string,
 /**
  * The detail view's `stats`: today, the last 7 days (rolling, today included), this calendar month;
  * average duration, cost and error rate over this month. The month figures are the workspace's
- * counters (what its item held before they moved, and this month's counter items); the days are
- * the items `readWeekCounters` read at the same `now`.
+ * counter items of this month; the days are the items `readWeekCounters` read at the same `now`.
  */
-export function workspaceStatsOf(workspace: { org_id: string }, items: Item[], now: Date): WorkspaceStats {
+export function workspaceStatsOf(items: Item[], now: Date): WorkspaceStats {
   const week = daysEndingOn(now, 7);
   const byDay = daySums(items);
   const queriesOn = (day: string) => counterOf(byDay.get(day), 'queries');
   const month = monthOf(now);
-  const counters = countersOf(workspace, items.filter(isCounterItem));
+  const counters = countersOf(items.filter(isCounterItem));
   const monthQueries = counterOf(counters, counterNames.month(month, 'queries'));
   return {
     today: queriesOn(dayOf(now)),

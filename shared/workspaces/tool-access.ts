@@ -3,8 +3,10 @@ import type { ToolItem } from '../connections/tool-cache.js';
 import { blockingGuardrail } from '../guardrails/enforcement.js';
 import { toGuardrail, type Guardrail, type GuardrailItem } from '../guardrails/guardrails.js';
 import { globMatcher, type GlobMatcher } from '../platform/globs.js';
-import { keys } from '../platform/keys.js';
 import type { Item } from '../platform/table.js';
+import { isConnectionItem, isToolItem } from '../connections/entities.js';
+import { isGuardrailItem } from '../guardrails/entities.js';
+import { isWorkspaceItem } from './entities.js';
 import { ownedWorkspace, type WorkspaceItem } from './workspaces.js';
 
 /*
@@ -14,26 +16,22 @@ import { ownedWorkspace, type WorkspaceItem } from './workspaces.js';
  */
 
 /**
- * What decides a workspace's tools, from one Query of its partition (`WS#<id>`): the workspace
+ * What decides a workspace's tools, from one Query of its partition (`workspaceWithChildren`): the workspace
  * item, its connections, their cached tools and its guardrails. Another organisation's workspace is
  * 404, like a missing one.
  */
 export function workspaceToolsOf(items: Item[], orgId: string, workspaceId: string) {
-  const workspace = ownedWorkspace(
-    items.find((item) => item.sk === keys.workspaceSortKey),
-    orgId,
-    workspaceId,
-  );
-  const connections = items.filter((item) => item.sk.startsWith(keys.connectionPrefix)) as unknown as ConnectionItem[];
+  const workspace = ownedWorkspace(items.find(isWorkspaceItem), orgId, workspaceId);
+  const connections = items.filter(isConnectionItem) as unknown as ConnectionItem[];
   const toolsByConnection = new Map<string, ToolItem[]>();
   for (const item of items) {
-    if (!item.sk.startsWith(keys.toolPrefix)) continue;
+    if (!isToolItem(item)) continue;
     const tool = item as unknown as ToolItem;
     const listed = toolsByConnection.get(tool.connection_id);
     if (listed) listed.push(tool);
     else toolsByConnection.set(tool.connection_id, [tool]);
   }
-  const guardrails = (items.filter((item) => item.sk.startsWith(keys.guardrailPrefix)) as unknown as GuardrailItem[]).map(toGuardrail);
+  const guardrails = (items.filter(isGuardrailItem) as unknown as GuardrailItem[]).map(toGuardrail);
   return { workspace, connections, toolsByConnection, guardrails };
 }
 

@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { slugify } from '../platform/ids.js';
-import { keys } from '../platform/keys.js';
 import { onConditionFailed } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { getOrganisationItem } from '../org/organisations.js';
@@ -14,23 +13,27 @@ import {
   type WorkspaceListItem,
   type WorkspaceSummary,
 } from './schemas.js';
-import { monthOf } from '../platform/clock.js';
-import { counterNames, counterOf } from './counters.js';
 import { roundUsd } from './stats.js';
 import { readDayCounts } from './day-counts.js';
 import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
 import { toolSearchSettingOf, type ToolSearchSetting } from '../tool-search/setting.js';
+import {
+  isWorkspaceItem,
+  permissionUpdate,
+  workspaceKey,
+  workspaceListing,
+  workspaceSettingsUpdate,
+  workspacesOfOrganisation,
+} from './entities.js';
 
 /**
- * The workspace item (`WS#<id>` / `META`, listed through GSI1 `ORG#<org>#WS`): configuration,
- * child counts, and the counters of `counters.ts`, all kept by atomic ADDs.
+ * The workspace item (entities.ts, listed in its organisation's listings): configuration and the
+ * counts of its children, kept by atomic ADDs.
  */
 export interface WorkspaceItem
   extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'tool_budget_seconds' | 'approval' | 'tool_search'> {
   pk: string;
   sk: string;
-  gsi1pk: string;
-  gsi1sk: string;
   org_id: string;
   /** Role → JSON-encoded array of tool-name globs (docs/api-decisions.md, Query and conversations: Permissions). */
   permissions: Record<string, string>;
@@ -89,7 +92,7 @@ export const WORKSPACE_STATUS = { active: 'active', archived: 'archived', delete
 /** The item if it is a workspace of `orgId`; another organisation's workspace is 404, like a missing or deleted one. */
 export function ownedWorkspace(item: object | undefined, orgId: string, workspaceId: string): WorkspaceItem {
   const workspace = item as WorkspaceItem | undefined;
-  if (!workspace || workspace.sk !== keys.workspaceSortKey || workspace.org_id !== orgId || workspace.status === WORKSPACE_STATUS.deleted) {
+  if (!workspace || !isWorkspaceItem(workspace) || workspace.org_id !== orgId || workspace.status === WORKSPACE_STATUS.deleted) {
     throw workspaceNotFound(workspaceId);
   }
   return workspace;
@@ -103,7 +106,7 @@ export function assertServing(workspace: WorkspaceItem): void {
 }
 
 export async function getWorkspaceItem(deps: Deps, orgId: string, workspaceId: string): Promise<WorkspaceItem> {
-  return ownedWorkspace(await deps.table.get<WorkspaceItem>(keys.workspace(orgId, workspaceId)), orgId, workspaceId);
+  return ownedWorkspace(await deps.table.get<WorkspaceItem>(workspaceKey(orgId, workspaceId)), orgId, workspaceId);
 }
 
 async function resolveTeam(deps: Deps, orgId: string, input: CreateWorkspaceInput): Promise<Team> {
@@ -130,8 +133,8 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
   const now = deps.clock.now().toISOString();
   const base = `ws-${slugify(input.name) || 'workspace'}`;
   const itemFor = (id: string): WorkspaceItem => ({
-    ...keys.workspace(orgId, id),
-    ...keys.workspacesIndexEntry(orgId, now, id),
+    ...workspaceKey(orgId, id),
+    ...workspaceListing(orgId, now, id),
     id,
     org_id: orgId,
     name: input.name,
@@ -159,20 +162,19 @@ export async function createWorkspace(deps: Deps, orgId: string, input: CreateWo
 }
 
 /**
- * `GET /api/workspaces`: one Query on GSI1 for the workspaces, one BatchGet (per 100) of today's
- * counters. Archived ones only when asked for (a deleted one has left the index).
+ * `GET /api/workspaces`: one Query of the organisation's workspaces, alongside one Query per day
+ * shard of this month's day items. Archived ones only when asked for (a deleted one has left the index).
  */
 export async function listWorkspaces(deps: Deps, orgId: string, includeArchived = false): Promise<WorkspaceListItem[]> {
   const now = deps.clock.now();
   // One round: the workspaces, and the organisation's day counts of this month (queries today, cost).
   const [listed, dayCounts] = await Promise.all([
-    deps.table.queryAll<WorkspaceItem>({ index: 'gsi1', pk: keys.workspacesIndex(orgId) }),
+    deps.table.queryAll<WorkspaceItem>(workspacesOfOrganisation(orgId)),
     readDayCounts(deps, orgId, now),
   ]);
   const items = listed.filter((item) =>
     item.status === WORKSPACE_STATUS.deleted ? false : includeArchived || item.status !== WORKSPACE_STATUS.archived,
   );
-  const month = monthOf(now);
   return items.map((item) => {
     return {
       id: item.id,
@@ -185,26 +187,11 @@ export async function listWorkspaces(deps: Deps, orgId: string, includeArchived 
       tool_count: item.tool_count ?? 0,
       knowledge_count: item.knowledge_count ?? 0,
       queries_today: dayCounts.get(item.id)?.queriesToday ?? 0,
-      // What the workspace item counted before its counters moved (no longer changed), and the days since.
-      cost_mtd: roundUsd(counterOf(item, counterNames.month(month, 'cost_usd')) + (dayCounts.get(item.id)?.costMonth ?? 0)),
+      cost_mtd: roundUsd(dayCounts.get(item.id)?.costMonth ?? 0),
       created_at: item.created_at,
     };
   });
 }
-
-const UPDATABLE = [
-  'name',
-  'model',
-  'system_prompt',
-  'cold_timeout_minutes',
-  'close_timeout_minutes',
-  'max_tool_rounds',
-  'max_tokens_per_query',
-  'tool_timeout_seconds',
-  'tool_budget_seconds',
-  'approval',
-  'tool_search',
-] as const satisfies readonly (keyof UpdateWorkspaceInput)[];
 
 /** `PUT /api/workspaces/:id`: one conditional UpdateItem (the workspace must exist in the caller's organisation). */
 export async function updateWorkspace(
@@ -213,29 +200,9 @@ export async function updateWorkspace(
   workspaceId: string,
   input: UpdateWorkspaceInput,
 ): Promise<WorkspaceSummary> {
-  const names: Record<string, string> = { '#updated_at': 'updated_at' };
-  const values: Record<string, unknown> = { ':updated_at': deps.clock.now().toISOString() };
-  const assignments = ['#updated_at = :updated_at'];
-  for (const field of UPDATABLE) {
-    const value = input[field];
-    if (value === undefined) continue;
-    names[`#${field}`] = field;
-    values[`:${field}`] = value;
-    assignments.push(`#${field} = :${field}`);
-  }
-  names['#org_id'] = 'org_id';
-  values[':org_id'] = orgId;
-  names['#status'] = 'status';
-  values[':deleted'] = WORKSPACE_STATUS.deleted;
-  const item = await onConditionFailed(
-    deps.table.update<WorkspaceItem>(keys.workspace(orgId, workspaceId), {
-      update: `SET ${assignments.join(', ')}`,
-      condition: 'attribute_exists(pk) AND #org_id = :org_id AND #status <> :deleted',
-      names,
-      values,
-    }),
-    () => workspaceNotFound(workspaceId),
-  );
+  // Each setting given replaces what was (the body holds only the settings: zod strips the rest).
+  const { key, input: update } = workspaceSettingsUpdate(orgId, workspaceId, input, deps.clock.now().toISOString());
+  const item = await onConditionFailed(deps.table.update<WorkspaceItem>(key, update), () => workspaceNotFound(workspaceId));
   return toSummary(item);
 }
 
@@ -244,14 +211,7 @@ export const PERMISSION_ROLES = ['admin', 'member'] as const;
 /** `PUT /api/workspaces/:id/permissions/:role`: the tool-name globs a role may use, stored JSON-encoded. */
 export async function setPermission(deps: Deps, orgId: string, workspaceId: string, role: string, toolPatterns: string[]) {
   const encoded = JSON.stringify(toolPatterns);
-  await onConditionFailed(
-    deps.table.update(keys.workspace(orgId, workspaceId), {
-      update: 'SET #permissions.#role = :patterns, updated_at = :at',
-      condition: 'attribute_exists(pk) AND org_id = :org AND #status <> :deleted',
-      names: { '#permissions': 'permissions', '#role': role, '#status': 'status' },
-      values: { ':patterns': encoded, ':at': deps.clock.now().toISOString(), ':org': orgId, ':deleted': WORKSPACE_STATUS.deleted },
-    }),
-    () => workspaceNotFound(workspaceId),
-  );
+  const { key, input } = permissionUpdate(orgId, workspaceId, role, encoded, deps.clock.now().toISOString());
+  await onConditionFailed(deps.table.update(key, input), () => workspaceNotFound(workspaceId));
   return { role, tool_patterns: encoded };
 }

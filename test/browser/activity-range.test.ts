@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { activityEntryKey } from '../../shared/workspaces/entities.js';
+import { dayUsageKey } from '../../shared/workspaces/usage-entities.js';
 import { checkPage, launchBrowser, saveFailure } from './browser.js';
 import { startConsoleService, type ConsoleService } from './service.js';
 
@@ -41,7 +42,8 @@ beforeAll(async () => {
   // What queries leave behind (shared/agent/query/persist.ts): day counters, and audit entries.
   const table = service.runtime.deps.table;
   const day = (daysAgo: number, queries: number) => ({
-    ...keys.workspaceDayStats(orgId, id, dayBefore(daysAgo)),
+    ...dayUsageKey(orgId, 0, dayBefore(daysAgo), id),
+    workspace_id: id,
     queries,
     cost_usd: queries / 100,
   });
@@ -49,7 +51,7 @@ beforeAll(async () => {
   const entry = (minutesAgo: number, entryId: string, query: string, tools: string[], error: string | null) => {
     const created = new Date(service.runtime.deps.clock.now().getTime() - minutesAgo * 60_000).toISOString();
     return {
-      ...keys.activityEntry(orgId, id, created, entryId),
+      ...activityEntryKey(orgId, id, created, entryId),
       id: entryId,
       user_id: 'someone',
       user_name: 'Ada',

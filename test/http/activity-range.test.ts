@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { activityEntryKey } from '../../shared/workspaces/entities.js';
+import { dayUsageKey } from '../../shared/workspaces/usage-entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
@@ -37,7 +38,7 @@ interface Entry {
 /** Audit entries as the query path stores them (shared/agent/query/persist.ts). */
 function activityItems(orgId: string, workspace: string, entries: Entry[]) {
   return entries.map((entry) => ({
-    ...keys.activityEntry(orgId, workspace, entry.at, entry.id),
+    ...activityEntryKey(orgId, workspace, entry.at, entry.id),
     id: entry.id,
     conversation_id: 'conv-seeded',
     user_id: entry.user_id ?? null,
@@ -86,7 +87,8 @@ beforeAll(async () => {
   await t.deps.table.batchPut(activityItems(admin.org.id, workspaceId, SEEDED));
   // Day counters as the query path adds them: two days more than 90 days ago, two days ago, and today.
   const dayStats = (date: string, queries: number) => ({
-    ...keys.workspaceDayStats(admin.org.id, workspaceId, date),
+    ...dayUsageKey(admin.org.id, 0, date, workspaceId),
+    workspace_id: workspaceId,
     queries,
     cost_usd: queries / 100,
     tokens_input: 100,

@@ -1,7 +1,8 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sendDueMoves } from '../../shared/conversations/due-sweep.js';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationKey } from '../../shared/conversations/entities.js';
+import { approvalKey } from '../../shared/approvals/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
@@ -200,7 +201,7 @@ describe('approval of write tools', () => {
     const asked = await ask(admin.cookie, workspaceId);
     const id = asked.body.pending_approval.id;
     // Someone with access to the table edits what would run.
-    const key = keys.approval(admin.org.id, workspaceId, id);
+    const key = approvalKey(admin.org.id, workspaceId, id);
     const item = await t.deps.table.get<{ paused: string }>(key);
     const paused = JSON.parse(String(item?.paused));
     paused.checkpoint.waiting[0].input.title = 'DROP everything';
@@ -316,7 +317,7 @@ describe('approval of write tools', () => {
   it("puts a waiting query's due entry at the cold timeout, no later than its resumed query's: which then writes it no more", async () => {
     const { admin, workspaceId } = await setup({ mode: 'write_tools', approvers: 'admins', expires_minutes: 90 });
     const entryOf = async (conversationId: string) =>
-      (await t.deps.table.get(keys.conversation(admin.org.id, workspaceId, conversationId), true))!;
+      (await t.deps.table.get(conversationKey(admin.org.id, workspaceId, conversationId), true))!;
     const approveAt = async (minutes: number, t0: number) => {
       t.clock.set(new Date(t0 + minutes * 60_000));
       const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie: admin.cookie });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { userKey } from '../../shared/org/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /**
@@ -85,7 +85,7 @@ describe('an invitation and its inviter', () => {
     const inviter = await anotherAdmin('Rita Raced');
     const invitation = await invite(inviter.cookie, 'admin');
     // The role changed by a write that revoked nothing (a demotion racing the invitation's creation).
-    await t.deps.table.update(keys.user(admin.org.id, inviter.user.id), { update: 'SET org_role = :role', values: { ':role': 'member' } });
+    await t.deps.table.update(userKey(admin.org.id, inviter.user.id), { update: 'SET org_role = :role', values: { ':role': 'member' } });
     t.deps.sessions.forgetUser(inviter.user.id);
 
     const view = await t.request('GET', `/api/invitations/${invitation.token}`);

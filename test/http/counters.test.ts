@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { monthOf } from '../../shared/platform/clock.js';
-import { keys } from '../../shared/platform/keys.js';
+import { workspacePartitions } from '../../migrations/004-workspace-partitions.js';
+import { dayUsage } from '../../migrations/005-day-usage.js';
+import { dayOf, monthOf } from '../../shared/platform/clock.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
+import { workspaceKey } from '../../shared/workspaces/entities.js';
+import { counterKey } from '../../shared/workspaces/usage-entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
 /*
  * A workspace's counters live apart from its configuration (shared/workspaces/counters.ts): in
  * `WSCOUNT#<org>#<ws>#<shard>` items, one per shard and month, in no index, so a question never
- * rewrites the workspace item (which the workspace list's index copies). Readers add what the
- * workspace item held before the counters moved.
+ * rewrites the workspace item (which the workspace list's index copies). What the workspace item
+ * held before the counters moved is moved to a counter item by migrations/004.
  */
 
 let t: TestContext;
@@ -30,7 +34,7 @@ beforeEach(() => {
 async function workspaceWithQueries(count: number) {
   const admin = await t.signUp();
   const workspace = await t.createWorkspace(admin.cookie, { name: `Counters ${t.uniqueEmail('ws')}`, system_prompt: 'x'.repeat(4000) });
-  const before = await t.deps.table.get(keys.workspace(admin.org.id, workspace.id));
+  const before = await t.deps.table.get(workspaceKey(admin.org.id, workspace.id));
   for (let index = 0; index < count; index += 1) {
     const asked = await t.request('POST', `/api/workspaces/${workspace.id}/query`, {
       cookie: admin.cookie,
@@ -44,10 +48,10 @@ async function workspaceWithQueries(count: number) {
 describe('workspace counters apart from its configuration', () => {
   it('answers questions without writing the workspace item, its counters in shard items of the month', async () => {
     const { admin, workspaceId, before } = await workspaceWithQueries(6);
-    const after = await t.deps.table.get(keys.workspace(admin.org.id, workspaceId));
+    const after = await t.deps.table.get(workspaceKey(admin.org.id, workspaceId));
     expect(after).toEqual(before);
     const shards = await Promise.all(
-      [0, 1, 2, 3].map((shard) => t.deps.table.get(keys.workspaceCounters(admin.org.id, workspaceId, shard, monthOf(t.clock.now())))),
+      [0, 1, 2, 3].map((shard) => t.deps.table.get(counterKey(admin.org.id, workspaceId, shard, monthOf(t.clock.now())))),
     );
     const month = monthOf(t.clock.now());
     const sum = (name: string) =>
@@ -65,15 +69,20 @@ describe('workspace counters apart from its configuration', () => {
     expect(activity.body.total).toBe(6);
   });
 
-  it('adds the counters a workspace item held before they moved, counting nothing twice', async () => {
+  it('counts the counters a workspace item held before they moved once they are migrated, counting nothing twice', async () => {
     const { admin, workspaceId } = await workspaceWithQueries(2);
     const month = monthOf(t.clock.now());
-    // What a workspace created before the move holds on its item, no longer changed.
-    await t.deps.table.update(keys.workspace(admin.org.id, workspaceId), {
+    // What a workspace created before the move holds on its item, no longer changed, and the day
+    // item the same write of usage left (its cost, on its day: the list's month to date is the days').
+    await t.deps.table.update(workspaceKey(admin.org.id, workspaceId), {
       update: 'SET #mq = :mq, #mc = :mc, #tq = :tq, conversations = :c, #open = :open',
       names: { '#mq': `month#${month}#queries`, '#mc': `month#${month}#cost_usd`, '#tq': 'total#queries', '#open': 'status#open' },
       values: { ':mq': 10, ':mc': 0.5, ':tq': 40, ':c': 7, ':open': 7 },
     });
+    await t.deps.table.put({ pk: `WSSTAT#${admin.org.id}#${workspaceId}`, sk: `DAY#${dayOf(t.clock.now())}`, cost_usd: 0.5 });
+    await t.deps.table.delete(SCHEMA_MARKER);
+    await runMigrations(t.deps.table, [workspacePartitions, dayUsage], { clock: t.clock });
+    expect(await t.deps.table.get(workspaceKey(admin.org.id, workspaceId))).not.toHaveProperty('total#queries');
     const detail = await t.request('GET', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie });
     expect(detail.status, detail.text).toBe(200);
     expect(detail.body.stats.month).toBe(12);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { dayUsage } from '../../migrations/005-day-usage.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import type { Item } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
@@ -8,9 +9,9 @@ import { startFakeModel, textReply, type FakeModel } from '../support/fake-model
  * A workspace's usage of a day is one item per organisation shard (`ORGTODAY#<org>#<shard>` /
  * `USE#<day>#WS#<ws>`, shared/workspaces/day-counts.ts), which the workspace list, the dashboard
  * and the detail's stats all read. A query writes that one day item, not the two it wrote before
- * (the workspace's `WSSTAT#…/DAY#` and the organisation's `DAY#…` of queries and cost), which are
- * still read, each by the readers that read it before, so nothing is counted twice. Days are
- * counted back from the test clock's (it does not move here), so the file holds from any start.
+ * (the workspace's `WSSTAT#…/DAY#` and the organisation's `DAY#…` of queries and cost), which
+ * migrations/005 folds into it, so nothing is counted twice. Days are counted back from the test
+ * clock's (it does not move here), so the file holds from any start.
  */
 
 const DAY_MS = 86_400_000;
@@ -40,9 +41,7 @@ async function ask(cookie: string, workspaceId: string) {
 
 /** Every day item of the organisation, in its four shards. */
 async function orgDayItems(orgId: string): Promise<Item[]> {
-  const shards = await Promise.all(
-    Array.from({ length: 4 }, (_, shard) => t.deps.table.queryAll({ pk: keys.queriesTodayPartition(orgId, shard) })),
-  );
+  const shards = await Promise.all(Array.from({ length: 4 }, (_, shard) => t.deps.table.queryAll({ pk: `ORGTODAY#${orgId}#${shard}` })));
   return shards.flat();
 }
 
@@ -60,20 +59,22 @@ describe("a workspace's usage by day", () => {
       tokens_output: 100,
     });
     expect(items[0]?.cost_usd).toBeCloseTo(cost, 9);
-    expect(await t.deps.table.queryAll({ pk: keys.workspaceStatsPartition(orgId, workspaceId) })).toEqual([]);
+    expect(await t.deps.table.queryAll({ pk: `WSSTAT#${orgId}#${workspaceId}` })).toEqual([]);
   });
 
-  it('counts what was written before, and what is written now, once each in the list, the dashboard and the stats', async () => {
+  it('counts what was written before, once migrated, and what is written now, once each in the list, the dashboard and the stats', async () => {
     const { cookie, orgId, workspaceId } = await workspace();
     // Before: a query wrote the workspace's day item (every field) and the organisation's (queries and cost), today and two days ago.
     const [today, twoDaysAgo] = [day(0), day(2)];
     const before: Item[] = [
-      { ...keys.workspaceDayStats(orgId, workspaceId, today), queries: 2, cost_usd: 0.02, tokens_input: 200 },
-      { ...keys.workspaceDayStats(orgId, workspaceId, twoDaysAgo), queries: 3, cost_usd: 0.03, tokens_input: 300 },
-      { ...keys.queriesToday(orgId, 1, today, workspaceId, 'DAY'), workspace_id: workspaceId, queries: 2, cost_usd: 0.02 },
-      { ...keys.queriesToday(orgId, 3, twoDaysAgo, workspaceId, 'DAY'), workspace_id: workspaceId, queries: 3, cost_usd: 0.03 },
+      { pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `DAY#${today}`, queries: 2, cost_usd: 0.02, tokens_input: 200 },
+      { pk: `WSSTAT#${orgId}#${workspaceId}`, sk: `DAY#${twoDaysAgo}`, queries: 3, cost_usd: 0.03, tokens_input: 300 },
+      { pk: `ORGTODAY#${orgId}#1`, sk: `DAY#${today}#WS#${workspaceId}`, workspace_id: workspaceId, queries: 2, cost_usd: 0.02 },
+      { pk: `ORGTODAY#${orgId}#3`, sk: `DAY#${twoDaysAgo}#WS#${workspaceId}`, workspace_id: workspaceId, queries: 3, cost_usd: 0.03 },
     ];
     await t.deps.table.batchPut(before);
+    await t.deps.table.delete(SCHEMA_MARKER);
+    await runMigrations(t.deps.table, [dayUsage], { clock: t.clock });
     const { cost_usd: cost } = await ask(cookie, workspaceId);
 
     const list = await t.request('GET', '/api/workspaces', { cookie });

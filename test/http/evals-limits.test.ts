@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getJob, messageOf, type JobItem } from '../../shared/jobs/ledger.js';
-import { keys } from '../../shared/platform/keys.js';
+import { evaluationKey } from '../../shared/evals/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
@@ -152,7 +152,7 @@ describe('cases under way per organisation (audit 5)', () => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The refused start left its evaluation free: nothing of it is under way, and it may start later.
     expect((await u.request('GET', `/api/workspaces/${workspaceId}/evals/${third}/runs`, { cookie })).body.runs).toEqual([]);
-    expect(await u.deps.table.get(keys.evaluation(orgId, workspaceId, third as string), true)).not.toHaveProperty('active_run');
+    expect(await u.deps.table.get(evaluationKey(orgId, workspaceId, third as string), true)).not.toHaveProperty('active_run');
 
     // Drained, the waiting cases never run, and their runs can never end.
     const drained = await u.request('POST', '/api/org/queues/evals/drain', { cookie });
@@ -167,7 +167,7 @@ describe('cases under way per organisation (audit 5)', () => {
     const runs = (await u.request('GET', `/api/workspaces/${workspaceId}/evals/${first}/runs`, { cookie })).body.runs;
     expect(runs).toMatchObject([{ id: firstRun.body.run.id, status: 'failed' }]);
     // And its evaluation is free to run again.
-    expect(await u.deps.table.get(keys.evaluation(orgId, workspaceId, first as string), true)).not.toHaveProperty('active_run');
+    expect(await u.deps.table.get(evaluationKey(orgId, workspaceId, first as string), true)).not.toHaveProperty('active_run');
     await u.runner.idle();
   }, 60_000);
 });

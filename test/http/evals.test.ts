@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getJob } from '../../shared/jobs/ledger.js';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationKey } from '../../shared/conversations/entities.js';
+import { isRunKey, runKey } from '../../shared/evals/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { isStatsRequest, startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
 import { standardTools, startHttpMcpServer, type TestTool } from '../support/mcp-servers.js';
@@ -271,7 +272,7 @@ describe('evaluation runs under attack (audit 5) and the case job (its defect)',
     expect(closed.status, closed.text).toBe(200);
     await vi.waitFor(
       async () => {
-        const conversation = await t.deps.table.get(keys.conversation(other.orgId, other.workspaceId, conversationId), true);
+        const conversation = await t.deps.table.get(conversationKey(other.orgId, other.workspaceId, conversationId), true);
         expect(conversation?.stats_status).toBe('complete');
       },
       { timeout: 30_000, interval: 20 },
@@ -294,7 +295,7 @@ describe('evaluation runs under attack (audit 5) and the case job (its defect)',
     const get = t.deps.table.get.bind(t.deps.table);
     let failed = 0;
     const spy = vi.spyOn(t.deps.table, 'get').mockImplementation(async (key, consistent) => {
-      if (failed === 0 && key.sk.startsWith(keys.evaluationRunPrefix)) {
+      if (failed === 0 && isRunKey(key)) {
         failed += 1;
         throw throttled;
       }
@@ -305,7 +306,7 @@ describe('evaluation runs under attack (audit 5) and the case job (its defect)',
       expect(started.status, started.text).toBe(202);
       const runId = started.body.run.id as string;
       // The run is read here past the spy, so that the one failed read is a case job's.
-      await vi.waitFor(async () => expect((await get(keys.evaluationRun(evalId, runId), true))?.status).toBe('done'), {
+      await vi.waitFor(async () => expect((await get(runKey(evalId, runId), true))?.status).toBe('done'), {
         timeout: 10_000,
         interval: 50,
       });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordFeedback } from '../../shared/conversations/feedback.js';
-import { keys } from '../../shared/platform/keys.js';
+import { feedbackKey } from '../../shared/conversations/entities.js';
 import { createTestContext, type ApiResponse, type TestContext } from '../support/context.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
 
@@ -101,7 +101,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
       ['user', { up: 0, down: 0 }],
       ['assistant', { up: 1, down: 0 }],
     ]);
-    const stored = await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 2, `user:${member.user.id}`));
+    const stored = await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 2, `user:${member.user.id}`));
     expect(stored).toMatchObject({ rating: 'up', comment: 'Spot on.\nThanks!', rater: `user:${member.user.id}`, seq: 2 });
   });
 
@@ -115,7 +115,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
     expectOk(await rate(ws, cid, 2, { rating: 'up' }));
     expect(await answerFeedback(ws, cid)).toEqual({ up: 1, down: 0 });
     // The last rating counts, with its own comment or none.
-    const stored = await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 2, `user:${admin.user.id}`));
+    const stored = await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 2, `user:${admin.user.id}`));
     expect(stored?.rating).toBe('up');
     expect(stored?.comment).toBeUndefined();
   });
@@ -127,7 +127,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
     expectOk(await rate(ws, cid, 2, { rating: 'up', comment: 'second' }));
     expect(await answerFeedback(ws, cid)).toEqual({ up: 1, down: 0 });
     expect(await dashboardFeedback(ws)).toEqual({ up: 1, down: 0, rate: 1 });
-    expect((await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 2, `user:${admin.user.id}`)))?.comment).toBe('second');
+    expect((await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 2, `user:${admin.user.id}`)))?.comment).toBe('second');
   });
 
   it('counts each rater once: two raters, one up and one down', async () => {
@@ -148,7 +148,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
     const members = await ask(ws, { cookie: member.cookie });
 
     expectOk(await rate(ws, mine, 2, { rating: 'up' }, { key: own.key }));
-    expect(await t.deps.table.get(keys.feedback(admin.org.id, ws, mine, 2, `key:${own.id}`))).toMatchObject({ rating: 'up' });
+    expect(await t.deps.table.get(feedbackKey(admin.org.id, ws, mine, 2, `key:${own.id}`))).toMatchObject({ rating: 'up' });
     expect(await answerFeedback(ws, mine)).toEqual({ up: 1, down: 0 });
 
     const missing = await rate(ws, 'conv-missing', 2, { rating: 'up' }, { key: own.key });
@@ -172,8 +172,8 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
     expect(response.body.error).toBeTypeOf('string');
     expect(response.text).not.toContain(cid);
     expect(await answerFeedback(ws, cid)).toEqual({ up: 0, down: 0 });
-    expect(await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 2, `user:${outsider.user.id}`))).toBeUndefined();
-    expect(await t.deps.table.get(keys.feedback(outsider.org.id, ws, cid, 2, `user:${outsider.user.id}`))).toBeUndefined();
+    expect(await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 2, `user:${outsider.user.id}`))).toBeUndefined();
+    expect(await t.deps.table.get(feedbackKey(outsider.org.id, ws, cid, 2, `user:${outsider.user.id}`))).toBeUndefined();
   });
 
   it('is 404 for an unknown seq, conversation or workspace', async () => {
@@ -204,7 +204,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
       ['user', { up: 0, down: 0 }],
       ['assistant', { up: 0, down: 0 }],
     ]);
-    expect(await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 1, `user:${admin.user.id}`))).toBeUndefined();
+    expect(await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 1, `user:${admin.user.id}`))).toBeUndefined();
     // The core function refuses it the same way (the team-chat bridge calls it directly).
     const input = { orgId: admin.org.id, workspaceId: ws, conversationId: cid, seq: 1, rater: 'chat:o:U1', rating: 'up' as const };
     await expect(recordFeedback(t.deps, input)).rejects.toMatchObject({ name: 'ValidationError' });
@@ -244,7 +244,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
     const longest = `${'y'.repeat(997)}\r\n\t${'z'.repeat(1000)}`;
     expect(longest).toHaveLength(2000);
     expectOk(await rate(ws, cid, 2, { rating: 'up', comment: longest }));
-    expect((await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 2, `user:${admin.user.id}`)))?.comment).toBe(longest);
+    expect((await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 2, `user:${admin.user.id}`)))?.comment).toBe(longest);
   });
 
   it('adds the ratings of every answer to the dashboard: up, down and the share of up', async () => {
@@ -281,7 +281,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
     const ratings = ['up', 'down', 'up', 'down', 'down', 'up', 'down'] as const;
     const answers = await Promise.all(ratings.map((rating) => rate(ws, cid, 2, { rating })));
     for (const response of answers) expectOk(response);
-    const stuck = (await t.deps.table.get(keys.feedback(admin.org.id, ws, cid, 2, `user:${admin.user.id}`)))?.rating;
+    const stuck = (await t.deps.table.get(feedbackKey(admin.org.id, ws, cid, 2, `user:${admin.user.id}`)))?.rating;
     expect(await answerFeedback(ws, cid)).toEqual(stuck === 'up' ? { up: 1, down: 0 } : { up: 0, down: 1 });
     expect(await dashboardFeedback(ws)).toMatchObject(stuck === 'up' ? { up: 1, down: 0 } : { up: 0, down: 1 });
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationPartition, MESSAGE_PREFIX, messageKey } from '../../shared/conversations/entities.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
@@ -60,7 +60,7 @@ async function started() {
     return response.body.tickets;
   };
   const follow = (query: string) => ask({ query, session_id: conversationId });
-  const key = (seq: number) => keys.message(admin.org.id, workspace.id, conversationId, seq);
+  const key = (seq: number) => messageKey(admin.org.id, workspace.id, conversationId, seq);
   return { admin, workspaceId: workspace.id, conversationId, ask, follow, detail, transcript, tickets, key };
 }
 
@@ -88,7 +88,7 @@ describe('a follow-up saved in one round', () => {
       }
     }) as typeof updateReturningOld;
     table.put = (...args: Parameters<typeof put>) => {
-      events.push(`put ${String((args[0] as { sk: string }).sk).startsWith(keys.messagePrefix) ? 'message' : 'other'}`);
+      events.push(`put ${String((args[0] as { sk: string }).sk).startsWith(MESSAGE_PREFIX) ? 'message' : 'other'}`);
       return put.apply(table, args);
     };
     try {
@@ -172,9 +172,9 @@ describe('a follow-up saved in one round', () => {
     expect(response.body.error).toContain('closed');
     expect(await transcript()).toEqual(['1 first', '2 re: first']);
     expect((await detail()).conversation).toMatchObject({ status: 'closed', message_count: 2 });
-    const items = await t.deps.table.queryAll({ pk: keys.conversationPartition(admin.org.id, workspaceId, conversationId) });
+    const items = await t.deps.table.queryAll({ pk: conversationPartition(admin.org.id, workspaceId, conversationId) });
     // The first question and its answer, one item; the follow-up's was taken back.
-    expect(items.filter((item) => item.sk.startsWith(keys.messagePrefix))).toHaveLength(1);
+    expect(items.filter((item) => item.sk.startsWith(MESSAGE_PREFIX))).toHaveLength(1);
     expect(await tickets()).toEqual({ open: 0, cold: 0, closed: 1, total: 1 });
     // The model was paid for: the query is in the activity log.
     const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });

@@ -1,11 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationIndexes } from '../../migrations/003-conversation-indexes.js';
+import { conversationKey } from '../../shared/conversations/entities.js';
 import { lifecycleHandler, lifecycleMessage, type LifecycleJob } from '../../shared/conversations/lifecycle.js';
 import { nextDueAt, sendDueMoves, sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { conversationStatsHandler } from '../../shared/conversations/stats-job.js';
 import { getJob, recordJob, unrecordedJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import {
   errorReply,
@@ -43,6 +45,12 @@ function validStats(input: Record<string, unknown> = {}): FakeReply {
 }
 
 const statsRequests = () => model.requests.filter(isStatsRequest);
+
+/** Brings what a test wrote as a version before did to this version's shape (migrations/003), as a deploy would. */
+async function migrate() {
+  await t.deps.table.delete(SCHEMA_MARKER);
+  await runMigrations(t.deps.table, [conversationIndexes], { clock: t.clock });
+}
 
 beforeAll(async () => {
   model = await startFakeModel();
@@ -405,7 +413,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     const message = lifecycleMessage(orgId, data);
     expect(message).toEqual(entry.message);
 
-    // A move is not in the ledger (jobs/ledger-types.ts, RECORDED_ON_FAILURE): sent twice, it runs twice, with one effect.
+    // A move is not in the ledger (its queue is `recorded-on-failure`, jobs/ledger-types.ts): sent twice, it runs twice, with one effect.
     t.clock.set(entry.at);
     expect(await t.deps.jobs.enqueue(message)).toBe(true);
     expect(await t.deps.jobs.enqueue(message)).toBe(true);
@@ -458,7 +466,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
     const cold = t.scheduler.pending.get(coldName(orgId, workspaceId, cid))!;
     await goCold(admin.cookie, orgId, workspaceId, cid);
-    const key = keys.conversation(orgId, workspaceId, cid);
+    const key = conversationKey(orgId, workspaceId, cid);
     const data = cold.message.data as LifecycleJob;
     expect((await t.deps.table.get<{ moved_by?: string }>(key, true))?.moved_by).toBe(`cold@${data.lastActivityAt}`);
     // A retry finishes the follow-ups (the close is planned again); a stale job would not.
@@ -469,6 +477,7 @@ describe('idempotent and stale lifecycle jobs', () => {
     };
     expect(await retried()).toBe(true);
     await t.deps.table.update(key, { update: 'SET moved_by = :job', values: { ':job': cold.message.jobId } });
+    await migrate();
     expect(await retried()).toBe(true);
     await t.deps.table.update(key, { update: 'SET moved_by = :other', values: { ':other': 'cold@another time' } });
     expect(await retried()).toBe(false);
@@ -809,7 +818,7 @@ describe('queue endpoints', () => {
 describe('cold-messages', () => {
   async function teamChatConversation(cookie: string, orgId: string, workspaceId: string) {
     const cid = (await ask(cookie, workspaceId, 'asked in a thread')).conversation_id;
-    await t.deps.table.update(keys.conversation(orgId, workspaceId, cid), {
+    await t.deps.table.update(conversationKey(orgId, workspaceId, cid), {
       update: 'SET consumer_type = :consumer, chat_channel_id = :channel, chat_thread_ts = :thread',
       values: { ':consumer': 'team-chat', ':channel': 'C123', ':thread': '1700000000.000100' },
     });
@@ -934,7 +943,7 @@ describe('the due indexes: GSI5 (open, the keys and organisation, lazy), GSI4 (c
     const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30 });
     const t0 = t.clock.now().getTime();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
-    const key = keys.conversation(orgId, workspaceId, cid);
+    const key = conversationKey(orgId, workspaceId, cid);
     const first = (await t.deps.table.get(key, true))!;
     t.clock.advance(5 * MINUTE);
     await ask(admin.cookie, workspaceId, 'And then?', cid);
@@ -943,7 +952,7 @@ describe('the due indexes: GSI5 (open, the keys and organisation, lazy), GSI4 (c
     expect(item.gsi5pk).toBe(first.gsi5pk);
     expect(item.due_at).toBe(new Date(t0 + 35 * MINUTE).toISOString());
     expect(item).not.toHaveProperty('gsi4pk');
-    const entries = await t.deps.table.queryAll({ index: 'gsi5', pk: String(item.gsi5pk) });
+    const entries = await t.deps.table.queryAll({ index: 'pending', pk: String(item.gsi5pk) });
     expect(entries).toEqual([
       { pk: item.pk, sk: 'STATE', gsi5pk: item.gsi5pk, gsi5sk: new Date(t0 + 30 * MINUTE).toISOString(), org_id: orgId },
     ]);
@@ -974,37 +983,39 @@ describe('the due indexes: GSI5 (open, the keys and organisation, lazy), GSI4 (c
     expect(changed.status, changed.text).toBe(200);
     t.clock.advance(MINUTE);
     await ask(admin.cookie, workspaceId, 'sooner', cid);
-    const item = (await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true))!;
+    const item = (await t.deps.table.get(conversationKey(orgId, workspaceId, cid), true))!;
     expect(item.gsi5sk).toBe(new Date(t0 + 11 * MINUTE).toISOString());
     t.scheduler.pending.clear(); // only the due index is left
     expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 11 * MINUTE);
   });
 
-  it('finds an open conversation whose due entry a version before wrote in GSI4, and a question moves it to GSI5', async () => {
+  it('finds an open conversation whose due entry a version before wrote in GSI4, once the migration moved it to GSI5', async () => {
     const { admin, orgId, workspaceId } = await setup({ cold_timeout_minutes: 30 });
     const t0 = t.clock.now().getTime();
     const [kept, asked] = [(await ask(admin.cookie, workspaceId)).conversation_id, (await ask(admin.cookie, workspaceId)).conversation_id];
     t.scheduler.pending.clear();
     for (const cid of [kept, asked]) {
-      const key = keys.conversation(orgId, workspaceId, cid);
+      const key = conversationKey(orgId, workspaceId, cid);
       const before = (await t.deps.table.get(key, true))!;
       await t.deps.table.update(key, {
         update: 'SET gsi4pk = :pk, gsi4sk = :sk REMOVE gsi5pk, gsi5sk',
-        values: { ':pk': keys.dueIndex('open', 2), ':sk': before.gsi5sk },
+        values: { ':pk': 'DUE#open#2', ':sk': before.gsi5sk },
       });
     }
+    await migrate();
     expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
     t.clock.advance(MINUTE);
     await ask(admin.cookie, workspaceId, 'again', asked);
-    const moved = (await t.deps.table.get(keys.conversation(orgId, workspaceId, asked), true))!;
-    expect(moved).not.toHaveProperty('gsi4pk');
-    expect(moved.gsi5sk).toBe(new Date(t0 + 31 * MINUTE).toISOString());
+    const askedKey = conversationKey(orgId, workspaceId, asked);
+    expect(await t.deps.table.get(askedKey, true)).not.toHaveProperty('gsi4pk');
 
     t.clock.set(new Date(t0 + 30 * MINUTE));
     expect(await sweepOverdue(t.deps)).toBe(1);
     await t.runner.idle();
     expect(await statusOf(admin.cookie, workspaceId, kept)).toBe('cold');
     expect(await statusOf(admin.cookie, workspaceId, asked)).toBe('open');
+    // Its entry, found early (the question after the migration left it where it stood), moved to its due time.
+    expect((await t.deps.table.get(askedKey, true))?.gsi5sk).toBe(new Date(t0 + 31 * MINUTE).toISOString());
   });
 
   it('finds a conversation whose due entry a version before wrote in GSI3, moves it, and takes it out of GSI3', async () => {
@@ -1012,13 +1023,14 @@ describe('the due indexes: GSI5 (open, the keys and organisation, lazy), GSI4 (c
     const t0 = t.clock.now().getTime();
     const cid = (await ask(admin.cookie, workspaceId)).conversation_id;
     t.scheduler.pending.clear(); // only the due index is left
-    const key = keys.conversation(orgId, workspaceId, cid);
+    const key = conversationKey(orgId, workspaceId, cid);
     const before = (await t.deps.table.get(key, true))!;
     // As the version before left it: the due entry in GSI3's shard 5, nothing in GSI4 or GSI5.
     await t.deps.table.update(key, {
       update: 'SET gsi3pk = :pk, gsi3sk = :sk REMOVE gsi5pk, gsi5sk',
-      values: { ':pk': keys.dueIndex('open', 5), ':sk': before.gsi5sk },
+      values: { ':pk': 'DUE#open#5', ':sk': before.gsi5sk },
     });
+    await migrate();
     expect((await nextDueAt(t.deps, t.clock.now()))?.getTime()).toBe(t0 + 30 * MINUTE);
 
     t.clock.set(new Date(t0 + 30 * MINUTE));

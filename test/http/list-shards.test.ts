@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationIndexes } from '../../migrations/003-conversation-indexes.js';
+import { activityEntryKey, activityShards } from '../../shared/workspaces/entities.js';
+import { conversationKey, conversationList } from '../../shared/conversations/entities.js';
 import { listShardOf, shardKey, shardKeys } from '../../shared/platform/list-shards.js';
 import type { Item } from '../../shared/platform/table.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
@@ -26,6 +29,12 @@ afterAll(async () => {
 
 const workspace = () => t.adminWithWorkspace('Shards');
 
+/** Brings what a test wrote as a version before did to this version's shape (migrations/003), as a deploy would. */
+async function migrate() {
+  await t.deps.table.delete(SCHEMA_MARKER);
+  await runMigrations(t.deps.table, [conversationIndexes], { clock: t.clock });
+}
+
 async function pages(cookie: string, path: string, field: string, limit: number) {
   const seen: Record<string, unknown>[] = [];
   let cursor: string | null = null;
@@ -49,11 +58,11 @@ describe("a workspace's lists in shards", () => {
       ids.push(answer.body.conversation_id);
     }
     const byShard = await Promise.all(
-      shardKeys(keys.conversationsIndex(orgId, workspaceId)).map((pk) => t.deps.table.queryAll({ index: 'gsi1', pk })),
+      shardKeys(conversationList(orgId, workspaceId)).map((pk) => t.deps.table.queryAll({ index: 'listings', pk })),
     );
     expect(byShard.filter((shard) => shard.length > 0).length).toBeGreaterThan(1);
     expect(byShard.flat()).toHaveLength(16);
-    const audit = await Promise.all(shardKeys(keys.activityPartition(orgId, workspaceId)).map((pk) => t.deps.table.queryAll({ pk })));
+    const audit = await Promise.all(activityShards(orgId, workspaceId).map((pk) => t.deps.table.queryAll({ pk })));
     expect(audit.filter((shard) => shard.length > 0).length).toBeGreaterThan(1);
 
     const listed = await pages(cookie, `/api/workspaces/${workspaceId}/conversations`, 'conversations', 5);
@@ -66,13 +75,13 @@ describe("a workspace's lists in shards", () => {
     expect(dashboard.body.recent_conversations).toHaveLength(5);
   });
 
-  it('lists what was written before the shards (shard 0), and moves a conversation to its shard at its next query', async () => {
+  it('lists what was written before the shards (shard 0), once the migration moved a conversation to its shard', async () => {
     const { cookie, orgId, workspaceId } = await workspace();
     // A conversation and an audit entry as the version before the shards wrote them: every one in the unsharded key.
     const legacyId = 'conv_before_the_shards';
     const at = '2026-11-20T08:00:00.000Z';
     const conversation: Item = {
-      ...keys.conversation(orgId, workspaceId, legacyId),
+      ...conversationKey(orgId, workspaceId, legacyId),
       id: legacyId,
       workspace_id: workspaceId,
       org_id: orgId,
@@ -85,23 +94,24 @@ describe("a workspace's lists in shards", () => {
       stats_status: 'pending',
       first_message_at: at,
       last_activity_at: at,
-      gsi1pk: keys.conversationsIndex(orgId, workspaceId),
+      gsi1pk: conversationList(orgId, workspaceId),
       gsi1sk: at,
-      gsi2pk: keys.conversationsByStatusIndex(orgId, workspaceId, 'open'),
+      gsi2pk: `${conversationList(orgId, workspaceId)}#open`,
       gsi2sk: at,
     };
     const session = await t.request('GET', '/api/auth/session', { cookie });
     await t.deps.table.put({ ...conversation, owner: `user:${session.body.user.id}` });
     await t.deps.table.put({
-      ...keys.activityEntry(orgId, workspaceId, at, 'act_before'),
+      ...activityEntryKey(orgId, workspaceId, at, 'act_before'),
       id: 'act_before',
       query: 'before',
       created_at: at,
     });
+    await migrate();
 
     const before = await t.request('GET', `/api/workspaces/${workspaceId}/conversations`, { cookie });
     expect(before.body.conversations.map((c: { id: string }) => c.id)).toEqual([legacyId]);
-    // Open conversations are listed from gsi1: its old gsi2 entry is not read, so it is listed once.
+    // Open conversations are listed from gsi1 (the migration took it out of gsi2), so it is listed once.
     const openBefore = await pages(cookie, `/api/workspaces/${workspaceId}/conversations?status=open`, 'conversations', 1);
     expect(openBefore.map((c) => c.id)).toEqual([legacyId]);
     const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie });
@@ -114,10 +124,10 @@ describe("a workspace's lists in shards", () => {
     expect(next.status, next.text).toBe(200);
     const after = await t.request('GET', `/api/workspaces/${workspaceId}/conversations`, { cookie });
     expect(after.body.conversations.map((c: { id: string }) => c.id)).toEqual([legacyId]);
-    // Its id's shard is not 0, so the query moved its entry out of the unsharded key.
+    // Its id's shard is not 0, so the migration moved its entry out of the unsharded key, and the query left it there.
     expect(listShardOf(legacyId)).not.toBe(0);
-    const stored = await t.deps.table.get<Item>(keys.conversation(orgId, workspaceId, legacyId), true);
-    expect(stored?.gsi1pk).toBe(shardKey(keys.conversationsIndex(orgId, workspaceId), listShardOf(legacyId)));
+    const stored = await t.deps.table.get<Item>(conversationKey(orgId, workspaceId, legacyId), true);
+    expect(stored?.gsi1pk).toBe(shardKey(conversationList(orgId, workspaceId), listShardOf(legacyId)));
     // And out of the by-status list, which holds cold and closed conversations only.
     expect(stored).not.toHaveProperty('gsi2pk');
     expect(stored).not.toHaveProperty('gsi2sk');
@@ -140,7 +150,7 @@ describe('every status is listed from gsi1 (gsi2 holds no conversation)', () => 
       body: { query: 'and again', session_id: ids[0] },
     });
     expect(followUp.status, followUp.text).toBe(200);
-    const item = (id: string) => t.deps.table.get<Item>(keys.conversation(orgId, workspaceId, id), true);
+    const item = (id: string) => t.deps.table.get<Item>(conversationKey(orgId, workspaceId, id), true);
     for (const id of ids) expect(await item(id)).not.toHaveProperty('gsi2pk');
 
     const [closedId, ...openIds] = ids as [string, ...string[]];
@@ -149,7 +159,7 @@ describe('every status is listed from gsi1 (gsi2 holds no conversation)', () => 
     const stored = await item(closedId);
     expect(stored?.status).toBe('closed');
     expect(stored).not.toHaveProperty('gsi2pk');
-    expect(stored?.gsi1pk).toBe(shardKey(keys.conversationsIndex(orgId, workspaceId), listShardOf(closedId)));
+    expect(stored?.gsi1pk).toBe(shardKey(conversationList(orgId, workspaceId), listShardOf(closedId)));
 
     const list = async (filter: string) => {
       const page = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?${filter}`, { cookie });
@@ -167,18 +177,19 @@ describe('every status is listed from gsi1 (gsi2 holds no conversation)', () => 
     expect(await list('status=cold')).toEqual({ ids: [], total: 0 });
   });
 
-  it('takes a conversation out of the by-status list of before when it moves', async () => {
+  it('lists a conversation the migration took out of the by-status list of before by its status as it moves', async () => {
     const { cookie, orgId, workspaceId } = await workspace();
     const answer = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query: 'listed twice before' } });
     expect(answer.status, answer.text).toBe(200);
     const id: string = answer.body.conversation_id;
-    const key = keys.conversation(orgId, workspaceId, id);
+    const key = conversationKey(orgId, workspaceId, id);
     // As the version before wrote a cold conversation: also in gsi2's cold list.
     await t.deps.table.update(key, {
       update: 'SET #status = :cold, gsi2pk = :pk, gsi2sk = last_activity_at',
       names: { '#status': 'status' },
-      values: { ':cold': 'cold', ':pk': shardKey(keys.conversationsByStatusIndex(orgId, workspaceId, 'cold'), listShardOf(id)) },
+      values: { ':cold': 'cold', ':pk': shardKey(`${conversationList(orgId, workspaceId)}#cold`, listShardOf(id)) },
     });
+    await migrate();
     const cold = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?status=cold`, { cookie });
     expect(cold.body.conversations.map((c: { id: string }) => c.id)).toEqual([id]);
     const closed = await t.request('POST', `/api/workspaces/${workspaceId}/conversations/${id}/close`, { cookie });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandMessages, storedMessage } from '../../shared/conversations/messages.js';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationPartition, MESSAGE_PREFIX, messageKey, messageSortKey } from '../../shared/conversations/entities.js';
 import type { Item } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
@@ -33,8 +33,8 @@ async function conversation() {
   expect(asked.status, asked.text).toBe(200);
   const conversationId = asked.body.conversation_id as string;
   const messageItems = async () =>
-    (await t.deps.table.queryAll({ pk: keys.conversationPartition(orgId, workspaceId, conversationId) })).filter((item) =>
-      item.sk.startsWith(keys.messagePrefix),
+    (await t.deps.table.queryAll({ pk: conversationPartition(orgId, workspaceId, conversationId) })).filter((item) =>
+      item.sk.startsWith(MESSAGE_PREFIX),
     );
   const detail = async () => {
     const response = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${conversationId}`, { cookie: admin.cookie });
@@ -74,7 +74,7 @@ describe('a question and its answer in one item', () => {
     const [pair] = await messageItems();
     const { answer, ...question } = pair as Item & { answer: Record<string, unknown> };
     await t.deps.table.put(question);
-    await t.deps.table.put({ ...answer, ...keys.message(orgId, workspaceId, conversationId, 2), feedback_up: 1, feedback_down: 0 });
+    await t.deps.table.put({ ...answer, ...messageKey(orgId, workspaceId, conversationId, 2), feedback_up: 1, feedback_down: 0 });
 
     model.requests.length = 0;
     const next = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
@@ -130,7 +130,7 @@ describe('expandMessages and storedMessage', () => {
   const pk = 'CONV#o#w#c';
   const pairOf = (seq: number): Item => ({
     pk,
-    sk: keys.messageSortKey(seq),
+    sk: messageSortKey(seq),
     seq,
     role: 'user',
     content: `q${seq}`,
@@ -139,7 +139,7 @@ describe('expandMessages and storedMessage', () => {
   });
 
   it('puts each pair as its two messages in place, and leaves other items as they are', () => {
-    const single: Item = { pk, sk: keys.messageSortKey(3), seq: 3, role: 'user', content: 'q3' };
+    const single: Item = { pk, sk: messageSortKey(3), seq: 3, role: 'user', content: 'q3' };
     const state: Item = { pk, sk: 'STATE', status: 'open' };
     const expanded = expandMessages([pairOf(1), single, state]);
     expect(expanded.map((item) => [item.sk, item.seq, item.role, item.feedback_up])).toEqual([
@@ -153,10 +153,10 @@ describe('expandMessages and storedMessage', () => {
   });
 
   it('finds an answer in its own item or in the pair before it, and nothing else', () => {
-    const single: Item = { pk, sk: keys.messageSortKey(4), seq: 4, role: 'assistant', content: 'a4' };
+    const single: Item = { pk, sk: messageSortKey(4), seq: 4, role: 'assistant', content: 'a4' };
     expect(storedMessage(single, pairOf(3), 4)).toMatchObject({ item: single, counters: '' });
     expect(storedMessage(undefined, pairOf(3), 4)).toMatchObject({ item: { sk: 'MSG#000003' }, message: { seq: 4 }, counters: 'answer_' });
     expect(storedMessage(undefined, pairOf(3), 5)).toBeUndefined();
-    expect(storedMessage(undefined, { pk, sk: keys.messageSortKey(3), seq: 3, role: 'user' }, 4)).toBeUndefined();
+    expect(storedMessage(undefined, { pk, sk: messageSortKey(3), seq: 3, role: 'user' }, 4)).toBeUndefined();
   });
 });

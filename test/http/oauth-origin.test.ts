@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { connectionById, grantsOfConnection, oauthTokensKey } from '../../shared/connections/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
@@ -63,7 +63,7 @@ async function grantedByTwo() {
   return { admin, member, workspace, id: saved.body.id as string };
 }
 
-const grantsOf = (id: string) => t.deps.table.queryAll({ pk: keys.oauthPartition(id) });
+const grantsOf = (id: string) => t.deps.table.queryAll(grantsOfConnection(id));
 
 describe('OAuth grants stay with their origin', () => {
   it('deletes every grant and the registered client when the url moves to another origin, and sends no token there', async () => {
@@ -86,7 +86,7 @@ describe('OAuth grants stay with their origin', () => {
     const { member, workspace, id } = await grantedByTwo();
     // The item's url changed behind the service's back (a restored backup, a hand edit): the
     // grants are still stored, but they are sealed under the old origin and not handed out.
-    const found = await t.deps.table.query<{ pk: string; sk: string }>({ index: 'gsi2', pk: keys.connectionIdIndex(id), limit: 1 });
+    const found = await t.deps.table.query<{ pk: string; sk: string }>(connectionById(id));
     const item = found.items[0];
     if (!item) throw new Error('connection not found');
     await t.deps.table.update(
@@ -172,7 +172,7 @@ describe('OAuth grants stay with their origin', () => {
   it('binds a grant stored before grants kept their origin to the origin it is first used at', async () => {
     const { member, workspace, id } = await grantedByTwo();
     // Made as an older version stored it: sealed without an origin, and none beside it.
-    const key = keys.oauthTokens(id, `user:${member.user.id}`);
+    const key = oauthTokensKey(id, `user:${member.user.id}`);
     const stored = await t.deps.table.get<{ sealed: string; origin: string }>(key);
     if (!stored) throw new Error('no stored grant');
     const what = `tokens:user:${member.user.id}`;

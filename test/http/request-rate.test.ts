@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { requestRateKey } from '../../shared/platform/entities.js';
 import { RequestRate } from '../../shared/platform/request-rate.js';
 import { TooManyRequestsError } from '../../shared/platform/errors.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -60,7 +60,7 @@ describe('requests per organisation and per key', () => {
     expect((await t.request('GET', '/api/workspaces', { cookie: other.cookie })).status).toBe(200);
     // The count is the store's, for every process: this one added it as it went.
     const minute = Math.floor(t.clock.now().getTime() / 60_000);
-    const stored = await t.deps.table.get<{ count: number }>(keys.requestRate(`org:${flooding.org.id}`, minute));
+    const stored = await t.deps.table.get<{ count: number }>(requestRateKey(`org:${flooding.org.id}`, minute));
     expect(stored?.count).toBeGreaterThanOrEqual(1);
     // A new minute, a new allowance.
     nextMinute();
@@ -87,7 +87,7 @@ describe('requests per organisation and per key', () => {
     // Another process has used this key's whole minute already.
     nextMinute();
     const minute = Math.floor(t.clock.now().getTime() / 60_000);
-    await t.deps.table.put({ ...keys.requestRate(`key:${consumerId}`, minute), count: KEY_LIMIT });
+    await t.deps.table.put({ ...requestRateKey(`key:${consumerId}`, minute), count: KEY_LIMIT });
     // The first request adds both counts and learns of the other process's.
     expect((await t.request('GET', path, { headers: { authorization } })).status).toBe(200);
     // A second later the organisation's add fails (the store throttles it) as the key is refused.
@@ -111,7 +111,7 @@ describe('requests per organisation and per key', () => {
     // The organisation's people still get in, and the count that failed is added with the next.
     t.clock.advance(1_000);
     expect((await t.request('GET', '/api/workspaces', { cookie: admin.cookie })).status).toBe(200);
-    const stored = await t.deps.table.get<{ count: number }>(keys.requestRate(`org:${admin.org.id}`, minute));
+    const stored = await t.deps.table.get<{ count: number }>(requestRateKey(`org:${admin.org.id}`, minute));
     expect(stored?.count).toBe(3);
   });
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { signInAndSettings } from '../../migrations/006-sign-in-and-settings.js';
+import { settingKey } from '../../shared/org/setting-entities.js';
+import { runMigrations } from '../../shared/platform/migrations.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { type FakeModel, startFakeModel, textReply } from '../support/fake-model.js';
 
@@ -39,7 +41,7 @@ describe('secrets at rest', () => {
 
     const stored = JSON.stringify(await t.scanTable());
     for (const secret of SECRETS) expect(stored).not.toContain(secret);
-    const item = await t.deps.table.get(keys.setting(admin.org.id, 'ai_api_key'));
+    const item = await t.deps.table.get(settingKey(admin.org.id, 'ai_api_key'));
     expect(String(item?.value)).toMatch(/^sealed:v1:/);
   });
 
@@ -47,11 +49,13 @@ describe('secrets at rest', () => {
     const admin = await t.signUp();
     const legacy = 'sk-ant-legacy-plain-value-9876';
     await t.deps.table.put({
-      ...keys.setting(admin.org.id, 'ai_api_key'),
+      ...settingKey(admin.org.id, 'ai_api_key'),
       key: 'ai_api_key',
       value: legacy,
       updated_at: t.clock.now().toISOString(),
     });
+    // As the version before wrote it (no listed form), brought to this version's shape.
+    await runMigrations(t.deps.table, [signInAndSettings], { clock: t.clock });
     const listed = await t.request('GET', '/api/org/settings', { cookie: admin.cookie });
     expect(listed.body.settings.ai_api_key).toBe('••••••••9876');
 
@@ -69,8 +73,8 @@ describe('secrets at rest', () => {
     const a = await t.signUp();
     const b = await t.signUp();
     await t.request('PUT', '/api/org/settings/ai_api_key', { cookie: a.cookie, body: { value: 'sk-ant-owned-by-a-0000' } });
-    const sealed = await t.deps.table.get(keys.setting(a.org.id, 'ai_api_key'));
-    await t.deps.table.put({ ...sealed, ...keys.setting(b.org.id, 'ai_api_key') });
+    const sealed = await t.deps.table.get(settingKey(a.org.id, 'ai_api_key'));
+    await t.deps.table.put({ ...sealed, ...settingKey(b.org.id, 'ai_api_key') });
     const workspace = await t.createWorkspace(b.cookie, { name: 'Copied' });
     const before = model.requests.length;
     const answer = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: b.cookie, body: { query: 'hi' } });

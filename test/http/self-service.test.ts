@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { workspacePartition } from '../../shared/workspaces/entities.js';
+import { channelsOfWorkspace } from '../../shared/chat/entities.js';
+import { evaluationsOfWorkspace } from '../../shared/evals/entities.js';
+import { emailKey } from '../../shared/org/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 let t: TestContext;
@@ -90,7 +93,7 @@ describe('changing your own password', () => {
     const admin = await t.signUp();
     const member = await t.addMember(admin.cookie);
     // What single sign-on writes for a user it makes: a login record without a password.
-    await t.deps.table.update(keys.email(member.user.email), { update: 'SET password_hash = :none', values: { ':none': '' } });
+    await t.deps.table.update(emailKey(member.user.email), { update: 'SET password_hash = :none', values: { ':none': '' } });
     const me = await t.request('GET', '/api/me', { cookie: member.cookie });
     expect(me.body.has_password).toBe(false);
     const response = await t.request('POST', '/api/me/password', {
@@ -313,10 +316,10 @@ describe('archiving and deleting a workspace', () => {
     expect((await t.request('GET', `/api/workspaces/${id}/conversations`, { headers: bearer })).status).toBe(401);
 
     const items = await t.scanTable();
-    const owned = items.filter((item) => String(item.pk).startsWith(keys.workspacePartition(admin.org.id, id)));
+    const owned = items.filter((item) => String(item.pk).startsWith(workspacePartition(admin.org.id, id)));
     expect(owned.map((item) => item.sk)).toEqual(['META']);
-    expect(items.filter((item) => String(item.pk).startsWith(keys.evaluationsPartition(admin.org.id, id)))).toEqual([]);
-    expect(items.filter((item) => item.gsi1pk === keys.workspaceChannelsIndex(admin.org.id, id))).toEqual([]);
+    expect(items.filter((item) => String(item.pk).startsWith(evaluationsOfWorkspace(admin.org.id, id).pk))).toEqual([]);
+    expect(items.filter((item) => item.gsi1pk === channelsOfWorkspace(admin.org.id, id).pk)).toEqual([]);
 
     const again = await t.createWorkspace(admin.cookie, { name: 'Doomed' });
     expect(again.id).not.toBe(id);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { ssoDomainKey, ssoKey, ssoStateKey } from '../../shared/sso/entities.js';
 import { ssoOfEmail } from '../../shared/sso/config.js';
 import { createTestContext, TEST_ADDRESS_HEADER, type TestContext } from '../support/context.js';
 import { configureSso, SSO_CLIENT, ssoBrowser, startOidcProvider } from '../support/oidc-provider.js';
@@ -56,7 +56,7 @@ describe('single sign-on under attack (issue 45)', () => {
     const crossed = await browser.finish(attackers, victims.cookie);
     expect(crossed.status, crossed.text).toBe(401);
     expect(hasSessionCookie(crossed)).toBe(false);
-    expect(await t.deps.table.get(keys.ssoState(state), true)).toBeDefined();
+    expect(await t.deps.table.get(ssoStateKey(state), true)).toBeDefined();
 
     // The cookie: HttpOnly, SameSite=Lax, only sent to the callback, as long-lived as the state.
     const set = attackers.started.headers.get('set-cookie') ?? '';
@@ -81,15 +81,15 @@ describe('single sign-on under attack (issue 45)', () => {
     const attacker = await t.signUp({ org_name: 'Takeover' });
     expect((await configure({ domains: ['takeover.test'] }, attacker.cookie)).status).toBe(200);
     // The state a race left before: the attacker's setting lists the victim's domain, which the victim holds.
-    await t.deps.table.update(keys.sso(attacker.org.id), {
+    await t.deps.table.update(ssoKey(attacker.org.id), {
       update: 'SET #domains = :domains',
       names: { '#domains': 'domains' },
       values: { ':domains': ['takeover.test', domain] },
     });
-    const holder = async () => (await t.deps.table.get<{ org_id: string }>(keys.ssoDomain(domain), true))?.org_id;
+    const holder = async () => (await t.deps.table.get<{ org_id: string }>(ssoDomainKey(domain), true))?.org_id;
     expect((await configure({ domains: ['takeover.test'] }, attacker.cookie)).status).toBe(200);
     expect(await holder()).toBe(admin.org.id);
-    await t.deps.table.update(keys.sso(attacker.org.id), {
+    await t.deps.table.update(ssoKey(attacker.org.id), {
       update: 'SET #domains = :domains',
       names: { '#domains': 'domains' },
       values: { ':domains': ['takeover.test', domain] },
@@ -118,7 +118,7 @@ describe('single sign-on under attack (issue 45)', () => {
       const setting = await t.request('GET', '/api/org/sso', { cookie: tenant.cookie });
       const listed: string[] = setting.status === 200 ? setting.body.sso.domains : [];
       for (const name of pool) {
-        const claim = await t.deps.table.get<{ org_id: string }>(keys.ssoDomain(name), true);
+        const claim = await t.deps.table.get<{ org_id: string }>(ssoDomainKey(name), true);
         expect({ round, name, claimed: claim?.org_id === tenant.org.id }).toEqual({ round, name, claimed: listed.includes(name) });
       }
     }

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { ssoStateKey } from '../../shared/sso/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import {
   SSO_CALLBACK as CALLBACK,
@@ -99,7 +99,7 @@ describe('single sign-on with OpenID Connect', () => {
     const another = await atProvider('eve@acme-sso.test');
     const state = another.callback.searchParams.get('state') ?? '';
     // The service expects another nonce than the provider put in the ID token.
-    await t.deps.table.update(keys.ssoState(state), { update: 'SET nonce = :nonce', values: { ':nonce': 'a-different-nonce' } });
+    await t.deps.table.update(ssoStateKey(state), { update: 'SET nonce = :nonce', values: { ':nonce': 'a-different-nonce' } });
     const wrongNonce = await finish(another);
     expect(wrongNonce.status).toBe(401);
     expect(wrongNonce.body.error).toMatch(/could not be verified/);

@@ -2,13 +2,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { STATS_BACKSTOP_MS, statsMessage } from '../../shared/conversations/lifecycle.js';
 import { sweepOverdue } from '../../shared/conversations/due-sweep.js';
 import { getJob, type JobMessage } from '../../shared/jobs/ledger.js';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationKey } from '../../shared/conversations/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, isStatsRequest } from '../support/fake-model.js';
 
 /*
  * The conversation-stats job is written to the ledger by the delivery that claims it
- * (jobs/ledger-types.ts `CLAIMED_ON_DELIVERY`): counted waiting when sent, active once claimed,
+ * (its queue is `claimed-on-delivery`, jobs/ledger-types.ts): counted waiting when sent, active once claimed,
  * completed when its stats are written; one delivery of two runs it; a drain drops it before its
  * claim; and the closed conversation's entry in the due index sends it again if it was lost.
  */
@@ -86,7 +86,7 @@ describe('the stats job, written to the ledger by the delivery that claims it', 
     expect(await getJob(t.deps, jobId)).toBeUndefined();
     expect(await statsQueue(cookie)).toEqual({ waiting: 1, active: 0, completed: 0, failed: 0, delayed: 0 });
     // The closed conversation's entry in the due index: its record until the claim.
-    const closed = await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true);
+    const closed = await t.deps.table.get(conversationKey(orgId, workspaceId, cid), true);
     expect(String(closed?.gsi5pk)).toMatch(/^DUE#stats#\d+$/);
 
     await t.runner.redeliver(held[0] as JobMessage);
@@ -96,7 +96,7 @@ describe('the stats job, written to the ledger by the delivery that claims it', 
     expect(job).toMatchObject({ state: 'active', attempts: 1 });
     expect(job).not.toHaveProperty('gsi5pk');
     expect(job?.ttl).toBeGreaterThan(0);
-    const after = await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true);
+    const after = await t.deps.table.get(conversationKey(orgId, workspaceId, cid), true);
     expect(after).toMatchObject({ stats_status: 'complete' });
     expect(after).not.toHaveProperty('gsi5pk');
     expect(statsRequests()).toHaveLength(1);
@@ -136,7 +136,7 @@ describe('the stats job, written to the ledger by the delivery that claims it', 
     expect(await sweepOverdue(t.deps)).toBe(0);
     await t.runner.idle();
     expect(statsRequests()).toHaveLength(0);
-    const conversation = await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true);
+    const conversation = await t.deps.table.get(conversationKey(orgId, workspaceId, cid), true);
     expect(conversation).toMatchObject({ stats_status: 'pending' });
     expect(conversation).not.toHaveProperty('gsi5pk');
   });
@@ -151,7 +151,7 @@ describe('the stats job, written to the ledger by the delivery that claims it', 
     await t.runner.idle();
     expect(statsRequests()).toHaveLength(1);
     expect(await statsQueue(cookie)).toEqual({ waiting: 0, active: 0, completed: 1, failed: 0, delayed: 0 });
-    const conversation = await t.deps.table.get(keys.conversation(orgId, workspaceId, cid), true);
+    const conversation = await t.deps.table.get(conversationKey(orgId, workspaceId, cid), true);
     expect(conversation).toMatchObject({ stats_status: 'complete' });
     expect(conversation).not.toHaveProperty('gsi5pk');
     // Nothing is left to send.

@@ -3,7 +3,7 @@ import { ChatBridge } from '../../shared/chat/bridge.js';
 import { UNBOUND_REPLY, splitForPosting } from '../../shared/chat/messages.js';
 import { TeamChatNotifier } from '../../shared/chat/notifier.js';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
-import { keys } from '../../shared/platform/keys.js';
+import { budgetSpendKey } from '../../shared/budgets/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat } from '../support/fake-chat.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
@@ -252,7 +252,7 @@ describe('the bridge', () => {
     });
     expect(budget.status, budget.text).toBe(201);
     const today = t.clock.now().toISOString().slice(0, 10);
-    await t.deps.table.put({ ...keys.budgetSpend(budget.body.budget.id, today), room: 0, spent: 0.01, reserved: 0 });
+    await t.deps.table.put({ ...budgetSpendKey(budget.body.budget.id, today), room: 0, spent: 0.01, reserved: 0 });
     const asked = model.requests.length;
     try {
       chat.sendEvent({ type: 'app_mention', channel: 'C1', user: 'U1', text: '<@UBOT> one more?', ts: '1400.0001' });

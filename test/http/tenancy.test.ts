@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationKey, conversationList } from '../../shared/conversations/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /**
@@ -159,11 +159,11 @@ beforeAll(async () => {
   const conversationId = 'conv-victim';
   const now = t.clock.now().toISOString();
   await t.deps.table.put({
-    ...keys.conversation(victimAdmin.org.id, workspace.id, conversationId),
+    ...conversationKey(victimAdmin.org.id, workspace.id, conversationId),
     id: conversationId,
     workspace_id: workspace.id,
     status: 'open',
-    gsi1pk: keys.conversationsIndex(victimAdmin.org.id, workspace.id),
+    gsi1pk: conversationList(victimAdmin.org.id, workspace.id),
     gsi1sk: `${now}#${conversationId}`,
     first_message_at: now,
     last_activity_at: now,

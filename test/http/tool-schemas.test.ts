@@ -1,7 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { workspacePartitions } from '../../migrations/004-workspace-partitions.js';
+import { toolKey } from '../../shared/connections/entities.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply } from '../support/fake-model.js';
 import { startLowLevelMcpServer } from '../support/mcp-servers.js';
@@ -10,7 +12,7 @@ import { startLowLevelMcpServer } from '../support/mcp-servers.js';
  * A tool's input schema is the server's own words, and goes to the model as it was sent. The
  * service keeps it as JSON text: DynamoDB refuses a map nested more than 32 levels (dynalite, the
  * tests' store, does not check, so the test checks the item holds text), and a query reads every
- * tool of its workspace.
+ * tool of its workspace. One cached as a map by an older version is text once migrations/004 ran.
  */
 
 /** 40 levels of objects, deeper than DynamoDB lets a map nest (32). */
@@ -52,19 +54,19 @@ afterAll(async () => {
 });
 
 describe("a tool's input schema", () => {
-  it('is stored as JSON text and offered to the model as the server sent it, however deep; one cached as a map before is offered too', async () => {
+  it('is stored as JSON text and offered to the model as the server sent it, however deep; one cached as a map before is offered too once migrated', async () => {
     const admin = await t.signUp();
     const workspace = await t.createWorkspace(admin.cookie, { name: 'Schemas' });
     const saved = await t.connectMcp(admin.cookie, workspace.id, { name: 'odd', url: odd.url });
     expect(saved.tools).toBe(1);
     // Stored as JSON text.
-    const stored = await t.deps.table.get(keys.tool(admin.org.id, workspace.id, saved.id, 'odd_schema'));
+    const stored = await t.deps.table.get(toolKey(admin.org.id, workspace.id, saved.id, 'odd_schema'));
     expect(typeof stored?.input_schema).toBe('string');
 
     // A tool cached by an older version, its schema a map.
     const legacySchema = { type: 'object', properties: { ticket: { type: 'string' } }, required: ['ticket'] };
     await t.deps.table.put({
-      ...keys.tool(admin.org.id, workspace.id, saved.id, 'legacy_tool'),
+      ...toolKey(admin.org.id, workspace.id, saved.id, 'legacy_tool'),
       id: `${saved.id}:legacy_tool`,
       name: 'legacy_tool',
       description: 'Cached before schemas were text',
@@ -72,6 +74,9 @@ describe("a tool's input schema", () => {
       is_write: false,
       connection_id: saved.id,
     });
+    await t.deps.table.delete(SCHEMA_MARKER);
+    await runMigrations(t.deps.table, [workspacePartitions], { clock: t.clock });
+    expect(typeof (await t.deps.table.get(toolKey(admin.org.id, workspace.id, saved.id, 'legacy_tool')))?.input_schema).toBe('string');
 
     const answer = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: admin.cookie, body: { query: 'go' } });
     expect(answer.status, answer.text).toBe(200);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { keys } from '../../shared/platform/keys.js';
+import { activityEntryKey } from '../../shared/workspaces/entities.js';
+import { conversationKey, conversationList, messageKey } from '../../shared/conversations/entities.js';
 import { dayOf } from '../../shared/platform/clock.js';
 import { addWorkspaceCounters, recordUsage } from '../../shared/workspaces/counters.js';
 import { createTestContext, type ApiResponse, type TestContext } from '../support/context.js';
@@ -57,8 +58,8 @@ type SeedConversation = { id: string; status: 'open' | 'cold' | 'closed'; consum
 async function seedConversation(orgId: string, workspaceId: string, c: SeedConversation) {
   const sortKey = `${c.at}#${c.id}`;
   await t.deps.table.put({
-    ...keys.conversation(orgId, workspaceId, c.id),
-    gsi1pk: keys.conversationsIndex(orgId, workspaceId),
+    ...conversationKey(orgId, workspaceId, c.id),
+    gsi1pk: conversationList(orgId, workspaceId),
     gsi1sk: sortKey,
     id: c.id,
     workspace_id: workspaceId,
@@ -94,8 +95,7 @@ async function seedActivity(orgId: string, workspaceId: string, count: number) {
   const put = (n: number) => {
     const createdAt = new Date(base - (count - n) * 1000).toISOString();
     return t.deps.table.put({
-      pk: keys.activityPartition(orgId, workspaceId),
-      sk: `${createdAt}#${n}`,
+      ...activityEntryKey(orgId, workspaceId, createdAt, String(n)),
       ...activityFields(n),
       created_at: createdAt,
     });
@@ -669,7 +669,7 @@ describe('conversations of a workspace', () => {
     // c3 only: the list tests above assert c2's fields, so this test leaves it alone.
     const message = (seq: number, role: string, extra: Record<string, unknown> = {}) =>
       t.deps.table.put({
-        ...keys.message(orgId, id, 'c3', seq),
+        ...messageKey(orgId, id, 'c3', seq),
         id: `msg-${seq}`,
         seq,
         role,
@@ -681,7 +681,7 @@ describe('conversations of a workspace', () => {
     await message(3, 'user');
     await message(1, 'user');
     await message(2, 'assistant', assistant);
-    await t.deps.table.update(keys.conversation(orgId, id, 'c3'), {
+    await t.deps.table.update(conversationKey(orgId, id, 'c3'), {
       update: 'SET sentiment_score = :s, summary = :m, stats_status = :c, message_count = :n',
       values: { ':s': 0.6, ':m': 'Reset a password.', ':c': 'complete', ':n': 3 },
     });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_SERVICE_ROUTES, startAgentService, type AgentService } from '../../functions/agent-service/server.js';
 import { STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
-import { keys } from '../../shared/platform/keys.js';
+import { conversationKey } from '../../shared/conversations/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
@@ -135,7 +135,7 @@ describe('the agent service', () => {
     await stopping;
     await expect(fetch(`${base}/health`)).rejects.toThrow();
     // The query went on to its end and was stored.
-    const stored = await t.deps.table.get<{ message_count: number }>(keys.conversation(orgId, workspaceId, conversationId), true);
+    const stored = await t.deps.table.get<{ message_count: number }>(conversationKey(orgId, workspaceId, conversationId), true);
     expect(stored?.message_count).toBe(2);
   });
 });

@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
-import { approvalDueIndex } from '../../shared/approvals/expiry.js';
+import { approvalExpiryEntry, approvalKey } from '../../shared/approvals/entities.js';
 import { systemClock } from '../../shared/platform/clock.js';
 import { parseConfig } from '../../shared/platform/config.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
-import { keys } from '../../shared/platform/keys.js';
 import { Table } from '../../shared/platform/table.js';
 import { startFakeModel, textReply, toolUseReply, type FakeModel, type ModelRequestRecord } from '../support/fake-model.js';
 import { startTicketsServer, type TicketsServer } from '../support/mcp-servers.js';
@@ -113,7 +112,7 @@ async function workspaceWithApprovals(base: string) {
 
 /**
  * Opens the stopped runtime's store on disk and moves an approval's expiry to `expiresAt`, as the
- * due index holds it (with the service's own `approvalDueIndex`). The setting's shortest expiry
+ * due index holds it (with the service's own `approvalExpiryEntry`). The setting's shortest expiry
  * is a minute; moving it into the past is the same as having stopped the runtime that much longer.
  */
 async function moveExpiry(dataDir: string, orgId: string, workspaceId: string, approvalId: string, expiresAt: string): Promise<void> {
@@ -122,8 +121,8 @@ async function moveExpiry(dataDir: string, orgId: string, workspaceId: string, a
   const dynamo = createDynamoClient(config, store.endpoint);
   try {
     const table = new Table(dynamo, config.tableName, systemClock);
-    const due = approvalDueIndex(orgId, workspaceId, approvalId, expiresAt);
-    await table.update(keys.approval(orgId, workspaceId, approvalId), {
+    const due = approvalExpiryEntry(orgId, workspaceId, approvalId, expiresAt);
+    await table.update(approvalKey(orgId, workspaceId, approvalId), {
       update: 'SET expires_at = :at, due_at = :at, gsi3sk = :sk',
       condition: '#status = :pending',
       names: { '#status': 'status' },

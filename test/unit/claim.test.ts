@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBServiceException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { conversationUpdate, freshConversationItem, type ClaimedQuery } from '../../shared/agent/query/claim.js';
-import { lazyDueIndex } from '../../shared/conversations/lifecycle.js';
+import { conversationKey, conversationList, pendingEntry } from '../../shared/conversations/entities.js';
 import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
-import { keys } from '../../shared/platform/keys.js';
 import { createDynamoClient } from '../../shared/platform/dynamo.js';
 import { Table, type Item, type UpdateInput } from '../../shared/platform/table.js';
 import { ensureTable } from '../../shared/platform/table-create.js';
@@ -23,11 +22,11 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   const { caller, workspace, conversationId } = saved;
   const indexKey = at;
   const chat = caller.chat;
-  const due = lazyDueIndex('open', workspace.id, conversationId, coldAt, 128);
+  const due = pendingEntry('open', workspace.id, conversationId, coldAt, 128);
   const set = {
     status: 'open',
     last_activity_at: at,
-    gsi1pk: keys.conversationsIndex(workspace.org_id, workspace.id),
+    gsi1pk: conversationList(workspace.org_id, workspace.id),
     gsi1sk: indexKey,
     due_at: coldAt.toISOString(),
     gsi5pk: due.gsi5pk,
@@ -54,10 +53,6 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     '#pk': 'pk',
     '#status': 'status',
     '#owner': 'owner',
-    '#r0': 'gsi2pk',
-    '#r1': 'gsi2sk',
-    '#r2': 'gsi3pk',
-    '#r3': 'gsi3sk',
     '#r4': 'moved_by',
     '#r5': 'cold_at',
     '#r6': 'gsi4pk',
@@ -78,7 +73,7 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
   }
   const adds = Object.entries(add).map(([name, value]) => token(name, value).join(' '));
   return {
-    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r0, #r1, #r2, #r3, #r4, #r5, #r6, #r7`,
+    update: `SET ${sets.join(', ')} ADD ${adds.join(', ')} REMOVE #r4, #r5, #r6, #r7`,
     condition: '(attribute_not_exists(#pk) OR #status <> :closed) AND (attribute_not_exists(#owner) OR #owner = :caller)',
     names,
     values,
@@ -119,7 +114,7 @@ const query = (overrides: Partial<ClaimedQuery> = {}): ClaimedQuery => ({
 async function both(saved: ClaimedQuery, at: string, before?: Record<string, unknown>) {
   const coldAt = new Date(Date.parse(at) + 30 * 60_000);
   const typed = conversationUpdate(saved, at, coldAt, 128);
-  const key = keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
+  const key = conversationKey(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
   expect(typed.key).toEqual(key);
   const builds = [typed.input, referenceUpdate(saved, at, coldAt)];
   return Promise.all(
@@ -151,8 +146,6 @@ const earlier = {
   stats_status: 'pending',
   gsi1pk: 'old',
   gsi1sk: 'old',
-  gsi2pk: 'old',
-  gsi2sk: 'old',
 };
 
 describe('the conversation item’s typed write (query/claim.ts), against the hand-written reference', () => {
@@ -235,7 +228,7 @@ describe('a conversation the query started: its item put in the batch of its mes
     it(`leaves the item the update leaves on no item: ${name}`, async () => {
       const at = '2026-11-24T09:00:00.000Z';
       const coldAt = new Date(Date.parse(at) + 30 * 60_000);
-      const key = keys.conversation(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
+      const key = conversationKey(saved.workspace.org_id, saved.workspace.id, saved.conversationId);
       const [updated, put] = stores;
       await updated!.table.delete(key);
       await put!.table.delete(key);

@@ -28,7 +28,7 @@ const conversations = Array.from({ length: 60 }, (_, n) => {
 });
 const inputs = (filter?: boolean) =>
   shardKeys(BASE).map((pk) => ({
-    index: 'gsi1' as const,
+    index: 'listings' as const,
     pk,
     newestFirst: true,
     ...(filter ? { filter: '#status = :cold', names: { '#status': 'status' }, values: { ':cold': 'cold' } } : {}),
@@ -131,7 +131,7 @@ describe('readShardedPage', () => {
     await refuse(Buffer.from(JSON.stringify({ l: 'another list', s: [null, null, null, null] })).toString('base64url'));
     await refuse(Buffer.from(JSON.stringify({ pk: 'x', sk: 'y' })).toString('base64url'));
     // A cursor of another workspace's list.
-    const other = shardKeys('WSCONV#o#other').map((pk) => ({ index: 'gsi1' as const, pk, newestFirst: true }));
+    const other = shardKeys('WSCONV#o#other').map((pk) => ({ index: 'listings' as const, pk, newestFirst: true }));
     await table.batchPut(
       ['x', 'y'].map((id, n) => ({
         pk: `CONV#o#other#${id}`,

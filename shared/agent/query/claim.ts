@@ -1,21 +1,22 @@
 import { isOwnConversationId } from '../../conversations/owners.js';
-import { Entity } from 'dynamodb-toolbox/entity';
 import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
 import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
-import { number } from 'dynamodb-toolbox/schema/number';
-import { string } from 'dynamodb-toolbox/schema/string';
-import { lazyDueIndex, minutesAfter } from '../../conversations/lifecycle.js';
-import { CONSUMER_TYPES, CONVERSATION_STATUSES } from '../../conversations/schemas.js';
+import {
+  conversationEntity,
+  conversationKey,
+  keptPendingEntry,
+  listingEntry,
+  outOf,
+  pendingEntry,
+  pendingEntryBroughtForward,
+  pendingEntryTime,
+} from '../../conversations/entities.js';
+import { minutesAfter } from '../../conversations/lifecycle.js';
 import { conversationTitle, firstQuestion } from '../../conversations/title.js';
 import type { Deps } from '../../deps.js';
 import { ConflictError } from '../../platform/errors.js';
-import { keys } from '../../platform/keys.js';
-import { listShardOf, shardKey } from '../../platform/list-shards.js';
 import { type Key, type UpdateInput, unlessConditionFailed } from '../../platform/table.js';
-import { plainItems, singleTable, updateOf } from '../../platform/updates.js';
+import { updateOf } from '../../platform/updates.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { Caller, ConversationState } from './types.js';
 
@@ -39,51 +40,6 @@ export interface ClaimedQuery {
   resumed?: { counted: { costUsd: number } };
 }
 
-/** The attributes of the conversation item (`CONV#…` / `STATE`) a query writes or its condition reads. */
-const conversationEntity = new Entity({
-  name: 'conversation',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    workspace_id: string(),
-    org_id: string(),
-    status: string().enum(...CONVERSATION_STATUSES),
-    consumer_type: string().enum(...CONSUMER_TYPES),
-    user_name: string(),
-    /** The first question, cut to 120 characters (`conversations/title.ts`). */
-    title: string().optional(),
-    channel: anyOf(nul(), string()),
-    owner: string().optional(),
-    chat_channel_id: string().optional(),
-    chat_thread_ts: string().optional(),
-    first_message_at: string(),
-    last_activity_at: string(),
-    message_count: number(),
-    total_cost_usd: number(),
-    stats_status: string(),
-    due_at: string().optional(),
-    cold_at: string().optional(),
-    moved_by: string().optional(),
-    gsi1pk: string(),
-    gsi1sk: string(),
-    /** The by-status lists of before (every status is listed from gsi1 now): a query takes a conversation out. */
-    gsi2pk: string().optional(),
-    gsi2sk: string().optional(),
-    /** The due index before it had its own projection: taken out by the conversation's next write. */
-    gsi3pk: string().optional(),
-    gsi3sk: string().optional(),
-    /** The cold conversation's due entry (its close), or an open one's written before GSI5. */
-    gsi4pk: string().optional(),
-    gsi4sk: string().optional(),
-    /** The open conversation's due entry (its cold move), lazy: put by the first question, moved by the sweep. */
-    gsi5pk: string(),
-    gsi5sk: string(),
-  }),
-});
-
 /**
  * The conversation item's UpdateItem: created or reopened as open, under two conditions: not
  * closed, and the caller's own (a conversation older than owners is claimed by its next query).
@@ -105,16 +61,10 @@ export function conversationUpdate(
     .build(UpdateItemCommand)
     .item({
       ...set,
-      // Open: out of the by-status list (where a cold conversation, or one written before, still was).
-      gsi2pk: $remove(),
-      gsi2sk: $remove(),
-      gsi3pk: $remove(),
-      gsi3sk: $remove(),
-      // Open: out of the cold list of the due index (or GSI4's open one, where it was written before).
-      gsi4pk: $remove(),
-      gsi4sk: $remove(),
+      // Open: out of the cold conversations' due index.
+      ...outOf('closes'),
       // Its due entry stays where an earlier question put it (the sweep moves it when it finds it early).
-      gsi5sk: $get('gsi5sk', set.gsi5sk),
+      ...keptPendingEntry(set),
       // Who and what it is: only if not there yet.
       id: $get('id', initial.id),
       workspace_id: $get('workspace_id', initial.workspace_id),
@@ -163,20 +113,17 @@ export function conversationUpdate(
  */
 function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueShards: number) {
   const { caller, workspace, conversationId } = saved;
-  // The lists' sort key: the last activity alone (index keys need not be unique; pages go on by the item's key too).
-  const indexKey = at;
   const chat = caller.chat;
   const set = {
-    ...keys.conversation(workspace.org_id, workspace.id, conversationId),
+    ...conversationKey(workspace.org_id, workspace.id, conversationId),
     status: 'open' as const,
     last_activity_at: at,
-    gsi1pk: shardKey(keys.conversationsIndex(workspace.org_id, workspace.id), listShardOf(conversationId)),
-    gsi1sk: indexKey,
+    ...listingEntry(workspace.org_id, workspace.id, conversationId, at),
     due_at: coldAt.toISOString(),
     // At the cold timeout from now even when the move is planned later (a query paused for an
     // approval): the lazy entry stays no later than any move a next query plans, so that query
     // need not bring it forward (keepDueEntryInTime); the sweep moves it if it comes first.
-    ...lazyDueIndex('open', workspace.id, conversationId, minutesAfter(at, workspace.cold_timeout_minutes), dueShards),
+    ...pendingEntry('open', workspace.id, conversationId, minutesAfter(at, workspace.cold_timeout_minutes), dueShards),
   };
   const initial = {
     id: conversationId,
@@ -221,11 +168,10 @@ export function freshConversationItem(saved: ClaimedQuery, at: string, coldAt: D
  */
 async function keepDueEntryInTime(deps: Deps, key: Key, previous: ConversationState | undefined, coldAt: Date): Promise<void> {
   const due = coldAt.toISOString();
-  if (!previous?.gsi5sk || previous.gsi5sk <= due) return;
-  await unlessConditionFailed(
-    deps.table.update(key, { update: 'SET gsi5sk = :due', condition: 'gsi5sk > :due', values: { ':due': due } }),
-    undefined,
-  );
+  const standing = pendingEntryTime(previous);
+  if (!standing || standing <= due) return;
+  const forward = pendingEntryBroughtForward(key, due);
+  await unlessConditionFailed(deps.table.update(forward.key, forward.input), undefined);
 }
 
 /**

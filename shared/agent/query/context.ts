@@ -1,13 +1,17 @@
+import { CONVERSATION_SORT_KEY, conversationNewestFirst, MESSAGE_PREFIX } from '../../conversations/entities.js';
 import { expandMessages } from '../../conversations/messages.js';
 import { ownConversationId } from '../../conversations/owners.js';
 import { loadPatternEngine } from '../../guardrails/patterns.js';
 import type { KnowledgeItem } from '../../knowledge/knowledge.js';
 import { readModelSettings } from '../../org/settings.js';
+import { budgetsKey } from '../../budgets/entities.js';
 import { budgetsOf } from '../../budgets/store.js';
 import { monthOf } from '../../platform/clock.js';
-import { countersOf, isCounterItem, monthCounterKeys } from '../../workspaces/counters.js';
+import { countersOf } from '../../workspaces/counters.js';
+import { isKnowledgeItem } from '../../knowledge/entities.js';
+import { workspaceWithChildren } from '../../workspaces/entities.js';
+import { isCounterItem, monthCounterKeys } from '../../workspaces/usage-entities.js';
 import type { Deps } from '../../deps.js';
-import { keys } from '../../platform/keys.js';
 import type { Item } from '../../platform/table.js';
 import { workspaceToolsOf } from '../../workspaces/tool-access.js';
 import { assertServing } from '../../workspaces/workspaces.js';
@@ -31,17 +35,13 @@ export function admitQuery(deps: Deps, orgId: string): Promise<void> | undefined
 
 /** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
 export async function loadConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
-  const page = await deps.table.query({
-    pk: keys.conversationPartition(orgId, workspaceId, conversationId),
-    newestFirst: true,
-    limit: CONTEXT_MESSAGES + 1,
-  });
-  const state = page.items.find((item) => item.sk === keys.conversationSortKey) as (Item & ConversationState) | undefined;
+  const page = await deps.table.query(conversationNewestFirst(orgId, workspaceId, conversationId, CONTEXT_MESSAGES + 1));
+  const state = page.items.find((item) => item.sk === CONVERSATION_SORT_KEY) as (Item & ConversationState) | undefined;
   // A message numbered past the count was put by a follow-up whose claim was refused and that did
   // not live to take it back (query/persist-follow-up.ts): it is not part of the conversation.
   const count = state?.message_count ?? Number.POSITIVE_INFINITY;
   const messages = expandMessages(page.items)
-    .filter((item) => item.sk.startsWith(keys.messagePrefix) && !(Number(item.seq) > count))
+    .filter((item) => item.sk.startsWith(MESSAGE_PREFIX) && !(Number(item.seq) > count))
     .sort((a, b) => Number(a.seq) - Number(b.seq))
     // The latest, as many as one message an item read (a question and its answer are one item).
     .slice(-CONTEXT_MESSAGES)
@@ -59,15 +59,15 @@ const noConversation = () => ({ state: undefined, messages: [] });
 export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: string, conversationId: string, isNew = false) {
   const month = monthOf(deps.clock.now());
   const [workspaceItems, conversation, { also, ...modelSettings }] = await Promise.all([
-    deps.table.queryAll({ pk: keys.workspacePartition(caller.orgId, workspaceId) }),
+    deps.table.queryAll(workspaceWithChildren(caller.orgId, workspaceId)),
     isNew ? noConversation() : loadConversation(deps, caller.orgId, workspaceId, conversationId),
     // The organisation's budgets and the workspace's counters of the month come with its model
     // settings: no store call more.
-    readModelSettings(deps, caller.orgId, [keys.budgets(caller.orgId), ...monthCounterKeys(caller.orgId, workspaceId, month)]),
+    readModelSettings(deps, caller.orgId, [budgetsKey(caller.orgId), ...monthCounterKeys(caller.orgId, workspaceId, month)]),
   ]);
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
   assertServing(workspace);
-  const knowledge = workspaceItems.filter((item) => item.sk.startsWith(keys.knowledgePrefix)) as unknown as KnowledgeItem[];
+  const knowledge = workspaceItems.filter(isKnowledgeItem) as unknown as KnowledgeItem[];
   // Pattern guardrails need their engine, loaded by the first query of a process that has any.
   if (guardrails.some((guardrail) => guardrail.type !== 'block_tool')) await loadPatternEngine();
   return {
@@ -78,9 +78,9 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     guardrails,
     ...conversation,
     ...modelSettings,
-    budgets: budgetsOf(also.find((item) => item.sk === keys.budgets(caller.orgId).sk)),
-    /** The workspace's counters of this month (with what its item held before they moved): the cache TTL and the budgets' estimate. */
-    counters: countersOf(workspace, also.filter(isCounterItem)),
+    budgets: budgetsOf(also.find((item) => item.sk === budgetsKey(caller.orgId).sk)),
+    /** The workspace's counters of this month: the cache TTL and the budgets' estimate. */
+    counters: countersOf(also.filter(isCounterItem)),
   };
 }
 

@@ -1,14 +1,15 @@
 import { pairItem } from '../../conversations/messages.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
 import { approvalSettingOf } from '../../approvals/setting.js';
+import { messageKey } from '../../conversations/entities.js';
 import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';
 import { newId } from '../../platform/ids.js';
-import { keys } from '../../platform/keys.js';
 import { listShardOf } from '../../platform/list-shards.js';
 import { workspaceLabel } from '../../platform/metrics.js';
 import type { Item } from '../../platform/table.js';
 import { counterNames, type Usage } from '../../workspaces/counters.js';
+import { activityEntryKey } from '../../workspaces/entities.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopResult } from '../loop.js';
 import type { Caller, ConversationState } from './types.js';
@@ -50,14 +51,13 @@ export interface FinishedQuery {
   approvals?: ApprovalRecord[];
   /**
    * A query resumed after an approval: its question is stored already, and so is its audit entry
-   * (`activityAt`, `activityId`, in shard `activityShard`: 0, the unsharded log, for one paused
-   * before the log had shards), which is rewritten with the totals; `counted` is what the first
-   * part already added to the counters.
+   * (`activityAt`, `activityId`, in shard `activityShard`), which is rewritten with the totals;
+   * `counted` is what the first part already added to the counters.
    */
   resumed?: {
     activityAt: string;
     activityId: string;
-    activityShard?: number;
+    activityShard: number;
     counted: CountedSoFar;
   };
 }
@@ -93,7 +93,7 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
   // A resumed query's question is stored already: only its answer follows.
   const firstSeq = saved.resumed ? previousCount : historySeq + history.length;
   const message = (seq: number, role: 'user' | 'assistant', content: string): Item => ({
-    ...keys.message(workspace.org_id, workspace.id, conversationId, seq),
+    ...messageKey(workspace.org_id, workspace.id, conversationId, seq),
     id: newId('msg', now),
     seq,
     role,
@@ -153,7 +153,7 @@ function userIdOf(caller: Caller): string | null {
 
 /** The audit log's shard of the query's entry: its id's, or where the entry of the query it resumes is. */
 function activityShardOf(saved: FinishedQuery, activityId: string): number {
-  return saved.resumed ? (saved.resumed.activityShard ?? 0) : listShardOf(activityId);
+  return saved.resumed ? saved.resumed.activityShard : listShardOf(activityId);
 }
 
 /** The audit entry of the query (`WSACT#<workspace>`, in one of its shards). */
@@ -162,7 +162,7 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
   const at = saved.resumed?.activityAt ?? now.toISOString();
   const activityId = saved.resumed?.activityId ?? newId('act', now);
   return {
-    ...keys.activityEntry(saved.workspace.org_id, saved.workspace.id, at, activityId, activityShardOf(saved, activityId)),
+    ...activityEntryKey(saved.workspace.org_id, saved.workspace.id, at, activityId, activityShardOf(saved, activityId)),
     id: activityId,
     conversation_id: saved.conversationId,
     user_id: userIdOf(saved.caller),

@@ -72,6 +72,6 @@ export interface ConversationState {
   status?: string;
   message_count?: number;
   owner?: string;
-  /** Where its open due entry stands (GSI5, lazy: conversations/lifecycle.ts `lazyDueIndex`). */
+  /** Where its open due entry stands (`pending`, lazy: conversations/entities.ts `pendingEntry`). */
   gsi5sk?: string;
 }

@@ -1,0 +1,71 @@
+import { Entity } from 'dynamodb-toolbox/entity';
+import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { item } from 'dynamodb-toolbox/schema/item';
+import { string } from 'dynamodb-toolbox/schema/string';
+import type { Key, QueryInput } from '../platform/table.js';
+import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { workspacePartition } from '../workspaces/entities.js';
+
+/*
+ * A workspace's knowledge (docs/data-model.md): its entries, in the workspace's partition (the
+ * query reads them with the workspace), and the gaps the statistics found (questions it could not
+ * answer), in a partition of their own, newest first.
+ */
+
+const KNOWLEDGE_PREFIX = 'KNOW#';
+
+/** A knowledge entry (`WS#<org>#<ws>` / `KNOW#<id>`). */
+export const knowledgeKey = (orgId: string, workspaceId: string, knowledgeId: string): Key => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: `${KNOWLEDGE_PREFIX}${knowledgeId}`,
+});
+
+/** Whether an item of the workspace's partition is a knowledge entry. */
+export const isKnowledgeItem = (item: { sk: string }) => item.sk.startsWith(KNOWLEDGE_PREFIX);
+
+/** The attributes of a knowledge entry that its change writes (its creation is a put of the whole entry). */
+const knowledgeEntity = new Entity({
+  name: 'knowledge',
+  table: singleTable,
+  ...plainItems,
+  schema: item({
+    pk: string().key(),
+    sk: string().key(),
+    title: string().optional(),
+    content: string().optional(),
+    updated_at: string(),
+  }),
+});
+
+/** The condition that an entry is there (its change or delete is 404 otherwise). */
+export const knowledgeExists = () => conditionOf(knowledgeEntity, { attr: 'pk', exists: true });
+
+/** An entry's new title or content (what is given), if it is there. */
+export function knowledgeUpdate(
+  orgId: string,
+  workspaceId: string,
+  knowledgeId: string,
+  changes: { title?: string; content?: string },
+  at: string,
+) {
+  const command = knowledgeEntity
+    .build(UpdateItemCommand)
+    .item({ ...knowledgeKey(orgId, workspaceId, knowledgeId), title: changes.title, content: changes.content, updated_at: at })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+const gapsPartition = (orgId: string, workspaceId: string) => `WSGAP#${orgId}#${workspaceId}`;
+
+/** A knowledge gap, listed newest first (written by the statistics job). */
+export const gapKey = (orgId: string, workspaceId: string, at: string, gapId: string): Key => ({
+  pk: gapsPartition(orgId, workspaceId),
+  sk: `${at}#${gapId}`,
+});
+
+/** A workspace's newest gaps. */
+export const recentGaps = (orgId: string, workspaceId: string, limit: number): QueryInput => ({
+  pk: gapsPartition(orgId, workspaceId),
+  newestFirst: true,
+  limit,
+});

@@ -1,0 +1,54 @@
+import { Entity } from 'dynamodb-toolbox/entity';
+import { $add, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { item } from 'dynamodb-toolbox/schema/item';
+import { number } from 'dynamodb-toolbox/schema/number';
+import { string } from 'dynamodb-toolbox/schema/string';
+import type { ScanFilter } from './migrations.js';
+import type { ConditionalWrite, Key } from './table.js';
+import { plainItems, singleTable, updateOf } from './updates.js';
+
+/*
+ * The platform's own items (docs/data-model.md): the suffix counters of unique names, and the
+ * fixed-window counters that rate limits and throttles count in. Platform code knows no domain, so
+ * their keys live here; a domain that counts in a window (auth's throttles) builds its own keys.
+ */
+
+/** A typed condition (`conditionOf`) as a migration's scan filter: which items it rewrites. */
+export function scanFilterOf(condition: ConditionalWrite): ScanFilter {
+  if (!condition.condition) throw new Error('a scan filter needs a condition');
+  return { expression: condition.condition, names: condition.names, values: condition.values };
+}
+
+/** A counter handing out the next free suffix of a slug (`SLUG#<namespace>#<slug>` / `SLUG`: unique.ts). */
+const slugCounterEntity = new Entity({
+  name: 'slug-counter',
+  table: singleTable,
+  ...plainItems,
+  schema: item({ pk: string().key(), sk: string().key(), next: number().optional() }),
+});
+
+/** The slug counter of `slug` in a namespace (`ws@<orgId>`, `org`). */
+const slugCounterKey = (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' });
+
+/** The next suffix of `slug`: the counter counted up (ALL_NEW answers it). */
+export const nextSuffixUpdate = (namespace: string, slug: string) =>
+  updateOf(slugCounterEntity.build(UpdateItemCommand).item({ ...slugCounterKey(namespace, slug), next: $add(1) }));
+
+/** A fixed-window counter (windows.ts): its count, and when the window's item expires (TTL, epoch seconds). */
+const windowEntity = new Entity({
+  name: 'window-counter',
+  table: singleTable,
+  ...plainItems,
+  schema: item({ pk: string().key(), sk: string().key(), count: number().optional(), ttl: number() }),
+});
+
+/** `delta` added to the count of the window item `key`, which expires at `expiresAtSeconds`. */
+export const windowUpdate = (key: Key, delta: number, expiresAtSeconds: number) =>
+  updateOf(windowEntity.build(UpdateItemCommand).item({ ...key, count: $add(delta), ttl: expiresAtSeconds }));
+
+/**
+ * The window of one minute of requests of an organisation (`org:<id>`), a consumer key
+ * (`key:<id>`), or of queries of an organisation (`queries:<id>`), all processes together
+ * (request-rate.ts).
+ */
+export const requestRateKey = (scope: string, minute: number): Key => ({ pk: `REQRATE#${scope}`, sk: `M#${minute}` });
