@@ -4,17 +4,17 @@ import { SCHEDULE_GRACE_MS, sweepOverdue } from '../../shared/conversations/due-
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { handleSqsBatch } from '../../shared/jobs/sqs.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';
-import { createAwsDeps, queueUrlsOf } from '../../shared/wiring/aws-deps.js';
+import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { jobHandlers } from '../../shared/wiring/job-handlers.js';
 
 // Built once per container. The statistics job and an evaluation's case call the model, and an
 // approval's expiry runs its query on (the model and the MCP servers), so the agent's clients are wired.
-const { config, deps, sqs, telemetry } = await createAwsDeps(process.env, {
+const { config, deps, sqs, queueUrls, telemetry } = await createAwsDeps(process.env, {
   needsSession: false,
   // Cold notices and expired approvals post with the organisation's bot token.
   extra: createAgentProcessParts,
 });
-const urls = Object.values(queueUrlsOf(config)).filter((url): url is string => !!url);
+const urls = Object.values(queueUrls).filter((url): url is string => !!url);
 const queueUrlOf = (arn: string | undefined) => urls.find((url) => arn !== undefined && url.endsWith(`/${arn.split(':').at(-1)}`));
 const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
 

@@ -122,7 +122,7 @@ export async function recordOrCheck(store: Store, message: JobMessage, delayMs =
 /** How long a claim of a job is its worker's: after it, the job may be claimed again. */
 export const JOB_LEASE_MS = 15 * 60 * 1000;
 /** A delayed job delivered less than this before its run time is claimed now. */
-export const EARLY_TOLERANCE_MS = 1000;
+const EARLY_TOLERANCE_MS = 1000;
 /** Far enough ahead that every lease has lapsed by then: a takeover's. */
 const EVERY_LEASE = '9999-12-31T23:59:59.999Z';
 

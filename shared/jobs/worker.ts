@@ -5,7 +5,6 @@ import {
   completeJob,
   countCompleted,
   deliveryModeOf,
-  EARLY_TOLERANCE_MS,
   getJob,
   JOB_LEASE_MS,
   recordJob,
@@ -118,7 +117,8 @@ function refused(deps: Deps, queue: QueueName, job: JobItem | undefined): JobOut
   if (!job) return { kind: 'skipped', reason: 'job is gone' };
   const now = deps.clock.now().getTime();
   const early = new Date(job.run_at).getTime() - now;
-  if (job.state === 'delayed' && early > EARLY_TOLERANCE_MS) return { kind: 'retry', delayMs: early, error: 'not due yet' };
+  // Refused as delayed: not due when claimed, however near its time is by this read.
+  if (job.state === 'delayed') return { kind: 'retry', delayMs: Math.max(0, early), error: 'not due yet' };
   if (job.state === 'active' && deliveryModeOf(queue) === 'claimed-on-delivery') {
     const lapses = job.lease_until ? new Date(job.lease_until).getTime() - now : JOB_LEASE_MS;
     return { kind: 'retry', delayMs: Math.max(1000, lapses + 1000), error: 'claimed by another delivery' };

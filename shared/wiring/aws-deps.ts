@@ -20,7 +20,7 @@ function required(value: string | undefined, name: string): string {
   return value;
 }
 
-export function queueUrlsOf(config: Config): QueueUrls {
+function queueUrlsOf(config: Config): QueueUrls {
   return {
     lifecycle: required(config.queues.lifecycleUrl, 'LIFECYCLE_QUEUE_URL'),
     'cold-messages': required(config.queues.coldMessagesUrl, 'COLD_MESSAGES_QUEUE_URL'),
@@ -39,28 +39,30 @@ function createAwsJobs(config: Config, store: Store) {
   const schedulerClient = once(
     async (): Promise<SchedulerClient> => new (await import('@aws-sdk/client-scheduler')).SchedulerClient({ region: config.awsRegion }),
   );
-  const jobs = new SqsJobQueue(sqs, queueUrlsOf(config), store);
+  const queueUrls = queueUrlsOf(config);
+  const jobs = new SqsJobQueue(sqs, queueUrls, store);
   const scheduler = new EventBridgeScheduler(schedulerClient, {
     groupName: required(config.queues.schedulerGroup, 'SCHEDULER_GROUP_NAME'),
     targetArn: required(config.queues.lifecycleArn, 'LIFECYCLE_QUEUE_ARN'),
     roleArn: required(config.queues.schedulerRoleArn, 'SCHEDULER_ROLE_ARN'),
   });
-  return { sqs, jobs, scheduler };
+  return { sqs, queueUrls, jobs, scheduler };
 }
 
 /**
  * The deps of a Lambda container or AWS task, built once at module load: the platform, the SQS
  * job queues and EventBridge schedules. `extra` adds what a function needs beyond the core (the
- * agent's clients). `clientAddress` is the HTTP functions' `ClientAddressOf`.
+ * agent's clients). `clientAddress` is the HTTP functions' `ClientAddressOf`; `queueUrls`, the
+ * queues the jobs function consumes.
  */
 export async function createAwsDeps(
   env: Record<string, string | undefined>,
   options: AwsPlatformOptions & {
     extra?: (config: Config, logger: AppLogger, store: SecretStore) => Partial<DepsParts>;
-  } = { needsSession: true },
+  },
 ) {
   const { config, logger, store, sessionSecret, tracing, clientAddress } = await openAwsPlatform(env, options);
-  const { sqs, jobs, scheduler } = createAwsJobs(config, store);
+  const { sqs, queueUrls, jobs, scheduler } = createAwsJobs(config, store);
   const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
-  return { config, deps, sqs, telemetry: telemetryOf(deps.metrics, tracing, logger), clientAddress };
+  return { config, deps, sqs, queueUrls, telemetry: telemetryOf(deps.metrics, tracing, logger), clientAddress };
 }

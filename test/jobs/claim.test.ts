@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import {
   QUEUE_NAMES,
@@ -11,7 +11,7 @@ import {
   type JobMessage,
   type QueueName,
 } from '../../shared/jobs/ledger.js';
-import { listFailedJobs, listQueues } from '../../shared/jobs/ops.js';
+import { drainQueue, listFailedJobs, listQueues } from '../../shared/jobs/ops.js';
 import { processJob, type JobHandler, type JobHandlers, type WorkerSettings } from '../../shared/jobs/worker.js';
 import { jobHandlers } from '../../shared/wiring/job-handlers.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -101,6 +101,68 @@ describe('claimJob', () => {
   });
 });
 
+describe('claimJob, by the state the ledger holds', () => {
+  it('lets one of two deliveries claim a job at once; the other is refused and the job counted active once', async () => {
+    const job = message('cold-messages');
+    await recordJob(t.deps, job);
+    const claims = await Promise.all([claimJob(t.deps, job), claimJob(t.deps, job)]);
+    expect(claims.map((claim) => claim.kind).sort()).toEqual(['claimed', 'refused']);
+    expect(await getJob(t.deps, job.jobId)).toMatchObject({ state: 'active', attempts: 1 });
+    expect(await countsOf(job)).toMatchObject({ waiting: 0, active: 1 });
+  });
+
+  it('takes over a recorded job whose worker died once its lease has lapsed, not before, counting nothing again', async () => {
+    const job = message('cold-messages');
+    await recordJob(t.deps, job);
+    await claimJob(t.deps, job);
+    t.clock.advance(14 * 60_000);
+    expect(await claimJob(t.deps, job)).toMatchObject({ kind: 'refused', job: { state: 'active', attempts: 1 } });
+    t.clock.advance(2 * 60_000);
+    expect(await claimJob(t.deps, job)).toMatchObject({ kind: 'claimed', settledByCounters: false, counted: false, job: { attempts: 2 } });
+    const stored = await getJob(t.deps, job.jobId);
+    expect(stored).toMatchObject({ state: 'active', attempts: 2 });
+    expect(stored?.gsi5pk).toMatch(/^JOBPENDING#cold-messages#\d+$/);
+    expect(await countsOf(job)).toMatchObject({ waiting: 0, active: 1 });
+  });
+
+  it('refuses a delayed job before its run time, and claims it within the early tolerance', async () => {
+    const job = message('cold-messages');
+    await recordJob(t.deps, job, 60_000);
+    expect(await claimJob(t.deps, job)).toMatchObject({ kind: 'refused', job: { state: 'delayed', attempts: 0 } });
+    t.clock.advance(59_500);
+    expect(await claimJob(t.deps, job)).toMatchObject({ kind: 'claimed', job: { state: 'active', attempts: 1 } });
+    expect(await countsOf(job)).toMatchObject({ delayed: 0, active: 1 });
+  });
+
+  it("does not revive a drained job: its late delivery runs nothing, whatever the queue's delivery mode", async () => {
+    const runs: string[] = [];
+    const recording: JobHandler<unknown> = { schema: z.unknown(), run: async (_deps, _data, job) => runs.push(job.id) };
+    const all: JobHandlers = { lifecycle: recording, 'cold-messages': recording, 'conversation-stats': recording, evals: recording };
+    const orgId = `org_${randomUUID()}`;
+    const recorded = { ...message('cold-messages'), orgId };
+    await recordJob(t.deps, recorded);
+    // A timed move in the ledger: its first delivery failed.
+    const move = { ...message('lifecycle'), orgId };
+    await recordJob(t.deps, move, 0, { error: 'boom', retryInMs: 5 });
+    const stats = await recordOrCheck(t.deps, { ...message('conversation-stats'), orgId });
+    if (!stats) throw new Error('the stats job was not sent');
+    for (const queue of ['cold-messages', 'lifecycle', 'conversation-stats']) await drainQueue(t.deps, orgId, queue);
+    t.clock.advance(1000);
+
+    // Attempts as drained: none for the recorded job, the failed one for the move, the claim's for the stats job.
+    for (const [late, attempts] of [
+      [recorded, 0],
+      [move, 1],
+      [stats, 1],
+    ] as const) {
+      expect(await processJob(t.deps, all, SETTINGS, late)).toMatchObject({ kind: 'skipped' });
+      expect(await getJob(t.deps, late.jobId)).toMatchObject({ state: 'removed', attempts });
+    }
+    expect(runs).toEqual([]);
+    for (const late of [recorded, move, stats]) expect(await countsOf(late)).toMatchObject({ waiting: 0, delayed: 0, active: 0 });
+  });
+});
+
 describe('processJob', () => {
   it('does a recorded job in four store calls: its claim and completion, each with its count', async () => {
     const job = message('cold-messages');
@@ -109,6 +171,25 @@ describe('processJob', () => {
     expect(result).toEqual({ kind: 'completed' });
     expect(calls).toBe(4);
     expect(await getJob(t.deps, job.jobId)).toMatchObject({ state: 'completed', attempts: 1 });
+  });
+
+  it('sends a delayed job refused as not due back for the rest of its wait, even when its time comes while the refusal is read', async () => {
+    const job = message('cold-messages');
+    await recordJob(t.deps, job, 60_000);
+    // Delivered just over the early tolerance before its run time: the claim is refused.
+    t.clock.advance(60_000 - 1002);
+    const read = t.deps.table.get.bind(t.deps.table);
+    const slowRead = vi.spyOn(t.deps.table, 'get').mockImplementationOnce(async (...args: Parameters<typeof read>) => {
+      // The refusal's read answers 5 ms later: the job is within the tolerance now, and still not claimed.
+      t.clock.advance(5);
+      return read(...args);
+    });
+    try {
+      expect(await processJob(t.deps, handlers, SETTINGS, job)).toEqual({ kind: 'retry', delayMs: 997, error: 'not due yet' });
+    } finally {
+      slowRead.mockRestore();
+    }
+    expect(await getJob(t.deps, job.jobId)).toMatchObject({ state: 'delayed', attempts: 0 });
   });
 
   it('does a job of the claimed-on-delivery queue in three: its claim, its count active, its count completed', async () => {
