@@ -1,5 +1,5 @@
 import type { Deps } from '../deps.js';
-import { ConflictError, ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
 import { newId, slugify } from '../platform/ids.js';
 import { addToWindow } from '../platform/windows.js';
 import type { Key } from '../platform/table.js';
@@ -8,7 +8,7 @@ import { emailKey, organisationKey, orgSlugClaimKey, userKey } from '../org/enti
 import { toOrganisation, type OrganisationItem } from '../org/organisations.js';
 import { teamKey, teamNameKey } from '../org/team-entities.js';
 import type { Organisation, User } from '../org/schemas.js';
-import { DEACTIVATED, EMAIL_TAKEN, isActive, isEmailRegistered, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { assertEmailFree, DEACTIVATED, isActive, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { addressLoginThrottleKey, firstSignupKey, loginFromThrottleKey, loginThrottleKey, signupThrottleKey } from './entities.js';
 import type { SignupInput } from './schemas.js';
 
@@ -70,7 +70,7 @@ export async function signUp(deps: Deps, input: SignupInput, address: string): P
 }
 
 async function createOrganisationWithAdmin(deps: Deps, input: SignupInput): Promise<{ user: User; org: Organisation }> {
-  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
+  await assertEmailFree(deps, input.email);
   const now = deps.clock.now();
   const orgId = newId('org', now);
   const orgName = input.org_name ?? `${input.name}'s organisation`;

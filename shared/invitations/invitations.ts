@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Principal } from '../auth/tokens.js';
 import type { Deps } from '../deps.js';
 import { getOrganisationItem } from '../org/organisations.js';
-import { EMAIL_TAKEN, isActiveAdmin, isEmailRegistered, writeUser, type UserItem } from '../org/users.js';
-import { ConflictError, GoneError, NotFoundError } from '../platform/errors.js';
+import { assertEmailFree, isActiveAdmin, writeUser, type UserItem } from '../org/users.js';
+import { GoneError, NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { userKey } from '../org/entities.js';
 import { onConditionFailed } from '../platform/table.js';
@@ -45,7 +45,7 @@ export async function createInvitation(
   input: CreateInvitationInput,
   baseUrl: string,
 ): Promise<Invitation & { url: string }> {
-  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
+  await assertEmailFree(deps, input.email);
   const now = deps.clock.now();
   const id = newId('inv', now);
   const token = randomBytes(32).toString('base64url');
@@ -131,7 +131,7 @@ export async function viewInvitation(deps: Deps, token: string) {
  */
 export async function acceptInvitation(deps: Deps, token: string, input: AcceptInvitationInput): Promise<UserItem> {
   const item = await openInvitation(deps, token);
-  if (await isEmailRegistered(deps, item.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
+  await assertEmailFree(deps, item.email);
   const now = deps.clock.now().toISOString();
   const claim = acceptanceUpdate({ pk: item.pk, sk: item.sk }, now);
   await onConditionFailed(

@@ -57,11 +57,17 @@ export async function listUsers(deps: Deps, orgId: string): Promise<User[]> {
   return items.map(toUser);
 }
 
-export const EMAIL_TAKEN = 'an account with this email already exists';
+const EMAIL_TAKEN = 'an account with this email already exists';
 export const DEACTIVATED = 'this account has been deactivated by your organisation';
 
-export async function isEmailRegistered(deps: Deps, email: string): Promise<boolean> {
-  return (await deps.table.get(emailKey(email), true)) !== undefined;
+/** 409 for an address that already has an account, with code `email_taken` (SCIM answers it `uniqueness`). */
+export function emailTaken(message = EMAIL_TAKEN, cause?: unknown): ConflictError {
+  return new ConflictError(message, { code: 'email_taken', cause });
+}
+
+/** 409 `email_taken` unless the address is free: checked before work a taken address would waste (a password hash). */
+export async function assertEmailFree(deps: Deps, email: string): Promise<void> {
+  if ((await deps.table.get(emailKey(email), true)) !== undefined) throw emailTaken();
 }
 
 /** What a user provisioned by SCIM carries besides a user's own fields. */
@@ -101,14 +107,14 @@ export async function writeUser(
   });
   if (!claimed) {
     await deps.table.delete(userKey(orgId, id));
-    throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
+    throw emailTaken();
   }
   return user;
 }
 
 /** `POST /api/org/users`: an admin adds a user to their organisation. */
 export async function createUser(deps: Deps, orgId: string, input: CreateUserInput): Promise<User> {
-  if (await isEmailRegistered(deps, input.email)) throw new ConflictError(EMAIL_TAKEN, { code: 'email_taken' });
+  await assertEmailFree(deps, input.email);
   const passwordHash = await deps.passwords.hash(input.password);
   return toUser(await writeUser(deps, orgId, { ...input, passwordHash }));
 }

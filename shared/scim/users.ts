@@ -1,12 +1,12 @@
 import type { Deps } from '../deps.js';
 import { userTeamIds } from '../org/team-members.js';
 import { deleteUser, writeDeactivation } from '../org/standing.js';
-import { isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import { emailTaken, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { emailAddress } from '../http/schemas.js';
 import { readSso } from '../sso/config.js';
 import { emailKey, ownEmailCondition, provisionedUserUpdate, userKey, usersOfOrganisation } from '../org/entities.js';
 import { teamKey } from '../org/team-entities.js';
-import { ConflictError, hasErrorCode, NotFoundError } from '../platform/errors.js';
+import { hasErrorCode, NotFoundError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { scimRefusal } from './errors.js';
 import { parseEquality } from './filter.js';
@@ -98,9 +98,7 @@ function fieldsOf(input: ScimUserInput, stored?: UserItem): UserFields {
 }
 
 /** SCIM's 409 `uniqueness` for an address with an account: it names the address. */
-function emailTaken(email: string, cause?: unknown): ConflictError {
-  return new ConflictError(`${email} already has an account`, { code: 'email_taken', cause });
-}
+const addressTaken = (email: string, cause?: unknown) => emailTaken(`${email} already has an account`, cause);
 
 async function userItem(deps: Deps, orgId: string, userId: string): Promise<UserItem> {
   const item = await deps.table.get<UserItem>(userKey(orgId, userId), true);
@@ -142,7 +140,7 @@ export async function createScimUser(deps: Deps, orgId: string, input: ScimUserI
     const item = await writeUser(deps, orgId, { ...fields, org_role: sso?.default_role ?? 'member', passwordHash: '' });
     return scimUserOf(item, baseUrl, []);
   } catch (error) {
-    if (hasErrorCode(error, 'email_taken')) throw emailTaken(fields.email, error);
+    if (hasErrorCode(error, 'email_taken')) throw addressTaken(fields.email, error);
     throw error;
   }
 }
@@ -207,5 +205,5 @@ async function claimEmail(deps: Deps, item: UserItem, email: string): Promise<vo
     org_id: item.org_id,
     password_hash: current?.password_hash ?? '',
   });
-  if (!claimed) throw emailTaken(email);
+  if (!claimed) throw addressTaken(email);
 }
