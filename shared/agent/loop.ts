@@ -47,16 +47,19 @@ export interface LoopInput {
   onEvent?: AgentListener;
   /** How long the prompt cache keeps the tools and system prompt (`ModelRequest.prefixCacheTtl`). */
   prefixCacheTtl?: '5m' | '1h';
-  /**
-   * Asked before each model call with a bound on the prompt's size (UTF-8 bytes of the system prompt,
-   * the tool definitions the model reads and the messages: a token is at least a byte) and what the
-   * loop has used so far: why the loop stops instead (a budget without room for the round), or nothing.
-   */
-  beforeModelCall?: (round: { promptBytes: number; maxTokens: number; usage: TokenUsage }) => Promise<string | undefined>;
+  beforeModelCall?: BeforeModelCall;
 }
 
-/** UTF-8 bytes of what the model reads of a request: a bound on its input tokens. */
-function promptBytesOf(system: string, tools: ToolSpec[], messages: ModelMessage[]): number {
+/** Asked before each model call with a bound on its prompt (`promptBytesOf`), its cache lifetime and what the run has used so far: why the call is not made (a budget without room for it), or nothing. */
+export type BeforeModelCall = (round: {
+  promptBytes: number;
+  maxTokens: number;
+  usage: TokenUsage;
+  prefixCacheTtl?: '5m' | '1h';
+}) => Promise<string | undefined>;
+
+/** UTF-8 bytes of what the model reads of a request (system prompt, the tool definitions it reads, messages): a bound on its input tokens, a token being at least a byte. */
+export function promptBytesOf(system: string, tools: ToolSpec[], messages: ModelMessage[]): number {
   return Buffer.byteLength(system) + Buffer.byteLength(JSON.stringify(tools)) + Buffer.byteLength(JSON.stringify(messages));
 }
 
@@ -159,7 +162,8 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
       prefixCacheTtl: input.prefixCacheTtl,
     };
     const promptBytes = input.beforeModelCall && promptBytesOf(input.system, tools.read(), messages);
-    const stop = promptBytes && (await input.beforeModelCall?.({ promptBytes, maxTokens: input.maxTokens, usage: progress.usage }));
+    const { maxTokens, prefixCacheTtl } = input;
+    const stop = promptBytes && (await input.beforeModelCall?.({ promptBytes, maxTokens, usage: progress.usage, prefixCacheTtl }));
     if (stop) return resultOf(progress, stop);
     const started = performance.now();
     let response: ModelResponse;

@@ -16,7 +16,7 @@ import type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/
  */
 
 export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
-export { inConversation, runAgentQuery, type FinishedRun } from './query/agent-query.js';
+export { inConversation, runAgentQuery, type FinishedRun, type ReviewGate } from './query/agent-query.js';
 export { admitQuery, loadQueryContext } from './query/context.js';
 export { holdBudgetsToResume } from './query/budget.js';
 export { inQuerySpan } from './query/span.js';
@@ -63,12 +63,11 @@ async function answer(
   if (state?.status === 'closed') {
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
-  // Each budget that covers the query holds its estimated cost, or it is 402 before it starts.
-  const questionBytes = Buffer.byteLength(input.query) + (state ? 0 : Buffer.byteLength(JSON.stringify(input.history ?? [])));
   const { response, answerSeq, loop } = await runAgentQuery(deps, caller, {
     context: { ...loaded, state, messages },
     start: { question: input.query, history: state ? [] : (input.history ?? []) },
-    budgets: { counters: loaded.counters, questionBytes, whenFull: 'refuse' },
+    // Each budget that covers the query holds its estimated cost, or it is 402 before it starts.
+    budgets: { whenFull: 'refuse' },
     started,
     listener,
     onHeld: () => listener.onStart?.({ conversation_id: conversationId, session_id: conversationId }),

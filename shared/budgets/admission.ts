@@ -41,7 +41,8 @@ export interface BudgetHold {
   settle(actualUsd: number): Promise<void>;
 }
 
-const NO_HOLD: BudgetHold = { covers: false, holdAtLeast: async () => undefined, settle: async () => {} };
+/** The hold of a query no budget covers. */
+export const NO_HOLD: BudgetHold = { covers: false, holdAtLeast: async () => undefined, settle: async () => {} };
 /** What a query is expected to cost when its workspace has no history yet. */
 const FIRST_ESTIMATE_USD = 0.01;
 /** Never reserve less than this (a free query still takes a place). */

@@ -51,10 +51,11 @@ export async function runEvalCase(deps: Deps, run: RunItem, evalCase: EvalCase):
     budgets: { whenFull: 'end' },
     started,
     // The judge's call counts in the case's cost and budgets.
-    review: async ({ loop }, tier) => {
+    review: async ({ loop }, tier, beforeModelCall) => {
       if (!evalCase.expect.judge || loop.error) return undefined;
       const client = modelsOf(deps).clientFor({ provider: loaded.provider, apiKey: loaded.apiKey });
-      return judge(client, client.modelFor(tier), { question: evalCase.question, answer: loop.answer, rubric: evalCase.expect.judge });
+      const judged = { question: evalCase.question, answer: loop.answer, rubric: evalCase.expect.judge };
+      return judge(client, client.modelFor(tier), judged, beforeModelCall);
     },
     record: (finished) => recordCase(deps, run, evalCase, finished),
   });

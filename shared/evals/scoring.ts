@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { NO_USAGE, type ModelClient, type TokenUsage } from '../agent/model.js';
+import { NO_USAGE, type ModelClient, type ModelRequest, type TokenUsage } from '../agent/model.js';
+import type { ReviewGate } from '../agent/query.js';
 import { errorMessage } from '../platform/errors.js';
 import type { EvalCase } from './schemas.js';
 
@@ -63,17 +64,22 @@ export async function judge(
   client: ModelClient,
   model: string,
   input: { question: string; answer: string; rubric: string },
+  /** The budgets' check before the call (`runAgentQuery`): a budget without room for it fails the case ungraded. */
+  beforeModelCall?: ReviewGate,
 ): Promise<{ failure?: string; usage: TokenUsage }> {
   const content = `<question>\n${input.question}\n</question>\n<answer>\n${input.answer}\n</answer>\n<rubric>\n${input.rubric}\n</rubric>`;
+  const request: ModelRequest = {
+    model,
+    system: JUDGE_PROMPT,
+    tools: [GRADE_TOOL],
+    toolChoice: GRADE_TOOL.name,
+    messages: [{ role: 'user', content: [{ type: 'text', text: content }] }],
+    maxTokens: 600,
+  };
   try {
-    const response = await client.createMessage({
-      model,
-      system: JUDGE_PROMPT,
-      tools: [GRADE_TOOL],
-      toolChoice: GRADE_TOOL.name,
-      messages: [{ role: 'user', content: [{ type: 'text', text: content }] }],
-      maxTokens: 600,
-    });
+    const stop = await beforeModelCall?.(request);
+    if (stop) return { failure: `the judge could not grade it: ${stop}`, usage: NO_USAGE };
+    const response = await client.createMessage(request);
     const call = response.content.find((block) => block.type === 'tool_use' && block.name === GRADE_TOOL.name);
     const grade = GradeSchema.safeParse(call?.type === 'tool_use' ? call.input : undefined);
     if (!grade.success) return { failure: 'the judge did not answer with a grade (passed, score 0–1, reason)', usage: response.usage };

@@ -368,3 +368,61 @@ describe('approvals', () => {
     expect(decided.body.answer).toBe('Opened.');
   });
 });
+
+describe('evaluations', () => {
+  /** Runs a one-case evaluation of the workspace to its end; answers the case's result. */
+  async function runCase(cookie: string, workspaceId: string, evalCase: Record<string, unknown>) {
+    const created = await t.request('POST', `/api/workspaces/${workspaceId}/evals`, {
+      cookie,
+      body: { name: 'Budgeted', cases: [evalCase] },
+    });
+    expect(created.status, created.text).toBe(201);
+    const started = await t.request('POST', `/api/workspaces/${workspaceId}/evals/${created.body.eval.id}/runs`, { cookie, body: {} });
+    expect(started.status, started.text).toBe(202);
+    await t.runner.idle();
+    const run = await t.request('GET', `/api/workspaces/${workspaceId}/evals/${created.body.eval.id}/runs/${started.body.run.id}`, {
+      cookie,
+    });
+    expect(run.body.run.status, run.text).toBe('done');
+    return run.body.run.results[0];
+  }
+
+  it('audit (budgets overshoot): the judge of a case is not called past the room its budget has', async () => {
+    const admin = await t.signUp();
+    names += 1;
+    const workspace = await t.createWorkspace(admin.cookie, { name: `Budgeted ${names}` });
+    await createBudget(admin.cookie, { scope: 'org', period: 'day', limit_usd: 0.07 });
+    model.reset();
+    // The answer ($0.063) fits the round's bound (~$0.066); a judge of it ($0.015) would pass the $0.07.
+    model.reply(textReply('A long answer.', { input_tokens: 1000, output_tokens: 4000 }));
+    model.handle(() =>
+      toolUseReply([{ name: 'grade_answer', input: { passed: true, score: 1, reason: 'Fine.' } }], {
+        input_tokens: 2000,
+        output_tokens: 600,
+      }),
+    );
+    const result = await runCase(admin.cookie, workspace.id, {
+      id: 'judged',
+      question: 'Tell me all of it',
+      expect: { judge: 'Complete.' },
+    });
+    expect(await budgetView(admin.cookie)).toMatchObject({ spent_usd: 0.063, reserved_usd: 0, status: 'exceeded' });
+    expect(model.requests).toHaveLength(1);
+    expect(result.passed).toBe(false);
+    expect(result.failures).toEqual([
+      expect.stringMatching(/^the judge could not grade it: budget exceeded: org ".+" spent \$0\.063 of \$0\.07 this day/),
+    ]);
+  });
+
+  it('fails a case its budget has no room for without asking the model', async () => {
+    const admin = await t.signUp();
+    names += 1;
+    const workspace = await t.createWorkspace(admin.cookie, { name: `Budgeted ${names}` });
+    await createBudget(admin.cookie, { scope: 'org', period: 'day', limit_usd: 0.05 });
+    model.reset();
+    const result = await runCase(admin.cookie, workspace.id, { id: 'refused', question: 'Anything?', expect: { contains: ['x'] } });
+    expect(result).toMatchObject({ passed: false, cost_usd: 0 });
+    expect(result.failures).toEqual([expect.stringMatching(/^budget exceeded: org ".+" spent \$0 of \$0\.05 this day/)]);
+    expect(model.requests).toHaveLength(0);
+  });
+});

@@ -5,10 +5,10 @@ import type { Deps } from '../../deps.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
 import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
-import { resultOf, resumeAgentLoop, runCall, type LoopProgress, type LoopResult, type ToolUse } from '../loop.js';
-import { addUsage, costOf, type ContentBlock, type TokenUsage } from '../model.js';
+import { promptBytesOf, resultOf, resumeAgentLoop, runCall, type LoopProgress, type LoopResult, type ToolUse } from '../loop.js';
+import { addUsage, costOf, type ContentBlock, type ModelRequest, type TokenUsage } from '../model.js';
 import { pausedSoFar, queryResponse } from './answer.js';
-import { budgetGate, holdBudgets } from './budget.js';
+import { beforeRounds, budgetGate, holdBudgets, type BudgetGate } from './budget.js';
 import { persistQuery, type FinishedQuery } from './persist.js';
 import { answerQuery, finishRun, nothingRan, prepareLoop, type PreparedLoop, type QueryContext, type QueryRun } from './run.js';
 import { screenInput, screenToolCalls, type ScreenedInput } from './screening.js';
@@ -32,18 +32,20 @@ type AgentStart =
 
 /**
  * The run's budgets: held already (a decision holds them before it is written), or held here, from
- * the average cost per query in `counters` (the workspace item's when absent) and a bound on a first
- * model round for `questionBytes`. Without room, `refuse`: the 402 before anything starts; `end`:
- * a question is not asked (an evaluation's case), a paused query ends saying so without the model
- * (an approval's expiry).
+ * the workspace's average cost per query and a bound on a first model round for the question.
+ * Without room, `refuse`: the 402 before anything starts; `end`: a question is not asked (an
+ * evaluation's case), a paused query ends saying so without the model (an approval's expiry).
  */
-type AgentBudgets = { held: BudgetHold } | { counters?: object; questionBytes?: number; whenFull: 'refuse' | 'end' };
+type AgentBudgets = { held: BudgetHold } | { whenFull: 'refuse' | 'end' };
 
 /** Model use after the loop (an evaluation's judge), counted in the run's cost and budgets. */
 interface Review {
   usage: TokenUsage;
   failure?: string;
 }
+
+/** Asked before the review's model call: why it is not made (a budget without room for it), or nothing. None when no budget covers the run. */
+export type ReviewGate = ((request: ModelRequest) => Promise<string | undefined>) | undefined;
 
 export interface AgentQuery<T> {
   context: QueryContext;
@@ -54,7 +56,7 @@ export interface AgentQuery<T> {
   listener?: QueryListener;
   /** The budgets hold the run: a stream may begin. */
   onHeld?: () => void;
-  review?: (run: QueryRun, tier: ModelTier) => Promise<Review | undefined>;
+  review?: (run: QueryRun, tier: ModelTier, beforeModelCall: ReviewGate) => Promise<Review | undefined>;
   /** Keeps the finished run while the budgets are settled: in its conversation (`inConversation`), or as the caller needs. */
   record: (finished: FinishedRun) => Promise<T>;
 }
@@ -86,18 +88,20 @@ export interface FinishedRun {
  * that throws gives the hold back whole.
  */
 export async function runAgentQuery<T>(deps: Deps, caller: Caller, query: AgentQuery<T>): Promise<T> {
-  const { context, start } = query;
+  const { context, start, budgets } = query;
   const tier = modelTierOrDefault(context.workspace.model);
-  const hold = await holdFor(deps, caller, context, query.budgets);
-  const held = hold instanceof PaymentRequiredError ? undefined : hold;
+  const hold = await holdFor(deps, caller, context, start, budgets);
+  const [held, refused] = hold instanceof PaymentRequiredError ? [undefined, hold] : [hold, undefined];
   if (held) query.onHeld?.();
+  // Only a query refused when a budget is full (the 402) is refused so before its first round.
+  const admitted = { refused, gate: budgetGate(held, tier, 'whenFull' in budgets && budgets.whenFull === 'refuse') };
   const paused = 'paused' in start ? start.paused : undefined;
   const ran = await givingBackOnError(held, async () => {
     const { run, ...rest } =
-      'paused' in start ? await goOn(deps, caller, query, start, tier, hold) : await ask(deps, caller, query, start, tier, hold);
+      'paused' in start ? await goOn(deps, caller, query, start, tier, admitted) : await ask(deps, caller, query, start, tier, admitted);
     const kept = { ...run, loop: unlessTooLargeToWait(run.loop) };
     // A question the budgets had no room for was not asked: nothing to review.
-    const review = rest.refused ? undefined : await query.review?.(kept, tier);
+    const review = rest.refused ? undefined : await query.review?.(kept, tier, beforeReview(admitted.gate, kept.loop.usage));
     return { refused: undefined, ...rest, run: kept, review };
   });
   const usage = ran.review ? addUsage(ran.run.loop.usage, ran.review.usage) : ran.run.loop.usage;
@@ -114,10 +118,12 @@ async function holdFor(
   deps: Deps,
   caller: Caller,
   context: QueryContext,
+  start: AgentStart,
   budgets: AgentBudgets,
 ): Promise<BudgetHold | PaymentRequiredError> {
   if ('held' in budgets) return budgets.held;
-  const holding = holdBudgets(deps, caller, context.workspace, context.budgets, budgets.counters, budgets.questionBytes);
+  const question = 'question' in start ? { text: start.question, history: start.history } : undefined;
+  const holding = holdBudgets(deps, caller, context.workspace, context.budgets, context.counters, question);
   if (budgets.whenFull === 'refuse') return holding;
   return holding.catch((error: unknown) => {
     if (error instanceof PaymentRequiredError) return error;
@@ -138,6 +144,19 @@ async function givingBackOnError<T>(hold: BudgetHold | undefined, work: () => Pr
 /** What the loop's run gives: what was asked, the run, and a question the budgets had no room for. */
 type Ran = Pick<FinishedRun, 'asked' | 'run'> & { refused?: PaymentRequiredError };
 
+/** The budgets as the run meets them: the 402 of one without room (`end`), else their check before each model call. */
+interface Admitted {
+  refused: PaymentRequiredError | undefined;
+  gate: BudgetGate | undefined;
+}
+
+/** The budgets' check before the review's model call, counting what the run spent before it. */
+function beforeReview(gate: BudgetGate | undefined, usage: TokenUsage): ReviewGate {
+  if (!gate) return undefined;
+  return async ({ system, tools, messages, maxTokens }) =>
+    (await gate({ promptBytes: promptBytesOf(system, tools, messages), maxTokens, usage }))?.message;
+}
+
 /** A question: screened, then answered; not asked when a budget has no room for it (`end`). */
 async function ask(
   deps: Deps,
@@ -145,16 +164,12 @@ async function ask(
   query: AgentQuery<unknown>,
   start: Extract<AgentStart, { question: string }>,
   tier: ModelTier,
-  hold: BudgetHold | PaymentRequiredError,
+  { refused, gate }: Admitted,
 ): Promise<Ran> {
-  if (hold instanceof PaymentRequiredError) {
-    return { asked: { text: start.question, history: [], hits: [] }, run: nothingRan(hold.message, false), refused: hold };
-  }
-  const { context, budgets, listener = {} } = query;
-  // Only a query refused when a budget is full (the 402) is refused so before its first round.
-  const refuseFirst = 'whenFull' in budgets && budgets.whenFull === 'refuse';
+  if (refused) return { asked: { text: start.question, history: [], hits: [] }, run: nothingRan(refused.message, false), refused };
+  const { context, listener = {} } = query;
   const asked = screenInput(context.guardrails, start.question, start.history);
-  return { asked, run: await answerQuery(deps, caller, context, asked, tier, listener, { hold, refuseFirst }) };
+  return { asked, run: await answerQuery(deps, caller, context, asked, tier, listener, beforeRounds(gate)) };
 }
 
 /** A paused query's loop ended without the model: its calls screened as `finishRun` would (what it stores is shown to people). */
@@ -175,19 +190,19 @@ async function goOn(
   query: AgentQuery<unknown>,
   start: Extract<AgentStart, { paused: PausedQuery }>,
   tier: ModelTier,
-  hold: BudgetHold | PaymentRequiredError,
+  { refused, gate }: Admitted,
 ): Promise<Ran> {
   const { context, listener = {} } = query;
   // Its question was screened and stored before the pause.
   const asked = { text: start.paused.query, history: [], hits: [] };
-  const prepared = await prepareLoop(deps, caller, context, tier, listener);
   const progress = structuredClone(start.paused.checkpoint.progress);
-  if (hold instanceof PaymentRequiredError) return { asked, run: endedLoop(context.guardrails, progress, hold.message) };
+  // Without room, the query ends before its tool servers are reached.
+  if (refused) return { asked, run: endedLoop(context.guardrails, progress, refused.message) };
+  const prepared = await prepareLoop(deps, caller, context, tier, listener);
   if ('loop' in prepared) return { asked, run: endedLoop(context.guardrails, progress, prepared.loop.error) };
   const decided = await decidedResult(start, prepared, progress);
-  const beforeModelCall = budgetGate(hold, tier, { prefixCacheTtl: prepared.input.prefixCacheTtl, refuseFirst: false });
   const loop = await resumeAgentLoop(
-    { ...prepared.input, messages: [], beforeModelCall },
+    { ...prepared.input, messages: [], beforeModelCall: beforeRounds(gate) },
     { ...start.paused.checkpoint, progress },
     decided,
   );

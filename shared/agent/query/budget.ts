@@ -1,4 +1,4 @@
-import { coveringBudgets, estimateOf, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
+import { coveringBudgets, estimateOf, NO_HOLD, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
 import { budgetsKey } from '../../budgets/entities.js';
 import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
@@ -9,8 +9,9 @@ import { isCounterItem, monthCounterKeys } from '../../workspaces/usage-entities
 import { assertServing, ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
 import { MAX_TOKENS, type Caller } from './types.js';
 import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
+import type { PaymentRequiredError } from '../../platform/errors.js';
 import { roundUsd } from '../../workspaces/stats.js';
-import type { LoopInput } from '../loop.js';
+import type { BeforeModelCall } from '../loop.js';
 import { costOf, type TokenUsage } from '../model.js';
 
 /*
@@ -31,25 +32,37 @@ export function budgetSubjectOf(caller: Caller, workspaceId: string): BudgetSubj
   return { orgId: caller.orgId, workspaceId, consumerId, userId: userOf(caller.owner) ?? userOf(caller.grantSubject) };
 }
 
+/** A question as the model is first sent it: its text and the history it comes with. */
+export interface AskedQuestion {
+  text: string;
+  history: readonly unknown[];
+}
+
+/** UTF-8 bytes of a question and its history (none for a resumed query). */
+function questionBytesOf(question: AskedQuestion | undefined): number {
+  if (!question) return 0;
+  return Buffer.byteLength(question.text) + (question.history.length ? Buffer.byteLength(JSON.stringify(question.history)) : 0);
+}
+
 /**
  * Reserves the query's expected cost in each budget that covers it (its workspace's average, and at
  * least a bound on a first model round for its question: the rest of the prompt is added before the
- * round, `budgetGate`); 402 when one has no room.
+ * round, `budgetGate`); 402 when one has no room. None covering: nothing is sized or written.
  */
 export function holdBudgets(
   deps: Deps,
   caller: Caller,
   workspace: WorkspaceItem,
   budgets: StoredBudget[],
-  /** The workspace's counters the estimate comes from (`countersOf`); those its item held before they moved when not read. */
-  counters: object = workspace,
-  /** UTF-8 bytes of the question and the history it comes with. */
-  questionBytes = 0,
+  /** The workspace's counters of the month (`countersOf`): the estimate's average. */
+  counters: object,
+  question?: AskedQuestion,
 ): Promise<BudgetHold> {
   const covering = coveringBudgets(budgets, budgetSubjectOf(caller, workspace.id));
+  if (!covering.length) return Promise.resolve(NO_HOLD);
   const now = deps.clock.now();
   const tier = modelTierOrDefault(workspace.model);
-  const firstRound = roundCostBound(tier, { promptBytes: questionBytes, maxTokens: MAX_TOKENS });
+  const firstRound = roundCostBound(tier, { promptBytes: questionBytesOf(question), maxTokens: MAX_TOKENS });
   return reserveBudgets(deps, caller.orgId, covering, Math.max(estimateOf(counters, now), roundUsd(firstRound)), now);
 }
 
@@ -75,23 +88,24 @@ const ROUND_OVERHEAD_TOKENS = 1_000;
  * a byte) at the dearest input price (a cache write: 1.25× the input price, 2× for an hour), and the
  * whole output limit at the output price.
  */
-function roundCostBound(tier: ModelTier, round: { promptBytes: number; maxTokens: number }, prefixCacheTtl?: '5m' | '1h'): number {
-  const inputPerMtok = Math.max(tier.inputCostPerMtok, tier.cacheWriteCostPerMtok, prefixCacheTtl === '1h' ? 2 * tier.inputCostPerMtok : 0);
+function roundCostBound(tier: ModelTier, round: { promptBytes: number; maxTokens: number; prefixCacheTtl?: '5m' | '1h' }): number {
+  const hourWrite = round.prefixCacheTtl === '1h' ? 2 * tier.inputCostPerMtok : 0;
+  const inputPerMtok = Math.max(tier.inputCostPerMtok, tier.cacheWriteCostPerMtok, hourWrite);
   return ((round.promptBytes + ROUND_OVERHEAD_TOKENS) * inputPerMtok + round.maxTokens * tier.outputCostPerMtok) / 1_000_000;
 }
 
+/** Asked before a model call of a run: the 402 of a budget without room for it, or nothing. */
+export type BudgetGate = (call: Parameters<BeforeModelCall>[0]) => Promise<PaymentRequiredError | undefined>;
+
 /**
- * The loop's check before each model round: the hold raised to what the query has spent since the
- * hold was taken plus the round's bound, so no query spends past the room it holds. Without room, the
- * loop stops saying so; before its first round a query (`refuseFirst`) is refused with the 402 instead.
- * None when no budget covers the query: the loop then sizes no prompt.
+ * The check before each model call of a run (the loop's rounds, then an evaluation's judge): the
+ * hold raised to what the run has spent since the hold was taken plus the call's bound, so no run
+ * spends past the room it holds. Without room, the call is not made; before its first round a query
+ * (`refuseFirst`) is refused with the 402 instead. None when no budget covers the run: nothing then
+ * sizes a prompt.
  */
-export function budgetGate(
-  hold: BudgetHold,
-  tier: ModelTier,
-  options: { prefixCacheTtl?: '5m' | '1h'; refuseFirst: boolean },
-): LoopInput['beforeModelCall'] {
-  if (!hold.covers) return undefined;
+export function budgetGate(hold: BudgetHold | undefined, tier: ModelTier, refuseFirst: boolean): BudgetGate | undefined {
+  if (!hold?.covers) return undefined;
   let since: TokenUsage | undefined;
   let rounds = 0;
   return async (round) => {
@@ -99,9 +113,17 @@ export function budgetGate(
     since ??= round.usage;
     rounds += 1;
     const spent = costOf(round.usage, tier) - costOf(since, tier);
-    const refused = await hold.holdAtLeast(spent + roundCostBound(tier, round, options.prefixCacheTtl), spent);
-    if (!refused) return undefined;
-    if (rounds === 1 && options.refuseFirst) throw refused;
-    return `${refused.message} (the answer stopped before the model's next round)`;
+    const refused = await hold.holdAtLeast(spent + roundCostBound(tier, round), spent);
+    if (refused && rounds === 1 && refuseFirst) throw refused;
+    return refused;
+  };
+}
+
+/** The gate as the loop asks it before each round: without room, the answer stops there, saying so. */
+export function beforeRounds(gate: BudgetGate | undefined): BeforeModelCall | undefined {
+  if (!gate) return undefined;
+  return async (round) => {
+    const refused = await gate(round);
+    return refused && `${refused.message} (the answer stopped before the model's next round)`;
   };
 }

@@ -15,8 +15,6 @@ import { planToolSearch } from '../../tool-search/agent-tool.js';
 import { namedTools } from '../../workspaces/tool-access.js';
 import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
 import type { AgentListener } from '../events.js';
-import type { BudgetHold } from '../../budgets/admission.js';
-import { budgetGate } from './budget.js';
 
 /** What the query read (query/context.ts), with the conversation's state and latest messages. */
 export type QueryContext = Awaited<ReturnType<typeof loadQueryContext>> & {
@@ -177,8 +175,8 @@ export async function answerQuery(
   input: ScreenedInput,
   tier: ModelTier,
   listener: QueryListener,
-  /** The budgets the query holds: raised before each model round (query/budget.ts); a first round without room throws the 402 when `refuseFirst`. */
-  budgets: { hold: BudgetHold; refuseFirst: boolean },
+  /** The budgets' check before each model round (query/budget.ts, `beforeRounds`): none when no budget covers the query. */
+  beforeModelCall: LoopInput['beforeModelCall'],
 ): Promise<QueryRun> {
   if (input.unusable) return nothingRan(input.unusable, false);
   if (input.blockedBy) {
@@ -190,11 +188,10 @@ export async function answerQuery(
   const prepared = await prepareLoop(deps, caller, context, tier, listener);
   if ('loop' in prepared) return prepared;
   const history = toModelMessages(context.state ? context.messages : input.history);
-  const { prefixCacheTtl } = prepared.input;
   const loop = await runAgentLoop({
     ...prepared.input,
     messages: [...history, { role: 'user', content: [{ type: 'text', text: input.text }] }],
-    beforeModelCall: budgetGate(budgets.hold, tier, { prefixCacheTtl, refuseFirst: budgets.refuseFirst }),
+    beforeModelCall,
   });
   return finishRun(context.guardrails, loop, prepared, listener);
 }
