@@ -1,4 +1,4 @@
-import type { Migration } from '../shared/platform/migrations.js';
+import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
 import type { Item } from '../shared/platform/table.js';
 
 /*
@@ -57,24 +57,40 @@ function migrated(item: Item, orgOf: (workspaceId: string) => string | undefined
   return changed ? next : undefined;
 }
 
+/**
+ * Each workspace's organisation, from its workspace item (`META`): of version 1 (`WS#<ws>`, its
+ * `org_id`), or moved already by a run that stopped (`WS#<org>#<ws>`). Read whole on every run,
+ * so that a run that goes on knows every workspace. An id two organisations hold maps to none
+ * (null): their items are left as they are rather than moved under either.
+ */
+async function organisationsOfWorkspaces(scanWhole: MigrationContext['scanWhole']): Promise<Map<string, string | null>> {
+  const organisations = new Map<string, string | null>();
+  const hold = (workspaceId: string, orgId: string) => {
+    const held = organisations.get(workspaceId);
+    organisations.set(workspaceId, held === undefined || held === orgId ? orgId : null);
+  };
+  for await (const item of scanWhole({ condition: 'sk = :meta AND begins_with(pk, :ws)', values: { ':meta': 'META', ':ws': 'WS#' } })) {
+    const rest = item.pk.slice('WS#'.length);
+    const [orgId, workspaceId] = rest.split('#');
+    if (rest.startsWith(ORG_PREFIX)) {
+      if (orgId && workspaceId) hold(workspaceId, orgId);
+    } else if (typeof item.org_id === 'string') hold(rest, item.org_id);
+  }
+  return organisations;
+}
+
 export const workspaceKeys: Migration = {
   version: 2,
   name: 'workspace keys carry their organisation',
-  async run({ table, scan, moved, left }) {
-    // Each workspace's organisation, from the workspace items of version 1 (`WS#<ws>`, `META`).
-    const organisations = new Map<string, string>();
-    const metas = scan('workspaces', { expression: 'sk = :meta AND begins_with(pk, :ws)', values: { ':meta': 'META', ':ws': 'WS#' } });
-    for await (const item of metas) {
-      const workspaceId = item.pk.slice('WS#'.length);
-      if (!workspaceId.startsWith(ORG_PREFIX) && typeof item.org_id === 'string') organisations.set(workspaceId, item.org_id);
-    }
+  async run({ table, scan, scanWhole, moved, left }) {
+    const organisations = await organisationsOfWorkspaces(scanWhole);
     for await (const item of scan('items')) {
       // Suffix counters of the global workspace ids: ids are claimed per organisation now.
       if (item.pk.startsWith('SLUG#ws#')) {
         await table.delete({ pk: item.pk, sk: item.sk });
         continue;
       }
-      const next = migrated(item, (workspaceId) => organisations.get(workspaceId));
+      const next = migrated(item, (workspaceId) => organisations.get(workspaceId) ?? undefined);
       // Items of a workspace whose workspace item is gone stay as they were: nothing reads them.
       if (next === null) left();
       if (!next) continue;

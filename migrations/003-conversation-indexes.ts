@@ -1,12 +1,10 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { closesEntryIn, everyConversation, listingEntry, pendingEntryIn } from '../shared/conversations/entities.js';
 import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
 import { indexAttributes, type Item, type Key, unlessConditionFailed } from '../shared/platform/table.js';
-import { plainItems, singleTable, updateOf } from '../shared/platform/updates.js';
+import { tableEntity, updateOf } from '../shared/platform/updates.js';
 
 /*
  * 003: conversations' index entries and marks, in the shape this version writes and reads.
@@ -36,28 +34,21 @@ const [PENDING_PK, PENDING_SK] = indexAttributes('pending');
 const entryKey = () => string().optional();
 
 /** The conversation item as versions before wrote it: what this migration reads, rewrites or takes out. */
-const conversationOfBefore = new Entity({
-  name: 'conversation-of-before',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    status: string().optional(),
-    last_activity_at: string().optional(),
-    due_at: string().optional(),
-    moved_by: string().optional(),
-    [LISTED_PK]: entryKey(),
-    [LISTED_SK]: entryKey(),
-    [BY_STATUS_PK]: entryKey(),
-    [BY_STATUS_SK]: entryKey(),
-    [DUE_BEFORE_PK]: entryKey(),
-    [DUE_BEFORE_SK]: entryKey(),
-    [CLOSES_PK]: entryKey(),
-    [CLOSES_SK]: entryKey(),
-    [PENDING_PK]: entryKey(),
-    [PENDING_SK]: entryKey(),
-  }),
+const conversationOfBefore = tableEntity('conversation-of-before', {
+  status: string().optional(),
+  last_activity_at: string().optional(),
+  due_at: string().optional(),
+  moved_by: string().optional(),
+  [LISTED_PK]: entryKey(),
+  [LISTED_SK]: entryKey(),
+  [BY_STATUS_PK]: entryKey(),
+  [BY_STATUS_SK]: entryKey(),
+  [DUE_BEFORE_PK]: entryKey(),
+  [DUE_BEFORE_SK]: entryKey(),
+  [CLOSES_PK]: entryKey(),
+  [CLOSES_SK]: entryKey(),
+  [PENDING_PK]: entryKey(),
+  [PENDING_SK]: entryKey(),
 });
 
 /** What the migration reads of a conversation item. */

@@ -1,14 +1,9 @@
 import { createHash } from 'node:crypto';
-import { Entity } from 'dynamodb-toolbox/entity';
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { scanFilterOf } from '../platform/entities.js';
-import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { indexEntry, indexSchema, type Key, type QueryInput } from '../platform/table.js';
+import { conditionOf, nullableString, outOf, tableEntity, updateOf } from '../platform/updates.js';
 import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS } from './expiry.js';
 
 /*
@@ -19,45 +14,34 @@ import { APPROVAL_DUE_SHARDS, APPROVAL_DUE_STATUS } from './expiry.js';
 
 export const APPROVAL_STATUSES = ['pending', 'approved', 'denied', 'expired'] as const;
 
-const nullableString = anyOf(nul(), string());
-
 /** An approval (`WSAPPR#<org>#<workspace>` / `APPR#<id>`). */
-const approvalEntity = new Entity({
-  name: 'approval',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    org_id: string(),
-    workspace_id: string(),
-    conversation_id: string(),
-    status: string().enum(...APPROVAL_STATUSES),
-    tool: string(),
-    connection: nullableString,
-    /** The arguments as shown (JSON), and the SHA-256 of their canonical JSON that binds the call to them. */
-    input: string(),
-    input_hash: string(),
-    requested_by: string(),
-    requester: string(),
-    approvers: string().enum('admins', 'requester'),
-    expires_at: string(),
-    created_at: string(),
-    decided_by: nullableString,
-    decided_at: nullableString,
-    reason: nullableString,
-    /** Who asked (`Caller`, JSON): kept after the decision. */
-    caller: string(),
-    /** The paused query (`PausedQuery`, JSON); removed by the write that decides. */
-    paused: string().optional(),
-    // Its entry in the listing by status (`lookups`: gsi2) and, while pending, by expiry (`approvalExpiries`: gsi3).
-    gsi2pk: string().optional(),
-    gsi2sk: string().optional(),
-    gsi3pk: string().optional(),
-    gsi3sk: string().optional(),
-    due_at: string().optional(),
-  }),
+const approvalEntity = tableEntity('approval', {
+  id: string(),
+  org_id: string(),
+  workspace_id: string(),
+  conversation_id: string(),
+  status: string().enum(...APPROVAL_STATUSES),
+  tool: string(),
+  connection: nullableString,
+  /** The arguments as shown (JSON), and the SHA-256 of their canonical JSON that binds the call to them. */
+  input: string(),
+  input_hash: string(),
+  requested_by: string(),
+  requester: string(),
+  approvers: string().enum('admins', 'requester'),
+  expires_at: string(),
+  created_at: string(),
+  decided_by: nullableString,
+  decided_at: nullableString,
+  reason: nullableString,
+  /** Who asked (`Caller`, JSON): kept after the decision. */
+  caller: string(),
+  /** The paused query (`PausedQuery`, JSON); removed by the write that decides. */
+  paused: string().optional(),
+  // Its entry in the listing by status and, while pending, in the index of expiries.
+  ...indexSchema('lookups', string().optional()),
+  ...indexSchema('approvalExpiries', string().optional()),
+  due_at: string().optional(),
 });
 
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
@@ -100,14 +84,12 @@ export const expiringApprovals = (shard: number) => ({ index: 'approvalExpiries'
 
 /** Every approval of every workspace (migration 007). */
 export const everyApproval = () =>
-  scanFilterOf(
-    conditionOf(approvalEntity, {
-      and: [
-        { attr: 'pk', beginsWith: 'WSAPPR#' },
-        { attr: 'sk', beginsWith: 'APPR#' },
-      ],
-    }),
-  );
+  conditionOf(approvalEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'WSAPPR#' },
+      { attr: 'sk', beginsWith: 'APPR#' },
+    ],
+  });
 
 /**
  * An approval's `caller` and `paused` rewritten (migration 007), only while its status is still
@@ -150,9 +132,8 @@ export function decisionUpdate(
       decided_by: decision.decidedBy,
       decided_at: decision.at,
       reason: decision.reason,
-      gsi2pk: byStatus(approval.org_id, approval.workspace_id, decision.status),
-      gsi3pk: $remove(),
-      gsi3sk: $remove(),
+      ...approvalStatusListing(approval.org_id, approval.workspace_id, decision.status, approval.id),
+      ...outOf('approvalExpiries'),
       due_at: $remove(),
       paused: $remove(),
     })

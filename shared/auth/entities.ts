@@ -1,11 +1,9 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { scanFilterOf } from '../platform/entities.js';
 import type { Key } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * Signing in (docs/data-model.md): sessions, the throttles of logins, sign-ups and single sign-on
@@ -16,24 +14,17 @@ import { conditionOf, plainItems, singleTable, updateOf } from '../platform/upda
 export const SIGN_IN_METHODS = ['password', 'sso'] as const;
 
 /** A signed-in session (`SESSION#<id>` / `SESSION`). Its TTL removes it on AWS once it has expired. */
-const sessionEntity = new Entity({
-  name: 'session',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    user_id: string(),
-    org_id: string(),
-    created_at: string(),
-    expires_at: string(),
-    ttl: number(),
-    /** The user's session generation when it began (absent: 0): a password change moves the user's on, ending the others. */
-    epoch: number().optional(),
-    method: string().enum(...SIGN_IN_METHODS),
-    /** A password session's: the user's `password_epoch` when it began (absent: 0; moved on when single sign-on becomes required). */
-    password_epoch: number().optional(),
-  }),
+const sessionEntity = tableEntity('session', {
+  user_id: string(),
+  org_id: string(),
+  created_at: string(),
+  expires_at: string(),
+  ttl: number(),
+  /** The user's session generation when it began (absent: 0): a password change moves the user's on, ending the others. */
+  epoch: number().optional(),
+  method: string().enum(...SIGN_IN_METHODS),
+  /** A password session's: the user's `password_epoch` when it began (absent: 0; moved on when single sign-on becomes required). */
+  password_epoch: number().optional(),
 });
 
 export type SessionItem = FormattedItem<typeof sessionEntity>;
@@ -51,14 +42,12 @@ export function sessionEpochUpdate(sessionId: string, epoch: number) {
 
 /** The sessions kept before their `method` was (migration 006). */
 export const sessionsWithoutMethod = () =>
-  scanFilterOf(
-    conditionOf(sessionEntity, {
-      and: [
-        { attr: 'pk', beginsWith: 'SESSION#' },
-        { attr: 'method', exists: false },
-      ],
-    }),
-  );
+  conditionOf(sessionEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'SESSION#' },
+      { attr: 'method', exists: false },
+    ],
+  });
 
 /** A session of before `method` was kept recorded as what it was read as, a password session, if it is still there (migration 006). */
 export function passwordMethodUpdate(key: Key) {

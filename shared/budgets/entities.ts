@@ -1,16 +1,13 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { $add, $get, $remove, $set, $subtract, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { list } from 'dynamodb-toolbox/schema/list';
 import { map } from 'dynamodb-toolbox/schema/map';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { record } from 'dynamodb-toolbox/schema/record';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { orgPartition } from '../org/entities.js';
 import type { Key, QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 import { BUDGET_PERIODS, BUDGET_SCOPES, MAX_BUDGETS } from './schemas.js';
 
 /*
@@ -23,7 +20,7 @@ import { BUDGET_PERIODS, BUDGET_SCOPES, MAX_BUDGETS } from './schemas.js';
 const budgetAttributes = map({
   id: string(),
   scope: string().enum(...BUDGET_SCOPES),
-  scope_id: anyOf(nul(), string()),
+  scope_id: nullableString,
   name: string(),
   period: string().enum(...BUDGET_PERIODS),
   limit_usd: number(),
@@ -32,17 +29,10 @@ const budgetAttributes = map({
 });
 
 /** The organisation's budgets (`ORG#<org>` / `BUDGETS`): the definitions by id, and how many there are. */
-const budgetsEntity = new Entity({
-  name: 'budgets',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    budgets: record(string(), budgetAttributes).optional(),
-    /** ADD; at most `MAX_BUDGETS`. */
-    budget_count: number().optional(),
-  }),
+const budgetsEntity = tableEntity('budgets', {
+  budgets: record(string(), budgetAttributes).optional(),
+  /** ADD; at most `MAX_BUDGETS`. */
+  budget_count: number().optional(),
 });
 
 export const budgetsKey = (orgId: string): Key => ({ pk: orgPartition(orgId), sk: 'BUDGETS' });
@@ -111,19 +101,12 @@ export function budgetRemoved(orgId: string, id: string) {
  * (limit − spent − reserved, what a reservation takes from by one conditional write), `spent`,
  * `reserved`, and when a query was last refused for want of room; kept a month past its period.
  */
-const spendEntity = new Entity({
-  name: 'budget-spend',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    room: number().optional(),
-    spent: number().optional(),
-    reserved: number().optional(),
-    refused_at: string().optional(),
-    ttl: number().optional(),
-  }),
+const spendEntity = tableEntity('budget-spend', {
+  room: number().optional(),
+  spent: number().optional(),
+  reserved: number().optional(),
+  refused_at: string().optional(),
+  ttl: number().optional(),
 });
 
 /** What a budget has spent and holds in one period. */
@@ -165,16 +148,9 @@ export const refusedUpdate = (key: Key, at: string, ttl: number) =>
   updateOf(spendEntity.build(UpdateItemCommand).item({ ...key, refused_at: at, ttl: $get('ttl', ttl) }));
 
 /** The audit entry (a workspace's log) as a budget made mid-period reads it: who spent (spent-before.ts). */
-const spenderEntity = new Entity({
-  name: 'audit-spender',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    user_id: anyOf(nul(), string()).optional(),
-    consumer_id: anyOf(nul(), string()).optional(),
-  }),
+const spenderEntity = tableEntity('audit-spender', {
+  user_id: nullableString.optional(),
+  consumer_id: nullableString.optional(),
 });
 
 /** The filter of a Query of the audit log to the entries of one user or consumer. */

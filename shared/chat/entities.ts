@@ -1,13 +1,10 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { orgPartition } from '../org/entities.js';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * Team chat's items (docs/data-model.md): channel bindings, the deliveries already handled, chat
@@ -16,20 +13,13 @@ import { conditionOf, plainItems, singleTable, updateOf } from '../platform/upda
  */
 
 /** A channel binding (`CHANNEL#<org>#<channel>` / `CHANNEL`): one per organisation and channel, so a channel belongs to one workspace. */
-const bindingEntity = new Entity({
-  name: 'channel-binding',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    org_id: string(),
-    channel_id: string(),
-    channel_name: anyOf(nul(), string()),
-    workspace_id: string(),
-    workspace_name: string(),
-    created_at: string(),
-  }),
+const bindingEntity = tableEntity('channel-binding', {
+  org_id: string(),
+  channel_id: string(),
+  channel_name: nullableString,
+  workspace_id: string(),
+  workspace_name: string(),
+  created_at: string(),
 });
 
 export type ChannelBinding = FormattedItem<typeof bindingEntity>;
@@ -82,19 +72,12 @@ const chatAccount = {
  * A chat account linked to a user of the organisation (`ORG#<org>` / `CHATLINK#<chat team>#<chat
  * user>`): one per chat team and chat user, in the organisation's partition (links.ts).
  */
-const chatLinkEntity = new Entity({
-  name: 'chat-link',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    ...chatAccount,
-    /** The user of the service it acts as, and their name then. */
-    user_id: string(),
-    user_name: string(),
-    created_at: string(),
-  }),
+const chatLinkEntity = tableEntity('chat-link', {
+  ...chatAccount,
+  /** The user of the service it acts as, and their name then. */
+  user_id: string(),
+  user_name: string(),
+  created_at: string(),
 });
 
 export type ChatLinkItem = FormattedItem<typeof chatLinkEntity>;
@@ -111,21 +94,14 @@ export const chatLinksOfOrganisation = (orgId: string): QueryInput => ({ pk: org
  * A request to link a chat account, sent by the bot to that chat user only (`CHATLINKREQ#<token
  * hash>` / `REQUEST`): the token itself is never stored; single use, 30 minutes (TTL).
  */
-const linkRequestEntity = new Entity({
-  name: 'chat-link-request',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    ...chatAccount,
-    created_at: string(),
-    expires_at: string(),
-    ttl: number(),
-    /** Set once, by the confirmation. */
-    used_at: string().optional(),
-    used_by: string().optional(),
-  }),
+const linkRequestEntity = tableEntity('chat-link-request', {
+  ...chatAccount,
+  created_at: string(),
+  expires_at: string(),
+  ttl: number(),
+  /** Set once, by the confirmation. */
+  used_at: string().optional(),
+  used_by: string().optional(),
 });
 
 export type LinkRequestItem = FormattedItem<typeof linkRequestEntity>;

@@ -1,13 +1,9 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 import { workspacePartition } from '../workspaces/entities.js';
 
 /*
@@ -63,12 +59,7 @@ export const toolsOfConnection = (orgId: string, workspaceId: string, connection
 });
 
 /** The cached tool's schema as its writes see it: JSON text. */
-const toolEntity = new Entity({
-  name: 'tool',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), input_schema: string() }),
-});
+const toolEntity = tableEntity('tool', { input_schema: string() });
 
 /**
  * A tool's schema rewritten as JSON text, on condition it is still a map (migrations/004: tools
@@ -91,26 +82,25 @@ export const oauthTokensKey = (connectionId: string, subject: string): Key => ({
 /** A connection's OAuth client and grants, every one. */
 export const grantsOfConnection = (connectionId: string): QueryInput => ({ pk: `OAUTH#${connectionId}` });
 
+/** A sealed OAuth secret of a connection (its client, or a grant's tokens: oauth.ts) and the origin it is bound to. */
+const grantEntity = tableEntity('oauth-grant', { sealed: string(), origin: string().optional() });
+
+/** A write of a grant only while it is as read (`sealed`): not deleted (a move, a revoke) nor rewritten since. */
+export const grantAsRead = (sealed: string) => conditionOf(grantEntity, { attr: 'sealed', eq: sealed });
+
 /** A grant under way, found by its `state`: single use, ten minutes (TTL). */
 export const oauthStateKey = (state: string): Key => ({ pk: `OAUTHSTATE#${state}`, sk: 'STATE' });
 
 /** The attributes of the connection item (`WS#<org>#<workspace>` / `CONN#<id>`) its tool writes touch. */
-const connectionEntity = new Entity({
-  name: 'connection',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    tools_discovered: boolean(),
-    tool_count: number(),
-    // null first, as the ledger's `last_error`: most listings are not cut.
-    tools_truncated: anyOf(nul(), string()),
-    status: string().enum('connected', 'needs_authorization', 'error').optional(),
-    last_error: anyOf(nul(), string()).optional(),
-    server: string().optional(),
-    updated_at: string().optional(),
-  }),
+const connectionEntity = tableEntity('connection', {
+  tools_discovered: boolean(),
+  tool_count: number(),
+  // null first, as the ledger's `last_error`: most listings are not cut.
+  tools_truncated: nullableString,
+  status: string().enum('connected', 'needs_authorization', 'error').optional(),
+  last_error: nullableString.optional(),
+  server: string().optional(),
+  updated_at: string().optional(),
 });
 
 /** The connection (`ConnectionItem`) whose item is written. */

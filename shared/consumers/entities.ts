@@ -1,9 +1,8 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * Consumers (docs/data-model.md): a consumer is a child of its workspace's partition, listed with
@@ -17,28 +16,21 @@ export type KeyConsumerType = (typeof KEY_CONSUMER_TYPES)[number];
 const STATUSES = ['active', 'revoked'] as const;
 
 /** A consumer (`WS#<org>#<workspace>` / `CONSUMER#<id>`; the team-chat one's id is `tc-<workspace>`). */
-const consumerEntity = new Entity({
-  name: 'consumer',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    type: string().enum(...KEY_CONSUMER_TYPES, 'team-chat'),
-    /** Given on connect, optional. */
-    name: string().optional(),
-    status: string().enum(...STATUSES),
-    org_id: string(),
-    workspace_id: string(),
-    /** Key types: the key's SHA-256 and its first characters. */
-    key_hash: string().optional(),
-    key_prefix: string().optional(),
-    created_at: string(),
-    revoked_at: string().optional(),
-    /** Key types: copied from the key record when it is written (`recordKeyUse`). */
-    last_used_at: string().optional(),
-  }),
+const consumerEntity = tableEntity('consumer', {
+  id: string(),
+  type: string().enum(...KEY_CONSUMER_TYPES, 'team-chat'),
+  /** Given on connect, optional. */
+  name: string().optional(),
+  status: string().enum(...STATUSES),
+  org_id: string(),
+  workspace_id: string(),
+  /** Key types: the key's SHA-256 and its first characters. */
+  key_hash: string().optional(),
+  key_prefix: string().optional(),
+  created_at: string(),
+  revoked_at: string().optional(),
+  /** Key types: copied from the key record when it is written (`recordKeyUse`). */
+  last_used_at: string().optional(),
 });
 
 /** `begins_with` prefix of the consumers among a workspace's children. */
@@ -73,21 +65,14 @@ export function consumerUseUpdate(key: Key, at: string) {
 }
 
 /** The record a Bearer key authenticates as (`APIKEY#<key hash>` / `KEY`). */
-const apiKeyEntity = new Entity({
-  name: 'api-key',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    consumer_id: string(),
-    workspace_id: string(),
-    org_id: string(),
-    type: string().enum(...KEY_CONSUMER_TYPES),
-    status: string().enum(...STATUSES),
-    /** When the key last authenticated, to the minute (`recordKeyUse`). */
-    last_used_at: string().optional(),
-  }),
+const apiKeyEntity = tableEntity('api-key', {
+  consumer_id: string(),
+  workspace_id: string(),
+  org_id: string(),
+  type: string().enum(...KEY_CONSUMER_TYPES),
+  status: string().enum(...STATUSES),
+  /** When the key last authenticated, to the minute (`recordKeyUse`). */
+  last_used_at: string().optional(),
 });
 
 export type ApiKeyItem = FormattedItem<typeof apiKeyEntity>;

@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto';
-import { Entity } from 'dynamodb-toolbox/entity';
-import { $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
+import { $get, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { listShardOf, shardKey, shardKeys } from '../platform/list-shards.js';
-import { indexAttributes, indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { scanFilterOf } from '../platform/entities.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { indexAttributes, indexEntry, indexSchema, type Key, type QueryInput } from '../platform/table.js';
+import { conditionOf, nullableString, outOf, tableEntity, updateOf } from '../platform/updates.js';
 import { CONSUMER_TYPES, CONVERSATION_STATUSES } from './schemas.js';
 
 /*
@@ -113,7 +108,7 @@ export const pendingEntryIn = (list: 'open' | 'stats', shard: number, dueAt: str
 /** An entry in `closes` in a given shard. */
 export const closesEntryIn = (shard: number, dueAt: string) => indexEntry('closes', duePartition('cold', shard), dueAt);
 
-const [, PENDING_SORT_KEY] = indexAttributes('pending');
+const [PENDING_PARTITION_KEY, PENDING_SORT_KEY] = indexAttributes('pending');
 
 /** A question's write of an open conversation's `pending` entry: where an earlier question put it, if one did. */
 export function keptPendingEntry(entry: ReturnType<typeof pendingEntry>) {
@@ -126,59 +121,46 @@ export function pendingEntryTime(stored: object | undefined): string | undefined
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A write's removal of the conversation's entry in `index`. */
-export function outOf<I extends 'pending' | 'closes'>(index: I) {
-  const [pk, sk] = indexAttributes(index);
-  return { [pk]: $remove(), [sk]: $remove() } as Record<ReturnType<typeof indexAttributes<I>>[number], ReturnType<typeof $remove>>;
-}
+/** A write's removal of the conversation's entry in `pending` or `closes` (the lifecycle's moves and the statistics job write it). */
+export { outOf };
 
 // --- The conversation item ---
 
 /** The attributes of the conversation item (`CONV#…` / `STATE`) that its writes set or their conditions read. */
-export const conversationEntity = new Entity({
-  name: 'conversation',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    workspace_id: string(),
-    org_id: string(),
-    status: string().enum(...CONVERSATION_STATUSES),
-    consumer_type: string().enum(...CONSUMER_TYPES),
-    user_name: string(),
-    /** The first question, cut to 120 characters (`title.ts`). */
-    title: string().optional(),
-    channel: anyOf(nul(), string()),
-    owner: string().optional(),
-    chat_channel_id: string().optional(),
-    chat_thread_ts: string().optional(),
-    first_message_at: string(),
-    last_activity_at: string(),
-    message_count: number(),
-    total_cost_usd: number(),
-    stats_status: string(),
-    stats_at: string().optional(),
-    sentiment_score: number().optional(),
-    resolution_status: string().optional(),
-    category: string().optional(),
-    summary: string().optional(),
-    due_at: string().optional(),
-    cold_at: string().optional(),
-    closed_at: string().optional(),
-    /** The timed move that last moved it (`<move>@<last activity>`), or `manual@<time>`: lifecycle.ts. */
-    moved_by: string().optional(),
-    /** Its entry in `listings` (`listingEntry`). */
-    gsi1pk: string(),
-    gsi1sk: string(),
-    /** A cold conversation's entry in `closes` (`closesEntry`). */
-    gsi4pk: string().optional(),
-    gsi4sk: string().optional(),
-    /** An open one's, or a closed one's awaiting its statistics, in `pending` (`pendingEntry`). */
-    gsi5pk: string().optional(),
-    gsi5sk: string().optional(),
-  }),
+export const conversationEntity = tableEntity('conversation', {
+  id: string(),
+  workspace_id: string(),
+  org_id: string(),
+  status: string().enum(...CONVERSATION_STATUSES),
+  consumer_type: string().enum(...CONSUMER_TYPES),
+  user_name: string(),
+  /** The first question, cut to 120 characters (`title.ts`). */
+  title: string().optional(),
+  channel: nullableString,
+  owner: string().optional(),
+  chat_channel_id: string().optional(),
+  chat_thread_ts: string().optional(),
+  first_message_at: string(),
+  last_activity_at: string(),
+  message_count: number(),
+  total_cost_usd: number(),
+  stats_status: string(),
+  stats_at: string().optional(),
+  sentiment_score: number().optional(),
+  resolution_status: string().optional(),
+  category: string().optional(),
+  summary: string().optional(),
+  due_at: string().optional(),
+  cold_at: string().optional(),
+  closed_at: string().optional(),
+  /** The timed move that last moved it (`<move>@<last activity>`), or `manual@<time>`: lifecycle.ts. */
+  moved_by: string().optional(),
+  /** Its entry in `listings` (`listingEntry`). */
+  ...indexSchema('listings', string()),
+  /** A cold conversation's entry in `closes` (`closesEntry`). */
+  ...indexSchema('closes', string().optional()),
+  /** An open one's, or a closed one's awaiting its statistics, in `pending` (`pendingEntry`). */
+  ...indexSchema('pending', string().optional()),
 });
 
 /**
@@ -190,7 +172,7 @@ export const pendingEntryRemoval = (key: Key, partition: string) =>
     conversationEntity
       .build(UpdateItemCommand)
       .item({ ...key, ...outOf('pending') })
-      .options({ condition: { attr: 'gsi5pk', eq: partition } }),
+      .options({ condition: { attr: PENDING_PARTITION_KEY, eq: partition } }),
   );
 
 /** …moved on to `at`… */
@@ -198,19 +180,19 @@ export const pendingEntryMoved = (key: Key, partition: string, at: string) =>
   updateOf(
     conversationEntity
       .build(UpdateItemCommand)
-      .item({ ...key, gsi5sk: at })
-      .options({ condition: { attr: 'gsi5pk', eq: partition } }),
+      .item({ ...key, [PENDING_SORT_KEY]: at })
+      .options({ condition: { attr: PENDING_PARTITION_KEY, eq: partition } }),
   );
 
 /** …or moved to the conversation's due time (`dueAt`, as read: a question since moves it again). */
 export function pendingEntryMovedToDue(key: Key, partition: string, dueAt: string) {
   const command = conversationEntity
     .build(UpdateItemCommand)
-    .item({ ...key, gsi5sk: $get('due_at') })
+    .item({ ...key, [PENDING_SORT_KEY]: $get('due_at') })
     .options({
       condition: {
         and: [
-          { attr: 'gsi5pk', eq: partition },
+          { attr: PENDING_PARTITION_KEY, eq: partition },
           { attr: 'due_at', eq: dueAt },
         ],
       },
@@ -223,59 +205,43 @@ export const pendingEntryBroughtForward = (key: Key, due: string) =>
   updateOf(
     conversationEntity
       .build(UpdateItemCommand)
-      .item({ ...key, gsi5sk: due })
-      .options({ condition: { attr: 'gsi5sk', gt: due } }),
+      .item({ ...key, [PENDING_SORT_KEY]: due })
+      .options({ condition: { attr: PENDING_SORT_KEY, gt: due } }),
   );
 
 // --- Messages and ratings ---
 
 /** A message item's rating counters (feedback.ts): its own answer's, or those of the answer it holds beside its question (`answer_`). */
-export const messageEntity = new Entity({
-  name: 'message',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    feedback_up: number().optional(),
-    feedback_down: number().optional(),
-    answer_feedback_up: number().optional(),
-    answer_feedback_down: number().optional(),
-  }),
+export const messageEntity = tableEntity('message', {
+  feedback_up: number().optional(),
+  feedback_down: number().optional(),
+  answer_feedback_up: number().optional(),
+  answer_feedback_down: number().optional(),
 });
 
 /** A rater's rating of an answer (`feedbackKey`); the last one counts. */
-export const feedbackEntity = new Entity({
-  name: 'feedback',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    rating: string().enum('up', 'down'),
-    comment: string().optional(),
-    org_id: string(),
-    workspace_id: string(),
-    conversation_id: string(),
-    seq: number(),
-    rater: string(),
-    created_at: string(),
-    updated_at: string(),
-  }),
+export const feedbackEntity = tableEntity('feedback', {
+  rating: string().enum('up', 'down'),
+  comment: string().optional(),
+  org_id: string(),
+  workspace_id: string(),
+  conversation_id: string(),
+  seq: number(),
+  rater: string(),
+  created_at: string(),
+  updated_at: string(),
 });
 
 // --- Access patterns ---
 
 /** Every conversation item of the table (migration 003's scan). */
 export const everyConversation = () =>
-  scanFilterOf(
-    conditionOf(conversationEntity, {
-      and: [
-        { attr: 'pk', beginsWith: CONVERSATION_PREFIX },
-        { attr: 'sk', eq: CONVERSATION_SORT_KEY },
-      ],
-    }),
-  );
+  conditionOf(conversationEntity, {
+    and: [
+      { attr: 'pk', beginsWith: CONVERSATION_PREFIX },
+      { attr: 'sk', eq: CONVERSATION_SORT_KEY },
+    ],
+  });
 
 /** A conversation with all its messages, read consistently (the detail, the statistics). */
 export const conversationWithMessages = (orgId: string, workspaceId: string, conversationId: string): QueryInput => ({

@@ -1,10 +1,9 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
 import { workspacePartition } from '../workspaces/entities.js';
+import { keys } from '../platform/keys.js';
 
 /*
  * A workspace's guardrails (docs/data-model.md): their definitions, in the workspace's partition
@@ -25,12 +24,7 @@ export const guardrailKey = (orgId: string, workspaceId: string, guardrailId: st
 export const isGuardrailItem = (item: { sk: string }) => item.sk.startsWith(GUARDRAIL_PREFIX);
 
 /** The attributes of a guardrail that its writes test (a change is a put of the whole guardrail). */
-const guardrailEntity = new Entity({
-  name: 'guardrail',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), pattern: string() }),
-});
+const guardrailEntity = tableEntity('guardrail', { pattern: string() });
 
 /** The condition that a guardrail is there (its change or delete is 404 otherwise). */
 export const guardrailExists = () => conditionOf(guardrailEntity, { attr: 'pk', exists: true });
@@ -49,7 +43,7 @@ const violationsPartition = (orgId: string, workspaceId: string) => `WSVIOL#${or
 /** A guardrail violation, listed newest first (written with the query's other items). */
 export const violationKey = (orgId: string, workspaceId: string, at: string, violationId: string): Key => ({
   pk: violationsPartition(orgId, workspaceId),
-  sk: `${at}#${violationId}`,
+  sk: keys.timeOrdered(at, violationId),
 });
 
 /** A workspace's violations, newest first (read page by page). */

@@ -1,11 +1,10 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { OrgRoleSchema } from '../org/schemas.js';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * Invitations by link (docs/data-model.md): found by the SHA-256 of the link's token (the token is
@@ -13,31 +12,24 @@ import { plainItems, singleTable, updateOf } from '../platform/updates.js';
  */
 
 /** An invitation (`INVITE#<token hash>` / `INVITATION`), kept (TTL) a week past its expiry so a late link says "expired". */
-const invitationEntity = new Entity({
-  name: 'invitation',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    org_id: string(),
-    email: string(),
-    org_role: string().enum(...OrgRoleSchema.options),
-    /** The inviting admin's name. */
-    invited_by: string(),
-    /**
-     * The inviting admin's user id. Absent on invitations made before it was kept: nobody's standing
-     * can be checked for them, so they do not work (410); only their inviter's name was kept, so no
-     * migration can give them one.
-     */
-    invited_by_id: string().optional(),
-    created_at: string(),
-    expires_at: string(),
-    /** Set once, by the acceptance (a conditional update: single use). */
-    used_at: string().optional(),
-    ttl: number(),
-  }),
+const invitationEntity = tableEntity('invitation', {
+  id: string(),
+  org_id: string(),
+  email: string(),
+  org_role: string().enum(...OrgRoleSchema.options),
+  /** The inviting admin's name. */
+  invited_by: string(),
+  /**
+   * The inviting admin's user id. Absent on invitations made before it was kept: nobody's standing
+   * can be checked for them, so they do not work (410); only their inviter's name was kept, so no
+   * migration can give them one.
+   */
+  invited_by_id: string().optional(),
+  created_at: string(),
+  expires_at: string(),
+  /** Set once, by the acceptance (a conditional update: single use). */
+  used_at: string().optional(),
+  ttl: number(),
 });
 
 export type InvitationItem = FormattedItem<typeof invitationEntity>;

@@ -1,10 +1,9 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
 import { workspacePartition } from '../workspaces/entities.js';
+import { keys } from '../platform/keys.js';
 
 /*
  * A workspace's knowledge (docs/data-model.md): its entries, in the workspace's partition (the
@@ -24,17 +23,10 @@ export const knowledgeKey = (orgId: string, workspaceId: string, knowledgeId: st
 export const isKnowledgeItem = (item: { sk: string }) => item.sk.startsWith(KNOWLEDGE_PREFIX);
 
 /** The attributes of a knowledge entry that its change writes (its creation is a put of the whole entry). */
-const knowledgeEntity = new Entity({
-  name: 'knowledge',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    title: string().optional(),
-    content: string().optional(),
-    updated_at: string(),
-  }),
+const knowledgeEntity = tableEntity('knowledge', {
+  title: string().optional(),
+  content: string().optional(),
+  updated_at: string(),
 });
 
 /** The condition that an entry is there (its change or delete is 404 otherwise). */
@@ -60,7 +52,7 @@ const gapsPartition = (orgId: string, workspaceId: string) => `WSGAP#${orgId}#${
 /** A knowledge gap, listed newest first (written by the statistics job). */
 export const gapKey = (orgId: string, workspaceId: string, at: string, gapId: string): Key => ({
   pk: gapsPartition(orgId, workspaceId),
-  sk: `${at}#${gapId}`,
+  sk: keys.timeOrdered(at, gapId),
 });
 
 /** A workspace's newest gaps. */

@@ -1,14 +1,10 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { $get, $remove, $sum, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { OrgRole } from '../auth/tokens.js';
 import type { Key, QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 import { OrgRoleSchema } from './schemas.js';
 
 /*
@@ -22,20 +18,13 @@ import { OrgRoleSchema } from './schemas.js';
 export const orgPartition = (orgId: string) => `ORG#${orgId}`;
 
 /** The organisation item (`ORG#<id>` / `ORG`); `admins_held_until` is its admin lease (standing.ts). */
-const organisationEntity = new Entity({
-  name: 'organisation',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    name: string(),
-    slug: string(),
-    default_team_id: string(),
-    created_at: string(),
-    admins_held_until: string().optional(),
-  }),
+const organisationEntity = tableEntity('organisation', {
+  id: string(),
+  name: string(),
+  slug: string(),
+  default_team_id: string(),
+  created_at: string(),
+  admins_held_until: string().optional(),
 });
 
 export const organisationKey = (orgId: string): Key => ({ pk: orgPartition(orgId), sk: 'ORG' });
@@ -44,31 +33,24 @@ export const organisationKey = (orgId: string): Key => ({ pk: orgPartition(orgId
 export const orgSlugClaimKey = (slug: string): Key => ({ pk: `ORGSLUG#${slug}`, sk: 'ORGSLUG' });
 
 /** The user item (`ORG#<id>` / `USER#<id>`). */
-const userEntity = new Entity({
-  name: 'user',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    id: string(),
-    org_id: string(),
-    name: string(),
-    email: string(),
-    org_role: string().enum(...OrgRoleSchema.options),
-    created_at: string(),
-    updated_at: string().optional(),
-    /** False once the identity provider deactivated the user (SCIM); absent: active. */
-    active: boolean().optional(),
-    /** What SCIM provisions from: the provider's id and the parts of the name. */
-    external_id: anyOf(nul(), string()).optional(),
-    given_name: anyOf(nul(), string()).optional(),
-    family_name: anyOf(nul(), string()).optional(),
-    /** Moved on by a password change: sessions of an older generation stop working (absent: 0). */
-    session_epoch: number().optional(),
-    /** Moved on when the organisation requires single sign-on: password sessions begun before stop working (absent: 0). */
-    password_epoch: number().optional(),
-  }),
+const userEntity = tableEntity('user', {
+  id: string(),
+  org_id: string(),
+  name: string(),
+  email: string(),
+  org_role: string().enum(...OrgRoleSchema.options),
+  created_at: string(),
+  updated_at: string().optional(),
+  /** False once the identity provider deactivated the user (SCIM); absent: active. */
+  active: boolean().optional(),
+  /** What SCIM provisions from: the provider's id and the parts of the name. */
+  external_id: nullableString.optional(),
+  given_name: nullableString.optional(),
+  family_name: nullableString.optional(),
+  /** Moved on by a password change: sessions of an older generation stop working (absent: 0). */
+  session_epoch: number().optional(),
+  /** Moved on when the organisation requires single sign-on: password sessions begun before stop working (absent: 0). */
+  password_epoch: number().optional(),
 });
 
 export const userKey = (orgId: string, userId: string): Key => ({ pk: orgPartition(orgId), sk: `USER#${userId}` });
@@ -77,12 +59,7 @@ export const userKey = (orgId: string, userId: string): Key => ({ pk: orgPartiti
 export const usersOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'USER#' } });
 
 /** The login record (`EMAIL#<lower-case email>` / `EMAIL`): whose the address is, and their password's hash. */
-const emailEntity = new Entity({
-  name: 'email',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), email: string(), user_id: string(), org_id: string(), password_hash: string() }),
-});
+const emailEntity = tableEntity('email', { email: string(), user_id: string(), org_id: string(), password_hash: string() });
 
 export const emailKey = (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
 

@@ -1,10 +1,8 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { indexAttributes, indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { scanFilterOf } from '../platform/entities.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
 import { orgPartition } from './entities.js';
 
 /*
@@ -14,20 +12,13 @@ import { orgPartition } from './entities.js';
  */
 
 /** A setting (`ORG#<org>` / `SETTING#<key>`). */
-const settingEntity = new Entity({
-  name: 'setting',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    key: string(),
-    /** A secret's value is sealed (`platform/secrets.ts`); one written before encryption is plain until its next write. */
-    value: string(),
-    /** A secret's listed form (settings.ts, `maskSecret`), kept at write time so listing opens no secret. */
-    masked: string().optional(),
-    updated_at: string(),
-  }),
+const settingEntity = tableEntity('setting', {
+  key: string(),
+  /** A secret's value is sealed (`platform/secrets.ts`); one written before encryption is plain until its next write. */
+  value: string(),
+  /** A secret's listed form (settings.ts, `maskSecret`), kept at write time so listing opens no secret. */
+  masked: string().optional(),
+  updated_at: string(),
 });
 
 export type SettingItem = FormattedItem<typeof settingEntity>;
@@ -39,15 +30,13 @@ export const settingsOfOrganisation = (orgId: string): QueryInput => ({ pk: orgP
 
 /** The settings of every organisation written before their listed form was kept (migration 006: the secrets among them). */
 export const settingsWithoutListedForm = () =>
-  scanFilterOf(
-    conditionOf(settingEntity, {
-      and: [
-        { attr: 'pk', beginsWith: 'ORG#' },
-        { attr: 'sk', beginsWith: 'SETTING#' },
-        { attr: 'masked', exists: false },
-      ],
-    }),
-  );
+  conditionOf(settingEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'ORG#' },
+      { attr: 'sk', beginsWith: 'SETTING#' },
+      { attr: 'masked', exists: false },
+    ],
+  });
 
 /** A secret's listed form kept, where the setting still holds `value` and has none (migration 006). */
 export function listedFormUpdate(key: Key, value: string, masked: string) {

@@ -1,9 +1,7 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
 import { orgPartition } from './entities.js';
 
 /*
@@ -14,12 +12,7 @@ import { orgPartition } from './entities.js';
  */
 
 /** A team (`ORG#<org>` / `TEAM#<id>`). */
-const teamEntity = new Entity({
-  name: 'team',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), id: string(), name: string(), created_at: string() }),
-});
+const teamEntity = tableEntity('team', { id: string(), name: string(), created_at: string() });
 
 export const teamKey = (orgId: string, teamId: string): Key => ({ pk: orgPartition(orgId), sk: `TEAM#${teamId}` });
 
@@ -31,12 +24,7 @@ export const teamNameUpdate = (orgId: string, teamId: string, name: string) =>
   updateOf(teamEntity.build(UpdateItemCommand).item({ ...teamKey(orgId, teamId), name }));
 
 /** The claim of a team name, unique per organisation (`ORG#<org>` / `TEAMNAME#<lower-case name>`). */
-const teamNameEntity = new Entity({
-  name: 'team-name',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), team_id: string(), name: string(), created_at: string() }),
-});
+const teamNameEntity = tableEntity('team-name', { team_id: string(), name: string(), created_at: string() });
 
 export const teamNameKey = (orgId: string, name: string): Key => ({ pk: orgPartition(orgId), sk: `TEAMNAME#${name.trim().toLowerCase()}` });
 

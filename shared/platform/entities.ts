@@ -1,11 +1,7 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { $add, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { number } from 'dynamodb-toolbox/schema/number';
-import { string } from 'dynamodb-toolbox/schema/string';
-import type { ScanFilter } from './migrations.js';
-import type { ConditionalWrite, Key } from './table.js';
-import { plainItems, singleTable, updateOf } from './updates.js';
+import type { Key } from './table.js';
+import { tableEntity, updateOf } from './updates.js';
 
 /*
  * The platform's own items (docs/data-model.md): the suffix counters of unique names, and the
@@ -13,19 +9,8 @@ import { plainItems, singleTable, updateOf } from './updates.js';
  * their keys live here; a domain that counts in a window (auth's throttles) builds its own keys.
  */
 
-/** A typed condition (`conditionOf`) as a migration's scan filter: which items it rewrites. */
-export function scanFilterOf(condition: ConditionalWrite): ScanFilter {
-  if (!condition.condition) throw new Error('a scan filter needs a condition');
-  return { expression: condition.condition, names: condition.names, values: condition.values };
-}
-
 /** A counter handing out the next free suffix of a slug (`SLUG#<namespace>#<slug>` / `SLUG`: unique.ts). */
-const slugCounterEntity = new Entity({
-  name: 'slug-counter',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), next: number().optional() }),
-});
+const slugCounterEntity = tableEntity('slug-counter', { next: number().optional() });
 
 /** The slug counter of `slug` in a namespace (`ws@<orgId>`, `org`). */
 const slugCounterKey = (namespace: string, slug: string): Key => ({ pk: `SLUG#${namespace}#${slug}`, sk: 'SLUG' });
@@ -35,12 +20,7 @@ export const nextSuffixUpdate = (namespace: string, slug: string) =>
   updateOf(slugCounterEntity.build(UpdateItemCommand).item({ ...slugCounterKey(namespace, slug), next: $add(1) }));
 
 /** A fixed-window counter (windows.ts): its count, and when the window's item expires (TTL, epoch seconds). */
-const windowEntity = new Entity({
-  name: 'window-counter',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), count: number().optional(), ttl: number() }),
-});
+const windowEntity = tableEntity('window-counter', { count: number().optional(), ttl: number() });
 
 /** `delta` added to the count of the window item `key`, which expires at `expiresAtSeconds`. */
 export const windowUpdate = (key: Key, delta: number, expiresAtSeconds: number) =>

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from './clock.js';
 import type { AppLogger } from './logger.js';
-import type { Item, Key, Table } from './table.js';
+import type { ConditionalWrite, Item, Key, Table } from './table.js';
 
 /*
  * Numbered migrations of stored data (migrations/NNN-*.ts), run before a new version serves: by
@@ -29,12 +29,8 @@ interface Marker {
   cursors?: Record<string, Record<string, unknown>>;
 }
 
-/** A filter on the scanned items, in the store's expression syntax. */
-export interface ScanFilter {
-  expression: string;
-  names?: Record<string, string>;
-  values?: Record<string, unknown>;
-}
+/** A filter on the scanned items: a condition, as an entity's `conditionOf` builds it (platform/updates.ts). */
+type ScanFilter = ConditionalWrite;
 
 export interface MigrationContext {
   table: Table;
@@ -45,6 +41,11 @@ export interface MigrationContext {
    * apart: each goes on from the page where an interrupted run stopped.
    */
   scan(name: string, filter?: ScanFilter): AsyncGenerator<Item>;
+  /**
+   * Every item matching `filter`, from the first page on every run, saving no position: for what a
+   * migration gathers before it writes (a lookup), which a run that goes on must read whole again.
+   */
+  scanWhole(filter?: ScanFilter): AsyncGenerator<Item>;
   /** Counts one item rewritten, and says so in the log every thousand. */
   moved(): void;
   /** Counts one item the migration could not rewrite and left as it was (the report says how many). */
@@ -88,9 +89,9 @@ async function* resumableScan(
       new ScanCommand({
         TableName: table.name,
         ExclusiveStartKey: startKey,
-        ...(filter
-          ? { FilterExpression: filter.expression, ExpressionAttributeNames: filter.names, ExpressionAttributeValues: filter.values }
-          : {}),
+        FilterExpression: filter?.condition,
+        ExpressionAttributeNames: filter?.names,
+        ExpressionAttributeValues: filter?.values,
       }),
     );
     yield* (page.Items ?? []) as Item[];
@@ -122,6 +123,7 @@ function contextOf(
       };
       return resumableScan(table, save, marker.cursors?.[key], filter);
     },
+    scanWhole: (filter) => resumableScan(table, async () => {}, undefined, filter),
     moved: () => {
       report.moved += 1;
       if (report.moved % 1000 === 0) logger?.info('migrating the table', { migration: migration.name, moved: report.moved });
@@ -131,6 +133,13 @@ function contextOf(
     },
   };
   return context;
+}
+
+/** Whether the table holds no item at all (one Scan of one item). */
+async function isEmpty(table: Table): Promise<boolean> {
+  table.roundTrips += 1;
+  const page = await table.documents.send(new ScanCommand({ TableName: table.name, Limit: 1 }));
+  return (page.Items ?? []).length === 0;
 }
 
 /** The schema version a list of migrations brings a table to. */
@@ -150,16 +159,23 @@ export async function runMigrations(
   const marker: Marker = { ...(await table.get<Marker>(SCHEMA_MARKER, true)) };
   delete (marker as Partial<Key>).pk;
   delete (marker as Partial<Key>).sk;
+  const latest = schemaVersionOf(migrations);
+  if (marker.version === undefined && (await isEmpty(table))) {
+    // A new table (a first start, a first deploy) has nothing of an older version: it starts at this one.
+    await table.put({ ...SCHEMA_MARKER, version: latest, migrated_at: options.clock.now().toISOString() });
+    return { from: latest, to: latest, moved: 0, left: 0, ran: [] };
+  }
   const from = marker.version ?? 1;
   const report: MigrationReport = { from, to: from, moved: 0, left: 0, ran: [] };
   const due = [...migrations].filter((migration) => migration.version > from).sort((a, b) => a.version - b.version);
   for (const migration of due) {
-    options.logger?.info('migration started', { migration: `${migration.version} ${migration.name}` });
+    const label = `${String(migration.version).padStart(3, '0')} ${migration.name}`;
+    options.logger?.info('migration started', { migration: label });
     await migration.run(contextOf(table, options.clock, options.logger, migration, marker, report));
     marker.version = migration.version;
     await table.put({ ...SCHEMA_MARKER, ...marker, migrated_at: options.clock.now().toISOString() });
     report.to = migration.version;
-    report.ran.push(`${String(migration.version).padStart(3, '0')} ${migration.name}`);
+    report.ran.push(label);
   }
   if (report.ran.length) options.logger?.info('table migrated', { ...report });
   return report;

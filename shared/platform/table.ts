@@ -64,6 +64,12 @@ export function indexAttributes<I extends IndexName>(index: I): IndexKeyNames<I>
   return [`${name}pk`, `${name}sk`] as IndexKeyNames<I>;
 }
 
+/** `index`'s key attributes as an entity's schema declares them, each of `schema` (a string, optional where an item may be out of it). */
+export function indexSchema<I extends IndexName, S>(index: I, schema: S): Record<IndexKeyNames<I>[number], S> {
+  const [pkName, skName] = indexAttributes(index);
+  return { [pkName]: schema, [skName]: schema } as Record<IndexKeyNames<I>[number], S>;
+}
+
 /** The table's shape, shared by the local runtime (which creates it) and the CDK data construct. */
 export const TABLE_KEY_SCHEMA = {
   partitionKey: 'pk',

@@ -1,9 +1,15 @@
 import type { UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { Entity } from 'dynamodb-toolbox/entity';
+import { Entity } from 'dynamodb-toolbox/entity';
 import { EntityConditionParser, type Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
+import { $remove } from 'dynamodb-toolbox/entity/actions/update';
+import { item } from 'dynamodb-toolbox/schema/item';
+import type { ItemAttributes } from 'dynamodb-toolbox/schema/item';
+import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
+import { nul } from 'dynamodb-toolbox/schema/nul';
+import { string } from 'dynamodb-toolbox/schema/string';
 import { Table as ToolboxTable } from 'dynamodb-toolbox/table';
 import { str } from './attributes.js';
-import type { ConditionalWrite, Key, UpdateInput } from './table.js';
+import { type ConditionalWrite, type IndexName, indexAttributes, type Key, type UpdateInput } from './table.js';
 
 /*
  * Typed writes: update and condition expressions are built by dynamodb-toolbox from an entity's
@@ -27,6 +33,23 @@ export const singleTable = new ToolboxTable({
  * timestamps, so items keep exactly the attributes other code reads.
  */
 export const plainItems = { entityAttribute: false, timestamps: false } as const;
+
+/** A string attribute that may hold null (an API field that is null when unset, stored as it is). */
+export const nullableString = anyOf(nul(), string());
+
+/** The key of every item of `singleTable`: the attributes `pk` and `sk`. */
+const keyAttributes = { pk: string().key(), sk: string().key() };
+
+/**
+ * An item type of `singleTable` (`plainItems`): its key, and `attributes` besides. (The mapped
+ * parameter type lets each attribute's schema be inferred as `item()` infers it.)
+ */
+export function tableEntity<NAME extends string, ATTRIBUTES extends ItemAttributes>(
+  name: NAME,
+  attributes: { [KEY in keyof ATTRIBUTES]: ATTRIBUTES[KEY] },
+) {
+  return new Entity({ name, table: singleTable, ...plainItems, schema: item({ ...keyAttributes, ...attributes }) });
+}
 
 /** The key and expressions of a built UpdateItem, for `Table.update` / `Table.updateReturningOld`. */
 export function updateOf(command: { params(): UpdateCommandInput }): { key: Key; input: UpdateInput } {
@@ -54,4 +77,10 @@ export function conditionOf<ENTITY extends Entity>(entity: ENTITY, condition: Co
     names: parsed.ExpressionAttributeNames,
     ...(values && Object.keys(values).length ? { values } : {}),
   };
+}
+
+/** A write's removal of an item's entry in `index`: both its keys there. */
+export function outOf<I extends IndexName>(index: I) {
+  const [pkName, skName] = indexAttributes(index);
+  return { [pkName]: $remove(), [skName]: $remove() } as Record<ReturnType<typeof indexAttributes<I>>[number], ReturnType<typeof $remove>>;
 }

@@ -1,12 +1,9 @@
-import { Entity, type FormattedItem } from 'dynamodb-toolbox/entity';
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { orgPartition } from '../org/entities.js';
 import type { Key } from '../platform/table.js';
-import { plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { nullableString, tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * The organisation's SCIM provisioning (docs/data-model.md): one item of its partition. The users
@@ -14,20 +11,13 @@ import { plainItems, singleTable, updateOf } from '../platform/updates.js';
  */
 
 /** The organisation's SCIM provisioning (`ORG#<org>` / `SCIM`): its bearer token's SHA-256, never the token. */
-const scimEntity = new Entity({
-  name: 'scim',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    token_hash: string(),
-    /** The token's first characters, to tell tokens apart in the console. */
-    token_hint: string(),
-    created_at: string(),
-    created_by: string(),
-    last_sync_at: anyOf(nul(), string()),
-  }),
+const scimEntity = tableEntity('scim', {
+  token_hash: string(),
+  /** The token's first characters, to tell tokens apart in the console. */
+  token_hint: string(),
+  created_at: string(),
+  created_by: string(),
+  last_sync_at: nullableString,
 });
 
 export type ScimItem = FormattedItem<typeof scimEntity>;

@@ -1,17 +1,12 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $add, $remove, $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { list } from 'dynamodb-toolbox/schema/list';
-import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { orgPartition } from '../org/entities.js';
-import { scanFilterOf } from '../platform/entities.js';
 import type { ConditionalWrite, Key } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * Single sign-on's items (docs/data-model.md): the organisation's setting, the claims of its e-mail
@@ -43,8 +38,6 @@ export interface SsoSetting {
   updated_at: string;
 }
 
-const nullableString = anyOf(nul(), string()).optional();
-
 /** The setting's attributes: optional, as its item keeps only its versions once the setting is deleted. */
 const settingAttributes = {
   org_id: string().optional(),
@@ -54,33 +47,21 @@ const settingAttributes = {
   domains: list(string()).optional(),
   default_role: string().enum('member', 'admin').optional(),
   required: boolean().optional(),
-  admin_group: nullableString,
-  groups_claim: nullableString,
+  admin_group: nullableString.optional(),
+  groups_claim: nullableString.optional(),
   configured_by: string().optional(),
   updated_at: string().optional(),
 };
 
 /** The organisation's setting (`ORG#<org>` / `SSO`), the change that wrote it (`version`) and its counter of changes. */
-const ssoEntity = new Entity({
-  name: 'sso',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    ...settingAttributes,
-    version: number().optional(),
-    next_version: number().optional(),
-  }),
+const ssoEntity = tableEntity('sso', {
+  ...settingAttributes,
+  version: number().optional(),
+  next_version: number().optional(),
 });
 
 /** A domain's claim (`SSODOMAIN#<domain>` / `DOMAIN`): the organisation that holds it, at the version that last took it. */
-const claimEntity = new Entity({
-  name: 'sso-domain',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), domain: string(), org_id: string(), version: number().optional() }),
-});
+const claimEntity = tableEntity('sso-domain', { domain: string(), org_id: string(), version: number().optional() });
 
 /** Every attribute of the setting removed. */
 const removed = Object.fromEntries(Object.keys(settingAttributes).map((name) => [name, $remove()])) as {
@@ -113,14 +94,12 @@ const ownClaimBefore = (orgId: string, version: number): Condition<typeof claimE
 
 /** Claims made before claims were stamped with versions (migration 006). */
 export const claimsWithoutVersion = () =>
-  scanFilterOf(
-    conditionOf(claimEntity, {
-      and: [
-        { attr: 'pk', beginsWith: 'SSODOMAIN#' },
-        { attr: 'version', exists: false },
-      ],
-    }),
-  );
+  conditionOf(claimEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'SSODOMAIN#' },
+      { attr: 'version', exists: false },
+    ],
+  });
 
 /** A claim of before stamped 0, older than any change (versions start at 1), if it is still unstamped (migration 006). */
 export function unstampedClaimUpdate(key: Key) {

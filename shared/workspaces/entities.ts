@@ -1,18 +1,16 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { $add, $get, $remove, $set, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { any } from 'dynamodb-toolbox/schema/any';
 import { anyOf } from 'dynamodb-toolbox/schema/anyOf';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { list } from 'dynamodb-toolbox/schema/list';
 import { nul } from 'dynamodb-toolbox/schema/nul';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { record } from 'dynamodb-toolbox/schema/record';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { scanFilterOf } from '../platform/entities.js';
 import { shardKey, shardKeys } from '../platform/list-shards.js';
-import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { indexEntry, indexSchema, type Key, type QueryInput } from '../platform/table.js';
+import { conditionOf, nullableString, outOf, tableEntity, updateOf } from '../platform/updates.js';
+import { keys } from '../platform/keys.js';
 
 /*
  * The workspace's items (docs/data-model.md): the workspace item, which heads the workspace's
@@ -41,7 +39,7 @@ const workspacesListing = (orgId: string) => `ORG#${orgId}#WS`;
 
 /** The workspace's entry in its organisation's listing. */
 export const workspaceListing = (orgId: string, createdAt: string, workspaceId: string) =>
-  indexEntry('listings', workspacesListing(orgId), `${createdAt}#${workspaceId}`);
+  indexEntry('listings', workspacesListing(orgId), keys.timeOrdered(createdAt, workspaceId));
 
 /** An organisation's workspaces (a deleted one has left the index). */
 export const workspacesOfOrganisation = (orgId: string): QueryInput => ({ index: 'listings', pk: workspacesListing(orgId) });
@@ -53,47 +51,39 @@ const WORKSPACE_STATUSES = ['active', 'archived', 'deleted'] as const;
 const count = number().optional();
 
 /** The attributes of the workspace item that its writes touch (its creation is a put of the whole item). */
-const workspaceEntity = new Entity({
-  name: 'workspace',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    org_id: string(),
-    status: string().enum(...WORKSPACE_STATUSES),
-    name: string().optional(),
-    model: string().optional(),
-    system_prompt: string().optional(),
-    cold_timeout_minutes: number().optional(),
-    close_timeout_minutes: number().optional(),
-    max_tool_rounds: number().optional(),
-    max_tokens_per_query: anyOf(nul(), number()).optional(),
-    tool_timeout_seconds: anyOf(nul(), number()).optional(),
-    tool_budget_seconds: number().optional(),
-    /** The approval and tool search settings, each written whole. */
-    approval: any().optional(),
-    tool_search: any().optional(),
-    /** Role → JSON-encoded array of tool-name globs. */
-    permissions: record(string(), string()).optional(),
-    updated_at: string().optional(),
-    archived_at: string().optional(),
-    deleted_at: string().optional(),
-    cleared_at: string().optional(),
-    connection_count: count,
-    tool_count: count,
-    knowledge_count: count,
-    guardrail_count: count,
-    /** Compiled steps of the enabled pattern guardrails (guardrails/guardrails.ts). */
-    pattern_steps: count,
-    // Its entry in the listings index (`workspaceListing`), taken out when it is deleted.
-    gsi1pk: string().optional(),
-    gsi1sk: string().optional(),
-  }),
+const workspaceEntity = tableEntity('workspace', {
+  org_id: string(),
+  status: string().enum(...WORKSPACE_STATUSES),
+  name: string().optional(),
+  model: string().optional(),
+  system_prompt: string().optional(),
+  cold_timeout_minutes: number().optional(),
+  close_timeout_minutes: number().optional(),
+  max_tool_rounds: number().optional(),
+  max_tokens_per_query: anyOf(nul(), number()).optional(),
+  tool_timeout_seconds: anyOf(nul(), number()).optional(),
+  tool_budget_seconds: number().optional(),
+  /** The approval and tool search settings, each written whole. */
+  approval: any().optional(),
+  tool_search: any().optional(),
+  /** Role → JSON-encoded array of tool-name globs. */
+  permissions: record(string(), string()).optional(),
+  updated_at: string().optional(),
+  archived_at: string().optional(),
+  deleted_at: string().optional(),
+  cleared_at: string().optional(),
+  connection_count: count,
+  tool_count: count,
+  knowledge_count: count,
+  guardrail_count: count,
+  /** Compiled steps of the enabled pattern guardrails (guardrails/guardrails.ts). */
+  pattern_steps: count,
+  // Its entry in the listings index (`workspaceListing`), taken out when it is deleted.
+  ...indexSchema('listings', string().optional()),
 });
 
 /** Every item of every workspace's partition (migrations/004 looks them over). */
-export const workspacePartitionItems = () => scanFilterOf(conditionOf(workspaceEntity, { attr: 'pk', beginsWith: 'WS#' }));
+export const workspacePartitionItems = () => conditionOf(workspaceEntity, { attr: 'pk', beginsWith: 'WS#' });
 
 /** A workspace of `orgId` that is not deleted: what a change of its settings or status needs. */
 const liveWorkspaceOf = (orgId: string): Condition<typeof workspaceEntity> => ({
@@ -164,8 +154,7 @@ export function workspaceDeletionUpdate(orgId: string, workspaceId: string, at: 
       ...workspaceKey(orgId, workspaceId),
       status: 'deleted',
       deleted_at: $get('deleted_at', at),
-      gsi1pk: $remove(),
-      gsi1sk: $remove(),
+      ...outOf('listings'),
     })
     .options({
       condition: {
@@ -225,24 +214,17 @@ const activityPartition = (orgId: string, workspaceId: string) => `WSACT#${orgId
 /** An audit log entry, in one of the log's shards. */
 export const activityEntryKey = (orgId: string, workspaceId: string, at: string, activityId: string, shard = 0): Key => ({
   pk: shardKey(activityPartition(orgId, workspaceId), shard),
-  sk: `${at}#${activityId}`,
+  sk: keys.timeOrdered(at, activityId),
 });
 
 /** The partitions of the audit log, every shard: a reader queries each, newest first, and merges them. */
 export const activityShards = (orgId: string, workspaceId: string): string[] => shardKeys(activityPartition(orgId, workspaceId));
 
 /** The attributes of an audit log entry that its list filters on (the query writes the whole entry). */
-const activityEntity = new Entity({
-  name: 'activity-entry',
-  table: singleTable,
-  ...plainItems,
-  schema: item({
-    pk: string().key(),
-    sk: string().key(),
-    user_id: anyOf(nul(), string()).optional(),
-    tools_called: list(string()).optional(),
-    error: anyOf(nul(), string()).optional(),
-  }),
+const activityEntity = tableEntity('activity-entry', {
+  user_id: nullableString.optional(),
+  tools_called: list(string()).optional(),
+  error: nullableString.optional(),
 });
 
 /** What the audit log may be filtered on: one user's entries, the entries that called one tool, the failed ones or the others. */

@@ -1,12 +1,9 @@
-import { Entity } from 'dynamodb-toolbox/entity';
 import { $add, $remove, UpdateItemCommand, type UpdateItemInput } from 'dynamodb-toolbox/entity/actions/update';
-import { item } from 'dynamodb-toolbox/schema/item';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { set } from 'dynamodb-toolbox/schema/set';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { scanFilterOf } from '../platform/entities.js';
 import type { Key, QueryInput } from '../platform/table.js';
-import { conditionOf, plainItems, singleTable, updateOf } from '../platform/updates.js';
+import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
 
 /*
  * A workspace's usage (docs/data-model.md): its counters, an item per shard and month
@@ -69,12 +66,7 @@ export const counterShardsOf = (orgId: string, workspaceId: string): QueryInput[
  */
 function countersEntity(names: readonly string[]) {
   const counters: Record<string, typeof counter> = Object.fromEntries(names.map((name) => [name, counter]));
-  return new Entity({
-    name: 'workspace-counters',
-    table: singleTable,
-    ...plainItems,
-    schema: item({ pk: string().key(), sk: string().key(), folded, ...counters }),
-  });
+  return tableEntity('workspace-counters', { folded, ...counters });
 }
 type CountersEntity = ReturnType<typeof countersEntity>;
 
@@ -155,12 +147,7 @@ export const dayUsageKeys = (orgId: string, workspaceId: string, days: readonly 
 const usageCounters = Object.fromEntries(USAGE_FIELDS.map((field) => [field, counter])) as Record<UsageField, typeof counter>;
 
 /** A day usage item: the usage fields (ADD) and its workspace, which the organisation's readers group by. */
-const dayUsageEntity = new Entity({
-  name: 'day-usage',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key(), workspace_id: string(), folded, ...usageCounters }),
-});
+const dayUsageEntity = tableEntity('day-usage', { workspace_id: string(), folded, ...usageCounters });
 
 /** The day usage item's changes: the non-zero deltas added, its workspace set. */
 function dayUsageChanges(key: Key, workspaceId: string, deltas: Partial<Record<UsageField, number>>) {
@@ -205,28 +192,21 @@ export function foldedDayUsageUpdate(
 // a copy of its queries and cost in its organisation's (`ORGTODAY#<org>#<shard>` / `DAY#<day>#WS#<ws>`).
 
 /** The keys of a day item of before, for the scan that finds them. */
-const dayOfBeforeEntity = new Entity({
-  name: 'day-usage-of-before',
-  table: singleTable,
-  ...plainItems,
-  schema: item({ pk: string().key(), sk: string().key() }),
-});
+const dayOfBeforeEntity = tableEntity('day-usage-of-before', {});
 
 /** Every day item of before, of either kind. */
 export const daysOfBefore = () =>
-  scanFilterOf(
-    conditionOf(dayOfBeforeEntity, {
-      and: [
-        {
-          or: [
-            { attr: 'pk', beginsWith: 'WSSTAT#' },
-            { attr: 'pk', beginsWith: 'ORGTODAY#' },
-          ],
-        },
-        { attr: 'sk', beginsWith: 'DAY#' },
-      ],
-    }),
-  );
+  conditionOf(dayOfBeforeEntity, {
+    and: [
+      {
+        or: [
+          { attr: 'pk', beginsWith: 'WSSTAT#' },
+          { attr: 'pk', beginsWith: 'ORGTODAY#' },
+        ],
+      },
+      { attr: 'sk', beginsWith: 'DAY#' },
+    ],
+  });
 
 /** A workspace's own day item of before: its organisation, workspace and day (undefined for the organisation's copy). */
 export function workspaceDayOfBefore(key: Key): { orgId: string; workspaceId: string; day: string } | undefined {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, SCHEMA_VERSION } from '../../migrations/index.js';
 import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
-import { keys } from '../../shared/platform/keys.js';
 import type { Item } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, type FakeModel } from '../support/fake-model.js';
