@@ -5,8 +5,9 @@ import { ValidationError } from '../platform/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { userKey } from '../org/entities.js';
 import { isActive, type UserItem } from '../org/users.js';
-import { oauthClientKey, oauthStateKey, oauthTokensKey } from './entities.js';
+import { grantAsRead, oauthClientKey, oauthStateKey, oauthTokensKey } from './entities.js';
 import type { SecretStore } from '../platform/store.js';
+import { type ConditionalWrite, unlessConditionFailed } from '../platform/table.js';
 
 /*
  * OAuth 2.1 for tool servers, as the MCP authorization spec describes it, through the MCP SDK's
@@ -199,19 +200,25 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   /**
    * A stored secret of this grant, or nothing when it was stored for another origin than the
    * connection's. One stored before grants kept their origin is taken as the current origin's, and
-   * sealed under it on this first read, so it too stays there from now on.
+   * sealed under it on this first read, so it too stays there from now on: only while it is as
+   * read, so that one deleted meanwhile (a move to another origin deletes them once saved) is not
+   * brought back bound to the new origin; refused, it is read again as it is now.
    */
   private async read<T>(key: { pk: string; sk: string }, what: string): Promise<T | undefined> {
     const item = await this.store.table.get<{ sealed: string; origin?: string }>(key, true);
     if (!item || (item.origin !== undefined && item.origin !== this.origin)) return undefined;
     const value = JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what, item.origin))) as T;
-    if (item.origin === undefined) await this.write(key, what, value);
-    return value;
+    if (item.origin !== undefined) return value;
+    const bound = await unlessConditionFailed(
+      this.write(key, what, value, grantAsRead(item.sealed)).then(() => true),
+      false,
+    );
+    return bound ? value : this.read<T>(key, what);
   }
 
-  private async write(key: { pk: string; sk: string }, what: string, value: unknown): Promise<void> {
+  private async write(key: { pk: string; sk: string }, what: string, value: unknown, condition?: ConditionalWrite): Promise<void> {
     const sealed = await this.store.secrets.seal(JSON.stringify(value), contextOf(this.connectionId, what, this.origin));
-    await this.store.table.put({ ...key, sealed, origin: this.origin, updated_at: this.store.clock.now().toISOString() });
+    await this.store.table.put({ ...key, sealed, origin: this.origin, updated_at: this.store.clock.now().toISOString() }, condition);
   }
 }
 

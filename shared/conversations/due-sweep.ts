@@ -26,7 +26,8 @@ import type { JobMessage } from '../jobs/ledger.js';
  * their statistics, or approvals. The entries of `pending` (open conversations, closed ones
  * awaiting their stats) carry the keys and the organisation alone, and an open one's can stand
  * earlier than the real due time (entities.ts `pendingEntry`): the sweep reads their
- * conversations (`settleLazy`).
+ * conversations (`settleLazy`). A partition is queried as it is: `Table.query` reads only the
+ * fields of `QueryInput`, not `holds`.
  */
 type DuePartition = QueryInput &
   ({ index: 'pending'; holds: 'open' | 'stats' } | { index: 'closes'; holds: 'cold' } | { index: 'approvalExpiries'; holds: 'approval' });
@@ -158,10 +159,7 @@ async function settleLazy(
 /** Reads what is due at `now` in `partitions`, all at once, and sends each job; answers how many were sent. */
 async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: Date): Promise<number> {
   const upTo = keys.afterTime(now.toISOString());
-  const read = (partition: DuePartition) => {
-    const { holds: _, ...query } = partition;
-    return deps.table.queryAll<DueEntry & Key>({ ...query, sk: { lte: upTo } });
-  };
+  const read = (partition: DuePartition) => deps.table.queryAll<DueEntry & Key>({ ...partition, sk: { lte: upTo } });
   const found = await Promise.all(partitions.map(async (partition) => ({ partition, entries: await read(partition) })));
   const lazy = found.flatMap(({ partition, entries }) =>
     partition.index === 'pending' ? entries.map((entry) => ({ holds: partition.holds, entry: lazyEntry(partition, entry) })) : [],
@@ -207,10 +205,9 @@ export async function resendPendingStats(deps: DueMoveDeps): Promise<number> {
   const partitions = duePartitions(deps.config.dueIndexShards).filter((partition) => partition.holds === 'stats');
   const found = (
     await Promise.all(
-      partitions.map(async (partition) => {
-        const { holds: _, ...query } = partition;
-        return (await deps.table.queryAll<Key>(query)).map((entry) => ({ holds: 'stats' as const, entry: lazyEntry(partition, entry) }));
-      }),
+      partitions.map(async (partition) =>
+        (await deps.table.queryAll<Key>(partition)).map((entry) => ({ holds: 'stats' as const, entry: lazyEntry(partition, entry) })),
+      ),
     )
   ).flat();
   const { stats } = await settleLazy(deps, found, deps.clock.now(), true);
@@ -223,7 +220,7 @@ async function earliestAfter(deps: DueMoveDeps, partitions: DuePartition[], afte
   // Sort keys are `<due ISO time>#…`, so this skips everything due at `after`.
   const from = keys.afterTime(after.toISOString());
   const firsts = await Promise.all(
-    partitions.map(({ holds: _, ...partition }) => deps.table.query<DueEntry>({ ...partition, sk: { gte: from }, limit: 1 })),
+    partitions.map((partition) => deps.table.query<DueEntry>({ ...partition, sk: { gte: from }, limit: 1 })),
   );
   return Math.min(...firsts.flatMap((page, at) => page.items.map((item) => dueTimeOf(partitions[at] as DuePartition, item))));
 }
@@ -261,7 +258,7 @@ export async function nextDueAt(deps: DueMoveDeps, after: Date): Promise<Date | 
  */
 export async function sendDueMoves(deps: DueMoveDeps, now: Date): Promise<Date | undefined> {
   const partitions = duePartitions(deps.config.dueIndexShards);
-  const firsts = await Promise.all(partitions.map(({ holds: _, ...partition }) => deps.table.query<DueEntry>({ ...partition, limit: 1 })));
+  const firsts = await Promise.all(partitions.map((partition) => deps.table.query<DueEntry>({ ...partition, limit: 1 })));
   const earliest = firsts.map((page, at) =>
     page.items[0] ? dueTimeOf(partitions[at] as DuePartition, page.items[0]) : Number.POSITIVE_INFINITY,
   );

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionById, grantsOfConnection, oauthTokensKey } from '../../shared/connections/entities.js';
+import { StoredOAuthProvider } from '../../shared/connections/oauth.js';
+import type { Table } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
@@ -185,5 +187,27 @@ describe('OAuth grants stay with their origin', () => {
     expect(asked.body.error).toBeNull();
     expect(server.toolCalls.at(-1)).toMatchObject({ tool: 'whoami', user: 'bob' });
     expect(await t.deps.table.get(key)).toMatchObject({ origin: new URL(server.url).origin });
+  });
+
+  it('does not bring back, bound to another origin, a grant stored before origins were kept that is deleted while it is read', async () => {
+    const { member, id } = await grantedByTwo();
+    const key = oauthTokensKey(id, `user:${member.user.id}`);
+    const stored = await t.deps.table.get<{ sealed: string; origin: string }>(key);
+    if (!stored) throw new Error('no stored grant');
+    const what = `tokens:user:${member.user.id}`;
+    const tokens = await t.deps.secrets.open(stored.sealed, `oauth:${id}:${what}@${stored.origin}`);
+    await t.deps.table.put({ ...key, sealed: await t.deps.secrets.seal(tokens, `oauth:${id}:${what}`), updated_at: 'before' });
+    // A reader at the connection's new url (moved: the move's deletion of the grants runs just
+    // after the reader's read, before it binds the grant to the origin it reads at).
+    const table = Object.create(t.deps.table) as Table;
+    table.get = async <T extends object>(at: { pk: string; sk: string }, consistent?: boolean) => {
+      const found = await t.deps.table.get<T>(at, consistent);
+      if (at.sk === key.sk) await t.deps.table.delete(key);
+      return found;
+    };
+    const target = { connectionId: id, serverUrl: elsewhere.url, subject: `user:${member.user.id}`, redirectUrl: 'http://localhost/cb' };
+    const provider = new StoredOAuthProvider({ ...t.deps, table }, target);
+    expect(await provider.tokens()).toBeUndefined();
+    expect(await t.deps.table.get(key)).toBeUndefined();
   });
 });
