@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { $api, useRefresh } from '../api/client';
 import { ActionForm, Field } from '../ui/form';
 import { dateTime } from '../ui/format';
@@ -13,24 +12,15 @@ import { Loadable } from '../ui/states';
 
 function NameForm({ name }: { name: string }) {
   const refresh = useRefresh('/api/me', '/api/auth/session');
-  const [saved, setSaved] = useState('');
-  const rename = $api.useMutation('put', '/api/me', {
-    onSuccess: async ({ user }) => {
-      setSaved(`Saved: you are shown as ${user.name}.`);
-      await refresh();
-    },
-  });
+  const rename = $api.useMutation('put', '/api/me', { onSuccess: refresh });
   return (
     <ActionForm
       label="Your name"
       error={rename.error}
-      onSubmit={({ name: newName = '' }) => {
-        setSaved('');
-        rename.mutate({ body: { name: newName } });
-      }}
+      onSubmit={({ name: newName = '' }) => rename.mutate({ body: { name: newName } })}
       submit="Save name"
       pending={rename.isPending}
-      footer={<Notice message={saved} />}
+      footer={<Notice message={rename.data ? `Saved: you are shown as ${rename.data.user.name}.` : ''} />}
     >
       <Field label="Display name" name="name" error={rename.error} hint="How others see you in conversations, approvals and the user list.">
         <input defaultValue={name} autoComplete="name" required />
@@ -40,23 +30,21 @@ function NameForm({ name }: { name: string }) {
 }
 
 function PasswordForm() {
-  const [done, setDone] = useState(false);
-  const change = $api.useMutation('post', '/api/me/password', { onSuccess: () => setDone(true) });
+  const change = $api.useMutation('post', '/api/me/password');
   return (
     <ActionForm
       label="Change your password"
       error={change.error}
       onSubmit={({ current_password = '', new_password = '' }, form) => {
-        setDone(false);
         change.mutate({ body: { current_password, new_password } }, { onSuccess: () => form.reset() });
       }}
       submit="Change password"
       pending={change.isPending}
       busy="Changing"
       footer={
-        <div role="status">
-          {done && <p className="result">Password changed. You stay signed in here; every other session of yours has been signed out.</p>}
-        </div>
+        <Notice
+          message={change.isSuccess ? 'Password changed. You stay signed in here; every other session of yours has been signed out.' : ''}
+        />
       }
     >
       <Field label="Current password" name="current_password" error={change.error}>

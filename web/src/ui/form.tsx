@@ -98,12 +98,17 @@ export function Submit({ pending, children, busy = 'Saving' }: { pending: boolea
   );
 }
 
+/** A form's values by input name, as they are now (a Test button reads them without submitting). */
+export function valuesOf(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [key, value] of new FormData(form)) if (typeof value === 'string') values[key] = value;
+  return values;
+}
+
 /** The form's values by input name, for `onSubmit` handlers. */
 export function formValues(event: React.FormEvent<HTMLFormElement>): Record<string, string> {
   event.preventDefault();
-  const values: Record<string, string> = {};
-  for (const [key, value] of new FormData(event.currentTarget)) if (typeof value === 'string') values[key] = value;
-  return values;
+  return valuesOf(event.currentTarget);
 }
 
 interface FormActionsProps {
@@ -112,7 +117,10 @@ interface FormActionsProps {
   /** While the request runs the button is disabled and says `busy…` ("Creating…"; "Saving…" unless said). */
   pending: boolean;
   busy?: string;
-  /** A Cancel button after Submit, when given. */
+  /**
+   * A Cancel button after Submit, when given. A form that can be cancelled was opened by a button
+   * it takes the place of: its first field has the focus as it opens.
+   */
   onCancel?: () => void;
   /** What the row holds before Submit (a Test button) and after Cancel (a Test button, a status line). */
   actionsBefore?: ReactNode;
@@ -155,8 +163,6 @@ interface ActionFormProps extends FormActionsProps {
   footer?: ReactNode;
   /** The form's values by input name, and the form (to reset it once the request is done). */
   onSubmit: (values: Record<string, string>, form: HTMLFormElement) => void;
-  /** Focus the first field as the form opens: it opens away from the button that opened it. */
-  autoFocus?: boolean;
   formRef?: RefObject<HTMLFormElement | null>;
 }
 
@@ -175,15 +181,16 @@ export function ActionForm({
   children,
   footer,
   onSubmit,
-  autoFocus,
   formRef,
   ...actions
 }: ActionFormProps) {
   const ownRef = useRef<HTMLFormElement>(null);
   const form = formRef ?? ownRef;
+  // Opened by a button that is gone now (or far from it): the focus would be left on the page's body.
+  const opened = actions.onCancel !== undefined;
   // biome-ignore lint/correctness/useExhaustiveDependencies: on opening only; the ref is stable.
   useEffect(() => {
-    if (autoFocus) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    if (opened) form.current?.querySelector<HTMLElement>('input, select, textarea')?.focus();
   }, []);
   const Heading = heading ? (`h${heading}` as const) : undefined;
   return (

@@ -5,7 +5,7 @@ import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { ErrorNote, Loadable } from '../../ui/states';
+import { Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 import { ChannelBindings, channelLabel } from './consumers/channels';
 import { CONSUMER_TYPES, ConnectConsumer, type Connected } from './consumers/connect-form';
@@ -37,7 +37,7 @@ function Revoke({ consumer }: { consumer: Consumer }) {
         {revoke.isPending ? 'Revoking…' : 'Revoke'}
         <span className="visually-hidden"> {what}</span>
       </ConfirmButton>
-      {revoke.error ? <ErrorNote error={revoke.error} /> : null}
+      <RowError error={revoke.error} />
     </>
   );
 }

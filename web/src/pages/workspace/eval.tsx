@@ -7,7 +7,7 @@ import { FormError } from '../../ui/form';
 import { count } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
 import { Notice, usePanel } from '../../ui/panel';
-import { Loadable } from '../../ui/states';
+import { Loadable, RowError } from '../../ui/states';
 import { CaseList } from './evals/cases';
 import { EditEval } from './evals/eval-form';
 import { RunProgress, useRuns } from './evals/progress';
@@ -39,7 +39,7 @@ function DeleteEval({ workspaceId, evaluation }: { workspaceId: string; evaluati
         {remove.isPending ? 'Deleting…' : 'Delete'}
         <span className="visually-hidden"> evaluation {evaluation.name}</span>
       </ConfirmButton>
-      <FormError error={remove.error} />
+      <RowError error={remove.error} />
     </>
   );
 }

@@ -3,10 +3,9 @@ import { Link } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
-import { FormError } from '../../ui/form';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { Empty, Loadable } from '../../ui/states';
+import { Empty, Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 import { AddEntry, EditEntry, useRefreshKnowledge } from './knowledge/entry-form';
 import { useWorkspaceId } from './shell';
@@ -28,7 +27,7 @@ function DeleteEntry({ workspaceId, entry }: { workspaceId: string; entry: Entry
         {remove.isPending ? 'Deleting…' : 'Delete'}
         <span className="visually-hidden"> knowledge entry {entry.title}</span>
       </ConfirmButton>
-      <FormError error={remove.error} />
+      <RowError error={remove.error} />
     </>
   );
 }

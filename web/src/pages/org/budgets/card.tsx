@@ -4,8 +4,9 @@ import { useIsAdmin } from '../../../app/session';
 import { Badge } from '../../../ui/badge';
 import { BudgetMeter, coverOf, periodOf, ResetTime } from '../../../ui/budget';
 import { ConfirmButton } from '../../../ui/confirm';
-import { ActionForm, Field, FormError } from '../../../ui/form';
+import { ActionForm, Field } from '../../../ui/form';
 import { money } from '../../../ui/format';
+import { RowError } from '../../../ui/states';
 import { limitOf, percentsOf, percentsText, useRefreshBudgets } from './shared';
 
 type Budget = Schemas['Budget'];
@@ -85,7 +86,7 @@ function DeleteBudget({ budget, onDone }: { budget: Budget; onDone: (message: st
         {remove.isPending ? 'Deleting…' : 'Delete'}
         <span className="visually-hidden"> budget of {titleOf(budget)}</span>
       </ConfirmButton>
-      <FormError error={remove.error} />
+      <RowError error={remove.error} />
     </>
   );
 }

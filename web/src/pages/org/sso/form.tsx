@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type RefObject, useRef, useState } from 'react';
 import { $api, type Schemas } from '../../../api/client';
-import { ActionForm, Field } from '../../../ui/form';
+import { ActionForm, Field, valuesOf } from '../../../ui/form';
 import { Section } from '../../../ui/page';
 import { SSO, type Sso } from './setting';
 
@@ -183,7 +183,7 @@ export function SsoForm({ sso }: { sso: Sso | null }) {
               aria-busy={test.isPending || undefined}
               onClick={() => {
                 if (!form.current) return;
-                const { issuer, client_id } = inputOf(Object.fromEntries(new FormData(form.current)) as Record<string, string>);
+                const { issuer, client_id } = inputOf(valuesOf(form.current));
                 setSaved('');
                 save.reset();
                 test.mutate({ body: { issuer, client_id } });

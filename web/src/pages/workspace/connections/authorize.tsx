@@ -1,6 +1,6 @@
 import { $api } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
-import { FormError } from '../../../ui/form';
+import { RowError } from '../../../ui/states';
 import { type Connection, grantOf } from './shared';
 
 /**
@@ -30,7 +30,7 @@ export function AuthorizeButton({ connection }: { connection: Connection }) {
           {connection.name}
         </span>
       </button>
-      <FormError error={authorize.error} />
+      <RowError error={authorize.error} />
     </>
   );
 }

@@ -3,8 +3,8 @@ import { $api, type Schemas } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { Badge } from '../../../ui/badge';
 import { ConfirmButton } from '../../../ui/confirm';
-import { FormError } from '../../../ui/form';
 import { count, dateTime } from '../../../ui/format';
+import { RowError } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 import { AuthorizeButton } from './authorize';
 import { EditCredentials } from './edit-credentials';
@@ -73,7 +73,7 @@ function DeleteConnection({ connection, onDone }: { connection: Connection; onDo
         {remove.isPending ? 'Deleting…' : 'Delete'}
         <span className="visually-hidden"> connection {connection.name}</span>
       </ConfirmButton>
-      <FormError error={remove.error} />
+      <RowError error={remove.error} />
     </>
   );
 }
@@ -103,7 +103,7 @@ function RefreshTools({ connection, onDone }: { connection: Connection; onDone: 
         {run.isPending ? 'Refreshing…' : 'Refresh tools'}
         <span className="visually-hidden"> of {connection.name}</span>
       </button>
-      <FormError error={run.error} />
+      <RowError error={run.error} />
     </>
   );
 }

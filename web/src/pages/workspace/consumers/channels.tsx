@@ -3,7 +3,7 @@ import { $api, type Schemas } from '../../../api/client';
 import { ConfirmButton } from '../../../ui/confirm';
 import { ActionForm, Field } from '../../../ui/form';
 import { Section } from '../../../ui/page';
-import { ErrorNote } from '../../../ui/states';
+import { RowError } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 import { OtherErrors } from './other-errors';
 import { useRefreshConsumers } from './refresh';
@@ -54,7 +54,7 @@ function Unbind({ channel }: { channel: Channel }) {
         {unbind.isPending ? 'Unbinding…' : 'Unbind'}
         <span className="visually-hidden"> channel {channelLabel(channel)}</span>
       </ConfirmButton>
-      {unbind.error ? <ErrorNote error={unbind.error} /> : null}
+      <RowError error={unbind.error} />
     </>
   );
 }

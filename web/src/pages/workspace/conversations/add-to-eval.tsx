@@ -103,7 +103,6 @@ function AddCaseForm({ workspaceId, source, onDone }: FormProps) {
       pending={add.isPending}
       busy="Adding"
       onCancel={() => onDone()}
-      autoFocus
     >
       <Field label="Evaluation" name="eval_id" error={add.error}>
         <select value={chosen} onChange={(event) => setChoice(event.target.value)}>

@@ -59,7 +59,6 @@ export function NewEval({ workspaceId, onDone }: { workspaceId: string; onDone: 
       pending={create.isPending}
       busy="Creating"
       onCancel={onDone}
-      autoFocus
     >
       <EvalFields error={create.error} drafts={drafts} onDrafts={setDrafts} />
     </ActionForm>

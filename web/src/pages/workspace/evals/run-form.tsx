@@ -64,7 +64,6 @@ export function TrySettings({ workspaceId, evalId, onStarted, onCancel }: TrySet
       pending={start.isPending}
       busy="Starting"
       onCancel={onCancel}
-      autoFocus
     >
       <Field label="System prompt" name="overrides.system_prompt" error={start.error} hint="Starts as the workspace’s own.">
         <textarea rows={5} defaultValue={prompt} />

@@ -161,7 +161,6 @@ export function EditGuardrail({
       submit="Save guardrail"
       pending={update.isPending}
       onCancel={onDone}
-      autoFocus
     >
       <OwnFields error={update.error} current={guardrail} />
       <EnabledField error={update.error} initial={guardrail.enabled} />

@@ -3,8 +3,8 @@ import { $api, type Schemas } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { Badge } from '../../../ui/badge';
 import { ConfirmButton } from '../../../ui/confirm';
-import { FormError } from '../../../ui/form';
 import { dateTime } from '../../../ui/format';
+import { RowError } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
 import { useRefreshGuardrails } from './form';
 
@@ -45,7 +45,7 @@ function RowActions({ workspaceId, guardrail, onEdit }: { workspaceId: string; g
           {hidden}
         </ConfirmButton>
       </div>
-      <FormError error={toggle.error ?? remove.error} />
+      <RowError error={toggle.error ?? remove.error} />
     </>
   );
 }

@@ -45,7 +45,6 @@ export function AddEntry({ workspaceId, title, onDone }: { workspaceId: string; 
       submit="Add entry"
       pending={create.isPending}
       onCancel={onDone}
-      autoFocus
     >
       <EntryFields error={create.error} title={title} />
     </ActionForm>
