@@ -5,7 +5,7 @@ import { startFakeModel, textReply, toolUseReply, type ModelRequestRecord } from
 import { startRuntimeProcess } from '../test/support/runtime-process.js';
 import { signUpOver } from '../test/support/signup.js';
 import { APPROVAL_DUE_SHARDS } from '../shared/approvals/expiry.js';
-import { PENDING_SHARDS } from '../shared/jobs/shards.js';
+import { PENDING_SHARDS } from '../shared/jobs/entities.js';
 import { LIST_SHARDS } from '../shared/platform/list-shards.js';
 import { apiOf, type Row } from './report.js';
 import { LIMITS_OUT_OF_THE_WAY } from './service-client.js';

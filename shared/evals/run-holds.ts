@@ -1,8 +1,8 @@
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Deps } from '../deps.js';
+import { jobKey } from '../jobs/entities.js';
 import type { JobItem } from '../jobs/ledger.js';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
-import { keys } from '../platform/keys.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
 import { casesUnderWay, MAX_CASES_UNDER_WAY, releaseCases, reserveCases, type CountedRun } from './counts.js';
@@ -61,7 +61,7 @@ export async function failRun(deps: Deps, run: CountedRun): Promise<void> {
 
 /** Whether any case of the run is still in the queue (waiting, delayed or running), by the job ledger. */
 async function hasCasesQueued(deps: Deps, run: RunItem): Promise<boolean> {
-  const jobs = await deps.table.batchGet<JobItem>(Array.from({ length: run.total }, (_, index) => keys.job(caseJobId(run.id, index))));
+  const jobs = await deps.table.batchGet<JobItem>(Array.from({ length: run.total }, (_, index) => jobKey(caseJobId(run.id, index))));
   return jobs.some((job) => job.state === 'waiting' || job.state === 'delayed' || job.state === 'active');
 }
 

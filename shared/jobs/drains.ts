@@ -1,7 +1,6 @@
 import type { Store } from '../platform/store.js';
-import { once } from '../platform/once.js';
+import { drainUpdate, queueCounterItems } from './entities.js';
 import { deliveryModeOf, drainedAttribute, type QueueName } from './ledger-types.js';
-import { queueCounterItems } from './shards.js';
 
 /*
  * A drain's time, for the queues whose jobs are written to the ledger only when a delivery claims
@@ -11,9 +10,6 @@ import { queueCounterItems } from './shards.js';
  * shard, and the claim's count is conditional on that time, so a job sent before the drain is
  * dropped when it is delivered, as a drained job of the ledger is.
  */
-
-/** The typed writes (dynamodb-toolbox), loaded on first use as the ledger's are (ledger.ts). */
-const writes = once(() => import('./ledger-writes.js'));
 
 /** When `queue` was last drained for `orgId` (ISO), if ever: the latest of its counter shards'. */
 export async function drainedAt(store: Store, orgId: string, queue: QueueName): Promise<string | undefined> {
@@ -31,7 +27,6 @@ export async function drainedAt(store: Store, orgId: string, queue: QueueName): 
 export async function drainCounters(store: Store, orgId: string, queue: QueueName): Promise<number> {
   const at = store.clock.now().toISOString();
   const claimed = deliveryModeOf(queue) === 'claimed-on-delivery';
-  const { drainUpdate } = await writes();
   const olds = await Promise.all(
     queueCounterItems(orgId).map((shard) => {
       const { key, input } = drainUpdate(shard, queue, at, claimed);

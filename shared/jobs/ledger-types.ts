@@ -1,8 +1,6 @@
-import { keys } from '../platform/keys.js';
-import { pendingShardOf } from './shards.js';
 import type { Key } from '../platform/table.js';
 
-/* The job ledger's items and names, shared by the ledger (ledger.ts) and its typed writes (ledger-writes.ts). */
+/* The job ledger's items and names, shared by the ledger (ledger.ts) and its entities (entities.ts). */
 
 /** `evals`: an evaluation's cases, on a queue of their own so that a run of many cannot hold the others' jobs. */
 export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats', 'evals'] as const;
@@ -32,7 +30,7 @@ export function isQueueName(name: string): name is QueueName {
  *   delivery finds the stats written and does nothing). What replaces the ledger's record of a job
  *   waiting to run, in case its message is lost (the local runtime stopped, a send failed), is the
  *   closed conversation's entry in the due index, which sends it again
- *   (conversations/due-sweep.ts). A failure goes on through the ledger (delayed, failed,
+ *   (sweep/due-sweep.ts). A failure goes on through the ledger (delayed, failed,
  *   retry-all) as any job's. Three writes and two index entries per job fewer than recording it
  *   (docs/capacity.md).
  */
@@ -83,15 +81,12 @@ export interface JobItem extends Key {
   lease_until?: string;
   created_at: string;
   updated_at: string;
-  /** GSI1 (only while failed: the state listed; before, waiting and delayed too): jobs of one organisation, queue and state, by last change. */
+  /** `listings` (only while failed): the organisation's failed jobs of the queue, by the time they failed (entities.ts). */
   gsi1pk?: string;
   gsi1sk?: string;
-  /** GSI5 (only while waiting, delayed or active): pending jobs of a queue, by run time (jobs/pending.ts). */
+  /** `pending` (only while waiting, delayed or active): pending jobs of a queue, by run time (pending.ts). */
   gsi5pk?: string;
   gsi5sk?: string;
-  /** GSI2: where pending jobs were listed before GSI5 (whole items); a job's next move takes it out. */
-  gsi2pk?: string;
-  gsi2sk?: string;
   ttl?: number;
 }
 
@@ -100,30 +95,13 @@ export const FINISHED_TTL_SECONDS = 7 * 24 * 3600;
 /** States whose counters count jobs in that state now; `completed` is a running total instead. */
 export const GAUGES: readonly JobState[] = ['waiting', 'delayed', 'active', 'failed'];
 
-const isPending = (state: JobState) => state === 'waiting' || state === 'delayed' || state === 'active';
-
-/**
- * States whose jobs are listed by state (gsi1 `JOBS#<org>#<queue>#<state>`): the failed list and
- * retry. Waiting, delayed, active, completed and removed jobs are not listed (a drain finds the
- * waiting and delayed ones in the pending index, ops.ts), so a job that runs without failing
- * writes no gsi1 entry: two entries fewer per job than when waiting and delayed were listed.
- */
-const LISTED_STATES: readonly JobState[] = ['failed'];
-
-export function indexAttributes(orgId: string, queue: QueueName, id: string, state: JobState, at: string, runAt: string) {
-  return {
-    ...(LISTED_STATES.includes(state) ? { gsi1pk: keys.jobsByStateIndex(orgId, queue, state), gsi1sk: keys.timeOrdered(at, id) } : {}),
-    ...(isPending(state) ? { gsi5pk: keys.pendingJobsIndex(queue, pendingShardOf(id)), gsi5sk: keys.timeOrdered(runAt, id) } : {}),
-  };
-}
-
 /** A queue counter attribute of an organisation's counters item. */
 export type CounterName = `${QueueName}#${JobState}`;
 export const COUNTER_NAMES: readonly CounterName[] = QUEUE_NAMES.flatMap((queue) =>
   JOB_STATES.map((state) => `${queue}#${state}` as const),
 );
 
-/** A move of a job that is not its claim (the claim is `claimUpdate`, ledger-writes.ts): the lease, if any, is given up. */
+/** A move of a job that is not its claim (the claim is `claimUpdate`, entities.ts): the lease, if any, is given up. */
 export interface TransitionOptions {
   /** States the job must be in (checked by the write's condition). */
   from: JobState[];

@@ -1,14 +1,12 @@
 import type { Store } from '../platform/store.js';
-import { once } from '../platform/once.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { keys } from '../platform/keys.js';
+import { claimUpdate, countersUpdate, jobEntries, jobKey, replacesRemoved, transitionUpdate } from './entities.js';
 import {
   type ClaimTimes,
   type CounterName,
   deliveryModeOf,
   FINISHED_TTL_SECONDS,
   GAUGES,
-  indexAttributes,
   type JobItem,
   type JobMessage,
   type JobState,
@@ -18,9 +16,6 @@ import {
 
 export { QUEUE_NAMES, deliveryModeOf, isQueueName } from './ledger-types.js';
 export type { JobItem, JobMessage, JobState, QueueName, TransitionOptions } from './ledger-types.js';
-
-/** The typed writes (dynamodb-toolbox), evaluated on first use: a process that never writes a job never loads the builder. */
-const writes = once(() => import('./ledger-writes.js'));
 
 /**
  * Adds to the queue counters of an organisation. `unlessDrainedSince`: only if the queue was not
@@ -33,7 +28,7 @@ async function countJobs(
   deltas: Partial<Record<CounterName, number>>,
   unlessDrainedSince?: { queue: QueueName; sentAt: string },
 ): Promise<boolean> {
-  const update = (await writes()).countersUpdate(orgId, deltas, unlessDrainedSince);
+  const update = countersUpdate(orgId, deltas, unlessDrainedSince);
   if (!update) return true;
   return unlessConditionFailed(
     store.table.update(update.key, update.input).then(() => true),
@@ -58,7 +53,7 @@ export interface FailedDelivery {
 /** The job of `message` as its item would be recorded in `state`, with `attempts` made. */
 function jobItemOf(message: JobMessage, state: JobState, at: string, runAt: string, attempts: number, lastError: string | null): JobItem {
   return {
-    ...keys.job(message.jobId),
+    ...jobKey(message.jobId),
     id: message.jobId,
     queue: message.queue,
     org_id: message.orgId,
@@ -69,7 +64,7 @@ function jobItemOf(message: JobMessage, state: JobState, at: string, runAt: stri
     run_at: runAt,
     created_at: at,
     updated_at: at,
-    ...indexAttributes(message.orgId, message.queue, message.jobId, state, at, runAt),
+    ...jobEntries(message.orgId, message.queue, message.jobId, state, at, runAt),
   };
 }
 
@@ -89,7 +84,7 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0, 
   if (!(await store.table.putNew(item))) {
     // A drained job may be sent again (the sweep re-sends an overdue move): it replaces the removed one.
     const replaced = await unlessConditionFailed(
-      store.table.put(item, (await writes()).replacesRemoved()).then(() => true),
+      store.table.put(item, replacesRemoved()).then(() => true),
       false,
     );
     if (!replaced) return false;
@@ -148,7 +143,7 @@ export type Claim =
 
 /**
  * Claims a job for its delivery, the pattern of Powertools' idempotency layer: one conditional
- * write (`claimUpdate`, ledger-writes.ts: absent, waiting, delayed and due, or active with a lapsed
+ * write (`claimUpdate`, entities.ts: absent, waiting, delayed and due, or active with a lapsed
  * lease → active, one more attempt, a lease), and only when its condition fails one read, to tell
  * a job held by another delivery from one not due yet or done (the embedded store lacks
  * `ReturnValuesOnConditionCheckFailure`). Then the count: out of the state the job was in (ALL_OLD:
@@ -167,7 +162,7 @@ export async function claimJob(store: Store, message: JobMessage): Promise<Claim
   };
   const held = deliveryModeOf(message.queue) === 'claimed-on-delivery';
   const ttl = Math.floor(now.getTime() / 1000) + FINISHED_TTL_SECONDS;
-  const { key, input } = (await writes()).claimUpdate(message, times, held, ttl);
+  const { key, input } = claimUpdate(message, times, held, ttl);
   const written = await unlessConditionFailed(
     store.table.updateReturningOld<JobItem>(key, input).then((previous) => ({ previous })),
     undefined,
@@ -221,14 +216,14 @@ export async function countCompleted(store: Store, message: JobMessage): Promise
 }
 
 export async function getJob(store: Store, jobId: string): Promise<JobItem | undefined> {
-  return store.table.get<JobItem>(keys.job(jobId), true);
+  return store.table.get<JobItem>(jobKey(jobId), true);
 }
 
 /** A move's one conditional write on the job's current state; answers the job as it was, or undefined when not in an expected state. */
 async function moveUncounted(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
   const now = store.clock.now();
-  const index = indexAttributes(job.org_id, job.queue, job.id, options.to, now.toISOString(), options.runAt ?? job.run_at);
-  const { key, input } = (await writes()).transitionUpdate(job, options, now, index);
+  const entries = jobEntries(job.org_id, job.queue, job.id, options.to, now.toISOString(), options.runAt ?? job.run_at);
+  const { key, input } = transitionUpdate(job, options, now, entries);
   // ALL_OLD: the counters move from the state the job really was in, not the one read earlier.
   return unlessConditionFailed(store.table.updateReturningOld<JobItem>(key, input), undefined);
 }
@@ -248,7 +243,7 @@ export async function transitionJob(store: Store, job: JobItem, options: Transit
   const { lease_until: _, ...rest } = previous;
   return {
     ...rest,
-    ...indexAttributes(job.org_id, job.queue, job.id, options.to, at, runAt),
+    ...jobEntries(job.org_id, job.queue, job.id, options.to, at, runAt),
     state: options.to,
     attempts: options.attempts === 'reset' ? 0 : previous.attempts + step,
     run_at: runAt,

@@ -2,11 +2,10 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
-import { keys } from '../platform/keys.js';
-import { byStatePartitions, queueCounterItems } from './shards.js';
+import { failedJobs, queueCounterItems } from './entities.js';
 import { pendingJobs } from './pending.js';
 import { drainCounters } from './drains.js';
-import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type JobState, type QueueName } from './ledger.js';
+import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type QueueName } from './ledger.js';
 
 function queueOf(name: string): QueueName {
   if (!isQueueName(name)) throw new NotFoundError(`no queue named ${name}; the queues are ${QUEUE_NAMES.join(', ')}`);
@@ -56,20 +55,8 @@ function toFailedJob(job: JobItem) {
 /** `GET /api/org/queues/:name/failed`: newest failures first, one Query on the state index. */
 export async function listFailedJobs(deps: Deps, orgId: string, name: string, page: Pagination) {
   const queue = queueOf(name);
-  const result = await readPage<JobItem & Record<string, unknown>>(
-    deps.table,
-    { index: 'listings', pk: keys.jobsByStateIndex(orgId, queue, 'failed'), newestFirst: true },
-    page,
-  );
+  const result = await readPage<JobItem & Record<string, unknown>>(deps.table, { ...failedJobs(orgId, queue), newestFirst: true }, page);
   return { jobs: result.items.map(toFailedJob), next_cursor: result.nextCursor };
-}
-
-/** An organisation's jobs of a queue in one state: every partition of the by-state index at once (`jobs/shards.ts`). */
-async function jobsIn(deps: Deps, orgId: string, queue: QueueName, state: JobState): Promise<JobItem[]> {
-  const partitions = await Promise.all(
-    byStatePartitions(orgId, queue, state).map((pk) => deps.table.queryAll<JobItem>({ index: 'listings', pk })),
-  );
-  return partitions.flat();
 }
 
 /**
@@ -79,7 +66,7 @@ async function jobsIn(deps: Deps, orgId: string, queue: QueueName, state: JobSta
 export async function retryAllFailed(deps: Deps, orgId: string, name: string): Promise<number> {
   const queue = queueOf(name);
   let retried = 0;
-  for (const job of await jobsIn(deps, orgId, queue, 'failed')) {
+  for (const job of await deps.table.queryAll<JobItem>(failedJobs(orgId, queue))) {
     const moved = await transitionJob(deps, job, {
       from: ['failed'],
       to: 'waiting',
@@ -95,17 +82,10 @@ export async function retryAllFailed(deps: Deps, orgId: string, name: string): P
 
 /**
  * An organisation's waiting and delayed jobs of a queue: in the queue's pending index (every
- * tenant's, 64 shards, filtered on the organisation, then read by key: jobs/pending.ts), and in the
- * by-state index where jobs written before they left it still are; each once.
+ * tenant's, 64 shards, filtered on the organisation, then read by key: jobs/pending.ts).
  */
 async function jobsToDrain(deps: Deps, orgId: string, queue: QueueName): Promise<JobItem[]> {
-  const [pending, waiting, delayed] = await Promise.all([
-    pendingJobs(deps.table, queue, { orgId }),
-    jobsIn(deps, orgId, queue, 'waiting'),
-    jobsIn(deps, orgId, queue, 'delayed'),
-  ]);
-  const byId = new Map([...pending.filter((job) => job.state !== 'active'), ...waiting, ...delayed].map((job) => [job.id, job]));
-  return [...byId.values()];
+  return (await pendingJobs(deps.table, queue, { orgId })).filter((job) => job.state !== 'active');
 }
 
 /**

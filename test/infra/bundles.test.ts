@@ -31,8 +31,9 @@ describe('the Lambda bundles as deployed', () => {
     expect(bundle.initialFiles.filter(isRanking)).toEqual([]);
     expect(bundle.lazyFiles.filter(isRanking)).toHaveLength(1);
     // The store client is the SDK's DynamoDB client and document client, loaded from the runtime's
-    // copy of the SDK (not bundled), at the cold start: the first request reads the store.
-    expect(initial).toMatch(/exports=\w+\("@aws-sdk\/client-dynamodb"\)/);
-    expect(initial).toMatch(/exports=\w+\("@aws-sdk\/lib-dynamodb"\)/);
+    // copy of the SDK (not bundled), at the cold start: the first request reads the store. (The
+    // minifier may name its require helper with a `$`.)
+    expect(initial).toMatch(/exports=[\w$]+\("@aws-sdk\/client-dynamodb"\)/);
+    expect(initial).toMatch(/exports=[\w$]+\("@aws-sdk\/lib-dynamodb"\)/);
   }, 60_000);
 });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJob, recordJob, transitionJob, type JobItem } from '../../shared/jobs/ledger.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
-import { PENDING_SHARDS, QUEUE_COUNTER_SHARDS, pendingShardOf } from '../../shared/jobs/shards.js';
+import { failedJobs, jobKey, PENDING_SHARDS, pendingShardOf, QUEUE_COUNTER_SHARDS, queueCountersKey } from '../../shared/jobs/entities.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /*
- * The job ledger's keys that every tenant's jobs share are spread over shards (shared/jobs/shards.ts):
+ * The job ledger's keys that every tenant's jobs share are spread over shards (shared/jobs/entities.ts):
  * the pending index over 64 by job id, each organisation's queue counters over 8 at random. What
- * was written before the sharding is still read.
+ * was written before the sharding is rewritten by migration 008 (test/migrations/008-job-ledger.test.ts).
  */
 
 let t: TestContext;
@@ -47,8 +47,8 @@ describe('sharded job ledger keys', () => {
     expect(await recordJob(t.deps, message, 60_000)).toBe(true);
     const job = (await getJob(t.deps, jobId)) as JobItem;
     expect(job.state).toBe('delayed');
-    expect(job.gsi5pk).toBe(keys.pendingJobsIndex('cold-messages', pendingShardOf(jobId)));
-    expect(job.gsi2pk).toBeUndefined();
+    expect(job.gsi5pk).toBe(`JOBPENDING#cold-messages#${pendingShardOf(jobId)}`);
+    expect(job).not.toHaveProperty('gsi2pk');
     // The entry carries the keys and the organisation alone: a claim, which changes neither, writes none.
     const entries = await t.deps.table.queryAll({
       index: 'pending',
@@ -67,21 +67,22 @@ describe('sharded job ledger keys', () => {
     const indexOf = async () => (await getJob(t.deps, jobId)) as JobItem;
     expect((await indexOf()).state).toBe('delayed');
     expect((await indexOf()).gsi1pk).toBeUndefined();
-    expect((await indexOf()).gsi5pk).toBe(keys.pendingJobsIndex('cold-messages', pendingShardOf(jobId)));
+    expect((await indexOf()).gsi5pk).toBe(`JOBPENDING#cold-messages#${pendingShardOf(jobId)}`);
     const active = await transitionJob(t.deps, await indexOf(), { from: ['delayed'], to: 'active' });
     expect(active?.state).toBe('active');
     expect((await indexOf()).gsi1pk).toBeUndefined();
-    expect((await indexOf()).gsi5pk).toBe(keys.pendingJobsIndex('cold-messages', pendingShardOf(jobId)));
+    expect((await indexOf()).gsi5pk).toBe(`JOBPENDING#cold-messages#${pendingShardOf(jobId)}`);
     await transitionJob(t.deps, await indexOf(), { from: ['active'], to: 'failed', lastError: 'boom' });
-    expect((await indexOf()).gsi1pk).toBe(keys.jobsByStateIndex(org.id, 'cold-messages', 'failed'));
+    expect((await indexOf()).gsi1pk).toBe(failedJobs(org.id, 'cold-messages').pk);
     await transitionJob(t.deps, await indexOf(), { from: ['failed'], to: 'waiting' });
     expect((await indexOf()).gsi1pk).toBeUndefined();
     await transitionJob(t.deps, await indexOf(), { from: ['waiting'], to: 'completed' });
     const completed = await indexOf();
-    expect([completed.gsi1pk, completed.gsi5pk, completed.gsi2pk]).toEqual([undefined, undefined, undefined]);
+    expect([completed.gsi1pk, completed.gsi5pk]).toEqual([undefined, undefined]);
+    expect(completed).not.toHaveProperty('gsi2pk');
   });
 
-  it("drains an organisation's waiting and delayed jobs from the pending index and from the by-state partitions of before, no other's", async () => {
+  it("drains an organisation's waiting and delayed jobs from the pending index, no other's", async () => {
     const { org, cookie } = await t.signUp();
     const other = await t.signUp();
     const ids = Array.from({ length: 12 }, (_, index) => `drain-${index}-${org.id}`);
@@ -98,46 +99,16 @@ describe('sharded job ledger keys', () => {
       { jobId: theirs, queue: 'cold-messages', orgId: other.org.id, data: { workspaceId: 'w', conversationId: 'c' } },
       60_000,
     );
-    // Two as written before waiting and delayed jobs left the by-state index: in a shard of it, and in
-    // the partition before the shards, and out of the pending index (as a job whose entry there was lost).
-    await t.deps.table.update(keys.job(ids[0] ?? ''), {
-      update: 'SET gsi1pk = :pk, gsi1sk = :sk REMOVE gsi5pk, gsi5sk',
-      values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'waiting', 3), ':sk': '2026-11-01T00:00:00.000Z' },
-    });
-    await t.deps.table.update(keys.job(ids[1] ?? ''), {
-      update: 'SET gsi1pk = :pk, gsi1sk = :sk',
-      values: { ':pk': keys.jobsByStateIndex(org.id, 'cold-messages', 'delayed'), ':sk': '2026-11-01T00:00:00.000Z' },
-    });
-    // One in the pending index of before (GSI2, whole items), not in GSI5.
-    const job2 = (await getJob(t.deps, ids[2] ?? ''))!;
-    await t.deps.table.update(keys.job(job2.id), {
-      update: 'SET gsi2pk = :pk, gsi2sk = :sk REMOVE gsi5pk, gsi5sk',
-      values: { ':pk': job2.gsi5pk, ':sk': job2.gsi5sk },
-    });
     const drained = await t.request('POST', '/api/org/queues/cold-messages/drain', { cookie });
     expect(drained.status, drained.text).toBe(200);
     expect(drained.body.removed).toBe(ids.length);
-    // Removed, it is out of both.
-    expect(await getJob(t.deps, job2.id)).not.toHaveProperty('gsi2pk');
-    for (const jobId of ids) expect((await getJob(t.deps, jobId))?.state).toBe('removed');
+    for (const jobId of ids) {
+      const job = await getJob(t.deps, jobId);
+      expect(job?.state).toBe('removed');
+      // Removed, it is out of the pending index.
+      expect(job).not.toHaveProperty('gsi5pk');
+    }
     expect((await getJob(t.deps, theirs))?.state).toBe('delayed');
-  });
-
-  it('sends again a stuck job whose entry is in the pending index as it was before the sharding', async () => {
-    const { org } = await t.signUp();
-    const jobId = `unsharded-${org.id}`;
-    await recordJob(
-      t.deps,
-      { jobId, queue: 'lifecycle', orgId: org.id, data: { workspaceId: 'w', conversationId: 'c', move: 'cold', lastActivityAt: 'x' } },
-      60_000,
-    );
-    // As written before the sharding: the queue's one partition (of GSI2, before GSI5).
-    await t.deps.table.update(keys.job(jobId), {
-      update: 'SET gsi2pk = :pk, gsi2sk = :sk REMOVE gsi5pk, gsi5sk',
-      values: { ':pk': keys.unshardedPendingJobsIndex('lifecycle'), ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', jobId) },
-    });
-    const redelivered = await stuckJobsSent();
-    expect(redelivered).toContain(jobId);
   });
 
   it('sends again a stuck job of the pending index (GSI5), read by key after its entry, and not one still due later', async () => {
@@ -147,7 +118,7 @@ describe('sharded job ledger keys', () => {
       await recordJob(t.deps, { jobId, queue: 'cold-messages', orgId: org.id, data: { workspaceId: 'w', conversationId: jobId } }, 60_000);
     }
     // Its run time long past: its message was lost.
-    await t.deps.table.update(keys.job(stuck), {
+    await t.deps.table.update(jobKey(stuck), {
       update: 'SET gsi5sk = :sk',
       values: { ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', stuck) },
     });
@@ -156,14 +127,14 @@ describe('sharded job ledger keys', () => {
     expect(redelivered).not.toContain(later);
   });
 
-  it('sums the queue counters over their shards and the item before the sharding, and a drain resets them all', async () => {
+  it('sums the queue counters over their shards, and a drain resets them all', async () => {
     const { org, cookie } = await t.signUp();
     const add = (key: { pk: string; sk: string }, name: string, value: number) =>
       t.deps.table.update(key, { update: 'ADD #n :v', names: { '#n': name }, values: { ':v': value } });
-    await add(keys.unshardedQueueCounters(org.id), 'cold-messages#failed', 2);
-    await add(keys.queueCounters(org.id, 0), 'cold-messages#failed', 1);
-    await add(keys.queueCounters(org.id, QUEUE_COUNTER_SHARDS - 1), 'cold-messages#completed', 5);
-    await add(keys.unshardedQueueCounters(org.id), 'cold-messages#completed', 4);
+    await add(queueCountersKey(org.id, 0), 'cold-messages#failed', 1);
+    await add(queueCountersKey(org.id, 3), 'cold-messages#failed', 2);
+    await add(queueCountersKey(org.id, QUEUE_COUNTER_SHARDS - 1), 'cold-messages#completed', 5);
+    await add(queueCountersKey(org.id, 2), 'cold-messages#completed', 4);
     const queues = async () => {
       const response = await t.request('GET', '/api/org/queues', { cookie });
       expect(response.status, response.text).toBe(200);

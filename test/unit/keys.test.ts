@@ -1,18 +1,30 @@
 import { describe, expect, it } from 'vitest';
+import {
+  failedJobs,
+  jobEntries,
+  jobKey,
+  pendingEntry,
+  pendingJobShards,
+  queueCounterItems,
+  queueCountersKey,
+} from '../../shared/jobs/entities.js';
 import { keys } from '../../shared/platform/keys.js';
 
 /**
  * The stored key layout of `docs/data-model.md`, spelled out: a builder that changes a byte here
- * would orphan stored items (there is no migration), so this test must change with the docs.
+ * would orphan stored items, so this test must change with the docs (and a migration with it).
  */
 describe('table keys', () => {
-  it('build the items of docs/data-model.md byte for byte', () => {
-    expect(keys.job('j1')).toEqual({ pk: 'JOB#j1', sk: 'JOB' });
-    expect(keys.jobsByStateIndex('o1', 'lifecycle', 'failed')).toBe('JOBS#o1#lifecycle#failed');
-    expect(keys.pendingJobsIndex('lifecycle', 31)).toBe('JOBPENDING#lifecycle#31');
-    expect(keys.unshardedPendingJobsIndex('lifecycle')).toBe('JOBPENDING#lifecycle');
-    expect(keys.queueCounters('o1', 7)).toEqual({ pk: 'QSTAT#o1#7', sk: 'QUEUES' });
-    expect(keys.unshardedQueueCounters('o1')).toEqual({ pk: 'QSTAT#o1', sk: 'QUEUES' });
+  it('build the job ledger’s items of docs/data-model.md byte for byte', () => {
+    expect(jobKey('j1')).toEqual({ pk: 'JOB#j1', sk: 'JOB' });
+    expect(failedJobs('o1', 'lifecycle')).toEqual({ index: 'listings', pk: 'JOBS#o1#lifecycle#failed' });
+    expect(jobEntries('o1', 'lifecycle', 'j1', 'failed', 'T', 'R')).toEqual({ gsi1pk: 'JOBS#o1#lifecycle#failed', gsi1sk: 'T#j1' });
+    expect(pendingEntry('lifecycle', 'j1', 'R')).toEqual({ gsi5pk: expect.stringMatching(/^JOBPENDING#lifecycle#\d+$/), gsi5sk: 'R#j1' });
+    expect(jobEntries('o1', 'lifecycle', 'j1', 'delayed', 'T', 'R')).toEqual(pendingEntry('lifecycle', 'j1', 'R'));
+    expect(jobEntries('o1', 'lifecycle', 'j1', 'completed', 'T', 'R')).toEqual({});
+    expect(pendingJobShards('lifecycle').at(-1)).toEqual({ index: 'pending', pk: 'JOBPENDING#lifecycle#63' });
+    expect(queueCountersKey('o1', 7)).toEqual({ pk: 'QSTAT#o1#7', sk: 'QUEUES' });
+    expect(queueCounterItems('o1')).toHaveLength(8);
     expect(keys.timeOrdered('T', 'x')).toBe('T#x');
   });
 
