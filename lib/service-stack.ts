@@ -126,7 +126,7 @@ export class ServiceStack extends Stack {
     this.chatBridge.container.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.wireSecretsAndTracing(props.tracing);
     // Stored data is brought to the keys this version reads before anything that reads them changes.
-    migrateBefore(this, this.data.table, [this.api, this.jobs, this.chatBridge, ...(this.agentService ? [this.agentService] : [])]);
+    migrateBefore(this, this.data, [this.api, this.jobs, this.chatBridge, ...(this.agentService ? [this.agentService] : [])]);
     this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
 
     Validations.of(this).acknowledge({

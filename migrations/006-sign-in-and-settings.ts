@@ -1,5 +1,5 @@
 import { passwordMethodUpdate, sessionsWithoutMethod } from '../shared/auth/entities.js';
-import { claimsWithoutVersion, unstampedClaimUpdate } from '../shared/sso/entities.js';
+import { claimsWithoutVersion, unstampedClaimUpdate } from '../shared/auth/sso/entities.js';
 import { listedFormUpdate, settingsWithoutListedForm } from '../shared/org/setting-entities.js';
 import { isSecretKey, MASK, maskSecret } from '../shared/org/settings.js';
 import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
@@ -13,9 +13,8 @@ import { type Key, type Table, type UpdateInput, unlessConditionFailed } from '.
  *   change: it is stamped 0 (changes are numbered from 1).
  * - A secret setting written before its listed form was kept gets it: the mask and the last four
  *   characters of a plain value, the mask alone of a sealed one (as the list showed them).
- * Its value stays as it is: a plain secret is sealed by its next write. Sealing it here would need
- * the deployment's key, which the deploy's migration function does not hold (it has the table
- * only), so the settings reader still opens only a sealed value and takes a plain one as it is.
+ * Its value stays as it is here: sealing it needs the deployment's key, which the deploy's migration
+ * function did not hold then; 009 seals it.
  * Each write is conditional on the item still being as read, so a run that stops is run again.
  */
 

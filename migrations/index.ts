@@ -5,6 +5,8 @@ import { workspacePartitions } from './004-workspace-partitions.js';
 import { dayUsage } from './005-day-usage.js';
 import { signInAndSettings } from './006-sign-in-and-settings.js';
 import { approvalsAndEvaluationCounts } from './007-approvals-and-evaluation-counts.js';
+import { jobLedger } from './008-job-ledger.js';
+import { sealedSecrets } from './009-sealed-secrets.js';
 
 /*
  * Every migration of stored data, in order (shared/platform/migrations.ts runs them). A change of
@@ -19,6 +21,8 @@ export const MIGRATIONS: readonly Migration[] = [
   dayUsage,
   signInAndSettings,
   approvalsAndEvaluationCounts,
+  jobLedger,
+  sealedSecrets,
 ];
 
 /** The schema version this code reads: the number of its last migration. */

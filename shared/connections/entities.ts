@@ -26,15 +26,6 @@ export const isConnectionItem = (item: { sk: string }) => item.sk.startsWith(CON
 /** The connection's entry in the lookups index: found by its id alone. */
 export const connectionLookup = (connectionId: string) => indexEntry('lookups', `CONNID#${connectionId}`, 'CONN');
 
-/** A connection by its id alone (then checked to be the caller's organisation's). */
-export const connectionById = (connectionId: string): QueryInput => ({ index: 'lookups', pk: `CONNID#${connectionId}`, limit: 1 });
-
-/** A workspace's connections. */
-export const connectionsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
-  pk: workspacePartition(orgId, workspaceId),
-  sk: { beginsWith: CONNECTION_PREFIX },
-});
-
 /** The claim of a connection name, unique per workspace regardless of case and spaces around it. */
 export const connectionNameKey = (orgId: string, workspaceId: string, name: string): Key => ({
   pk: workspacePartition(orgId, workspaceId),
@@ -51,12 +42,6 @@ export const toolKey = (orgId: string, workspaceId: string, connectionId: string
 
 /** Whether an item of the workspace's partition is a cached tool. */
 export const isToolItem = (item: { sk: string }) => item.sk.startsWith(TOOL_PREFIX);
-
-/** One connection's cached tools. */
-export const toolsOfConnection = (orgId: string, workspaceId: string, connectionId: string): QueryInput => ({
-  pk: workspacePartition(orgId, workspaceId),
-  sk: { beginsWith: `${TOOL_PREFIX}${connectionId}#` },
-});
 
 /** The cached tool's schema as its writes see it: JSON text. */
 const toolEntity = tableEntity('tool', { input_schema: string() });
@@ -79,14 +64,36 @@ export const oauthClientKey = (connectionId: string): Key => ({ pk: `OAUTH#${con
 /** A grant's tokens: `workspace` for the connection's own grant, `user:<id>` for a person's. */
 export const oauthTokensKey = (connectionId: string, subject: string): Key => ({ pk: `OAUTH#${connectionId}`, sk: `TOKENS#${subject}` });
 
-/** A connection's OAuth client and grants, every one. */
-export const grantsOfConnection = (connectionId: string): QueryInput => ({ pk: `OAUTH#${connectionId}` });
+/**
+ * The sealing context of a connection's OAuth secret (`what`: `client`, or `tokens:<subject>`):
+ * bound to the tool server's origin, so a client or tokens stored for one origin cannot be opened
+ * as another's.
+ */
+export const grantContext = (connectionId: string, what: string, origin: string) => `oauth:${connectionId}:${what}@${origin}`;
 
-/** A sealed OAuth secret of a connection (its client, or a grant's tokens: oauth.ts) and the origin it is bound to. */
+/**
+ * A sealed OAuth secret of a connection (its client, or a grant's tokens: oauth.ts) and the origin it
+ * is bound to (migration 009 bound those stored before origins were kept).
+ */
 const grantEntity = tableEntity('oauth-grant', { sealed: string(), origin: string().optional() });
 
 /** A write of a grant only while it is as read (`sealed`): not deleted (a move, a revoke) nor rewritten since. */
 export const grantAsRead = (sealed: string) => conditionOf(grantEntity, { attr: 'sealed', eq: sealed });
+
+/** The OAuth clients and grants of every connection stored before grants kept their origin (migration 009). */
+export const grantsWithoutOrigin = () =>
+  conditionOf(grantEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'OAUTH#' },
+      {
+        or: [
+          { attr: 'sk', eq: 'CLIENT' },
+          { attr: 'sk', beginsWith: 'TOKENS#' },
+        ],
+      },
+      { attr: 'origin', exists: false },
+    ],
+  });
 
 /** A grant under way, found by its `state`: single use, ten minutes (TTL). */
 export const oauthStateKey = (state: string): Key => ({ pk: `OAUTHSTATE#${state}`, sk: 'STATE' });
@@ -192,3 +199,23 @@ export function reconnectedUpdate(connection: ConnectionOf) {
     });
   return updateOf(command);
 }
+
+// --- Access patterns ---
+
+/** A connection by its id alone (then checked to be the caller's organisation's). */
+export const connectionById = (connectionId: string): QueryInput => ({ index: 'lookups', pk: `CONNID#${connectionId}`, limit: 1 });
+
+/** A workspace's connections. */
+export const connectionsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: { beginsWith: CONNECTION_PREFIX },
+});
+
+/** One connection's cached tools. */
+export const toolsOfConnection = (orgId: string, workspaceId: string, connectionId: string): QueryInput => ({
+  pk: workspacePartition(orgId, workspaceId),
+  sk: { beginsWith: `${TOOL_PREFIX}${connectionId}#` },
+});
+
+/** A connection's OAuth client and grants, every one. */
+export const grantsOfConnection = (connectionId: string): QueryInput => ({ pk: `OAUTH#${connectionId}` });

@@ -5,9 +5,8 @@ import { ValidationError } from '../platform/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { userKey } from '../org/entities.js';
 import { isActive, type UserItem } from '../org/users.js';
-import { grantAsRead, oauthClientKey, oauthStateKey, oauthTokensKey } from './entities.js';
+import { grantContext, oauthClientKey, oauthStateKey, oauthTokensKey } from './entities.js';
 import type { SecretStore } from '../platform/store.js';
-import { type ConditionalWrite, unlessConditionFailed } from '../platform/table.js';
 
 /*
  * OAuth 2.1 for tool servers, as the MCP authorization spec describes it, through the MCP SDK's
@@ -35,13 +34,6 @@ export interface GrantState {
 }
 
 const GRANT_LIFETIME_SECONDS = 10 * 60;
-
-/**
- * The sealing context of a grant's secret: bound to the tool server's origin, so a client or tokens
- * stored for one origin cannot be opened as another's (items sealed before origins were kept have none).
- */
-const contextOf = (connectionId: string, what: string, origin?: string) =>
-  origin === undefined ? `oauth:${connectionId}:${what}` : `oauth:${connectionId}:${what}@${origin}`;
 
 /** The origin of a tool server's URL (`scheme://host:port`), or '' for a URL that does not parse. */
 export function originOf(url: string | null | undefined): string {
@@ -199,26 +191,18 @@ export class StoredOAuthProvider implements OAuthClientProvider {
 
   /**
    * A stored secret of this grant, or nothing when it was stored for another origin than the
-   * connection's. One stored before grants kept their origin is taken as the current origin's, and
-   * sealed under it on this first read, so it too stays there from now on: only while it is as
-   * read, so that one deleted meanwhile (a move to another origin deletes them once saved) is not
-   * brought back bound to the new origin; refused, it is read again as it is now.
+   * connection's (every one is stored with its origin: migration 009 bound those stored before
+   * grants kept it). One without an origin is no origin's, and is not used.
    */
   private async read<T>(key: { pk: string; sk: string }, what: string): Promise<T | undefined> {
     const item = await this.store.table.get<{ sealed: string; origin?: string }>(key, true);
-    if (!item || (item.origin !== undefined && item.origin !== this.origin)) return undefined;
-    const value = JSON.parse(await this.store.secrets.open(item.sealed, contextOf(this.connectionId, what, item.origin))) as T;
-    if (item.origin !== undefined) return value;
-    const bound = await unlessConditionFailed(
-      this.write(key, what, value, grantAsRead(item.sealed)).then(() => true),
-      false,
-    );
-    return bound ? value : this.read<T>(key, what);
+    if (!item || item.origin !== this.origin) return undefined;
+    return JSON.parse(await this.store.secrets.open(item.sealed, grantContext(this.connectionId, what, item.origin))) as T;
   }
 
-  private async write(key: { pk: string; sk: string }, what: string, value: unknown, condition?: ConditionalWrite): Promise<void> {
-    const sealed = await this.store.secrets.seal(JSON.stringify(value), contextOf(this.connectionId, what, this.origin));
-    await this.store.table.put({ ...key, sealed, origin: this.origin, updated_at: this.store.clock.now().toISOString() }, condition);
+  private async write(key: { pk: string; sk: string }, what: string, value: unknown): Promise<void> {
+    const sealed = await this.store.secrets.seal(JSON.stringify(value), grantContext(this.connectionId, what, this.origin));
+    await this.store.table.put({ ...key, sealed, origin: this.origin, updated_at: this.store.clock.now().toISOString() });
   }
 }
 

@@ -14,7 +14,7 @@ import { orgPartition } from './entities.js';
 /** A setting (`ORG#<org>` / `SETTING#<key>`). */
 const settingEntity = tableEntity('setting', {
   key: string(),
-  /** A secret's value is sealed (`platform/secrets.ts`); one written before encryption is plain until its next write. */
+  /** A secret's value is sealed (`platform/secrets.ts`; those written before encryption were sealed by migration 009). */
   value: string(),
   /** A secret's listed form (settings.ts, `maskSecret`), kept at write time so listing opens no secret. */
   masked: string().optional(),
@@ -24,9 +24,6 @@ const settingEntity = tableEntity('setting', {
 export type SettingItem = FormattedItem<typeof settingEntity>;
 
 export const settingKey = (orgId: string, key: string): Key => ({ pk: orgPartition(orgId), sk: `SETTING#${key}` });
-
-/** The settings of an organisation. */
-export const settingsOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'SETTING#' } });
 
 /** The settings of every organisation written before their listed form was kept (migration 006: the secrets among them). */
 export const settingsWithoutListedForm = () =>
@@ -54,13 +51,39 @@ export function listedFormUpdate(key: Key, value: string, masked: string) {
   return updateOf(command);
 }
 
+/** The settings of every organisation (migration 009: the secrets among them written before encryption). */
+export const settingsOfEveryOrganisation = () =>
+  conditionOf(settingEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'ORG#' },
+      { attr: 'sk', beginsWith: 'SETTING#' },
+    ],
+  });
+
+/**
+ * A secret's plain value (written before encryption) replaced by its sealed form, with its listed
+ * form, where the setting still holds the plain value it was read with (migration 009).
+ */
+export function sealedValueUpdate(key: Key, plain: string, sealed: string, masked: string) {
+  const command = settingEntity
+    .build(UpdateItemCommand)
+    .item({ ...key, value: sealed, masked })
+    .options({ condition: { attr: 'value', eq: plain } });
+  return updateOf(command);
+}
+
 const CHAT_ORGANISATIONS = 'CHATORGS';
 
 /** The `chat_app_token` setting's entry in the listing of the organisations the chat bridge connects. */
 export const chatOrganisationEntry = (orgId: string) => indexEntry('listings', CHAT_ORGANISATIONS, orgId);
 
-/** The organisations with a chat app token: their `chat_app_token` settings. */
-export const chatOrganisations = (): QueryInput => ({ index: 'listings', pk: CHAT_ORGANISATIONS });
-
 /** The organisation a `chatOrganisations` entry is of. */
 export const organisationOfChatEntry = (entry: Record<string, unknown>) => String(entry[indexAttributes('listings')[1]]);
+
+// --- Access patterns ---
+
+/** The settings of an organisation. */
+export const settingsOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'SETTING#' } });
+
+/** The organisations with a chat app token: their `chat_app_token` settings. */
+export const chatOrganisations = (): QueryInput => ({ index: 'listings', pk: CHAT_ORGANISATIONS });

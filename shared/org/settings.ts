@@ -1,4 +1,4 @@
-import { isSealed, SecretDecryptionError } from '../platform/secrets.js';
+import { SecretDecryptionError } from '../platform/secrets.js';
 import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Item, Key } from '../platform/table.js';
@@ -12,16 +12,20 @@ import {
 } from './setting-entities.js';
 
 /** Where a setting's sealed value belongs: it opens only in this organisation's item of this key. */
-const contextOf = (orgId: string, key: string) => `setting:${orgId}:${key}`;
+export const settingContext = (orgId: string, key: string) => `setting:${orgId}:${key}`;
 
-/** The plain value of a stored setting: opened when sealed (plain values of old items are read as they are). */
+/**
+ * The plain value of a stored setting: a secret's is opened (every secret is sealed: migration 009
+ * sealed those written before encryption), any other is stored as it is.
+ */
 async function plainValue(deps: SecretStore, orgId: string, item: SettingItem): Promise<string> {
-  return isSealed(item.value) ? deps.secrets.open(item.value, contextOf(orgId, item.key)) : item.value;
+  return isSecretKey(item.key) ? deps.secrets.open(item.value, settingContext(orgId, item.key)) : item.value;
 }
 
 /**
- * The same, or undefined when it cannot be opened (sealed with a key this deployment no longer has,
- * or altered): the setting then reads as unset, and the admin sets it again (docs/operations.md).
+ * The same, or undefined when a secret cannot be opened (sealed with a key this deployment no
+ * longer has, altered, or not sealed at all): the setting then reads as unset, and the admin sets
+ * it again (docs/operations.md).
  */
 async function openedOrUnset(deps: SecretStore, orgId: string, item: SettingItem | undefined): Promise<string | undefined> {
   if (!item) return undefined;
@@ -77,11 +81,13 @@ export async function listSettings(
   return { settings, configured };
 }
 
-/** Stores a setting; a secret is sealed (and an old plain one is re-sealed by this write). */
+/** Stores a setting; a secret is sealed. */
 export async function putSetting(deps: SecretStore, orgId: string, key: string, value: string): Promise<void> {
   const problem = VALUE_RULES[key]?.(value);
   if (problem) throw new ValidationError('invalid setting value', [{ path: 'value', message: problem }]);
-  const stored = isSecretKey(key) ? { value: await deps.secrets.seal(value, contextOf(orgId, key)), masked: maskSecret(value) } : { value };
+  const stored = isSecretKey(key)
+    ? { value: await deps.secrets.seal(value, settingContext(orgId, key)), masked: maskSecret(value) }
+    : { value };
   const item: SettingItem = { ...settingKey(orgId, key), key, ...stored, updated_at: deps.clock.now().toISOString() };
   // The app token's item is also the organisation's entry in the index the chat bridge polls.
   const indexed = key === 'chat_app_token' ? chatOrganisationEntry(orgId) : {};

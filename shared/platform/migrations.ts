@@ -1,6 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from './clock.js';
 import type { AppLogger } from './logger.js';
+import type { Secrets } from './secrets.js';
 import type { ConditionalWrite, Item, Key, Table } from './table.js';
 
 /*
@@ -36,6 +37,12 @@ export interface MigrationContext {
   table: Table;
   clock: Clock;
   logger?: AppLogger;
+  /**
+   * The deployment's secrets (the key the service seals with), for a migration that seals or opens
+   * a stored secret. Both runners give it (the local runtime its key file, the deploy's function
+   * the stack's KMS key); a migration that needs it and finds none fails rather than skip.
+   */
+  secrets?: Secrets;
   /**
    * Every item matching `filter`, page by page (up to 1 MB each). `name` tells a migration's scans
    * apart: each goes on from the page where an interrupted run stopped.
@@ -103,8 +110,7 @@ async function* resumableScan(
 /** The context a migration runs in: its scans resumable through the marker. */
 function contextOf(
   table: Table,
-  clock: Clock,
-  logger: AppLogger | undefined,
+  { clock, logger, secrets }: MigrationOptions,
   migration: Migration,
   marker: Marker,
   report: MigrationReport,
@@ -113,6 +119,7 @@ function contextOf(
     table,
     clock,
     logger,
+    secrets,
     scan: (name, filter) => {
       const key = cursorName(migration, name);
       const save = async (position: Record<string, unknown> | undefined) => {
@@ -147,15 +154,18 @@ export function schemaVersionOf(migrations: readonly Migration[]): number {
   return Math.max(1, ...migrations.map((migration) => migration.version));
 }
 
+/** What the migrations run with besides the table (`MigrationContext`). */
+interface MigrationOptions {
+  clock: Clock;
+  logger?: AppLogger;
+  secrets?: Secrets;
+}
+
 /**
  * Runs, in order, each migration whose number is past the table's schema version; does nothing
  * (one read) when there is none.
  */
-export async function runMigrations(
-  table: Table,
-  migrations: readonly Migration[],
-  options: { clock: Clock; logger?: AppLogger },
-): Promise<MigrationReport> {
+export async function runMigrations(table: Table, migrations: readonly Migration[], options: MigrationOptions): Promise<MigrationReport> {
   const marker: Marker = { ...(await table.get<Marker>(SCHEMA_MARKER, true)) };
   delete (marker as Partial<Key>).pk;
   delete (marker as Partial<Key>).sk;
@@ -171,7 +181,7 @@ export async function runMigrations(
   for (const migration of due) {
     const label = `${String(migration.version).padStart(3, '0')} ${migration.name}`;
     options.logger?.info('migration started', { migration: label });
-    await migration.run(contextOf(table, options.clock, options.logger, migration, marker, report));
+    await migration.run(contextOf(table, options, migration, marker, report));
     marker.version = migration.version;
     await table.put({ ...SCHEMA_MARKER, ...marker, migrated_at: options.clock.now().toISOString() });
     report.to = migration.version;

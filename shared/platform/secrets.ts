@@ -27,7 +27,7 @@ const PREFIX = 'sealed:v1:';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** Whether a stored value is sealed (a value written before encryption was introduced is not). */
+/** Whether a stored value is sealed (one written before encryption was introduced is not: migration 009 sealed those). */
 export function isSealed(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(PREFIX);
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sealedSecrets } from '../../migrations/009-sealed-secrets.js';
 import { connectionById, grantsOfConnection, oauthTokensKey } from '../../shared/connections/entities.js';
-import { StoredOAuthProvider } from '../../shared/connections/oauth.js';
-import type { Table } from '../../shared/platform/table.js';
+import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
+import type { QueryInput, Table } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { type FakeModel, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';
 import { startHttpMcpServer } from '../support/mcp-servers.js';
@@ -66,6 +67,12 @@ async function grantedByTwo() {
 }
 
 const grantsOf = (id: string) => t.deps.table.queryAll(grantsOfConnection(id));
+
+/** Migration 009 on the table as version 8 left it (through `table`: the store's own unless given). */
+async function bindOldGrants(table: Table = t.deps.table) {
+  await t.deps.table.put({ ...SCHEMA_MARKER, version: 8 });
+  return runMigrations(table, [sealedSecrets], { clock: t.clock, secrets: t.deps.secrets });
+}
 
 describe('OAuth grants stay with their origin', () => {
   it('deletes every grant and the registered client when the url moves to another origin, and sends no token there', async () => {
@@ -171,7 +178,7 @@ describe('OAuth grants stay with their origin', () => {
     });
   });
 
-  it('binds a grant stored before grants kept their origin to the origin it is first used at', async () => {
+  it("binds a grant stored before grants kept their origin to its connection's origin when the table is migrated", async () => {
     const { member, workspace, id } = await grantedByTwo();
     // Made as an older version stored it: sealed without an origin, and none beside it.
     const key = oauthTokensKey(id, `user:${member.user.id}`);
@@ -180,6 +187,7 @@ describe('OAuth grants stay with their origin', () => {
     const what = `tokens:user:${member.user.id}`;
     const tokens = await t.deps.secrets.open(stored.sealed, `oauth:${id}:${what}@${stored.origin}`);
     await t.deps.table.put({ ...key, sealed: await t.deps.secrets.seal(tokens, `oauth:${id}:${what}`), updated_at: 'before' });
+    expect(await bindOldGrants()).toMatchObject({ moved: 1, left: 0 });
 
     model.reset();
     model.reply(toolUseReply([{ name: 'whoami' }]), textReply('done'));
@@ -189,7 +197,7 @@ describe('OAuth grants stay with their origin', () => {
     expect(await t.deps.table.get(key)).toMatchObject({ origin: new URL(server.url).origin });
   });
 
-  it('does not bring back, bound to another origin, a grant stored before origins were kept that is deleted while it is read', async () => {
+  it('does not bring back, bound to another origin, a grant stored before origins were kept that is deleted while the migration reads it', async () => {
     const { member, id } = await grantedByTwo();
     const key = oauthTokensKey(id, `user:${member.user.id}`);
     const stored = await t.deps.table.get<{ sealed: string; origin: string }>(key);
@@ -197,17 +205,23 @@ describe('OAuth grants stay with their origin', () => {
     const what = `tokens:user:${member.user.id}`;
     const tokens = await t.deps.secrets.open(stored.sealed, `oauth:${id}:${what}@${stored.origin}`);
     await t.deps.table.put({ ...key, sealed: await t.deps.secrets.seal(tokens, `oauth:${id}:${what}`), updated_at: 'before' });
-    // A reader at the connection's new url (moved: the move's deletion of the grants runs just
-    // after the reader's read, before it binds the grant to the origin it reads at).
+    // The connection moves to another origin while the migration reads it: the move is saved (its
+    // url changed, its grants deleted) just after the migration read the grant, as it looks up the
+    // connection, so the migration finds the new url.
     const table = Object.create(t.deps.table) as Table;
-    table.get = async <T extends object>(at: { pk: string; sk: string }, consistent?: boolean) => {
-      const found = await t.deps.table.get<T>(at, consistent);
-      if (at.sk === key.sk) await t.deps.table.delete(key);
-      return found;
+    table.query = async <T extends object>(input: QueryInput) => {
+      if (input.pk === connectionById(id).pk) {
+        const [connection] = (await t.deps.table.query<{ pk: string; sk: string }>(input)).items;
+        if (!connection) throw new Error('connection not found');
+        await t.deps.table.update(
+          { pk: connection.pk, sk: connection.sk },
+          { update: 'SET #url = :url', names: { '#url': 'url' }, values: { ':url': elsewhere.url } },
+        );
+        await t.deps.table.delete(key);
+      }
+      return t.deps.table.query<T>(input);
     };
-    const target = { connectionId: id, serverUrl: elsewhere.url, subject: `user:${member.user.id}`, redirectUrl: 'http://localhost/cb' };
-    const provider = new StoredOAuthProvider({ ...t.deps, table }, target);
-    expect(await provider.tokens()).toBeUndefined();
+    expect(await bindOldGrants(table)).toMatchObject({ moved: 0, left: 0 });
     expect(await t.deps.table.get(key)).toBeUndefined();
   });
 });

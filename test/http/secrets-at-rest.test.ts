@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAndSettings } from '../../migrations/006-sign-in-and-settings.js';
+import { sealedSecrets } from '../../migrations/009-sealed-secrets.js';
 import { settingKey } from '../../shared/org/setting-entities.js';
 import { runMigrations } from '../../shared/platform/migrations.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -45,7 +46,7 @@ describe('secrets at rest', () => {
     expect(String(item?.value)).toMatch(/^sealed:v1:/);
   });
 
-  it('reads a setting written before encryption as it is, and seals it on its next write', async () => {
+  it('seals a setting written before encryption when the table is migrated: listed masked, and used as it was', async () => {
     const admin = await t.signUp();
     const legacy = 'sk-ant-legacy-plain-value-9876';
     await t.deps.table.put({
@@ -54,8 +55,10 @@ describe('secrets at rest', () => {
       value: legacy,
       updated_at: t.clock.now().toISOString(),
     });
-    // As the version before wrote it (no listed form), brought to this version's shape.
-    await runMigrations(t.deps.table, [signInAndSettings], { clock: t.clock });
+    // As the version before wrote it (no listed form), brought to this version's shape: its listed form kept (006), sealed (009).
+    await runMigrations(t.deps.table, [signInAndSettings, sealedSecrets], { clock: t.clock, secrets: t.deps.secrets });
+    expect(JSON.stringify(await t.scanTable())).not.toContain(legacy);
+    expect(String((await t.deps.table.get(settingKey(admin.org.id, 'ai_api_key')))?.value)).toMatch(/^sealed:v1:/);
     const listed = await t.request('GET', '/api/org/settings', { cookie: admin.cookie });
     expect(listed.body.settings.ai_api_key).toBe('••••••••9876');
 

@@ -4,7 +4,7 @@ import { Capture, Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Jobs } from '../../lib/jobs.js';
 import { ServiceStack } from '../../lib/service-stack.js';
-import { ROUTE_TABLE, routeKeyOf } from '../../shared/http/route-table.js';
+import { ROUTE_TABLE, routeKeyOf } from '../../shared/wiring/route-table.js';
 import { SCHEMA_VERSION } from '../../migrations/index.js';
 import { cdkApps, nagFindings } from '../support/cdk.js';
 
@@ -198,8 +198,9 @@ describe('ServiceStack', () => {
 
   it("leaves sign-up, the model account and metrics by workspace to the service's defaults unless the operator sets them, then gives them to every function", () => {
     const accessOf = (stack: Template) =>
-      Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
-        .filter((fn) => variablesOf(fn).SECRETS_KMS_KEY_ID !== undefined)
+      Object.entries(stack.findResources('AWS::Lambda::Function') as Resources)
+        .filter(([id, fn]) => variablesOf(fn).SECRETS_KMS_KEY_ID !== undefined && !id.startsWith('MigrateFunction'))
+        .map(([, fn]) => fn)
         .map((fn) => {
           const variables = variablesOf(fn);
           return {
@@ -223,8 +224,9 @@ describe('ServiceStack', () => {
 
   it('gives every function the OTLP endpoint when the operator deploys with one, and none otherwise', () => {
     const tracingOf = (stack: Template) =>
-      Object.values(stack.findResources('AWS::Lambda::Function') as Resources)
-        .map(variablesOf)
+      Object.entries(stack.findResources('AWS::Lambda::Function') as Resources)
+        .filter(([id]) => !id.startsWith('MigrateFunction'))
+        .map(([, fn]) => variablesOf(fn))
         .filter((variables) => variables.SECRETS_KMS_KEY_ID !== undefined)
         .map((variables) => [variables.OTEL_EXPORTER_OTLP_ENDPOINT, variables.OTEL_CAPTURE_CONTENT]);
     expect(tracingOf(template)).toEqual(Array(4).fill([undefined, undefined]));
@@ -243,15 +245,15 @@ describe('ServiceStack', () => {
     expect(secretReaders).toHaveLength(3);
   });
 
-  it('keeps one rotating KMS key for secrets at rest, retained, and lets every function and the bridge use it (not administer it)', () => {
+  it('keeps one rotating KMS key for secrets at rest, retained, and lets every function, the bridge and the migration use it (not administer it)', () => {
     template.hasResource('AWS::KMS::Key', { DeletionPolicy: 'Retain', Properties: Match.objectLike({ EnableKeyRotation: true }) });
     template.resourceCountIs('AWS::KMS::Key', 1);
     const keyId = Object.keys(resourcesOf('AWS::KMS::Key'))[0];
     const users = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties).includes('kms:GenerateDataKey'),
     );
-    // The API, agent, stream and jobs functions, and the bridge task.
-    expect(users).toHaveLength(5);
+    // The API, agent, stream and jobs functions, the bridge task, and the migration function.
+    expect(users).toHaveLength(6);
     for (const policy of users) {
       const statements =
         (policy.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] } | undefined)?.Statement ??
@@ -298,8 +300,38 @@ describe('ServiceStack', () => {
     expect(migrate).toHaveLength(1);
     const [migrateId, migrateFn] = migrate[0] as [string, Resources[string]];
     expect(migrateFn.Properties).toMatchObject({ Runtime: 'nodejs22.x', Architectures: ['arm64'], Timeout: 900 });
-    // The table only: no secret, no key, no queue.
-    expect(Object.keys(variablesOf(migrateFn)).sort()).toEqual(['LOG_LEVEL', 'NODE_ENV', 'POWERTOOLS_METRICS_NAMESPACE', 'TABLE_NAME']);
+    // The table and the secrets' key (migrations seal stored secrets: 009), no other secret, no queue.
+    expect(Object.keys(variablesOf(migrateFn)).sort()).toEqual([
+      'LOG_LEVEL',
+      'NODE_ENV',
+      'POWERTOOLS_METRICS_NAMESPACE',
+      'SECRETS_KMS_KEY_ID',
+      'TABLE_NAME',
+    ]);
+    const keyId = Object.keys(resourcesOf('AWS::KMS::Key'))[0];
+    expect(variablesOf(migrateFn).SECRETS_KMS_KEY_ID).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
+    // Its role may make data keys and open them (it re-seals what it opens), and do nothing else with the key.
+    const role = (migrateFn.Properties?.Role as { 'Fn::GetAtt': [string, string] } | undefined)?.['Fn::GetAtt'][0];
+    expect(role).toBeDefined();
+    const policies = Object.entries(resourcesOf('AWS::IAM::Policy')).filter(([, policy]) =>
+      JSON.stringify(policy.Properties?.Roles).includes(`"${role}"`),
+    );
+    // The function (so the migration it runs) waits for its grants.
+    const dependsOn = (template.toJSON() as { Resources: Record<string, { DependsOn?: string[] }> }).Resources[migrateId]?.DependsOn;
+    expect(dependsOn).toEqual(expect.arrayContaining(policies.map(([id]) => id)));
+    const kms = policies.flatMap(([, policy]) =>
+      (
+        (policy.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] } | undefined)?.Statement ??
+        []
+      ).filter((statement) => JSON.stringify(statement.Action).includes('kms:')),
+    );
+    expect(kms).toEqual([
+      expect.objectContaining({
+        Effect: 'Allow',
+        Action: ['kms:GenerateDataKey', 'kms:Decrypt'],
+        Resource: { 'Fn::GetAtt': [keyId, 'Arn'] },
+      }),
+    ]);
     const migrations = (template.toJSON() as { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> })
       .Resources;
     const custom = Object.entries(migrations).filter(([, resource]) => resource.Type === 'Custom::Migration');

@@ -9,7 +9,7 @@ import {
   pendingEntry,
   pendingEntryIn,
 } from '../../shared/conversations/entities.js';
-import { nextDueAt, sweepOverdue } from '../../shared/conversations/due-sweep.js';
+import { nextDueAt, sweepOverdue } from '../../shared/sweep/due-sweep.js';
 import { lifecycleHandler, lifecycleMessage, type LifecycleJob } from '../../shared/conversations/lifecycle.js';
 import { unrecordedJob } from '../../shared/jobs/ledger.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';

@@ -7,7 +7,7 @@ import { PRESETS } from '../../shared/guardrails/patterns.js';
 import { monthOf } from '../../shared/platform/clock.js';
 import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { workspaceKey, workspaceWithChildren } from '../../shared/workspaces/entities.js';
-import { workspaceToolsOf } from '../../shared/workspaces/tool-access.js';
+import { workspaceToolsOf } from '../../shared/connections/tool-access.js';
 import { counterKey } from '../../shared/workspaces/usage-entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';

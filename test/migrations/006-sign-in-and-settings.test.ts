@@ -4,7 +4,7 @@ import { endPasswordSessions } from '../../shared/auth/sessions.js';
 import { settingKey } from '../../shared/org/setting-entities.js';
 import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { unlessConditionFailed } from '../../shared/platform/table.js';
-import { claimUpdate, ssoDomainKey } from '../../shared/sso/entities.js';
+import { claimUpdate, ssoDomainKey } from '../../shared/auth/sso/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 
 /*
@@ -65,7 +65,7 @@ describe('migration 006: sessions and setting masks', () => {
     const listed = await t.request('GET', '/api/org/settings', { cookie: admin.cookie });
     expect(listed.body.settings).toMatchObject({ ai_api_key: '••••••••9876', chat_bot_token: '••••••••', ai_provider: 'anthropic' });
     expect(await t.deps.table.get(settingKey(orgId, 'ai_provider'))).not.toHaveProperty('masked');
-    // As the version before listed them. The plain value is still served as it is, until its next write seals it.
+    // As the version before listed them. 006 leaves the plain value as it is (009 seals it).
     expect(await t.deps.table.get(settingKey(orgId, 'ai_api_key'))).toMatchObject({ value: plain });
 
     // The claim is older than any change: its organisation's first takes it, another organisation's does not.
