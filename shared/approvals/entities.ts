@@ -59,10 +59,6 @@ const byStatus = (orgId: string, workspaceId: string, status: ApprovalStatus) =>
 export const approvalStatusListing = (orgId: string, workspaceId: string, status: ApprovalStatus, approvalId: string) =>
   indexEntry('lookups', byStatus(orgId, workspaceId, status), approvalId);
 
-/** A workspace's approvals, of one status or all (read newest first). */
-export const approvalsOfWorkspace = (orgId: string, workspaceId: string, status?: ApprovalStatus): QueryInput =>
-  status ? { index: 'lookups', pk: byStatus(orgId, workspaceId, status) } : { pk: approvalsPartition(orgId, workspaceId) };
-
 function expiryShardOf(workspaceId: string, approvalId: string): number {
   return (createHash('sha1').update(`${workspaceId}#${approvalId}`).digest()[0] ?? 0) % APPROVAL_DUE_SHARDS;
 }
@@ -78,18 +74,6 @@ export function approvalExpiryEntry(orgId: string, workspaceId: string, approval
     due_at: expiresAt,
   };
 }
-
-/** One shard of the pending approvals in the index of expiries, by the time they expire (the lifecycle sweep reads them: conversations/due-sweep.ts). */
-export const expiringApprovals = (shard: number) => ({ index: 'approvalExpiries' as const, pk: `DUE#${APPROVAL_DUE_STATUS}#${shard}` });
-
-/** Every approval of every workspace (migration 007). */
-export const everyApproval = () =>
-  conditionOf(approvalEntity, {
-    and: [
-      { attr: 'pk', beginsWith: 'WSAPPR#' },
-      { attr: 'sk', beginsWith: 'APPR#' },
-    ],
-  });
 
 /**
  * An approval's `caller` and `paused` rewritten (migration 007), only while its status is still
@@ -140,3 +124,21 @@ export function decisionUpdate(
     .options({ condition: pendingFor(claim, decision.at) });
   return updateOf(command);
 }
+
+// --- Access patterns ---
+
+/** A workspace's approvals, of one status or all (read newest first). */
+export const approvalsOfWorkspace = (orgId: string, workspaceId: string, status?: ApprovalStatus): QueryInput =>
+  status ? { index: 'lookups', pk: byStatus(orgId, workspaceId, status) } : { pk: approvalsPartition(orgId, workspaceId) };
+
+/** One shard of the pending approvals in the index of expiries, by the time they expire (the lifecycle sweep reads them: sweep/due-sweep.ts). */
+export const expiringApprovals = (shard: number) => ({ index: 'approvalExpiries' as const, pk: `DUE#${APPROVAL_DUE_STATUS}#${shard}` });
+
+/** Every approval of every workspace (migration 007). */
+export const everyApproval = () =>
+  conditionOf(approvalEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'WSAPPR#' },
+      { attr: 'sk', beginsWith: 'APPR#' },
+    ],
+  });

@@ -40,15 +40,6 @@ export function sessionEpochUpdate(sessionId: string, epoch: number) {
   return updateOf(command);
 }
 
-/** The sessions kept before their `method` was (migration 006). */
-export const sessionsWithoutMethod = () =>
-  conditionOf(sessionEntity, {
-    and: [
-      { attr: 'pk', beginsWith: 'SESSION#' },
-      { attr: 'method', exists: false },
-    ],
-  });
-
 /** A session of before `method` was kept recorded as what it was read as, a password session, if it is still there (migration 006). */
 export function passwordMethodUpdate(key: Key) {
   const command = sessionEntity
@@ -83,8 +74,19 @@ export const addressLoginThrottleKey = (address: string, window: number): Key =>
 /** Sign-ups from one client address in one hour. */
 export const signupThrottleKey = (address: string, hour: number): Key => ({ pk: addressThrottle(address), sk: `SIGNUP#${hour}` });
 
-/** Single sign-on starts not completed from one client address in one window (sso/flow.ts). */
+/** Single sign-on starts not completed from one client address in one window (auth/sso/flow.ts). */
 export const ssoStartThrottleKey = (address: string, window: number): Key => ({ pk: addressThrottle(address), sk: `SSO#${window}` });
 
 /** Claimed by the deployment's first sign-up (attribute claimed_at): under `SIGNUP_MODE=invite` only that one is open. */
 export const firstSignupKey = (): Key => ({ pk: 'DEPLOYMENT', sk: 'FIRST_SIGNUP' });
+
+// --- Access patterns ---
+
+/** The sessions kept before their `method` was (migration 006). */
+export const sessionsWithoutMethod = () =>
+  conditionOf(sessionEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'SESSION#' },
+      { attr: 'method', exists: false },
+    ],
+  });

@@ -3,7 +3,7 @@ import { dayOf } from '../platform/clock.js';
 import { roundUsd } from '../workspaces/stats.js';
 import { spentBy } from './entities.js';
 import { costsBetween } from '../workspaces/day-counts.js';
-import { activityShards } from '../workspaces/entities.js';
+import { activityOfDays } from '../workspaces/entities.js';
 import type { BudgetPeriod, BudgetScope } from './schemas.js';
 
 /*
@@ -46,13 +46,8 @@ async function auditedCost(
   lastDay: string,
 ): Promise<number> {
   const shards = await Promise.all(
-    activityShards(orgId, workspaceId).map((pk) =>
-      deps.table.queryAll<{ cost_usd?: unknown }>({
-        pk,
-        // Sort keys are `<ISO instant>#<id>`: every instant of the days lies between these.
-        sk: { between: [firstDay, `${lastDay}~`] },
-        ...spentBy(who),
-      }),
+    activityOfDays(orgId, workspaceId, firstDay, lastDay).map((shard) =>
+      deps.table.queryAll<{ cost_usd?: unknown }>({ ...shard, ...spentBy(who) }),
     ),
   );
   return shards.flat().reduce((sum, item) => sum + (typeof item.cost_usd === 'number' ? item.cost_usd : 0), 0);

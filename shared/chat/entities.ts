@@ -32,12 +32,6 @@ const workspaceChannels = (orgId: string, workspaceId: string) => `WSCHANNELS#${
 export const channelListing = (orgId: string, workspaceId: string, channelId: string) =>
   indexEntry('listings', workspaceChannels(orgId, workspaceId), channelId);
 
-/** The channels bound to a workspace: their bindings. */
-export const channelsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
-  index: 'listings',
-  pk: workspaceChannels(orgId, workspaceId),
-});
-
 /** A binding is put only where the channel is free or already this workspace's. */
 export const bindingFreeFor = (workspaceId: string) =>
   conditionOf(bindingEntity, {
@@ -87,9 +81,6 @@ export const chatLinkKey = (orgId: string, teamId: string, chatUserId: string): 
   sk: `CHATLINK#${teamId}#${chatUserId}`,
 });
 
-/** The chat links of an organisation. */
-export const chatLinksOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'CHATLINK#' } });
-
 /**
  * A request to link a chat account, sent by the bot to that chat user only (`CHATLINKREQ#<token
  * hash>` / `REQUEST`): the token itself is never stored; single use, 30 minutes (TTL).
@@ -124,3 +115,14 @@ export function linkRequestUse(tokenHash: string, userId: string, now: string) {
     });
   return updateOf(command);
 }
+
+// --- Access patterns ---
+
+/** The channels bound to a workspace: their bindings. */
+export const channelsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
+  index: 'listings',
+  pk: workspaceChannels(orgId, workspaceId),
+});
+
+/** The chat links of an organisation. */
+export const chatLinksOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'CHATLINK#' } });

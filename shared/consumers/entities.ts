@@ -11,6 +11,8 @@ import { tableEntity, updateOf } from '../platform/updates.js';
  */
 
 const KEY_CONSUMER_TYPES = ['api', 'messaging', 'coding-agent'] as const;
+/** Every type of consumer: team chat, and the key types. */
+export const CONSUMER_TYPES = ['team-chat', ...KEY_CONSUMER_TYPES] as const;
 export type KeyConsumerType = (typeof KEY_CONSUMER_TYPES)[number];
 
 const STATUSES = ['active', 'revoked'] as const;
@@ -43,12 +45,6 @@ export const consumerKey = (orgId: string, workspaceId: string, consumerId: stri
 
 /** A consumer's entry in the lookup by its id alone. */
 export const consumerLookup = (consumerId: string) => indexEntry('lookups', `CONSUMERID#${consumerId}`, 'CONSUMER');
-
-/**
- * The consumers of an id (a team-chat consumer's id is `tc-<workspace id>`, and workspace ids are
- * unique only within an organisation: one such consumer per organisation).
- */
-export const consumersById = (consumerId: string): QueryInput => ({ index: 'lookups', pk: `CONSUMERID#${consumerId}` });
 
 /** A consumer's status (and its name, when one is given), whatever it was. */
 export function consumerStatusUpdate(key: Key, status: (typeof STATUSES)[number], changes: { name?: string; revoked_at?: string } = {}) {
@@ -103,3 +99,11 @@ export function keyUseUpdate(key: Key, at: string, cutoff: string) {
     });
   return updateOf(command);
 }
+
+// --- Access patterns ---
+
+/**
+ * The consumers of an id (a team-chat consumer's id is `tc-<workspace id>`, and workspace ids are
+ * unique only within an organisation: one such consumer per organisation).
+ */
+export const consumersById = (consumerId: string): QueryInput => ({ index: 'lookups', pk: `CONSUMERID#${consumerId}` });

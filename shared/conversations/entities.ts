@@ -5,7 +5,8 @@ import { string } from 'dynamodb-toolbox/schema/string';
 import { listShardOf, shardKey, shardKeys } from '../platform/list-shards.js';
 import { indexAttributes, indexEntry, indexSchema, type Key, type QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, outOf, tableEntity, updateOf } from '../platform/updates.js';
-import { CONSUMER_TYPES, CONVERSATION_STATUSES } from './schemas.js';
+import { CONSUMER_TYPES } from '../consumers/entities.js';
+import { CONVERSATION_STATUSES } from './schemas.js';
 
 /*
  * How conversations are stored (docs/data-model.md): the conversation item and its messages in one
@@ -213,11 +214,15 @@ export const pendingEntryBroughtForward = (key: Key, due: string) =>
 
 /** A message item's rating counters (feedback.ts): its own answer's, or those of the answer it holds beside its question (`answer_`). */
 export const messageEntity = tableEntity('message', {
+  id: string().optional(),
   feedback_up: number().optional(),
   feedback_down: number().optional(),
   answer_feedback_up: number().optional(),
   answer_feedback_down: number().optional(),
 });
+
+/** A write of a message only while it is the one with `id` (not replaced by another query's since). */
+export const messageIs = (id: string) => conditionOf(messageEntity, { attr: 'id', eq: id });
 
 /** A rater's rating of an answer (`feedbackKey`); the last one counts. */
 export const feedbackEntity = tableEntity('feedback', {

@@ -29,20 +29,6 @@ export const evaluationKey = (orgId: string, workspaceId: string, evalId: string
   sk: `EVAL#${evalId}`,
 });
 
-/** Every evaluation of every workspace (migration 007). */
-export const everyEvaluation = () =>
-  conditionOf(evaluationEntity, {
-    and: [
-      { attr: 'pk', beginsWith: 'WSEVAL#' },
-      { attr: 'sk', beginsWith: 'EVAL#' },
-    ],
-  });
-
-/** The evaluations of a workspace. */
-export const evaluationsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
-  pk: evaluationsPartition(orgId, workspaceId),
-});
-
 const runsPartition = (evalId: string) => `EVALRUN#${evalId}`;
 
 /** A run of an evaluation (`EVALRUN#<eval>` / `RUN#<id>`); run ids are time-ordered, so the partition lists newest first. */
@@ -51,24 +37,12 @@ export const runKey = (evalId: string, runId: string): Key => ({ pk: runsPartiti
 /** Whether a key is a run's (not a result's). */
 export const isRunKey = (key: Key) => key.sk.startsWith('RUN#');
 
-/** The runs of an evaluation (its results do not match `RUN#`). */
-export const runsOfEvaluation = (evalId: string): QueryInput => ({ pk: runsPartition(evalId), sk: { beginsWith: 'RUN#' } });
-
-/** Every item of an evaluation's runs partition: its runs and their results. */
-export const runItemsOfEvaluation = (evalId: string): QueryInput => ({ pk: runsPartition(evalId) });
-
 const resultsPrefix = (runId: string) => `RES#${runId}#`;
 
 /** The result of one case of a run (`EVALRUN#<eval>` / `RES#<run>#<case index, 4 digits>`), written once. */
 export const resultKey = (evalId: string, runId: string, index: number): Key => ({
   pk: runsPartition(evalId),
   sk: `${resultsPrefix(runId)}${String(index).padStart(4, '0')}`,
-});
-
-/** The results of a run, in case order. */
-export const resultsOfRun = (evalId: string, runId: string): QueryInput => ({
-  pk: runsPartition(evalId),
-  sk: { beginsWith: resultsPrefix(runId) },
 });
 
 /** The organisation's evaluation counts (`ORG#<org>` / `EVALCOUNTS`: counts.ts). */
@@ -141,3 +115,31 @@ export const evalCountStarted = (orgId: string, workspaceId: string, count: numb
       .item({ ...countsKey(orgId), evals: { [workspaceId]: count } })
       .options({ condition: { attr: `evals['${workspaceId}']`, exists: false } }),
   );
+
+// --- Access patterns ---
+
+/** Every evaluation of every workspace (migration 007). */
+export const everyEvaluation = () =>
+  conditionOf(evaluationEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'WSEVAL#' },
+      { attr: 'sk', beginsWith: 'EVAL#' },
+    ],
+  });
+
+/** The evaluations of a workspace. */
+export const evaluationsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
+  pk: evaluationsPartition(orgId, workspaceId),
+});
+
+/** The runs of an evaluation (its results do not match `RUN#`). */
+export const runsOfEvaluation = (evalId: string): QueryInput => ({ pk: runsPartition(evalId), sk: { beginsWith: 'RUN#' } });
+
+/** Every item of an evaluation's runs partition: its runs and their results. */
+export const runItemsOfEvaluation = (evalId: string): QueryInput => ({ pk: runsPartition(evalId) });
+
+/** The results of a run, in case order. */
+export const resultsOfRun = (evalId: string, runId: string): QueryInput => ({
+  pk: runsPartition(evalId),
+  sk: { beginsWith: resultsPrefix(runId) },
+});

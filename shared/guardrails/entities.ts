@@ -46,6 +46,8 @@ export const violationKey = (orgId: string, workspaceId: string, at: string, vio
   sk: keys.timeOrdered(at, violationId),
 });
 
+// --- Access patterns ---
+
 /** A workspace's violations, newest first (read page by page). */
 export const violationsOf = (orgId: string, workspaceId: string): QueryInput => ({
   pk: violationsPartition(orgId, workspaceId),

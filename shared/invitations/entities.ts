@@ -42,9 +42,6 @@ const invitationsPartition = (orgId: string) => `ORG#${orgId}#INVITES`;
 export const invitationListing = (orgId: string, createdAt: string, invitationId: string) =>
   indexEntry('listings', invitationsPartition(orgId), `${createdAt}#${invitationId}`);
 
-/** The invitations of an organisation, oldest first. */
-export const invitationsOfOrganisation = (orgId: string): QueryInput => ({ index: 'listings', pk: invitationsPartition(orgId) });
-
 /** The invitation claimed by its acceptance at `now`: only if it is there, unused and not expired (single use). */
 export function acceptanceUpdate(key: Key, now: string) {
   const command = invitationEntity
@@ -64,3 +61,8 @@ export function acceptanceUpdate(key: Key, now: string) {
 
 /** The acceptance given back (the user could not be made). */
 export const acceptanceUndone = (key: Key) => updateOf(invitationEntity.build(UpdateItemCommand).item({ ...key, used_at: $remove() }));
+
+// --- Access patterns ---
+
+/** The invitations of an organisation, oldest first. */
+export const invitationsOfOrganisation = (orgId: string): QueryInput => ({ index: 'listings', pk: invitationsPartition(orgId) });

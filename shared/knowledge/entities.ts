@@ -55,6 +55,8 @@ export const gapKey = (orgId: string, workspaceId: string, at: string, gapId: st
   sk: keys.timeOrdered(at, gapId),
 });
 
+// --- Access patterns ---
+
 /** A workspace's newest gaps. */
 export const recentGaps = (orgId: string, workspaceId: string, limit: number): QueryInput => ({
   pk: gapsPartition(orgId, workspaceId),

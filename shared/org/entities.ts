@@ -55,9 +55,6 @@ const userEntity = tableEntity('user', {
 
 export const userKey = (orgId: string, userId: string): Key => ({ pk: orgPartition(orgId), sk: `USER#${userId}` });
 
-/** The users of an organisation. */
-export const usersOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'USER#' } });
-
 /** The login record (`EMAIL#<lower-case email>` / `EMAIL`): whose the address is, and their password's hash. */
 const emailEntity = tableEntity('email', { email: string(), user_id: string(), org_id: string(), password_hash: string() });
 
@@ -170,3 +167,8 @@ export function passwordHashUpdate(email: string, userId: string, passwordHash: 
     .options({ condition: { attr: 'user_id', eq: userId } });
   return updateOf(command);
 }
+
+// --- Access patterns ---
+
+/** The users of an organisation. */
+export const usersOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'USER#' } });

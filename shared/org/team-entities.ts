@@ -16,9 +16,6 @@ const teamEntity = tableEntity('team', { id: string(), name: string(), created_a
 
 export const teamKey = (orgId: string, teamId: string): Key => ({ pk: orgPartition(orgId), sk: `TEAM#${teamId}` });
 
-/** The teams of an organisation (`TEAMNAME#` claims and `TEAMMEMBER#` memberships do not match `TEAM#`). */
-export const teamsOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'TEAM#' } });
-
 /** A team's new name (its item only: the claims move apart). */
 export const teamNameUpdate = (orgId: string, teamId: string, name: string) =>
   updateOf(teamEntity.build(UpdateItemCommand).item({ ...teamKey(orgId, teamId), name }));
@@ -41,6 +38,11 @@ export const membershipKeys = (orgId: string, teamId: string, userId: string): K
   { pk: orgPartition(orgId), sk: `TEAMMEMBER#${teamId}#${userId}` },
   { pk: orgPartition(orgId), sk: `USERTEAM#${userId}#${teamId}` },
 ];
+
+// --- Access patterns ---
+
+/** The teams of an organisation (`TEAMNAME#` claims and `TEAMMEMBER#` memberships do not match `TEAM#`). */
+export const teamsOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'TEAM#' } });
 
 /** A team's memberships (by team). */
 export const membersOfTeam = (orgId: string, teamId: string): QueryInput => ({

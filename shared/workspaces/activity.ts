@@ -6,7 +6,7 @@ import { countShards, readShardedPage } from '../platform/sharded-pages.js';
 import type { Item, QueryInput } from '../platform/table.js';
 import { counterNames, counterOf, countersOf, readCounterItems } from './counters.js';
 import { DayRangeQuery, instantsOf } from './day-range.js';
-import { activityFilterOf, activityShards } from './entities.js';
+import { activityFilterOf, activityOfWorkspace } from './entities.js';
 import type { ActivityEntrySchema } from './schemas.js';
 import { getWorkspaceItem } from './workspaces.js';
 
@@ -70,7 +70,7 @@ export function activityQueries(orgId: string, workspaceId: string, filters: Act
     failed: filters.errors === undefined ? undefined : filters.errors === 'true',
   });
   const sk = instantsOf(filters);
-  return activityShards(orgId, workspaceId).map((pk) => ({ pk, newestFirst: true, ...(sk ? { sk } : {}), ...filter }));
+  return activityOfWorkspace(orgId, workspaceId).map((shard) => ({ ...shard, ...(sk ? { sk } : {}), ...filter }));
 }
 
 /**

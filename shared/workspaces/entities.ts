@@ -41,12 +41,6 @@ const workspacesListing = (orgId: string) => `ORG#${orgId}#WS`;
 export const workspaceListing = (orgId: string, createdAt: string, workspaceId: string) =>
   indexEntry('listings', workspacesListing(orgId), keys.timeOrdered(createdAt, workspaceId));
 
-/** An organisation's workspaces (a deleted one has left the index). */
-export const workspacesOfOrganisation = (orgId: string): QueryInput => ({ index: 'listings', pk: workspacesListing(orgId) });
-
-/** The workspace item with every configuration child: what a query, a tool search or the detail view reads in one Query. */
-export const workspaceWithChildren = (orgId: string, workspaceId: string): QueryInput => ({ pk: workspacePartition(orgId, workspaceId) });
-
 const WORKSPACE_STATUSES = ['active', 'archived', 'deleted'] as const;
 const count = number().optional();
 
@@ -81,9 +75,6 @@ const workspaceEntity = tableEntity('workspace', {
   // Its entry in the listings index (`workspaceListing`), taken out when it is deleted.
   ...indexSchema('listings', string().optional()),
 });
-
-/** Every item of every workspace's partition (migrations/004 looks them over). */
-export const workspacePartitionItems = () => conditionOf(workspaceEntity, { attr: 'pk', beginsWith: 'WS#' });
 
 /** A workspace of `orgId` that is not deleted: what a change of its settings or status needs. */
 const liveWorkspaceOf = (orgId: string): Condition<typeof workspaceEntity> => ({
@@ -252,3 +243,29 @@ export const cacheWarningKey = (orgId: string, workspaceId: string, day: string)
   pk: `WSSTAT#${orgId}#${workspaceId}`,
   sk: `WARN#${day}`,
 });
+
+// --- Access patterns ---
+
+/** An organisation's workspaces (a deleted one has left the index). */
+export const workspacesOfOrganisation = (orgId: string): QueryInput => ({ index: 'listings', pk: workspacesListing(orgId) });
+
+/** The workspace item with every configuration child: what a query, a tool search or the detail view reads in one Query. */
+export const workspaceWithChildren = (orgId: string, workspaceId: string): QueryInput => ({ pk: workspacePartition(orgId, workspaceId) });
+
+/** Every item of every workspace's partition (migrations/004 looks them over). */
+export const workspacePartitionItems = () => conditionOf(workspaceEntity, { attr: 'pk', beginsWith: 'WS#' });
+
+/**
+ * A workspace's audit log, newest first: one Query per shard (`activityShards`), merged by the
+ * reader (platform/sharded-pages.ts); the list's days and filters are added to each (activity.ts).
+ */
+export const activityOfWorkspace = (orgId: string, workspaceId: string): QueryInput[] =>
+  activityShards(orgId, workspaceId).map((pk) => ({ pk, newestFirst: true }));
+
+/** A workspace's audit entries of the days from `firstDay` to `lastDay` (both included), one Query per shard (a budget's spend before it: budgets/spent-before.ts). */
+export const activityOfDays = (orgId: string, workspaceId: string, firstDay: string, lastDay: string): QueryInput[] =>
+  activityShards(orgId, workspaceId).map((pk) => ({
+    pk,
+    // Sort keys are `<ISO instant>#<id>`: every instant of the days lies between these.
+    sk: { between: [firstDay, `${lastDay}~`] },
+  }));

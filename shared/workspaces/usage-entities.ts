@@ -54,10 +54,6 @@ export const monthCounterKeys = (orgId: string, workspaceId: string, month: stri
 /** Whether an item read with others (a BatchGet) is one of a workspace's counter items. */
 export const isCounterItem = (item: { pk: string }) => item.pk.startsWith(COUNTERS_PREFIX);
 
-/** Every counter item of the workspace, every month: one Query per shard. */
-export const counterShardsOf = (orgId: string, workspaceId: string): QueryInput[] =>
-  Array.from({ length: COUNTER_SHARDS }, (_, shard) => ({ pk: counterPartition(orgId, workspaceId, shard) }));
-
 /**
  * The entity of a counter item over the counters a write names. Their names are data (a month, a
  * status, a category, a channel: counters.ts), so the schema is made for the write, and its
@@ -133,13 +129,6 @@ export function dayOfUsage(item: { sk: string }): string | undefined {
   return /^USE#(\d{4}-\d{2}-\d{2})#/.exec(item.sk)?.[1];
 }
 
-/** The usage of every workspace of the organisation from `firstDay` to `lastDay` (both included) in one shard. */
-export const dayUsageBetween = (orgId: string, shard: number, firstDay: string, lastDay: string): QueryInput => ({
-  pk: dayUsagePartition(orgId, shard),
-  // `~` sorts after every character of a workspace id.
-  sk: { between: [dayUsagePrefix(firstDay), `${dayUsagePrefix(lastDay)}~`] },
-});
-
 /** The keys of a workspace's usage on `days`, every shard of each day (for a BatchGet the reader makes). */
 export const dayUsageKeys = (orgId: string, workspaceId: string, days: readonly string[]): Key[] =>
   days.flatMap((day) => Array.from({ length: DAY_SHARDS }, (_, shard) => dayUsageKey(orgId, shard, day, workspaceId)));
@@ -194,7 +183,27 @@ export function foldedDayUsageUpdate(
 /** The keys of a day item of before, for the scan that finds them. */
 const dayOfBeforeEntity = tableEntity('day-usage-of-before', {});
 
-/** Every day item of before, of either kind. */
+/** A workspace's own day item of before: its organisation, workspace and day (undefined for the organisation's copy). */
+export function workspaceDayOfBefore(key: Key): { orgId: string; workspaceId: string; day: string } | undefined {
+  const [prefix, orgId, workspaceId] = key.pk.split('#');
+  const day = /^DAY#(\d{4}-\d{2}-\d{2})$/.exec(key.sk)?.[1];
+  return prefix === 'WSSTAT' && orgId && workspaceId && day ? { orgId, workspaceId, day } : undefined;
+}
+
+// --- Access patterns ---
+
+/** Every counter item of the workspace, every month: one Query per shard. */
+export const counterShardsOf = (orgId: string, workspaceId: string): QueryInput[] =>
+  Array.from({ length: COUNTER_SHARDS }, (_, shard) => ({ pk: counterPartition(orgId, workspaceId, shard) }));
+
+/** The usage of every workspace of the organisation from `firstDay` to `lastDay` (both included) in one shard. */
+export const dayUsageBetween = (orgId: string, shard: number, firstDay: string, lastDay: string): QueryInput => ({
+  pk: dayUsagePartition(orgId, shard),
+  // `~` sorts after every character of a workspace id.
+  sk: { between: [dayUsagePrefix(firstDay), `${dayUsagePrefix(lastDay)}~`] },
+});
+
+/** Every day item of before, of either kind (migrations/005's scan: `workspaceDayOfBefore` tells them apart). */
 export const daysOfBefore = () =>
   conditionOf(dayOfBeforeEntity, {
     and: [
@@ -207,10 +216,3 @@ export const daysOfBefore = () =>
       { attr: 'sk', beginsWith: 'DAY#' },
     ],
   });
-
-/** A workspace's own day item of before: its organisation, workspace and day (undefined for the organisation's copy). */
-export function workspaceDayOfBefore(key: Key): { orgId: string; workspaceId: string; day: string } | undefined {
-  const [prefix, orgId, workspaceId] = key.pk.split('#');
-  const day = /^DAY#(\d{4}-\d{2}-\d{2})$/.exec(key.sk)?.[1];
-  return prefix === 'WSSTAT' && orgId && workspaceId && day ? { orgId, workspaceId, day } : undefined;
-}
