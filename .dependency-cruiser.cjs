@@ -3,7 +3,8 @@
  * the code may import. `shared/platform` is the bottom: it knows no domain. `shared/wiring` is the
  * top: it composes the domains for the entry points, and nothing in `shared/` imports it.
  * `migrations/` sits above the domains (a migration rewrites their items) and below the entry
- * points that run them.
+ * points that run them. `shared/http` sits on the platform, below every domain. Circles between
+ * the domains themselves are found by scripts/domain-circles.ts (also in `npm run layers`).
  * @type {import('dependency-cruiser').IConfiguration}
  */
 module.exports = {
@@ -14,6 +15,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^shared/platform/' },
       to: { path: '^(shared/(?!platform/)|migrations/)' },
+    },
+    {
+      name: 'http-imports-no-domain',
+      comment:
+        'shared/http is the web layer every domain builds its routes on (router, placement, schemas, SSE, body rules): it imports no domain at run time. Who calls (authenticate) and the route table compose the domains, in shared/wiring.',
+      severity: 'error',
+      from: { path: '^shared/http/' },
+      to: { path: '^(shared/(?!platform/|http/)|migrations/)', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'wiring-is-the-top',

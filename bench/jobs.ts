@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { startEmbeddedStore } from '../bin/local-runtime.js';
-import { createDeps } from '../shared/deps.js';
+import { createDeps } from '../shared/wiring/deps.js';
 import { jobHandlers } from '../shared/wiring/job-handlers.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { DueIndexScheduler } from '../shared/jobs/scheduler.js';

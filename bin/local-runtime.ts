@@ -7,14 +7,15 @@ import { getConnInfo } from '@hono/node-server/conninfo';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { PasswordHasher, type ScryptParams } from '../shared/auth/passwords.js';
-import type { ModelClients } from '../shared/agent/providers.js';
-import { createAgentDeps, type AgentDeps } from '../shared/deps.js';
-import { createAgentParts } from '../shared/agent/wiring.js';
-import { ChatBridge } from '../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../shared/chat/notifier.js';
-import { resendPendingStats, sendDueMoves } from '../shared/conversations/due-sweep.js';
-import { agentRoutes } from '../shared/agent/http.js';
-import { createApp } from '../shared/http/app.js';
+import type { ModelClients } from '../shared/models/providers.js';
+import type { AgentDeps } from '../shared/deps.js';
+import { createAgentDeps } from '../shared/wiring/deps.js';
+import { createAgentParts } from '../shared/wiring/agent-parts.js';
+import { ChatBridge } from '../shared/chat-bot/bridge.js';
+import { TeamChatNotifier } from '../shared/chat-bot/notifier.js';
+import { resendPendingStats, sendDueMoves } from '../shared/sweep/due-sweep.js';
+import { agentRoutes } from '../shared/wiring/agent-routes.js';
+import { createApp } from '../shared/wiring/app.js';
 import { consoleApp, isApiUrl } from './console.js';
 import { isMetricsUrl, metricsApp } from './metrics.js';
 import { readDeclaredBody } from './request-body.js';
@@ -237,7 +238,7 @@ async function startOnStore(
   const secrets = new EnvelopeSecrets(new LocalKeyWrapper(await localSecretsKey(dataDir)));
   const core = { table: new Table(client, config.tableName, clock), clock, secrets };
   // Data stored by an earlier version is brought to this one's keys before anything reads it.
-  await runMigrations(core.table, MIGRATIONS, { clock, logger });
+  await runMigrations(core.table, MIGRATIONS, { clock, logger, secrets });
   const settings = { maxAttempts: config.jobMaxAttempts, retryBaseMs: config.jobRetryBaseMs };
   const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, ...settings });
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.

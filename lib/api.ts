@@ -7,7 +7,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
-import { ROUTE_TABLE, fullPath } from '../shared/http/route-table.js';
+import { ROUTE_TABLE, fullPath } from '../shared/wiring/route-table.js';
 import { grantBedrockClaude, roleOf, serviceFunction } from './functions.js';
 import type { Jobs } from './jobs.js';
 
@@ -164,7 +164,7 @@ export class Api extends Construct {
   }
 
   /**
-   * The agent's routes, from the route table (shared/http/route-table.ts), to the agent function
+   * The agent's routes, from the route table (shared/wiring/route-table.ts), to the agent function
    * or the agent service; every other path goes to the API function.
    */
   routeAgentPaths(agent: HttpLambdaIntegration | HttpAlbIntegration) {

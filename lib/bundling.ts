@@ -95,7 +95,7 @@ const BEDROCK_FILE = 'bedrock-sdk.mjs';
 
 /**
  * The Bedrock SDK (`@anthropic-ai/bedrock-sdk`, imported with `import()` when an organisation uses
- * Bedrock: shared/agent/anthropic.ts) as a file of its own, built apart with its own copy of
+ * Bedrock: shared/models/anthropic.ts) as a file of its own, built apart with its own copy of
  * Anthropic's SDK. Within one code-split build it would share that SDK's modules with the entry,
  * and the resources it makes (the whole beta API) would land in a chunk every cold start loads.
  */

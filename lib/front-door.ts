@@ -18,7 +18,7 @@ import type { ISecret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 import { ConsoleSite } from './console.js';
 import type { PlacedRoute } from '../shared/http/placement.js';
-import { STREAMABLE_ROUTES, fullPath } from '../shared/http/route-table.js';
+import { STREAMABLE_ROUTES, fullPath } from '../shared/wiring/route-table.js';
 import { ORIGIN_VERIFY_HEADER } from '../shared/platform/viewer-address.js';
 
 export interface FrontDoorProps {

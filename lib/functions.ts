@@ -97,7 +97,7 @@ export function roleOf(fn: LambdaFunction): IRole {
 export function grantBedrockClaude(scope: Construct, fn: IGrantable): void {
   fn.grantPrincipal.addToPrincipalPolicy(
     new PolicyStatement({
-      // Every model call streams (shared/agent/anthropic.ts): InvokeModelWithResponseStream.
+      // Every model call streams (shared/models/anthropic.ts): InvokeModelWithResponseStream.
       actions: ['bedrock:InvokeModel', 'bedrock:InvokeModelWithResponseStream'],
       resources: [
         'arn:aws:bedrock:*::foundation-model/anthropic.*',

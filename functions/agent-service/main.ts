@@ -1,9 +1,9 @@
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import { agentRoutes } from '../../shared/agent/http.js';
+import { agentRoutes } from '../../shared/wiring/agent-routes.js';
 import { QUERIES_IN_FLIGHT_METRIC } from '../../shared/agent/in-flight.js';
-import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { atApi, createApp } from '../../shared/http/app.js';
+import { createAgentProcessParts } from '../../shared/wiring/agent-parts.js';
+import { atApi, createApp } from '../../shared/wiring/app.js';
 import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { errorMessage } from '../../shared/platform/errors.js';
 import { startAgentService } from './server.js';

@@ -4,8 +4,8 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { QueriesInFlight } from '../../shared/agent/in-flight.js';
 import { queriesSettled } from '../../shared/http/sse.js';
-import { serveOnly } from '../../shared/http/serve-only.js';
-import { ROUTE_TABLE } from '../../shared/http/route-table.js';
+import { serveOnly } from '../../shared/wiring/serve-only.js';
+import { ROUTE_TABLE } from '../../shared/wiring/route-table.js';
 import type { AppLogger } from '../../shared/platform/logger.js';
 
 /**

@@ -1,7 +1,7 @@
 import { handle } from 'hono/aws-lambda';
-import { agentRoutes } from '../../shared/agent/http.js';
-import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { atApi, createApp } from '../../shared/http/app.js';
+import { agentRoutes } from '../../shared/wiring/agent-routes.js';
+import { createAgentProcessParts } from '../../shared/wiring/agent-parts.js';
+import { atApi, createApp } from '../../shared/wiring/app.js';
 import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';
 

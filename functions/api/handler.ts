@@ -1,5 +1,5 @@
 import { handle } from 'hono/aws-lambda';
-import { createApp } from '../../shared/http/app.js';
+import { createApp } from '../../shared/wiring/app.js';
 import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';
 import { apiRoutes } from '../../shared/wiring/api-routes.js';

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
-import { createAgentParts } from '../../shared/agent/wiring.js';
-import { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { createAgentParts } from '../../shared/wiring/agent-parts.js';
+import { ChatBridge } from '../../shared/chat-bot/bridge.js';
+import { TeamChatNotifier } from '../../shared/chat-bot/notifier.js';
 import { requireAgentDeps } from '../../shared/deps.js';
 import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 

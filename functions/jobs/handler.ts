@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { SCHEDULE_GRACE_MS, sweepOverdue } from '../../shared/conversations/due-sweep.js';
+import { createAgentProcessParts } from '../../shared/wiring/agent-parts.js';
+import { SCHEDULE_GRACE_MS, sweepOverdue } from '../../shared/sweep/due-sweep.js';
 import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { handleSqsBatch } from '../../shared/jobs/sqs.js';
 import { flushedAfter } from '../../shared/platform/metrics.js';

@@ -1,8 +1,8 @@
-import { agentRoutes } from '../../shared/agent/http.js';
-import { createAgentProcessParts } from '../../shared/agent/wiring.js';
-import { atApi, createApp } from '../../shared/http/app.js';
-import { STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
-import { serveOnly } from '../../shared/http/serve-only.js';
+import { agentRoutes } from '../../shared/wiring/agent-routes.js';
+import { createAgentProcessParts } from '../../shared/wiring/agent-parts.js';
+import { atApi, createApp } from '../../shared/wiring/app.js';
+import { STREAMABLE_ROUTES } from '../../shared/wiring/route-table.js';
+import { serveOnly } from '../../shared/wiring/serve-only.js';
 import { queriesSettled } from '../../shared/http/sse.js';
 import { createAwsDeps } from '../../shared/wiring/aws-deps.js';
 import { streamHandleAwaiting } from '../../shared/platform/lambda-streaming.js';

@@ -9,7 +9,7 @@ import {
   type ModelResponse,
   type TokenUsage,
   type ToolSpec,
-} from './model.js';
+} from '../models/model.js';
 import { AnswerDeltas, toolText, type AgentListener, type ToolCallRecord } from './events.js';
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, contentAttributes, failSpan, inSpan } from '../platform/tracing.js';

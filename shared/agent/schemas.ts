@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { TokensSchema } from '../models/schemas.js';
 
 const MAX_TEXT = 32_000;
 
@@ -34,19 +35,6 @@ const PendingApprovalSchema = z
     expires_at: z.string().openapi({ format: 'date-time' }),
   })
   .openapi('PendingApproval');
-
-/** Tokens of a query or an answer: `input` the uncached input, and the prompt cache's reads and writes. */
-export const TokensSchema = z
-  .object({
-    input: z.number().int(),
-    output: z.number().int(),
-    cache_read: z.number().int(),
-    cache_write: z.number().int(),
-  })
-  .openapi('Tokens', {
-    description:
-      'input: uncached input tokens as the provider reports them; cache_read and cache_write: input read from and written to the prompt cache',
-  });
 
 export const QueryResponseSchema = z
   .object({

@@ -5,7 +5,7 @@ import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
 import type { WorkspaceItem } from '../workspaces/workspaces.js';
 import { argumentsHash, createApproval, type PausedQuery } from './approvals.js';
-import { approvalSettingOf } from './setting.js';
+import { approvalSettingOf } from '../workspaces/approval-setting.js';
 import { scheduleExpiry } from './expiry.js';
 
 /** A query paused on a call: what asking for its approval needs. */

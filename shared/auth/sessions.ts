@@ -1,11 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
+import { UnauthorizedError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { passwordEpochUpdate, userKey } from '../org/entities.js';
 import { type SessionItem, sessionEpochUpdate, sessionKey, type SIGN_IN_METHODS } from './entities.js';
 import { isActive, type UserItem } from '../org/users.js';
 import type { CachedSession } from './session-cache.js';
-import { SESSION_LIFETIME_SECONDS, signSessionToken, type Principal, type SessionClaims, type SessionUser } from './tokens.js';
+import {
+  SESSION_LIFETIME_SECONDS,
+  signSessionToken,
+  verifySessionToken,
+  type Principal,
+  type SessionClaims,
+  type SessionUser,
+} from './tokens.js';
 
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
@@ -43,7 +51,7 @@ export async function createSession(
  * has since required single sign-on: `password_epoch`). The role, name and email are the stored user's, not the
  * token's. One BatchGetItem, cached for `AUTH_CACHE_MS` (auth/session-cache.ts).
  */
-export async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
+async function resolveSession(deps: Deps, claims: SessionClaims): Promise<Principal | null> {
   const { principal } = await deps.sessions.read(claims.sessionId, claims.userId, () => readSessionItems(deps, claims));
   return principal;
 }
@@ -103,4 +111,20 @@ export async function endPasswordSessions(deps: Deps, orgId: string, userIds: st
       }),
     );
   }
+}
+
+/**
+ * The principal of the request's session cookie, or null when there is none, it does not verify,
+ * or its session was revoked or its user removed. Role and name are the stored user's.
+ */
+export async function readSession(deps: Deps, cookie: string | undefined): Promise<Principal | null> {
+  if (!cookie) return null;
+  let claims: SessionClaims;
+  try {
+    claims = await verifySessionToken(deps.sessionKey, deps.clock, cookie);
+  } catch (error) {
+    if (error instanceof UnauthorizedError) return null;
+    throw error;
+  }
+  return resolveSession(deps, claims);
 }

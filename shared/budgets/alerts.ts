@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { channelsOf } from '../chat/consumers.js';
-import { createGuardedFetch } from '../connections/url-policy.js';
+import { createGuardedFetch } from '../platform/url-policy.js';
 import type { JobMessage } from '../jobs/ledger-types.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { readSetting } from '../org/settings.js';

@@ -26,7 +26,7 @@ import {
 } from './entities.js';
 import { StoredOAuthProvider } from './oauth.js';
 import { type CreateMcpInput, type TestMcpInput, truncatedField } from './schemas.js';
-import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
+import { UnresolvableHostError, UrlRefusedError } from '../platform/url-policy.js';
 
 /** A saved MCP connection (entities.ts: in its workspace's partition, found by id through the lookups index). */
 export interface ConnectionItem extends ConnectionSpec {

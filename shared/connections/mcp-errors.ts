@@ -1,8 +1,8 @@
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { answerLimitReasonOf } from './answer-limits.js';
-import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
+import { answerLimitReasonOf } from '../platform/answer-limits.js';
+import { UnresolvableHostError, UrlRefusedError } from '../platform/url-policy.js';
 
 /** Where the failed server ran: a stdio server that closes the connection is a process that exited. */
 export interface McpFailureContext {

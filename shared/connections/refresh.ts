@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
-import { toConnection, toTool } from '../workspaces/children.js';
+import { toConnection, toTool } from './views.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
 import { type ConnectionItem, connectionSpec, findConnection, recordHealth, replaceTools } from './connections.js';
 import { discoverTools } from './discovery.js';

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { GuardedFetch } from './url-policy.js';
+import type { GuardedFetch } from '../platform/url-policy.js';
 
 /** Organisations whose pools are kept; past it the least recently used one's pools are closed. */
 const MAX_ORGANISATIONS = 1000;

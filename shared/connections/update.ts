@@ -2,14 +2,14 @@ import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters } from '../workspaces/counters.js';
-import { toConnection } from '../workspaces/children.js';
+import { toConnection } from './views.js';
 import { type ConnectionItem, admitSpec, findConnection, replaceTools, specOf } from './connections.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';
 import { connectionExists, connectionNameKey, grantsOfConnection } from './entities.js';
 import { type ConnectionCredentials, type ConnectionSpec, McpConnectionError } from './mcp-hub.js';
 import { originOf, StoredOAuthProvider } from './oauth.js';
 import { type UpdateMcpInput, truncatedField } from './schemas.js';
-import { UnresolvableHostError, UrlRefusedError } from './url-policy.js';
+import { UnresolvableHostError, UrlRefusedError } from '../platform/url-policy.js';
 
 /** Who edits: their organisation, and their own grant of a per-user OAuth connection (to reach it with). */
 export interface Editor {

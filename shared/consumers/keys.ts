@@ -1,21 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { tokenHash } from '../platform/compare.js';
-import { channelsOfWorkspace } from '../chat/entities.js';
 import {
   type ApiKeyItem,
   apiKeyKey,
   consumerKey,
   consumerLookup,
-  consumersById,
-  consumerStatusUpdate,
   consumerUseUpdate,
   type KeyConsumerType,
-  keyRevocation,
   keyUseUpdate,
 } from './entities.js';
 
@@ -108,30 +103,4 @@ export async function recordKeyUse(deps: Deps, record: ApiKeyItem): Promise<void
   } catch (error) {
     deps.logger.warn('could not record when a key was last used', { consumerId: record.consumer_id, error });
   }
-}
-
-/**
- * `DELETE /api/connectors/consumer/:id`: revokes a consumer. A key consumer's key stops working
- * (its record is marked revoked): at once in this process, within `AUTH_CACHE_MS` in the others
- * (findKey); a team-chat consumer's channels are unbound. The
- * consumer stays listed, with status `revoked`.
- */
-export async function revokeConsumer(deps: Deps, orgId: string, consumerId: string): Promise<void> {
-  const found = await deps.table.queryAll(consumersById(consumerId));
-  const consumer = found.find((item) => item.org_id === orgId);
-  if (!consumer) throw new NotFoundError(`consumer ${consumerId} not found`);
-  const workspaceId = String(consumer.workspace_id);
-  if (typeof consumer.key_hash === 'string') {
-    const { key, input } = keyRevocation(consumer.key_hash);
-    await deps.table.update(key, input);
-    deps.apiKeys.forgetAll();
-  }
-  if (consumer.type === 'team-chat') {
-    const bindings = await deps.table.queryAll(channelsOfWorkspace(orgId, workspaceId));
-    await Promise.all(bindings.map((binding) => deps.table.delete({ pk: binding.pk, sk: binding.sk })));
-  }
-  const revoked = consumerStatusUpdate(consumerKey(orgId, workspaceId, consumerId), 'revoked', {
-    revoked_at: deps.clock.now().toISOString(),
-  });
-  await deps.table.update(revoked.key, revoked.input);
 }

@@ -8,7 +8,8 @@ import { conversationEntity, conversationsOfWorkspace } from './entities.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
 import { getWorkspaceItem } from '../workspaces/workspaces.js';
 import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from '../workspaces/counters.js';
-import { CONSUMER_TYPES, CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
+import { CONSUMER_TYPES } from '../consumers/entities.js';
+import { CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
 
 export function toConversation(item: Item): Conversation {
   const status = CONVERSATION_STATUSES.find((candidate) => candidate === item.status) ?? 'open';

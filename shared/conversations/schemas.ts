@@ -1,10 +1,10 @@
+import { CONSUMER_TYPES } from '../consumers/entities.js';
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../agent/schemas.js';
+import { TokensSchema } from '../models/schemas.js';
 import { PaginationQuery, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
 
 export const CONVERSATION_STATUSES = ['open', 'cold', 'closed'] as const;
 export const RESOLUTION_STATUSES = ['resolved', 'unresolved'] as const;
-export const CONSUMER_TYPES = ['team-chat', 'api', 'messaging', 'coding-agent'] as const;
 
 export const ConversationSchema = z
   .object({

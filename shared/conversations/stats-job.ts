@@ -2,7 +2,7 @@ import { expandMessages } from './messages.js';
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $add, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { z } from 'zod';
-import { costOf, type ContentBlock } from '../agent/model.js';
+import { costOf, type ContentBlock } from '../models/model.js';
 import { modelsOf } from '../deps.js';
 import type { JobHandler } from '../jobs/worker.js';
 import { readModelSettings } from '../org/settings.js';

@@ -1,4 +1,4 @@
-import { tokenCountsOf } from '../agent/model.js';
+import { tokenCountsOf } from '../models/model.js';
 import { loadQueryContext, runAgentQuery, type Caller, type FinishedRun, type OfferedTool } from '../agent/query.js';
 import { modelsOf, type Deps } from '../deps.js';
 import { recordUsage } from '../workspaces/counters.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../agent/schemas.js';
+import { TokensSchema } from '../models/schemas.js';
 import { isoTimestamp } from '../http/schemas.js';
 import { MODEL_TIER_IDS } from '../models/catalogue.js';
 

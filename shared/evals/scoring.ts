@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NO_USAGE, type ModelClient, type ModelRequest, type TokenUsage } from '../agent/model.js';
+import { NO_USAGE, type ModelClient, type ModelRequest, type TokenUsage } from '../models/model.js';
 import type { ReviewGate } from '../agent/query.js';
 import { errorMessage } from '../platform/errors.js';
 import type { EvalCase } from './schemas.js';

@@ -41,7 +41,7 @@ const INDEXES = {
   closes: { name: 'gsi4', projection: { type: 'INCLUDE', attributes: ['org_id', 'workspace_id', 'id', 'last_activity_at', 'due_at'] } },
   /**
    * Work waiting for its time, keys and organisation only: open conversations' cold moves (lazy:
-   * put by a first question, moved by the sweep that finds one early: conversations/due-sweep.ts),
+   * put by a first question, moved by the sweep that finds one early: sweep/due-sweep.ts),
    * closed conversations' pending statistics, and the job ledger's pending jobs (jobs/pending.ts).
    */
   pending: { name: 'gsi5', projection: { type: 'INCLUDE', attributes: ['org_id'] } },

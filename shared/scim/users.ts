@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
 import { userTeamIds } from '../org/team-members.js';
-import { deleteUser, writeDeactivation } from '../org/standing.js';
+import { deleteUser, writeDeactivation } from '../org-admin/standing.js';
 import { emailTaken, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { emailAddress } from '../http/schemas.js';
-import { readSso } from '../sso/config.js';
+import { readSso } from '../auth/sso/config.js';
 import { emailKey, ownEmailCondition, provisionedUserUpdate, userKey, usersOfOrganisation } from '../org/entities.js';
 import { teamKey } from '../org/team-entities.js';
 import { hasErrorCode, NotFoundError } from '../platform/errors.js';
@@ -18,7 +18,7 @@ import { patchUser, type UserFields } from './user-patch.js';
  * SCIM Users are the organisation's users. `userName` is the sign-in e-mail; a provisioned user has
  * no password and signs in through the organisation's provider. `active: false` keeps the user but
  * signs them out at once and refuses their sign-in (DEACTIVATED); DELETE removes them as an admin
- * would. Neither may take the organisation's last active admin (`org/standing.ts`: 409). Names pass
+ * would. Neither may take the organisation's last active admin (`org-admin/standing.ts`: 409). Names pass
  * the users API's schema.
  */
 
@@ -166,7 +166,7 @@ export async function patchScimUser(
   return scimUserOf(await saveFields(deps, item, patchUser(item, operations)), baseUrl);
 }
 
-/** `DELETE /Users/:id`: as an admin removes a user (`org/standing.ts`), so not the last active admin (409). */
+/** `DELETE /Users/:id`: as an admin removes a user (`org-admin/standing.ts`), so not the last active admin (409). */
 export async function deleteScimUser(deps: Deps, orgId: string, userId: string): Promise<void> {
   await userItem(deps, orgId, userId);
   await deleteUser(deps, orgId, userId);

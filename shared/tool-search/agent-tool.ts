@@ -1,10 +1,10 @@
 import type { LoopTool } from '../agent/loop.js';
 import type { OfferedTool } from '../agent/query/tools.js';
 import { TooManyRequestsError } from '../platform/errors.js';
-import type { NamedTool } from '../workspaces/tool-access.js';
+import type { NamedTool } from '../connections/tool-access.js';
 import type { WorkspaceItem } from '../workspaces/workspaces.js';
 import { rankWorkspaceTools } from './search.js';
-import { toolSearchSettingOf } from './setting.js';
+import { toolSearchSettingOf } from '../workspaces/tool-search-setting.js';
 
 /*
  * The model's side of the tool search (CONTRACT.md, "Many tools"; docs/agent-loop.md, "Tool

@@ -4,29 +4,29 @@ import { authRoutes } from '../auth/routes.js';
 import { budgetRoutes } from '../budgets/routes.js';
 import { chatRoutes } from '../chat/routes.js';
 import { catalogueRoutes } from '../connections/catalogue-routes.js';
-import { consumerRoutes } from '../consumers/routes.js';
+import { consumerRoutes } from '../workspace-admin/consumer-routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { evalRoutes } from '../evals/routes.js';
 import { guardrailRoutes } from '../guardrails/routes.js';
-import { atApi, type MountedRoutes } from '../http/app.js';
+import { atApi, type MountedRoutes } from './app.js';
 import type { AppEnv } from '../http/router.js';
 import { invitationRoutes } from '../invitations/routes.js';
 import { queueRoutes } from '../jobs/routes.js';
 import { knowledgeRoutes } from '../knowledge/routes.js';
-import { orgRoutes } from '../org/routes.js';
+import { orgRoutes } from '../org-admin/routes.js';
 import { scimRoutes } from '../scim/protocol-routes.js';
 import { scimAdminRoutes } from '../scim/routes.js';
 import { SCIM_PATH } from '../scim/token.js';
-import { ssoRoutes } from '../sso/routes.js';
+import { ssoRoutes } from '../auth/sso/routes.js';
 import { toolSearchRoutes } from '../tool-search/routes.js';
-import { workspaceRoutes } from '../workspaces/routes.js';
+import { workspaceRoutes } from '../workspace-admin/routes.js';
 
 /*
  * The composition of the HTTP API: which domains' routers a process mounts. `shared/http` is the
  * toolkit the domains use (router, middleware, schemas) and knows none of them; the entry points
  * pick their routes here: the API function these, the agent and stream functions only the agent's
- * (`agentRoutes`, shared/agent/http.ts), so their bundles carry none of the rest; the local
+ * (`agentRoutes`, shared/wiring/agent-routes.ts), so their bundles carry none of the rest; the local
  * runtime both.
  */
 

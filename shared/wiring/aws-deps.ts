@@ -1,6 +1,6 @@
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
-import { createDeps, type DepsParts } from '../deps.js';
+import { createDeps, type DepsParts } from './deps.js';
 import { EventBridgeScheduler } from '../jobs/scheduler.js';
 import { SqsJobQueue, type QueueUrls } from '../jobs/sqs.js';
 import type { Config } from '../platform/config.js';

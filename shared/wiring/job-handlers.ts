@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { approvalExpiryHandler } from '../approvals/expire-job.js';
+import { approvalExpiryHandler } from '../agent/approvals/expire-job.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../approvals/expiry.js';
 import { BudgetAlertSchema, budgetAlertHandler, type BudgetAlertJob } from '../budgets/alerts.js';
 import { ColdNoticeSchema, coldNoticeHandler, type ColdNoticeJob } from '../conversations/cold-notice.js';

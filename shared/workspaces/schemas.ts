@@ -1,9 +1,9 @@
-import { ApprovalSettingSchema } from '../approvals/setting.js';
+import { ApprovalSettingSchema } from './approval-setting.js';
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../agent/schemas.js';
+import { TokensSchema } from '../models/schemas.js';
 import { displayName, isoTimestamp } from '../http/schemas.js';
 import { MODEL_TIER_IDS } from '../models/catalogue.js';
-import { ToolSearchSettingInput, ToolSearchSettingSchema } from '../tool-search/setting.js';
+import { ToolSearchSettingInput, ToolSearchSettingSchema } from './tool-search-setting.js';
 
 export const WORKSPACE_DEFAULTS = {
   model: 'balanced',

@@ -15,8 +15,8 @@ import {
 } from './schemas.js';
 import { roundUsd } from './stats.js';
 import { readDayCounts } from './day-counts.js';
-import { approvalSettingOf, type ApprovalSetting } from '../approvals/setting.js';
-import { toolSearchSettingOf, type ToolSearchSetting } from '../tool-search/setting.js';
+import { approvalSettingOf, type ApprovalSetting } from './approval-setting.js';
+import { toolSearchSettingOf, type ToolSearchSetting } from './tool-search-setting.js';
 import {
   isWorkspaceItem,
   permissionUpdate,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
+import { ChatBridge } from '../../shared/chat-bot/bridge.js';
 import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startRuntimeProcess } from '../support/runtime-process.js';

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sendDueMoves } from '../../shared/conversations/due-sweep.js';
+import { sendDueMoves } from '../../shared/sweep/due-sweep.js';
 import { conversationKey } from '../../shared/conversations/entities.js';
 import { approvalKey } from '../../shared/approvals/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';

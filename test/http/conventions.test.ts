@@ -188,7 +188,7 @@ describe('GET /api/openapi.json', () => {
 
 describe('createApp without the agent routes (the API function on AWS)', () => {
   it('documents the same operations, and answers 404 to the routes it leaves to the agent function', async () => {
-    const { createApp } = await import('../../shared/http/app.js');
+    const { createApp } = await import('../../shared/wiring/app.js');
     const { apiRoutes } = await import('../../shared/wiring/api-routes.js');
     const core = createApp(t.deps, { routes: apiRoutes(t.deps), serves: ['api'] });
     const documented = async (app: { request: (path: string) => Response | Promise<Response> }) => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { ChatBridge } from '../../shared/chat-bot/bridge.js';
+import { TeamChatNotifier } from '../../shared/chat-bot/notifier.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat } from '../support/fake-chat.js';
 import { type FakeModel, type ModelRequestRecord, startFakeModel, textReply, toolUseReply } from '../support/fake-model.js';

@@ -3,7 +3,7 @@ import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
 import { conversationIndexes } from '../../migrations/003-conversation-indexes.js';
 import { conversationKey } from '../../shared/conversations/entities.js';
 import { lifecycleHandler, lifecycleMessage, type LifecycleJob } from '../../shared/conversations/lifecycle.js';
-import { nextDueAt, sendDueMoves, sweepOverdue } from '../../shared/conversations/due-sweep.js';
+import { nextDueAt, sendDueMoves, sweepOverdue } from '../../shared/sweep/due-sweep.js';
 import { conversationStatsHandler } from '../../shared/conversations/stats-job.js';
 import { getJob, recordJob, unrecordedJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { scheduleName } from '../../shared/jobs/scheduler.js';

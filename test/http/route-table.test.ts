@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentRoutes } from '../../shared/agent/http.js';
-import { atApi, createApp } from '../../shared/http/app.js';
-import { ROUTE_TABLE, fullPath, keyMatchers, publicPaths, routeKeyOf } from '../../shared/http/route-table.js';
+import { agentRoutes } from '../../shared/wiring/agent-routes.js';
+import { atApi, createApp } from '../../shared/wiring/app.js';
+import { ROUTE_TABLE, fullPath, keyMatchers, publicPaths, routeKeyOf } from '../../shared/wiring/route-table.js';
 import { createRouter } from '../../shared/http/router.js';
 import { apiRoutes } from '../../shared/wiring/api-routes.js';
 import { createTestContext, type TestContext } from '../support/context.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ssoDomainKey, ssoKey, ssoStateKey } from '../../shared/sso/entities.js';
-import { ssoOfEmail } from '../../shared/sso/config.js';
+import { ssoDomainKey, ssoKey, ssoStateKey } from '../../shared/auth/sso/entities.js';
+import { ssoOfEmail } from '../../shared/auth/sso/config.js';
 import { createTestContext, TEST_ADDRESS_HEADER, type TestContext } from '../support/context.js';
 import { configureSso, SSO_CLIENT, ssoBrowser, startOidcProvider } from '../support/oidc-provider.js';
 

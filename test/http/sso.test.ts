@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ssoStateKey } from '../../shared/sso/entities.js';
+import { ssoStateKey } from '../../shared/auth/sso/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import {
   SSO_CALLBACK as CALLBACK,

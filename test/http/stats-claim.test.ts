@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { STATS_BACKSTOP_MS, statsMessage } from '../../shared/conversations/lifecycle.js';
-import { sweepOverdue } from '../../shared/conversations/due-sweep.js';
+import { sweepOverdue } from '../../shared/sweep/due-sweep.js';
 import { getJob, type JobMessage } from '../../shared/jobs/ledger.js';
 import { conversationKey } from '../../shared/conversations/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatBridge } from '../../shared/chat/bridge.js';
-import { MAX_MESSAGE_CHARS } from '../../shared/chat/reply.js';
+import type { ChatBridge } from '../../shared/chat-bot/bridge.js';
+import { MAX_MESSAGE_CHARS } from '../../shared/chat-bot/reply.js';
 import { connectTeamChat } from '../support/chat.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeChat, type FakeChat } from '../support/fake-chat.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
-import { UNBOUND_REPLY, splitForPosting } from '../../shared/chat/messages.js';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { ChatBridge } from '../../shared/chat-bot/bridge.js';
+import { UNBOUND_REPLY, splitForPosting } from '../../shared/chat-bot/messages.js';
+import { TeamChatNotifier } from '../../shared/chat-bot/notifier.js';
 import { COLD_NOTICE } from '../../shared/conversations/cold-notice.js';
 import { budgetSpendKey } from '../../shared/budgets/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';

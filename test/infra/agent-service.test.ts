@@ -2,7 +2,7 @@ import type { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceStack } from '../../lib/service-stack.js';
-import { ROUTE_TABLE, STREAMABLE_ROUTES, fullPath } from '../../shared/http/route-table.js';
+import { ROUTE_TABLE, STREAMABLE_ROUTES, fullPath } from '../../shared/wiring/route-table.js';
 import { cdkApps, nagFindings } from '../support/cdk.js';
 
 /**

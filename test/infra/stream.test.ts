@@ -5,7 +5,7 @@ import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ServiceStack } from '../../lib/service-stack.js';
-import { STREAMABLE_ROUTES, routeKeyOf } from '../../shared/http/route-table.js';
+import { STREAMABLE_ROUTES, routeKeyOf } from '../../shared/wiring/route-table.js';
 
 /**
  * The streaming front door: the stream function behind a function URL with response streaming,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_SERVICE_ROUTES, startAgentService, type AgentService } from '../../functions/agent-service/server.js';
-import { STREAMABLE_ROUTES } from '../../shared/http/route-table.js';
+import { STREAMABLE_ROUTES } from '../../shared/wiring/route-table.js';
 import { conversationKey } from '../../shared/conversations/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';

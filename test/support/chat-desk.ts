@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import { TeamChatNotifier } from '../../shared/chat/notifier.js';
+import { TeamChatNotifier } from '../../shared/chat-bot/notifier.js';
 import { connectTeamChat } from './chat.js';
 import { createTestContext, type TestContext } from './context.js';
 import { startFakeChat, type ShownMessage } from './fake-chat.js';

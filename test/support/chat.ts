@@ -1,5 +1,5 @@
 import { expect, vi } from 'vitest';
-import { ChatBridge } from '../../shared/chat/bridge.js';
+import { ChatBridge } from '../../shared/chat-bot/bridge.js';
 import { requestChatLink } from '../../shared/chat/links.js';
 import type { ChatNotifier } from '../../shared/chat/notifier-port.js';
 import type { TestContext } from './context.js';

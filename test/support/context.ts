@@ -1,10 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
-import { createAgentParts } from '../../shared/agent/wiring.js';
-import { createAgentDeps, createDeps, type AgentDeps, type Deps } from '../../shared/deps.js';
-import { agentRoutes } from '../../shared/agent/http.js';
-import { createApp } from '../../shared/http/app.js';
+import { createAgentParts } from '../../shared/wiring/agent-parts.js';
+import type { AgentDeps, Deps } from '../../shared/deps.js';
+import { createAgentDeps, createDeps } from '../../shared/wiring/deps.js';
+import { agentRoutes } from '../../shared/wiring/agent-routes.js';
+import { createApp } from '../../shared/wiring/app.js';
 import { apiRoutes } from '../../shared/wiring/api-routes.js';
 import { jobHandlers } from '../../shared/wiring/job-handlers.js';
 import { LocalJobRunner } from '../../shared/jobs/local-runner.js';

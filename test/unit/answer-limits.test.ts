@@ -12,7 +12,7 @@ import {
   limitAnswer,
   OAUTH_MAX_ANSWER_BYTES,
   type AnswerPolicy,
-} from '../../shared/connections/answer-limits.js';
+} from '../../shared/platform/answer-limits.js';
 
 /**
  * The counting body the guarded fetch hands the MCP SDK: a whole body counted in total, an event

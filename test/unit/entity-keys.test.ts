@@ -29,7 +29,7 @@ import { membershipKeys, membersOfTeam, teamKey, teamNameKey, teamsOfOrganisatio
 import { requestRateKey } from '../../shared/platform/entities.js';
 import type { Key, QueryInput } from '../../shared/platform/table.js';
 import { scimKey } from '../../shared/scim/entities.js';
-import { ssoDomainKey, ssoKey, ssoStateKey } from '../../shared/sso/entities.js';
+import { ssoDomainKey, ssoKey, ssoStateKey } from '../../shared/auth/sso/entities.js';
 
 /** Whether a Query's key condition takes this key. */
 function takes(query: QueryInput, key: Key): boolean {

@@ -8,7 +8,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpConnectionError, McpHub } from '../../shared/connections/mcp-hub.js';
 import { mcpFailureReason } from '../../shared/connections/mcp-errors.js';
-import { UnresolvableHostError, UrlRefusedError, createGuardedFetch } from '../../shared/connections/url-policy.js';
+import { UnresolvableHostError, UrlRefusedError, createGuardedFetch } from '../../shared/platform/url-policy.js';
 import { RecordingLogger } from '../support/logger.js';
 
 const SECRET = 'SECRET-LOOPBACK-PAGE';

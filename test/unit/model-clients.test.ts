@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ModelClientCache } from '../../shared/agent/providers.js';
+import { ModelClientCache } from '../../shared/models/providers.js';
 
 const config = {
   anthropicApiKey: undefined,

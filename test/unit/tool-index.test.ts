@@ -3,7 +3,7 @@ import type { ConnectionItem } from '../../shared/connections/connections.js';
 import type { ToolItem } from '../../shared/connections/tool-cache.js';
 import { workspaceToolIndex } from '../../shared/tool-search/search.js';
 import { buildToolIndex, searchTools, type SearchableTool } from '../../shared/tool-search/tool-index.js';
-import { namedTools } from '../../shared/workspaces/tool-access.js';
+import { namedTools } from '../../shared/connections/tool-access.js';
 
 /** A tool as the index reads it; its offered name is its MCP name. */
 function tool(toolName: string, description: string, inputSchema: Record<string, unknown> = {}, connection = 'helpdesk'): SearchableTool {

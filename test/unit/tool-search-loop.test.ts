@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resumeAgentLoop, runAgentLoop, type LoopTool } from '../../shared/agent/loop.js';
-import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from '../../shared/agent/model.js';
+import type { ContentBlock, ModelClient, ModelRequest, ModelResponse } from '../../shared/models/model.js';
 
 /*
  * The loop's side of the tool search for a provider that does not defer tool definitions (Bedrock):

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { AnthropicModelClient } from '../../shared/agent/anthropic.js';
-import { ModelError, type ModelRequest } from '../../shared/agent/model.js';
-import { createGuardedFetch } from '../../shared/connections/url-policy.js';
+import { AnthropicModelClient } from '../../shared/models/anthropic.js';
+import { ModelError, type ModelRequest } from '../../shared/models/model.js';
+import { createGuardedFetch } from '../../shared/platform/url-policy.js';
 import { errorReply, startFakeModel, textReply } from '../support/fake-model.js';
 
 /**
  * The fetches under the SDKs, against real HTTP servers on loopback: the MCP transports' (undici's
- * fetch through the guarded agent, `connections/url-policy.ts`) and the model's (the SDK's own,
+ * fetch through the guarded agent, `platform/url-policy.ts`) and the model's (the SDK's own,
  * Node's fetch, told to follow no redirect). What `platform/http-fetch.ts` had to fix by hand when
  * it stood in for them: an abort rejects as fetch's does, a body streams, an answer no Response can
  * hold fails without holding its connection, an unread error answer throws nothing elsewhere. (A

@@ -8,7 +8,7 @@ import {
   assertUrlAllowed,
   createGuardedFetch,
   refusalOf,
-} from '../../shared/connections/url-policy.js';
+} from '../../shared/platform/url-policy.js';
 
 const METADATA_URL = 'http://169.254.169.254/latest/meta-data/';
 

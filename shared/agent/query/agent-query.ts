@@ -6,7 +6,7 @@ import type { Guardrail } from '../../guardrails/guardrails.js';
 import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
 import { promptBytesOf, resultOf, resumeAgentLoop, runCall, type LoopProgress, type LoopResult, type ToolUse } from '../loop.js';
-import { addUsage, costOf, type ContentBlock, type ModelRequest, type TokenUsage } from '../model.js';
+import { addUsage, costOf, type ContentBlock, type ModelRequest, type TokenUsage } from '../../models/model.js';
 import { pausedSoFar, queryResponse } from './answer.js';
 import { beforeRounds, budgetGate, holdBudgets, type BudgetGate } from './budget.js';
 import { persistQuery, type FinishedQuery } from './persist.js';
@@ -16,7 +16,7 @@ import type { Caller, QueryListener, QueryResponse } from './types.js';
 
 /*
  * One use case for every run of the agent: a question (the query route, a chat, an evaluation's
- * case) or a paused query going on once its approval is decided (approvals/resume.ts). The model
+ * case) or a paused query going on once its approval is decided (agent/approvals/resume.ts). The model
  * tier, the budgets' hold and their settlement are here, once; the callers differ in what they pass.
  */
 

@@ -12,7 +12,7 @@ import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
 import type { PaymentRequiredError } from '../../platform/errors.js';
 import { roundUsd } from '../../workspaces/stats.js';
 import type { BeforeModelCall } from '../loop.js';
-import { costOf, type TokenUsage } from '../model.js';
+import { costOf, type TokenUsage } from '../../models/model.js';
 
 /*
  * A query's budgets (budgets/admission.ts): who it is for them, and its hold, taken before the

@@ -13,7 +13,7 @@ import { workspaceWithChildren } from '../../workspaces/entities.js';
 import { isCounterItem, monthCounterKeys } from '../../workspaces/usage-entities.js';
 import type { Deps } from '../../deps.js';
 import type { Item } from '../../platform/table.js';
-import { workspaceToolsOf } from '../../workspaces/tool-access.js';
+import { workspaceToolsOf } from '../../connections/tool-access.js';
 import { assertServing } from '../../workspaces/workspaces.js';
 import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.js';
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import type { Item } from '../../platform/table.js';
 import { unlessConditionFailed } from '../../platform/table.js';
+import { messageIs } from '../../conversations/entities.js';
 import { addWorkspaceCounters, recordUsage } from '../../workspaces/counters.js';
 import { claimAsRead, claimConversation } from './claim.js';
 import {
@@ -50,7 +51,7 @@ async function takeBack(deps: Deps, messages: Item[]): Promise<void> {
       unlessConditionFailed(
         deps.table.delete(
           { pk: message.pk, sk: message.sk },
-          { condition: '#id = :id', names: { '#id': 'id' }, values: { ':id': message.id } },
+          messageIs(String(message.id)),
         ),
         null,
       ),

@@ -1,6 +1,6 @@
 import { pairItem } from '../../conversations/messages.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/enforcement.js';
-import { approvalSettingOf } from '../../approvals/setting.js';
+import { approvalSettingOf } from '../../workspaces/approval-setting.js';
 import { messageKey } from '../../conversations/entities.js';
 import { minutesAfter, scheduleMove } from '../../conversations/lifecycle.js';
 import type { Deps } from '../../deps.js';

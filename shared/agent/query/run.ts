@@ -5,14 +5,14 @@ import { toolBudgetSecondsOf, type WorkspaceItem } from '../../workspaces/worksp
 import { counterNames, counterOf } from '../../workspaces/counters.js';
 import { runAgentLoop, type LoopInput, type LoopResult, type LoopTool } from '../loop.js';
 import type { Guardrail } from '../../guardrails/guardrails.js';
-import { NO_USAGE, type ModelClient, type ModelMessage } from '../model.js';
-import { ModelConfigurationError } from '../providers.js';
+import { NO_USAGE, type ModelClient, type ModelMessage } from '../../models/model.js';
+import { ModelConfigurationError } from '../../models/providers.js';
 import type { loadQueryContext } from './context.js';
 import type { ScreenedInput } from './screening.js';
 import { screenAnswer, screenToolCalls, screenToolEvent } from './screening.js';
 import { connectAll, knowledgeFor, offeredTools, type OfferedTool } from './tools.js';
 import { planToolSearch } from '../../tool-search/agent-tool.js';
-import { namedTools } from '../../workspaces/tool-access.js';
+import { namedTools } from '../../connections/tool-access.js';
 import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
 import type { AgentListener } from '../events.js';
 

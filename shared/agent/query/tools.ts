@@ -5,14 +5,14 @@ import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, t
 import { needsAuthorization } from '../../connections/mcp-hub.js';
 import { startGrant } from '../../connections/oauth.js';
 import { mcpOf, type Deps } from '../../deps.js';
-import { toolPermission, type NamedTool } from '../../workspaces/tool-access.js';
+import { toolPermission, type NamedTool } from '../../connections/tool-access.js';
 import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import type { LoopTool } from '../loop.js';
-import { approvalRule, approvalSettingOf } from '../../approvals/setting.js';
+import { approvalRule, approvalSettingOf } from '../../workspaces/approval-setting.js';
 
 /*
  * Which tools a query offers the model, and reaching their servers: the workspace's tools the
- * caller may use (names, permissions and block_tool guardrails in workspaces/tool-access.ts, shared
+ * caller may use (names, permissions and block_tool guardrails in connections/tool-access.ts, shared
  * with the tool search), the knowledge tool, connecting every connection.
  */
 

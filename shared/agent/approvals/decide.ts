@@ -1,0 +1,71 @@
+import { holdBudgetsToResume, type QueryListener, type QueryResponse } from '../query.js';
+import type { Deps } from '../../deps.js';
+import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors.js';
+import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from '../../approvals/approvals.js';
+import { mayDecide, whoMayDecide, type Decider } from '../../approvals/deciders.js';
+import { resumeQuery } from './resume.js';
+
+/** An approval of the caller's organisation, or 404 as if it did not exist. */
+export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {
+  const item = await getApproval(deps, orgId, workspaceId, approvalId);
+  if (!item || item.org_id !== orgId) throw new NotFoundError(`approval ${approvalId} not found`);
+  return item;
+}
+
+/**
+ * `POST /api/workspaces/:id/approvals/:approval_id`: decides a pending approval and goes on with
+ * its query, answering the query's result. 403 for someone who may not decide it; 409 for one
+ * decided or expired already — of two decisions at once exactly one wins (a conditional write).
+ */
+export async function decideApproval(
+  deps: Deps,
+  decider: Decider,
+  workspaceId: string,
+  approvalId: string,
+  body: { decision: 'approve' | 'deny'; reason?: string },
+  listener: QueryListener = {},
+): Promise<{ response: QueryResponse; answerSeq: number | null }> {
+  // The decision resumes a query: it takes a place among the queries in flight before it is written.
+  const release = deps.inFlight.admit(decider.orgId);
+  try {
+    return await decideAndResume(deps, decider, { workspaceId, approvalId }, body, listener);
+  } finally {
+    release();
+  }
+}
+
+async function decideAndResume(
+  deps: Deps,
+  decider: Decider,
+  { workspaceId, approvalId }: { workspaceId: string; approvalId: string },
+  body: { decision: 'approve' | 'deny'; reason?: string },
+  listener: QueryListener,
+): Promise<{ response: QueryResponse; answerSeq: number | null }> {
+  const item = await approvalOf(deps, decider.orgId, workspaceId, approvalId);
+  if (!mayDecide(item, decider)) throw new ForbiddenError(`only ${whoMayDecide(item)} may decide this approval`);
+  const expired = item.status === 'expired' || item.expires_at <= deps.clock.now().toISOString();
+  if (item.status !== 'pending' || expired) {
+    throw new ConflictError(`approval ${approvalId} is ${expired ? 'expired' : `already ${item.status}`}`);
+  }
+  // A conversation closed while the call waited takes no more answers: the call expires unrun.
+  if (await conversationClosed(deps, item)) {
+    const closed = { status: 'expired', decidedBy: null, reason: 'the conversation was closed' } as const;
+    await claimDecision(deps, item, closed, { early: true });
+    throw new ConflictError(`approval ${approvalId} can no longer be decided: its conversation was closed`);
+  }
+  const decision = {
+    status: body.decision === 'approve' ? ('approved' as const) : ('denied' as const),
+    decidedBy: decider.name,
+    reason: body.reason ?? null,
+    at: deps.clock.now().toISOString(),
+  };
+  // The query goes on only within its budgets: 402 before anything is decided when one has no room.
+  const hold = await holdBudgetsToResume(deps, callerOf(item), workspaceId);
+  if (!(await claimDecision(deps, item, decision))) {
+    await hold.settle(0);
+    const now = await getApproval(deps, decider.orgId, workspaceId, approvalId);
+    throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
+  }
+  listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });
+  return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined, hold });
+}

@@ -1,0 +1,124 @@
+import {
+  inConversation,
+  inQuerySpan,
+  loadQueryContext,
+  runAgentQuery,
+  type ApprovalRecord,
+  type QueryListener,
+  type QueryResponse,
+  type ToolUse,
+} from '../query.js';
+import type { BudgetHold } from '../../budgets/admission.js';
+import type { Deps } from '../../deps.js';
+import { errorMessage } from '../../platform/errors.js';
+import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, type PausedQuery } from '../../approvals/approvals.js';
+
+/*
+ * Going on with a paused query once its approval is decided (or has expired), in whichever process
+ * serves the decision: everything comes from the approval item and the store.
+ */
+
+export interface Decision {
+  status: Exclude<ApprovalStatus, 'pending'>;
+  decidedBy: string | null;
+  reason: string | null;
+  /** When it was decided (the claim's time). */
+  at?: string;
+}
+
+/**
+ * Why the decided call may not run, for the model: denied, expired, or approved with arguments
+ * other than the ones shown (what would run is not what was approved); undefined: it runs, with
+ * exactly the arguments that were shown.
+ */
+function refusalOf(item: ApprovalItem, call: ToolUse, decision: Decision): string | undefined {
+  if (decision.status === 'denied') {
+    const why = decision.reason ? `: ${decision.reason}` : '';
+    return `${decision.decidedBy ?? 'A person'} denied this call; it did not run${why}.`;
+  }
+  if (decision.status === 'expired') return 'Nobody approved this call in time; it expired and did not run.';
+  const shown = argumentsHash(JSON.parse(item.input));
+  if (argumentsHash(call.input) !== item.input_hash || shown !== item.input_hash) {
+    return 'This call was refused: its arguments are not the ones that were approved.';
+  }
+  return undefined;
+}
+
+/** The decisions of the query so far, this one last, for its audit entry. */
+function approvalsOf(earlier: ApprovalRecord[], item: ApprovalItem, decision: Decision, at: string): ApprovalRecord[] {
+  return [
+    ...earlier,
+    { id: item.id, tool: item.tool, status: decision.status, decided_by: decision.decidedBy, decided_at: at, reason: decision.reason },
+  ];
+}
+
+type Resumed = { response: QueryResponse; answerSeq: number | null };
+
+/**
+ * A team-chat conversation decided elsewhere (the API, the expiry): its thread is shown the decision
+ * and what followed, through the chat notifier. Best effort: the decision stands if posting fails.
+ */
+async function tellThread(deps: Deps, item: ApprovalItem, paused: PausedQuery, decision: Decision, resumed: Resumed): Promise<void> {
+  const thread = paused.caller.chat;
+  if (!thread) return;
+  try {
+    await deps.chat.continueAfterDecision?.({
+      orgId: item.org_id,
+      channelId: thread.channelId,
+      threadTs: thread.threadTs,
+      workspaceId: item.workspace_id,
+      approvalId: item.id,
+      decision,
+      // What the thread shows already: the answer up to the pause (as the loop joins its parts).
+      answeredBefore: paused.checkpoint.progress.answerParts.join('\n\n').trim(),
+      ...resumed,
+    });
+  } catch (error) {
+    deps.logger.warn('team-chat thread not told of a decision', { approvalId: item.id, error: errorMessage(error) });
+  }
+}
+
+/**
+ * Goes on with the query of a decided approval: the decided call's result to the model, the loop
+ * on from there, the answer stored (or a pause on the next call that needs approval). A team-chat
+ * conversation's thread is shown the outcome unless the decision came from that thread
+ * (`fromThread`: the bridge streams it there itself).
+ */
+export function resumeQuery(
+  deps: Deps,
+  item: ApprovalItem,
+  decision: Decision,
+  listener: QueryListener = {},
+  /** `hold`: the budgets the decision reserved; without one (an expiry) they are reserved here. */
+  options: { fromThread?: boolean; hold?: BudgetHold } = {},
+): Promise<Resumed> {
+  // The resumed part of a query is a query span of its own (its first part ended at the pause).
+  return inQuerySpan(item.workspace_id, undefined, () => resume(deps, item, decision, listener, options));
+}
+
+async function resume(
+  deps: Deps,
+  item: ApprovalItem,
+  decision: Decision,
+  listener: QueryListener,
+  options: { fromThread?: boolean; hold?: BudgetHold },
+): Promise<Resumed> {
+  const started = performance.now();
+  const paused = pausedQueryOf(item);
+  const call = paused.checkpoint.waiting[0];
+  if (!call) throw new Error(`approval ${item.id} has no waiting call`);
+  const context = await loadQueryContext(deps, paused.caller, item.workspace_id, item.conversation_id);
+  const approvals = approvalsOf(paused.earlier, item, decision, decision.at ?? deps.clock.now().toISOString());
+  const { response, answerSeq } = await runAgentQuery(deps, paused.caller, {
+    context,
+    start: { paused, call, refusal: refusalOf(item, call, decision) },
+    // Without the decision's hold (an expiry), a budget spent ends the query saying so, without the model.
+    budgets: options.hold ? { held: options.hold } : { whenFull: 'end' },
+    started,
+    listener,
+    record: inConversation(deps, { conversationId: item.conversation_id, approvals }),
+  });
+  const resumed = { response, answerSeq };
+  if (!options.fromThread) await tellThread(deps, item, paused, decision, resumed);
+  return resumed;
+}
