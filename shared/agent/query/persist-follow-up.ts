@@ -48,13 +48,7 @@ async function putWhereFree(deps: Deps, messages: Item[]): Promise<Item[]> {
 async function takeBack(deps: Deps, messages: Item[]): Promise<void> {
   await Promise.all(
     messages.map((message) =>
-      unlessConditionFailed(
-        deps.table.delete(
-          { pk: message.pk, sk: message.sk },
-          messageIs(String(message.id)),
-        ),
-        null,
-      ),
+      unlessConditionFailed(deps.table.delete({ pk: message.pk, sk: message.sk }, messageIs(String(message.id))), null),
     ),
   );
 }
