@@ -1,4 +1,5 @@
-import { NavLink } from 'react-router';
+import { useEffect, useRef } from 'react';
+import { NavLink, useLocation } from 'react-router';
 import { prefetchRoute } from '../app/routes';
 
 export interface Tab {
@@ -10,12 +11,33 @@ export interface Tab {
 }
 
 /**
+ * A narrow screen scrolls the row of tabs sideways: as a page opens, its tab is scrolled into the
+ * row's view, else the page named "Guardrails" would show "Overview Dashboard Playground Conv…".
+ * Only the row scrolls, never the page.
+ */
+function useCurrentTabInView() {
+  const row = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: again on each page the tabs lead to.
+  useEffect(() => {
+    const current = row.current?.querySelector('[aria-current="page"]');
+    if (!row.current || !current) return;
+    const shown = row.current.getBoundingClientRect();
+    const tab = current.getBoundingClientRect();
+    if (tab.left < shown.left) row.current.scrollLeft -= shown.left - tab.left;
+    else if (tab.right > shown.right) row.current.scrollLeft += tab.right - shown.right;
+  }, [pathname]);
+  return row;
+}
+
+/**
  * A row of links to sub-pages, the current one marked (`aria-current="page"`). Pointing at a tab
  * (hover, or focus from the keyboard) loads its page's code, so the click finds it loaded.
  */
 export function Tabs({ label, tabs }: { label: string; tabs: Tab[] }) {
+  const row = useCurrentTabInView();
   return (
-    <nav className="tabs" aria-label={label}>
+    <nav ref={row} className="tabs" aria-label={label}>
       <ul>
         {tabs.map((tab) => (
           <li key={tab.to}>

@@ -2,10 +2,9 @@ import { useParams } from 'react-router';
 import { $api, type Schemas, useRefresh } from '../../api/client';
 import { useUser } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
-import { FormError } from '../../ui/form';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { Loadable } from '../../ui/states';
+import { Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
 
 /*
@@ -63,7 +62,7 @@ function ConfirmLink({ token }: { token: string }) {
             person use your access when it asks in chat.
           </p>
           <RequestFacts request={linkRequest} />
-          <FormError error={confirm.error} />
+          <RowError error={confirm.error} />
           <div className="actions">
             <button
               type="button"
@@ -88,7 +87,7 @@ function MyLinks() {
   const unlink = $api.useMutation('delete', '/api/chat/links/{link_id}', { onSuccess: refresh });
   return (
     <Section title="Chat accounts linked to you">
-      <FormError error={unlink.error} />
+      <RowError error={unlink.error} />
       <Loadable query={links} label="your chat links" isEmpty={(data) => data.links.length === 0} empty="No chat account is linked to you.">
         {(data) => (
           <DataTable

@@ -3,7 +3,6 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { $api, type Schemas } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { ConfirmButton } from '../../ui/confirm';
-import { FormError } from '../../ui/form';
 import { count } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
 import { Notice, usePanel } from '../../ui/panel';
@@ -75,7 +74,7 @@ function RunsPart({ workspaceId, evaluation }: RunsProps) {
           {underWay && <span className="hint">One run at a time: wait for this one to end.</span>}
         </div>
       )}
-      <FormError error={start.error} />
+      <RowError error={start.error} />
       {trying && <TrySettings workspaceId={workspaceId} evalId={evaluation.id} onStarted={started} onCancel={() => setTrying(false)} />}
       <div role="status" className="eval-status">
         <RunProgress workspaceId={workspaceId} evalId={evaluation.id} newest={newest} watched={watched} />

@@ -3,10 +3,9 @@ import { Link, useParams } from 'react-router';
 import { $api, type Answer, useRefresh } from '../../api/client';
 import { Badge } from '../../ui/badge';
 import { ConfirmButton } from '../../ui/confirm';
-import { FormError } from '../../ui/form';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { Loadable } from '../../ui/states';
+import { Loadable, RowError } from '../../ui/states';
 import { optionLabel } from './conversations/filters';
 import { Messages } from './conversations/messages';
 import { ConversationStatsView } from './conversations/stats';
@@ -66,7 +65,7 @@ function CloseConversation({
       >
         {close.isPending ? 'Closing…' : 'Close conversation'}
       </ConfirmButton>
-      <FormError error={close.error} />
+      <RowError error={close.error} />
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { $api, type Answer, errorText, type Schemas, useRefresh } from '../../../api/client';
+import { $api, type Answer, type Schemas, useRefresh } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { count, dateTime, duration, money } from '../../../ui/format';
 import { Markdown } from '../../../ui/markdown';
+import { RowError } from '../../../ui/states';
 import { type AnswerSource, AddToEval } from './add-to-eval';
 import { ToolCalls } from './tool-calls';
 
@@ -77,11 +78,7 @@ function Feedback({ workspaceId, conversationId, message }: { workspaceId: strin
       <span role="status" className="hint">
         {rate.isSuccess && `Thanks: rated ${rate.variables.body.rating === 'up' ? 'helpful' : 'not helpful'}.`}
       </span>
-      {rate.isError && (
-        <p className="form-error" role="alert">
-          {errorText(rate.error)}
-        </p>
-      )}
+      <RowError error={rate.error} />
     </div>
   );
 }

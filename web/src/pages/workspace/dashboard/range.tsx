@@ -2,7 +2,7 @@ import type { FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import type { paths } from '../../../api/schema';
-import { Field } from '../../../ui/form';
+import { Field, formValues } from '../../../ui/form';
 
 /** The dashboard's query, as the API takes it. */
 type RangeQuery = NonNullable<paths['/api/workspaces/{id}/dashboard']['get']['parameters']['query']>;
@@ -54,9 +54,8 @@ export function RangeControl({ range, asked, error, onShow }: RangeControlProps)
   const from = range?.from ?? asked.from;
   const to = range?.to ?? asked.to;
   const submit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    onShow({ from: String(data.get('from') ?? ''), to: String(data.get('to') ?? '') });
+    const values = formValues(event);
+    onShow({ from: values.from ?? '', to: values.to ?? '' });
   };
   return (
     // Keyed by the days shown, so the inputs take them once an answer (or a preset) changes them.

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { $api, type Schemas } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
-import { Field, FormError } from '../../../ui/form';
+import { Field, FormError, formValues } from '../../../ui/form';
 import { dateTime } from '../../../ui/format';
 import { REASON_HINT } from '../approvals/card';
 import type { PendingApproval } from './sse';
@@ -52,10 +52,9 @@ export function ApprovalCard({ workspaceId, pending, deciding, error, onDecide }
           noValidate
           aria-label={`Decide the call to ${pending.tool}`}
           onSubmit={(event) => {
-            event.preventDefault();
             const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
             const decision = submitter?.value === 'deny' ? 'deny' : 'approve';
-            const reason = String(new FormData(event.currentTarget).get('reason') ?? '').trim();
+            const reason = (formValues(event).reason ?? '').trim();
             setChoice(decision);
             onDecide({ decision, ...(reason ? { reason } : {}) });
           }}

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { $api, errorText, type Schemas, useRefresh } from '../../../api/client';
+import { $api, type Schemas, useRefresh } from '../../../api/client';
 import { ConfirmButton } from '../../../ui/confirm';
 import { FormError } from '../../../ui/form';
 import { Section } from '../../../ui/page';
+import { RowError } from '../../../ui/states';
 
 /*
  * The end of a workspace (admins): archive it (kept, answers no queries, hidden from the list until
@@ -81,7 +82,6 @@ export function RetireWorkspace({ workspace }: { workspace: Workspace }) {
   const archive = $api.useMutation('post', '/api/workspaces/{id}/archive', { onSuccess: refresh });
   const unarchive = $api.useMutation('post', '/api/workspaces/{id}/unarchive', { onSuccess: refresh });
   const archived = workspace.status === 'archived';
-  const error = archive.error ?? unarchive.error;
   return (
     <Section title="Archive or delete">
       <p role="status">
@@ -113,11 +113,7 @@ export function RetireWorkspace({ workspace }: { workspace: Workspace }) {
         )}
         <DeleteWorkspace workspace={workspace} />
       </div>
-      {error && (
-        <p className="form-error" role="alert">
-          {errorText(error)}
-        </p>
-      )}
+      <RowError error={archive.error ?? unarchive.error} />
     </Section>
   );
 }
