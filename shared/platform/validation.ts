@@ -25,7 +25,9 @@ function humanMessage(issue: Issue): string | undefined {
     return boundMessage(issue.code === 'too_small' ? 'least' : 'most', issue.origin, bound, issue.inclusive !== false);
   }
   if (issue.code === 'invalid_type')
-    return issue.input === undefined ? 'is required' : `must be ${issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+    return issue.input === undefined
+      ? 'is required'
+      : `must be ${issue.expected === 'array' ? 'a list' : `${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`}`;
   if (issue.code === 'invalid_value' && issue.values.length > 1) return `must be one of ${issue.values.map(String).join(', ')}`;
   return undefined;
 }

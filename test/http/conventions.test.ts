@@ -12,6 +12,12 @@ afterAll(async () => {
 });
 
 describe('request bodies', () => {
+  it('says a body that is not an object must be an object, in plain English', async () => {
+    const list = await t.request('POST', '/api/workspaces', { body: [], cookie: admin.cookie });
+    expect(list.status).toBe(400);
+    expect(JSON.stringify(list.body)).toContain('must be an object');
+  });
+
   it('answers 415 to a POST or PUT whose Content-Type is not JSON', async () => {
     const form = await t.request('POST', '/api/workspaces', {
       raw: 'name=Support',
