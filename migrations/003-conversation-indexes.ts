@@ -2,8 +2,8 @@ import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { closesEntryIn, everyConversation, listingEntry, pendingEntryIn } from '../shared/conversations/entities.js';
-import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
-import { indexAttributes, type Item, type Key, unlessConditionFailed } from '../shared/platform/table.js';
+import { type Migration, rewriteAsRead } from '../shared/platform/migrations.js';
+import { indexAttributes, type Key } from '../shared/platform/table.js';
 import { tableEntity, updateOf } from '../shared/platform/updates.js';
 
 /*
@@ -137,29 +137,12 @@ function rewriteOf(item: StoredConversation) {
   return updateOf(command);
 }
 
-/** Rewrites one conversation, read again when it changed meanwhile; true when it was rewritten. */
-async function rewriteConversation({ table }: MigrationContext, found: Item): Promise<boolean> {
-  const key: Key = { pk: found.pk, sk: found.sk };
-  let current: Item | undefined = found;
-  for (let attempt = 0; current && attempt < 3; attempt += 1) {
-    const rewrite = rewriteOf(current);
-    if (!rewrite) return false;
-    const written = await unlessConditionFailed(
-      table.update(rewrite.key, rewrite.input).then(() => true),
-      false,
-    );
-    if (written) return true;
-    current = await table.get<Item>(key, true);
-  }
-  return false;
-}
-
 export const conversationIndexes: Migration = {
   version: 3,
   name: "conversations' index entries and marks in this version's shape",
   async run(context) {
     for await (const found of context.scan('conversations', everyConversation())) {
-      if (await rewriteConversation(context, found)) context.moved();
+      if ((await rewriteAsRead(context.table, found, rewriteOf)) === 'moved') context.moved();
     }
   },
 };

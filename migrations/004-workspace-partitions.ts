@@ -3,9 +3,9 @@ import { guardrailPatternUpdate, isGuardrailItem } from '../shared/guardrails/en
 import { PRESETS } from '../shared/guardrails/patterns.js';
 import { monthOf } from '../shared/platform/clock.js';
 import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
-import { type Item, type Key, type Table, type UpdateInput, unlessConditionFailed } from '../shared/platform/table.js';
+import { conditionHeld, type Item, type Key, type Table, type UpdateInput } from '../shared/platform/table.js';
 import { isWorkspaceItem, workspacePartitionItems } from '../shared/workspaces/entities.js';
-import { counterKey, countersRemoval, foldedCountersUpdate } from '../shared/workspaces/usage-entities.js';
+import { counterKey, counterShardsOf, countersRemoval, foldedCountersUpdate } from '../shared/workspaces/usage-entities.js';
 
 /*
  * 004: the items of a workspace's partition in the shape this version reads.
@@ -18,8 +18,9 @@ import { counterKey, countersRemoval, foldedCountersUpdate } from '../shared/wor
  * - A guardrail made from the phone number preset before guardrails ran on RE2 keeps that
  *   preset's pattern, with a lookbehind RE2 refuses (it was read as the new preset): it has the
  *   new preset's pattern, whose compiled steps its workspace already counts.
- * Each write is conditional (a counter item counts a workspace once: `folded`), so a run that
- * stops half-way is run again.
+ * Each write is conditional (a counter item counts a workspace once: `folded`; those without a
+ * month, which go to the month of the run, once in any month), so a run that stops half-way is run
+ * again.
  */
 
 /** The phone number preset's pattern before guardrails ran on RE2. */
@@ -46,17 +47,20 @@ function byMonth(counters: [string, number][], now: string): Map<string, Record<
 }
 
 /** Writes a conditional update; false when its condition no longer held (written already, or gone). */
-function written(table: Table, change: { key: Key; input: UpdateInput }): Promise<boolean> {
-  return unlessConditionFailed(
-    table.update(change.key, change.input).then(() => true),
-    false,
-  );
-}
+const written = (table: Table, change: { key: Key; input: UpdateInput }) => conditionHeld(table.update(change.key, change.input));
 
 /** What became of an item: rewritten, left as it was (it could not be), or of this version already. */
 type Outcome = 'moved' | 'left' | 'current';
 
 const outcomeOf = (wrote: boolean): Outcome => (wrote ? 'moved' : 'current');
+
+/** Whether a run before folded the workspace item `source` into one of its counter items (shard 0, any month). */
+async function foldedBefore(table: Table, orgId: string, workspaceId: string, source: string): Promise<boolean> {
+  const [shard] = counterShardsOf(orgId, workspaceId);
+  if (!shard) return false;
+  const counters = await table.queryAll<{ folded?: unknown }>({ ...shard, consistent: true });
+  return counters.some((counter) => counter.folded instanceof Set && counter.folded.has(source));
+}
 
 /** Moves a workspace item's counters of before to its counter items. */
 async function foldCounters(table: Table, item: Item, now: string): Promise<Outcome> {
@@ -65,7 +69,16 @@ async function foldCounters(table: Table, item: Item, now: string): Promise<Outc
   // Without its ids its counter items are unknown: nothing reads such an item.
   if (typeof item.org_id !== 'string' || typeof item.id !== 'string') return 'left';
   const source = `${item.pk}/${item.sk}`;
-  for (const [month, deltas] of byMonth(counters, now)) {
+  const months = byMonth(counters, now);
+  // The counters without a month go to the month this run is in: a run after a stop, in a later
+  // month, would fold them in again elsewhere. So they are folded first, and not again once any
+  // counter item holds this workspace item.
+  const ofNow = months.get(now);
+  months.delete(now);
+  if (ofNow && !(await foldedBefore(table, item.org_id, item.id, source))) {
+    await written(table, foldedCountersUpdate(counterKey(item.org_id, item.id, 0, now), ofNow, source));
+  }
+  for (const [month, deltas] of months) {
     // Refused when a run before this one folded them in already.
     await written(table, foldedCountersUpdate(counterKey(item.org_id, item.id, 0, month), deltas, source));
   }

@@ -4,7 +4,7 @@ import { listedFormUpdate, settingsWithoutListedForm } from '../shared/org/setti
 import { isSecretKey, MASK, maskSecret } from '../shared/org/settings.js';
 import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
 import { isSealed } from '../shared/platform/secrets.js';
-import { type Key, type Table, type UpdateInput, unlessConditionFailed } from '../shared/platform/table.js';
+import { conditionHeld } from '../shared/platform/table.js';
 
 /*
  * 006: what sign-in and settings read, in the shape this version writes.
@@ -18,25 +18,17 @@ import { type Key, type Table, type UpdateInput, unlessConditionFailed } from '.
  * Each write is conditional on the item still being as read, so a run that stops is run again.
  */
 
-/** Whether a conditional update was written (false: the item was no longer as read). */
-function written(table: Table, key: Key, input: UpdateInput): Promise<boolean> {
-  return unlessConditionFailed(
-    table.update(key, input).then(() => true),
-    false,
-  );
-}
-
 async function recordSessionMethods({ table, scan, moved }: MigrationContext): Promise<void> {
   for await (const item of scan('sessions', sessionsWithoutMethod())) {
     const { key, input } = passwordMethodUpdate({ pk: item.pk, sk: item.sk });
-    if (await written(table, key, input)) moved();
+    if (await conditionHeld(table.update(key, input))) moved();
   }
 }
 
 async function stampClaims({ table, scan, moved }: MigrationContext): Promise<void> {
   for await (const item of scan('sso claims', claimsWithoutVersion())) {
     const { key, input } = unstampedClaimUpdate({ pk: item.pk, sk: item.sk });
-    if (await written(table, key, input)) moved();
+    if (await conditionHeld(table.update(key, input))) moved();
   }
 }
 
@@ -45,7 +37,7 @@ async function keepListedForms({ table, scan, moved }: MigrationContext): Promis
     if (typeof item.key !== 'string' || typeof item.value !== 'string' || !isSecretKey(item.key)) continue;
     const masked = isSealed(item.value) ? MASK : maskSecret(item.value);
     const { key, input } = listedFormUpdate({ pk: item.pk, sk: item.sk }, item.value, masked);
-    if (await written(table, key, input)) moved();
+    if (await conditionHeld(table.update(key, input))) moved();
   }
 }
 

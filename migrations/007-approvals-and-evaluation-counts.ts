@@ -1,7 +1,7 @@
 import { APPROVAL_STATUSES, approvalRewrite, everyApproval } from '../shared/approvals/entities.js';
 import { countsOpened, evalCountStarted, evaluationsOfWorkspace, everyEvaluation } from '../shared/evals/entities.js';
-import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
-import { type Item, type Key, type Table, type UpdateInput, unlessConditionFailed } from '../shared/platform/table.js';
+import { type Migration, type MigrationContext, rewriteAsRead } from '../shared/platform/migrations.js';
+import { conditionHeld, type Item } from '../shared/platform/table.js';
 
 /*
  * 007: approvals and evaluation counts, in the shape this version writes.
@@ -45,33 +45,17 @@ function rewritten(item: Item): { caller: string; paused?: string } | undefined 
   return { caller: JSON.stringify(newCaller ?? caller), ...(newPaused ? { paused: JSON.stringify(newPaused) } : {}) };
 }
 
-/** Whether a conditional update was written (false: the item was no longer as read). */
-function written(table: Table, key: Key, input: UpdateInput): Promise<boolean> {
-  return unlessConditionFailed(
-    table.update(key, input).then(() => true),
-    false,
-  );
-}
-
-/** Rewrites one approval, read again when it was decided meanwhile; true when it was rewritten. */
-async function rewriteApproval({ table }: MigrationContext, found: Item): Promise<boolean> {
-  const key: Key = { pk: found.pk, sk: found.sk };
-  let item: Item | undefined = found;
-  for (let attempt = 0; item && attempt < 3; attempt += 1) {
-    const next = rewritten(item);
-    const status = APPROVAL_STATUSES.find((candidate) => candidate === item?.status);
-    if (!next || !status) return false;
-    const { input } = approvalRewrite(key, status, next);
-    if (await written(table, key, input)) return true;
-    item = await table.get<Item>(key, true);
-  }
-  return false;
+/** An approval's rewrite, on the condition that its status is as read (it was not decided meanwhile). */
+function rewriteOf(item: Item) {
+  const next = rewritten(item);
+  const status = APPROVAL_STATUSES.find((candidate) => candidate === item.status);
+  return next && status ? approvalRewrite({ pk: item.pk, sk: item.sk }, status, next) : undefined;
 }
 
 async function completeApprovals(context: MigrationContext): Promise<void> {
   for await (const item of context.scan('approvals', everyApproval())) {
     try {
-      if (await rewriteApproval(context, item)) context.moved();
+      if ((await rewriteAsRead(context.table, item, rewriteOf)) === 'moved') context.moved();
     } catch (error) {
       // JSON this version cannot read is left as it is, and counted.
       if (!(error instanceof SyntaxError)) throw error;
@@ -95,7 +79,7 @@ async function countEvaluations({ table, scan, moved }: MigrationContext): Promi
     }
     const count = await table.count(evaluationsOfWorkspace(orgId, workspaceId));
     const { key, input } = evalCountStarted(orgId, workspaceId, count);
-    if (await written(table, key, input)) moved();
+    if (await conditionHeld(table.update(key, input))) moved();
   }
 }
 

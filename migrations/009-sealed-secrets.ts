@@ -3,7 +3,7 @@ import { sealedValueUpdate, settingsOfEveryOrganisation } from '../shared/org/se
 import { isSecretKey, maskSecret, settingContext } from '../shared/org/settings.js';
 import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
 import { isSealed, SecretDecryptionError, type Secrets } from '../shared/platform/secrets.js';
-import { type Item, type Key, type Table, unlessConditionFailed } from '../shared/platform/table.js';
+import { conditionHeld, type Item, type Key, type Table } from '../shared/platform/table.js';
 
 /*
  * 009: every stored secret sealed as this version reads it, so readers open one shape only.
@@ -29,14 +29,6 @@ function secretsOf(context: MigrationContext): Secrets {
   return context.secrets;
 }
 
-/** Whether a conditional write was made (false: the item was no longer as read). */
-function done(write: Promise<unknown>): Promise<boolean> {
-  return unlessConditionFailed(
-    write.then(() => true),
-    false,
-  );
-}
-
 async function sealSettings(context: MigrationContext): Promise<void> {
   const { table, scan, moved } = context;
   for await (const item of scan('settings', settingsOfEveryOrganisation())) {
@@ -45,7 +37,7 @@ async function sealSettings(context: MigrationContext): Promise<void> {
     const orgId = item.pk.slice('ORG#'.length);
     const sealed = await secretsOf(context).seal(value, settingContext(orgId, key));
     const update = sealedValueUpdate({ pk: item.pk, sk: item.sk }, value, sealed, maskSecret(value));
-    if (await done(table.update(update.key, update.input))) moved();
+    if (await conditionHeld(table.update(update.key, update.input))) moved();
   }
 }
 
@@ -77,7 +69,7 @@ async function bindGrant(context: MigrationContext, item: Item): Promise<Outcome
   if (typeof stored !== 'string') return 'left';
   const connectionId = item.pk.slice('OAUTH#'.length);
   const url = await connectionUrl(table, connectionId);
-  if (url === null) return (await done(table.delete(key, grantAsRead(stored)))) ? 'deleted' : 'unchanged';
+  if (url === null) return (await conditionHeld(table.delete(key, grantAsRead(stored)))) ? 'deleted' : 'unchanged';
   const what = secretOf(item.sk);
   const secrets = secretsOf(context);
   let plain: string;
@@ -89,7 +81,7 @@ async function bindGrant(context: MigrationContext, item: Item): Promise<Outcome
   }
   const origin = originOf(url);
   const sealed = await secrets.seal(plain, grantContext(connectionId, what, origin));
-  const bound = await done(table.put({ ...item, ...key, sealed, origin }, grantAsRead(stored)));
+  const bound = await conditionHeld(table.put({ ...item, ...key, sealed, origin }, grantAsRead(stored)));
   return bound ? 'bound' : 'unchanged';
 }
 

@@ -6,9 +6,7 @@
  * doc shows and the keys the code builds part, or when an entity file breaks the rules below.
  *
  * The entity files are `entities.ts` and `*-entities.ts` anywhere under `shared/`, found by
- * name, so a new one joins by itself (and `shared/platform/keys.ts`, the keys not yet beside their
- * entities, for its partition prefixes while it exists). Each is read the way that is surest for
- * what is read:
+ * name, so a new one joins by itself. Each is read the way that is surest for what is read:
  * - **Structure, by the TypeScript compiler API** (parsing only: no type checking, which would take
  *   seconds over dynamodb-toolbox's types). A file's "Access patterns" section runs from its line
  *   `// --- Access patterns ---` to the next `// --- ` line or the end of the file; each export
@@ -41,7 +39,6 @@ import ts from 'typescript';
 const DOC = 'docs/data-model.md';
 const START = '<!-- access-patterns:start -->';
 const END = '<!-- access-patterns:end -->';
-const KEYS_NOT_YET_MOVED = 'shared/platform/keys.ts';
 
 const problems: string[] = [];
 
@@ -56,7 +53,6 @@ function entityFiles(dir = 'shared'): string[] {
 }
 
 const files = entityFiles();
-const keySources = existsSync(KEYS_NOT_YET_MOVED) ? [...files, KEYS_NOT_YET_MOVED] : files;
 
 const sources = new Map<string, ts.SourceFile>();
 function sourceOf(file: string): ts.SourceFile {
@@ -441,7 +437,7 @@ interface Built {
 }
 
 function builtPrefixes(): Built[] {
-  return keySources.flatMap((file) =>
+  return files.flatMap((file) =>
     partitionPlaces(sourceOf(file)).flatMap((place) => {
       const where = `${file}:${lineOf(place)}`;
       const shapes = shapesOf(place, new Map());

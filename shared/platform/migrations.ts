@@ -2,7 +2,7 @@ import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { Clock } from './clock.js';
 import type { AppLogger } from './logger.js';
 import type { Secrets } from './secrets.js';
-import type { ConditionalWrite, Item, Key, Table } from './table.js';
+import { type ConditionalWrite, conditionHeld, type Item, type Key, type Table, type UpdateInput } from './table.js';
 
 /*
  * Numbered migrations of stored data (migrations/NNN-*.ts), run before a new version serves: by
@@ -13,8 +13,8 @@ import type { ConditionalWrite, Item, Key, Table } from './table.js';
  *
  * Each migration is idempotent (an item already rewritten is left as it is) and resumable: its
  * scans save their position in the schema marker after every page, so a run stopped half-way (a
- * Lambda's 15 minutes, a crash) goes on from that page. The marker's version moves on when a
- * migration ends.
+ * Lambda's 15 minutes, a crash) goes on from that page, past the scans it had finished. The
+ * marker's version moves on when a migration ends.
  *
  * This is the one place that reads the whole table (Scan): `Table` deliberately has none, since
  * nothing on a request's path may. Platform code: it knows no domain, the migrations do.
@@ -23,11 +23,14 @@ import type { ConditionalWrite, Item, Key, Table } from './table.js';
 /** The item that holds the table's schema version and the positions of scans under way. */
 export const SCHEMA_MARKER: Key = { pk: 'DEPLOYMENT', sk: 'SCHEMA' };
 
+/** A scan's position when it has read the table to its end: a run that goes on does not read it again. */
+const FINISHED = 'finished';
+
 interface Marker {
   /** The number of the last migration run (1: the first version, which had none). */
   version?: number;
-  /** Per `<version>:<scan>`, the key to go on from. */
-  cursors?: Record<string, Record<string, unknown>>;
+  /** Per `<version>:<scan>` of the migration under way, the key to go on from, or `finished`. */
+  cursors?: Record<string, Record<string, unknown> | typeof FINISHED>;
 }
 
 /** A filter on the scanned items: a condition, as an entity's `conditionOf` builds it (platform/updates.ts). */
@@ -45,7 +48,8 @@ export interface MigrationContext {
   secrets?: Secrets;
   /**
    * Every item matching `filter`, page by page (up to 1 MB each). `name` tells a migration's scans
-   * apart: each goes on from the page where an interrupted run stopped.
+   * apart: each goes on from the page where an interrupted run stopped, and one that an interrupted
+   * run finished reads nothing (so a migration scans each name once).
    */
   scan(name: string, filter?: ScanFilter): AsyncGenerator<Item>;
   /**
@@ -86,9 +90,10 @@ const cursorName = (migration: Migration, scan: string) => `${migration.version}
 async function* resumableScan(
   table: Table,
   save: (position: Record<string, unknown> | undefined) => Promise<void>,
-  cursor: Record<string, unknown> | undefined,
+  cursor: Record<string, unknown> | typeof FINISHED | undefined,
   filter: ScanFilter | undefined,
 ): AsyncGenerator<Item> {
+  if (cursor === FINISHED) return;
   let startKey = cursor;
   do {
     table.roundTrips += 1;
@@ -123,9 +128,7 @@ function contextOf(
     scan: (name, filter) => {
       const key = cursorName(migration, name);
       const save = async (position: Record<string, unknown> | undefined) => {
-        marker.cursors = { ...marker.cursors };
-        if (position) marker.cursors[key] = position;
-        else delete marker.cursors[key];
+        marker.cursors = { ...marker.cursors, [key]: position ?? FINISHED };
         await table.put({ ...SCHEMA_MARKER, ...marker });
       };
       return resumableScan(table, save, marker.cursors?.[key], filter);
@@ -140,6 +143,29 @@ function contextOf(
     },
   };
   return context;
+}
+
+/**
+ * Rewrites one item as `rewriteOf` answers for it (an update whose condition is that the item is
+ * as read; `left` when it cannot be rewritten; undefined when nothing is left to do). When it
+ * changed meanwhile, it is read again and tried again, three times in all: `moved` when written,
+ * `current` when nothing is left to do (or it is gone), `left` when it cannot be or kept changing.
+ */
+export async function rewriteAsRead(
+  table: Table,
+  found: Item,
+  rewriteOf: (item: Item) => { key: Key; input: UpdateInput } | 'left' | undefined,
+): Promise<'moved' | 'current' | 'left'> {
+  const key: Key = { pk: found.pk, sk: found.sk };
+  let current: Item | undefined = found;
+  for (let attempt = 0; current && attempt < 3; attempt += 1) {
+    const rewrite = rewriteOf(current);
+    if (!rewrite) return 'current';
+    if (rewrite === 'left') return 'left';
+    if (await conditionHeld(table.update(rewrite.key, rewrite.input))) return 'moved';
+    current = await table.get<Item>(key, true);
+  }
+  return current ? 'left' : 'current';
 }
 
 /** Whether the table holds no item at all (one Scan of one item). */
@@ -183,6 +209,8 @@ export async function runMigrations(table: Table, migrations: readonly Migration
     options.logger?.info('migration started', { migration: label });
     await migration.run(contextOf(table, options, migration, marker, report));
     marker.version = migration.version;
+    // Its scans' positions go with it (every position saved is of the migration under way).
+    marker.cursors = {};
     await table.put({ ...SCHEMA_MARKER, ...marker, migrated_at: options.clock.now().toISOString() });
     report.to = migration.version;
     report.ran.push(label);

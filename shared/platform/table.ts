@@ -145,6 +145,14 @@ export async function unlessConditionFailed<T, F>(write: Promise<T>, otherwise: 
   }
 }
 
+/** Whether a conditional write was made: false when its condition did not hold. Any other error passes through. */
+export function conditionHeld(write: Promise<unknown>): Promise<boolean> {
+  return unlessConditionFailed(
+    write.then(() => true),
+    false,
+  );
+}
+
 /**
  * How the document client converts items: attributes whose value is `undefined` are left out, and
  * a class instance inside an item is refused rather than stored as a map (an item itself is taken
@@ -201,10 +209,7 @@ export class Table {
 
   /** Puts `item` only if no item has its key yet. Returns false when one exists. */
   async putNew(item: Item | (Key & object)): Promise<boolean> {
-    return unlessConditionFailed(
-      this.put(item, { condition: 'attribute_not_exists(pk)' }).then(() => true),
-      false,
-    );
+    return conditionHeld(this.put(item, { condition: 'attribute_not_exists(pk)' }));
   }
 
   /** Applies an update expression; returns the item's attributes after the update. */

@@ -8,7 +8,8 @@ import { monthOf } from '../../shared/platform/clock.js';
 import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import { workspaceKey, workspaceWithChildren } from '../../shared/workspaces/entities.js';
 import { workspaceToolsOf } from '../../shared/connections/tool-access.js';
-import { counterKey } from '../../shared/workspaces/usage-entities.js';
+import type { QueryInput, Table } from '../../shared/platform/table.js';
+import { counterKey, counterShardsOf } from '../../shared/workspaces/usage-entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
@@ -48,6 +49,8 @@ async function ask(cookie: string, workspaceId: string, query: string) {
   const response = await t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query } });
   expect(response.status, response.text).toBe(200);
 }
+
+const MINUTE = 60_000;
 
 /** The month before `month` (`YYYY-MM`). */
 function monthBefore(month: string): string {
@@ -108,6 +111,39 @@ describe('migration 004: the counters a workspace item held before issue 35', ()
     // Run again from the start: nothing is left to rewrite, and nothing is counted twice.
     expect(await migrate()).toMatchObject({ moved: 0, left: 0 });
     expect((await get(cookie, `/api/workspaces/${workspaceId}/activity`)).body.total).toBe(16);
+  });
+
+  it('counts them once when a run stopped before taking them off, and the next runs in another month', async () => {
+    const { orgId, workspaceId } = await t.adminWithWorkspace('Counters stopped');
+    const key = workspaceKey(orgId, workspaceId);
+    const lastMonth = monthBefore(monthOf(t.clock.now()));
+    const item = await t.deps.table.get(key);
+    await t.deps.table.put({ ...item, ...key, [`month#${lastMonth}#queries`]: 4, 'total#queries': 4, conversations: 2 });
+    // The run stops between its writes of the item: the counters are folded in, not yet taken off.
+    const stopping = Object.create(t.deps.table) as Table;
+    stopping.update = async (at, input) => {
+      if (at.pk === key.pk && at.sk === key.sk) throw new Error('stopped');
+      return t.deps.table.update(at, input);
+    };
+    await t.deps.table.delete(SCHEMA_MARKER);
+    await expect(runMigrations(stopping, [workspacePartitions], { clock: t.clock })).rejects.toThrow('stopped');
+
+    // The next run, a deploy later, falls in the month after.
+    const start = t.clock.now();
+    t.clock.advance(32 * 24 * 60 * MINUTE);
+    try {
+      expect(await migrate()).toMatchObject({ left: 0 });
+    } finally {
+      t.clock.set(start);
+    }
+    expect(await t.deps.table.get(key)).not.toHaveProperty('total#queries');
+    const counted = await t.deps.table.queryAll(counterShardsOf(orgId, workspaceId)[0] as QueryInput);
+    const sum = (name: string) => counted.reduce((total, counter) => total + (Number(counter[name]) || 0), 0);
+    expect({ total: sum('total#queries'), conversations: sum('conversations'), lastMonth: sum(`month#${lastMonth}#queries`) }).toEqual({
+      total: 4,
+      conversations: 2,
+      lastMonth: 4,
+    });
   });
 });
 

@@ -67,33 +67,18 @@ describe('migration 009: secrets sealed as this version reads them', () => {
       webhook_secret: 'whsec-legacy-0000-7777',
     };
     const at = t.clock.now().toISOString();
+    /** A setting as a version before stored it. */
+    const putSetting = (key: string, value: string, more: Record<string, string> = {}) =>
+      t.deps.table.put({ ...settingKey(orgId, key), key, value, updated_at: at, ...more });
     // As the versions before encryption wrote them; migration 006 gave the first two their listed form.
-    await t.deps.table.put({
-      ...settingKey(orgId, 'ai_api_key'),
-      key: 'ai_api_key',
-      value: plain.ai_api_key,
-      masked: maskSecret(plain.ai_api_key),
-      updated_at: at,
-    });
-    await t.deps.table.put({
-      ...settingKey(orgId, 'chat_bot_token'),
-      key: 'chat_bot_token',
-      value: plain.chat_bot_token,
-      masked: maskSecret(plain.chat_bot_token),
-      updated_at: at,
-    });
-    await t.deps.table.put({
-      ...settingKey(orgId, 'chat_app_token'),
-      key: 'chat_app_token',
-      value: plain.chat_app_token,
-      updated_at: at,
-      ...chatOrganisationEntry(orgId),
-    });
-    await t.deps.table.put({ ...settingKey(orgId, 'webhook_secret'), key: 'webhook_secret', value: plain.webhook_secret, updated_at: at });
+    await putSetting('ai_api_key', plain.ai_api_key, { masked: maskSecret(plain.ai_api_key) });
+    await putSetting('chat_bot_token', plain.chat_bot_token, { masked: maskSecret(plain.chat_bot_token) });
+    await putSetting('chat_app_token', plain.chat_app_token, chatOrganisationEntry(orgId));
+    await putSetting('webhook_secret', plain.webhook_secret);
     // Not secrets, and one sealed already: left as they are.
-    await t.deps.table.put({ ...settingKey(orgId, 'ai_provider'), key: 'ai_provider', value: 'anthropic', updated_at: at });
+    await putSetting('ai_provider', 'anthropic');
     const sealedBefore = await t.deps.secrets.seal('sk-already-sealed-3333', `setting:${orgId}:other_key`);
-    await t.deps.table.put({ ...settingKey(orgId, 'other_key'), key: 'other_key', value: sealedBefore, masked: MASK, updated_at: at });
+    await putSetting('other_key', sealedBefore, { masked: MASK });
     const workspace = await t.createWorkspace(admin.cookie, { name: 'Legacy secrets' });
     const ask = () => t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: admin.cookie, body: { query: 'hi' } });
 

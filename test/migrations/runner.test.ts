@@ -62,4 +62,30 @@ describe('runMigrations', () => {
     expect(await t.deps.table.get(SCHEMA_MARKER, true)).toMatchObject({ version: SCHEMA_VERSION + 1 });
     expect((await t.deps.table.get<{ cursors?: object }>(SCHEMA_MARKER, true))?.cursors).toEqual({});
   });
+
+  it('does not scan again a scan a stopped run had finished: a run goes on from its later scan', async () => {
+    for (let index = 0; index < 3; index += 1) await t.deps.table.put({ pk: `TWOSCANS#${index}`, sk: 'ITEM' });
+    await t.deps.table.put({ ...SCHEMA_MARKER, version: SCHEMA_VERSION + 1 });
+    const read: Record<string, number> = { first: 0, second: 0 };
+    let stop = true;
+    const twoScans: Migration = {
+      version: SCHEMA_VERSION + 2,
+      name: 'scans the test items twice',
+      async run({ scan }) {
+        for (const name of ['first', 'second']) {
+          for await (const _ of scan(name, { condition: 'begins_with(pk, :prefix)', values: { ':prefix': 'TWOSCANS#' } })) {
+            read[name] = (read[name] ?? 0) + 1;
+            if (name === 'second' && stop) throw new Error('stopped');
+          }
+        }
+      },
+    };
+    await expect(runMigrations(t.deps.table, [twoScans], { clock: t.clock })).rejects.toThrow('stopped');
+    expect(read).toEqual({ first: 3, second: 1 });
+    stop = false;
+    expect(await runMigrations(t.deps.table, [twoScans], { clock: t.clock })).toMatchObject({ to: SCHEMA_VERSION + 2 });
+    // A table a full scan takes minutes to read goes on where it stopped, rather than read its finished scans on every run.
+    expect(read).toEqual({ first: 3, second: 4 });
+    expect((await t.deps.table.get<{ cursors?: object }>(SCHEMA_MARKER, true))?.cursors).toEqual({});
+  });
 });

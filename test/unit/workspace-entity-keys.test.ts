@@ -17,7 +17,7 @@ import {
 import { consumerKey } from '../../shared/consumers/entities.js';
 import { guardrailKey, isGuardrailItem, violationKey, violationsOf } from '../../shared/guardrails/entities.js';
 import { gapKey, isKnowledgeItem, knowledgeKey, recentGaps } from '../../shared/knowledge/entities.js';
-import type { Key, QueryInput } from '../../shared/platform/table.js';
+import type { QueryInput } from '../../shared/platform/table.js';
 import {
   activityEntryKey,
   activityShards,
@@ -38,16 +38,7 @@ import {
   isCounterItem,
   monthCounterKeys,
 } from '../../shared/workspaces/usage-entities.js';
-
-/** Whether a Query's key condition takes this key. */
-function takes(query: QueryInput, key: Key): boolean {
-  const sk = query.sk;
-  if (key.pk !== query.pk) return false;
-  if (!sk) return true;
-  if ('beginsWith' in sk) return key.sk.startsWith(sk.beginsWith);
-  if ('between' in sk) return key.sk >= sk.between[0] && key.sk <= sk.between[1];
-  return false;
-}
+import { queryTakes as takes } from '../support/queries.js';
 
 /**
  * The stored key layout of `docs/data-model.md` of a workspace's items, spelled out: a builder
