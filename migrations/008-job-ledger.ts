@@ -1,11 +1,11 @@
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $add, UpdateItemCommand, type UpdateItemInput } from 'dynamodb-toolbox/entity/actions/update';
-import { number } from 'dynamodb-toolbox/schema/number';
 import { set } from 'dynamodb-toolbox/schema/set';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { everyJob, pendingEntry, queueCountersKey } from '../shared/jobs/entities.js';
-import { COUNTER_NAMES, type CounterName, drainedAttribute, QUEUE_NAMES } from '../shared/jobs/ledger-types.js';
-import type { Migration, MigrationContext } from '../shared/platform/migrations.js';
+import { everyJob, pendingEntry } from '../shared/jobs/entities.js';
+import { drainTimeKeptUpdate, queueCounterAttributes, queueCountersKey } from '../shared/jobs/counter-entities.js';
+import { COUNTER_NAMES, type CounterName, drainedAttribute, QUEUE_NAMES, type QueueName } from '../shared/jobs/ledger-types.js';
+import { type Migration, type MigrationContext, rewriteAsRead } from '../shared/platform/migrations.js';
 import { indexAttributes, type Item, type Key, unlessConditionFailed } from '../shared/platform/table.js';
 import { conditionOf, outOf, tableEntity, updateOf } from '../shared/platform/updates.js';
 
@@ -55,7 +55,7 @@ const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
 
 /**
  * The rewrite of a job item, conditioned on it being as read: undefined when it is in this
- * version's shape already, `malformed` when it lacks what every version wrote.
+ * version's shape already, `left` when it lacks what every version wrote.
  */
 function rewriteOf(item: Item) {
   const [id, queue, state, runAt] = [item.id, item.queue, item.state, item.run_at].map(text);
@@ -63,7 +63,7 @@ function rewriteOf(item: Item) {
   const pendingBefore = item[LOOKUP_PK] !== undefined || item[LOOKUP_SK] !== undefined;
   const unlisted = item[PENDING_PK] === undefined && (state === 'waiting' || state === 'delayed' || (state === 'active' && pendingBefore));
   if (!listedBefore && !pendingBefore && !unlisted) return undefined;
-  if (!id || !queue || !state || !runAt) return 'malformed' as const;
+  if (!id || !queue || !state || !runAt) return 'left' as const;
   const changes = {
     ...(listedBefore ? outOf('listings') : {}),
     ...(pendingBefore ? outOf('lookups') : {}),
@@ -83,27 +83,9 @@ function rewriteOf(item: Item) {
   return updateOf(command);
 }
 
-/** Rewrites one job, read again when it changed meanwhile; what came of it. */
-async function rewriteJob({ table }: MigrationContext, found: Item): Promise<'moved' | 'current' | 'left'> {
-  const key: Key = { pk: found.pk, sk: found.sk };
-  let current: Item | undefined = found;
-  for (let attempt = 0; current && attempt < 3; attempt += 1) {
-    const rewrite = rewriteOf(current);
-    if (!rewrite) return 'current';
-    if (rewrite === 'malformed') return 'left';
-    const written = await unlessConditionFailed(
-      table.update(rewrite.key, rewrite.input).then(() => true),
-      false,
-    );
-    if (written) return 'moved';
-    current = await table.get<Item>(key, true);
-  }
-  return current ? 'left' : 'current';
-}
-
 async function rewriteJobs(context: MigrationContext): Promise<void> {
   for await (const found of context.scan('jobs', everyJob())) {
-    const outcome = await rewriteJob(context, found);
+    const outcome = await rewriteAsRead(context.table, found, rewriteOf);
     if (outcome === 'moved') context.moved();
     if (outcome === 'left') {
       context.left();
@@ -128,21 +110,8 @@ const everyQueueCounters = () =>
     ],
   });
 
-const counter = number().optional();
-const counterAttributes = Object.fromEntries(COUNTER_NAMES.map((name) => [name, counter])) as Record<CounterName, typeof counter>;
-const drainTime = string().optional();
-type DrainName = ReturnType<typeof drainedAttribute>;
-const drainAttributes = Object.fromEntries(QUEUE_NAMES.map((queue) => [drainedAttribute(queue), drainTime])) as Record<
-  DrainName,
-  typeof drainTime
->;
-
-/** Shard 0 of the queue counters, with the sources folded into it (so that a run again folds none twice). */
-const foldedCountersEntity = tableEntity('queue-counters-folded', {
-  ...counterAttributes,
-  ...drainAttributes,
-  folded: set(string()).optional(),
-});
+/** Shard 0 of the queue counters (the entity's attributes), with the sources folded into it (so that a run again folds none twice). */
+const foldedCountersEntity = tableEntity('queue-counters-folded', { ...queueCounterAttributes, folded: set(string()).optional() });
 
 /** The counts of the item of before, ADDed to shard 0, once: refused when `source` was folded there. */
 function foldUpdate(orgId: string, counts: [CounterName, number][], source: string) {
@@ -156,29 +125,15 @@ function foldUpdate(orgId: string, counts: [CounterName, number][], source: stri
   );
 }
 
-/** A drain time of the item of before, set on shard 0 unless it holds a later one (readers take the latest: jobs/drains.ts). */
-function drainTimeUpdate(orgId: string, drained: DrainName, at: string) {
-  const changes: UpdateItemInput<typeof foldedCountersEntity> = { ...queueCountersKey(orgId, 0) };
-  changes[drained] = at;
-  const absent: { [NAME in DrainName]: { attr: NAME; exists: false } }[DrainName] = { attr: drained, exists: false };
-  const earlier: { [NAME in DrainName]: { attr: NAME; lt: string } }[DrainName] = { attr: drained, lt: at };
-  return updateOf(
-    foldedCountersEntity
-      .build(UpdateItemCommand)
-      .item(changes)
-      .options({ condition: { or: [absent, earlier] } }),
-  );
-}
-
 /** The counts and drain times of a counters item (other attributes, of queues no longer served, are not read). */
 function countsOf(item: Record<string, unknown>) {
   const counts = COUNTER_NAMES.flatMap((name): [CounterName, number][] => {
     const count = item[name];
     return typeof count === 'number' && count !== 0 ? [[name, count]] : [];
   });
-  const drains = QUEUE_NAMES.flatMap((queue): [DrainName, string][] => {
+  const drains = QUEUE_NAMES.flatMap((queue): [QueueName, string][] => {
     const at = text(item[drainedAttribute(queue)]);
-    return at ? [[drainedAttribute(queue), at]] : [];
+    return at ? [[queue, at]] : [];
   });
   return { counts, drains };
 }
@@ -188,9 +143,9 @@ async function foldQueueCounters({ table, scan, moved, logger }: MigrationContex
     const orgId = organisationOfBefore(item);
     if (!orgId) continue;
     const { counts, drains } = countsOf(item);
-    for (const [drained, at] of drains) {
-      const { key, input } = drainTimeUpdate(orgId, drained, at);
-      // Refused when shard 0 holds this drain or a later one.
+    for (const [queue, at] of drains) {
+      // Set on shard 0 unless it holds this drain or a later one (readers take the latest).
+      const { key, input } = drainTimeKeptUpdate(queueCountersKey(orgId, 0), queue, at);
       await unlessConditionFailed(table.update(key, input), undefined);
     }
     if (counts.length) {

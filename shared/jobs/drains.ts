@@ -1,5 +1,5 @@
 import type { Store } from '../platform/store.js';
-import { drainUpdate, queueCounterItems } from './entities.js';
+import { drainUpdate, queueCounterItems } from './counter-entities.js';
 import { deliveryModeOf, drainedAttribute, type QueueName } from './ledger-types.js';
 
 /*

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
-import { $add, $get, $remove, $sum, UpdateItemCommand, type UpdateItemInput } from 'dynamodb-toolbox/entity/actions/update';
+import { $add, $get, $remove, $sum, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { SchemaExtendedValue } from 'dynamodb-toolbox/schema';
 import { any } from 'dynamodb-toolbox/schema/any';
 import { number } from 'dynamodb-toolbox/schema/number';
@@ -10,9 +9,6 @@ import { keys } from '../platform/keys.js';
 import { conditionOf, nullableString, outOf, tableEntity, updateOf } from '../platform/updates.js';
 import {
   type ClaimTimes,
-  COUNTER_NAMES,
-  type CounterName,
-  drainedAttribute,
   FINISHED_TTL_SECONDS,
   JOB_STATES,
   type JobItem,
@@ -27,7 +23,7 @@ import {
  * How the job ledger is stored (docs/data-model.md): a job's item, listed in `listings` while it
  * is failed (the failed list, retry-all) and in `pending` while waiting, delayed or active (a
  * drain, the sweep of stuck jobs, the local start: pending.ts); and each organisation's queue
- * counters. The keys that every tenant's jobs would share are spread over shards, so that no
+ * counters (counter-entities.ts). The keys that every tenant's jobs would share are spread over shards, so that no
  * partition takes the writes of the whole deployment (or of a busy organisation): a DynamoDB
  * partition takes 1 000 write units a second, and a throttled index throttles the write to the
  * table. Readers query every shard at once. Each item's keys, index entries, typed schema, writes
@@ -105,6 +101,27 @@ const jobEntity = tableEntity('job', {
 });
 
 const [PENDING_PK, PENDING_SK] = indexAttributes('pending');
+
+/**
+ * A stuck job's pending entry moved to `at`, the time it is sent again (ops.ts), while the job is as
+ * read (its state and last change): the sweep of stuck jobs finds it again only once a whole wait
+ * has passed since, so a job waiting in a queue's backlog is not sent again at every sweep. Its
+ * run time (`run_at`) stays: readers read jobs by key after their entries.
+ */
+export function resentUpdate(job: { id: string; queue: QueueName; state: JobState; updated_at: string }, at: string) {
+  const command = jobEntity
+    .build(UpdateItemCommand)
+    .item({ ...jobKey(job.id), ...pendingEntry(job.queue, job.id, at) })
+    .options({
+      condition: {
+        and: [
+          { attr: 'state', eq: job.state },
+          { attr: 'updated_at', eq: job.updated_at },
+        ],
+      },
+    });
+  return updateOf(command);
+}
 
 /** The condition under which a new send replaces a drained (removed) job. */
 export function replacesRemoved(): ConditionalWrite {
@@ -190,8 +207,9 @@ const ATTEMPT_STEPS = { decrement: -1 } as const;
  * of the indexes it is not in in that state), attempts, error and TTL (finished jobs only), the
  * lease given up, on condition the job is in one of the expected states.
  */
-export function transitionUpdate(job: JobItem, options: TransitionOptions, now: Date, entries: ReturnType<typeof jobEntries>) {
+export function transitionUpdate(job: JobItem, options: TransitionOptions, now: Date) {
   const finished = options.to === 'completed' || options.to === 'removed';
+  const entries = jobEntries(job.org_id, job.queue, job.id, options.to, now.toISOString(), options.runAt ?? job.run_at);
   const command = jobEntity
     .build(UpdateItemCommand)
     .item({
@@ -218,73 +236,6 @@ export function transitionUpdate(job: JobItem, options: TransitionOptions, now: 
   return updateOf(command);
 }
 
-// --- Queue counters (`QSTAT#<org>#<shard>` / `QUEUES`), in no index ---
-
-/** Shards of an organisation's queue counters: each change adds to one at random; reads sum them all. */
-export const QUEUE_COUNTER_SHARDS = 8;
-
-/** One shard of an organisation's queue counters (attributes `<queue>#<state>`, and `<queue>#drained_at`: drains.ts). */
-export const queueCountersKey = (orgId: string, shard: number): Key => ({ pk: `QSTAT#${orgId}#${shard}`, sk: 'QUEUES' });
-
-/** The queue counters item a change adds to: one shard at random. */
-function queueCountersToChange(orgId: string): Key {
-  return queueCountersKey(orgId, Math.floor(Math.random() * QUEUE_COUNTER_SHARDS));
-}
-
-const counter = number().optional();
-/** Every `<queue>#<state>` counter attribute (the list holds each name the type allows). */
-const counterAttributes = Object.fromEntries(COUNTER_NAMES.map((name) => [name, counter])) as Record<CounterName, typeof counter>;
-const drainTime = string().optional();
-type DrainName = ReturnType<typeof drainedAttribute>;
-/** Every `<queue>#drained_at` attribute: the time of the queue's last drain (jobs/drains.ts). */
-const drainAttributes = Object.fromEntries(QUEUE_NAMES.map((queue) => [drainedAttribute(queue), drainTime])) as Record<
-  DrainName,
-  typeof drainTime
->;
-
-/** One shard of an organisation's queue counters. */
-const queueCountersEntity = tableEntity('queue-counters', { ...counterAttributes, ...drainAttributes });
-
-/**
- * The ADDs of a change of queue counters, or undefined when nothing changes. `unlessDrainedSince`:
- * on condition the queue was not drained after that time (a job of a `claimed-on-delivery` queue,
- * sent then: jobs/drains.ts).
- */
-export function countersUpdate(
-  orgId: string,
-  deltas: Partial<Record<CounterName, number>>,
-  unlessDrainedSince?: { queue: QueueName; sentAt: string },
-) {
-  const counted = COUNTER_NAMES.filter((name) => deltas[name]);
-  if (!counted.length) return undefined;
-  const changes: UpdateItemInput<typeof queueCountersEntity> = { ...queueCountersToChange(orgId) };
-  for (const name of counted) changes[name] = $add(deltas[name] ?? 0);
-  const command = queueCountersEntity.build(UpdateItemCommand).item(changes);
-  if (!unlessDrainedSince) return updateOf(command);
-  return updateOf(command.options({ condition: notDrainedSince(drainedAttribute(unlessDrainedSince.queue), unlessDrainedSince.sentAt) }));
-}
-
-/** The condition that a queue was not drained after `sentAt` (its drain time absent, or earlier); one type per queue's attribute. */
-function notDrainedSince(drained: DrainName, sentAt: string): Condition<typeof queueCountersEntity> {
-  const absent: { [NAME in DrainName]: { attr: NAME; exists: false } }[DrainName] = { attr: drained, exists: false };
-  const earlier: { [NAME in DrainName]: { attr: NAME; lt: string } }[DrainName] = { attr: drained, lt: sentAt };
-  return { or: [absent, earlier] };
-}
-
-/**
- * A drain's write of one counter shard: `completed` back to 0; for a `claimed-on-delivery` queue
- * (`claimed`), `waiting` to 0 and the drain's time too (jobs/drains.ts).
- */
-export function drainUpdate(key: Key, queue: QueueName, at: string, claimed: boolean) {
-  const changes: UpdateItemInput<typeof queueCountersEntity> = { ...key };
-  changes[`${queue}#completed`] = 0;
-  if (claimed) {
-    changes[`${queue}#waiting`] = 0;
-    changes[drainedAttribute(queue)] = at;
-  }
-  return updateOf(queueCountersEntity.build(UpdateItemCommand).item(changes));
-}
-
 // --- Access patterns ---
 
 /** An organisation's failed jobs of a queue, by the time they failed (the failed list reads it newest first, retry-all whole). */
@@ -293,13 +244,19 @@ export const failedJobs = (orgId: string, queue: QueueName): QueryInput => ({
   pk: byStatePartition(orgId, queue, 'failed'),
 });
 
-/** The pending jobs of a queue, every tenant's: one Query per shard of its pending index, whose entries name the jobs (pending.ts). */
-export const pendingJobShards = (queue: QueueName): QueryInput[] =>
-  Array.from({ length: PENDING_SHARDS }, (_, shard) => ({ index: 'pending', pk: pendingPartition(queue, shard) }));
-
-/** Every shard of an organisation's queue counters, for one BatchGet (summed by the reader) or a drain's write of each. */
-export const queueCounterItems = (orgId: string): Key[] =>
-  Array.from({ length: QUEUE_COUNTER_SHARDS }, (_, shard) => queueCountersKey(orgId, shard));
+/**
+ * The pending jobs of a queue, every tenant's: one Query per shard of its pending index, whose entries name the jobs (pending.ts).
+ * With `orgId`, filtered on the organisation its entries carry: every tenant's entries are read, only its own answered.
+ */
+export function pendingJobShards(queue: QueueName, orgId?: string): QueryInput[] {
+  const { condition, names, values } = orgId === undefined ? {} : conditionOf(jobEntity, { attr: 'org_id', eq: orgId });
+  const ofOrganisation = condition ? { filter: condition, names, values } : {};
+  return Array.from({ length: PENDING_SHARDS }, (_, shard) => ({
+    index: 'pending',
+    pk: pendingPartition(queue, shard),
+    ...ofOrganisation,
+  }));
+}
 
 /** Every job item of the table (migration 008's scan). */
 export const everyJob = () =>

@@ -1,6 +1,7 @@
 import type { Store } from '../platform/store.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { claimUpdate, countersUpdate, jobEntries, jobKey, replacesRemoved, transitionUpdate } from './entities.js';
+import { claimUpdate, jobEntries, jobKey, replacesRemoved, transitionUpdate } from './entities.js';
+import { countersUpdate } from './counter-entities.js';
 import {
   type ClaimTimes,
   type CounterName,
@@ -220,10 +221,13 @@ export async function getJob(store: Store, jobId: string): Promise<JobItem | und
 }
 
 /** A move's one conditional write on the job's current state; answers the job as it was, or undefined when not in an expected state. */
-async function moveUncounted(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
-  const now = store.clock.now();
-  const entries = jobEntries(job.org_id, job.queue, job.id, options.to, now.toISOString(), options.runAt ?? job.run_at);
-  const { key, input } = transitionUpdate(job, options, now, entries);
+async function moveUncounted(
+  store: Store,
+  job: JobItem,
+  options: TransitionOptions,
+  now = store.clock.now(),
+): Promise<JobItem | undefined> {
+  const { key, input } = transitionUpdate(job, options, now);
   // ALL_OLD: the counters move from the state the job really was in, not the one read earlier.
   return unlessConditionFailed(store.table.updateReturningOld<JobItem>(key, input), undefined);
 }
@@ -234,10 +238,12 @@ async function moveUncounted(store: Store, job: JobItem, options: TransitionOpti
  * it was not in an expected state.
  */
 export async function transitionJob(store: Store, job: JobItem, options: TransitionOptions): Promise<JobItem | undefined> {
-  const previous = await moveUncounted(store, job, options);
+  // One time for the move: the job answered is the one written.
+  const now = store.clock.now();
+  const previous = await moveUncounted(store, job, options, now);
   if (!previous) return undefined;
   await countJobs(store, job.org_id, counterDeltas(job.queue, previous.state, options.to));
-  const at = store.clock.now().toISOString();
+  const at = now.toISOString();
   const runAt = options.runAt ?? job.run_at;
   const step = options.attempts === 'decrement' ? -1 : 0;
   const { lease_until: _, ...rest } = previous;

@@ -1,4 +1,4 @@
-import { QUEUE_NAMES, getJob, recordOrCheck, transitionJob, type JobItem, type JobMessage, type QueueName } from './ledger.js';
+import { QUEUE_NAMES, recordOrCheck, transitionJob, type JobMessage, type QueueName } from './ledger.js';
 import type { JobQueue } from './queue.js';
 import type { JobDelivery, WorkerSettings } from './worker.js';
 import { errorMessage } from '../platform/errors.js';
@@ -144,13 +144,12 @@ export class LocalJobRunner implements JobQueue {
     let resumed = 0;
     for (const queue of QUEUE_NAMES) {
       for (const item of await pendingJobs(store.table, queue)) {
-        let job: JobItem | undefined = item;
-        if (item.state === 'active') {
-          // Its worker was this process before it stopped: nobody else holds it.
-          const current = await getJob(store, item.id);
-          job =
-            current && (await transitionJob(store, current, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' }));
-        }
+        // An active one's worker was this process before it stopped: nobody else holds it. The move
+        // is conditional on its state, and answers the job as the table held it: no read before it.
+        const job =
+          item.state === 'active'
+            ? await transitionJob(store, item, { from: ['active'], to: 'waiting', lastError: 'interrupted by a restart' })
+            : item;
         if (!job) continue;
         const delay = Math.max(0, new Date(job.run_at).getTime() - store.clock.now().getTime());
         this.schedule({ jobId: job.id, queue: job.queue, orgId: job.org_id, data: job.data }, delay);

@@ -2,7 +2,9 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { Pagination } from '../http/schemas.js';
 import { readPage } from '../platform/pages.js';
-import { failedJobs, queueCounterItems } from './entities.js';
+import { conditionHeld } from '../platform/table.js';
+import { failedJobs, resentUpdate } from './entities.js';
+import { queueCounterItems } from './counter-entities.js';
 import { pendingJobs } from './pending.js';
 import { drainCounters } from './drains.js';
 import { QUEUE_NAMES, isQueueName, messageOf, transitionJob, type JobItem, type QueueName } from './ledger.js';
@@ -113,7 +115,9 @@ const STUCK_AFTER_MS = 5 * 60 * 1000;
  * Sends again the jobs that should have run long ago: waiting or delayed past their run time
  * (a message lost between the ledger write and the queue), or active with a lapsed lease (a
  * worker that died). Part of the periodic sweep on AWS; the claim's conditional write makes a
- * redundant delivery harmless.
+ * redundant delivery harmless. Each is sent once per wait: its pending entry moves to the time it is
+ * sent (`resentUpdate`), so a job behind a long backlog is not sent again every minute, piling
+ * copies onto the backlog. One that moved meanwhile (claimed, finished) is not sent.
  */
 export async function redeliverStuckJobs(deps: Deps): Promise<number> {
   const before = new Date(deps.clock.now().getTime() - STUCK_AFTER_MS).toISOString();
@@ -121,6 +125,8 @@ export async function redeliverStuckJobs(deps: Deps): Promise<number> {
   for (const queue of QUEUE_NAMES) {
     for (const job of await pendingJobs(deps.table, queue, { runBefore: before })) {
       if (job.state === 'active' && job.lease_until && job.lease_until > deps.clock.now().toISOString()) continue;
+      const resent = resentUpdate(job, deps.clock.now().toISOString());
+      if (!(await conditionHeld(deps.table.update(resent.key, resent.input)))) continue;
       await deps.jobs.redeliver(messageOf(job));
       sent += 1;
     }

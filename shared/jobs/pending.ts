@@ -23,8 +23,7 @@ export async function pendingJobs(
   options: { orgId?: string; runBefore?: string } = {},
 ): Promise<JobItem[]> {
   const sk = options.runBefore ? { sk: { lte: keys.afterTime(options.runBefore) } } : {};
-  const filter = options.orgId ? { filter: 'org_id = :org', values: { ':org': options.orgId } } : {};
-  const entries = await Promise.all(pendingJobShards(queue).map((shard) => table.queryAll<Key>({ ...shard, ...sk, ...filter })));
+  const entries = await Promise.all(pendingJobShards(queue, options.orgId).map((shard) => table.queryAll<Key>({ ...shard, ...sk })));
   // An entry moved between shards while they were read may be found twice: the BatchGet reads each job once.
   const jobs = await table.batchGet<JobItem>(entries.flat().map(({ pk, sk }) => ({ pk, sk })));
   return jobs.filter((job) => PENDING_STATES.has(job.state));

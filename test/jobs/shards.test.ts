@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJob, recordJob, transitionJob, type JobItem } from '../../shared/jobs/ledger.js';
-import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
-import { failedJobs, jobKey, PENDING_SHARDS, pendingShardOf, QUEUE_COUNTER_SHARDS, queueCountersKey } from '../../shared/jobs/entities.js';
+import { failedJobs, jobKey, PENDING_SHARDS, pendingShardOf } from '../../shared/jobs/entities.js';
+import { QUEUE_COUNTER_SHARDS, queueCountersKey } from '../../shared/jobs/counter-entities.js';
 import { keys } from '../../shared/platform/keys.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { stuckJobsSent } from '../support/stuck-jobs.js';
 
 /*
  * The job ledger's keys that every tenant's jobs share are spread over shards (shared/jobs/entities.ts):
@@ -19,21 +20,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-/** The ids of the jobs the sweep of stuck jobs sends again (caught, not delivered). */
-async function stuckJobsSent(): Promise<string[]> {
-  const redelivered: string[] = [];
-  const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
-  t.deps.jobs.redeliver = async (message) => {
-    redelivered.push(message.jobId);
-  };
-  try {
-    await redeliverStuckJobs(t.deps);
-  } finally {
-    t.deps.jobs.redeliver = redeliver;
-  }
-  return redelivered;
-}
 
 describe('sharded job ledger keys', () => {
   it('puts pending jobs in every one of the 64 shards of their queue, by id', async () => {
@@ -122,9 +108,31 @@ describe('sharded job ledger keys', () => {
       update: 'SET gsi5sk = :sk',
       values: { ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', stuck) },
     });
-    const redelivered = await stuckJobsSent();
+    const redelivered = await stuckJobsSent(t.deps);
     expect(redelivered).toContain(stuck);
     expect(redelivered).not.toContain(later);
+  });
+
+  it('sends a stuck job again once per wait, not at every sweep, while it waits in a backlog', async () => {
+    const { org } = await t.signUp();
+    const stuck = `backlog-${org.id}`;
+    await recordJob(t.deps, { jobId: stuck, queue: 'evals', orgId: org.id, data: { workspaceId: 'w', conversationId: stuck } }, 0);
+    await t.deps.table.update(jobKey(stuck), {
+      update: 'SET gsi5sk = :sk',
+      values: { ':sk': keys.timeOrdered('2020-01-01T00:00:00.000Z', stuck) },
+    });
+    const sent = async () => (await stuckJobsSent(t.deps)).filter((id) => id === stuck).length;
+    // The sweep runs every minute; the job's message waits behind others in its queue.
+    expect(await sent()).toBe(1);
+    t.clock.advance(60_000);
+    expect(await sent()).toBe(0);
+    t.clock.advance(3 * 60_000);
+    expect(await sent()).toBe(0);
+    // Once a whole wait has passed since it was sent, it is sent again.
+    t.clock.advance(2 * 60_000);
+    expect(await sent()).toBe(1);
+    // Its state and run time are as they were: only its place in the pending index moved.
+    expect(await getJob(t.deps, stuck)).toMatchObject({ state: 'waiting' });
   });
 
   it('sums the queue counters over their shards, and a drain resets them all', async () => {

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../migrations/index.js';
-import { jobKey, pendingShardOf, queueCountersKey } from '../../shared/jobs/entities.js';
+import { jobKey, pendingShardOf } from '../../shared/jobs/entities.js';
+import { queueCountersKey } from '../../shared/jobs/counter-entities.js';
 import { getJob, type JobItem, type JobState } from '../../shared/jobs/ledger.js';
-import { redeliverStuckJobs } from '../../shared/jobs/ops.js';
 import { pendingJobs } from '../../shared/jobs/pending.js';
 import { type Migration, runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
 import type { Item } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
+import { stuckJobsSent } from '../support/stuck-jobs.js';
 
 /*
  * Migration 008 on a job ledger as the versions before wrote it: pending jobs listed in `lookups`
@@ -61,21 +62,6 @@ function jobOfBefore(orgId: string, id: string, state: JobState, runAt: string, 
 
 /** The pending index's shard of before (32 shards). */
 const shardOf32 = (id: string) => (createHash('sha1').update(id).digest()[0] ?? 0) % 32;
-
-/** The ids of the jobs the sweep of stuck jobs sends again (caught, not delivered), each as often as sent. */
-async function stuckJobsSent(): Promise<string[]> {
-  const redelivered: string[] = [];
-  const redeliver = t.deps.jobs.redeliver.bind(t.deps.jobs);
-  t.deps.jobs.redeliver = async (message) => {
-    redelivered.push(message.jobId);
-  };
-  try {
-    await redeliverStuckJobs(t.deps);
-  } finally {
-    t.deps.jobs.redeliver = redeliver;
-  }
-  return redelivered;
-}
 
 /** The organisation's old jobs, one per shape of before, and one of this version. */
 async function plantLedgerOfBefore(orgId: string, otherOrgId: string) {
@@ -203,7 +189,7 @@ describe('migration 008: the job ledger of before', () => {
     const pending = (await pendingJobs(t.deps.table, QUEUE, { orgId: org.id })).map((job) => job.id);
     expect(sorted(pending)).toEqual(sorted([ids.unsharded, ids.shardedDelayed, ids.active, ids.listedOnly, ids.current]));
     expect(await failedListed(cookie)).toEqual([ids.failed]);
-    const stuck = (await stuckJobsSent()).filter((id) => id.endsWith(org.id));
+    const stuck = (await stuckJobsSent(t.deps)).filter((id) => id.endsWith(org.id));
     expect(sorted(stuck)).toEqual(sorted([ids.unsharded, ids.active, ids.listedOnly]));
     const queues = await queuesOf(cookie);
     expect(queues.coldMessages).toMatchObject({ failed: 3, completed: 9, waiting: 3 });

@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  failedJobs,
-  jobEntries,
-  jobKey,
-  pendingEntry,
-  pendingJobShards,
-  queueCounterItems,
-  queueCountersKey,
-} from '../../shared/jobs/entities.js';
+import { failedJobs, jobEntries, jobKey, pendingEntry, pendingJobShards } from '../../shared/jobs/entities.js';
+import { queueCounterItems, queueCountersKey } from '../../shared/jobs/counter-entities.js';
 import { keys } from '../../shared/platform/keys.js';
 
 /**
