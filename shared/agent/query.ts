@@ -18,7 +18,7 @@ import type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/
 export type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
 export { inConversation, runAgentQuery, type FinishedRun, type ReviewGate } from './query/agent-query.js';
 export { admitQuery, loadQueryContext } from './query/context.js';
-export { holdBudgetsToResume } from './query/budget.js';
+export { holdBudgets } from './query/budget.js';
 export { inQuerySpan } from './query/span.js';
 export type { ApprovalRecord } from './query/persist.js';
 export type { OfferedTool } from './query/tools.js';

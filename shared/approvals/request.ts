@@ -18,15 +18,16 @@ export interface ApprovalRequest {
   paused: Omit<PausedQuery, 'checkpoint' | 'caller'>;
 }
 
-/** A stored item holds at most 400 KB: a paused query must leave room for the rest of its approval. */
-const MAX_PAUSED_CHARS = 300_000;
+/** A stored item holds at most 400 KB (UTF-8 bytes): a paused query must leave room for the rest of its approval. */
+const MAX_PAUSED_BYTES = 300_000;
 
 /**
  * A loop that paused with more state than an approval can hold (large tool results in its
  * conversation) cannot wait: it ends with an error saying so, instead of failing to store.
  */
 export function unlessTooLargeToWait(loop: LoopResult): LoopResult {
-  if (!loop.paused || JSON.stringify(loop.paused).length <= MAX_PAUSED_CHARS) return loop;
+  // Bytes, not characters: a character of Chinese text is 3 bytes of the item, an emoji 4.
+  if (!loop.paused || Buffer.byteLength(JSON.stringify(loop.paused)) <= MAX_PAUSED_BYTES) return loop;
   const { paused, ...rest } = loop;
   const call = paused.waiting[0]?.name ?? 'a tool';
   return { ...rest, error: `the call to ${call} needs approval, but this query is too large to wait for one; ask again with less` };

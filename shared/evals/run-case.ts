@@ -47,7 +47,7 @@ export async function runEvalCase(deps: Deps, run: RunItem, evalCase: EvalCase):
     // A new conversation each time: no history but the case's own.
     context: { ...loaded, workspace, state: undefined, messages: [] },
     start: { question: evalCase.question, history: evalCase.history ?? [] },
-    // A budget without room fails the case without asking (its estimate from the workspace item).
+    // A budget without room fails the case without asking (its estimate: the workspace's average this month, or a bound on the question's first round).
     budgets: { whenFull: 'end' },
     started,
     // The judge's call counts in the case's cost and budgets.

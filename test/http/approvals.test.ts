@@ -461,6 +461,24 @@ describe('approval of write tools', () => {
     expect(created).toEqual([]);
   });
 
+  it('audit (approval item size): sizes a paused query in bytes, so many-byte characters that overflow the item end it saying so', async () => {
+    const { admin, workspaceId } = await setup();
+    model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'Huge' } }]));
+    // 150 000 characters, half the limit in characters, but 450 000 bytes: more than a DynamoDB item
+    // holds (400 KB), so the approval would fail to store on AWS (dynalite counts characters: here the answer shows it).
+    const history = Array.from({ length: 5 }, (_, index) => ({ role: index % 2 ? 'assistant' : 'user', content: '票'.repeat(30_000) }));
+    const asked = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      cookie: admin.cookie,
+      body: { query: 'Open a ticket', history },
+    });
+    expect(asked.status, asked.text).toBe(200);
+    expect(asked.body.pending_approval).toBeNull();
+    expect(asked.body.error).toBe(
+      'the call to create_ticket needs approval, but this query is too large to wait for one; ask again with less',
+    );
+    expect(created).toEqual([]);
+  });
+
   it('ends with the connection error when the server is gone at the decision, keeping what was spent', async () => {
     const doomed = await startHttpMcpServer({
       name: 'doomed-server',

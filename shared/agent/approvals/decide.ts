@@ -1,9 +1,9 @@
-import { holdBudgetsToResume, type QueryListener, type QueryResponse } from '../query.js';
+import { holdBudgets, type QueryListener, type QueryResponse } from '../query.js';
 import type { Deps } from '../../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors.js';
-import { callerOf, claimDecision, conversationClosed, getApproval, type ApprovalItem } from '../../approvals/approvals.js';
+import { claimDecision, conversationClosed, getApproval, type ApprovalItem } from '../../approvals/approvals.js';
 import { mayDecide, whoMayDecide, type Decider } from '../../approvals/deciders.js';
-import { resumeQuery } from './resume.js';
+import { readPausedRun, resumeQuery } from './resume.js';
 
 /** An approval of the caller's organisation, or 404 as if it did not exist. */
 export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {
@@ -47,10 +47,13 @@ async function decideAndResume(
   if (item.status !== 'pending' || expired) {
     throw new ConflictError(`approval ${approvalId} is ${expired ? 'expired' : `already ${item.status}`}`);
   }
-  // A conversation closed while the call waited takes no more answers: the call expires unrun.
-  if (await conversationClosed(deps, item)) {
-    const closed = { status: 'expired', decidedBy: null, reason: 'the conversation was closed' } as const;
-    await claimDecision(deps, item, closed, { early: true });
+  // The query's reads, once (the hold below is taken from them, the query runs on them), with the
+  // conversation's state read consistently: one closed while the call waited takes no more answers,
+  // and the call expires unrun.
+  const [closed, run] = await Promise.all([conversationClosed(deps, item), readPausedRun(deps, item)]);
+  if (closed) {
+    const expiry = { status: 'expired', decidedBy: null, reason: 'the conversation was closed' } as const;
+    await claimDecision(deps, item, expiry, { early: true });
     throw new ConflictError(`approval ${approvalId} can no longer be decided: its conversation was closed`);
   }
   const decision = {
@@ -60,12 +63,13 @@ async function decideAndResume(
     at: deps.clock.now().toISOString(),
   };
   // The query goes on only within its budgets: 402 before anything is decided when one has no room.
-  const hold = await holdBudgetsToResume(deps, callerOf(item), workspaceId);
+  const { context } = run;
+  const hold = await holdBudgets(deps, run.paused.caller, context.workspace, context.budgets, context.counters);
   if (!(await claimDecision(deps, item, decision))) {
     await hold.settle(0);
     const now = await getApproval(deps, decider.orgId, workspaceId, approvalId);
     throw new ConflictError(`approval ${approvalId} is already ${now?.status ?? 'decided'}`);
   }
   listener.onStart?.({ conversation_id: item.conversation_id, session_id: item.conversation_id });
-  return resumeQuery(deps, item, decision, listener, { fromThread: decider.chatUser !== undefined, hold });
+  return resumeQuery(deps, run, decision, listener, { fromThread: decider.chatUser !== undefined, hold });
 }

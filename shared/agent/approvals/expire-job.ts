@@ -3,7 +3,7 @@ import { NotFoundError } from '../../platform/errors.js';
 import type { Deps } from '../../deps.js';
 import { claimDecision, conversationClosed, getApproval, type ApprovalItem } from '../../approvals/approvals.js';
 import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../../approvals/expiry.js';
-import { resumeQuery } from './resume.js';
+import { readPausedRun, resumeQuery } from './resume.js';
 
 /**
  * An approval's expiry (on the lifecycle queue): a pending approval past its time becomes
@@ -40,7 +40,9 @@ async function expire(deps: Deps, item: ApprovalItem): Promise<void> {
   if (!(await claimDecision(deps, item, decision))) return; // decided at the same moment
   if (closed) return;
   // A workspace removed while the call waited has nothing to go on with.
-  await resumeQuery(deps, item, decision).catch((error: unknown) => {
-    if (!(error instanceof NotFoundError)) throw error;
-  });
+  await readPausedRun(deps, item)
+    .then((run) => resumeQuery(deps, run, decision))
+    .catch((error: unknown) => {
+      if (!(error instanceof NotFoundError)) throw error;
+    });
 }

@@ -78,6 +78,29 @@ async function tellThread(deps: Deps, item: ApprovalItem, paused: PausedQuery, d
   }
 }
 
+/** A pending approval's query as it goes on: the approval, its paused query and the call that waits, and the query's reads. */
+export interface PausedRun {
+  item: ApprovalItem;
+  paused: PausedQuery;
+  call: ToolUse;
+  context: Awaited<ReturnType<typeof loadQueryContext>>;
+  /** When its reads began (`performance.now()`): the resumed part's duration counts from there. */
+  started: number;
+}
+
+/**
+ * What a paused query goes on with, read once, before its decision is written: a decision holds
+ * the budgets from these reads (agent/approvals/decide.ts) and the query runs on them.
+ */
+export async function readPausedRun(deps: Deps, item: ApprovalItem): Promise<PausedRun> {
+  const started = performance.now();
+  const paused = pausedQueryOf(item);
+  const call = paused.checkpoint.waiting[0];
+  if (!call) throw new Error(`approval ${item.id} has no waiting call`);
+  const context = await loadQueryContext(deps, paused.caller, item.workspace_id, item.conversation_id);
+  return { item, paused, call, context, started };
+}
+
 /**
  * Goes on with the query of a decided approval: the decided call's result to the model, the loop
  * on from there, the answer stored (or a pause on the next call that needs approval). A team-chat
@@ -86,28 +109,23 @@ async function tellThread(deps: Deps, item: ApprovalItem, paused: PausedQuery, d
  */
 export function resumeQuery(
   deps: Deps,
-  item: ApprovalItem,
+  run: PausedRun,
   decision: Decision,
   listener: QueryListener = {},
   /** `hold`: the budgets the decision reserved; without one (an expiry) they are reserved here. */
   options: { fromThread?: boolean; hold?: BudgetHold } = {},
 ): Promise<Resumed> {
   // The resumed part of a query is a query span of its own (its first part ended at the pause).
-  return inQuerySpan(item.workspace_id, undefined, () => resume(deps, item, decision, listener, options));
+  return inQuerySpan(run.item.workspace_id, undefined, () => resume(deps, run, decision, listener, options));
 }
 
 async function resume(
   deps: Deps,
-  item: ApprovalItem,
+  { item, paused, call, context, started }: PausedRun,
   decision: Decision,
   listener: QueryListener,
   options: { fromThread?: boolean; hold?: BudgetHold },
 ): Promise<Resumed> {
-  const started = performance.now();
-  const paused = pausedQueryOf(item);
-  const call = paused.checkpoint.waiting[0];
-  if (!call) throw new Error(`approval ${item.id} has no waiting call`);
-  const context = await loadQueryContext(deps, paused.caller, item.workspace_id, item.conversation_id);
   const approvals = approvalsOf(paused.earlier, item, decision, decision.at ?? deps.clock.now().toISOString());
   const { response, answerSeq } = await runAgentQuery(deps, paused.caller, {
     context,

@@ -95,10 +95,11 @@ export async function runAgentQuery<T>(deps: Deps, caller: Caller, query: AgentQ
   if (held) query.onHeld?.();
   // Only a query refused when a budget is full (the 402) is refused so before its first round.
   const admitted = { refused, gate: budgetGate(held, tier, 'whenFull' in budgets && budgets.whenFull === 'refuse') };
+  const listener = query.listener ?? {};
+  const running: Running = { deps, caller, context, listener, tier, admitted };
   const paused = 'paused' in start ? start.paused : undefined;
   const ran = await givingBackOnError(held, async () => {
-    const { run, ...rest } =
-      'paused' in start ? await goOn(deps, caller, query, start, tier, admitted) : await ask(deps, caller, query, start, tier, admitted);
+    const { run, ...rest } = 'paused' in start ? await goOn(running, start) : await ask(running, start);
     const kept = { ...run, loop: unlessTooLargeToWait(run.loop) };
     // A question the budgets had no room for was not asked: nothing to review.
     const review = rest.refused ? undefined : await query.review?.(kept, tier, beforeReview(admitted.gate, kept.loop.usage));
@@ -108,7 +109,7 @@ export async function runAgentQuery<T>(deps: Deps, caller: Caller, query: AgentQ
   const costUsd = costOf(usage, tier);
   const durationMs = (paused?.durationMs ?? 0) + Math.round(performance.now() - query.started);
   const [kept] = await Promise.all([
-    query.record({ caller, context, listener: query.listener ?? {}, paused, ...ran, usage, costUsd, durationMs }),
+    query.record({ caller, context, listener, paused, ...ran, usage, costUsd, durationMs }),
     held?.settle(Math.max(0, costUsd - (paused?.counted.costUsd ?? 0))),
   ]);
   return kept;
@@ -150,6 +151,16 @@ interface Admitted {
   gate: BudgetGate | undefined;
 }
 
+/** What a run goes with, from a question or from a paused query alike. */
+interface Running {
+  deps: Deps;
+  caller: Caller;
+  context: QueryContext;
+  listener: QueryListener;
+  tier: ModelTier;
+  admitted: Admitted;
+}
+
 /** The budgets' check before the review's model call, counting what the run spent before it. */
 function beforeReview(gate: BudgetGate | undefined, usage: TokenUsage): ReviewGate {
   if (!gate) return undefined;
@@ -158,16 +169,10 @@ function beforeReview(gate: BudgetGate | undefined, usage: TokenUsage): ReviewGa
 }
 
 /** A question: screened, then answered; not asked when a budget has no room for it (`end`). */
-async function ask(
-  deps: Deps,
-  caller: Caller,
-  query: AgentQuery<unknown>,
-  start: Extract<AgentStart, { question: string }>,
-  tier: ModelTier,
-  { refused, gate }: Admitted,
-): Promise<Ran> {
+async function ask(running: Running, start: Extract<AgentStart, { question: string }>): Promise<Ran> {
+  const { deps, caller, context, listener, tier, admitted } = running;
+  const { refused, gate } = admitted;
   if (refused) return { asked: { text: start.question, history: [], hits: [] }, run: nothingRan(refused.message, false), refused };
-  const { context, listener = {} } = query;
   const asked = screenInput(context.guardrails, start.question, start.history);
   return { asked, run: await answerQuery(deps, caller, context, asked, tier, listener, beforeRounds(gate)) };
 }
@@ -184,15 +189,9 @@ function endedLoop(guardrails: Guardrail[], progress: LoopProgress, error: strin
  * a model client or a connection (or room in a budget: `end`) it ends with that error, keeping
  * what it spent and answered before the pause (the counters hold it already).
  */
-async function goOn(
-  deps: Deps,
-  caller: Caller,
-  query: AgentQuery<unknown>,
-  start: Extract<AgentStart, { paused: PausedQuery }>,
-  tier: ModelTier,
-  { refused, gate }: Admitted,
-): Promise<Ran> {
-  const { context, listener = {} } = query;
+async function goOn(running: Running, start: Extract<AgentStart, { paused: PausedQuery }>): Promise<Ran> {
+  const { deps, caller, context, listener, tier, admitted } = running;
+  const { refused, gate } = admitted;
   // Its question was screened and stored before the pause.
   const asked = { text: start.paused.query, history: [], hits: [] };
   const progress = structuredClone(start.paused.checkpoint.progress);

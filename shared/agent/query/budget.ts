@@ -1,12 +1,7 @@
 import { coveringBudgets, estimateOf, NO_HOLD, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
-import { budgetsKey } from '../../budgets/entities.js';
-import { budgetsOf, type StoredBudget } from '../../budgets/store.js';
+import type { StoredBudget } from '../../budgets/store.js';
 import type { Deps } from '../../deps.js';
-import { monthOf } from '../../platform/clock.js';
-import { countersOf } from '../../workspaces/counters.js';
-import { isWorkspaceItem, workspaceKey } from '../../workspaces/entities.js';
-import { isCounterItem, monthCounterKeys } from '../../workspaces/usage-entities.js';
-import { assertServing, ownedWorkspace, type WorkspaceItem } from '../../workspaces/workspaces.js';
+import type { WorkspaceItem } from '../../workspaces/workspaces.js';
 import { MAX_TOKENS, type Caller } from './types.js';
 import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
 import type { PaymentRequiredError } from '../../platform/errors.js';
@@ -64,20 +59,6 @@ export function holdBudgets(
   const tier = modelTierOrDefault(workspace.model);
   const firstRound = roundCostBound(tier, { promptBytes: questionBytesOf(question), maxTokens: MAX_TOKENS });
   return reserveBudgets(deps, caller.orgId, covering, Math.max(estimateOf(counters, now), roundUsd(firstRound)), now);
-}
-
-/** The same for a paused query about to go on (a decision): the workspace, the budgets and this month's counters in one BatchGet. */
-export async function holdBudgetsToResume(deps: Deps, caller: Caller, workspaceId: string): Promise<BudgetHold> {
-  const now = deps.clock.now();
-  const items = await deps.table.batchGet([
-    workspaceKey(caller.orgId, workspaceId),
-    budgetsKey(caller.orgId),
-    ...monthCounterKeys(caller.orgId, workspaceId, monthOf(now)),
-  ]);
-  const workspace = ownedWorkspace(items.find(isWorkspaceItem), caller.orgId, workspaceId);
-  assertServing(workspace);
-  const counters = countersOf(items.filter(isCounterItem));
-  return holdBudgets(deps, caller, workspace, budgetsOf(items.find((item) => item.sk === budgetsKey(caller.orgId).sk)), counters);
 }
 
 /** Tokens a provider adds to a round's prompt beyond what is sent (its tool-use instructions, the messages' framing). */
