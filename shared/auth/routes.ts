@@ -1,14 +1,13 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import type { Deps } from '../deps.js';
-import { readSession } from '../auth/sessions.js';
 import { createRouter, type AppEnv } from '../http/router.js';
 import { toUser } from '../org/users.js';
 import { logIn, signUp, signupState } from './accounts.js';
 import { assertPasswordSignInAllowed } from './sso/flow.js';
 import { startSession } from './cookie.js';
 import { changeOwnPassword, readProfile, renameSelf } from './profile.js';
-import { revokeSession } from './sessions.js';
+import { readSession, revokeSession } from './sessions.js';
 import { SESSION_COOKIE } from './tokens.js';
 
 import { authRouteDefinitions } from './route-definitions.js';

@@ -17,9 +17,6 @@ import {
 
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
-/** A user item as sessions read it: `password_epoch` moves on when their organisation turns `required` single sign-on on. */
-type SessionUserItem = UserItem & { password_epoch?: number };
-
 /** Starts a session for a user who just signed in or up: the session item, then the token naming it. */
 export async function createSession(
   deps: Deps,
@@ -60,7 +57,7 @@ async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<Cach
   const ofSession = sessionKey(claims.sessionId);
   const found = await deps.table.batchGet<Record<string, unknown>>([ofSession, userKey(claims.orgId, claims.userId)]);
   const session = found.find((item) => item.sk === ofSession.sk) as SessionItem | undefined;
-  const user = found.find((item) => item.sk !== ofSession.sk) as SessionUserItem | undefined;
+  const user = found.find((item) => item.sk !== ofSession.sk) as UserItem | undefined;
   const live =
     session &&
     user &&

@@ -1,3 +1,4 @@
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { $get, $remove, $sum, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { number } from 'dynamodb-toolbox/schema/number';
@@ -27,6 +28,8 @@ const organisationEntity = tableEntity('organisation', {
   admins_held_until: string().optional(),
 });
 
+export type OrganisationItem = FormattedItem<typeof organisationEntity>;
+
 export const organisationKey = (orgId: string): Key => ({ pk: orgPartition(orgId), sk: 'ORG' });
 
 /** The claim of an organisation's slug (`ORGSLUG#<slug>` / `ORGSLUG`, attribute org_id): one organisation per slug. */
@@ -53,10 +56,14 @@ const userEntity = tableEntity('user', {
   password_epoch: number().optional(),
 });
 
+export type UserItem = FormattedItem<typeof userEntity>;
+
 export const userKey = (orgId: string, userId: string): Key => ({ pk: orgPartition(orgId), sk: `USER#${userId}` });
 
 /** The login record (`EMAIL#<lower-case email>` / `EMAIL`): whose the address is, and their password's hash. */
 const emailEntity = tableEntity('email', { email: string(), user_id: string(), org_id: string(), password_hash: string() });
+
+export type EmailItem = FormattedItem<typeof emailEntity>;
 
 export const emailKey = (email: string): Key => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: 'EMAIL' });
 

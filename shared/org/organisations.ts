@@ -1,13 +1,9 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
-import { organisationKey, renameOrganisationUpdate } from './entities.js';
+import { type OrganisationItem, organisationKey, renameOrganisationUpdate } from './entities.js';
 import type { Organisation } from './schemas.js';
 
-export interface OrganisationItem extends Organisation {
-  pk: string;
-  sk: string;
-  default_team_id: string;
-}
+export type { OrganisationItem } from './entities.js';
 
 export function toOrganisation(item: OrganisationItem): Organisation {
   return { id: item.id, name: item.name, slug: item.slug, created_at: item.created_at };

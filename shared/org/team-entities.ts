@@ -1,3 +1,4 @@
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../platform/table.js';
@@ -14,6 +15,8 @@ import { orgPartition } from './entities.js';
 /** A team (`ORG#<org>` / `TEAM#<id>`). */
 const teamEntity = tableEntity('team', { id: string(), name: string(), created_at: string() });
 
+export type TeamItem = FormattedItem<typeof teamEntity>;
+
 export const teamKey = (orgId: string, teamId: string): Key => ({ pk: orgPartition(orgId), sk: `TEAM#${teamId}` });
 
 /** A team's new name (its item only: the claims move apart). */
@@ -22,6 +25,8 @@ export const teamNameUpdate = (orgId: string, teamId: string, name: string) =>
 
 /** The claim of a team name, unique per organisation (`ORG#<org>` / `TEAMNAME#<lower-case name>`). */
 const teamNameEntity = tableEntity('team-name', { team_id: string(), name: string(), created_at: string() });
+
+export type TeamNameItem = FormattedItem<typeof teamNameEntity>;
 
 export const teamNameKey = (orgId: string, name: string): Key => ({ pk: orgPartition(orgId), sk: `TEAMNAME#${name.trim().toLowerCase()}` });
 

@@ -4,22 +4,16 @@ import { unlessConditionFailed } from '../platform/table.js';
 import { emptyTeam } from './team-members.js';
 import { newId } from '../platform/ids.js';
 import { organisationKey } from './entities.js';
-import { ownTeamNameCondition, teamKey, teamNameKey, teamNameUpdate, teamsOfOrganisation } from './team-entities.js';
+import {
+  ownTeamNameCondition,
+  type TeamItem,
+  teamKey,
+  type TeamNameItem,
+  teamNameKey,
+  teamNameUpdate,
+  teamsOfOrganisation,
+} from './team-entities.js';
 import type { Team } from './schemas.js';
-
-interface TeamItem extends Team {
-  pk: string;
-  sk: string;
-  created_at: string;
-}
-
-interface TeamNameItem {
-  pk: string;
-  sk: string;
-  team_id: string;
-  name: string;
-  created_at: string;
-}
 
 export async function listTeams(deps: Deps, orgId: string): Promise<Team[]> {
   const items = await deps.table.queryAll<TeamItem>(teamsOfOrganisation(orgId));

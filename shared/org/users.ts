@@ -3,33 +3,11 @@ import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
 import { newId } from '../platform/ids.js';
-import { emailKey, nextSessionEpochUpdate, passwordHashUpdate, userKey, usersOfOrganisation } from './entities.js';
+import { emailKey, nextSessionEpochUpdate, passwordHashUpdate, type UserItem, userKey, usersOfOrganisation } from './entities.js';
 import type { CreateUserInput, User } from './schemas.js';
 
-export interface UserItem extends Omit<User, 'active'> {
-  pk: string;
-  sk: string;
-  org_id: string;
-  /** False once the identity provider deactivated the user (SCIM); absent means active. */
-  active?: boolean;
-  /** What the user is provisioned from (SCIM): the provider's id, and the parts of their name. */
-  external_id?: string | null;
-  given_name?: string | null;
-  family_name?: string | null;
-  updated_at?: string;
-  /** Moved on by a password change: sessions begun before it stop working (`resolveSession`). */
-  session_epoch?: number;
-}
-
-/** The login record, keyed by email: claiming it is what makes an email unique. */
-export interface EmailItem {
-  pk: string;
-  sk: string;
-  email: string;
-  user_id: string;
-  org_id: string;
-  password_hash: string;
-}
+/** A user item and a login record (keyed by email: claiming it is what makes an email unique), as org/entities.ts stores them. */
+export type { EmailItem, UserItem } from './entities.js';
 
 export function toUser(item: UserItem): User {
   return {

@@ -1,4 +1,5 @@
 import { emailAddress } from '../http/schemas.js';
+import type { ProvisionedUserFields } from '../org/entities.js';
 import type { UserItem } from '../org/users.js';
 import type { ValidationError } from '../platform/errors.js';
 import { scimRefusal } from './errors.js';
@@ -11,16 +12,6 @@ import { personName, scimBoolean, type ScimPatchOperation } from './schemas.js';
  * "active", value: "False" }` and its dotted keys (`{ "name.givenName": "Ana" }`), and value-filtered
  * paths (`emails[type eq "work"].value`). Attributes the service does not keep are ignored.
  */
-
-/** What provisioning sets on a user. */
-export interface UserFields {
-  email: string;
-  name: string;
-  given_name: string | null;
-  family_name: string | null;
-  external_id: string | null;
-  active: boolean;
-}
 
 function invalid(attribute: string, why: string): ValidationError {
   return scimRefusal('invalid', `${attribute}: ${why}`);
@@ -52,7 +43,7 @@ function emailOfList(value: unknown): string {
   return emailValue(chosen?.value);
 }
 
-type Setter = (fields: UserFields, value: unknown) => void;
+type Setter = (fields: ProvisionedUserFields, value: unknown) => void;
 
 /** The attributes a user keeps, by lower-cased path. */
 const SETTERS: Record<string, Setter> = {
@@ -89,7 +80,7 @@ const SETTERS: Record<string, Setter> = {
 };
 
 /** What `remove` may clear; the address and the active flag are required and cannot be removed. */
-const CLEARABLE: Record<string, (fields: UserFields, item: UserItem) => void> = {
+const CLEARABLE: Record<string, (fields: ProvisionedUserFields, item: UserItem) => void> = {
   externalid: (fields) => {
     fields.external_id = null;
   },
@@ -104,7 +95,7 @@ const CLEARABLE: Record<string, (fields: UserFields, item: UserItem) => void> = 
   },
 };
 
-function setByPath(fields: UserFields, path: string, value: unknown): void {
+function setByPath(fields: ProvisionedUserFields, path: string, value: unknown): void {
   const parsed = parsePath(path);
   if (parsed.attribute === 'emails' && parsed.filter) {
     // emails[type eq "work"].value: the address itself; emails[type eq "work"]: an entry.
@@ -114,7 +105,7 @@ function setByPath(fields: UserFields, path: string, value: unknown): void {
   SETTERS[parsed.attribute]?.(fields, value);
 }
 
-function apply(fields: UserFields, item: UserItem, operation: ScimPatchOperation): void {
+function apply(fields: ProvisionedUserFields, item: UserItem, operation: ScimPatchOperation): void {
   const { op, path, value } = operation;
   if (op === 'remove') {
     if (!path) throw scimRefusal('no_target', 'a remove operation needs a path');
@@ -135,8 +126,8 @@ function apply(fields: UserFields, item: UserItem, operation: ScimPatchOperation
 }
 
 /** The user's fields after the operations, in order (nothing is written here). */
-export function patchUser(item: UserItem, operations: ScimPatchOperation[]): UserFields {
-  const fields: UserFields = {
+export function patchUser(item: UserItem, operations: ScimPatchOperation[]): ProvisionedUserFields {
+  const fields: ProvisionedUserFields = {
     email: item.email,
     name: item.name,
     given_name: item.given_name ?? null,

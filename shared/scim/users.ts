@@ -4,7 +4,14 @@ import { deleteUser, writeDeactivation } from '../org-admin/standing.js';
 import { emailTaken, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
 import { emailAddress } from '../http/schemas.js';
 import { readSso } from '../auth/sso/config.js';
-import { emailKey, ownEmailCondition, provisionedUserUpdate, userKey, usersOfOrganisation } from '../org/entities.js';
+import {
+  emailKey,
+  ownEmailCondition,
+  type ProvisionedUserFields,
+  provisionedUserUpdate,
+  userKey,
+  usersOfOrganisation,
+} from '../org/entities.js';
 import { teamKey } from '../org/team-entities.js';
 import { hasErrorCode, NotFoundError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
@@ -12,7 +19,7 @@ import { scimRefusal } from './errors.js';
 import { parseEquality } from './filter.js';
 import { pageOf, type Page } from './paging.js';
 import { personName, SCHEMA, type ScimListQuery, type ScimPatchOperation, type ScimUserInput } from './schemas.js';
-import { patchUser, type UserFields } from './user-patch.js';
+import { patchUser } from './user-patch.js';
 
 /*
  * SCIM Users are the organisation's users. `userName` is the sign-in e-mail; a provisioned user has
@@ -85,7 +92,7 @@ function nameOf(input: ScimUserInput, email: string): string {
 }
 
 /** The fields a create or a replace (PUT) sets; `active` left out keeps the stored one (a new user is active). */
-function fieldsOf(input: ScimUserInput, stored?: UserItem): UserFields {
+function fieldsOf(input: ScimUserInput, stored?: UserItem): ProvisionedUserFields {
   const email = emailOf(input);
   return {
     email,
@@ -173,7 +180,7 @@ export async function deleteScimUser(deps: Deps, orgId: string, userId: string):
 }
 
 /** Writes provisioned fields; one that leaves the user inactive goes through `writeDeactivation` (the last admin, their invitations). */
-async function saveFields(deps: Deps, item: UserItem, fields: UserFields): Promise<UserItem> {
+async function saveFields(deps: Deps, item: UserItem, fields: ProvisionedUserFields): Promise<UserItem> {
   if (fields.active) return writeFields(deps, item, fields);
   return writeDeactivation(deps, item.org_id, item.id, (current) => writeFields(deps, current, fields));
 }
@@ -183,7 +190,7 @@ async function saveFields(deps: Deps, item: UserItem, fields: UserFields): Promi
  * someone else's) and gives the old one up after. Whatever changed, the user's cached sessions are
  * forgotten, so a deactivation signs them out on their next request.
  */
-async function writeFields(deps: Deps, item: UserItem, fields: UserFields): Promise<UserItem> {
+async function writeFields(deps: Deps, item: UserItem, fields: ProvisionedUserFields): Promise<UserItem> {
   const moving = fields.email !== item.email;
   if (moving) await claimEmail(deps, item, fields.email);
   const { key, input } = provisionedUserUpdate(item.org_id, item.id, fields, deps.clock.now().toISOString());

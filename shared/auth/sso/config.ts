@@ -2,6 +2,7 @@ import type { Deps } from '../../deps.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { type ConditionalWrite, onConditionFailed, unlessConditionFailed, type Item } from '../../platform/table.js';
 import { endPasswordSessions } from '../sessions.js';
+import { MASK } from '../../org/settings.js';
 import { listUsers } from '../../org/users.js';
 import {
   claimedBefore,
@@ -30,7 +31,6 @@ export interface SsoItem extends Item, SsoSetting {
 
 /** Where the provider sends the browser back (and the only path the sign-in's browser-binding cookie is sent to). */
 export const CALLBACK_PATH = '/api/auth/sso/callback';
-const MASK = '••••••••';
 const NOT_CONFIGURED = 'single sign-on is not configured for this organisation';
 
 /** Where the secret opens: this organisation's SSO setting only. */
