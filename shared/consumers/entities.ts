@@ -3,6 +3,7 @@ import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
 import { tableEntity, updateOf } from '../platform/updates.js';
+import { workspacePartition } from '../workspaces/entities.js';
 
 /*
  * Consumers (docs/data-model.md): a consumer is a child of its workspace's partition, listed with
@@ -35,13 +36,15 @@ const consumerEntity = tableEntity('consumer', {
   last_used_at: string().optional(),
 });
 
-/** `begins_with` prefix of the consumers among a workspace's children. */
-export const consumerPrefix = 'CONSUMER#';
+const CONSUMER_PREFIX = 'CONSUMER#';
 
 export const consumerKey = (orgId: string, workspaceId: string, consumerId: string): Key => ({
-  pk: `WS#${orgId}#${workspaceId}`,
-  sk: `${consumerPrefix}${consumerId}`,
+  pk: workspacePartition(orgId, workspaceId),
+  sk: `${CONSUMER_PREFIX}${consumerId}`,
 });
+
+/** Whether an item of the workspace's partition is a consumer. */
+export const isConsumerItem = (item: { sk: string }) => item.sk.startsWith(CONSUMER_PREFIX);
 
 /** A consumer's entry in the lookup by its id alone. */
 export const consumerLookup = (consumerId: string) => indexEntry('lookups', `CONSUMERID#${consumerId}`, 'CONSUMER');

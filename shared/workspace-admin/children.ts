@@ -16,7 +16,7 @@ import type {
   ViolationSchema,
 } from '../workspaces/schemas.js';
 import { channelsOf } from '../chat/consumers.js';
-import { consumerPrefix } from '../consumers/entities.js';
+import { isConsumerItem } from '../consumers/entities.js';
 import { isConnectionItem, isToolItem } from '../connections/entities.js';
 import { isGuardrailItem, violationsOf } from '../guardrails/entities.js';
 import { isKnowledgeItem, recentGaps } from '../knowledge/entities.js';
@@ -106,7 +106,7 @@ export async function readWorkspace(
     else if (isToolItem(item)) children.tools.push(toTool(item));
     else if (isKnowledgeItem(item)) children.knowledge.push(toKnowledge(item));
     else if (isGuardrailItem(item)) children.guardrails.push(toGuardrail(item));
-    else if (item.sk.startsWith(consumerPrefix)) children.consumers.push(toConsumer(item));
+    else if (isConsumerItem(item)) children.consumers.push(toConsumer(item));
   }
   return { workspace, children };
 }

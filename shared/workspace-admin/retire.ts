@@ -1,7 +1,6 @@
 import type { Deps } from '../deps.js';
-import { NotFoundError } from '../platform/errors.js';
 import { channelsOfWorkspace } from '../chat/entities.js';
-import { apiKeyKey, consumerPrefix } from '../consumers/entities.js';
+import { apiKeyKey, isConsumerItem } from '../consumers/entities.js';
 import { evaluationsOfWorkspace, runItemsOfEvaluation } from '../evals/entities.js';
 import { grantsOfConnection, isConnectionItem } from '../connections/entities.js';
 import { onConditionFailed, type Item, type Key } from '../platform/table.js';
@@ -13,14 +12,12 @@ import {
   workspaceWithChildren,
 } from '../workspaces/entities.js';
 import type { WorkspaceSummary } from '../workspaces/schemas.js';
-import { WORKSPACE_STATUS, toSummary, type WorkspaceItem } from '../workspaces/workspaces.js';
+import { WORKSPACE_STATUS, toSummary, workspaceNotFound, type WorkspaceItem } from '../workspaces/workspaces.js';
 
 /*
  * A workspace's end: archived (kept, silent, out of the default list, back with unarchive) or
  * deleted (its configuration gone, its id kept so it is never handed out again).
  */
-
-const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
 
 /** Sets a live workspace's status (`active` or `archived`); a deleted or another organisation's one is 404. */
 async function setStatus(deps: Deps, orgId: string, workspaceId: string, status: 'active' | 'archived'): Promise<WorkspaceSummary> {
@@ -52,7 +49,7 @@ async function deleteAll(deps: Deps, items: Key[]): Promise<void> {
  */
 async function ownedElsewhere(deps: Deps, orgId: string, workspaceId: string, partition: Item[]): Promise<Key[]> {
   const keyRecords = partition.flatMap((item) =>
-    item.sk.startsWith(consumerPrefix) && typeof item.key_hash === 'string' ? [apiKeyKey(item.key_hash)] : [],
+    isConsumerItem(item) && typeof item.key_hash === 'string' ? [apiKeyKey(item.key_hash)] : [],
   );
   const connectionIds = partition.flatMap((item) => (isConnectionItem(item) && typeof item.id === 'string' ? [item.id] : []));
   const [channels, evaluations, ...grants] = await Promise.all([

@@ -81,7 +81,8 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
   };
 }
 
-const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
+/** A workspace that is missing, deleted or another organisation's: 404, the same for each. */
+export const workspaceNotFound = (id: string) => new NotFoundError(`workspace ${id} not found`);
 
 /**
  * Workspace statuses: `active`; `archived` (kept, answers no queries, hidden from the default list);

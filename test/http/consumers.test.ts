@@ -6,6 +6,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readDeclaredBody } from '../../bin/request-body.js';
+import { ensureTeamChatConsumer } from '../../shared/chat/consumers.js';
+import { channelBindingKey, channelListing } from '../../shared/chat/entities.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { errorReply, startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
 
@@ -367,6 +369,38 @@ describe('DELETE /api/connectors/consumer/:id', () => {
     const statuses = Object.fromEntries((await consumersOf(workspaceId)).map((c) => [c.id, c.status]));
     expect(statuses[messaging.id]).toBe('revoked');
     expect(statuses[coding.id]).toBe('revoked');
+  });
+
+  it("revokes only the caller's own team-chat consumer when another organisation's has the same id", async () => {
+    // Workspace ids are unique within an organisation only: two organisations' "Front desk" are both
+    // `ws-front-desk`, and so their team-chat consumers are both `tc-ws-front-desk`.
+    const frontDesk = async (owner: Admin, channelId: string) => {
+      const wsId = (await t.createWorkspace(owner.cookie, { name: 'Front desk' })).id;
+      const consumerId = await ensureTeamChatConsumer(t.deps, owner.org.id, wsId);
+      await t.deps.table.put({
+        ...channelBindingKey(owner.org.id, channelId),
+        ...channelListing(owner.org.id, wsId, channelId),
+        org_id: owner.org.id,
+        channel_id: channelId,
+        channel_name: null,
+        workspace_id: wsId,
+        workspace_name: 'Front desk',
+        created_at: t.clock.now().toISOString(),
+      });
+      return { owner, wsId, consumerId, channelId };
+    };
+    const victim = await frontDesk(await t.signUp(), 'CFRONT0');
+    const revoker = await frontDesk(await t.signUp(), 'CFRONT1');
+    expect(revoker.consumerId).toBe(victim.consumerId);
+    const listed = async ({ owner, wsId }: typeof victim) =>
+      (await t.request('GET', `/api/workspaces/${wsId}/consumers`, { cookie: owner.cookie })).body.consumers;
+
+    const revoked = await t.request('DELETE', `/api/connectors/consumer/${revoker.consumerId}`, { cookie: revoker.owner.cookie });
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(await listed(revoker)).toMatchObject([{ id: revoker.consumerId, status: 'revoked', channels: [] }]);
+    expect(await listed(victim)).toMatchObject([
+      { id: victim.consumerId, status: 'active', channels: [{ channel_id: victim.channelId, channel_name: null }] },
+    ]);
   });
 });
 

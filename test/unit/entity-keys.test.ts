@@ -20,22 +20,17 @@ import {
   chatMessageSeenKey,
 } from '../../shared/chat/entities.js';
 import { isConnectionItem } from '../../shared/connections/entities.js';
-import { apiKeyKey, consumerKey, consumerLookup, consumerPrefix } from '../../shared/consumers/entities.js';
+import { apiKeyKey, consumerKey, consumerLookup, isConsumerItem } from '../../shared/consumers/entities.js';
 import { countsKey, evaluationKey, isRunKey, resultKey, resultsOfRun, runKey, runsOfEvaluation } from '../../shared/evals/entities.js';
 import { invitationKey, invitationListing } from '../../shared/invitations/entities.js';
 import { emailKey, organisationKey, orgSlugClaimKey, userKey, usersOfOrganisation } from '../../shared/org/entities.js';
 import { chatOrganisationEntry, settingKey, settingsOfOrganisation } from '../../shared/org/setting-entities.js';
 import { membershipKeys, membersOfTeam, teamKey, teamNameKey, teamsOfOrganisation, teamsOfUser } from '../../shared/org/team-entities.js';
 import { requestRateKey } from '../../shared/platform/entities.js';
-import type { Key, QueryInput } from '../../shared/platform/table.js';
+import type { QueryInput } from '../../shared/platform/table.js';
 import { scimKey } from '../../shared/scim/entities.js';
 import { ssoDomainKey, ssoKey, ssoStateKey } from '../../shared/auth/sso/entities.js';
-
-/** Whether a Query's key condition takes this key. */
-function takes(query: QueryInput, key: Key): boolean {
-  const sk = query.sk;
-  return key.pk === query.pk && (!sk || !('beginsWith' in sk) || key.sk.startsWith(sk.beginsWith));
-}
+import { queryTakes as takes } from '../support/queries.js';
 
 /**
  * The stored key layout of `docs/data-model.md` of the items whose keys live beside their entities,
@@ -122,7 +117,7 @@ describe('entity keys', () => {
     expect(runs.filter((key) => takes(resultsOfRun('e', 'r1'), key))).toEqual([resultKey('e', 'r1', 0)]);
     expect(runs.map(isRunKey)).toEqual([true, false, false]);
     // A consumer is a workspace child apart from its connections.
-    expect(consumerKey('o', 'w', 'c').sk.startsWith(consumerPrefix)).toBe(true);
+    expect(isConsumerItem(consumerKey('o', 'w', 'c'))).toBe(true);
     expect(isConnectionItem(consumerKey('o', 'w', 'c'))).toBe(false);
   });
 });
