@@ -7,6 +7,17 @@
  * the domains themselves are found by scripts/domain-circles.ts (also in `npm run layers`).
  * @type {import('dependency-cruiser').IConfiguration}
  */
+const { readFileSync, readdirSync, existsSync } = require('node:fs');
+
+/** The files a domain's public file names with `@public ./file.js` (loaded on their own, e.g. lazily). */
+const namedPublic = readdirSync('shared', { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && existsSync(`shared/${entry.name}/index.ts`))
+  .flatMap((entry) =>
+    [...readFileSync(`shared/${entry.name}/index.ts`, 'utf8').matchAll(/@public \.\/([\w./-]+)\.js/g)].map(
+      (match) => `^shared/${entry.name}/${match[1].replace(/[.]/g, '[.]')}[.]ts$`,
+    ),
+  );
+
 module.exports = {
   forbidden: [
     {
@@ -37,6 +48,17 @@ module.exports = {
       severity: 'error',
       from: { path: '^shared/' },
       to: { path: '^migrations/' },
+    },
+    {
+      name: 'domains-meet-at-their-public-file',
+      comment:
+        "A domain reaches another only through that domain's public file, shared/<domain>/index.ts, which re-exports what the rest may use and may name a file of its own to import apart (`@public ./web.js`, for a module loaded lazily). shared/platform and shared/http are layers below every domain (their files are all public); shared/wiring is the composition root above them (it mounts each domain's routes and job handlers, which no other domain imports).",
+      severity: 'error',
+      from: { path: '^shared/([^/.]+)/', pathNot: '^shared/(platform|http|wiring)/' },
+      to: {
+        path: '^shared/[^/.]+/',
+        pathNot: ['^shared/$1/', '^shared/(platform|http|wiring)/', '^shared/[^/.]+/index[.]ts$', ...namedPublic],
+      },
     },
   ],
   options: {

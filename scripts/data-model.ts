@@ -335,7 +335,23 @@ function declarationOf(name: string, at: ts.Node): Declaration | undefined {
     const specifier = (statement as ts.ImportDeclaration).moduleSpecifier;
     if (!imported || !ts.isStringLiteral(specifier) || !specifier.text.startsWith('.')) continue;
     const file = resolve(dirname(source.fileName), specifier.text.replace(/\.js$/, '.ts'));
-    return existsSync(file) ? declaredIn(sourceOf(file).statements, (imported.propertyName ?? imported.name).text) : undefined;
+    return exportedFrom(file, (imported.propertyName ?? imported.name).text);
+  }
+  return undefined;
+}
+
+/** The declaration `file` exports as `name`: its own, or one a domain's public file re-exports (`export * from './x.js'`). */
+function exportedFrom(file: string, name: string, seen = new Set<string>()): Declaration | undefined {
+  if (!existsSync(file) || seen.has(file)) return undefined;
+  seen.add(file);
+  const statements = sourceOf(file).statements;
+  const own = declaredIn(statements, name);
+  if (own) return own;
+  for (const statement of statements) {
+    const specifier = ts.isExportDeclaration(statement) && !statement.exportClause ? statement.moduleSpecifier : undefined;
+    if (!specifier || !ts.isStringLiteral(specifier)) continue;
+    const found = exportedFrom(resolve(dirname(file), specifier.text.replace(/\.js$/, '.ts')), name, seen);
+    if (found) return found;
   }
   return undefined;
 }

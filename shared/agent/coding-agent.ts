@@ -3,11 +3,11 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { z } from 'zod';
 import type { AgentEvent } from './events.js';
 import { runQuery, type QueryListener } from './query.js';
-import type { Principal } from '../auth/tokens.js';
-import { ownerOf } from '../conversations/owners.js';
+import type { Principal } from '../auth/index.js';
+import { ownerOf } from '../conversations/index.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
-import { answerWithWaiting } from '../approvals/describe.js';
+import { answerWithWaiting } from '../approvals/index.js';
 
 /** Text progress is told at most this often; tool calls always. */
 const TEXT_PROGRESS_MS = 500;

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ConsumerParams } from '../consumers/schemas.js';
+import { ConsumerParams } from '../consumers/index.js';
 import { CODING_AGENT_KEY, MESSAGING_KEY, onAgent } from '../http/placement.js';
 import { authErrors, jsonBody, jsonResponse, notFoundError, jsonOrEventStream, validationErrors, conflictError } from '../http/schemas.js';
 import { QueryResponseSchema } from './schemas.js';

@@ -1,12 +1,12 @@
 import { runQuery, type QueryListener } from './query.js';
 import { streamQuery, wantsEventStream } from '../http/sse.js';
-import type { Principal } from '../auth/tokens.js';
-import { ownerOf } from '../conversations/owners.js';
+import type { Principal } from '../auth/index.js';
+import { ownerOf } from '../conversations/index.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { answerMcpRequest } from './coding-agent.js';
-import { answerWithWaiting } from '../approvals/describe.js';
+import { answerWithWaiting } from '../approvals/index.js';
 import { consumerAgentRouteDefinitions } from './consumer-route-definitions.js';
 
 function keyOf(principal: Principal, type: 'messaging' | 'coding-agent') {

@@ -1,4 +1,4 @@
-import type { ToolCallOutcome } from '../connections/mcp-hub.js';
+import type { ToolCallOutcome } from '../connections/index.js';
 import {
   ModelError,
   NO_USAGE,
@@ -9,7 +9,7 @@ import {
   type ModelResponse,
   type TokenUsage,
   type ToolSpec,
-} from '../models/model.js';
+} from '../models/index.js';
 import { AnswerDeltas, toolText, type AgentListener, type ToolCallRecord } from './events.js';
 import type { Attributes } from '@opentelemetry/api';
 import { ATTR, contentAttributes, failSpan, inSpan } from '../platform/tracing.js';

@@ -1,4 +1,4 @@
-import { ownerOf } from '../conversations/owners.js';
+import { ownerOf } from '../conversations/index.js';
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { streamQuery, wantsEventStream } from '../http/sse.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../models/schemas.js';
+import { TokensSchema } from '../models/index.js';
 
 const MAX_TEXT = 32_000;
 

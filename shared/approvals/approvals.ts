@@ -1,10 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Caller } from '../agent/query/types.js';
-import type { LoopCheckpoint } from '../agent/loop.js';
-import type { ApprovalRecord, CountedSoFar } from '../agent/query/persist.js';
+import type { Caller, LoopCheckpoint, ApprovalRecord, CountedSoFar } from '../agent/index.js';
 import { type Metrics, workspaceLabel } from '../platform/metrics.js';
 import type { Store } from '../platform/store.js';
-import { conversationKey } from '../conversations/entities.js';
+import { conversationKey } from '../conversations/index.js';
 import {
   approvalExpiryEntry,
   approvalKey,
@@ -17,7 +15,7 @@ import { readPage } from '../platform/pages.js';
 import type { Pagination } from '../http/schemas.js';
 import type { Item } from '../platform/table.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
+import { addWorkspaceCounters, counterNames } from '../workspaces/index.js';
 
 /*
  * The approval of one tool call: what was asked (the tool and its exact arguments, bound by a

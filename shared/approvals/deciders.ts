@@ -1,5 +1,5 @@
-import type { Principal } from '../auth/tokens.js';
-import { ownerOf } from '../conversations/owners.js';
+import type { Principal } from '../auth/index.js';
+import { ownerOf } from '../conversations/index.js';
 import { callerOf, type ApprovalItem } from './approvals.js';
 
 /* Who may decide an approval: the rule, apart from deciding (which runs the agent), so a list can say it too. */

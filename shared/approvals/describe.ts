@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../agent/events.js';
+import type { PendingApproval } from '../agent/index.js';
 
 /**
  * What waits for whom, in words: for callers that cannot press a button (the messaging webhook,

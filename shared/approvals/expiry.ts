@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import type { JobMessage } from '../jobs/ledger.js';
-import { scheduleName } from '../jobs/scheduler.js';
+import { type JobMessage, scheduleName } from '../jobs/index.js';
 
 /*
  * An approval that nobody decides expires: a timed move like a conversation's, sent by a one-time

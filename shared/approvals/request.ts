@@ -1,11 +1,8 @@
-import type { PendingApproval } from '../agent/events.js';
-import type { LoopResult, LoopTool } from '../agent/loop.js';
-import type { Caller } from '../agent/query/types.js';
+import type { PendingApproval, LoopResult, LoopTool, Caller } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
-import type { WorkspaceItem } from '../workspaces/workspaces.js';
+import { type WorkspaceItem, approvalSettingOf } from '../workspaces/index.js';
 import { argumentsHash, createApproval, type PausedQuery } from './approvals.js';
-import { approvalSettingOf } from '../workspaces/approval-setting.js';
 import { scheduleExpiry } from './expiry.js';
 
 /** A query paused on a call: what asking for its approval needs. */

@@ -1,6 +1,6 @@
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
 import { listApprovals } from './approvals.js';
 import { deciderOf, mayDecide } from './deciders.js';
 import { approvalRouteDefinitions as routes } from './route-definitions.js';

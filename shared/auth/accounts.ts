@@ -4,11 +4,25 @@ import { newId, slugify } from '../platform/ids.js';
 import { addToWindow } from '../platform/windows.js';
 import type { Key } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
-import { emailKey, organisationKey, orgSlugClaimKey, userKey } from '../org/entities.js';
-import { toOrganisation, type OrganisationItem } from '../org/organisations.js';
-import { teamKey, teamNameKey } from '../org/team-entities.js';
-import type { Organisation, User } from '../org/schemas.js';
-import { assertEmailFree, DEACTIVATED, isActive, toUser, writeUser, type EmailItem, type UserItem } from '../org/users.js';
+import {
+  emailKey,
+  organisationKey,
+  orgSlugClaimKey,
+  userKey,
+  toOrganisation,
+  type OrganisationItem,
+  teamKey,
+  teamNameKey,
+  type Organisation,
+  type User,
+  assertEmailFree,
+  DEACTIVATED,
+  isActive,
+  toUser,
+  writeUser,
+  type EmailItem,
+  type UserItem,
+} from '../org/index.js';
 import { addressLoginThrottleKey, firstSignupKey, loginFromThrottleKey, loginThrottleKey, signupThrottleKey } from './entities.js';
 import type { SignupInput } from './schemas.js';
 

@@ -1,9 +1,7 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../platform/errors.js';
-import { emailKey, renameUserUpdate, userKey } from '../org/entities.js';
+import { emailKey, renameUserUpdate, userKey, type User, replacePassword, toUser, type EmailItem, type UserItem } from '../org/index.js';
 import { onConditionFailed } from '../platform/table.js';
-import type { User } from '../org/schemas.js';
-import { replacePassword, toUser, type EmailItem, type UserItem } from '../org/users.js';
 import { logIn } from './accounts.js';
 import type { ChangePasswordInput } from './schemas.js';
 import { carrySession } from './sessions.js';

@@ -2,7 +2,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { z } from '@hono/zod-openapi';
 import { MEMBERS, PUBLIC, onApi } from '../http/placement.js';
 import { StatusOkSchema, authErrors, conflictError, jsonBody, jsonResponse, validationErrors } from '../http/schemas.js';
-import { UserSchema } from '../org/schemas.js';
+import { UserSchema } from '../org/index.js';
 import { ErrorSchema } from '../http/schemas.js';
 import {
   ChangePasswordBody,

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { deleteCookie, getCookie } from 'hono/cookie';
 import type { Deps } from '../deps.js';
 import { createRouter, type AppEnv } from '../http/router.js';
-import { toUser } from '../org/users.js';
+import { toUser } from '../org/index.js';
 import { logIn, signUp, signupState } from './accounts.js';
 import { assertPasswordSignInAllowed } from './sso/flow.js';
 import { startSession } from './cookie.js';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { displayName, emailAddress, isoTimestamp, password } from '../http/schemas.js';
-import { OrganisationSchema, OrgRoleSchema, UserSchema } from '../org/schemas.js';
+import { OrganisationSchema, OrgRoleSchema, UserSchema } from '../org/index.js';
 
 export const SignupBody = z
   .object({ name: displayName(), email: emailAddress, password, org_name: displayName().optional() })

@@ -1,5 +1,5 @@
 import { BriefCache } from '../platform/brief-cache.js';
-import type { ApiKeyItem } from '../consumers/entities.js';
+import type { ApiKeyItem } from '../consumers/index.js';
 import type { Principal } from './tokens.js';
 
 /**

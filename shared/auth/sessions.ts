@@ -2,9 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { UnauthorizedError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { passwordEpochUpdate, userKey } from '../org/entities.js';
+import { passwordEpochUpdate, userKey, isActive, type UserItem } from '../org/index.js';
 import { type SessionItem, sessionEpochUpdate, sessionKey, type SIGN_IN_METHODS } from './entities.js';
-import { isActive, type UserItem } from '../org/users.js';
 import type { CachedSession } from './session-cache.js';
 import {
   SESSION_LIFETIME_SECONDS,

@@ -1,8 +1,7 @@
 import type { Deps } from '../deps.js';
 import { PaymentRequiredError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { counterNames, counterOf } from '../workspaces/counters.js';
-import { roundUsd } from '../workspaces/stats.js';
+import { counterNames, counterOf, roundUsd } from '../workspaces/index.js';
 import { budgetAlertMessages } from './alerts.js';
 import { budgetSpendKey, refusedUpdate, reservationUpdate, settlementUpdate } from './entities.js';
 import { periodOf, resetsAt, spendTtl, usdText, type SpendItem, type StoredBudget } from './store.js';

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { channelsOf } from '../chat/consumers.js';
+import { channelsOf } from '../chat/index.js';
 import { createGuardedFetch } from '../platform/url-policy.js';
-import type { JobMessage } from '../jobs/ledger-types.js';
-import type { JobHandler } from '../jobs/worker.js';
-import { readSetting } from '../org/settings.js';
+import type { JobMessage, JobHandler } from '../jobs/index.js';
+import { readSetting } from '../org/index.js';
 import { hasErrorCode } from '../platform/errors.js';
 import { budgetSpendKey, budgetsKey } from './entities.js';
 import { budgetView, budgetsOf, periodOf, usdText, type SpendItem, type StoredBudget } from './store.js';

@@ -1,11 +1,10 @@
 import type { Deps } from '../deps.js';
-import { getOrganisationItem } from '../org/organisations.js';
+import { getOrganisationItem, userKey } from '../org/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { consumersById } from '../consumers/entities.js';
-import { userKey } from '../org/entities.js';
+import { consumersById } from '../consumers/index.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { getWorkspaceItem, roundUsd } from '../workspaces/index.js';
 import { MAX_BUDGETS, type Budget, type CreateBudgetInput, type UpdateBudgetInput } from './schemas.js';
 import {
   budgetAdded,
@@ -19,7 +18,6 @@ import {
 } from './entities.js';
 import { budgetView, budgetsOf, currentSpend, periodOf, spendTtl, type StoredBudget } from './store.js';
 import { spentThisPeriod } from './spent-before.js';
-import { roundUsd } from '../workspaces/stats.js';
 
 /*
  * `GET/POST /api/org/budgets`, `PUT/DELETE /api/org/budgets/:id`: the organisation's budgets with

@@ -5,7 +5,7 @@ import { map } from 'dynamodb-toolbox/schema/map';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { record } from 'dynamodb-toolbox/schema/record';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { orgPartition } from '../org/entities.js';
+import { orgPartition } from '../org/index.js';
 import type { Key, QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 import { BUDGET_PERIODS, BUDGET_SCOPES, MAX_BUDGETS } from './schemas.js';

@@ -1,9 +1,7 @@
 import type { Deps } from '../deps.js';
 import { dayOf } from '../platform/clock.js';
-import { roundUsd } from '../workspaces/stats.js';
+import { roundUsd, costsBetween, activityOfDays } from '../workspaces/index.js';
 import { spentBy } from './entities.js';
-import { costsBetween } from '../workspaces/day-counts.js';
-import { activityOfDays } from '../workspaces/entities.js';
 import type { BudgetPeriod, BudgetScope } from './schemas.js';
 
 /*

@@ -1,4 +1,4 @@
-import { roundUsd } from '../workspaces/stats.js';
+import { roundUsd } from '../workspaces/index.js';
 import type { Store } from '../platform/store.js';
 import type { Item } from '../platform/table.js';
 import { budgetSpendKey, type SpendItem, type StoredBudget } from './entities.js';

@@ -1,12 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import { callerOf, getApproval, toApprovalView, type ApprovalItem } from '../approvals/approvals.js';
-import { approvalOf, decideApproval } from '../agent/approvals/decide.js';
-import { mayDecide, type Decider } from '../approvals/deciders.js';
+import { callerOf, getApproval, toApprovalView, type ApprovalItem, mayDecide, type Decider } from '../approvals/index.js';
+import { approvalOf, decideApproval } from '../agent/index.js';
 import type { AgentDeps } from '../deps.js';
 import { DomainError, NotFoundError, PaymentRequiredError, errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
-import { getBinding } from '../chat/consumers.js';
-import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from '../chat/identity.js';
+import { getBinding, chatPersonOf, offerLink, strangerReason, type ChatTeam } from '../chat/index.js';
 import { ThreadReply } from './reply.js';
 import { finishAnswer, showDecision } from './thread-answer.js';
 

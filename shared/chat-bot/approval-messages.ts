@@ -1,7 +1,6 @@
 import type { types } from '@slack/bolt';
-import type { PendingApproval } from '../agent/events.js';
-import { escapeMrkdwn as escaped } from '../chat/mrkdwn.js';
-import type { DecisionForThread } from '../chat/notifier-port.js';
+import type { PendingApproval } from '../agent/index.js';
+import { escapeMrkdwn as escaped, type DecisionForThread } from '../chat/index.js';
 
 /*
  * The approval message in a team-chat thread: what tool would run with which arguments, who asked,

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { App, LogLevel } from '@slack/bolt';
 import type { AgentDeps } from '../deps.js';
-import { listChatOrganisations } from '../org/settings.js';
+import { listChatOrganisations } from '../org/index.js';
 import { handleApprovalPress } from './approval-buttons.js';
 import { APPROVAL_ACTIONS } from './approval-messages.js';
 import { FEEDBACK_ACTIONS, handleFeedbackPress } from './feedback-buttons.js';
-import type { ChatTeam } from '../chat/identity.js';
+import type { ChatTeam } from '../chat/index.js';
 import { handleChatMessage, type ChatMessageEvent } from './messages.js';
 import { chatClientOptions } from '../chat/web.js';
 import { errorMessage } from '../platform/errors.js';

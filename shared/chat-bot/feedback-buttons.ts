@@ -1,7 +1,7 @@
 import type { AgentDeps } from '../deps.js';
-import { recordFeedback } from '../conversations/feedback.js';
+import { recordFeedback } from '../conversations/index.js';
 import { DomainError, errorMessage } from '../platform/errors.js';
-import { getBinding } from '../chat/consumers.js';
+import { getBinding } from '../chat/index.js';
 import type { WebClient } from '@slack/web-api';
 import type { types } from '@slack/bolt';
 

@@ -1,16 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
-import { runQuery, type Caller } from '../agent/query.js';
-import { connectionsOfWorkspace } from '../connections/entities.js';
-import { conversationKey } from '../conversations/entities.js';
-import { teamChatOwner } from '../conversations/owners.js';
+import { runQuery, type Caller } from '../agent/index.js';
+import { connectionsOfWorkspace } from '../connections/index.js';
+import { conversationKey, teamChatOwner } from '../conversations/index.js';
 import type { AgentDeps } from '../deps.js';
 import type { Clock } from '../platform/clock.js';
 import { ConflictError, NotFoundError, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
 import type { Key } from '../platform/table.js';
-import { getBinding } from '../chat/consumers.js';
-import { chatEventSeenKey, chatMessageSeenKey } from '../chat/entities.js';
-import { chatPersonOf, offerLink, strangerReason, type ChatTeam } from '../chat/identity.js';
+import { getBinding, chatEventSeenKey, chatMessageSeenKey, chatPersonOf, offerLink, strangerReason, type ChatTeam } from '../chat/index.js';
 import { ThreadReply } from './reply.js';
 import { finishAnswer, splitForPosting } from './thread-answer.js';
 

@@ -1,9 +1,9 @@
-import { notConnected, type ChatNotifier, type DecisionForThread } from '../chat/notifier-port.js';
+import { notConnected, type ChatNotifier, type DecisionForThread } from '../chat/index.js';
 // Imported statically: a dynamic import here made esbuild order the MCP SDK before zod in the jobs
 // bundle, which then threw at its cold start (test/infra/bundles.test.ts).
 import { showDecisionInThread } from './thread-answer.js';
 import type { SecretStore } from '../platform/store.js';
-import { readSetting } from '../org/settings.js';
+import { readSetting } from '../org/index.js';
 
 /**
  * Posts with the organisation's own bot token (`chat_bot_token`), through the team-chat Web API.

@@ -1,8 +1,8 @@
 import type { WebClient } from '@slack/web-api';
-import type { AgentEvent } from '../agent/events.js';
+import type { AgentEvent } from '../agent/index.js';
 import type { AppLogger } from '../platform/logger.js';
 import { errorMessage } from '../platform/errors.js';
-import { entitySafeCut, escapeMrkdwn } from '../chat/mrkdwn.js';
+import { entitySafeCut, escapeMrkdwn } from '../chat/index.js';
 
 /** Where a reply goes: the thread, and who it answers (streaming outside a DM names its recipient). */
 export interface ReplyTarget {

@@ -1,12 +1,10 @@
 import type { WebClient } from '@slack/web-api';
-import type { PendingApproval } from '../agent/events.js';
-import type { QueryResponse } from '../agent/query/types.js';
-import { getApproval, toApprovalView } from '../approvals/approvals.js';
+import type { PendingApproval, QueryResponse } from '../agent/index.js';
+import { getApproval, toApprovalView } from '../approvals/index.js';
 import type { Store } from '../platform/store.js';
 import { approvalBlockId, approvalRequestMessage, decidedApprovalMessage } from './approval-messages.js';
 import { feedbackBlocks } from './feedback-buttons.js';
-import { entitySafeCut, escapeMrkdwn } from '../chat/mrkdwn.js';
-import type { DecisionForThread } from '../chat/notifier-port.js';
+import { entitySafeCut, escapeMrkdwn, type DecisionForThread } from '../chat/index.js';
 import { MAX_MESSAGE_CHARS, type ThreadReply } from './reply.js';
 
 /*

@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { ValidationError } from '../platform/errors.js';
-import { connectKeyConsumer } from '../consumers/keys.js';
+import { connectKeyConsumer } from '../consumers/index.js';
 import { connectTeamChat, testTeamChatIntegration } from './connect.js';
 import { chatAgentRouteDefinitions } from './route-definitions.js';
 

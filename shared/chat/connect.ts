@@ -1,7 +1,7 @@
 import type { Deps } from '../deps.js';
 import { ValidationError } from '../platform/errors.js';
-import { putSetting } from '../org/settings.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { putSetting } from '../org/index.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
 import { bindChannel, ensureTeamChatConsumer } from './consumers.js';
 import { TeamChatCredentials, type ConnectConsumerInput } from './schemas.js';
 import { issueDetails } from '../platform/validation.js';

@@ -1,9 +1,9 @@
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
-import { consumerKey, consumerLookup, consumerStatusUpdate } from '../consumers/entities.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { readSetting } from '../org/settings.js';
+import { consumerKey, consumerLookup, consumerStatusUpdate } from '../consumers/index.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
+import { readSetting } from '../org/index.js';
 import { bindingExists, bindingFreeFor, type ChannelBinding, channelBindingKey, channelListing, channelsOfWorkspace } from './entities.js';
 import type { BindChannelInput } from './schemas.js';
 

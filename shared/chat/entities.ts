@@ -2,7 +2,7 @@ import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { orgPartition } from '../org/entities.js';
+import { orgPartition } from '../org/index.js';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 

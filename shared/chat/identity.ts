@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import type { AgentDeps } from '../deps.js';
-import type { UserItem } from '../org/users.js';
+import type { UserItem } from '../org/index.js';
 import type { Config } from '../platform/config.js';
 import { LINK_REQUEST_MINUTES, linkedUserOf, requestChatLink, type ChatAccount } from './links.js';
 

@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/index.js';
 import type { Deps } from '../deps.js';
-import { getOrganisationItem } from '../org/organisations.js';
-import { isActive, type UserItem } from '../org/users.js';
+import { getOrganisationItem, isActive, type UserItem, userKey } from '../org/index.js';
 import { ForbiddenError, GoneError, NotFoundError } from '../platform/errors.js';
-import { userKey } from '../org/entities.js';
 import type { Store } from '../platform/store.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import type { ChatLink, ChatLinkRequest } from './schemas.js';

@@ -1,4 +1,4 @@
-import type { QueryResponse } from '../agent/query/types.js';
+import type { QueryResponse } from '../agent/index.js';
 import { ConflictError } from '../platform/errors.js';
 
 /*

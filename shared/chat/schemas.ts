@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { CONSUMER_TYPES } from '../consumers/entities.js';
+import { CONSUMER_TYPES } from '../consumers/index.js';
 import { displayName, isoTimestamp } from '../http/schemas.js';
 
 const channelId = z

@@ -4,7 +4,7 @@ import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
-import { workspacePartition } from '../workspaces/entities.js';
+import { workspacePartition } from '../workspaces/index.js';
 
 /*
  * A workspace's connections and what hangs off them (docs/data-model.md): the connection item and

@@ -2,7 +2,7 @@ import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { mcpOf, type Deps } from '../deps.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
 import type { CreateMcpInput } from './schemas.js';
 import { admitSpec, connectionSpec, findConnection, replaceTools, requestSpec, storeConnection } from './connections.js';
 import { originOf, StoredOAuthProvider, startGrant, takeGrantState } from './oauth.js';

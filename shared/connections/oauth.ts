@@ -3,8 +3,7 @@ import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client
 import { mcpOf, type Deps } from '../deps.js';
 import { ValidationError } from '../platform/errors.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { userKey } from '../org/entities.js';
-import { isActive, type UserItem } from '../org/users.js';
+import { userKey, isActive, type UserItem } from '../org/index.js';
 import { grantContext, oauthClientKey, oauthStateKey, oauthTokensKey } from './entities.js';
 import type { SecretStore } from '../platform/store.js';
 

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { loadPatternEngine, schemaPattern } from '../guardrails/patterns.js';
+import { loadPatternEngine, schemaPattern } from '../guardrails/index.js';
 
 /*
  * How the MCP client checks a tool's structured result against the tool's output schema. The

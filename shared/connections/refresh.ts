@@ -2,7 +2,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
 import { toConnection, toTool } from './views.js';
-import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { addWorkspaceCounters } from '../workspaces/index.js';
 import { type ConnectionItem, connectionSpec, findConnection, recordHealth, replaceTools } from './connections.js';
 import { discoverTools } from './discovery.js';
 import { connectedListingUpdate, connectionKey, toolsOfConnection } from './entities.js';

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ConnectionSchema, ToolSchema } from '../workspaces/schemas.js';
+import { ConnectionSchema, ToolSchema } from '../workspaces/index.js';
 import { ADMINS, MEMBERS, PUBLIC, onAgent, onApi } from '../http/placement.js';
 import {
   StatusOkSchema,

@@ -1,7 +1,6 @@
 import { getCookie } from 'hono/cookie';
-import { SESSION_COOKIE } from '../auth/tokens.js';
+import { SESSION_COOKIE, readSession } from '../auth/index.js';
 import type { Deps } from '../deps.js';
-import { readSession } from '../auth/sessions.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { DomainError } from '../platform/errors.js';
 import { deleteConnection, saveConnection, testConnection } from './connections.js';

@@ -1,13 +1,10 @@
 import type { ConnectionItem } from './connections.js';
 import type { ToolItem } from './tool-cache.js';
-import { blockingGuardrail } from '../guardrails/enforcement.js';
-import { toGuardrail, type Guardrail, type GuardrailItem } from '../guardrails/guardrails.js';
+import { blockingGuardrail, toGuardrail, type Guardrail, type GuardrailItem, isGuardrailItem } from '../guardrails/index.js';
 import { globMatcher, type GlobMatcher } from '../platform/globs.js';
 import type { Item } from '../platform/table.js';
 import { isConnectionItem, isToolItem } from './entities.js';
-import { isGuardrailItem } from '../guardrails/entities.js';
-import { isWorkspaceItem } from '../workspaces/entities.js';
-import { ownedWorkspace, type WorkspaceItem } from '../workspaces/workspaces.js';
+import { isWorkspaceItem, ownedWorkspace, type WorkspaceItem } from '../workspaces/index.js';
 
 /*
  * Which of a workspace's cached tools a caller may use, and the names they answer to: one place for

@@ -1,7 +1,7 @@
 import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
-import { addWorkspaceCounters } from '../workspaces/counters.js';
+import { addWorkspaceCounters } from '../workspaces/index.js';
 import { toConnection } from './views.js';
 import { type ConnectionItem, admitSpec, findConnection, replaceTools, specOf } from './connections.js';
 import { checkCredentials, credentialsOf, sealCredentials } from './credentials.js';

@@ -1,5 +1,5 @@
 import type { Store } from '../platform/store.js';
-import { workspacesOfOrganisation } from '../workspaces/entities.js';
+import { workspacesOfOrganisation } from '../workspaces/index.js';
 import type { ConnectionItem } from './connections.js';
 import { connectionsOfWorkspace, oauthTokensKey } from './entities.js';
 

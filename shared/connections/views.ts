@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi';
 import { num, str, strOrNull, strings } from '../platform/attributes.js';
 import type { Item } from '../platform/table.js';
-import type { ConnectionSchema, ToolSchema } from '../workspaces/schemas.js';
+import type { ConnectionSchema, ToolSchema } from '../workspaces/index.js';
 import { masked } from './credentials.js';
 
 type Connection = z.infer<typeof ConnectionSchema>;

@@ -3,7 +3,7 @@ import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
 import { tableEntity, updateOf } from '../platform/updates.js';
-import { workspacePartition } from '../workspaces/entities.js';
+import { workspacePartition } from '../workspaces/index.js';
 
 /*
  * Consumers (docs/data-model.md): a consumer is a child of its workspace's partition, listed with

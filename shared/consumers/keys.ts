@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
 import { tokenHash } from '../platform/compare.js';
 import {
   type ApiKeyItem,

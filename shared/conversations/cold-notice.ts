@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobHandler } from '../jobs/worker.js';
+import type { JobHandler } from '../jobs/index.js';
 import { conversationKey } from './entities.js';
 
 export const COLD_NOTICE =

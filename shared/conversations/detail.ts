@@ -1,9 +1,9 @@
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/index.js';
 import type { Deps } from '../deps.js';
 import { num, numOrNull, str, strOrNull } from '../platform/attributes.js';
 import { NotFoundError } from '../platform/errors.js';
 import type { Item } from '../platform/table.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
 import { CONVERSATION_SORT_KEY, conversationWithMessages, MESSAGE_PREFIX } from './entities.js';
 import { toConversation } from './list.js';
 import { expandMessages } from './messages.js';

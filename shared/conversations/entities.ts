@@ -5,7 +5,7 @@ import { string } from 'dynamodb-toolbox/schema/string';
 import { listShardOf, shardKey, shardKeys } from '../platform/list-shards.js';
 import { indexAttributes, indexEntry, indexSchema, type Key, type QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, outOf, tableEntity, updateOf } from '../platform/updates.js';
-import { CONSUMER_TYPES } from '../consumers/entities.js';
+import { CONSUMER_TYPES } from '../consumers/index.js';
 import { CONVERSATION_STATUSES } from './schemas.js';
 
 /*

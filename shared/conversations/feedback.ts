@@ -1,14 +1,12 @@
 import { storedMessage } from './messages.js';
 import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/index.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Store } from '../platform/store.js';
 import type { Item, Key } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
 import { issueDetails } from '../platform/validation.js';
-import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
-import { workspaceKey } from '../workspaces/entities.js';
-import { ownedWorkspace } from '../workspaces/workspaces.js';
+import { addWorkspaceCounters, counterNames, workspaceKey, ownedWorkspace } from '../workspaces/index.js';
 import { conversationKey, feedbackEntity, feedbackKey, messageEntity, messageKey } from './entities.js';
 import { FeedbackBody, type FeedbackRating } from './schemas.js';
 

@@ -4,12 +4,8 @@ import type { Deps } from '../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
 import { type Item, unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
-import type { JobMessage } from '../jobs/ledger.js';
-import { scheduleName } from '../jobs/scheduler.js';
-import type { JobHandler } from '../jobs/worker.js';
-import { addWorkspaceCounters, counterNames } from '../workspaces/counters.js';
-import { workspaceKey } from '../workspaces/entities.js';
-import { getWorkspaceItem, type WorkspaceItem } from '../workspaces/workspaces.js';
+import { type JobMessage, scheduleName, type JobHandler } from '../jobs/index.js';
+import { addWorkspaceCounters, counterNames, workspaceKey, getWorkspaceItem, type WorkspaceItem } from '../workspaces/index.js';
 import { closesEntry, conversationEntity, conversationKey, outOf, pendingEntry } from './entities.js';
 
 /**

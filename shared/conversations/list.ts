@@ -6,9 +6,16 @@ import type { Item, QueryInput } from '../platform/table.js';
 import { conditionOf } from '../platform/updates.js';
 import { conversationEntity, conversationsOfWorkspace } from './entities.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
-import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from '../workspaces/counters.js';
-import { CONSUMER_TYPES } from '../consumers/entities.js';
+import {
+  getWorkspaceItem,
+  counterNames,
+  counterOf,
+  countersOf,
+  countsOf,
+  readCounterItems,
+  type ConversationDimension,
+} from '../workspaces/index.js';
+import { CONSUMER_TYPES } from '../consumers/index.js';
 import { CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
 
 export function toConversation(item: Item): Conversation {

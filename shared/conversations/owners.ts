@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/index.js';
 
 /**
  * Who may continue a conversation, stored with it as `owner`: a signed-in user (`user:<id>`), a

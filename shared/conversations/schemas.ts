@@ -1,6 +1,6 @@
-import { CONSUMER_TYPES } from '../consumers/entities.js';
+import { CONSUMER_TYPES } from '../consumers/index.js';
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../models/schemas.js';
+import { TokensSchema } from '../models/index.js';
 import { PaginationQuery, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
 
 export const CONVERSATION_STATUSES = ['open', 'cold', 'closed'] as const;

@@ -1,6 +1,6 @@
 import { $get, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
-import { admitQuery } from '../agent/query.js';
-import { RunLaterError, type JobHandler } from '../jobs/worker.js';
+import { admitQuery } from '../agent/index.js';
+import { RunLaterError, type JobHandler } from '../jobs/index.js';
 import type { Deps } from '../deps.js';
 import { errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';

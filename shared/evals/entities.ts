@@ -7,7 +7,7 @@ import { number } from 'dynamodb-toolbox/schema/number';
 import { record } from 'dynamodb-toolbox/schema/record';
 import { set } from 'dynamodb-toolbox/schema/set';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { orgPartition } from '../org/entities.js';
+import { orgPartition } from '../org/index.js';
 import type { Key, QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 import { RUN_STATUSES } from './schemas.js';

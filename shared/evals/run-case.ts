@@ -1,7 +1,7 @@
-import { tokenCountsOf } from '../models/model.js';
-import { loadQueryContext, runAgentQuery, type Caller, type FinishedRun, type OfferedTool } from '../agent/query.js';
+import { tokenCountsOf } from '../models/index.js';
+import { loadQueryContext, runAgentQuery, type Caller, type FinishedRun, type OfferedTool } from '../agent/index.js';
 import { modelsOf, type Deps } from '../deps.js';
-import { recordUsage } from '../workspaces/counters.js';
+import { recordUsage } from '../workspaces/index.js';
 import type { CaseResult, EvalCase } from './schemas.js';
 import { checkExpectations, judge } from './scoring.js';
 import type { RunItem } from './store.js';

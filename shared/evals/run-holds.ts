@@ -1,7 +1,6 @@
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Deps } from '../deps.js';
-import { jobKey } from '../jobs/entities.js';
-import type { JobItem } from '../jobs/ledger.js';
+import { jobKey, type JobItem } from '../jobs/index.js';
 import { ConflictError, NotFoundError, TooManyRequestsError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import { errorMessage } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
-import { roundUsd } from '../workspaces/stats.js';
+import { roundUsd } from '../workspaces/index.js';
 import { evaluationEntity, evaluationKey, resultKey, runEntity, runKey } from './entities.js';
 import { caseJobId, claimEvaluation, failRun, releaseEvaluation, releaseRun, reserveCasesOrRefuse } from './run-holds.js';
 import type { CaseResult, Overrides, RunSummary } from './schemas.js';

@@ -1,7 +1,6 @@
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../models/schemas.js';
+import { TokensSchema, MODEL_TIER_IDS } from '../models/index.js';
 import { isoTimestamp } from '../http/schemas.js';
-import { MODEL_TIER_IDS } from '../models/catalogue.js';
 
 /*
  * Evaluations of a workspace (CONTRACT.md, "Evaluations"): sets of cases, each a question and what

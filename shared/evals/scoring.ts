@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { NO_USAGE, type ModelClient, type ModelRequest, type TokenUsage } from '../models/model.js';
-import type { ReviewGate } from '../agent/query.js';
+import { NO_USAGE, type ModelClient, type ModelRequest, type TokenUsage } from '../models/index.js';
+import type { ReviewGate } from '../agent/index.js';
 import { errorMessage } from '../platform/errors.js';
 import type { EvalCase } from './schemas.js';
 

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { onConditionFailed, type Item } from '../platform/table.js';
 import { conditionOf, updateOf } from '../platform/updates.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { getWorkspaceItem } from '../workspaces/index.js';
 import { claimEvalPlace, releaseEvalPlace } from './counts.js';
 import { evaluationEntity, evaluationKey, evaluationsOfWorkspace, resultKey, resultsOfRun, runKey, runsOfEvaluation } from './entities.js';
 import type { CaseResult, EvalCase, EvalInput, Overrides, RunSummary } from './schemas.js';

@@ -4,9 +4,7 @@ import { displayName } from '../http/schemas.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
-import { addWorkspaceCounters } from '../workspaces/counters.js';
-import { patternStepsUpdate } from '../workspaces/entities.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { addWorkspaceCounters, patternStepsUpdate, getWorkspaceItem } from '../workspaces/index.js';
 import { guardrailExists, guardrailKey } from './entities.js';
 import { PRESETS, WORKSPACE_PATTERN_STEPS, compilePattern, loadPatternEngine, patternSteps } from './patterns.js';
 

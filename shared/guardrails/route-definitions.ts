@@ -1,7 +1,7 @@
 import { ADMINS, onApi } from '../http/placement.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { StatusOkSchema, WorkspaceParams, adminErrors, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
-import { GuardrailSchema } from '../workspaces/schemas.js';
+import { GuardrailSchema } from '../workspaces/index.js';
 import { GuardrailBody } from './guardrails.js';
 
 const tags = ['guardrails'];

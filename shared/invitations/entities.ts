@@ -2,7 +2,7 @@ import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { OrgRoleSchema } from '../org/schemas.js';
+import { OrgRoleSchema } from '../org/index.js';
 import { indexEntry, type Key, type QueryInput } from '../platform/table.js';
 import { tableEntity, updateOf } from '../platform/updates.js';
 

@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { Principal } from '../auth/tokens.js';
+import type { Principal } from '../auth/index.js';
 import type { Deps } from '../deps.js';
-import { getOrganisationItem } from '../org/organisations.js';
-import { assertEmailFree, isActiveAdmin, writeUser, type UserItem } from '../org/users.js';
+import { getOrganisationItem, assertEmailFree, isActiveAdmin, writeUser, type UserItem, userKey } from '../org/index.js';
 import { GoneError, NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { userKey } from '../org/entities.js';
 import { onConditionFailed } from '../platform/table.js';
 import { INVITATION_HOURS, type AcceptInvitationInput, type CreateInvitationInput, type Invitation } from './schemas.js';
 import { tokenHash } from '../platform/compare.js';

@@ -1,7 +1,7 @@
-import { startSession } from '../auth/cookie.js';
+import { startSession } from '../auth/index.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
-import { toUser } from '../org/users.js';
+import { toUser } from '../org/index.js';
 import { acceptInvitation, createInvitation, listInvitations, revokeInvitation, viewInvitation } from './invitations.js';
 import { invitationRouteDefinitions as routes } from './route-definitions.js';
 

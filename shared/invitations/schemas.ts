@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { displayName, emailAddress, isoTimestamp, password } from '../http/schemas.js';
-import { OrgRoleSchema, UserSchema } from '../org/schemas.js';
+import { OrgRoleSchema, UserSchema } from '../org/index.js';
 
 /** How long an invitation's link works, in hours: 72 unless said, at most two weeks. */
 export const INVITATION_HOURS = { default: 72, max: 336 } as const;

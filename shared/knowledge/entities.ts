@@ -2,7 +2,7 @@ import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../platform/table.js';
 import { conditionOf, tableEntity, updateOf } from '../platform/updates.js';
-import { workspacePartition } from '../workspaces/entities.js';
+import { workspacePartition } from '../workspaces/index.js';
 import { keys } from '../platform/keys.js';
 
 /*

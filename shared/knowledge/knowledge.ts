@@ -3,8 +3,7 @@ import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
-import { addWorkspaceCounters } from '../workspaces/counters.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import { addWorkspaceCounters, getWorkspaceItem } from '../workspaces/index.js';
 import { knowledgeExists, knowledgeKey, knowledgeUpdate } from './entities.js';
 
 export const KnowledgeBody = z

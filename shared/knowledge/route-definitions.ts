@@ -1,7 +1,7 @@
 import { ADMINS, onApi } from '../http/placement.js';
 import { createRoute, z } from '@hono/zod-openapi';
 import { StatusOkSchema, WorkspaceParams, adminErrors, jsonBody, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
-import { KnowledgeEntrySchema } from '../workspaces/schemas.js';
+import { KnowledgeEntrySchema } from '../workspaces/index.js';
 import { KnowledgeBody, KnowledgeUpdateBody } from './knowledge.js';
 
 const tags = ['knowledge'];

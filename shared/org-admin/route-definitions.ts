@@ -25,7 +25,7 @@ import {
   UpdateUserBody,
   UserParams,
   UserSchema,
-} from '../org/schemas.js';
+} from '../org/index.js';
 
 const OrgResponse = z.object({ org: OrganisationSchema });
 

@@ -1,12 +1,19 @@
-import { serviceModelKey } from '../models/providers.js';
+import { serviceModelKey, listModels } from '../models/index.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
-import { listModels } from '../models/catalogue.js';
-import { getOrganisation, renameOrganisation } from '../org/organisations.js';
-import { deleteSetting, listSettings, putSetting } from '../org/settings.js';
-import { createTeam, listTeams } from '../org/teams.js';
+import {
+  getOrganisation,
+  renameOrganisation,
+  deleteSetting,
+  listSettings,
+  putSetting,
+  createTeam,
+  listTeams,
+  createUser,
+  listUsers,
+  setUserPassword,
+} from '../org/index.js';
 import { changeUserRole, removeUser } from './standing.js';
-import { createUser, listUsers, setUserPassword } from '../org/users.js';
 
 import { orgRouteDefinitions as routes } from './route-definitions.js';
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OrgRole, Principal } from '../auth/tokens.js';
-import { deleteChatLinksOf } from '../chat/links.js';
-import { forgetUserGrants } from '../connections/user-grants.js';
+import type { OrgRole, Principal } from '../auth/index.js';
+import { deleteChatLinksOf } from '../chat/index.js';
+import { forgetUserGrants } from '../connections/index.js';
 import type { Deps } from '../deps.js';
-import { revokeInvitationsBy } from '../invitations/invitations.js';
+import { revokeInvitationsBy } from '../invitations/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Store } from '../platform/store.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
@@ -16,10 +16,13 @@ import {
   roleUpdate,
   userKey,
   usersOfOrganisation,
-} from '../org/entities.js';
-import type { User } from '../org/schemas.js';
-import { removeMemberships } from '../org/team-members.js';
-import { isActive, isActiveAdmin, toUser, type UserItem } from '../org/users.js';
+  type User,
+  removeMemberships,
+  isActive,
+  isActiveAdmin,
+  toUser,
+  type UserItem,
+} from '../org/index.js';
 
 /*
  * What a person may do follows their standing in the organisation, by whichever way it changes

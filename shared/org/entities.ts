@@ -3,7 +3,7 @@ import { $get, $remove, $sum, UpdateItemCommand } from 'dynamodb-toolbox/entity/
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import type { OrgRole } from '../auth/tokens.js';
+import type { OrgRole } from '../auth/index.js';
 import type { Key, QueryInput } from '../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../platform/updates.js';
 import { OrgRoleSchema } from './schemas.js';

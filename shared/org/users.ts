@@ -1,4 +1,4 @@
-import type { OrgRole, Principal } from '../auth/tokens.js';
+import type { OrgRole, Principal } from '../auth/index.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';

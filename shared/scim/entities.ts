@@ -1,7 +1,7 @@
 import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { orgPartition } from '../org/entities.js';
+import { orgPartition } from '../org/index.js';
 import type { Key } from '../platform/table.js';
 import { nullableString, tableEntity, updateOf } from '../platform/updates.js';
 

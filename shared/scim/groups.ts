@@ -1,10 +1,18 @@
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
-import { userKey } from '../org/entities.js';
-import { createTeam, deleteTeam, getTeam, listTeams, renameTeam } from '../org/teams.js';
-import { addTeamMembers, removeTeamMembers, teamMemberIds } from '../org/team-members.js';
-import type { UserItem } from '../org/users.js';
-import type { Team } from '../org/schemas.js';
+import {
+  userKey,
+  createTeam,
+  deleteTeam,
+  getTeam,
+  listTeams,
+  renameTeam,
+  addTeamMembers,
+  removeTeamMembers,
+  teamMemberIds,
+  type UserItem,
+  type Team,
+} from '../org/index.js';
 import { scimRefusal } from './errors.js';
 import { parseEquality, parsePath } from './filter.js';
 import { pageOf, type Page } from './paging.js';

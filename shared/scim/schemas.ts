@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isoTimestamp } from '../http/schemas.js';
-import { CreateUserBody } from '../org/schemas.js';
+import { CreateUserBody } from '../org/index.js';
 
 /*
  * What SCIM 2.0 clients send (RFC 7643, 7644), as the common identity providers send it: unknown

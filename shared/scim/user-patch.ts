@@ -1,6 +1,5 @@
 import { emailAddress } from '../http/schemas.js';
-import type { ProvisionedUserFields } from '../org/entities.js';
-import type { UserItem } from '../org/users.js';
+import type { ProvisionedUserFields, UserItem } from '../org/index.js';
 import type { ValidationError } from '../platform/errors.js';
 import { scimRefusal } from './errors.js';
 import { parsePath } from './filter.js';

@@ -1,18 +1,22 @@
 import type { Deps } from '../deps.js';
-import { userTeamIds } from '../org/team-members.js';
-import { deleteUser, writeDeactivation } from '../org-admin/standing.js';
-import { emailTaken, isActive, writeUser, type EmailItem, type UserItem } from '../org/users.js';
-import { emailAddress } from '../http/schemas.js';
-import { readSso } from '../auth/sso/config.js';
 import {
+  userTeamIds,
+  emailTaken,
+  isActive,
+  writeUser,
+  type EmailItem,
+  type UserItem,
   emailKey,
   ownEmailCondition,
   type ProvisionedUserFields,
   provisionedUserUpdate,
   userKey,
   usersOfOrganisation,
-} from '../org/entities.js';
-import { teamKey } from '../org/team-entities.js';
+  teamKey,
+} from '../org/index.js';
+import { deleteUser, writeDeactivation } from '../org-admin/index.js';
+import { emailAddress } from '../http/schemas.js';
+import { readSso } from '../auth/index.js';
 import { hasErrorCode, NotFoundError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { scimRefusal } from './errors.js';

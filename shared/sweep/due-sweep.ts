@@ -1,8 +1,7 @@
 import type { Deps } from '../deps.js';
 import { keys } from '../platform/keys.js';
 import { type Key, type QueryInput, unlessConditionFailed } from '../platform/table.js';
-import { expiringApprovals } from '../approvals/entities.js';
-import { APPROVAL_DUE_SHARDS, expiryMessage } from '../approvals/expiry.js';
+import { expiringApprovals, APPROVAL_DUE_SHARDS, expiryMessage } from '../approvals/index.js';
 import {
   closingConversations,
   pendingConversations,
@@ -10,10 +9,12 @@ import {
   pendingEntryMovedToDue,
   pendingEntryRemoval,
   pendingEntryTime,
-} from '../conversations/entities.js';
-import { lifecycleMessage, STATS_BACKSTOP_MS, statsMessage, type LifecycleJob } from '../conversations/lifecycle.js';
-import { drainedAt } from '../jobs/drains.js';
-import type { JobMessage } from '../jobs/ledger.js';
+  lifecycleMessage,
+  STATS_BACKSTOP_MS,
+  statsMessage,
+  type LifecycleJob,
+} from '../conversations/index.js';
+import { drainedAt, type JobMessage } from '../jobs/index.js';
 
 /*
  * The backstop of timed moves: open and cold conversations (and pending approvals) carry their due

@@ -1,10 +1,8 @@
-import type { LoopTool } from '../agent/loop.js';
-import type { OfferedTool } from '../agent/query/tools.js';
+import type { LoopTool, OfferedTool } from '../agent/index.js';
 import { TooManyRequestsError } from '../platform/errors.js';
-import type { NamedTool } from '../connections/tool-access.js';
-import type { WorkspaceItem } from '../workspaces/workspaces.js';
+import type { NamedTool } from '../connections/index.js';
+import { type WorkspaceItem, toolSearchSettingOf } from '../workspaces/index.js';
 import { rankWorkspaceTools } from './search.js';
-import { toolSearchSettingOf } from '../workspaces/tool-search-setting.js';
 
 /*
  * The model's side of the tool search (CONTRACT.md, "Many tools"; docs/agent-loop.md, "Tool

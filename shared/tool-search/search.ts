@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.js';
-import { namedTools, toolPermission, workspaceToolsOf, type NamedTool } from '../connections/tool-access.js';
-import { workspaceWithChildren } from '../workspaces/entities.js';
+import { namedTools, toolPermission, workspaceToolsOf, type NamedTool } from '../connections/index.js';
+import { workspaceWithChildren } from '../workspaces/index.js';
 import { IndexBuilds } from './index-builds.js';
 import type { SearchableTool, ToolIndex, ToolMatch } from './tool-index.js';
 

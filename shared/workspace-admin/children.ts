@@ -1,27 +1,28 @@
-import { toConnection, toTool } from '../connections/views.js';
+import { toConnection, toTool, isConnectionItem, isToolItem } from '../connections/index.js';
 import type { z } from '@hono/zod-openapi';
 import type { Deps } from '../deps.js';
 import type { Pagination } from '../http/schemas.js';
 import { str, strOrNull } from '../platform/attributes.js';
 import { readPage } from '../platform/pages.js';
 import type { Item } from '../platform/table.js';
-import type {
-  ConnectionSchema,
-  ConsumerSchema,
-  GuardrailSchema,
-  KnowledgeEntrySchema,
-  KnowledgeGapSchema,
-  PermissionSchema,
-  ToolSchema,
-  ViolationSchema,
-} from '../workspaces/schemas.js';
-import { channelsOf } from '../chat/consumers.js';
-import { isConsumerItem } from '../consumers/entities.js';
-import { isConnectionItem, isToolItem } from '../connections/entities.js';
-import { isGuardrailItem, violationsOf } from '../guardrails/entities.js';
-import { isKnowledgeItem, recentGaps } from '../knowledge/entities.js';
-import { isWorkspaceItem, workspaceWithChildren } from '../workspaces/entities.js';
-import { ownedWorkspace, type WorkspaceItem } from '../workspaces/workspaces.js';
+import {
+  type ConnectionSchema,
+  type ConsumerSchema,
+  type GuardrailSchema,
+  type KnowledgeEntrySchema,
+  type KnowledgeGapSchema,
+  type PermissionSchema,
+  type ToolSchema,
+  type ViolationSchema,
+  isWorkspaceItem,
+  workspaceWithChildren,
+  ownedWorkspace,
+  type WorkspaceItem,
+} from '../workspaces/index.js';
+import { channelsOf } from '../chat/index.js';
+import { isConsumerItem } from '../consumers/index.js';
+import { isGuardrailItem, violationsOf } from '../guardrails/index.js';
+import { isKnowledgeItem, recentGaps } from '../knowledge/index.js';
 
 type Connection = z.infer<typeof ConnectionSchema>;
 type Tool = z.infer<typeof ToolSchema>;

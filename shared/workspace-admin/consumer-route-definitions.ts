@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { ConsumerParams } from '../consumers/schemas.js';
+import { ConsumerParams } from '../consumers/index.js';
 import { ADMINS, onApi } from '../http/placement.js';
 import { StatusOkSchema, adminErrors, jsonResponse, notFoundError, validationErrors } from '../http/schemas.js';
 

@@ -1,22 +1,27 @@
 import { z } from '@hono/zod-openapi';
-import { ConversationSchema } from '../conversations/schemas.js';
-import { conversationsOfWorkspace } from '../conversations/entities.js';
-import { toConversation } from '../conversations/list.js';
+import { ConversationSchema, conversationsOfWorkspace, toConversation } from '../conversations/index.js';
 import type { Deps } from '../deps.js';
 import { dayOf, daysEndingOn, monthOf } from '../platform/clock.js';
 import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item } from '../platform/table.js';
-import { toConnection } from '../connections/views.js';
+import { toConnection, connectionsOfWorkspace } from '../connections/index.js';
 import { toGap } from './children.js';
-import { counterNames, counterOf, countersOf, countsOf, readCounterItems, type ConversationDimension } from '../workspaces/counters.js';
-import { daySums } from '../workspaces/day-counts.js';
-import { dashboardDays, type DayRangeInput } from '../workspaces/day-range.js';
-import { connectionsOfWorkspace } from '../connections/entities.js';
-import { recentGaps } from '../knowledge/entities.js';
-import { dayUsageKeys } from '../workspaces/usage-entities.js';
-import { KnowledgeGapSchema } from '../workspaces/schemas.js';
-import { roundUsd } from '../workspaces/stats.js';
-import { getWorkspaceItem } from '../workspaces/workspaces.js';
+import {
+  counterNames,
+  counterOf,
+  countersOf,
+  countsOf,
+  readCounterItems,
+  type ConversationDimension,
+  daySums,
+  dashboardDays,
+  type DayRangeInput,
+  dayUsageKeys,
+  KnowledgeGapSchema,
+  roundUsd,
+  getWorkspaceItem,
+} from '../workspaces/index.js';
+import { recentGaps } from '../knowledge/index.js';
 
 export const DashboardSchema = z
   .object({

@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
-import { channelsOfWorkspace } from '../chat/entities.js';
-import { apiKeyKey, isConsumerItem } from '../consumers/entities.js';
-import { evaluationsOfWorkspace, runItemsOfEvaluation } from '../evals/entities.js';
-import { grantsOfConnection, isConnectionItem } from '../connections/entities.js';
+import { channelsOfWorkspace } from '../chat/index.js';
+import { apiKeyKey, isConsumerItem } from '../consumers/index.js';
+import { evaluationsOfWorkspace, runItemsOfEvaluation } from '../evals/index.js';
+import { grantsOfConnection, isConnectionItem } from '../connections/index.js';
 import { onConditionFailed, type Item, type Key } from '../platform/table.js';
 import {
   isWorkspaceItem,
@@ -10,9 +10,12 @@ import {
   workspaceKey,
   workspaceStatusUpdate,
   workspaceWithChildren,
-} from '../workspaces/entities.js';
-import type { WorkspaceSummary } from '../workspaces/schemas.js';
-import { WORKSPACE_STATUS, toSummary, workspaceNotFound, type WorkspaceItem } from '../workspaces/workspaces.js';
+  type WorkspaceSummary,
+  WORKSPACE_STATUS,
+  toSummary,
+  workspaceNotFound,
+  type WorkspaceItem,
+} from '../workspaces/index.js';
 
 /*
  * A workspace's end: archived (kept, silent, out of the default list, back with unarchive) or

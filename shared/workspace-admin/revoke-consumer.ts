@@ -1,5 +1,5 @@
-import { channelsOfWorkspace } from '../chat/entities.js';
-import { consumerKey, consumersById, consumerStatusUpdate, keyRevocation } from '../consumers/entities.js';
+import { channelsOfWorkspace } from '../chat/index.js';
+import { consumerKey, consumersById, consumerStatusUpdate, keyRevocation } from '../consumers/index.js';
 import type { Deps } from '../deps.js';
 import { NotFoundError } from '../platform/errors.js';
 

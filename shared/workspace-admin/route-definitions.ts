@@ -11,11 +11,12 @@ import {
   notFoundError,
   validationErrors,
 } from '../http/schemas.js';
-import { ActivityFiltersQuery, ActivityListQuery, FILTERED_PAGE_READ } from '../workspaces/activity.js';
-import { EXPORT_ROWS } from '../workspaces/activity-csv.js';
-import { DashboardSchema } from './dashboard.js';
-import { DayRangeQuery } from '../workspaces/day-range.js';
 import {
+  ActivityFiltersQuery,
+  ActivityListQuery,
+  FILTERED_PAGE_READ,
+  EXPORT_ROWS,
+  DayRangeQuery,
   ActivityEntrySchema,
   ConnectionSchema,
   ConsumerSchema,
@@ -31,8 +32,9 @@ import {
   WorkspaceDetailSchema,
   WorkspaceListItemSchema,
   WorkspaceSummarySchema,
-} from '../workspaces/schemas.js';
-import { PERMISSION_ROLES } from '../workspaces/workspaces.js';
+  PERMISSION_ROLES,
+} from '../workspaces/index.js';
+import { DashboardSchema } from './dashboard.js';
 
 const tags = ['workspaces'];
 const request = { params: WorkspaceParams };

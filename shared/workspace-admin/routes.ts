@@ -1,8 +1,18 @@
-import { channelsOf } from '../chat/consumers.js';
+import { channelsOf } from '../chat/index.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
-import { listActivity } from '../workspaces/activity.js';
-import { exportActivity } from '../workspaces/activity-csv.js';
+import {
+  listActivity,
+  exportActivity,
+  readWeekCounters,
+  workspaceStatsOf,
+  createWorkspace,
+  getWorkspaceItem,
+  listWorkspaces,
+  setPermission,
+  toSummary,
+  updateWorkspace,
+} from '../workspaces/index.js';
 import {
   listCompliance,
   connectionsFor,
@@ -14,9 +24,7 @@ import {
   withChannels,
 } from './children.js';
 import { readDashboard } from './dashboard.js';
-import { readWeekCounters, workspaceStatsOf } from '../workspaces/stats.js';
 import { archiveWorkspace, deleteWorkspace, unarchiveWorkspace } from './retire.js';
-import { createWorkspace, getWorkspaceItem, listWorkspaces, setPermission, toSummary, updateWorkspace } from '../workspaces/workspaces.js';
 
 import { workspaceRouteDefinitions as routes } from './route-definitions.js';
 

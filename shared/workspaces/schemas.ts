@@ -1,8 +1,7 @@
 import { ApprovalSettingSchema } from './approval-setting.js';
 import { z } from '@hono/zod-openapi';
-import { TokensSchema } from '../models/schemas.js';
+import { TokensSchema, MODEL_TIER_IDS } from '../models/index.js';
 import { displayName, isoTimestamp } from '../http/schemas.js';
-import { MODEL_TIER_IDS } from '../models/catalogue.js';
 import { ToolSearchSettingInput, ToolSearchSettingSchema } from './tool-search-setting.js';
 
 export const WORKSPACE_DEFAULTS = {

@@ -3,9 +3,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../platform/error
 import { slugify } from '../platform/ids.js';
 import { onConditionFailed } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
-import { getOrganisationItem } from '../org/organisations.js';
-import { findOrCreateTeam, getTeam } from '../org/teams.js';
-import type { Team } from '../org/schemas.js';
+import { getOrganisationItem, findOrCreateTeam, getTeam, type Team } from '../org/index.js';
 import {
   WORKSPACE_DEFAULTS,
   type CreateWorkspaceInput,

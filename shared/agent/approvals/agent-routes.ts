@@ -2,7 +2,7 @@ import type { Deps } from '../../deps.js';
 import { createRouter } from '../../http/router.js';
 import { streamQuery, wantsEventStream } from '../../http/sse.js';
 import { decideApproval } from './decide.js';
-import { deciderOf } from '../../approvals/deciders.js';
+import { deciderOf } from '../../approvals/index.js';
 import { decisionRouteDefinitions as routes } from './route-definitions.js';
 
 /** `POST /api/workspaces/:id/approvals/:approval_id`: runs the paused query on (agent function). */

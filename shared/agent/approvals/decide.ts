@@ -1,8 +1,15 @@
 import { holdBudgets, type QueryListener, type QueryResponse } from '../query.js';
 import type { Deps } from '../../deps.js';
 import { ConflictError, ForbiddenError, NotFoundError } from '../../platform/errors.js';
-import { claimDecision, conversationClosed, getApproval, type ApprovalItem } from '../../approvals/approvals.js';
-import { mayDecide, whoMayDecide, type Decider } from '../../approvals/deciders.js';
+import {
+  claimDecision,
+  conversationClosed,
+  getApproval,
+  type ApprovalItem,
+  mayDecide,
+  whoMayDecide,
+  type Decider,
+} from '../../approvals/index.js';
 import { readPausedRun, resumeQuery } from './resume.js';
 
 /** An approval of the caller's organisation, or 404 as if it did not exist. */

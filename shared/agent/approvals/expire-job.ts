@@ -1,8 +1,14 @@
-import type { JobHandler } from '../../jobs/worker.js';
+import type { JobHandler } from '../../jobs/index.js';
 import { NotFoundError } from '../../platform/errors.js';
 import type { Deps } from '../../deps.js';
-import { claimDecision, conversationClosed, getApproval, type ApprovalItem } from '../../approvals/approvals.js';
-import { ApprovalExpiryJobSchema, type ApprovalExpiryJob } from '../../approvals/expiry.js';
+import {
+  claimDecision,
+  conversationClosed,
+  getApproval,
+  type ApprovalItem,
+  ApprovalExpiryJobSchema,
+  type ApprovalExpiryJob,
+} from '../../approvals/index.js';
 import { readPausedRun, resumeQuery } from './resume.js';
 
 /**

@@ -8,10 +8,10 @@ import {
   type QueryResponse,
   type ToolUse,
 } from '../query.js';
-import type { BudgetHold } from '../../budgets/admission.js';
+import type { BudgetHold } from '../../budgets/index.js';
 import type { Deps } from '../../deps.js';
 import { errorMessage } from '../../platform/errors.js';
-import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, type PausedQuery } from '../../approvals/approvals.js';
+import { argumentsHash, pausedQueryOf, type ApprovalItem, type ApprovalStatus, type PausedQuery } from '../../approvals/index.js';
 
 /*
  * Going on with a paused query once its approval is decided (or has expired), in whichever process

@@ -1,5 +1,5 @@
 import { createRoute } from '@hono/zod-openapi';
-import { ApprovalParams, DecisionBody } from '../../approvals/schemas.js';
+import { ApprovalParams, DecisionBody } from '../../approvals/index.js';
 import { MEMBERS_OR_API_KEY, onAgent } from '../../http/placement.js';
 import {
   authErrors,

@@ -1,12 +1,18 @@
-import type { PausedQuery } from '../../approvals/approvals.js';
-import { requestApproval, unlessTooLargeToWait } from '../../approvals/request.js';
-import type { BudgetHold } from '../../budgets/admission.js';
+import { type PausedQuery, requestApproval, unlessTooLargeToWait } from '../../approvals/index.js';
+import type { BudgetHold } from '../../budgets/index.js';
 import type { Deps } from '../../deps.js';
-import type { Guardrail } from '../../guardrails/guardrails.js';
-import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
+import type { Guardrail } from '../../guardrails/index.js';
+import {
+  modelTierOrDefault,
+  type ModelTier,
+  addUsage,
+  costOf,
+  type ContentBlock,
+  type ModelRequest,
+  type TokenUsage,
+} from '../../models/index.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
 import { promptBytesOf, resultOf, resumeAgentLoop, runCall, type LoopProgress, type LoopResult, type ToolUse } from '../loop.js';
-import { addUsage, costOf, type ContentBlock, type ModelRequest, type TokenUsage } from '../../models/model.js';
 import { pausedSoFar, queryResponse } from './answer.js';
 import { beforeRounds, budgetGate, holdBudgets, type BudgetGate } from './budget.js';
 import { persistQuery, type FinishedQuery } from './persist.js';

@@ -1,7 +1,7 @@
-import type { PausedQuery } from '../../approvals/approvals.js';
+import type { PausedQuery } from '../../approvals/index.js';
 import type { PendingApproval } from '../events.js';
 import type { LoopResult } from '../loop.js';
-import { tokenCountsOf } from '../../models/model.js';
+import { tokenCountsOf } from '../../models/index.js';
 import type { ApprovalRecord, SavedQuery } from './persist.js';
 import type { QueryResponse } from './types.js';
 

@@ -1,13 +1,18 @@
-import { coveringBudgets, estimateOf, NO_HOLD, reserveBudgets, type BudgetHold, type BudgetSubject } from '../../budgets/admission.js';
-import type { StoredBudget } from '../../budgets/store.js';
+import {
+  coveringBudgets,
+  estimateOf,
+  NO_HOLD,
+  reserveBudgets,
+  type BudgetHold,
+  type BudgetSubject,
+  type StoredBudget,
+} from '../../budgets/index.js';
 import type { Deps } from '../../deps.js';
-import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import { type WorkspaceItem, roundUsd } from '../../workspaces/index.js';
 import { MAX_TOKENS, type Caller } from './types.js';
-import { modelTierOrDefault, type ModelTier } from '../../models/catalogue.js';
+import { modelTierOrDefault, type ModelTier, costOf, type TokenUsage } from '../../models/index.js';
 import type { PaymentRequiredError } from '../../platform/errors.js';
-import { roundUsd } from '../../workspaces/stats.js';
 import type { BeforeModelCall } from '../loop.js';
-import { costOf, type TokenUsage } from '../../models/model.js';
 
 /*
  * A query's budgets (budgets/admission.ts): who it is for them, and its hold, taken before the

@@ -1,7 +1,5 @@
-import { isOwnConversationId } from '../../conversations/owners.js';
-import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
-import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import {
+  isOwnConversationId,
   conversationEntity,
   conversationKey,
   keptPendingEntry,
@@ -10,14 +8,17 @@ import {
   pendingEntry,
   pendingEntryBroughtForward,
   pendingEntryTime,
-} from '../../conversations/entities.js';
-import { minutesAfter } from '../../conversations/lifecycle.js';
-import { conversationTitle, firstQuestion } from '../../conversations/title.js';
+  minutesAfter,
+  conversationTitle,
+  firstQuestion,
+} from '../../conversations/index.js';
+import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
+import { $add, $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import type { Deps } from '../../deps.js';
 import { ConflictError } from '../../platform/errors.js';
 import { type Key, type UpdateInput, unlessConditionFailed } from '../../platform/table.js';
 import { updateOf } from '../../platform/updates.js';
-import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import type { WorkspaceItem } from '../../workspaces/index.js';
 import type { Caller, ConversationState } from './types.js';
 
 /*

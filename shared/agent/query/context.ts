@@ -1,20 +1,19 @@
-import { CONVERSATION_SORT_KEY, conversationNewestFirst, MESSAGE_PREFIX } from '../../conversations/entities.js';
-import { expandMessages } from '../../conversations/messages.js';
-import { ownConversationId } from '../../conversations/owners.js';
-import { loadPatternEngine } from '../../guardrails/patterns.js';
-import type { KnowledgeItem } from '../../knowledge/knowledge.js';
-import { readModelSettings } from '../../org/settings.js';
-import { budgetsKey } from '../../budgets/entities.js';
-import { budgetsOf } from '../../budgets/store.js';
+import {
+  CONVERSATION_SORT_KEY,
+  conversationNewestFirst,
+  MESSAGE_PREFIX,
+  expandMessages,
+  ownConversationId,
+} from '../../conversations/index.js';
+import { loadPatternEngine } from '../../guardrails/index.js';
+import { type KnowledgeItem, isKnowledgeItem } from '../../knowledge/index.js';
+import { readModelSettings } from '../../org/index.js';
+import { budgetsKey, budgetsOf } from '../../budgets/index.js';
 import { monthOf } from '../../platform/clock.js';
-import { countersOf } from '../../workspaces/counters.js';
-import { isKnowledgeItem } from '../../knowledge/entities.js';
-import { workspaceWithChildren } from '../../workspaces/entities.js';
-import { isCounterItem, monthCounterKeys } from '../../workspaces/usage-entities.js';
+import { countersOf, workspaceWithChildren, isCounterItem, monthCounterKeys, assertServing } from '../../workspaces/index.js';
 import type { Deps } from '../../deps.js';
 import type { Item } from '../../platform/table.js';
-import { workspaceToolsOf } from '../../connections/tool-access.js';
-import { assertServing } from '../../workspaces/workspaces.js';
+import { workspaceToolsOf } from '../../connections/index.js';
 import { CONTEXT_MESSAGES, type Caller, type ConversationState } from './types.js';
 
 /*

@@ -1,8 +1,8 @@
 import type { Deps } from '../../deps.js';
 import type { Item } from '../../platform/table.js';
 import { unlessConditionFailed } from '../../platform/table.js';
-import { messageIs } from '../../conversations/entities.js';
-import { addWorkspaceCounters, recordUsage } from '../../workspaces/counters.js';
+import { messageIs } from '../../conversations/index.js';
+import { addWorkspaceCounters, recordUsage } from '../../workspaces/index.js';
 import { claimAsRead, claimConversation } from './claim.js';
 import {
   conversationDeltas,

@@ -1,6 +1,6 @@
-import { ownConversationId } from '../../conversations/owners.js';
+import { ownConversationId } from '../../conversations/index.js';
 import type { Deps } from '../../deps.js';
-import { recordUsage } from '../../workspaces/counters.js';
+import { recordUsage } from '../../workspaces/index.js';
 import { claimConversation, freshConversationItem } from './claim.js';
 import { persistFollowUp } from './persist-follow-up.js';
 import {

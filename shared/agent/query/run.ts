@@ -1,18 +1,14 @@
-import { blockingGuardrail, screensAnswers } from '../../guardrails/enforcement.js';
+import { blockingGuardrail, screensAnswers, type Guardrail } from '../../guardrails/index.js';
 import { modelsOf, type Deps } from '../../deps.js';
-import type { ModelTier } from '../../models/catalogue.js';
-import { toolBudgetSecondsOf, type WorkspaceItem } from '../../workspaces/workspaces.js';
-import { counterNames, counterOf } from '../../workspaces/counters.js';
+import { type ModelTier, NO_USAGE, type ModelClient, type ModelMessage, ModelConfigurationError } from '../../models/index.js';
+import { toolBudgetSecondsOf, type WorkspaceItem, counterNames, counterOf } from '../../workspaces/index.js';
 import { runAgentLoop, type LoopInput, type LoopResult, type LoopTool } from '../loop.js';
-import type { Guardrail } from '../../guardrails/guardrails.js';
-import { NO_USAGE, type ModelClient, type ModelMessage } from '../../models/model.js';
-import { ModelConfigurationError } from '../../models/providers.js';
 import type { loadQueryContext } from './context.js';
 import type { ScreenedInput } from './screening.js';
 import { screenAnswer, screenToolCalls, screenToolEvent } from './screening.js';
 import { connectAll, knowledgeFor, offeredTools, type OfferedTool } from './tools.js';
-import { planToolSearch } from '../../tool-search/agent-tool.js';
-import { namedTools } from '../../connections/tool-access.js';
+import { planToolSearch } from '../../tool-search/index.js';
+import { namedTools } from '../../connections/index.js';
 import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
 import type { AgentListener } from '../events.js';
 

@@ -1,6 +1,13 @@
-import { applyGuardrails, redactAll, screeningCost, unusableGuardrail, type GuardrailHit } from '../../guardrails/enforcement.js';
-import type { Guardrail } from '../../guardrails/guardrails.js';
-import { REDACTED, SCREENING_BUDGET } from '../../guardrails/patterns.js';
+import {
+  applyGuardrails,
+  redactAll,
+  screeningCost,
+  unusableGuardrail,
+  type GuardrailHit,
+  type Guardrail,
+  REDACTED,
+  SCREENING_BUDGET,
+} from '../../guardrails/index.js';
 import { ValidationError } from '../../platform/errors.js';
 import type { AgentEvent, ToolCallRecord } from '../events.js';
 

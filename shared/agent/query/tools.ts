@@ -1,14 +1,21 @@
-import { recordDiscoveredTools, recordHealth, refreshTools, connectionSpec, type ConnectionItem } from '../../connections/connections.js';
-import { toolSchemaOf, type ToolItem } from '../../connections/tool-cache.js';
-import type { Guardrail } from '../../guardrails/guardrails.js';
-import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/knowledge.js';
-import { needsAuthorization } from '../../connections/mcp-hub.js';
-import { startGrant } from '../../connections/oauth.js';
+import {
+  recordDiscoveredTools,
+  recordHealth,
+  refreshTools,
+  connectionSpec,
+  type ConnectionItem,
+  toolSchemaOf,
+  type ToolItem,
+  toolPermission,
+  type NamedTool,
+  needsAuthorization,
+  startGrant,
+} from '../../connections/index.js';
+import type { Guardrail } from '../../guardrails/index.js';
+import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/index.js';
 import { mcpOf, type Deps } from '../../deps.js';
-import { toolPermission, type NamedTool } from '../../connections/tool-access.js';
-import type { WorkspaceItem } from '../../workspaces/workspaces.js';
+import { type WorkspaceItem, approvalRule, approvalSettingOf } from '../../workspaces/index.js';
 import type { LoopTool } from '../loop.js';
-import { approvalRule, approvalSettingOf } from '../../workspaces/approval-setting.js';
 
 /*
  * Which tools a query offers the model, and reaching their servers: the workspace's tools the

@@ -1,5 +1,5 @@
 import type { AgentListener, PendingApproval } from '../events.js';
-import type { TokenCounts } from '../../models/model.js';
+import type { TokenCounts } from '../../models/index.js';
 
 /*
  * The shapes a query passes between its rooms: who asks, what they get back, and what is read of

@@ -2,8 +2,7 @@ import type { Deps } from '../../deps.js';
 import { ConflictError, NotFoundError } from '../../platform/errors.js';
 import { type ConditionalWrite, onConditionFailed, unlessConditionFailed, type Item } from '../../platform/table.js';
 import { endPasswordSessions } from '../sessions.js';
-import { MASK } from '../../org/settings.js';
-import { listUsers } from '../../org/users.js';
+import { MASK, listUsers } from '../../org/index.js';
 import {
   claimedBefore,
   claimUpdate,

@@ -4,7 +4,7 @@ import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { list } from 'dynamodb-toolbox/schema/list';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
-import { orgPartition } from '../../org/entities.js';
+import { orgPartition } from '../../org/index.js';
 import type { ConditionalWrite, Key } from '../../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../../platform/updates.js';
 
