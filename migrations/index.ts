@@ -7,6 +7,7 @@ import { signInAndSettings } from './006-sign-in-and-settings.js';
 import { approvalsAndEvaluationCounts } from './007-approvals-and-evaluation-counts.js';
 import { jobLedger } from './008-job-ledger.js';
 import { sealedSecrets } from './009-sealed-secrets.js';
+import { conversationStarters } from './010-conversation-starters.js';
 
 /*
  * Every migration of stored data, in order (shared/platform/migrations.ts runs them). A change of
@@ -23,6 +24,7 @@ export const MIGRATIONS: readonly Migration[] = [
   approvalsAndEvaluationCounts,
   jobLedger,
   sealedSecrets,
+  conversationStarters,
 ];
 
 /** The schema version this code reads: the number of its last migration. */

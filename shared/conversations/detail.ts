@@ -1,13 +1,12 @@
 import type { Principal } from '../auth/index.js';
 import type { Deps } from '../deps.js';
 import { num, numOrNull, str, strOrNull } from '../platform/attributes.js';
-import { NotFoundError } from '../platform/errors.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/index.js';
 import { CONVERSATION_SORT_KEY, conversationWithMessages, MESSAGE_PREFIX } from './entities.js';
 import { toConversation } from './list.js';
 import { expandMessages } from './messages.js';
-import { mayClose } from './owners.js';
+import { closeScope, conversationNotFound, inScope, readScope } from './visibility.js';
 import type { Message } from './schemas.js';
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
@@ -59,12 +58,12 @@ function toMessage(item: Item): Message {
  */
 export async function getConversation(deps: Deps, viewer: Principal, workspaceId: string, conversationId: string) {
   const orgId = viewer.orgId;
-  const [, items] = await Promise.all([
+  const [workspace, items] = await Promise.all([
     getWorkspaceItem(deps, orgId, workspaceId),
     deps.table.queryAll(conversationWithMessages(orgId, workspaceId, conversationId)),
   ]);
   const conversationItem = items.find((item) => item.sk === CONVERSATION_SORT_KEY);
-  if (!conversationItem) throw new NotFoundError(`conversation ${conversationId} not found`);
+  if (!conversationItem || !inScope(await readScope(deps, viewer, workspace), conversationItem)) throw conversationNotFound(conversationId);
   const conversation = toConversation(conversationItem);
   const { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status } = conversation;
   return {
@@ -78,6 +77,6 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
       )
       .map(toMessage),
     stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
-    can_close: conversation.status !== 'closed' && mayClose(viewer, str(conversationItem.owner)),
+    can_close: conversation.status !== 'closed' && inScope(closeScope(viewer), conversationItem),
   };
 }

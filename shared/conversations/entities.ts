@@ -139,6 +139,8 @@ export const conversationEntity = tableEntity('conversation', {
   title: string().optional(),
   channel: nullableString,
   owner: string().optional(),
+  /** Who started it (`agent/query/types.ts` `callerUserId`): its starter, who may read it (`visibility.ts`); absent for a key's. */
+  user_id: string().optional(),
   chat_channel_id: string().optional(),
   chat_thread_ts: string().optional(),
   first_message_at: string(),
@@ -237,6 +239,22 @@ export const feedbackEntity = tableEntity('feedback', {
   updated_at: string(),
 });
 
+/** A conversation's starter, set where it has none yet (migration 010). */
+export const starterUpdate = (key: Key, userId: string) =>
+  updateOf(
+    conversationEntity
+      .build(UpdateItemCommand)
+      .item({ ...key, user_id: userId })
+      .options({
+        condition: {
+          and: [
+            { attr: 'pk', exists: true },
+            { attr: 'user_id', exists: false },
+          ],
+        },
+      }),
+  );
+
 // --- Access patterns ---
 
 /** Every conversation item of the table (migration 003's scan). */
@@ -245,6 +263,16 @@ export const everyConversation = () =>
     and: [
       { attr: 'pk', beginsWith: CONVERSATION_PREFIX },
       { attr: 'sk', eq: CONVERSATION_SORT_KEY },
+    ],
+  });
+
+/** Every conversation item without its starter (`user_id`): those made before it was kept (migration 010). */
+export const everyConversationWithoutStarter = () =>
+  conditionOf(conversationEntity, {
+    and: [
+      { attr: 'pk', beginsWith: CONVERSATION_PREFIX },
+      { attr: 'sk', eq: CONVERSATION_SORT_KEY },
+      { attr: 'user_id', exists: false },
     ],
   });
 

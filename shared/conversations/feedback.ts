@@ -7,6 +7,7 @@ import type { Item, Key } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
 import { issueDetails } from '../platform/validation.js';
 import { addWorkspaceCounters, counterNames, workspaceKey, ownedWorkspace } from '../workspaces/index.js';
+import { conversationNotFound, inScope, readScope } from './visibility.js';
 import { conversationKey, feedbackEntity, feedbackKey, messageEntity, messageKey } from './entities.js';
 import { FeedbackBody, type FeedbackRating } from './schemas.js';
 
@@ -28,6 +29,8 @@ export interface FeedbackInput {
   rater: string;
   rating: 'up' | 'down';
   comment?: string;
+  /** A caller of the HTTP API: the conversation must be one they read (conversations/visibility.ts), else 404. */
+  reader?: Principal;
 }
 
 interface FeedbackItem extends Item {
@@ -37,21 +40,6 @@ interface FeedbackItem extends Item {
 /** The rater a caller of the HTTP API rates as. */
 export function raterOf(principal: Principal): string {
   return principal.apiKey ? `key:${principal.apiKey.consumerId}` : `user:${principal.userId}`;
-}
-
-/**
- * For a caller who may rate only its own conversations (an api key): a conversation of anyone
- * else is 404, as if it did not exist.
- */
-export async function requireOwnConversation(
-  deps: Store,
-  orgId: string,
-  workspaceId: string,
-  conversationId: string,
-  owner: string,
-): Promise<void> {
-  const conversation = await deps.table.get<Item>(conversationKey(orgId, workspaceId, conversationId), true);
-  if (conversation?.owner !== owner) throw new NotFoundError(`conversation ${conversationId} not found`);
 }
 
 /**
@@ -67,8 +55,9 @@ async function answerToRate(deps: Store, input: FeedbackInput) {
     deps.table.get(messageKey(orgId, workspaceId, conversationId, seq), true),
     seq > 1 ? deps.table.get(messageKey(orgId, workspaceId, conversationId, seq - 1), true) : undefined,
   ]);
-  ownedWorkspace(workspace, orgId, workspaceId);
-  if (!conversation) throw new NotFoundError(`conversation ${conversationId} not found`);
+  const owned = ownedWorkspace(workspace, orgId, workspaceId);
+  const readable = conversation && (!input.reader || inScope(await readScope(deps, input.reader, owned), conversation));
+  if (!readable) throw conversationNotFound(conversationId);
   const stored = storedMessage(single, before, seq);
   if (!stored) throw new NotFoundError(`message ${seq} not found in conversation ${conversationId}`);
   if (stored.message.role !== 'assistant') {
@@ -81,7 +70,8 @@ async function answerToRate(deps: Store, input: FeedbackInput) {
 
 /**
  * Records a rater's rating of an answer (`POST …/messages/:seq/feedback`, and team chat's 👍/👎
- * buttons). Does not check who may see the conversation: callers do, before calling it.
+ * buttons). Checks that an HTTP caller (`reader`) reads the conversation; team chat's buttons are
+ * pressed in the thread itself.
  * @throws NotFoundError when the workspace is not the organisation's, or the conversation or message does not exist
  * @throws ValidationError for a message that is not an answer, or a rating or comment that does not validate
  */

@@ -13,3 +13,4 @@ export * from './messages.js';
 export * from './owners.js';
 export * from './schemas.js';
 export * from './title.js';
+export * from './visibility.js';

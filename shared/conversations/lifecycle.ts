@@ -1,7 +1,9 @@
 import { $get, $remove, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { ConflictError, ForbiddenError, NotFoundError } from '../platform/errors.js';
+import { ConflictError, NotFoundError } from '../platform/errors.js';
+import type { Principal } from '../auth/index.js';
+import { closeScope, conversationNotFound, inScope, notTheStarter, readScope } from './visibility.js';
 import { type Item, unlessConditionFailed } from '../platform/table.js';
 import { updateOf } from '../platform/updates.js';
 import { type JobMessage, scheduleName, type JobHandler } from '../jobs/index.js';
@@ -169,15 +171,15 @@ export async function closeConversation(
   orgId: string,
   workspaceId: string,
   conversationId: string,
-  /** Set for a caller who may close only their own conversations (members, api keys); admins pass none. */
-  requiredOwner?: string,
+  /** Who closes it: an admin any; a member one they started, an api key its consumer's (conversations/visibility.ts). */
+  closer: Principal,
 ): Promise<void> {
-  await getWorkspaceItem(deps, orgId, workspaceId);
-  if (requiredOwner) {
+  const workspace = await getWorkspaceItem(deps, orgId, workspaceId);
+  const mayClose = closeScope(closer);
+  if (mayClose.kind !== 'all') {
     const current = await deps.table.get<ConversationState>(conversationKey(orgId, workspaceId, conversationId), true);
-    if (!current) throw new NotFoundError(`conversation ${conversationId} not found`);
-    if (current.owner !== requiredOwner)
-      throw new ForbiddenError('only the person who started this conversation, or an admin, may close it');
+    if (!current || !inScope(await readScope(deps, closer, workspace), current)) throw conversationNotFound(conversationId);
+    if (!inScope(mayClose, current)) throw notTheStarter();
   }
   const left = await close(deps, orgId, workspaceId, conversationId, ['open', 'cold']);
   if (left) return;

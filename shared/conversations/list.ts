@@ -6,6 +6,8 @@ import type { Item, QueryInput } from '../platform/table.js';
 import { conditionOf } from '../platform/updates.js';
 import { conversationEntity, conversationsOfWorkspace } from './entities.js';
 import { consumerOfOwner, ownerOfConsumer } from './owners.js';
+import { closeScope, readScope, scopeFilter, type ConversationScope } from './visibility.js';
+import type { Principal } from '../auth/index.js';
 import {
   getWorkspaceItem,
   counterNames,
@@ -74,8 +76,8 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
  * a filter, as a category is, so a question or a move writes one list entry. Open and cold
  * conversations are the newest there (closed by hand aside), and the closed ones most of the rest.
  */
-function listFilter(query: ConversationListFilters, workspaceId: string) {
-  const parts: Condition<typeof conversationEntity>[] = [];
+function listFilter(query: ConversationListFilters, workspaceId: string, scope: ConversationScope) {
+  const parts: Condition<typeof conversationEntity>[] = [...scopeFilter(scope)];
   if (query.status !== undefined) parts.push({ attr: 'status', eq: query.status });
   if (query.category !== undefined) parts.push({ attr: 'category', eq: query.category });
   if (query.resolution !== undefined) parts.push({ attr: 'resolution_status', eq: query.resolution });
@@ -93,8 +95,15 @@ function listFilter(query: ConversationListFilters, workspaceId: string) {
  * COUNT Queries over the workspace's conversations, alongside the page; a search counts its matches
  * among the conversations it read. Everything is read in one round, save a filtered page read on.
  */
-export async function listConversations(deps: Deps, orgId: string, workspaceId: string, query: ConversationListFilters) {
-  const filter = listFilter(query, workspaceId);
+export async function listConversations(deps: Deps, viewer: Principal, workspaceId: string, query: ConversationListFilters) {
+  const orgId = viewer.orgId;
+  // An admin's list is read in one round; a member's (or a key's) holds the conversations it reads,
+  // which the workspace's setting decides: read first (conversations/visibility.ts).
+  const scope =
+    closeScope(viewer).kind === 'all'
+      ? closeScope(viewer)
+      : await readScope(deps, viewer, await getWorkspaceItem(deps, orgId, workspaceId));
+  const filter = listFilter(query, workspaceId, scope);
   const inputs: ListQuery[] = conversationsOfWorkspace(orgId, workspaceId).map((input) => ({ ...input, ...filter }));
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
@@ -103,7 +112,8 @@ export async function listConversations(deps: Deps, orgId: string, workspaceId: 
     ['consumer', query.consumer],
   ];
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
-  const counted = query.consumer_id === undefined && active.length <= 1;
+  // The workspace's counters count every conversation: a scoped list is counted by COUNT Queries.
+  const counted = scope.kind === 'all' && query.consumer_id === undefined && active.length <= 1;
   const counters = Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readCounterItems(deps, orgId, workspaceId)]).then(([, items]) =>
     countersOf(items),
   );

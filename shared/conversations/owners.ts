@@ -11,20 +11,6 @@ export function ownerOf(principal: Principal): string {
   return principal.apiKey ? `consumer:${principal.apiKey.consumerId}` : `user:${principal.userId}`;
 }
 
-/**
- * Whose conversations the caller may close: a signed-in admin any (undefined); a member or an api
- * key only their own (their owner). The one rule behind `closeConversation` and the detail's `can_close`.
- */
-export function requiredCloser(principal: Principal): string | undefined {
-  return principal.role === 'admin' && !principal.apiKey ? undefined : ownerOf(principal);
-}
-
-/** Whether the caller may close a conversation of `owner` (it being open or cold is checked apart). */
-export function mayClose(principal: Principal, owner: string): boolean {
-  const required = requiredCloser(principal);
-  return required === undefined || required === owner;
-}
-
 export function teamChatOwner(workspaceId: string): string {
   return `team-chat:${workspaceId}`;
 }

@@ -1,9 +1,8 @@
 import type { Deps } from '../deps.js';
-import { createRouter, orgIdOf } from '../http/router.js';
+import { createRouter } from '../http/router.js';
 import { getConversation } from './detail.js';
-import { raterOf, recordFeedback, requireOwnConversation } from './feedback.js';
+import { raterOf, recordFeedback } from './feedback.js';
 import { closeConversation } from './lifecycle.js';
-import { ownerOf, requiredCloser } from './owners.js';
 import { listConversations } from './list.js';
 
 // A session, or the Bearer key of the workspace's api consumer.
@@ -12,7 +11,7 @@ import { conversationRouteDefinitions as routes } from './route-definitions.js';
 export function conversationRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.list.route, async (c) =>
-      c.json(await listConversations(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
+      c.json(await listConversations(deps, c.get('principal'), c.req.valid('param').id, c.req.valid('query')), 200),
     )
     .openapi(routes.detail.route, async (c) => {
       const { id, cid } = c.req.valid('param');
@@ -21,17 +20,25 @@ export function conversationRoutes(deps: Deps) {
     .openapi(routes.close.route, async (c) => {
       const { id, cid } = c.req.valid('param');
       const principal = c.get('principal');
-      await closeConversation(deps, principal.orgId, id, cid, requiredCloser(principal));
+      await closeConversation(deps, principal.orgId, id, cid, principal);
       return c.json({ status: 'closed' as const, message: `Conversation ${cid} is closed; its statistics are being generated` }, 200);
     })
     .openapi(routes.feedback.route, async (c) => {
       const { id, cid, seq } = c.req.valid('param');
       const { rating, comment } = c.req.valid('json');
       const principal = c.get('principal');
-      // Members rate any conversation of their organisation; an api key only its own.
-      if (principal.apiKey) await requireOwnConversation(deps, principal.orgId, id, cid, ownerOf(principal));
+      // Only a conversation the caller reads (conversations/visibility.ts); another's is 404.
       const rater = raterOf(principal);
-      await recordFeedback(deps, { orgId: principal.orgId, workspaceId: id, conversationId: cid, seq, rater, rating, comment });
+      await recordFeedback(deps, {
+        orgId: principal.orgId,
+        workspaceId: id,
+        conversationId: cid,
+        seq,
+        rater,
+        rating,
+        comment,
+        reader: principal,
+      });
       return c.json({ status: 'ok' as const }, 200);
     });
 }

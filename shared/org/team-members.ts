@@ -1,4 +1,5 @@
 import type { Deps } from '../deps.js';
+import type { Store } from '../platform/store.js';
 import { membershipKeys, membersOfTeam, teamsOfUser } from './team-entities.js';
 
 /*
@@ -22,7 +23,7 @@ export async function teamMemberIds(deps: Deps, orgId: string, teamId: string): 
 }
 
 /** The team ids a user belongs to. */
-export async function userTeamIds(deps: Deps, orgId: string, userId: string): Promise<string[]> {
+export async function userTeamIds(deps: Store, orgId: string, userId: string): Promise<string[]> {
   const items = await deps.table.queryAll<MembershipItem>(teamsOfUser(orgId, userId));
   return items.map((item) => item.team_id);
 }

@@ -1,4 +1,5 @@
 import { channelsOf } from '../chat/index.js';
+import { activityFiltersFor } from './own-activity.js';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import {
@@ -78,11 +79,15 @@ export function workspaceRoutes(deps: Deps) {
     .openapi(routes.dashboard.route, async (c) =>
       c.json(await readDashboard(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
     )
-    .openapi(routes.activity.route, async (c) =>
-      c.json(await listActivity(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query')), 200),
-    )
+    .openapi(routes.activity.route, async (c) => {
+      const { id } = c.req.valid('param');
+      const query = await activityFiltersFor(deps, c.get('principal'), id, c.req.valid('query'));
+      return c.json(await listActivity(deps, orgIdOf(c), id, query), 200);
+    })
     .openapi(routes.activityCsv.route, async (c) => {
-      const { csv, truncated, filename } = await exportActivity(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('query'));
+      const { id } = c.req.valid('param');
+      const query = await activityFiltersFor(deps, c.get('principal'), id, c.req.valid('query'));
+      const { csv, truncated, filename } = await exportActivity(deps, orgIdOf(c), id, query);
       return c.body(csv, 200, {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="${filename}"`,

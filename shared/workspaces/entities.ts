@@ -60,6 +60,7 @@ const workspaceEntity = tableEntity('workspace', {
   /** The approval and tool search settings, each written whole. */
   approval: any().optional(),
   tool_search: any().optional(),
+  conversations_visible_to: string().enum('starter', 'team').optional(),
   /** Role → JSON-encoded array of tool-name globs. */
   permissions: record(string(), string()).optional(),
   updated_at: string().optional(),
@@ -98,6 +99,7 @@ export interface WorkspaceSettings {
   tool_budget_seconds?: number;
   approval?: object;
   tool_search?: object;
+  conversations_visible_to?: 'starter' | 'team';
 }
 
 /** The settings given (each replacing what was), on condition the workspace is the organisation's and live. */
@@ -214,9 +216,20 @@ export const activityShards = (orgId: string, workspaceId: string): string[] => 
 /** The attributes of an audit log entry that its list filters on (the query writes the whole entry). */
 const activityEntity = tableEntity('activity-entry', {
   user_id: nullableString.optional(),
+  conversation_id: string().optional(),
+  created_at: string().optional(),
   tools_called: list(string()).optional(),
   error: nullableString.optional(),
 });
+
+/** Every audit log entry of a person of the service (migration 010's scan: who started each conversation). */
+export const everyEntryOfAPerson = () =>
+  conditionOf(activityEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'WSACT#' },
+      { attr: 'user_id', type: 'S' },
+    ],
+  });
 
 /** What the audit log may be filtered on: one user's entries, the entries that called one tool, the failed ones or the others. */
 export interface ActivityFilter {

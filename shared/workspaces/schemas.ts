@@ -38,6 +38,14 @@ const timeoutMinutes = z
   .min(0.001, 'must be greater than 0 (at least 0.001 minutes)')
   .max(MAX_TIMEOUT_MINUTES, `must be at most ${MAX_TIMEOUT_MINUTES} minutes`);
 
+/** Who, besides admins, may read a workspace's conversations (docs/api-decisions.md, "Conversations are private to their starter"). */
+const CONVERSATION_VISIBILITIES = ['starter', 'team'] as const;
+export type ConversationVisibility = (typeof CONVERSATION_VISIBILITIES)[number];
+const ConversationVisibilitySchema = z.enum(CONVERSATION_VISIBILITIES, { error: 'must be starter or team' }).openapi({
+  description:
+    "starter (the default): a member lists, reads, rates and closes only the conversations they started; team: every member of the workspace's team reads them all. Admins read all either way; an api key its own consumer's.",
+});
+
 const systemPrompt = z.string().max(100_000, 'must be at most 100000 characters');
 
 const ModelTierSchema = z.enum(MODEL_TIER_IDS, {
@@ -70,6 +78,7 @@ export const WorkspaceSummarySchema = z
       .openapi({ description: 'how long one query may wait on its tools in all (default 120, at most 900); then it ends with an error' }),
     approval: ApprovalSettingSchema,
     tool_search: ToolSearchSettingSchema,
+    conversations_visible_to: ConversationVisibilitySchema,
     created_at: isoTimestamp,
   })
   .openapi('WorkspaceSummary');
@@ -129,10 +138,11 @@ export const UpdateWorkspaceBody = z
     tool_budget_seconds: toolBudget.optional(),
     approval: ApprovalSettingSchema.optional(),
     tool_search: ToolSearchSettingInput.optional(),
+    conversations_visible_to: ConversationVisibilitySchema.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), {
     message:
-      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, tool_budget_seconds, approval, tool_search',
+      'give at least one of name, model, system_prompt, cold_timeout_minutes, close_timeout_minutes, max_tool_rounds, max_tokens_per_query, tool_timeout_seconds, tool_budget_seconds, approval, tool_search, conversations_visible_to',
   })
   .openapi('UpdateWorkspaceRequest');
 export type UpdateWorkspaceInput = z.infer<typeof UpdateWorkspaceBody>;

@@ -5,6 +5,7 @@ import { onConditionFailed } from '../platform/table.js';
 import { claimUniqueId } from '../platform/unique.js';
 import { getOrganisationItem, findOrCreateTeam, getTeam, type Team } from '../org/index.js';
 import {
+  type ConversationVisibility,
   WORKSPACE_DEFAULTS,
   type CreateWorkspaceInput,
   type UpdateWorkspaceInput,
@@ -29,7 +30,10 @@ import {
  * counts of its children, kept by atomic ADDs.
  */
 export interface WorkspaceItem
-  extends Omit<WorkspaceSummary, 'max_tokens_per_query' | 'tool_timeout_seconds' | 'tool_budget_seconds' | 'approval' | 'tool_search'> {
+  extends Omit<
+    WorkspaceSummary,
+    'max_tokens_per_query' | 'tool_timeout_seconds' | 'tool_budget_seconds' | 'approval' | 'tool_search' | 'conversations_visible_to'
+  > {
   pk: string;
   sk: string;
   org_id: string;
@@ -48,6 +52,8 @@ export interface WorkspaceItem
   approval?: ApprovalSetting | null;
   /** When the model searches the tools (absent on older workspaces: the default, `toolSearchSettingOf`). */
   tool_search?: ToolSearchSetting | null;
+  /** Who reads its conversations besides admins (absent: `starter`, the default). */
+  conversations_visible_to?: ConversationVisibility;
   updated_at: string;
 }
 
@@ -56,6 +62,11 @@ const DEFAULT_PERMISSIONS: Record<string, string> = { admin: '["*"]', member: '[
 /** How long one query of the workspace may wait on its tools in all, in seconds. */
 export function toolBudgetSecondsOf(item: Pick<WorkspaceItem, 'tool_budget_seconds'>): number {
   return item.tool_budget_seconds ?? WORKSPACE_DEFAULTS.tool_budget_seconds;
+}
+
+/** Who reads the workspace's conversations besides admins: `starter` unless an admin chose `team`. */
+export function conversationVisibilityOf(item: Pick<WorkspaceItem, 'conversations_visible_to'>): ConversationVisibility {
+  return item.conversations_visible_to === 'team' ? 'team' : 'starter';
 }
 
 export function toSummary(item: WorkspaceItem): WorkspaceSummary {
@@ -75,6 +86,7 @@ export function toSummary(item: WorkspaceItem): WorkspaceSummary {
     tool_budget_seconds: toolBudgetSecondsOf(item),
     approval: approvalSettingOf(item),
     tool_search: toolSearchSettingOf(item),
+    conversations_visible_to: conversationVisibilityOf(item),
     created_at: item.created_at,
   };
 }

@@ -7,8 +7,8 @@ import { ANSWER, startConsoleService, type ConsoleService } from './service.js';
  * The console for daily work (issue 33): a fresh install opens on sign-up; validation says what to
  * do, once, under the field; tables show every column at 1280 and 390 px; answers are rated with
  * drawn thumbs that show which was pressed; the operations page offers only what there is to do;
- * the settings say when the service's own model key answers; and a member is offered no "Close
- * conversation" on someone else's conversation.
+ * the settings say when the service's own model key answers; and a member lists and opens only the
+ * conversations they started (another's is not found), with "Close conversation" on their own.
  */
 
 let service: ConsoleService;
@@ -184,6 +184,22 @@ describe('daily work', () => {
     await page.getByRole('figure', { name: /Tickets by status/ }).waitFor();
   });
 
+  it("opens the workspace's conversations to its team from the settings, and back", async () => {
+    await page.goto(at(`${workspace}/settings`));
+    const field = page.getByLabel('Who reads conversations');
+    expect(await field.inputValue()).toBe('starter');
+    const choose = async (label: string, value: string) => {
+      await field.selectOption({ label });
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect
+        .poll(async () => (await (await page.request.get(at(`/api${workspace}/summary`))).json()).workspace.conversations_visible_to)
+        .toBe(value);
+    };
+    await choose("Every member of the workspace's team", 'team');
+    await checkPage(page, 'daily-settings-privacy');
+    await choose('Only the person who started each one (and admins)', 'starter');
+  });
+
   it("says the service's own model key answers while ai_api_key is not set", async () => {
     await page.goto(at('/org/settings'));
     const row = page.getByRole('row', { name: /ai_api_key/ });
@@ -195,7 +211,7 @@ describe('daily work', () => {
 });
 
 describe('a member', () => {
-  it("is offered Close on their own conversation, and not on someone else's", async () => {
+  it("lists and opens only their own conversations, and is offered Close on them; another's is not found", async () => {
     const added = await page.request.post(at('/api/org/users'), {
       data: { name: 'Grace Hopper', email: 'grace@example.com', password: 'compiler pioneer', org_role: 'member' },
     });
@@ -217,14 +233,18 @@ describe('a member', () => {
       await member.getByText('Has my refund arrived?').waitFor();
       await member.getByRole('button', { name: 'Close conversation' }).waitFor();
 
+      // Conversations are private to their starter: Ada's (the admin's) is not in Grace's list,
+      // and its address shows that it was not found.
       await member.goto(at(`${workspace}/conversations`));
       const rows = member.getByRole('table', { name: 'Conversations' }).locator('tbody tr');
-      await expect.poll(() => rows.count()).toBe(2);
-      const adas = rows.filter({ hasText: 'Ada Lovelace' });
-      await adas.getByRole('link').first().click();
-      await member.getByText('Where is my order 42?').waitFor();
-      await member.getByText(ANSWER).first().waitFor();
-      expect(await member.getByRole('button', { name: 'Close conversation' }).count()).toBe(0);
+      await rows.filter({ hasText: 'Grace Hopper' }).waitFor();
+      expect(await rows.count()).toBe(1);
+      const listed = await page.request.get(at(`/api${workspace}/conversations`));
+      const adas = (await listed.json()).conversations.find((c: { user_name: string }) => c.user_name === 'Ada Lovelace');
+      expect(adas).toBeDefined();
+      await member.goto(at(`${workspace}/conversations/${adas.id}`));
+      await member.getByText(`conversation ${adas.id} not found`).waitFor();
+      expect(await member.getByText('Where is my order 42?').count()).toBe(0);
       await checkPage(member, 'daily-member-transcript-of-another');
     } finally {
       await context.close();

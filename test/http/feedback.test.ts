@@ -91,7 +91,8 @@ async function connectApi(workspaceId: string) {
 describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', () => {
   it('rates an answer up: the detail shows it on the answer, 0 and 0 on the question, and the rating is stored per rater', async () => {
     const ws = await newWorkspace();
-    const cid = await ask(ws);
+    // The member's own conversation: a member rates only those they started (private-conversations.test.ts).
+    const cid = await ask(ws, { cookie: member.cookie });
     expect(await feedbackOf(ws, cid)).toEqual([
       ['user', { up: 0, down: 0 }],
       ['assistant', { up: 0, down: 0 }],
@@ -132,7 +133,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
 
   it('counts each rater once: two raters, one up and one down', async () => {
     const ws = await newWorkspace();
-    const cid = await ask(ws);
+    const cid = await ask(ws, { cookie: member.cookie });
     expectOk(await rate(ws, cid, 2, { rating: 'up' }, { cookie: admin.cookie }));
     expectOk(await rate(ws, cid, 2, { rating: 'down' }, { cookie: member.cookie }));
     expectOk(await rate(ws, cid, 2, { rating: 'down' }, { cookie: member.cookie }));
@@ -159,8 +160,10 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
       expect(refused.body).toEqual({ error: `conversation ${cid} not found` });
       expect(await answerFeedback(ws, cid)).toEqual({ up: 0, down: 0 });
     }
-    // A member may rate anyone's, the api consumer's too.
-    expectOk(await rate(ws, theirs, 2, { rating: 'down' }, { cookie: member.cookie }));
+    // A member rates only the conversations they started: the api consumer's is 404 to them too;
+    // an admin rates any.
+    expect((await rate(ws, theirs, 2, { rating: 'down' }, { cookie: member.cookie })).status).toBe(404);
+    expectOk(await rate(ws, theirs, 2, { rating: 'down' }, { cookie: admin.cookie }));
     expect(await answerFeedback(ws, theirs)).toEqual({ up: 0, down: 1 });
   });
 
@@ -250,7 +253,7 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
   it('adds the ratings of every answer to the dashboard: up, down and the share of up', async () => {
     const ws = await newWorkspace();
     expect(await dashboardFeedback(ws)).toEqual({ up: 0, down: 0, rate: null });
-    const first = await ask(ws);
+    const first = await ask(ws, { cookie: member.cookie });
     const second = await ask(ws, { cookie: member.cookie });
     expectOk(await rate(ws, first, 2, { rating: 'up' }, { cookie: admin.cookie }));
     expectOk(await rate(ws, first, 2, { rating: 'up' }, { cookie: member.cookie }));
@@ -266,8 +269,10 @@ describe('POST /api/workspaces/:id/conversations/:cid/messages/:seq/feedback', (
 
   it('counts concurrent ratings by different raters, each once', async () => {
     const ws = await newWorkspace();
-    const cid = await ask(ws);
-    const raters = [admin, member, await t.addMember(admin.cookie), await t.addMember(admin.cookie), await t.addMember(admin.cookie)];
+    // Raters of one conversation: its starter (a member) and admins, who read every conversation.
+    const cid = await ask(ws, { cookie: member.cookie });
+    const anotherAdmin = () => t.addMember(admin.cookie, { org_role: 'admin' });
+    const raters = [admin, member, await anotherAdmin(), await anotherAdmin(), await anotherAdmin()];
     const ratings = ['up', 'down', 'up', 'up', 'down'] as const;
     const answers = await Promise.all(raters.map((rater, index) => rate(ws, cid, 2, { rating: ratings[index] }, { cookie: rater.cookie })));
     for (const response of answers) expectOk(response);

@@ -278,6 +278,7 @@ describe('GET /api/workspaces/:id/summary and /api/workspaces/:id', () => {
         tool_budget_seconds: 120,
         approval: { mode: 'none', approvers: 'admins', expires_minutes: 60 },
         tool_search: { mode: 'auto', threshold: 30, pinned: [] },
+        conversations_visible_to: 'starter',
         created_at: t.clock.now().toISOString(),
       },
     });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DynamoDBServiceException, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { conversationUpdate, freshConversationItem, type ClaimedQuery } from '../../shared/agent/query/claim.js';
+import { callerUserId } from '../../shared/agent/query/types.js';
 import { conversationKey, conversationList, pendingEntry } from '../../shared/conversations/entities.js';
 import { conversationTitle, firstQuestion } from '../../shared/conversations/title.js';
 import { systemClock } from '../../shared/platform/clock.js';
@@ -42,6 +43,8 @@ function referenceUpdate(saved: ClaimedQuery, at: string, coldAt: Date): UpdateI
     first_message_at: at,
     stats_status: 'pending',
     owner: caller.owner,
+    // Its starter, the person who asks (none for a key's).
+    ...(callerUserId(caller) ? { user_id: callerUserId(caller) } : {}),
     gsi5sk: due.gsi5sk,
     ...(chat ? { chat_channel_id: chat.channelId, chat_thread_ts: chat.threadTs } : {}),
   };

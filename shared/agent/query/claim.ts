@@ -19,7 +19,7 @@ import { ConflictError } from '../../platform/errors.js';
 import { type Key, type UpdateInput, unlessConditionFailed } from '../../platform/table.js';
 import { updateOf } from '../../platform/updates.js';
 import type { WorkspaceItem } from '../../workspaces/index.js';
-import type { Caller, ConversationState } from './types.js';
+import { callerUserId, type Caller, type ConversationState } from './types.js';
 
 /*
  * The conversation item's write when a query is saved (query/persist.ts): one conditional
@@ -77,6 +77,7 @@ export function conversationUpdate(
       first_message_at: $get('first_message_at', initial.first_message_at),
       stats_status: $get('stats_status', initial.stats_status),
       owner: $get('owner', initial.owner),
+      user_id: initial.user_id === undefined ? undefined : $get('user_id', initial.user_id),
       chat_channel_id: initial.chat_channel_id === undefined ? undefined : $get('chat_channel_id', initial.chat_channel_id),
       chat_thread_ts: initial.chat_thread_ts === undefined ? undefined : $get('chat_thread_ts', initial.chat_thread_ts),
       message_count: $add(added.message_count),
@@ -137,6 +138,7 @@ function conversationValues(saved: ClaimedQuery, at: string, coldAt: Date, dueSh
     first_message_at: at,
     stats_status: 'pending',
     owner: caller.owner,
+    user_id: callerUserId(caller) ?? undefined,
     chat_channel_id: chat?.channelId,
     chat_thread_ts: chat?.threadTs,
   };

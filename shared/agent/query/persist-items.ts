@@ -7,7 +7,7 @@ import { listShardOf } from '../../platform/list-shards.js';
 import { workspaceLabel } from '../../platform/metrics.js';
 import type { Item } from '../../platform/table.js';
 import type { LoopResult } from '../loop.js';
-import type { Caller, ConversationState } from './types.js';
+import { callerUserId, type Caller, type ConversationState } from './types.js';
 import { budgetSubjectOf } from './budget.js';
 
 /*
@@ -140,12 +140,6 @@ function spentBy(saved: FinishedQuery) {
   };
 }
 
-/** The service user who asked: a signed-in user (`user:<id>` owner), or the one a linked chat account asks as; null for a key. */
-function userIdOf(caller: Caller): string | null {
-  const subject = [caller.owner, caller.grantSubject].find((value) => value?.startsWith('user:'));
-  return subject ? subject.slice('user:'.length) : null;
-}
-
 /** The audit log's shard of the query's entry: its id's, or where the entry of the query it resumes is. */
 function activityShardOf(saved: FinishedQuery, activityId: string): number {
   return saved.resumed ? saved.resumed.activityShard : listShardOf(activityId);
@@ -160,7 +154,7 @@ function activityItem(saved: FinishedQuery, now: Date): Item {
     ...activityEntryKey(saved.workspace.org_id, saved.workspace.id, at, activityId, activityShardOf(saved, activityId)),
     id: activityId,
     conversation_id: saved.conversationId,
-    user_id: userIdOf(saved.caller),
+    user_id: callerUserId(saved.caller),
     // The consumer a budget of that scope covers (query/budget.ts), so a budget made mid-period counts it.
     consumer_id: budgetSubjectOf(saved.caller, saved.workspace.id).consumerId ?? null,
     user_name: saved.caller.userName,

@@ -33,6 +33,16 @@ export interface Caller {
   evaluation?: boolean;
 }
 
+/**
+ * The person of the service who asks: a signed-in user (`user:<id>` owner), or the one a linked
+ * chat account asks as; null for a key or an unlinked chat account. The starter of the
+ * conversations the caller starts, and the `user_id` of its audit entries.
+ */
+export function callerUserId(caller: Pick<Caller, 'owner' | 'grantSubject'>): string | null {
+  const subject = [caller.owner, caller.grantSubject].find((value) => value?.startsWith('user:'));
+  return subject ? subject.slice('user:'.length) : null;
+}
+
 /** Who listens to a query as it runs (the streaming forms); the JSON form has none. */
 export interface QueryListener {
   /** The query passed its checks (access, rate, an open conversation): the stream may begin. */

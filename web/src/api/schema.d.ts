@@ -9820,6 +9820,11 @@ export interface components {
             approval?: components["schemas"]["ApprovalSetting"];
             close_timeout_minutes?: number;
             cold_timeout_minutes?: number;
+            /**
+             * @description starter (the default): a member lists, reads, rates and closes only the conversations they started; team: every member of the workspace's team reads them all. Admins read all either way; an api key its own consumer's.
+             * @enum {string}
+             */
+            conversations_visible_to?: "starter" | "team";
             max_tokens_per_query?: number | null;
             max_tool_rounds?: number;
             /** @enum {string} */
@@ -9897,6 +9902,11 @@ export interface components {
             approval: components["schemas"]["ApprovalSetting"];
             close_timeout_minutes: number;
             cold_timeout_minutes: number;
+            /**
+             * @description starter (the default): a member lists, reads, rates and closes only the conversations they started; team: every member of the workspace's team reads them all. Admins read all either way; an api key its own consumer's.
+             * @enum {string}
+             */
+            conversations_visible_to: "starter" | "team";
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z

@@ -18,7 +18,7 @@ export default function Settings() {
       <PageHeader title="Settings">
         <p>
           {isAdmin
-            ? 'How this workspace answers: its model, prompt, timeouts, limits, approvals and tool search.'
+            ? 'How this workspace answers: its model, prompt, timeouts, limits, approvals, tool search and who reads its conversations.'
             : 'Only an admin of your organisation changes these.'}
         </p>
       </PageHeader>

@@ -42,6 +42,7 @@ function fullBody(values: Record<string, string>): UpdateBody {
     tool_budget_seconds: number(values.tool_budget_seconds),
     approval,
     tool_search: toolSearch,
+    conversations_visible_to: (values.conversations_visible_to ?? 'starter') as UpdateBody['conversations_visible_to'],
   };
 }
 

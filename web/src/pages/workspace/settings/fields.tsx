@@ -176,3 +176,31 @@ export function ToolSearchFields({ toolSearch, error }: { toolSearch: Summary['t
     </fieldset>
   );
 }
+
+/** Who reads the workspace's conversations besides admins (docs/api-decisions.md, "Conversations are private to their starter"). */
+export const VISIBILITY = {
+  starter: 'Only the person who started each one (and admins)',
+  team: "Every member of the workspace's team",
+} as const;
+
+export function PrivacyFields({ workspace, error }: { workspace: Summary; error: unknown }) {
+  return (
+    <fieldset className="access-fieldset">
+      <legend>Privacy</legend>
+      <Field
+        label="Who reads conversations"
+        name="conversations_visible_to"
+        error={error}
+        hint="Admins read every conversation and the whole audit log either way."
+      >
+        <select defaultValue={workspace.conversations_visible_to}>
+          {Object.entries(VISIBILITY).map(([value, label]) => (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Field>
+    </fieldset>
+  );
+}

@@ -3,7 +3,7 @@ import { $api, type Schemas, useRefresh } from '../../../api/client';
 import { ActionForm } from '../../../ui/form';
 import { OtherErrors } from '../consumers/other-errors';
 import { changedBody } from './body';
-import { ApprovalFields, GeneralFields, LimitFields, TimeoutFields, ToolSearchFields } from './fields';
+import { ApprovalFields, GeneralFields, LimitFields, PrivacyFields, TimeoutFields, ToolSearchFields } from './fields';
 
 type Summary = Schemas['WorkspaceSummary'];
 
@@ -25,6 +25,7 @@ const SHOWN = [
   'tool_search.mode',
   'tool_search.threshold',
   'tool_search.pinned',
+  'conversations_visible_to',
 ];
 
 /** The admin's form: sends only what changed, then re-reads every view of the workspace. */
@@ -68,6 +69,7 @@ export function SettingsForm({ workspace, models }: { workspace: Summary; models
       <LimitFields workspace={workspace} error={save.error} />
       <ApprovalFields approval={workspace.approval} error={save.error} />
       <ToolSearchFields toolSearch={workspace.tool_search} error={save.error} />
+      <PrivacyFields workspace={workspace} error={save.error} />
     </ActionForm>
   );
 }

@@ -3,7 +3,7 @@ import type { Schemas } from '../../../api/client';
 import { Badge } from '../../../ui/badge';
 import { count, dateTime } from '../../../ui/format';
 import { Section } from '../../../ui/page';
-import { modelLabel } from './fields';
+import { modelLabel, VISIBILITY } from './fields';
 
 type Summary = Schemas['WorkspaceSummary'];
 
@@ -71,6 +71,11 @@ export function SettingsView({ workspace, models }: { workspace: Summary; models
           {approval.mode === 'patterns' && <Row term="Patterns">{(approval.patterns ?? []).join(', ')}</Row>}
           <Row term="Approvers">{approval.approvers === 'admins' ? 'Admins of the organisation' : 'The person who asked'}</Row>
           <Row term="Expires after">{count(approval.expires_minutes)} minutes</Row>
+        </dl>
+      </Section>
+      <Section title="Privacy">
+        <dl className="access-facts">
+          <Row term="Who reads conversations">{VISIBILITY[workspace.conversations_visible_to]}</Row>
         </dl>
       </Section>
       <Section title="Tool search">
