@@ -48,6 +48,11 @@ export interface LoopInput {
   /** How long the prompt cache keeps the tools and system prompt (`ModelRequest.prefixCacheTtl`). */
   prefixCacheTtl?: '5m' | '1h';
   beforeModelCall?: BeforeModelCall;
+  /**
+   * The person stopped the answer (the streaming client went away): the model call is aborted,
+   * tool calls not yet started do not start, and the run ends `stopped` with what was answered.
+   */
+  signal?: AbortSignal;
 }
 
 /** Asked before each model call with a bound on its prompt (`promptBytesOf`), its cache lifetime and what the run has used so far: why the call is not made (a budget without room for it), or nothing. */
@@ -105,6 +110,8 @@ export interface LoopResult {
   error: string | null;
   /** Set when the loop paused for an approval. */
   paused?: LoopCheckpoint;
+  /** Set when the person stopped the answer (`LoopInput.signal`): `answer` is what had arrived. */
+  stopped?: true;
 }
 
 function textOf(content: ContentBlock[]): string {
@@ -165,26 +172,29 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     const { maxTokens, prefixCacheTtl } = input;
     const stop = promptBytes && (await input.beforeModelCall?.({ promptBytes, maxTokens, usage: progress.usage, prefixCacheTtl }));
     if (stop) return resultOf(progress, stop);
+    if (input.signal?.aborted) return stoppedBy(progress);
     const started = performance.now();
     let response: ModelResponse;
     deltas?.nextTurn();
     try {
-      response = await input.client.createMessage(request, deltas && ((delta) => deltas.push(delta)));
+      response = await input.client.createMessage(request, deltas && ((delta) => deltas.push(delta)), input.signal);
     } catch (error) {
       progress.modelMs += performance.now() - started;
       if (!(error instanceof ModelError)) throw error;
-      // A stream that broke mid-answer: keep what arrived, and count what it used.
+      // A stream that broke mid-answer, or was stopped: keep what arrived, and count what it used.
       if (error.partial) {
         progress.usage = addUsage(progress.usage, error.partial.usage);
         keepText(error.partial.content);
       }
-      return resultOf(progress, error.message);
+      return input.signal?.aborted ? stoppedBy(progress) : resultOf(progress, error.message);
     }
     progress.modelMs += performance.now() - started;
     progress.usage = addUsage(progress.usage, response.usage);
     keepText(response.content);
     const calls = response.content.filter((block): block is ToolUse => block.type === 'tool_use');
     if (calls.length === 0 || response.stopReason !== 'tool_use') return resultOf(progress, null);
+    // Stopped while the model asked for tools: none of them starts.
+    if (input.signal?.aborted) return stoppedBy(progress);
     // A model that keeps calling tools forever is a bug: stop at max_tool_rounds.
     if (progress.rounds >= input.maxToolRounds) return resultOf(progress, `max tool rounds reached (${input.maxToolRounds})`);
     const { usage } = progress;
@@ -215,6 +225,9 @@ export async function runAgentLoop(input: LoopInput, start?: { messages: ModelMe
     messages.push({ role: 'assistant', content: response.content }, { role: 'user', content: outcomes });
   }
 }
+
+/** The result of a run the person stopped: what was answered, no error. */
+const stoppedBy = (progress: LoopProgress): LoopResult => ({ ...resultOf(progress, null), stopped: true });
 
 /** The error of a query whose tools used up its time. */
 const toolBudgetSpent = (budgetMs: number) =>

@@ -33,6 +33,7 @@ function toMessage(item: Item): Message {
     content: str(item.content),
     tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
     tool_calls: toolCallsOf(item.tool_calls),
+    stopped: item.stopped === true,
     tokens_input: numOrNull(item.tokens_input),
     tokens_output: numOrNull(item.tokens_output),
     tokens:

@@ -92,6 +92,9 @@ const MessageSchema = z
       description:
         'the calls of an answer, in the order they ended (at most 25); empty on questions and on answers stored before calls were kept',
     }),
+    stopped: z.boolean().openapi({
+      description: 'an answer the person stopped (the streaming client went away): content is what had been answered',
+    }),
     tokens_input: z.number().int().nullable(),
     tokens_output: z.number().int().nullable(),
     tokens: TokensSchema.nullable(),

@@ -71,10 +71,11 @@ async function drain(stream: SSEStreamingApi, queue: EventQueue): Promise<boolea
  * Runs a query for the streaming form: its events as Server-Sent Events (`start`, then `text`,
  * `tool_call`, `tool_result`…, last always `done` with the JSON body the plain request answers).
  *
- * The query runs on its own, apart from the response: a client that goes away stops nothing, the
- * query is finished and stored. Until the query has passed its checks (`start`), an error is a
- * plain JSON error with its status, as for the plain request; after it, the error is the `done`
- * event's body.
+ * The query runs apart from the response, and a client that goes away stops it (CONTRACT.md,
+ * fourth round): the model call is aborted, tool calls not yet started do not start, and what was
+ * answered is stored, marked `stopped` (`QueryListener.signal`). Until the query has passed its
+ * checks (`start`), an error is a plain JSON error with its status, as for the plain request;
+ * after it, the error is the `done` event's body.
  */
 export async function streamQuery<T>(
   c: Context<AppEnv>,
@@ -85,12 +86,17 @@ export async function streamQuery<T>(
   const queue = new EventQueue();
   let started!: () => void;
   const startedSignal = new Promise<void>((resolve) => (started = resolve));
+  // The person stops the answer by going away: the request's own signal, or the stream's cancel.
+  const stopping = new AbortController();
+  const stop = () => stopping.abort();
+  c.req.raw.signal?.addEventListener('abort', stop, { once: true });
   const query = run({
     onStart: (ids) => {
       queue.push({ event: 'start', data: ids });
       started();
     },
     onEvent: (event) => queue.push(eventOf(event)),
+    signal: stopping.signal,
   });
   runningQueries.add(query);
   const forget = () => runningQueries.delete(query);
@@ -105,9 +111,17 @@ export async function streamQuery<T>(
       return { event: 'done', data: known?.body ?? { error: 'internal server error' } };
     },
   );
-  void finished.then((done) => queue.push(done));
+  let finishedYet = false;
+  void finished.then((done) => {
+    finishedYet = true;
+    queue.push(done);
+  });
   return streamSSE(c, async (stream) => {
     sseStreams.open += 1;
+    stream.onAbort(() => {
+      // Given up after the query finished (below) stops nothing: it is done.
+      if (!finishedYet) stop();
+    });
     const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), sseTiming.heartbeatMs);
     // A reader that stopped reading without cancelling (Lambda's response stream after the client
     // left) would hold the writes forever: once the query is done, it gets a while, then the

@@ -159,10 +159,13 @@ abstract class MessagesApiClient implements ModelClient {
    * Every call streams (the SDK's `messages.stream`), listened to or not: one code path, and the
    * usage is the stream's own (input from `message_start`, output from `message_delta`).
    */
-  async createMessage(request: ModelRequest, onText?: (delta: string) => void): Promise<ModelResponse> {
+  async createMessage(request: ModelRequest, onText?: (delta: string) => void, signal?: AbortSignal): Promise<ModelResponse> {
     const { client, APIError } = await this.messagesApi();
     const stream = client.messages.stream(toAnthropicRequest(request));
     if (onText) stream.on('text', (delta) => onText(delta));
+    // Stopped: the SDK aborts the request, and `finalMessage` fails with what had arrived.
+    if (signal?.aborted) stream.abort();
+    else signal?.addEventListener('abort', () => stream.abort(), { once: true });
     try {
       return fromAnthropicMessage(await stream.finalMessage());
     } catch (error) {

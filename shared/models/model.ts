@@ -65,9 +65,10 @@ export interface ModelClient {
   modelFor(tier: ModelTier): string;
   /**
    * One model turn, streamed: `onText` gets each piece of answer text as it arrives; the promise
-   * gives the whole turn, its usage as the stream reported it.
+   * gives the whole turn, its usage as the stream reported it. `signal` aborts the call (the person
+   * stopped the answer): it fails as a `ModelError` with what had arrived.
    */
-  createMessage(request: ModelRequest, onText?: (delta: string) => void): Promise<ModelResponse>;
+  createMessage(request: ModelRequest, onText?: (delta: string) => void, signal?: AbortSignal): Promise<ModelResponse>;
 }
 
 /**

@@ -1,13 +1,13 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { checkPage, launchBrowser, saveFailure } from './browser.js';
-import { startConsoleService, type ConsoleService } from './service.js';
+import { ANSWER, CODE_LINE, startConsoleService, type ConsoleService } from './service.js';
 
 /**
  * Answers as people read them: the model's Markdown (a list, a table, code with Copy, links that
  * open safely, a `javascript:` link that is no link) in the playground, the transcript and the
  * approvals; tool calls that open to show their arguments and result; the number of calls waiting
- * for a decision on the Approvals tab.
+ * for a decision on the Approvals tab; an answer stopped mid-way (Stop, Escape), copied whole.
  */
 
 let service: ConsoleService;
@@ -61,10 +61,10 @@ async function expectRenderedAnswer(answer: Locator): Promise<void> {
   await answer.getByText('run this').waitFor();
   expect(await answer.getByRole('link', { name: /run this/ }).count()).toBe(0);
   // The code block, and Copy puts its text on the clipboard.
-  await answer.getByText('track-parcel --order 42').waitFor();
+  await answer.getByText(CODE_LINE).waitFor();
   await answer.getByRole('button', { name: 'Copy the code' }).click();
   await answer.getByRole('button', { name: 'Copied the code' }).waitFor();
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('track-parcel --order 42');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(CODE_LINE);
 }
 
 /** Opens the lookup_order call in `tools` and checks what it was given and answered. */
@@ -117,6 +117,72 @@ describe('answers in Markdown', () => {
     await expectRenderedAnswer(page.locator('.transcript-assistant .bubble'));
     await expectToolCallOpens(page.getByRole('list', { name: 'Tool calls' }));
     await checkPage(page, 'answers-transcript');
+  });
+
+  it('fits an answer with a long code line and a table on a 390 px phone: the code scrolls inside its block, not the page', async () => {
+    const transcript = page.url();
+    const phone = await context.newPage();
+    try {
+      for (const url of [transcript, at(`${workspace}/playground`)]) {
+        // checkPage (below) ends at its wide size: back to the phone's.
+        await phone.setViewportSize({ width: 390, height: 844 });
+        await phone.goto(url);
+        if (url !== transcript) {
+          await phone.getByLabel('Question').fill('Where is my order 42, on the phone?');
+          await phone.getByRole('button', { name: 'Ask' }).click();
+          await phone.getByRole('link', { name: 'View transcript' }).waitFor();
+        }
+        const code = phone.locator('.markdown-code pre').last();
+        await code.waitFor();
+        // The page is no wider than the phone; the long line scrolls within its block.
+        await expect
+          .poll(() => phone.evaluate(() => document.documentElement.scrollWidth), {
+            message: `${url} at ${phone.viewportSize()?.width} px`,
+          })
+          .toBeLessThanOrEqual(390);
+        const box = await code.evaluate((pre) => ({ scroll: pre.scrollWidth, client: pre.clientWidth }));
+        expect(box.scroll).toBeGreaterThan(box.client);
+        await checkPage(phone, url === transcript ? 'answers-phone-transcript' : 'answers-phone-playground');
+      }
+    } finally {
+      await phone.close();
+    }
+  });
+
+  it('stops an answer mid-way (Stop, or Escape in the question box), keeps what was answered, and copies the whole answer', async () => {
+    service.script.markdown = false;
+    try {
+      await page.goto(at(`${workspace}/playground`));
+      const turns = page.locator('.chat-turn');
+      const stopMidWay = async (question: string, stop: () => Promise<void>) => {
+        await page.getByLabel('Question').fill(question);
+        await page.getByRole('button', { name: 'Ask' }).click();
+        const answer = turns.last().locator('.bubble.assistant');
+        // The answer streams slowly (ANSWER, 8 characters every 150 ms): stopped after its first words.
+        await answer.getByText(/Order 42/).waitFor();
+        await stop();
+        await answer.getByText('Stopped: this is what was answered before you stopped it.').waitFor();
+        expect(await page.getByRole('button', { name: 'Stop' }).count()).toBe(0);
+        const text = (await answer.locator('.markdown').textContent()) ?? '';
+        expect(ANSWER.startsWith(text.trim())).toBe(true);
+        expect(text.trim().length).toBeLessThan(ANSWER.length);
+        return { answer, text: text.trim() };
+      };
+      const first = await stopMidWay('Where is order 42 now?', () => page.getByRole('button', { name: 'Stop' }).click());
+      await first.answer.getByRole('button', { name: 'Copy the answer' }).click();
+      await first.answer.getByRole('button', { name: 'Copied the answer' }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(first.text);
+      await checkPage(page, 'answers-stopped');
+      await stopMidWay('And when does it arrive?', () => page.getByLabel('Question').press('Escape'));
+
+      // The transcript keeps what was answered, marked stopped, as far as the service had sent it.
+      await turns.last().getByRole('link', { name: 'View transcript' }).click();
+      await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+      const stopped = page.getByText('Stopped: the person stopped this answer here.');
+      await expect.poll(() => stopped.count()).toBe(2);
+    } finally {
+      service.script.markdown = true;
+    }
   });
 
   it('counts the calls waiting for approval on the Approvals tab, and renders the answer after a decision', async () => {

@@ -965,7 +965,10 @@ describe('a member', () => {
       await member.getByRole('table', { name: 'Runs' }).locator('tbody tr').first().getByRole('link').click();
       await member.getByRole('region', { name: 'Results' }).getByRole('article', { name: 'Regression: case-1' }).waitFor();
 
-      // No "Add to evaluation" on a transcript's answers.
+      // No "Add to evaluation" on a transcript's answers (of the member's own conversation: the
+      // admin's are private to the admin).
+      const asked = await member.request.post(at('/api/workspaces/ws-customer-support/query'), { data: { query: 'Where is my order?' } });
+      expect(asked.status()).toBe(200);
       await member.goto(at('/workspaces/ws-customer-support/conversations'));
       await member.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().getByRole('link').first().click();
       await member.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();

@@ -28,6 +28,8 @@ export const STATS = {
   summary: 'Asked where order 42 is; it has shipped.',
 };
 export const MARKUP = '<img src=x onerror="window.pwned=true"> <script>window.pwned=true</script>';
+/** The code line of the Markdown answer: long enough to scroll inside its block on a phone. */
+export const CODE_LINE = 'track-parcel --order 42 --carrier parcelways --format json --include-history --since 2026-12-01';
 export const ANSWER = 'Order 42 has shipped with Parcelways and arrives within 2 days.';
 /** An answer in Markdown: a list, a table, a fenced code block, a link, and a `javascript:` link that must not become one. */
 const MARKDOWN = [
@@ -41,7 +43,7 @@ const MARKDOWN = [
   '| Teapot | 1 |',
   '',
   '```sh',
-  'track-parcel --order 42',
+  CODE_LINE,
   '```',
   '',
   'See [the tracking page](https://parcels.example/track/42) or [run this](javascript:alert(1)).',

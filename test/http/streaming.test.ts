@@ -222,11 +222,17 @@ describe('POST /api/workspaces/:id/query with Accept: text/event-stream', () => 
     expect(texts[0]?.data.delta).toBe('Write to [redacted] for access.');
   });
 
-  it('sends a comment line while the model is quiet, and finishes and stores a query whose client went away', async () => {
+  it('sends a comment line while the model is quiet; a client that goes away stops the answer, stored as far as it came, stopped', async () => {
     const { admin, workspaceId } = await setup();
     sseTiming.heartbeatMs = 40;
+    const full = 'A slow answer, word by word, that the person stops long before its end, and then a tool call.';
     try {
-      model.reply({ ...textReply('A slow answer, word by word, long after the client left.'), chunkChars: 4, chunkDelayMs: 25 });
+      // The model streams slowly, and would ask for a tool at the end of its turn.
+      model.reply({
+        ...toolUseReply([{ name: 'search_docs', input: { query: 'vpn' } }], { input_tokens: 300, output_tokens: 40 }, full),
+        chunkChars: 4,
+        chunkDelayMs: 25,
+      });
       const controller = new AbortController();
       const response = await fetch(`${baseUrl}/api/workspaces/${workspaceId}/query`, {
         method: 'POST',
@@ -250,15 +256,40 @@ describe('POST /api/workspaces/:id/query with Accept: text/event-stream', () => 
         await new Promise((resolve) => setTimeout(resolve, 50));
         conversation = await t.request('GET', path, { cookie: admin.cookie });
       }
-      expect(conversation.body.messages.map((message: { content: string }) => message.content)).toEqual([
-        'Take your time',
-        'A slow answer, word by word, long after the client left.',
-      ]);
+      const [question, answer] = conversation.body.messages;
+      expect(question).toMatchObject({ content: 'Take your time', stopped: false });
+      // What had been answered when the model call was aborted: a start of the answer, not all of it.
+      expect(answer.stopped).toBe(true);
+      expect(answer.content.length).toBeGreaterThan(0);
+      expect(answer.content.length).toBeLessThan(full.length / 2);
+      expect(full.startsWith(answer.content)).toBe(true);
+      // The tool the turn would have asked for never started, and the model was not asked again.
+      expect(answer.tool_calls).toEqual([]);
+      expect(JSON.parse(answer.tools_called)).toEqual([]);
+      expect(model.requests).toHaveLength(1);
       const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
-      expect(activity.body.activity.map((entry: { query: string }) => entry.query)).toContain('Take your time');
+      const entry = activity.body.activity.find((row: { query: string }) => row.query === 'Take your time');
+      expect(entry).toMatchObject({ error: null, tools_called: [] });
     } finally {
       sseTiming.heartbeatMs = 15_000;
     }
+  });
+
+  it('a client that stays to the end is not stopped: the whole answer is stored, not marked stopped', async () => {
+    const { admin, workspaceId } = await setup();
+    twoTurns();
+    const response = await fetch(`${baseUrl}/api/workspaces/${workspaceId}/query`, {
+      method: 'POST',
+      headers: { ...SSE, cookie: admin.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'How do I get on the VPN?' }),
+    });
+    const events = eventsOf(await response.text());
+    const done = events.at(-1);
+    expect(done?.event).toBe('done');
+    const path = `/api/workspaces/${workspaceId}/conversations/${done?.data.conversation_id}`;
+    const conversation = await t.request('GET', path, { cookie: admin.cookie });
+    expect(conversation.body.messages[1]).toMatchObject({ stopped: false, content: done?.data.answer });
+    expect(JSON.parse(conversation.body.messages[1].tools_called)).toEqual(['search_docs']);
   });
 });
 

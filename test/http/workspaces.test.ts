@@ -697,6 +697,7 @@ describe('conversations of a workspace', () => {
       content: 'message 1',
       tools_called: null,
       tool_calls: [],
+      stopped: false,
       tokens_input: null,
       tokens_output: null,
       tokens: null,

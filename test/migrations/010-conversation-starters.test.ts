@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../migrations/index.js';
 import { conversationKey } from '../../shared/conversations/entities.js';
 import { runMigrations, SCHEMA_MARKER } from '../../shared/platform/migrations.js';
+import type { Item } from '../../shared/platform/table.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
 
@@ -52,18 +53,17 @@ describe('migration 010: conversations name their starter', () => {
     // As the version before wrote them: no starter; the two threads owned by the workspace's threads,
     // the unlinked one's audit entry naming no person.
     const orgId = admin.org.id as string;
-    const stored = async (id: string) =>
-      (await t.deps.table.get(conversationKey(orgId, workspace.id, id), true)) as Record<string, unknown>;
+    const stored = async (id: string) => (await t.deps.table.get(conversationKey(orgId, workspace.id, id), true)) as Item;
     const asWrittenBefore = async (id: string, owner?: string) => {
       const { user_id: _, ...item } = await stored(id);
-      await t.deps.table.put({ ...item, ...(owner ? { owner, consumer_type: 'team-chat' } : {}) });
+      await t.deps.table.put({ ...(item as Item), ...(owner ? { owner, consumer_type: 'team-chat' } : {}) });
     };
     await asWrittenBefore(fromConsole);
     await asWrittenBefore(linkedThread, `team-chat:${workspace.id}`);
     await asWrittenBefore(unlinkedThread, `team-chat:${workspace.id}`);
     const entries = (await t.scanTable()).filter((item) => item.conversation_id === unlinkedThread && String(item.pk).startsWith('WSACT#'));
     expect(entries).toHaveLength(1);
-    await t.deps.table.put({ ...entries[0], user_id: null });
+    await t.deps.table.put({ ...(entries[0] as Item), user_id: null });
 
     const listed = async () => {
       const response = await t.request('GET', `/api/workspaces/${workspace.id}/conversations`, { cookie: member.cookie });

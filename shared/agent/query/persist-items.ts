@@ -110,6 +110,8 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
         tools_called: JSON.stringify(loop.toolsCalled),
         // What people are shown of each call (cut short and screened: query/screening.ts).
         tool_calls: loop.calls ?? [],
+        // The person stopped it: `content` is what had been answered.
+        ...(loop.stopped ? { stopped: true } : {}),
         ...spentBy(saved),
       }
     : undefined;

@@ -139,6 +139,7 @@ export async function prepareLoop(
     toolBudgetMs: toolBudgetSecondsOf(workspace) * 1000,
     prefixCacheTtl: prefixCacheTtlFor(context.counters, deps.clock.now()),
     onEvent: listener.onEvent && shownEvents(guardrails, held, listener.onEvent),
+    signal: listener.signal,
   };
   return { input, tools, held };
 }

@@ -48,6 +48,8 @@ export interface QueryListener {
   /** The query passed its checks (access, rate, an open conversation): the stream may begin. */
   onStart?(ids: { conversation_id: string; session_id: string }): void;
   onEvent?: AgentListener;
+  /** Aborted when the person stops the answer (the streaming client went away): `LoopInput.signal`. */
+  signal?: AbortSignal;
 }
 
 export interface QueryResponse {

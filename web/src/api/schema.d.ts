@@ -9473,6 +9473,8 @@ export interface components {
             /** @enum {string} */
             role: "user" | "assistant";
             seq: number;
+            /** @description an answer the person stopped (the streaming client went away): content is what had been answered */
+            stopped: boolean;
             tokens: components["schemas"]["Tokens"] & (Record<string, never> | null);
             tokens_input: number | null;
             tokens_output: number | null;

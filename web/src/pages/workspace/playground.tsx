@@ -19,7 +19,14 @@ function announcementOf(turn: Turn | undefined): string {
 /** A refusal by a budget (402): its body names the budget, whose page says how much is left and when it resets. */
 const isBudgetRefusal = (error: unknown) => typeof error === 'object' && error !== null && 'budget' in error;
 
-function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: string) => Promise<unknown> }) {
+interface AskFormProps {
+  running: boolean;
+  onAsk: (question: string) => Promise<unknown>;
+  /** Stops the answer being written (Stop, or Escape in the question box). */
+  onStop: () => void;
+}
+
+function AskForm({ running, onAsk, onStop }: AskFormProps) {
   const [question, setQuestion] = useState('');
   const [error, setError] = useState<unknown>();
   const submit = async () => {
@@ -49,7 +56,7 @@ function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: strin
           <Link to="/org/budgets">See the budgets</Link>
         </p>
       )}
-      <Field label="Question" name="query" error={error} hint="Enter asks; Shift+Enter starts a new line.">
+      <Field label="Question" name="query" error={error} hint="Enter asks; Shift+Enter starts a new line; Escape stops an answer.">
         <textarea
           rows={3}
           value={question}
@@ -59,6 +66,10 @@ function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: strin
               event.preventDefault();
               event.currentTarget.form?.requestSubmit();
             }
+            if (event.key === 'Escape' && running) {
+              event.preventDefault();
+              onStop();
+            }
           }}
         />
       </Field>
@@ -66,6 +77,11 @@ function AskForm({ running, onAsk }: { running: boolean; onAsk: (question: strin
         <Submit pending={running} busy="Asking">
           Ask
         </Submit>
+        {running && (
+          <button type="button" className="button secondary" onClick={onStop}>
+            Stop
+          </button>
+        )}
       </div>
     </form>
   );
@@ -106,7 +122,7 @@ export default function Playground() {
         <div className="visually-hidden" aria-live="polite">
           {announcementOf(last)}
         </div>
-        <AskForm running={chat.running} onAsk={chat.ask} />
+        <AskForm running={chat.running} onAsk={chat.ask} onStop={chat.stop} />
       </Section>
     </>
   );

@@ -124,6 +124,7 @@ function MessageItem({ workspaceId, conversation, message, source }: MessageProp
       </p>
       <div className={`bubble ${isAnswer ? 'assistant' : 'user'}`}>
         {!message.content ? <span className="hint">(no text)</span> : isAnswer ? <Markdown text={message.content} /> : message.content}
+        {message.stopped && <span className="hint chat-stopped">Stopped: the person stopped this answer here.</span>}
       </div>
       {isAnswer && (
         <>

@@ -41,6 +41,10 @@ export interface Turn {
   deciding?: DecisionLine;
   /** A decision the API refused (403, 409…): its error body, shown by the approval form. */
   decisionError?: unknown;
+  /** The person stopped it: the service stored what had been answered, marked stopped. */
+  stopped?: boolean;
+  /** The conversation the question went to (`start`), for its transcript when no `done` comes. */
+  conversationId?: string;
 }
 
 export interface ChatState {
@@ -56,6 +60,7 @@ export type ChatAction =
   | { type: 'refused'; key: number; error: unknown }
   | { type: 'failed'; key: number; error: unknown }
   | { type: 'drop'; key: number }
+  | { type: 'stopped'; key: number }
   | { type: 'reset' };
 
 export const initialChat: ChatState = { turns: [] };
@@ -65,7 +70,7 @@ function applyEvent(turn: Turn, event: StreamEvent): Turn {
     case 'start': {
       // The query (or the decision) was accepted: whatever waited is being decided.
       const steps = turn.deciding ? [...turn.steps, turn.deciding] : turn.steps;
-      return { ...turn, steps, pending: null, deciding: undefined, decisionError: undefined };
+      return { ...turn, steps, pending: null, deciding: undefined, decisionError: undefined, conversationId: event.data.conversation_id };
     }
     case 'text':
       return { ...turn, answer: turn.answer + event.data.delta };
@@ -124,6 +129,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return update(state, action.key, (turn) => ({ ...turn, status: 'paused', deciding: undefined, decisionError: action.error }));
     case 'failed':
       return update(state, action.key, (turn) => ({ ...turn, status: 'failed', error: errorText(action.error) }));
+    case 'stopped':
+      return update(state, action.key, (turn) => (turn.status === 'running' ? { ...turn, status: 'done', stopped: true } : turn));
     case 'event': {
       const { event } = action;
       const next = update(state, action.key, (turn) => applyEvent(turn, event));

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { count, duration, money } from '../../../ui/format';
 import { Markdown } from '../../../ui/markdown';
+import { CopyButton } from '../../../ui/copy';
 import { ToolCallDetails } from '../../../ui/tool-call';
 import { ApprovalCard } from './approval';
 import { connectionToAuthorize, type ToolLine, type Turn } from './chat-state';
@@ -77,9 +78,13 @@ function TurnStats({ result, workspaceId }: { result: QueryResponse; workspaceId
           <dd>{duration(result.duration_ms)}</dd>
         </div>
       </dl>
-      <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(result.conversation_id)}`}>View transcript</Link>
+      <TranscriptLink workspaceId={workspaceId} conversationId={result.conversation_id} />
     </div>
   );
+}
+
+function TranscriptLink({ workspaceId, conversationId }: { workspaceId: string; conversationId: string }) {
+  return <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(conversationId)}`}>View transcript</Link>;
 }
 
 function AuthorizeLink({ result }: { result: QueryResponse }) {
@@ -121,6 +126,12 @@ export function TurnView({ turn, workspaceId, onDecide }: TurnProps) {
           </span>
         )}
         {!running && !turn.answer && <span className="hint">No answer text.</span>}
+        {turn.stopped && <span className="hint chat-stopped">Stopped: this is what was answered before you stopped it.</span>}
+        {!running && turn.answer && (
+          <div className="chat-answer-actions">
+            <CopyButton value={turn.answer} what="the answer" />
+          </div>
+        )}
       </div>
       {turn.error && (
         <p className="form-error" role="alert">
@@ -138,6 +149,11 @@ export function TurnView({ turn, workspaceId, onDecide }: TurnProps) {
         />
       )}
       {turn.result && !running && <TurnStats result={turn.result} workspaceId={workspaceId} />}
+      {turn.stopped && !turn.result && turn.conversationId && (
+        <div className="chat-meta">
+          <TranscriptLink workspaceId={workspaceId} conversationId={turn.conversationId} />
+        </div>
+      )}
     </li>
   );
 }

@@ -25,7 +25,7 @@ export function useChat(workspaceId: string) {
   const controllers = useRef(new Set<AbortController>());
   const lastKey = useRef(0);
 
-  // Leaving the page stops reading; the service finishes and stores the query anyway.
+  // Leaving the page stops the answer, as Stop does: the service stores what was answered, marked stopped.
   useEffect(() => {
     const open = controllers.current;
     return () => {
@@ -46,7 +46,10 @@ export function useChat(workspaceId: string) {
         });
         return undefined;
       } catch (error) {
-        if (controller.signal.aborted) return undefined;
+        if (controller.signal.aborted) {
+          dispatch({ type: 'stopped', key });
+          return undefined;
+        }
         if (started) dispatch({ type: 'failed', key, error });
         return started ? undefined : error;
       } finally {
@@ -89,10 +92,15 @@ export function useChat(workspaceId: string) {
     [follow, workspaceId],
   );
 
+  /** Stops the answer being written: the request goes away, and the service stops the model and any tool not yet started. */
+  const stop = useCallback(() => {
+    for (const controller of controllers.current) controller.abort();
+  }, []);
+
   const reset = useCallback(() => {
     for (const controller of controllers.current) controller.abort();
     dispatch({ type: 'reset' });
   }, []);
 
-  return { ...state, running: state.turns.some((turn) => turn.status === 'running'), ask, decide, reset };
+  return { ...state, running: state.turns.some((turn) => turn.status === 'running'), ask, decide, stop, reset };
 }
