@@ -4,7 +4,7 @@ import { unlessConditionFailed } from '../platform/table.js';
 import { counterNames, counterOf, roundUsd } from '../workspaces/index.js';
 import { budgetAlertMessages } from './alerts.js';
 import { budgetSpendKey, refusedUpdate, reservationUpdate, settlementUpdate } from './entities.js';
-import { periodOf, resetsAt, spendTtl, usdText, type SpendItem, type StoredBudget } from './store.js';
+import { periodOf, resetText, resetsAt, spendTtl, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
  * Admission of a query against the budgets that cover it (CONTRACT.md, "Budgets"): before it starts,
@@ -101,10 +101,10 @@ async function refusal(deps: Deps, budget: StoredBudget, at: Date, spentSoFar = 
   const refused = refusedUpdate(budgetSpendKey(budget.id, periodOf(budget.period, at)), at.toISOString(), spendTtl(budget.period, at));
   const spend = await deps.table.update<SpendItem>(refused.key, refused.input);
   const spent = roundUsd((spend?.spent ?? 0) + spentSoFar);
-  const resets = resetsAt(budget.period, at).toISOString();
+  const resets = resetsAt(budget.period, at);
   return new PaymentRequiredError(
-    `budget exceeded: ${budget.scope} "${budget.name}" spent ${usdText(spent)} of ${usdText(budget.limit_usd)} this ${budget.period}; resets ${resets}`,
-    { budget: { id: budget.id, scope: budget.scope, scope_id: budget.scope_id, resets_at: resets } },
+    `budget exceeded: ${budget.scope} "${budget.name}" spent ${usdText(spent)} of ${usdText(budget.limit_usd)} this ${budget.period}; resets at ${resetText(resets)}`,
+    { budget: { id: budget.id, scope: budget.scope, scope_id: budget.scope_id, resets_at: resets.toISOString() } },
   );
 }
 

@@ -5,7 +5,7 @@ import type { JobMessage, JobHandler } from '../jobs/index.js';
 import { readSetting } from '../org/index.js';
 import { hasErrorCode } from '../platform/errors.js';
 import { budgetSpendKey, budgetsKey } from './entities.js';
-import { budgetView, budgetsOf, periodOf, usdText, type SpendItem, type StoredBudget } from './store.js';
+import { budgetView, budgetsOf, periodOf, resetText, usdText, type SpendItem, type StoredBudget } from './store.js';
 
 /*
  * A budget's alerts (CONTRACT.md, "Budgets"): crossing one of its `alert_percent` thresholds sends,
@@ -69,7 +69,7 @@ export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
       }
     }
     if (budget.scope !== 'workspace' || !budget.scope_id) return;
-    const text = `Budget alert: ${budget.period} budget of workspace "${budget.name}" has reached ${data.percent}% (${usdText(view.spent_usd)} of ${usdText(view.limit_usd)}); it resets ${view.resets_at}.`;
+    const text = `Budget alert: ${budget.period} budget of workspace "${budget.name}" has reached ${data.percent}% (${usdText(view.spent_usd)} of ${usdText(view.limit_usd)}); it resets at ${resetText(new Date(view.resets_at))}.`;
     for (const channel of await channelsOf(deps, orgId, budget.scope_id)) {
       await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
         // An organisation without team chat gets the webhook only.

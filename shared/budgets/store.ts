@@ -35,6 +35,16 @@ export function resetsAt(period: BudgetPeriod, at: Date): Date {
     : new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
 }
 
+const RESET_DAY = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * When a budget resets, as people read it in a refusal or an alert: `00:00 UTC on 7 December 2026`
+ * (a period always ends at a UTC midnight; the machine-readable instant is `resets_at`).
+ */
+export function resetText(resets: Date): string {
+  return `00:00 UTC on ${RESET_DAY.format(resets)}`;
+}
+
 /** A spend item is kept a month past its period (TTL), then goes. */
 export function spendTtl(period: BudgetPeriod, at: Date): number {
   return Math.floor(resetsAt(period, at).getTime() / 1000) + 31 * 86_400;

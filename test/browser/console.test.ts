@@ -83,9 +83,15 @@ describe('the first workspace, end to end', () => {
     await page.getByRole('heading', { level: 1, name: 'Connections' }).waitFor();
     await page.getByRole('button', { name: 'Add a connection' }).click();
     const form = page.getByRole('form', { name: 'Add a connection' });
-    await form.getByLabel('Name').fill('Orders');
     await form.getByLabel('Transport').selectOption({ label: 'stdio: a server the service runs' });
     await form.getByLabel('Server').selectOption({ index: 1 });
+    // The catalogue's name is the connection's until it is named otherwise.
+    const server = await form.getByLabel('Server').inputValue();
+    expect(server).not.toBe('');
+    expect(await form.getByLabel('Name').inputValue()).toBe(server);
+    await form.getByLabel('Name').fill('Orders');
+    await form.getByLabel('Server').selectOption({ index: 1 });
+    expect(await form.getByLabel('Name').inputValue()).toBe('Orders');
     await form.getByRole('button', { name: 'Test connection' }).click();
     await form.getByText(/Reached .*: 2 tools/).waitFor();
     await checkPage(page, 'connections-add');
@@ -465,7 +471,7 @@ describe('budgets', () => {
     const refusal = page.getByRole('alert').filter({ hasText: 'budget exceeded' });
     await refusal.waitFor();
     expect(await refusal.textContent()).toMatch(
-      /^budget exceeded: workspace "Customer Support" spent \$0\.0[1-9]\d* of \$0\.01 this day; resets \d{4}-\d\d-\d\dT00:00:00\.000Z$/,
+      /^budget exceeded: workspace "Customer Support" spent \$0\.0[1-9]\d* of \$0\.01 this day; resets at 00:00 UTC on \d{1,2} [A-Z][a-z]+ \d{4}$/,
     );
     expect(await page.getByLabel('Question').inputValue()).toBe('Where is my order 42?');
     await banner().waitFor();

@@ -232,6 +232,8 @@ describe('a member', () => {
       await member.getByRole('link', { name: 'View transcript' }).click();
       await member.getByText('Has my refund arrived?').waitFor();
       await member.getByRole('button', { name: 'Close conversation' }).waitFor();
+      // Closing deletes nothing: the button is not styled as destructive.
+      expect(await member.getByRole('button', { name: 'Close conversation' }).getAttribute('class')).not.toContain('danger');
 
       // Conversations are private to their starter: Ada's (the admin's) is not in Grace's list,
       // and its address shows that it was not found.

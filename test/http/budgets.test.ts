@@ -163,7 +163,7 @@ describe('admission', () => {
     const refused = await ask(admin.cookie, workspaceId);
     expect(refused.status).toBe(402);
     expect(refused.body.error).toMatch(
-      /^budget exceeded: workspace "Budgeted \d+" spent \$0\.006 of \$0\.07 this day; resets \d{4}-\d\d-\d\dT00:00:00\.000Z$/,
+      /^budget exceeded: workspace "Budgeted \d+" spent \$0\.006 of \$0\.07 this day; resets at 00:00 UTC on \d{1,2} [A-Z][a-z]+ \d{4}$/,
     );
     expect(refused.body.budget).toEqual({
       id: budget.body.budget.id,

@@ -12,7 +12,8 @@ import {
   type TokenUsage,
 } from '../../models/index.js';
 import { PaymentRequiredError } from '../../platform/errors.js';
-import { promptBytesOf, resultOf, resumeAgentLoop, runCall, type LoopProgress, type LoopResult, type ToolUse } from '../loop.js';
+import { promptBytesOf, resultOf, resumeAgentLoop, type LoopProgress, type LoopResult, type ToolUse } from '../loop.js';
+import { runCall } from '../loop-tools.js';
 import { pausedSoFar, queryResponse } from './answer.js';
 import { beforeRounds, budgetGate, holdBudgets, type BudgetGate } from './budget.js';
 import { persistQuery, type FinishedQuery } from './persist.js';

@@ -60,6 +60,8 @@ function CloseConversation({
         title="Close this conversation?"
         description="It takes no more messages; its statistics (sentiment, resolution, category, summary) are computed then."
         confirmLabel="Close conversation"
+        // Closing ends a conversation early; nothing is deleted: not styled as destructive.
+        danger={false}
         disabled={close.isPending}
         onConfirm={() => close.mutate({ params: { path: { id: workspaceId, cid: conversationId } } })}
       >

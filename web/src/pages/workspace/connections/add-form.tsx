@@ -114,7 +114,15 @@ function StdioFields({
         error={error}
         hint={catalogue.length ? 'The stdio servers the operator allows (MCP_STDIO_SERVERS).' : 'The operator allows no stdio servers.'}
       >
-        <select value={draft.server} onChange={(event) => set({ server: event.target.value, env: {} })}>
+        <select
+          value={draft.server}
+          onChange={(event) => {
+            const server = event.target.value;
+            // The server's name is the connection's until someone names it otherwise.
+            const named = draft.name !== '' && draft.name !== draft.server;
+            set({ server, env: {}, ...(named ? {} : { name: server }) });
+          }}
+        >
           <option value="">Choose a server</option>
           {catalogue.map((server) => (
             <option key={server.name} value={server.name}>

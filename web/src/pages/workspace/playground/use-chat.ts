@@ -1,17 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useReducer, useRef } from 'react';
+import { useCallback, useReducer, useRef } from 'react';
 import { api, type Schemas } from '../../../api/client';
 import { chatReducer, initialChat } from './chat-state';
-import { readAnswer, type StreamAnswer } from './sse';
-
-/** The lists a query changes (the budgets: what it spent, or the 402 of one exceeded): other pages show them fresh. */
-const CHANGED = [
-  '/api/workspaces/{id}/conversations',
-  '/api/workspaces/{id}/activity',
-  '/api/workspaces/{id}/approvals',
-  '/api/workspaces/{id}/dashboard',
-  '/api/org/budgets',
-] as const;
+import { useFollow } from './follow';
 
 const STREAM = { parseAs: 'stream', headers: { Accept: 'text/event-stream' } } as const;
 
@@ -21,44 +11,8 @@ const STREAM = { parseAs: 'stream', headers: { Accept: 'text/event-stream' } } a
  */
 export function useChat(workspaceId: string) {
   const [state, dispatch] = useReducer(chatReducer, initialChat);
-  const queryClient = useQueryClient();
-  const controllers = useRef(new Set<AbortController>());
+  const { follow, stop } = useFollow(dispatch);
   const lastKey = useRef(0);
-
-  // Leaving the page stops the answer, as Stop does: the service stores what was answered, marked stopped.
-  useEffect(() => {
-    const open = controllers.current;
-    return () => {
-      for (const controller of open) controller.abort();
-    };
-  }, []);
-
-  /** Streams one request into turn `key`; the error before `start` is returned, a later one marks the turn failed. */
-  const follow = useCallback(
-    async (key: number, request: (signal: AbortSignal) => Promise<StreamAnswer>) => {
-      const controller = new AbortController();
-      controllers.current.add(controller);
-      let started = false;
-      try {
-        await readAnswer(await request(controller.signal), (event) => {
-          if (event.event === 'start' || event.event === 'done') started = true;
-          dispatch({ type: 'event', key, event });
-        });
-        return undefined;
-      } catch (error) {
-        if (controller.signal.aborted) {
-          dispatch({ type: 'stopped', key });
-          return undefined;
-        }
-        if (started) dispatch({ type: 'failed', key, error });
-        return started ? undefined : error;
-      } finally {
-        controllers.current.delete(controller);
-        for (const path of CHANGED) void queryClient.invalidateQueries({ queryKey: ['get', path] });
-      }
-    },
-    [queryClient],
-  );
 
   const ask = useCallback(
     async (question: string): Promise<unknown> => {
@@ -92,15 +46,10 @@ export function useChat(workspaceId: string) {
     [follow, workspaceId],
   );
 
-  /** Stops the answer being written: the request goes away, and the service stops the model and any tool not yet started. */
-  const stop = useCallback(() => {
-    for (const controller of controllers.current) controller.abort();
-  }, []);
-
   const reset = useCallback(() => {
-    for (const controller of controllers.current) controller.abort();
+    stop();
     dispatch({ type: 'reset' });
-  }, []);
+  }, [stop]);
 
   return { ...state, running: state.turns.some((turn) => turn.status === 'running'), ask, decide, stop, reset };
 }
