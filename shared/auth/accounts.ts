@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { Deps } from '../deps.js';
 import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../platform/errors.js';
 import { newId, slugify } from '../platform/ids.js';
@@ -50,7 +51,7 @@ async function admitSignup(deps: Deps, address: string): Promise<{ release(): Pr
   const mode = deps.config.signupMode;
   if (mode === 'closed') throw new ForbiddenError('sign-up is closed on this service: ask an admin of your organisation to add you');
   if (mode === 'open') return { release: async () => undefined };
-  if (!(await deps.table.putNew({ ...firstSignupKey(), claimed_at: deps.clock.now().toISOString() }))) {
+  if (!(await putNew(deps.table, { ...firstSignupKey(), claimed_at: deps.clock.now().toISOString() }))) {
     throw new ForbiddenError('sign-up is by invitation on this service: an admin of your organisation adds you (POST /api/org/users)');
   }
   return { release: () => deps.table.delete(firstSignupKey()) };
@@ -75,7 +76,7 @@ export async function signUp(deps: Deps, input: SignupInput, address: string): P
   try {
     const result = await createOrganisationWithAdmin(deps, input);
     // Recorded in every mode, so switching to invite later does not open a "first" sign-up again.
-    await deps.table.putNew({ ...firstSignupKey(), claimed_at: deps.clock.now().toISOString() });
+    await putNew(deps.table, { ...firstSignupKey(), claimed_at: deps.clock.now().toISOString() });
     return result;
   } catch (error) {
     await admitted.release();

@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { WebClient } from '@slack/web-api';
 import { LRUCache } from 'lru-cache';
 import { runQuery, type Caller } from '../agent/index.js';
@@ -62,7 +63,7 @@ function stripMention(text: string, botUserId: string): string {
 /** A conditional write with a TTL: true the first time a key is seen. Survives restarts, so a redelivery is dropped too. */
 async function firstTime(deps: AgentDeps, key: Key): Promise<boolean> {
   const ttl = Math.floor(deps.clock.now().getTime() / 1000) + DEDUPE_TTL_SECONDS;
-  return deps.table.putNew({ ...key, ttl });
+  return putNew(deps.table, { ...key, ttl });
 }
 
 /** Real names of users and channels, bounded (the bridge runs for months; the least recently used go first). */

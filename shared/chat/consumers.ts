@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
@@ -23,7 +24,7 @@ export async function getBinding(deps: Deps, orgId: string, channelId: string): 
 /** Creates the workspace's team-chat consumer (idempotent); a name given renames it. */
 export async function ensureTeamChatConsumer(deps: Deps, orgId: string, workspaceId: string, name?: string): Promise<string> {
   const id = teamChatConsumerId(workspaceId);
-  const created = await deps.table.putNew({
+  const created = await putNew(deps.table, {
     ...consumerKey(orgId, workspaceId, id),
     ...consumerLookup(id),
     id,

@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -209,7 +210,7 @@ export async function storeConnection(
   },
 ): Promise<void> {
   const { workspaceId, orgId, id, name, spec, tools } = connection;
-  const claimed = await deps.table.putNew({ ...connectionNameKey(orgId, workspaceId, name), connection_id: id });
+  const claimed = await putNew(deps.table, { ...connectionNameKey(orgId, workspaceId, name), connection_id: id });
   if (!claimed) throw new ConflictError(`workspace ${workspaceId} already has a connection named "${name}"`);
   const sealed = await sealCredentials(deps, orgId, id, connection.credentials);
   const item: ConnectionItem = {

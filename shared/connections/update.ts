@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import { mcpOf, type Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed } from '../platform/table.js';
@@ -73,7 +74,7 @@ async function claimName(deps: Deps, connection: ConnectionItem, name: string | 
   if (name === undefined) return connection.name;
   // Another spelling of the same name keeps its claim.
   if (sameClaim(connection, name, connection.name)) return name;
-  const claimed = await deps.table.putNew({
+  const claimed = await putNew(deps.table, {
     ...connectionNameKey(connection.org_id, connection.workspace_id, name),
     connection_id: connection.id,
   });

@@ -97,12 +97,10 @@ function listFilter(query: ConversationListFilters, workspaceId: string, scope: 
  */
 export async function listConversations(deps: Deps, viewer: Principal, workspaceId: string, query: ConversationListFilters) {
   const orgId = viewer.orgId;
-  // An admin's list is read in one round; a member's (or a key's) holds the conversations it reads,
-  // which the workspace's setting decides: read first (conversations/visibility.ts).
-  const scope =
-    closeScope(viewer).kind === 'all'
-      ? closeScope(viewer)
-      : await readScope(deps, viewer, await getWorkspaceItem(deps, orgId, workspaceId));
+  // An admin's list and a key's are read in one round; a member's depends on the workspace's
+  // setting (conversations/visibility.ts), read first.
+  const own = closeScope(viewer);
+  const scope = own.kind === 'starter' ? await readScope(deps, viewer, await getWorkspaceItem(deps, orgId, workspaceId)) : own;
   const filter = listFilter(query, workspaceId, scope);
   const inputs: ListQuery[] = conversationsOfWorkspace(orgId, workspaceId).map((input) => ({ ...input, ...filter }));
   const chosen: [ConversationDimension, string | undefined][] = [

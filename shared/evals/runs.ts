@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { errorMessage } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { updateOf } from '../platform/updates.js';
+import { updateOf, putNew } from '../platform/updates.js';
 import { roundUsd } from '../workspaces/index.js';
 import { evaluationEntity, evaluationKey, resultKey, runEntity, runKey } from './entities.js';
 import { caseJobId, claimEvaluation, failRun, releaseEvaluation, releaseRun, reserveCasesOrRefuse } from './run-holds.js';
@@ -101,7 +101,7 @@ export function runSummary(run: RunItem): RunSummary {
  * case and then failed.
  */
 export async function recordResult(deps: Deps, run: RunItem, index: number, result: CaseResult): Promise<void> {
-  const written = await deps.table.putNew({ ...resultKey(run.eval_id, run.id, index), index, ...result });
+  const written = await putNew(deps.table, { ...resultKey(run.eval_id, run.id, index), index, ...result });
   const kept = written ? result : ((await storedResult(deps, run, index)) ?? result);
   const { key, input } = updateOf(
     runEntity

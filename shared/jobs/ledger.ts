@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { Store } from '../platform/store.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { claimUpdate, jobEntries, jobKey, replacesRemoved, transitionUpdate } from './entities.js';
@@ -82,7 +83,7 @@ export async function recordJob(store: Store, message: JobMessage, delayMs = 0, 
   const runAt = new Date(now.getTime() + Math.max(0, wait)).toISOString();
   const state: JobState = failed && failed.retryInMs === undefined ? 'failed' : wait > 0 ? 'delayed' : 'waiting';
   const item = jobItemOf(message, state, at, runAt, failed ? 1 : 0, failed?.error ?? null);
-  if (!(await store.table.putNew(item))) {
+  if (!(await putNew(store.table, item))) {
     // A drained job may be sent again (the sweep re-sends an overdue move): it replaces the removed one.
     const replaced = await unlessConditionFailed(
       store.table.put(item, replacesRemoved()).then(() => true),

@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
@@ -39,7 +40,7 @@ async function writeTeamOfClaim(deps: Deps, orgId: string, claim: TeamNameItem):
 async function claimTeam(deps: Deps, orgId: string, name: string): Promise<Team | undefined> {
   const now = deps.clock.now();
   const claim: TeamNameItem = { ...teamNameKey(orgId, name), team_id: newId('team', now), name, created_at: now.toISOString() };
-  if (!(await deps.table.putNew({ ...claim }))) return undefined;
+  if (!(await putNew(deps.table, { ...claim }))) return undefined;
   return writeTeamOfClaim(deps, orgId, claim);
 }
 
@@ -71,7 +72,7 @@ export async function renameTeam(deps: Deps, orgId: string, teamId: string, name
   if (team.name === name) return team;
   const sameClaim = team.name.trim().toLowerCase() === name.trim().toLowerCase();
   const created_at = deps.clock.now().toISOString();
-  if (!sameClaim && !(await deps.table.putNew({ ...teamNameKey(orgId, name), team_id: teamId, name, created_at }))) {
+  if (!sameClaim && !(await putNew(deps.table, { ...teamNameKey(orgId, name), team_id: teamId, name, created_at }))) {
     throw new ConflictError(`a team named "${name}" already exists`, { code: 'team_name_taken' });
   }
   if (sameClaim) await deps.table.put({ ...teamNameKey(orgId, name), team_id: teamId, name, created_at });

@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { OrgRole, Principal } from '../auth/index.js';
 import type { Deps } from '../deps.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
@@ -76,7 +77,7 @@ export async function writeUser(
     ...(input.family_name ? { family_name: input.family_name } : {}),
   };
   await deps.table.put(user);
-  const claimed = await deps.table.putNew({
+  const claimed = await putNew(deps.table, {
     ...emailKey(input.email),
     email: input.email,
     user_id: id,

@@ -207,11 +207,6 @@ export class Table {
     await this.documents.send(new PutCommand({ TableName: this.name, Item: { ...item }, ...conditionOf(write) }));
   }
 
-  /** Puts `item` only if no item has its key yet. Returns false when one exists. */
-  async putNew(item: Item | (Key & object)): Promise<boolean> {
-    return conditionHeld(this.put(item, { condition: 'attribute_not_exists(pk)' }));
-  }
-
   /** Applies an update expression; returns the item's attributes after the update. */
   async update<T extends object = Item>(key: Key, input: UpdateInput): Promise<T> {
     return (await this.updateReturning<T>(key, input, 'ALL_NEW')) as T;

@@ -1,3 +1,4 @@
+import { putNew } from './updates.js';
 import { nextSuffixUpdate } from './entities.js';
 import type { Key, Table } from './table.js';
 
@@ -8,12 +9,12 @@ import type { Key, Table } from './table.js';
  * (a name whose own slug is `support-2`); the loop then asks the counter again.
  */
 export async function claimUniqueId(table: Table, namespace: string, base: string, claim: (id: string) => Key & object): Promise<string> {
-  if (await table.putNew(claim(base))) return base;
+  if (await putNew(table, claim(base))) return base;
   const { key, input } = nextSuffixUpdate(namespace, base);
   for (let attempt = 0; attempt < 25; attempt += 1) {
     const counter = await table.update<{ next: number }>(key, input);
     const candidate = `${base}-${counter.next + 1}`;
-    if (await table.putNew(claim(candidate))) return candidate;
+    if (await putNew(table, claim(candidate))) return candidate;
   }
   throw new Error(`could not find a free identifier for ${namespace} ${base}`);
 }

@@ -9,7 +9,16 @@ import { nul } from 'dynamodb-toolbox/schema/nul';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { Table as ToolboxTable } from 'dynamodb-toolbox/table';
 import { str } from './attributes.js';
-import { type ConditionalWrite, type IndexName, indexAttributes, type Key, type UpdateInput } from './table.js';
+import {
+  type ConditionalWrite,
+  conditionHeld,
+  type IndexName,
+  indexAttributes,
+  type Item,
+  type Key,
+  type Table,
+  type UpdateInput,
+} from './table.js';
 
 /*
  * Typed writes: update and condition expressions are built by dynamodb-toolbox from an entity's
@@ -77,6 +86,18 @@ export function conditionOf<ENTITY extends Entity>(entity: ENTITY, condition: Co
     names: parsed.ExpressionAttributeNames,
     ...(values && Object.keys(values).length ? { values } : {}),
   };
+}
+
+/** Any item of `singleTable`, by its key alone: what a create-if-absent write conditions on. */
+const anyItem = tableEntity('any-item', {});
+const ABSENT = conditionOf(anyItem, { attr: 'pk', exists: false });
+
+/**
+ * Puts `item` only if no item has its key yet; false when one exists. The claim of a unique name,
+ * a first message under its number, a once-only marker: the item's key comes from its entity file.
+ */
+export function putNew(table: Table, item: Item | (Key & object)): Promise<boolean> {
+  return conditionHeld(table.put(item, ABSENT));
 }
 
 /** A write's removal of an item's entry in `index`: both its keys there. */

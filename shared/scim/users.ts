@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { Deps } from '../deps.js';
 import {
   userTeamIds,
@@ -209,7 +210,7 @@ async function writeFields(deps: Deps, item: UserItem, fields: ProvisionedUserFi
 
 async function claimEmail(deps: Deps, item: UserItem, email: string): Promise<void> {
   const current = await deps.table.get<EmailItem>(emailKey(item.email), true);
-  const claimed = await deps.table.putNew({
+  const claimed = await putNew(deps.table, {
     ...emailKey(email),
     email,
     user_id: item.id,

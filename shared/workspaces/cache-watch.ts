@@ -1,3 +1,4 @@
+import { putNew } from '../platform/updates.js';
 import type { Deps } from '../deps.js';
 import { daysEndingOn } from '../platform/clock.js';
 import { num } from '../platform/attributes.js';
@@ -40,7 +41,7 @@ export async function watchCacheHitRate(
   const fall = Math.round((previous.rate - latest.rate) * 100);
   if (fall <= FALL_POINTS) return;
   // Several first queries of the day may look (one per day shard): the first to mark the day warns.
-  if (!(await deps.table.putNew({ ...cacheWarningKey(orgId, workspaceId, yesterday), fall_points: fall }))) return;
+  if (!(await putNew(deps.table, { ...cacheWarningKey(orgId, workspaceId, yesterday), fall_points: fall }))) return;
   deps.logger.warn('prompt cache hit rate fell', {
     org: orgId,
     workspace: workspaceId,

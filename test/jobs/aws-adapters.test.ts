@@ -139,7 +139,8 @@ describe('SqsJobQueue', () => {
   });
 
   it('does not send when the ledger write fails', async () => {
-    const spy = vi.spyOn(t.deps.table, 'putNew').mockRejectedValueOnce(new Error('store down'));
+    // The ledger's create-if-absent put is the enqueue's first write.
+    const spy = vi.spyOn(t.deps.table, 'put').mockRejectedValueOnce(new Error('store down'));
     try {
       await expect(queue().enqueue({ jobId: `x-${randomUUID()}`, queue: 'cold-messages', orgId: orgId(), data: {} })).rejects.toThrow(
         'store down',

@@ -1,3 +1,4 @@
+import { putNew } from '../../platform/updates.js';
 import type { Deps } from '../../deps.js';
 import type { Item } from '../../platform/table.js';
 import { unlessConditionFailed } from '../../platform/table.js';
@@ -40,7 +41,7 @@ import type { ConversationState } from './types.js';
  * Puts each message unless an item has its key. Answers the messages refused.
  */
 async function putWhereFree(deps: Deps, messages: Item[]): Promise<Item[]> {
-  const put = await Promise.all(messages.map((message) => deps.table.putNew(message)));
+  const put = await Promise.all(messages.map((message) => putNew(deps.table, message)));
   return messages.filter((_, index) => !put[index]);
 }
 
