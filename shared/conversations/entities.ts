@@ -276,6 +276,17 @@ export const everyConversationWithoutStarter = () =>
     ],
   });
 
+/** Every team-chat thread without its starter: those whose starter migration 010 finds in the audit log. */
+export const everyThreadWithoutStarter = () =>
+  conditionOf(conversationEntity, {
+    and: [
+      { attr: 'pk', beginsWith: CONVERSATION_PREFIX },
+      { attr: 'sk', eq: CONVERSATION_SORT_KEY },
+      { attr: 'owner', beginsWith: 'team-chat:' },
+      { attr: 'user_id', exists: false },
+    ],
+  });
+
 /** A conversation with all its messages, read consistently (the detail, the statistics). */
 export const conversationWithMessages = (orgId: string, workspaceId: string, conversationId: string): QueryInput => ({
   pk: conversationPartition(orgId, workspaceId, conversationId),

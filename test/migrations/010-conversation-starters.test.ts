@@ -65,6 +65,13 @@ describe('migration 010: conversations name their starter', () => {
     expect(entries).toHaveLength(1);
     await t.deps.table.put({ ...(entries[0] as Item), user_id: null });
 
+    // Another organisation's thread under the same id (a thread's id is its channel and thread),
+    // whose first question no linked person asked: it must not take the first one's starter.
+    const stranger = await t.signUp();
+    const theirs = await t.createWorkspace(stranger.cookie, { name: `Their starters ${t.uniqueEmail('ws')}` });
+    const theirKey = conversationKey(stranger.org.id, theirs.id, linkedThread);
+    await t.deps.table.put({ ...(await stored(linkedThread)), ...theirKey, org_id: stranger.org.id, workspace_id: theirs.id });
+
     const listed = async () => {
       const response = await t.request('GET', `/api/workspaces/${workspace.id}/conversations`, { cookie: member.cookie });
       return response.body.conversations.map((c: { id: string }) => c.id).sort();
@@ -77,6 +84,7 @@ describe('migration 010: conversations name their starter', () => {
     expect((await stored(fromConsole)).user_id).toBe(member.user.id);
     expect((await stored(linkedThread)).user_id).toBe(member.user.id);
     expect((await stored(unlinkedThread)).user_id).toBeUndefined();
+    expect(((await t.deps.table.get(theirKey, true)) as Item).user_id).toBeUndefined();
     expect(await listed()).toEqual([fromConsole, linkedThread].sort());
     const detail = await t.request('GET', `/api/workspaces/${workspace.id}/conversations/${linkedThread}`, { cookie: member.cookie });
     expect(detail.status).toBe(200);
