@@ -38,6 +38,8 @@ const COLUMNS: [string, (entry: ActivityEntry) => string | number][] = [
         .map((approval) => `${approval.tool}: ${approval.status}${approval.decided_by ? ` by ${approval.decided_by}` : ''}`)
         .join('; '),
   ],
+  // Last, so that the columns before it keep their places in sheets made from earlier exports.
+  ['conversation_id', (entry) => entry.conversation_id ?? ''],
 ];
 
 /**

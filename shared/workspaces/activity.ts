@@ -42,6 +42,7 @@ export const FILTERED_PAGE_READ = 1000;
 
 export const toActivity = (item: Item): ActivityEntry => ({
   id: str(item.id),
+  conversation_id: strOrNull(item.conversation_id),
   user_id: strOrNull(item.user_id),
   user_name: str(item.user_name),
   query: str(item.query),

@@ -263,6 +263,9 @@ export const WorkspaceDetailSchema = z
 export const ActivityEntrySchema = z
   .object({
     id: z.string(),
+    conversation_id: z.string().nullable().openapi({
+      description: 'the conversation the query was asked in (its transcript: GET …/conversations/:cid); null when it is not known',
+    }),
     user_id: z.string().nullable().openapi({
       description:
         'the user who asked (a signed-in user, or the one a chat account is linked to); null for a consumer key, and for entries stored before it was kept',

@@ -485,9 +485,10 @@ describe('GET /api/workspaces/:id/activity', () => {
     const newestFirst = ['act-6', 'act-5', 'act-4', 'act-3', 'act-2', 'act-1', 'act-0'];
     expect(all.body.activity.map((entry: { id: string }) => entry.id)).toEqual(newestFirst);
     const newest = new Date(t.clock.now().getTime() - 1000).toISOString();
-    // Entries written before approvals, the cache counters and the user's id existed read with no approvals, 0 cache tokens, no user id.
+    // Entries written before approvals, the cache counters and the user's id existed (and these, seeded without a conversation) read with no approvals, 0 cache tokens, no user id, no conversation.
     expect(all.body.activity[0]).toEqual({
       ...activityFields(6),
+      conversation_id: null,
       user_id: null,
       tokens_input: 106,
       tokens: { input: 106, output: 50, cache_read: 0, cache_write: 0 },

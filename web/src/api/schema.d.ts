@@ -8762,6 +8762,8 @@ export interface components {
                 tool: string;
             }[];
             connections_hit: string[];
+            /** @description the conversation the query was asked in (its transcript: GET …/conversations/:cid); null when it is not known */
+            conversation_id: string | null;
             cost_usd: number;
             /**
              * Format: date-time

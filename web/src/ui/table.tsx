@@ -23,6 +23,8 @@ interface DataTableProps<Row> {
   rowKey: (row: Row) => string;
   /** What to show instead of a table without rows; without it such a table shows its header alone. */
   empty?: ReactNode;
+  /** A class of the table's region, for a table that lays out its columns its own way (the audit log). */
+  className?: string;
 }
 
 /** A cell's classes: `num` for a column of numbers, then the column's own. */
@@ -37,12 +39,12 @@ function classesOf<Row>(column: Column<Row>, row: Row): string | undefined {
  * and below), so no column is out of sight; a table still too wide scrolls sideways in a region the
  * keyboard can reach (it is focusable).
  */
-export function DataTable<Row>({ caption, columns, rows, rowKey, empty }: DataTableProps<Row>) {
+export function DataTable<Row>({ caption, columns, rows, rowKey, empty, className }: DataTableProps<Row>) {
   if (rows.length === 0 && empty !== undefined) return <Empty>{empty}</Empty>;
   const shown = columns.filter((column): column is Column<Row> => !!column);
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
-    <section className="table-scroll" aria-label={caption} tabIndex={0}>
+    <section className={className ? `table-scroll ${className}` : 'table-scroll'} aria-label={caption} tabIndex={0}>
       <table>
         <caption className="visually-hidden">{caption}</caption>
         <thead>

@@ -1,4 +1,5 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { api, errorText, type Schemas } from '../../api/client';
 import { Badge } from '../../ui/badge';
 import { count, dateTime, duration, money } from '../../ui/format';
@@ -9,6 +10,8 @@ import { ActivityFiltersForm, type ActivityFilters, csvHref, useActivityFilters 
 import { useWorkspaceId } from './shell';
 
 const PAGE_SIZE = 50;
+
+type Entry = Schemas['ActivityEntry'];
 
 /**
  * The audit log, page after page through the API's cursor. The key starts like `$api`'s
@@ -29,9 +32,8 @@ function useActivity(id: string, filters: ActivityFilters) {
   });
 }
 
-/** A list of names (each once), or "—". */
-function Names({ names }: { names: string[] }) {
-  if (names.length === 0) return <>—</>;
+/** Tool names (each once), each whole on its line: a long name never breaks inside itself. */
+function ToolNames({ names }: { names: string[] }) {
   return (
     <ul className="activity-names">
       {[...new Set(names)].map((name) => (
@@ -43,10 +45,26 @@ function Names({ names }: { names: string[] }) {
   );
 }
 
-function Approvals({ approvals }: { approvals: Schemas['ActivityEntry']['approvals'] }) {
+/** The tools a query called and, under them, the connections it reached; "—" for none. */
+function ToolsCalled({ entry }: { entry: Entry }) {
+  if (entry.tools_called.length === 0 && entry.connections_hit.length === 0) return <>—</>;
+  const connections = [...new Set(entry.connections_hit)];
+  return (
+    <>
+      {entry.tools_called.length > 0 ? <ToolNames names={entry.tools_called} /> : '—'}
+      {connections.length > 0 && (
+        <p className="hint activity-connections">
+          {connections.length === 1 ? 'Connection' : 'Connections'}: {connections.join(', ')}
+        </p>
+      )}
+    </>
+  );
+}
+
+function Approvals({ approvals }: { approvals: Entry['approvals'] }) {
   if (approvals.length === 0) return <>—</>;
   return (
-    <ul className="activity-names">
+    <ul className="activity-approvals">
       {approvals.map((approval) => (
         <li key={approval.id}>
           <code>{approval.tool}</code> <Badge status={approval.status} />
@@ -58,17 +76,49 @@ function Approvals({ approvals }: { approvals: Schemas['ActivityEntry']['approva
   );
 }
 
-function ActivityTable({ entries }: { entries: Schemas['ActivityEntry'][] }) {
+const day = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium' });
+const time = new Intl.DateTimeFormat('en-GB', { timeStyle: 'short' });
+
+/** When: the day, then the time, each whole (the column stays narrow). */
+function When({ at }: { at: string }) {
+  return (
+    <time dateTime={at} title={dateTime(at)}>
+      <span className="nowrap">{day.format(new Date(at))}</span> <span className="nowrap">{time.format(new Date(at))}</span>
+    </time>
+  );
+}
+
+/** Tokens in, then out, one a line. */
+function Tokens({ entry }: { entry: Entry }) {
+  return (
+    <>
+      <span className="nowrap">{count(entry.tokens_input)} in</span> <span className="nowrap">{count(entry.tokens_output)} out</span>
+    </>
+  );
+}
+
+/** The question, as a link to its conversation's transcript when the entry names one. */
+function Question({ workspaceId, entry }: { workspaceId: string; entry: Entry }) {
+  if (!entry.conversation_id) return <>{entry.query}</>;
+  return <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(entry.conversation_id)}`}>{entry.query}</Link>;
+}
+
+/**
+ * The audit log's table. The connections go under the tools, the day above the time and tokens in
+ * above tokens out, so that the columns fit the page's 1 200 px with long tool names, each whole
+ * (styles/activity.css); the question opens its transcript.
+ */
+function ActivityTable({ workspaceId, entries }: { workspaceId: string; entries: Entry[] }) {
   return (
     <DataTable
       caption="Audit log"
+      className="activity-log"
       columns={[
-        { header: 'When', className: 'nowrap', cell: (entry) => <time dateTime={entry.created_at}>{dateTime(entry.created_at)}</time> },
+        { header: 'When', cell: (entry) => <When at={entry.created_at} /> },
         { header: 'User', cell: (entry) => entry.user_name },
-        { header: 'Query', className: 'activity-query', cell: (entry) => entry.query },
-        { header: 'Tools called', cell: (entry) => <Names names={entry.tools_called} /> },
-        { header: 'Connections', cell: (entry) => <Names names={entry.connections_hit} /> },
-        { header: 'Tokens in / out', num: true, cell: (entry) => `${count(entry.tokens_input)} / ${count(entry.tokens_output)}` },
+        { header: 'Query', className: 'activity-query', cell: (entry) => <Question workspaceId={workspaceId} entry={entry} /> },
+        { header: 'Tools called', cell: (entry) => <ToolsCalled entry={entry} /> },
+        { header: 'Tokens', num: true, cell: (entry) => <Tokens entry={entry} /> },
         { header: 'Cost', num: true, cell: (entry) => money(entry.cost_usd) },
         { header: 'Duration', num: true, cell: (entry) => duration(entry.duration_ms) },
         { header: 'Error', cell: (entry) => (entry.error ? <span className="activity-error">{entry.error}</span> : '—') },
@@ -114,7 +164,7 @@ export default function Activity() {
                   ? `${count(entries.length)} shown of ${count(total ?? entries.length)} matching ${total === 1 ? 'entry' : 'entries'}${activity.hasNextPage ? '; Load more looks further back' : ''}.`
                   : `${count(entries.length)} shown of ${count(total ?? entries.length)} entries.`}
               </p>
-              {entries.length > 0 && <ActivityTable entries={entries} />}
+              {entries.length > 0 && <ActivityTable workspaceId={id} entries={entries} />}
               {activity.hasNextPage && (
                 <button
                   type="button"

@@ -1,0 +1,158 @@
+/// <reference lib="dom" />
+// Code passed to page.evaluate runs in the browser: its globals are the DOM's.
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { activityEntryKey } from '../../shared/workspaces/entities.js';
+import { checkPage, launchBrowser, saveFailure } from './browser.js';
+import { startConsoleService, type ConsoleService } from './service.js';
+
+/**
+ * The console's rough edges of issue 47: the audit log fits its box and links each row to its
+ * transcript; the dashboard keeps its charts when a range is refused; evaluation cases keep their
+ * ids and a regression shows the answer that passed; single sign-on that is off is no error; an
+ * unknown workspace is "not found", not a failure to retry; the Provisioning page says how to set
+ * up the provider instead of naming a file.
+ */
+
+let service: ConsoleService;
+let browser: Browser;
+let page: Page;
+/** Messages the browser logged as errors (a failed request among them), since the last `clearConsole()`. */
+const consoleErrors: string[] = [];
+let orgId: string;
+const workspaceId = 'ws-rough-edges';
+const at = (path: string) => `${service.url}${path}`;
+const workspace = `/workspaces/${workspaceId}`;
+
+/** A call of the API as the signed-in browser makes it (the page's cookies). */
+async function call(method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<any> {
+  const response = await page.request.fetch(at(path), { method, ...(data === undefined ? {} : { data }) });
+  const body = await response.json();
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${JSON.stringify(body)}`);
+  return body;
+}
+
+beforeAll(async () => {
+  service = await startConsoleService();
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  const signedUp = await call('POST', '/api/signup', {
+    name: 'Katherine Johnson',
+    email: 'katherine@example.com',
+    password: 'orbital mechanics',
+    org_name: 'Rough Edges',
+  });
+  orgId = signedUp.org.id;
+  expect((await call('POST', '/api/workspaces', { name: 'Rough Edges' })).id).toBe(workspaceId);
+});
+afterEach(async (context) => {
+  if (context.task.result?.state === 'fail') await saveFailure(page, context.task.name);
+});
+afterAll(async () => {
+  await browser?.close();
+  await service?.stop();
+});
+
+/** Whether the whole of `locator` is in sight across: within the screen and within the visible part of its table's region. */
+async function withinRegion(locator: Locator): Promise<boolean> {
+  const [box, region] = await Promise.all([locator.boundingBox(), locator.locator('xpath=ancestor::section[1]').boundingBox()]);
+  const width = locator.page().viewportSize()?.width ?? 0;
+  if (!box || !region || box.width === 0) return false;
+  return box.x >= Math.max(0, region.x) - 0.5 && box.x + box.width <= Math.min(width, region.x + region.width) + 0.5;
+}
+
+/** How many lines each element of `locator` takes (a name broken inside itself takes two). */
+const linesOf = (locator: Locator) =>
+  locator.evaluateAll((elements) =>
+    elements.map((element) => {
+      const range = document.createRange();
+      range.selectNodeContents(element);
+      return new Set(Array.from(range.getClientRects()).map((rect) => Math.round(rect.top))).size;
+    }),
+  );
+
+describe('the audit log', () => {
+  const LONG_TOOLS = ['orders__lookup_order_history', 'orders__refund_order_with_reason', 'billing__create_credit_note'];
+  let conversationId: string;
+
+  beforeAll(async () => {
+    const asked = await call('POST', `/api/workspaces/${workspaceId}/query`, { query: 'Where is my order 42?' });
+    conversationId = asked.conversation_id;
+    // Entries as a busy workspace has them: several long tool names, an error, decisions with reasons.
+    const now = service.runtime.deps.clock.now().getTime();
+    const entry = (minutesAgo: number, id: string, fields: Record<string, unknown>) => {
+      const created = new Date(now - minutesAgo * 60_000).toISOString();
+      return {
+        ...activityEntryKey(orgId, workspaceId, created, id),
+        id,
+        conversation_id: `conv-${id}`,
+        user_id: 'someone',
+        user_name: 'Dorothy Vaughan',
+        query: 'Refund order 7 and issue a credit note for the delay, please; the customer has waited two weeks.',
+        tools_called: LONG_TOOLS,
+        connections_hit: ['orders', 'billing'],
+        tokens_input: 12_345,
+        tokens_output: 678,
+        cost_usd: 0.0421,
+        duration_ms: 12_400,
+        error: null,
+        approvals: [],
+        created_at: created,
+        ...fields,
+      };
+    };
+    const decision = (tool: string, status: string, reason: string | null) => ({
+      id: `appr-${tool}`,
+      tool,
+      status,
+      decided_by: 'Mary Jackson',
+      decided_at: new Date(now).toISOString(),
+      reason,
+    });
+    await service.runtime.deps.table.batchPut([
+      entry(90, 'act-a', {
+        approvals: [
+          decision('orders__refund_order_with_reason', 'approved', 'within the refund policy'),
+          decision('billing__create_credit_note', 'denied', 'credit notes go through finance'),
+        ],
+      }),
+      entry(80, 'act-b', {
+        error: 'tool orders__refund_order_with_reason timed out after 30 seconds',
+        tools_called: LONG_TOOLS.slice(0, 2),
+      }),
+    ]);
+  });
+
+  it('fits its box at 1366 px: the Approvals column in sight, tool names whole, wrapped between names', async () => {
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.goto(at(`${workspace}/activity`));
+    const log = page.getByRole('table', { name: 'Audit log' });
+    await log.locator('tbody tr').nth(2).waitFor();
+    const region = page.getByRole('region', { name: 'Audit log' });
+    expect(await region.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+    const headers = (await log.locator('thead th').allTextContents()).map((text) => text.trim());
+    expect(headers.at(-1)).toBe('Approvals');
+    const row = log.locator('tbody tr').filter({ hasText: 'credit notes go through finance' });
+    const cells = row.locator('th, td');
+    for (let column = 0; column < headers.length; column += 1) {
+      expect(await withinRegion(cells.nth(column)), `${headers[column]} at 1366 px`).toBe(true);
+    }
+    const names = log.locator('tbody code');
+    expect(await names.count()).toBeGreaterThan(LONG_TOOLS.length);
+    expect(new Set(await linesOf(names))).toEqual(new Set([1]));
+    await checkPage(page, 'rough-activity');
+  });
+
+  it("links each row to its conversation's transcript", async () => {
+    await page.goto(at(`${workspace}/activity`));
+    const row = page.getByRole('table', { name: 'Audit log' }).locator('tbody tr').filter({ hasText: 'Where is my order 42?' });
+    const link = row.getByRole('link', { name: /Where is my order 42\?/ });
+    expect(await link.getAttribute('href')).toBe(`${workspace}/conversations/${conversationId}`);
+    await link.click();
+    await page.waitForURL(at(`${workspace}/conversations/${conversationId}`));
+    await page.getByText('Where is my order 42?').first().waitFor();
+  });
+});
