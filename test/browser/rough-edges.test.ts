@@ -156,3 +156,40 @@ describe('the audit log', () => {
     await page.getByText('Where is my order 42?').first().waitFor();
   });
 });
+
+describe('the dashboard', () => {
+  const dayBefore = (count: number) => new Date(service.runtime.deps.clock.now().getTime() - count * 86_400_000).toISOString().slice(0, 10);
+
+  it('calls open conversations "Open conversations", not tickets', async () => {
+    await page.goto(at(`${workspace}/dashboard`));
+    await page.getByText('Open conversations', { exact: true }).waitFor();
+    expect(await page.getByText('Open tickets').count()).toBe(0);
+  });
+
+  it('refuses a range over 90 days under its field only, and keeps the charts of the days before', async () => {
+    const usage = page.getByRole('figure', { name: /^Queries and cost per day, the last 30 days/ });
+    await usage.waitFor();
+    const form = page.getByRole('form', { name: 'Days charted' });
+    await form.getByLabel('From').fill(dayBefore(120));
+    await form.getByLabel('To').fill(dayBefore(0));
+    await form.getByRole('button', { name: 'Show these days' }).click();
+    await form.getByText(/at most 90 days/).waitFor();
+    await page.getByText(/^Still showing .* the days charted before\.$/).waitFor();
+    expect(await usage.isVisible()).toBe(true);
+    expect(await page.getByText('invalid query string').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await checkPage(page, 'rough-dashboard-refused');
+
+    // Opened at such an address there are no charts to keep: it says what to do, and nothing failed.
+    await page.reload();
+    await form.getByText(/at most 90 days/).waitFor();
+    await page.getByText(/^Choose the days to chart above/).waitFor();
+    expect(await page.getByText('invalid query string').count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+
+    // A preset charts again.
+    await page.getByRole('button', { name: 'Last 7 days' }).click();
+    await page.getByRole('figure', { name: /^Queries and cost per day, the last 7 days/ }).waitFor();
+    expect(await form.getByText(/at most 90 days/).count()).toBe(0);
+  });
+});

@@ -1,9 +1,10 @@
 import { keepPreviousData } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { $api, type Schemas } from '../../api/client';
+import { $api, fieldError, type Schemas } from '../../api/client';
 import { count, money, percent } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
-import { Loadable, Loading } from '../../ui/states';
+import { Empty, Loadable, Loading } from '../../ui/states';
 import {
   ApprovalsFigure,
   CategoriesFigure,
@@ -33,7 +34,7 @@ function Headline({ data }: { data: Dashboard }) {
         ['Cost today', money(data.cost.today)],
         ['Cost this month', money(data.cost.mtd)],
         ['Cost per conversation', money(data.cost.per_conversation)],
-        ['Open tickets', count(data.tickets.open)],
+        ['Open conversations', count(data.tickets.open)],
         ['Resolution rate', percent(data.resolution.rate)],
         ['Thumbs-up rate', percent(data.feedback.rate)],
         ['Knowledge gaps', count(data.knowledge_gaps.count)],
@@ -92,6 +93,21 @@ function DashboardBody({ id, data }: { id: string; data: Dashboard }) {
   );
 }
 
+/**
+ * Whether the days asked were refused (a 400 with its messages on `from` or `to`): the range's
+ * fields say why, under themselves, and the page asks nothing again; any other failure is the
+ * page's to show, with "Try again".
+ */
+const refusedDays = (error: unknown) => Boolean(fieldError(error, 'from') || fieldError(error, 'to'));
+
+/** The last dashboard the API answered (for a range it refuses, the charts stay those of the days before). */
+function useLastAnswer(data: Dashboard | undefined): Dashboard | undefined {
+  // Kept as React keeps what it saw in an earlier render: set while rendering, which renders again at once.
+  const [last, setLast] = useState(data);
+  if (data && data !== last) setLast(data);
+  return data ?? last;
+}
+
 /** The workspace's dashboard: headline numbers, then pictures of usage, conversations and health. */
 export default function DashboardPage() {
   const id = useWorkspaceId();
@@ -104,6 +120,8 @@ export default function DashboardPage() {
     // The charts of the days shown stay while the next days load.
     { placeholderData: keepPreviousData },
   );
+  const last = useLastAnswer(dashboard.data);
+  const refused = dashboard.isError && refusedDays(dashboard.error);
   return (
     <>
       <PageHeader title="Dashboard">
@@ -111,9 +129,26 @@ export default function DashboardPage() {
       </PageHeader>
       <RangeControl range={dashboard.data?.range} asked={range} error={dashboard.error} onShow={range.show} />
       {dashboard.isPlaceholderData && <Loading label="Loading these days" />}
-      <Loadable query={dashboard} label="the dashboard">
-        {(data) => <DashboardBody id={id} data={data} />}
-      </Loadable>
+      {refused ? (
+        <RefusedDays id={id} last={last} />
+      ) : (
+        <Loadable query={dashboard} label="the dashboard">
+          {(data) => <DashboardBody id={id} data={data} />}
+        </Loadable>
+      )}
+    </>
+  );
+}
+
+/** Days the API refused: the charts of the days shown before, said to be those; or, on a first visit, what to do. */
+function RefusedDays({ id, last }: { id: string; last: Dashboard | undefined }) {
+  if (!last) return <Empty>Choose the days to chart above: a preset, or dates at most 90 days apart.</Empty>;
+  return (
+    <>
+      <p className="hint">
+        Still showing {last.range.from} to {last.range.to}, the days charted before.
+      </p>
+      <DashboardBody id={id} data={last} />
     </>
   );
 }
