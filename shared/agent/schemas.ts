@@ -3,9 +3,19 @@ import { TokensSchema } from '../models/index.js';
 
 const MAX_TEXT = 32_000;
 
+const QuestionText = z.string().trim().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`);
+
 export const QueryBody = z
   .object({
-    query: z.string().trim().min(1, 'must not be empty').max(MAX_TEXT, `must be at most ${MAX_TEXT} characters`),
+    query: QuestionText.optional().openapi({ description: 'the question; required unless `regenerate` or `edit` is given' }),
+    regenerate: z
+      .literal(true, { error: 'must be true' })
+      .optional()
+      .openapi({ description: "answers the conversation's last question again, replacing its last answer (needs `session_id`)" }),
+    edit: z
+      .object({ content: QuestionText })
+      .optional()
+      .openapi({ description: "replaces the conversation's last question with `content`, then answers it (needs `session_id`)" }),
     session_id: z
       .string()
       .regex(/^[A-Za-z0-9._:@-]{1,128}$/, 'must be 1–128 characters of letters, digits and . _ : @ -')
@@ -21,6 +31,14 @@ export const QueryBody = z
       .max(100, 'at most 100 messages')
       .optional()
       .openapi({ description: 'prior messages; used only when the conversation is new' }),
+  })
+  .superRefine((body, context) => {
+    const given = [body.query !== undefined, body.regenerate === true, body.edit !== undefined].filter(Boolean).length;
+    if (given === 0) context.addIssue({ code: 'custom', path: ['query'], message: 'must not be empty' });
+    if (given > 1) context.addIssue({ code: 'custom', path: ['query'], message: 'give one of query, regenerate or edit' });
+    if ((body.regenerate || body.edit) && body.session_id === undefined) {
+      context.addIssue({ code: 'custom', path: ['session_id'], message: 'regenerate and edit change a conversation: give its session_id' });
+    }
   })
   .openapi('QueryRequest');
 export type QueryInput = z.infer<typeof QueryBody>;

@@ -3,9 +3,9 @@ import type { Deps } from '../deps.js';
 import { num, numOrNull, str, strOrNull } from '../platform/attributes.js';
 import type { Item } from '../platform/table.js';
 import { getWorkspaceItem } from '../workspaces/index.js';
-import { CONVERSATION_SORT_KEY, conversationWithMessages, MESSAGE_PREFIX } from './entities.js';
+import { CONVERSATION_SORT_KEY, conversationWithMessages } from './entities.js';
 import { toConversation } from './list.js';
-import { expandMessages } from './messages.js';
+import { currentMessages } from './messages.js';
 import { closeScope, conversationNotFound, inScope, readScope } from './visibility.js';
 import type { Message } from './schemas.js';
 
@@ -70,13 +70,7 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
   return {
     conversation,
     // Numbered past the count: a follow-up's message being saved, or one a refused follow-up left (agent/query/persist-follow-up.ts).
-    messages: expandMessages(items)
-      .filter(
-        (item) =>
-          item.sk.startsWith(MESSAGE_PREFIX) &&
-          !(Number(item.seq) > (numOrNull(conversationItem.message_count) ?? Number.POSITIVE_INFINITY)),
-      )
-      .map(toMessage),
+    messages: currentMessages(items, numOrNull(conversationItem.message_count) ?? Number.POSITIVE_INFINITY).map(toMessage),
     stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
     can_close: conversation.status !== 'closed' && inScope(closeScope(viewer), conversationItem),
   };

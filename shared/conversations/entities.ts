@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { $get, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import { listShardOf, shardKey, shardKeys } from '../platform/list-shards.js';
@@ -156,6 +157,10 @@ export const conversationEntity = tableEntity('conversation', {
   due_at: string().optional(),
   cold_at: string().optional(),
   closed_at: string().optional(),
+  /** Pinned by its starter in their chat history (history.ts). */
+  pinned: boolean().optional(),
+  /** When its starter deleted it from their chat history (history.ts): kept for the audit, listed for admins. */
+  hidden_at: string().optional(),
   /** The timed move that last moved it (`<move>@<last activity>`), or `manual@<time>`: lifecycle.ts. */
   moved_by: string().optional(),
   /** Its entry in `listings` (`listingEntry`). */
@@ -221,7 +226,18 @@ export const messageEntity = tableEntity('message', {
   feedback_down: number().optional(),
   answer_feedback_up: number().optional(),
   answer_feedback_down: number().optional(),
+  /** Replaced by a regenerated answer or an edited question (messages.ts `replaceTurn`): kept for the audit, shown to nobody. */
+  replaced: boolean().optional(),
 });
+
+/** A stored message (or question and answer) marked replaced, while it exists. */
+export const messageReplaced = (key: Key) =>
+  updateOf(
+    messageEntity
+      .build(UpdateItemCommand)
+      .item({ ...key, replaced: true })
+      .options({ condition: { attr: 'pk', exists: true } }),
+  );
 
 /** A write of a message only while it is the one with `id` (not replaced by another query's since). */
 export const messageIs = (id: string) => conditionOf(messageEntity, { attr: 'id', eq: id });
@@ -253,6 +269,18 @@ export const starterUpdate = (key: Key, userId: string) =>
           ],
         },
       }),
+  );
+
+/**
+ * Its starter's change of a conversation in their chat history (history.ts): a title, a pin, or its
+ * deletion from the history, while it is theirs (`user_id`).
+ */
+export const starterChange = (key: Key, userId: string, change: { title?: string; pinned?: boolean; hidden_at?: string }) =>
+  updateOf(
+    conversationEntity
+      .build(UpdateItemCommand)
+      .item({ ...key, ...change })
+      .options({ condition: { attr: 'user_id', eq: userId } }),
   );
 
 // --- Access patterns ---

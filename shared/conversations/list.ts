@@ -40,6 +40,7 @@ export function toConversation(item: Item): Conversation {
     stats_status: strOrNull(item.stats_status),
     first_message_at: str(item.first_message_at),
     last_activity_at: str(item.last_activity_at),
+    pinned: item.pinned === true,
   };
 }
 
@@ -70,14 +71,35 @@ async function searchPage(deps: Deps, inputs: ListQuery[], query: ConversationLi
   return { items, nextCursor: more && last ? window.cursorAfter(last) : window.nextCursor, total: matches.length };
 }
 
+/** The chat history's filters (`mine`, `pinned`): the caller's own, without those deleted from their history. */
+function historyFilter(
+  query: ConversationListFilters,
+  viewer: Principal,
+  scope: ConversationScope,
+): Condition<typeof conversationEntity>[] {
+  const parts: Condition<typeof conversationEntity>[] = [];
+  if (query.mine === 'true') parts.push({ attr: 'user_id', eq: viewer.apiKey ? '' : viewer.userId });
+  // A member's list is their history: what they deleted from it is gone from it.
+  if (query.mine === 'true' || scope.kind === 'starter') parts.push({ attr: 'hidden_at', exists: false });
+  if (query.pinned === 'true') parts.push({ attr: 'pinned', eq: true });
+  if (query.pinned === 'false')
+    parts.push({
+      or: [
+        { attr: 'pinned', exists: false },
+        { attr: 'pinned', eq: false },
+      ],
+    });
+  return parts;
+}
+
 /**
  * The filter of a list's Queries: each filter given, an equality on the conversation item. Every
  * conversation is listed whatever its status (entities.ts `conversationsOfWorkspace`): a status is
  * a filter, as a category is, so a question or a move writes one list entry. Open and cold
  * conversations are the newest there (closed by hand aside), and the closed ones most of the rest.
  */
-function listFilter(query: ConversationListFilters, workspaceId: string, scope: ConversationScope) {
-  const parts: Condition<typeof conversationEntity>[] = [...scopeFilter(scope)];
+function listFilter(query: ConversationListFilters, workspaceId: string, scope: ConversationScope, viewer: Principal) {
+  const parts: Condition<typeof conversationEntity>[] = [...scopeFilter(scope), ...historyFilter(query, viewer, scope)];
   if (query.status !== undefined) parts.push({ attr: 'status', eq: query.status });
   if (query.category !== undefined) parts.push({ attr: 'category', eq: query.category });
   if (query.resolution !== undefined) parts.push({ attr: 'resolution_status', eq: query.resolution });
@@ -101,7 +123,7 @@ export async function listConversations(deps: Deps, viewer: Principal, workspace
   // setting (conversations/visibility.ts), read first.
   const own = closeScope(viewer);
   const scope = own.kind === 'starter' ? await readScope(deps, viewer, await getWorkspaceItem(deps, orgId, workspaceId)) : own;
-  const filter = listFilter(query, workspaceId, scope);
+  const filter = listFilter(query, workspaceId, scope, viewer);
   const inputs: ListQuery[] = conversationsOfWorkspace(orgId, workspaceId).map((input) => ({ ...input, ...filter }));
   const chosen: [ConversationDimension, string | undefined][] = [
     ['status', query.status],
@@ -111,7 +133,8 @@ export async function listConversations(deps: Deps, viewer: Principal, workspace
   ];
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   // The workspace's counters count every conversation: a scoped list is counted by COUNT Queries.
-  const counted = scope.kind === 'all' && query.consumer_id === undefined && active.length <= 1;
+  const counted =
+    scope.kind === 'all' && query.consumer_id === undefined && query.mine === undefined && query.pinned === undefined && active.length <= 1;
   const counters = Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readCounterItems(deps, orgId, workspaceId)]).then(([, items]) =>
     countersOf(items),
   );

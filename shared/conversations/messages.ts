@@ -1,5 +1,6 @@
-import type { Item } from '../platform/table.js';
-import { MESSAGE_PREFIX, messageSortKey } from './entities.js';
+import type { Store } from '../platform/store.js';
+import { type Item, type Key, unlessConditionFailed } from '../platform/table.js';
+import { MESSAGE_PREFIX, messageReplaced, messageSortKey } from './entities.js';
 
 /*
  * How messages are stored. A query that asks and answers in one go writes its question and its
@@ -8,7 +9,9 @@ import { MESSAGE_PREFIX, messageSortKey } from './entities.js';
  * write unit where two items took two (docs/capacity.md). Everything else is one item per message:
  * a pair past 300 000 bytes (query/persist-items.ts: an item holds 400 KB at most), a question that got no answer, an answer given after an approval (its question was stored when
  * the query paused), a new conversation's starting history, and every message stored before.
- * Readers see single messages only, through `expandMessages`.
+ * Readers see single messages only, through `expandMessages`, and the messages still shown through
+ * `currentMessages`: a turn replaced by a regenerated answer or an edited question (`replaceTurn`)
+ * stays stored, for the audit, and is shown to nobody.
  */
 
 /** The attributes of a question and its answer stored as one item (`pairItem`). */
@@ -42,6 +45,7 @@ export function expandMessages(items: Item[]): Item[] {
         ...answer,
         pk: item.pk,
         sk: messageSortKey(seq),
+        ...(question.replaced === true ? { replaced: true } : {}),
         ...(answer_feedback_up === undefined ? {} : { feedback_up: answer_feedback_up }),
         ...(answer_feedback_down === undefined ? {} : { feedback_down: answer_feedback_down }),
       },
@@ -60,4 +64,50 @@ export function storedMessage(single: Item | undefined, before: Item | undefined
     return { item: before, message: before.answer as Item, counters: 'answer_' as const };
   }
   return undefined;
+}
+
+/**
+ * The messages of a conversation's items that are shown: single messages (`expandMessages`),
+ * numbered at most `count` (one numbered past it is a follow-up's being saved, or one a refused
+ * follow-up left: agent/query/persist-follow-up.ts), not replaced, oldest first.
+ */
+export function currentMessages(items: Item[], count = Number.POSITIVE_INFINITY): Item[] {
+  return expandMessages(items)
+    .filter((item) => item.sk.startsWith(MESSAGE_PREFIX) && item.replaced !== true && !(Number(item.seq) > count))
+    .sort((a, b) => Number(a.seq) - Number(b.seq));
+}
+
+/** The last question shown and what a regenerate or an edit replaces of it: the items holding it and its answer. */
+export interface LastTurn {
+  seq: number;
+  question: string;
+  /** Its answer waits for a tool call's approval: it may not be replaced until that is decided. */
+  awaitingApproval: boolean;
+  /** The stored items of the question and its answer (one when they are a pair). */
+  keys: Key[];
+}
+
+/** The last turn of a conversation's items (as read newest first, the latest few), or undefined when nothing was asked. */
+export function lastTurnOf(items: Item[], count = Number.POSITIVE_INFINITY): LastTurn | undefined {
+  const shown = currentMessages(items, count);
+  const question = shown.findLast((item) => item.role === 'user');
+  if (!question) return undefined;
+  const seq = Number(question.seq);
+  const answered = shown.some((item) => Number(item.seq) > seq && item.role === 'assistant');
+  const keys = items
+    .filter(
+      (item) => item.sk.startsWith(MESSAGE_PREFIX) && item.replaced !== true && Number(item.seq) >= seq && !(Number(item.seq) > count),
+    )
+    .map((item) => ({ pk: item.pk, sk: item.sk }));
+  return { seq, question: String(question.content ?? ''), awaitingApproval: question.awaiting_approval === true && !answered, keys };
+}
+
+/** Marks a turn's items replaced (`LastTurn.keys`), once its new question and answer are stored. */
+export async function replaceTurn(deps: Store, keys: Key[]): Promise<void> {
+  await Promise.all(
+    keys.map((key) => {
+      const write = messageReplaced(key);
+      return unlessConditionFailed(deps.table.update(write.key, write.input), null);
+    }),
+  );
 }

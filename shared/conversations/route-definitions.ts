@@ -12,10 +12,12 @@ import {
   validationErrors,
 } from '../http/schemas.js';
 import {
+  ConversationChangeBody,
   ConversationDetailSchema,
   ConversationListQuery,
   ConversationListResponse,
   ConversationParams,
+  ConversationSchema,
   FeedbackBody,
   MessageParams,
 } from './schemas.js';
@@ -46,6 +48,39 @@ export const conversationRouteDefinitions = {
       summary: 'One conversation with its messages and stats',
       request: { params: ConversationParams },
       responses: { 200: jsonResponse(ConversationDetailSchema, 'the conversation'), ...readErrors },
+    }),
+  ),
+  change: onApi(
+    MEMBERS_OR_API_KEY,
+    createRoute({
+      method: 'patch',
+      path: '/workspaces/{id}/conversations/{cid}',
+      tags,
+      summary: 'Rename or pin a conversation in its starter’s chat history',
+      description: 'Only the person who started it (403 for another who reads it, 404 for one who does not).',
+      request: { params: ConversationParams, body: jsonBody(ConversationChangeBody) },
+      responses: {
+        200: jsonResponse(z.object({ conversation: ConversationSchema }), 'the conversation as changed'),
+        ...readErrors,
+        403: errorResponse('a conversation the caller reads but did not start'),
+      },
+    }),
+  ),
+  hide: onApi(
+    MEMBERS_OR_API_KEY,
+    createRoute({
+      method: 'delete',
+      path: '/workspaces/{id}/conversations/{cid}',
+      tags,
+      summary: 'Delete a conversation from its starter’s chat history',
+      description:
+        'It leaves the `mine=true` list and its starter’s list; it stays stored for the audit (admins list it; a link opens it). Only its starter (403 / 404 otherwise).',
+      request: { params: ConversationParams },
+      responses: {
+        200: jsonResponse(StatusOkSchema, 'deleted from the history'),
+        ...readErrors,
+        403: errorResponse('a conversation the caller reads but did not start'),
+      },
     }),
   ),
   close: onApi(

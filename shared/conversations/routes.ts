@@ -1,6 +1,7 @@
 import type { Deps } from '../deps.js';
 import { createRouter } from '../http/router.js';
 import { getConversation } from './detail.js';
+import { changeConversation, hideConversation } from './history.js';
 import { raterOf, recordFeedback } from './feedback.js';
 import { closeConversation } from './lifecycle.js';
 import { listConversations } from './list.js';
@@ -16,6 +17,15 @@ export function conversationRoutes(deps: Deps) {
     .openapi(routes.detail.route, async (c) => {
       const { id, cid } = c.req.valid('param');
       return c.json(await getConversation(deps, c.get('principal'), id, cid), 200);
+    })
+    .openapi(routes.change.route, async (c) => {
+      const { id, cid } = c.req.valid('param');
+      return c.json({ conversation: await changeConversation(deps, c.get('principal'), id, cid, c.req.valid('json')) }, 200);
+    })
+    .openapi(routes.hide.route, async (c) => {
+      const { id, cid } = c.req.valid('param');
+      await hideConversation(deps, c.get('principal'), id, cid);
+      return c.json({ status: 'ok' as const }, 200);
     })
     .openapi(routes.close.route, async (c) => {
       const { id, cid } = c.req.valid('param');

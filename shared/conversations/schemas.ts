@@ -1,7 +1,7 @@
 import { CONSUMER_TYPES } from '../consumers/index.js';
 import { z } from '@hono/zod-openapi';
 import { TokensSchema } from '../models/index.js';
-import { PaginationQuery, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
+import { PaginationQuery, displayName, hasFormatCharacter, isoTimestamp } from '../http/schemas.js';
 
 export const CONVERSATION_STATUSES = ['open', 'cold', 'closed'] as const;
 export const RESOLUTION_STATUSES = ['resolved', 'unresolved'] as const;
@@ -31,6 +31,7 @@ export const ConversationSchema = z
     stats_status: z.string().nullable(),
     first_message_at: isoTimestamp,
     last_activity_at: isoTimestamp,
+    pinned: z.boolean().openapi({ description: 'pinned by its starter to the top of their chat history' }),
   })
   .openapi('Conversation');
 export type Conversation = z.infer<typeof ConversationSchema>;
@@ -46,6 +47,13 @@ export const ConversationListQuery = PaginationQuery.extend({
     .max(200)
     .optional()
     .openapi({ description: 'only the conversations this consumer started (its id, as GET …/consumers lists it)' }),
+  mine: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().openapi({
+    description: "true: only the conversations the caller started and has not deleted from their history (the console's chat history)",
+  }),
+  pinned: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .openapi({ description: 'true: only pinned conversations; false: only those not pinned' }),
   q: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().openapi({
     description:
       'search: conversations whose title (first question) or user name contains it, ignoring case, among the next 500 conversations (with the other filters) from the cursor; next_cursor goes on searching',
@@ -174,3 +182,13 @@ export const FeedbackBody = z
     comment: feedbackComment.optional().openapi({ description: 'why; at most 2000 characters (an empty one is none)' }),
   })
   .openapi('FeedbackRequest', { example: { rating: 'up', comment: 'Exactly what I needed.' } });
+
+/** `PATCH …/conversations/:cid`: what its starter changes of it in their chat history. */
+export const ConversationChangeBody = z
+  .object({
+    title: displayName(120).optional().openapi({ description: 'a new title, 1–120 characters' }),
+    pinned: z.boolean({ error: 'must be true or false' }).optional(),
+  })
+  .refine((body) => body.title !== undefined || body.pinned !== undefined, { message: 'give title or pinned', path: ['title'] })
+  .openapi('ConversationChange');
+export type ConversationChange = z.infer<typeof ConversationChangeBody>;

@@ -1,4 +1,4 @@
-import { expandMessages } from './messages.js';
+import { currentMessages } from './messages.js';
 import type { Condition } from 'dynamodb-toolbox/entity/actions/parseCondition';
 import { $add, UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { z } from 'zod';
@@ -12,7 +12,7 @@ import { updateOf } from '../platform/updates.js';
 import { gapKey } from '../knowledge/index.js';
 import { counterNames, recordUsage } from '../workspaces/index.js';
 import { issueLines } from '../platform/validation.js';
-import { CONVERSATION_SORT_KEY, conversationEntity, conversationKey, conversationWithMessages, MESSAGE_PREFIX, outOf } from './entities.js';
+import { CONVERSATION_SORT_KEY, conversationEntity, conversationKey, conversationWithMessages, outOf } from './entities.js';
 
 /** The statistics of a closed conversation, as the model must give them. */
 const ConversationStatsOutput = z.object({
@@ -128,7 +128,7 @@ export const conversationStatsHandler: JobHandler<StatsJob> = {
       readModelSettings(deps, job.org_id),
     ]);
     const conversation = items.find((item) => item.sk === CONVERSATION_SORT_KEY);
-    const messages = expandMessages(items).filter((item) => item.sk.startsWith(MESSAGE_PREFIX));
+    const messages = currentMessages(items);
     if (!conversation || conversation.stats_status === 'complete') return false;
     const client = modelsOf(deps).clientFor(modelSettings);
     const tier = modelTier(STATS_TIER) as ModelTier;

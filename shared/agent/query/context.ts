@@ -1,8 +1,8 @@
 import {
   CONVERSATION_SORT_KEY,
   conversationNewestFirst,
-  MESSAGE_PREFIX,
-  expandMessages,
+  currentMessages,
+  lastTurnOf,
   ownConversationId,
 } from '../../conversations/index.js';
 import { loadPatternEngine } from '../../guardrails/index.js';
@@ -32,24 +32,23 @@ export function admitQuery(deps: Deps, orgId: string): Promise<void> | undefined
   return deps.requestRate.admit(`queries:${orgId}`, limit, `too many queries: this organisation may run ${limit} a minute`);
 }
 
-/** A conversation's item and its latest messages (oldest first), in one newest-first Query. */
+/**
+ * A conversation's item, its latest messages shown (oldest first) and its last turn (what a
+ * regenerate or an edit replaces), in one newest-first Query.
+ */
 export async function loadConversation(deps: Deps, orgId: string, workspaceId: string, conversationId: string) {
   const page = await deps.table.query(conversationNewestFirst(orgId, workspaceId, conversationId, CONTEXT_MESSAGES + 1));
   const state = page.items.find((item) => item.sk === CONVERSATION_SORT_KEY) as (Item & ConversationState) | undefined;
-  // A message numbered past the count was put by a follow-up whose claim was refused and that did
-  // not live to take it back (query/persist-follow-up.ts): it is not part of the conversation.
   const count = state?.message_count ?? Number.POSITIVE_INFINITY;
-  const messages = expandMessages(page.items)
-    .filter((item) => item.sk.startsWith(MESSAGE_PREFIX) && !(Number(item.seq) > count))
-    .sort((a, b) => Number(a.seq) - Number(b.seq))
+  const messages = currentMessages(page.items, count)
     // The latest, as many as one message an item read (a question and its answer are one item).
     .slice(-CONTEXT_MESSAGES)
     .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
-  return { state, messages };
+  return { state, messages, lastTurn: lastTurnOf(page.items, count) };
 }
 
 /** No conversation stored yet: what `loadConversation` finds for an id nobody has used. */
-const noConversation = () => ({ state: undefined, messages: [] });
+const noConversation = () => ({ state: undefined, messages: [], lastTurn: undefined });
 
 /**
  * What a query reads, in one parallel round. A conversation whose id the query has just made

@@ -103,7 +103,10 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
     created_at: at,
   });
   const items: Item[] = saved.resumed ? [] : history.map((entry, index) => message(historySeq + index, entry.role, entry.content));
-  const question = saved.resumed ? undefined : message(firstSeq, 'user', saved.query);
+  // Paused for an approval: its answer comes when that is decided, and until then it is not replaced (agent/query.ts).
+  const question = saved.resumed
+    ? undefined
+    : { ...message(firstSeq, 'user', saved.query), ...(loop.paused ? { awaiting_approval: true } : {}) };
   const answer = saved.answered
     ? {
         ...message(firstSeq + 1, 'assistant', loop.answer),
