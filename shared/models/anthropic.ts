@@ -108,7 +108,9 @@ function toModelError(error: unknown, partial: Anthropic.Message | undefined, ap
   const options = { cause: error, partial: partial && fromAnthropicMessage(partial) };
   if (error instanceof apiError) {
     const detail = error.status ? `model API answered ${error.status}` : 'model API unreachable';
-    return new ModelError(`${detail}: ${error.message}`.slice(0, 500), error.status, options);
+    // The Bedrock SDK's own copy of the SDK may be older and lack `apiMessage`.
+    const said = typeof error.apiMessage === 'string' ? error.apiMessage.slice(0, 500) : undefined;
+    return new ModelError(`${detail}: ${error.message}`.slice(0, 500), error.status, { ...options, providerMessage: said });
   }
   return new ModelError(errorMessage(error), undefined, options);
 }

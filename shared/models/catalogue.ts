@@ -14,6 +14,10 @@ export interface ModelTier {
   cacheReadCostPerMtok: number;
 }
 
+/** The model providers an organisation may choose (its `ai_provider`; `anthropic` when unset). */
+export const MODEL_PROVIDERS = ['anthropic', 'bedrock'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
 export const MODEL_TIER_IDS = ['fast', 'balanced', 'powerful'] as const;
 type ModelTierId = (typeof MODEL_TIER_IDS)[number];
 const DEFAULT_MODEL_TIER: ModelTierId = 'balanced';

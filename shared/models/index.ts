@@ -5,6 +5,7 @@
  * nothing else of the folder (docs/architecture.md, "Layers"; `npm run layers` checks it).
  */
 export * from './catalogue.js';
+export * from './key-check.js';
 export * from './model.js';
 export * from './providers.js';
 export * from './schemas.js';

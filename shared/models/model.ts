@@ -80,14 +80,17 @@ export class ModelError extends Error {
   constructor(
     message: string,
     readonly status?: number,
-    options?: ErrorOptions & { partial?: ModelResponse },
+    options?: ErrorOptions & { partial?: ModelResponse; providerMessage?: string },
   ) {
     super(message, options);
     this.name = 'ModelError';
     this.partial = options?.partial;
+    this.providerMessage = options?.providerMessage;
   }
 
   readonly partial: ModelResponse | undefined;
+  /** The provider's own words for the failure, from its error body ("invalid x-api-key"), when it gave some. */
+  readonly providerMessage: string | undefined;
 }
 
 export const NO_USAGE: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };

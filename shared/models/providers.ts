@@ -37,6 +37,22 @@ export function serviceModelKey(config: Pick<Config, 'anthropicApiKey' | 'allowS
   return config.allowServiceModelKey ? config.anthropicApiKey : undefined;
 }
 
+/** Whose key (or account) answers an organisation's model calls: its own, or the deployment's. */
+export type ModelKeySource = 'organisation' | 'deployment';
+
+/**
+ * Whose key `clientFor` would use for these settings, or null when it would refuse
+ * (`ModelConfigurationError`): the same choice, made without a client.
+ */
+export function modelKeySource(
+  settings: ModelSettings,
+  config: Pick<Config, 'anthropicApiKey' | 'allowServiceModelKey'>,
+): ModelKeySource | null {
+  if (settings.provider === 'bedrock') return config.allowServiceModelKey ? 'deployment' : null;
+  if (settings.apiKey) return 'organisation';
+  return serviceModelKey(config) ? 'deployment' : null;
+}
+
 /**
  * Model clients kept per API key (so connections are reused across queries), chosen by the
  * organisation's `ai_provider`: Anthropic with its `ai_api_key` (else `ANTHROPIC_API_KEY`), or

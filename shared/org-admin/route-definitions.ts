@@ -26,6 +26,7 @@ import {
   UserParams,
   UserSchema,
 } from '../org/index.js';
+import { ModelKeyStatusSchema } from '../models/index.js';
 
 const OrgResponse = z.object({ org: OrganisationSchema });
 
@@ -81,6 +82,19 @@ export const orgRouteDefinitions = {
       summary: 'Remove one setting (admin)',
       request: { params: SettingKeyParams },
       responses: { 200: jsonResponse(StatusOkSchema, 'removed'), ...adminErrors, ...notFoundError, ...validationErrors },
+    }),
+  ),
+  getModelKey: onApi(
+    MEMBERS,
+    createRoute({
+      method: 'get',
+      path: '/org/model',
+      tags: ['organisation'],
+      summary: 'Whether a model key answers your questions (any member; never the key)',
+      description:
+        "The provider, and whose key answers as a query would choose it: the organisation's own `ai_api_key`, the deployment's " +
+        '(`ANTHROPIC_API_KEY` or, for bedrock, its AWS account, lent with `ALLOW_SERVICE_MODEL_KEY`), or none.',
+      responses: { 200: jsonResponse(ModelKeyStatusSchema, 'the model key status'), ...authErrors },
     }),
   ),
   listUsers: onApi(

@@ -13,6 +13,7 @@ import {
   listUsers,
   setUserPassword,
 } from '../org/index.js';
+import { describeModelKey } from './model-key.js';
 import { changeUserRole, removeUser } from './standing.js';
 
 import { orgRouteDefinitions as routes } from './route-definitions.js';
@@ -35,6 +36,7 @@ export function orgRoutes(deps: Deps) {
       await deleteSetting(deps, orgIdOf(c), c.req.valid('param').key);
       return c.json({ status: 'ok' as const }, 200);
     })
+    .openapi(routes.getModelKey.route, async (c) => c.json(await describeModelKey(deps, orgIdOf(c)), 200))
     .openapi(routes.listUsers.route, async (c) => c.json({ users: await listUsers(deps, orgIdOf(c)) }, 200))
     .openapi(routes.createUser.route, async (c) => {
       const user = await createUser(deps, orgIdOf(c), c.req.valid('json'));

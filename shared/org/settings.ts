@@ -1,3 +1,4 @@
+import { MODEL_PROVIDERS } from '../models/index.js';
 import { SecretDecryptionError } from '../platform/secrets.js';
 import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
@@ -56,7 +57,7 @@ export function maskSecret(value: string): string {
 }
 
 const VALUE_RULES: Record<string, (value: string) => string | undefined> = {
-  ai_provider: (value) => (value === 'anthropic' || value === 'bedrock' ? undefined : 'must be anthropic or bedrock'),
+  ai_provider: (value) => (MODEL_PROVIDERS.some((provider) => provider === value) ? undefined : `must be ${MODEL_PROVIDERS.join(' or ')}`),
   // Where budget alerts are POSTed (budgets/alerts.ts); the address is checked again, as a tool server's is, when it is used.
   alerts_webhook_url: (value) => {
     if (!URL.canParse(value)) return 'must be an http or https URL';

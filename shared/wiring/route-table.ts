@@ -17,6 +17,7 @@ import { approvalRouteDefinitions } from '../approvals/route-definitions.js';
 import { decisionRouteDefinitions } from '../agent/approvals/route-definitions.js';
 import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
 import { orgRouteDefinitions } from '../org-admin/route-definitions.js';
+import { modelAgentRouteDefinitions } from '../org-admin/model-route-definitions.js';
 import { toolSearchRouteDefinitions } from '../tool-search/route-definitions.js';
 import { workspaceRouteDefinitions } from '../workspace-admin/route-definitions.js';
 import { PUBLIC, onApi, type KeyType, type PlacedRoute } from '../http/placement.js';
@@ -62,6 +63,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   approvalRouteDefinitions,
   decisionRouteDefinitions,
   evalRouteDefinitions,
+  modelAgentRouteDefinitions,
   { documentRoute },
 ].flatMap((domain): PlacedRoute[] => Object.values(domain));
 

@@ -93,8 +93,10 @@ export interface ConsoleService {
 /**
  * The local runtime as `npm start` runs it (the built console at /, the repository's stdio MCP
  * server allowed), in memory, with the fake model; a job is tried once, so a failure is final.
+ * `deploymentKey: false` starts it without a model key of its own (no `ANTHROPIC_API_KEY`), as a
+ * fresh install before anyone has set one.
  */
-export async function startConsoleService(): Promise<ConsoleService> {
+export async function startConsoleService(options: { deploymentKey?: boolean } = {}): Promise<ConsoleService> {
   const model = await startFakeModel();
   const script: ModelScript = { failStats: false, markup: false, markdown: false };
   model.handle(reply(script));
@@ -104,7 +106,7 @@ export async function startConsoleService(): Promise<ConsoleService> {
       PORT: '0',
       LOG_LEVEL: 'SILENT',
       ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: 'browser-test-key',
+      ...(options.deploymentKey === false ? {} : { ANTHROPIC_API_KEY: 'browser-test-key' }),
       JOB_MAX_ATTEMPTS: '1',
       JOB_RETRY_BASE_MS: '0',
     },

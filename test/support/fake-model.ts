@@ -101,6 +101,18 @@ export function errorReply(status: number, message: string, headers: Record<stri
   return { status, headers, body: { type: 'error', error: { type: status === 429 ? 'rate_limit_error' : 'api_error', message } } };
 }
 
+/** Anthropic's answer to a key it does not know: 401 `authentication_error`, "invalid x-api-key". */
+export function authenticationErrorReply(): FakeReply {
+  return { status: 401, body: { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } } };
+}
+
+/** The API key a request came with: the SDK sends it as a Bearer token (older ones as X-Api-Key). */
+export function apiKeyOf(request: ModelRequestRecord): string | undefined {
+  const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
+  const header = request.headers['x-api-key'];
+  return bearer ?? (typeof header === 'string' ? header : undefined);
+}
+
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 type Block = { type?: string; tool_name?: string; content?: unknown };

@@ -3295,6 +3295,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/org/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a model key answers your questions (any member; never the key)
+         * @description The provider, and whose key answers as a query would choose it: the organisation's own `ai_api_key`, the deployment's (`ANTHROPIC_API_KEY` or, for bedrock, its AWS account, lent with `ALLOW_SERVICE_MODEL_KEY`), or none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the model key status */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ModelKeyStatus"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/org/queues": {
         parameters: {
             query?: never;
@@ -4039,6 +4096,103 @@ export interface paths {
                 };
             };
         };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/settings/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test the model provider and key with a one-token call, then save them (admin)
+         * @description Saves `ai_provider` and `ai_api_key` (sealed) only when the call answers. A refused key, or a call that fails otherwise, is 400 with the provider's message in `details` (on `api_key`, or on `provider` for bedrock), and nothing is saved.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["SaveModelKeyRequest"];
+                };
+            };
+            responses: {
+                /** @description tested and saved */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -6338,7 +6492,11 @@ export interface paths {
                     /** @description opaque, from next_cursor of the previous page */
                     cursor?: string;
                     limit?: number;
+                    /** @description true: only the conversations the caller started and has not deleted from their history (the console's chat history) */
+                    mine?: "true" | "false";
                     offset?: number;
+                    /** @description true: only pinned conversations; false: only those not pinned */
+                    pinned?: "true" | "false";
                     /** @description search: conversations whose title (first question) or user name contains it, ignoring case, among the next 500 conversations (with the other filters) from the cursor; next_cursor goes on searching */
                     q?: string;
                     resolution?: "resolved" | "unresolved";
@@ -6512,10 +6670,194 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a conversation from its starter’s chat history
+         * @description It leaves the `mine=true` list and its starter’s list; it stays stored for the audit (admins list it; a link opens it). Only its starter (403 / 404 otherwise).
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    cid: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description deleted from the history */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a conversation the caller reads but did not start */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename or pin a conversation in its starter’s chat history
+         * @description Only the person who started it (403 for another who reads it, 404 for one who does not).
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    cid: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ConversationChange"];
+                };
+            };
+            responses: {
+                /** @description the conversation as changed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            conversation: components["schemas"]["Conversation"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a conversation the caller reads but did not start */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/api/workspaces/{id}/conversations/{cid}/close": {
@@ -9004,6 +9346,8 @@ export interface components {
              */
             last_activity_at: string;
             message_count: number;
+            /** @description pinned by its starter to the top of their chat history */
+            pinned: boolean;
             resolution_status: string | null;
             sentiment_score: number | null;
             stats_status: string | null;
@@ -9015,6 +9359,11 @@ export interface components {
             total_cost_usd: number;
             user_name: string;
             workspace_id: string;
+        };
+        ConversationChange: {
+            pinned?: boolean;
+            /** @description a new title, 1–120 characters */
+            title?: string;
         };
         ConversationDetail: {
             /** @description whether the caller may close it now: open or cold, and theirs (members, api keys) or any (admins) */
@@ -9505,6 +9854,21 @@ export interface components {
             output_cost_per_mtok: number;
             provider: string;
         };
+        ModelKeyStatus: {
+            /** @description whether a key (or, for bedrock, the service account) answers model calls */
+            key_set: boolean;
+            provider: components["schemas"]["ModelProvider"];
+            /**
+             * @description the organisation's own ai_api_key, the deployment's key or AWS account, or null when none answers
+             * @enum {string|null}
+             */
+            source: "organisation" | "deployment" | null;
+        };
+        /**
+         * @description anthropic: Anthropic's API with an API key; bedrock: Claude on Amazon Bedrock, on the service's AWS account
+         * @enum {string}
+         */
+        ModelProvider: "anthropic" | "bedrock";
         Organisation: {
             /**
              * Format: date-time
@@ -9546,13 +9910,23 @@ export interface components {
             value: string;
         };
         QueryRequest: {
+            /** @description replaces the conversation's last question with `content`, then answers it (needs `session_id`) */
+            edit?: {
+                content: string;
+            };
             /** @description prior messages; used only when the conversation is new */
             history?: {
                 content: string;
                 /** @enum {string} */
                 role: "user" | "assistant";
             }[];
-            query: string;
+            /** @description the question; required unless `regenerate` or `edit` is given */
+            query?: string;
+            /**
+             * @description answers the conversation's last question again, replacing its last answer (needs `session_id`)
+             * @enum {boolean}
+             */
+            regenerate?: true;
             /** @description continues the conversation of this id; a new id starts a conversation under it */
             session_id?: string;
         };
@@ -9577,6 +9951,11 @@ export interface components {
             failed: number;
             name: string;
             waiting: number;
+        };
+        SaveModelKeyRequest: {
+            /** @description anthropic only; absent: the key already set (the organisation's, else the deployment's) is tested */
+            api_key?: string;
+            provider: components["schemas"]["ModelProvider"];
         };
         ScimStatus: {
             /** @description The SCIM base URL to give the identity provider */

@@ -77,7 +77,12 @@ const routes: RouteObject[] = [
       {
         path: 'workspaces',
         element: <WorkspacesPage />,
-        loader: () => startReads(() => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}))),
+        // The list, and whether a model key is set (the page's notice until one is).
+        loader: () =>
+          startReads(() => {
+            void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}));
+            void queryClient.prefetchQuery($api.queryOptions('get', '/api/org/model'));
+          }),
       },
       {
         path: 'workspaces/:id',

@@ -7,14 +7,15 @@ import { ActionForm, Field } from '../../ui/form';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
+import { MODEL_SETTING_KEYS, ModelSettings } from './settings/model-form';
 
 /** The service's rule (docs/api-decisions.md): these keys hold secrets, listed masked, typed unseen. */
 const isSecretKey = (key: string) => /_(key|token|secret|password)$/.test(key);
 
 /** The keys the service reads, and what each is for. */
 const KNOWN: Record<string, string> = {
-  ai_api_key: "The model provider's API key for this organisation's queries.",
-  ai_provider: 'anthropic (the default) or bedrock.',
+  ai_api_key: "The model provider's API key for this organisation's queries: set in the Model form, which tests it first.",
+  ai_provider: 'anthropic (the default) or bedrock: set in the Model form.',
   chat_bot_token: 'The team-chat bot token (xoxb-…); removing it disconnects the bot.',
   chat_app_token: 'The team-chat app-level token for socket mode (xapp-…); removing it disconnects the bot.',
   alerts_webhook_url: 'Where budget alerts are POSTed (an http or https URL) when a budget crosses one of its alert thresholds.',
@@ -69,7 +70,15 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
       await refresh();
     },
   });
-  const error = missing ? { error: "Enter the setting's key.", details: [{ path: 'key', message: 'enter a key' }] } : save.error;
+  const [modelKey, setModelKey] = useState(false);
+  const error = missing
+    ? { error: "Enter the setting's key.", details: [{ path: 'key', message: 'enter a key' }] }
+    : modelKey
+      ? {
+          error: 'The model is set in the Model form.',
+          details: [{ path: 'key', message: 'set in the Model form above, which tests the key first' }],
+        }
+      : save.error;
   const secret = isSecretKey(settingKey);
   return (
     <ActionForm
@@ -77,9 +86,11 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
       error={error}
       onSubmit={({ value = '' }) => {
         const key = settingKey.trim();
+        const model = MODEL_SETTING_KEYS.includes(key);
         setSaved('');
         setMissing(!key);
-        if (key) save.mutate({ params: { path: { key } }, body: { value } });
+        setModelKey(model);
+        if (key && !model) save.mutate({ params: { path: { key } }, body: { value } });
       }}
       submit="Save setting"
       pending={save.isPending}
@@ -89,14 +100,16 @@ function SetSetting({ settingKey, setSettingKey, valueInput }: SetSettingProps) 
         label="Key"
         name="key"
         error={error}
-        hint="Lower case letters, digits and _ (ai_api_key, ai_provider, chat_bot_token, chat_app_token, alerts_webhook_url…)."
+        hint="Lower case letters, digits and _ (chat_bot_token, chat_app_token, alerts_webhook_url…). The model is set in the Model form."
       >
         <input value={settingKey} onChange={(event) => setSettingKey(event.target.value)} list="setting-keys" autoComplete="off" required />
       </Field>
       <datalist id="setting-keys">
-        {Object.keys(KNOWN).map((key) => (
-          <option key={key} value={key} />
-        ))}
+        {Object.keys(KNOWN)
+          .filter((key) => !MODEL_SETTING_KEYS.includes(key))
+          .map((key) => (
+            <option key={key} value={key} />
+          ))}
       </datalist>
       <Field
         label="Value"
@@ -143,15 +156,22 @@ function OrgSettings() {
   const [searchParams] = useSearchParams();
   const [settingKey, setSettingKey] = useState(searchParams.get('key') ?? '');
   const valueInput = useRef<HTMLInputElement>(null);
+  const providerInput = useRef<HTMLSelectElement>(null);
   const settings = $api.useQuery('get', '/api/org/settings');
   const change = (key: string) => {
+    // The model's settings are changed in its form, which tests the key before saving it.
+    if (MODEL_SETTING_KEYS.includes(key)) return providerInput.current?.focus();
     setSettingKey(key);
     valueInput.current?.focus();
   };
   return (
     <>
+      <ModelSettings providerInput={providerInput} />
       <Section title="Settings">
-        <p className="hint">Credentials, provider choices and where budget alerts go. Secrets arrive masked and stay masked.</p>
+        <p className="hint">
+          Every setting of the organisation: team-chat credentials, where budget alerts go, and the model's (set in the Model form above).
+          Secrets arrive masked and stay masked.
+        </p>
         <Loadable query={settings} label="settings" isEmpty={(data) => Object.keys(data.configured).length === 0}>
           {(data) => (
             <DataTable

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { $api, type Schemas, useRefresh } from '../../api/client';
+import { ModelKeyNotice } from '../../app/model-key-notice';
 import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
 import { ActionForm, Field } from '../../ui/form';
@@ -102,6 +103,7 @@ export function WorkspacesPage() {
           )
         }
       />
+      <ModelKeyNotice />
       {creating && <CreateWorkspace onDone={() => setCreating(false)} />}
       <label className="checkbox">
         <input type="checkbox" checked={showArchived} onChange={(event) => setShowArchived(event.target.checked)} /> Show archived
