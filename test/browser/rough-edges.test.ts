@@ -193,3 +193,77 @@ describe('the dashboard', () => {
     expect(await form.getByText(/at most 90 days/).count()).toBe(0);
   });
 });
+
+describe('evaluations', () => {
+  const NAME = 'Shipping answers';
+  /** A case of the evaluation editor: its group, named by its legend ("Case 2"). */
+  const caseOf = (form: Locator, n: number) => form.getByRole('group', { name: new RegExp(`^Case ${n}\\b`) });
+  /** The message under a field (its last `aria-describedby` entry), once it is marked invalid. */
+  const messageUnder = async (field: Locator) => {
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+    return (await page.locator(`[id="${describedBy.split(' ').at(-1)}"]`).textContent()) ?? '';
+  };
+  /** Runs the evaluation from its page and opens the run once it is done. */
+  const runAndOpen = async () => {
+    const rows = page.getByRole('table', { name: 'Runs' }).locator('tbody tr');
+    const before = await rows.count();
+    await page.getByRole('button', { name: `Run ${NAME}` }).click();
+    await expect.poll(() => rows.count()).toBe(before + 1);
+    const newest = rows.first();
+    await expect.poll(async () => (await newest.locator('.badge').textContent()) ?? '', { timeout: 30_000 }).toBe('done');
+    await newest.getByRole('link').click();
+    await page.getByRole('heading', { level: 1, name: /^Run of / }).waitFor();
+  };
+
+  it('gives cases ids of their own, each refusal under its case’s Id', async () => {
+    await page.goto(at(`${workspace}/evals`));
+    await page.getByRole('button', { name: 'New evaluation' }).click();
+    const form = page.getByRole('form', { name: 'New evaluation' });
+    await form.getByLabel('Name', { exact: true }).fill(NAME);
+    await caseOf(form, 1).getByLabel('Id').fill('shipped');
+    await caseOf(form, 1).getByLabel('Question').fill('Where is my order 42?');
+    await caseOf(form, 1).getByLabel('Texts the answer must contain').fill('Parcelways');
+    await form.getByRole('button', { name: 'Add a case' }).click();
+    await caseOf(form, 2).getByLabel('Id').fill('shipped');
+    await caseOf(form, 2).getByLabel('Question').fill('When does order 42 arrive?');
+    await caseOf(form, 2).getByLabel('Texts the answer must contain').fill('within 2 days');
+    await form.getByRole('button', { name: 'Create evaluation' }).click();
+    expect(await messageUnder(caseOf(form, 2).getByLabel('Id'))).toBe('case id shipped is used twice');
+    await checkPage(page, 'rough-eval-duplicate-id');
+
+    await caseOf(form, 2).getByLabel('Id').fill('arrives in 2 days');
+    await form.getByRole('button', { name: 'Create evaluation' }).click();
+    expect(await messageUnder(caseOf(form, 2).getByLabel('Id'))).toMatch(/letters, digits/);
+    await caseOf(form, 2).getByLabel('Id').fill('arrives-in-2-days');
+    await form.getByRole('button', { name: 'Create evaluation' }).click();
+    await page.getByRole('heading', { level: 1, name: NAME }).waitFor();
+    const cases = (await page.getByRole('region', { name: 'Cases (2)' }).textContent()) ?? '';
+    expect(cases).toContain('shipped');
+    expect(cases).toContain('arrives-in-2-days');
+  });
+
+  it('shows a regression’s answer now beside the answer that passed in the run compared to', async () => {
+    await runAndOpen();
+    await page.getByText('The first finished run of this evaluation: nothing to compare it with.').waitFor();
+    await page.getByRole('link', { name: 'Back to the evaluation' }).click();
+    await page.getByRole('button', { name: `Edit the cases of ${NAME}` }).click();
+    const form = page.getByRole('form', { name: `Edit ${NAME}` });
+    expect(await caseOf(form, 2).getByLabel('Id').inputValue()).toBe('arrives-in-2-days');
+    // The model's answer names Parcelways: this case fails from now on.
+    await caseOf(form, 2).getByLabel('Texts the answer must not contain').fill('Parcelways');
+    await form.getByRole('button', { name: 'Save evaluation' }).click();
+    await page.getByText(`Saved ${NAME}: 2 cases.`).waitFor();
+
+    await runAndOpen();
+    const regression = page.getByRole('region', { name: 'Results' }).getByRole('article', { name: 'Regression: arrives-in-2-days' });
+    await regression.getByRole('heading', { name: 'Answer now' }).waitFor();
+    await regression.getByRole('heading', { name: 'Answer that passed in the run compared to' }).waitFor();
+    expect(await regression.locator('.bubble.assistant').count()).toBe(2);
+    for (const answer of await regression.locator('.bubble.assistant').all()) expect(await answer.textContent()).toContain('Parcelways');
+    // A case that passes, or fails without having passed before, shows its one answer.
+    const other = page.getByRole('region', { name: 'Results' }).getByRole('article', { name: 'shipped' });
+    expect(await other.locator('.bubble.assistant').count()).toBe(1);
+    await checkPage(page, 'rough-eval-regression');
+  });
+});

@@ -47,10 +47,22 @@ function Comparison({ ids, run }: { ids: Ids; run: Run }) {
   );
 }
 
+/** The results of the run this one is compared to, read only when it has regressions (their answers that passed). */
+function useResultsBefore(ids: Ids, run: Run) {
+  const before = $api.useQuery(
+    'get',
+    '/api/workspaces/{id}/evals/{eval_id}/runs/{run_id}',
+    { params: { path: { id: ids.workspaceId, eval_id: ids.evalId, run_id: run.compared_to ?? '' } } },
+    { enabled: run.compared_to !== null && run.regressions.length > 0 },
+  );
+  return before.data?.run.results;
+}
+
 function RunBody({ ids, run }: { ids: Ids; run: Run }) {
   const detail = $api.useQuery('get', '/api/workspaces/{id}/evals/{eval_id}', {
     params: { path: { id: ids.workspaceId, eval_id: ids.evalId } },
   });
+  const before = useResultsBefore(ids, run);
   const underWay = isUnderWay(run);
   return (
     <>
@@ -99,7 +111,7 @@ function RunBody({ ids, run }: { ids: Ids; run: Run }) {
         <Comparison ids={ids} run={run} />
       </Section>
       <Section title="Results">
-        <Results run={run} cases={detail.data?.eval.cases ?? []} />
+        <Results run={run} cases={detail.data?.eval.cases ?? []} before={before} />
       </Section>
     </>
   );

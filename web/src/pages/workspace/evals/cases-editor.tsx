@@ -5,8 +5,8 @@ import { type CaseInput, type EvalCase, expectOf } from './shared';
 /** A case as the editor holds it: the expectations as the text of their fields. */
 export interface CaseDraft {
   key: number;
-  /** Kept as it was (the API names new cases `case-<n>`). */
-  id?: string;
+  /** The case's id as typed: a run matches cases by it; empty, the API names the case `case-<n>`. */
+  id: string;
   /** Kept as it was: the editor does not change a case's earlier messages. */
   history?: EvalCase['history'];
   question: string;
@@ -17,7 +17,7 @@ export interface CaseDraft {
   judge: string;
 }
 
-type TextField = Exclude<keyof CaseDraft, 'key' | 'id' | 'history'>;
+type TextField = Exclude<keyof CaseDraft, 'key' | 'history'>;
 
 let nextKey = 0;
 /** A draft of a case (its key keeps React's inputs apart as cases come and go); empty without one. */
@@ -25,7 +25,7 @@ export function caseDraft(from?: Partial<EvalCase>): CaseDraft {
   const expect = from?.expect ?? {};
   return {
     key: nextKey++,
-    id: from?.id,
+    id: from?.id ?? '',
     history: from?.history,
     question: from?.question ?? '',
     tools: (expect.tools ?? []).join(', '),
@@ -39,18 +39,17 @@ export function caseDraft(from?: Partial<EvalCase>): CaseDraft {
 /** The case as the API takes it: only what was filled in. */
 export function caseInputOf(draft: CaseDraft): CaseInput {
   return {
-    ...(draft.id ? { id: draft.id } : {}),
+    ...(draft.id.trim() ? { id: draft.id.trim() } : {}),
     question: draft.question,
     ...(draft.history?.length ? { history: draft.history } : {}),
     expect: expectOf(draft),
   };
 }
 
-/** The API's messages about a case as a whole (its id, its history, its expectations' shape). */
+/** The API's messages about a case as a whole (its history, its expectations' shape). */
 function caseError(error: unknown, at: string): string | undefined {
   const messages = [
     fieldError(error, at, { exact: true }),
-    fieldError(error, `${at}.id`),
     fieldError(error, `${at}.history`),
     fieldError(error, `${at}.expect`, { exact: true }),
   ].filter(Boolean);
@@ -58,6 +57,13 @@ function caseError(error: unknown, at: string): string | undefined {
 }
 
 const FIELDS: { field: TextField; label: string; path: string; hint: string; rows: number }[] = [
+  {
+    field: 'id',
+    label: 'Id',
+    path: 'id',
+    hint: 'Optional: letters, digits, _ . and - (64 at most), once in the evaluation. A run compares each case with the one of the same id in the run before, wherever it stands; a case without one is case-<n>, compared by its place.',
+    rows: 1,
+  },
   { field: 'question', label: 'Question', path: 'question', hint: 'What a user asks.', rows: 2 },
   { field: 'tools', label: 'Tools it must call', path: 'expect.tools', hint: 'Tool names, separated by commas or lines.', rows: 1 },
   {
@@ -98,20 +104,26 @@ function CaseFields({ draft, index, error, onChange, onRemove }: CaseFieldsProps
   const whole = caseError(error, at);
   return (
     <fieldset className="wc-fieldset eval-case-fields">
-      <legend>
-        Case {index + 1}
-        {draft.id ? ` (${draft.id})` : ''}
-      </legend>
+      <legend>Case {index + 1}</legend>
       {whole && <p className="field-error">{whole}</p>}
       {draft.history?.length ? <p className="hint">Asked after {draft.history.length} earlier messages, kept as they are.</p> : null}
       {FIELDS.map(({ field, label, path, hint, rows }) => (
         <Field key={field} label={label} name={`${at}.${path}`} error={error} hint={hint}>
-          <textarea
-            rows={rows}
-            value={draft[field]}
-            spellCheck={field === 'question' || field === 'judge'}
-            onChange={(event) => onChange({ ...draft, [field]: event.target.value })}
-          />
+          {field === 'id' ? (
+            <input
+              value={draft.id}
+              autoComplete="off"
+              spellCheck={false}
+              onChange={(event) => onChange({ ...draft, id: event.target.value })}
+            />
+          ) : (
+            <textarea
+              rows={rows}
+              value={draft[field]}
+              spellCheck={field === 'question' || field === 'judge'}
+              onChange={(event) => onChange({ ...draft, [field]: event.target.value })}
+            />
+          )}
         </Field>
       ))}
       <div>

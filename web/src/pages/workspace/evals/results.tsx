@@ -34,15 +34,51 @@ function ToolsCalled({ tools }: { tools: string[] }) {
   );
 }
 
+/** An answer and the tools it called. */
+function AnswerOf({ result }: { result: CaseResult }) {
+  return (
+    <>
+      <div className="bubble assistant">{result.answer || <span className="hint">(no text)</span>}</div>
+      <ToolsCalled tools={result.tools_called} />
+    </>
+  );
+}
+
+/** A regression's answer now, beside the one that passed in the run compared to (while it loads, or if it cannot be read, the one now alone). */
+function Answers({ result, passed }: { result: CaseResult; passed: CaseResult | undefined }) {
+  if (!passed) {
+    return (
+      <>
+        <h4>Answer</h4>
+        <AnswerOf result={result} />
+      </>
+    );
+  }
+  return (
+    <div className="eval-compare">
+      <div>
+        <h4>Answer now</h4>
+        <AnswerOf result={result} />
+      </div>
+      <div>
+        <h4>Answer that passed in the run compared to</h4>
+        <AnswerOf result={passed} />
+      </div>
+    </div>
+  );
+}
+
 interface ResultProps {
   result: CaseResult;
   /** The case as the evaluation has it now (a case removed since has none). */
   item: EvalCase | undefined;
   regression: boolean;
+  /** For a regression, the case's result in the run compared to, which passed. */
+  passed: CaseResult | undefined;
 }
 
 /** One case's result: passed or not (and a regression), why it failed in words, the answer and the tools it called. */
-function ResultCard({ result, item, regression }: ResultProps) {
+function ResultCard({ result, item, regression, passed }: ResultProps) {
   const headingId = useId();
   return (
     <article className={`card eval-result${regression ? ' eval-regression' : ''}`} aria-labelledby={headingId}>
@@ -70,9 +106,7 @@ function ResultCard({ result, item, regression }: ResultProps) {
       ) : (
         <p>Every expectation held.</p>
       )}
-      <h4>Answer</h4>
-      <div className="bubble assistant">{result.answer || <span className="hint">(no text)</span>}</div>
-      <ToolsCalled tools={result.tools_called} />
+      <Answers result={result} passed={regression ? passed : undefined} />
       <p className="tool-line">
         Tokens {tokensText(result.tokens)} · Cost {money(result.cost_usd)} · Time {duration(result.duration_ms)}
       </p>
@@ -80,15 +114,30 @@ function ResultCard({ result, item, regression }: ResultProps) {
   );
 }
 
-/** Each case's result of a run, regressions first. */
-export function Results({ run, cases }: { run: Run; cases: EvalCase[] }) {
+interface ResultsProps {
+  run: Run;
+  cases: EvalCase[];
+  /** The results of the run compared to (undefined until read): a regression shows the answer that passed there. */
+  before: CaseResult[] | undefined;
+}
+
+/** Each case's result of a run, regressions first, each beside the answer that passed before. */
+export function Results({ run, cases, before }: ResultsProps) {
   if (run.results.length === 0) return <Empty>No case has finished yet.</Empty>;
   const regressions = new Set(run.regressions);
   const byId = new Map(cases.map((item) => [item.id, item]));
+  // Matched by case id, as the API matched them to find the regressions.
+  const passedBefore = new Map((before ?? []).filter((result) => result.passed).map((result) => [result.case_id, result]));
   return (
     <div className="wc-list">
       {ordered(run).map((result) => (
-        <ResultCard key={result.case_id} result={result} item={byId.get(result.case_id)} regression={regressions.has(result.case_id)} />
+        <ResultCard
+          key={result.case_id}
+          result={result}
+          item={byId.get(result.case_id)}
+          regression={regressions.has(result.case_id)}
+          passed={passedBefore.get(result.case_id)}
+        />
       ))}
     </div>
   );
