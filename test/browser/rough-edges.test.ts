@@ -267,3 +267,26 @@ describe('evaluations', () => {
     await checkPage(page, 'rough-eval-regression');
   });
 });
+
+describe('single sign-on while it is off', () => {
+  it('reads the setting as off, with no failed request and nothing logged as an error', async () => {
+    const failed: string[] = [];
+    const onResponse = (response: { status(): number; url(): string }) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    };
+    page.on('response', onResponse);
+    consoleErrors.length = 0;
+    try {
+      for (let visit = 0; visit < 2; visit += 1) {
+        await page.goto(at('/org/sso'));
+        await page.getByText('Single sign-on is off: everyone signs in with a password.').waitFor();
+      }
+      await page.getByRole('button', { name: 'Save single sign-on' }).waitFor();
+      expect(failed).toEqual([]);
+      expect(consoleErrors).toEqual([]);
+      await checkPage(page, 'rough-sso-off');
+    } finally {
+      page.off('response', onResponse);
+    }
+  });
+});

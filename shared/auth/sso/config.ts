@@ -55,14 +55,9 @@ export function ssoView(item: SsoItem, redirectUri: string): Sso {
   };
 }
 
+/** The organisation's setting, or undefined while none is configured (`GET /api/org/sso` answers `{ sso: null }` then). */
 export async function readSso(deps: Deps, orgId: string): Promise<SsoItem | undefined> {
   return configured(await deps.table.get<StoredSso>(ssoKey(orgId), true));
-}
-
-export async function getSso(deps: Deps, orgId: string): Promise<SsoItem> {
-  const item = await readSso(deps, orgId);
-  if (!item) throw new NotFoundError(NOT_CONFIGURED);
-  return item;
 }
 
 const CHANGED_MEANWHILE = 'the single sign-on setting was changed by another request at the same time; read it and try again';

@@ -14,6 +14,9 @@ import { SsoCallbackQuery, SsoConfigBody, SsoSchema, SsoStartQuery, SsoTestBody,
 
 const tags = ['single sign-on'];
 const SsoResponse = z.object({ sso: SsoSchema });
+/** The setting as read: null while single sign-on is not configured, an answer like any other (not a 404). */
+// A union, not `.nullable()`: the generator would make the shared `Sso` schema itself nullable (PUT's answer too).
+const SsoReadResponse = z.object({ sso: z.union([SsoSchema, z.null()]) });
 const redirect = (description: string) => ({ 302: { description, headers: { location: { schema: { type: 'string' as const } } } } });
 
 /** The organisation's OpenID provider (admins) and the sign-in through it (public). API function. */
@@ -24,8 +27,8 @@ export const ssoRouteDefinitions = {
       method: 'get',
       path: '/org/sso',
       tags,
-      summary: "The organisation's single sign-on (its client secret masked)",
-      responses: { 200: jsonResponse(SsoResponse, 'the setting'), ...adminErrors, ...notFoundError },
+      summary: "The organisation's single sign-on (its client secret masked), or null while it is off",
+      responses: { 200: jsonResponse(SsoReadResponse, 'the setting, or null'), ...adminErrors },
     }),
   ),
   put: onApi(

@@ -1,7 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { createRouter, orgIdOf } from '../../http/router.js';
 import { bindingOf, clearBindingCookie, setBindingCookie } from './binding.js';
-import { deleteSso, getSso, putSso, ssoRedirectUri, ssoView } from './config.js';
+import { deleteSso, putSso, readSso, ssoRedirectUri, ssoView } from './config.js';
 import { finishSsoSignIn, startSsoSignIn, testSsoProvider } from './flow.js';
 import { ssoRouteDefinitions as routes } from './route-definitions.js';
 import { startSession } from '../cookie.js';
@@ -10,8 +10,8 @@ import { startSession } from '../cookie.js';
 export function ssoRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.get.route, async (c) => {
-      const item = await getSso(deps, orgIdOf(c));
-      return c.json({ sso: ssoView(item, ssoRedirectUri(deps, new URL(c.req.url).origin)) }, 200);
+      const item = await readSso(deps, orgIdOf(c));
+      return c.json({ sso: item ? ssoView(item, ssoRedirectUri(deps, new URL(c.req.url).origin)) : null }, 200);
     })
     .openapi(routes.put.route, async (c) => {
       const principal = c.get('principal');

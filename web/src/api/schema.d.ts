@@ -4205,7 +4205,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organisation's single sign-on (its client secret masked) */
+        /** The organisation's single sign-on (its client secret masked), or null while it is off */
         get: {
             parameters: {
                 query?: never;
@@ -4215,14 +4215,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description the setting */
+                /** @description the setting, or null */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": {
-                            sso: components["schemas"]["Sso"];
+                            sso: components["schemas"]["Sso"] | null;
                         };
                     };
                 };
@@ -4237,15 +4237,6 @@ export interface paths {
                 };
                 /** @description needs the admin role */
                 403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description not found in your organisation */
-                404: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -18,13 +18,12 @@ export const SSO = ['get', '/api/org/sso'] as const;
 /** Where the provider sends people back: the API's once configured (it knows PUBLIC_BASE_URL), this origin's before. */
 const CALLBACK_PATH = '/api/auth/sso/callback';
 
-/** The organisation's setting, or null when single sign-on is not configured (404). */
+/** The organisation's setting, or null while single sign-on is off (the API answers `{ sso: null }`, not an error). */
 export function useSso() {
   return useQuery({
     queryKey: SSO,
     queryFn: async ({ signal }) => {
-      const { data, error, response } = await api.GET('/api/org/sso', { signal });
-      if (response.status === 404) return null;
+      const { data, error } = await api.GET('/api/org/sso', { signal });
       if (error) throw error;
       return data.sso;
     },
