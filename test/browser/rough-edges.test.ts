@@ -290,3 +290,23 @@ describe('single sign-on while it is off', () => {
     }
   });
 });
+
+describe('an unknown workspace', () => {
+  it('is "Workspace not found" with a link back to the list, and nothing to try again', async () => {
+    await page.goto(at('/workspaces/ws-nope'));
+    await page.getByRole('heading', { level: 1, name: 'Workspace not found' }).waitFor();
+    expect(await page.title()).toBe('Workspace not found · Workspace agent proxy');
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    expect(await page.getByText('workspace ws-nope not found').count()).toBe(0);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    await checkPage(page, 'rough-workspace-not-found');
+    await page.getByRole('link', { name: 'Back to the workspace list' }).click();
+    await page.waitForURL(at('/workspaces'));
+  });
+
+  it('is not found under any of its tabs either', async () => {
+    await page.goto(at('/workspaces/ws-nope/activity'));
+    await page.getByRole('heading', { level: 1, name: 'Workspace not found' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+  });
+});

@@ -23,9 +23,45 @@ const noticeSessionLoss: Middleware = {
   },
 };
 
+/**
+ * An error answer's JSON body gains its HTTP status (`http_status`), since what a request throws is
+ * the body: the console tells a missing thing (404) from a failure by the status, never by the words
+ * of the message.
+ */
+const keepErrorStatus: Middleware = {
+  async onResponse({ response }) {
+    if (response.ok || !response.headers.get('content-type')?.includes('application/json')) return response;
+    const body: unknown = await response
+      .clone()
+      .json()
+      .catch(() => undefined);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return response;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    const { status, statusText } = response;
+    return new Response(JSON.stringify({ ...body, http_status: status }), { status, statusText, headers });
+  },
+};
+
 /** The typed fetch client: same origin, so the session cookie goes with every request. */
 export const api = createFetchClient<paths>({ baseUrl: window.location.origin, credentials: 'same-origin' });
-api.use(noticeSessionLoss);
+api.use(noticeSessionLoss, keepErrorStatus);
+
+/** The HTTP status of an error answer (from `keepErrorStatus`); undefined for anything else (the service not reached). */
+export function statusOf(error: unknown): number | undefined {
+  if (!error || typeof error !== 'object' || !('http_status' in error)) return undefined;
+  return typeof error.http_status === 'number' ? error.http_status : undefined;
+}
+
+/**
+ * Whether asking again may answer otherwise: not for a refusal of the request itself (a 4xx: not
+ * found, forbidden, invalid…), which asking again only repeats; yes for a timeout, a rate limit, a
+ * failure of the service (5xx) or of the network.
+ */
+export function isRetryable(error: unknown): boolean {
+  const status = statusOf(error);
+  return status === undefined || status >= 500 || status === 408 || status === 429;
+}
 
 /** React Query hooks over the same client: `$api.useQuery('get', '/api/workspaces')`. */
 export const $api = createQueryHooks(api);

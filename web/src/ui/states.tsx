@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { errorText } from '../api/client';
+import { errorText, isRetryable } from '../api/client';
 
 /** A polite "loading" line that screen readers announce. */
 export function Loading({ label = 'Loading' }: { label?: string }) {
@@ -11,12 +11,12 @@ export function Loading({ label = 'Loading' }: { label?: string }) {
   );
 }
 
-/** An error with its message from the API and, when given, a way to try again. */
+/** An error with its message from the API and, when given, a way to try again, offered only when asking again may help (not for a 404). */
 export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void }) {
   return (
     <div className="state state-error" role="alert">
       <p>{errorText(error)}</p>
-      {retry && (
+      {retry && isRetryable(error) && (
         <button type="button" className="button secondary" onClick={retry}>
           Try again
         </button>
@@ -50,7 +50,7 @@ interface LoadableProps<T> {
   children: (data: T) => ReactNode;
 }
 
-/** The three states of every list: loading, error (with retry), empty; then the data. */
+/** The three states of every list: loading, error (with retry when it may help), empty; then the data. */
 export function Loadable<T>({ query, label, isEmpty, empty, children }: LoadableProps<T>) {
   if (query.isPending) return <Loading label={`Loading ${label}`} />;
   if (query.isError) return <ErrorNote error={query.error} retry={() => void query.refetch()} />;

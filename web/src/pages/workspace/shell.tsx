@@ -1,8 +1,9 @@
 import { Link, Outlet, useParams } from 'react-router';
-import { $api } from '../../api/client';
+import { $api, statusOf } from '../../api/client';
 import { Badge } from '../../ui/badge';
 import { ErrorNote, Loading } from '../../ui/states';
 import { Tabs } from '../../ui/tabs';
+import { WorkspaceNotFound } from './not-found';
 
 /** The workspace id of the current page (inside /workspaces/:id). */
 export function useWorkspaceId(): string {
@@ -48,6 +49,7 @@ export default function WorkspaceShell() {
   const summary = $api.useQuery('get', '/api/workspaces/{id}/summary', { params: { path: { id } } });
   const pending = usePendingApprovals(id);
   if (summary.isPending) return <Loading label="Loading the workspace" />;
+  if (summary.isError && statusOf(summary.error) === 404) return <WorkspaceNotFound />;
   if (summary.isError)
     return (
       <>
