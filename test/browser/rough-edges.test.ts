@@ -310,3 +310,19 @@ describe('an unknown workspace', () => {
     expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
   });
 });
+
+describe('the Provisioning page', () => {
+  it('says how to connect Okta and Entra ID on the page, with the base URL in place, instead of naming a file', async () => {
+    await page.goto(at('/org/provisioning'));
+    await page.getByRole('heading', { level: 1, name: 'Provisioning' }).waitFor();
+    const steps = page.getByRole('region', { name: 'Connect your provider' });
+    await steps.getByRole('heading', { name: 'Okta' }).waitFor();
+    await steps.getByRole('heading', { name: 'Microsoft Entra ID' }).waitFor();
+    const baseUrl = `${service.url}/scim/v2`;
+    expect(await steps.getByText(baseUrl, { exact: true }).count()).toBe(2);
+    expect(await steps.textContent()).toContain('SCIM connector base URL');
+    expect(await steps.textContent()).toContain('Tenant URL');
+    expect(await page.locator('main').textContent()).not.toContain('docs/sso.md');
+    await checkPage(page, 'rough-provisioning');
+  });
+});

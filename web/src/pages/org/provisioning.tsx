@@ -7,6 +7,7 @@ import { CopyButton } from '../../ui/copy';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable, RowError } from '../../ui/states';
+import { ProviderSteps } from './provisioning-steps';
 
 type Scim = Schemas['ScimStatus'];
 
@@ -166,7 +167,7 @@ export default function ProvisioningPage() {
       <PageHeader title="Provisioning">
         <p>
           Let your identity provider (Okta, Entra ID…) create, update and deactivate your people and keep teams from its groups, over SCIM
-          2.0 (docs/sso.md). People it deactivates cannot sign in; turning provisioning off keeps the users and teams it made.
+          2.0: how to connect it is below. People it deactivates cannot sign in; turning provisioning off keeps the users and teams it made.
         </p>
       </PageHeader>
       {isAdmin ? <AdminProvisioning /> : <Empty>Only admins of the organisation manage provisioning.</Empty>}
@@ -181,6 +182,7 @@ function AdminProvisioning() {
       {(data) => (
         <>
           <BaseUrl url={data.scim.base_url} />
+          <ProviderSteps baseUrl={data.scim.base_url} />
           <Token scim={data.scim} />
         </>
       )}
