@@ -113,7 +113,7 @@ describe('answers in Markdown', () => {
 
   it('shows the same in the transcript', async () => {
     await page.getByRole('link', { name: 'View transcript' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+    await page.locator('.transcript-about').waitFor();
     await expectRenderedAnswer(page.locator('.transcript-assistant .bubble'));
     await expectToolCallOpens(page.getByRole('list', { name: 'Tool calls' }));
     await checkPage(page, 'answers-transcript');
@@ -177,7 +177,7 @@ describe('answers in Markdown', () => {
 
       // The transcript keeps what was answered, marked stopped, as far as the service had sent it.
       await turns.last().getByRole('link', { name: 'View transcript' }).click();
-      await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+      await page.locator('.transcript-about').waitFor();
       const stopped = page.getByText('Stopped: the person stopped this answer here.');
       await expect.poll(() => stopped.count()).toBe(2);
     } finally {
@@ -198,6 +198,8 @@ describe('answers in Markdown', () => {
     await page.getByLabel('Question').fill('And order 42 again?');
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.getByRole('button', { name: /^Approve/ }).waitFor();
+    // The chat is a page of its own: the workspace's tabs count what waits.
+    await page.goto(at(workspace));
     await expect.poll(() => tab.evaluate((link) => link.textContent)).toBe('Approvals 1 pending');
 
     await tab.click();

@@ -105,7 +105,7 @@ describe('the first workspace, end to end', () => {
 
   it('asks in the playground: the tool call shows, the answer streams in, then tokens, cost and time', async () => {
     await page.goto(at(`${workspace}/playground`));
-    await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: /^Chat/ }).waitFor();
     await page.getByLabel('Question').fill('Where is my order 42?');
     // Streamed: part of the answer shows while the query still runs (the model sends it in pieces
     // 150 ms apart). Watched from before the question is asked, on every frame.
@@ -161,7 +161,7 @@ describe('the first workspace, end to end', () => {
   it('closes the conversation from its transcript and sees its statistics once the job has run', async () => {
     await page.goto(at(`${workspace}/conversations`));
     await page.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().getByRole('link').first().click();
-    await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+    await page.locator('.transcript-about').waitFor();
     await page.getByText('Where is my order 42?').waitFor();
     await page.getByText(ANSWER).waitFor();
     await checkPage(page, 'transcript-open');
@@ -674,7 +674,7 @@ describe('evaluations', () => {
     expect(asked.status()).toBe(200);
     const { conversation_id: conversationId } = (await asked.json()) as { conversation_id: string };
     await page.goto(at(`${workspace}/conversations/${conversationId}`));
-    await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+    await page.locator('.transcript-about').waitFor();
     const answer = page.locator('.transcript-assistant').first();
     await answer.getByRole('button', { name: /^Add to evaluation/ }).click();
     const form = answer.getByRole('form', { name: 'Add this answer to an evaluation' });
@@ -897,6 +897,9 @@ describe('a member', () => {
       await member.getByLabel('Email').fill('grace@example.com');
       await member.getByLabel('Password').fill('compiler pioneer');
       await member.getByRole('button', { name: 'Sign in' }).click();
+      // Signing in lands on the chat; the workspaces are a click away.
+      await member.getByRole('heading', { level: 1, name: /^Chat/ }).waitFor();
+      await member.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workspaces' }).click();
       await member.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
       await member.getByRole('row', { name: /Customer Support/ }).waitFor();
       expect(await member.getByRole('button', { name: 'New workspace' }).count()).toBe(0);
@@ -980,7 +983,7 @@ describe('a member', () => {
       expect(asked.status()).toBe(200);
       await member.goto(at('/workspaces/ws-customer-support/conversations'));
       await member.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().getByRole('link').first().click();
-      await member.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+      await member.locator('.transcript-about').waitFor();
       await member.locator('.transcript-assistant').first().waitFor();
       expect(await member.getByRole('button', { name: /^Add to evaluation/ }).count()).toBe(0);
     } finally {

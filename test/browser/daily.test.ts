@@ -113,7 +113,7 @@ describe('daily work', () => {
   it('rates an answer with drawn thumbs, the one pressed shown pressed', async () => {
     await ask(page, 'Where is my order 42?');
     await page.getByRole('link', { name: 'View transcript' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Conversation' }).waitFor();
+    await page.locator('.transcript-about').waitFor();
     const helpful = page.getByRole('button', { name: 'Rate answer helpful' });
     const unhelpful = page.getByRole('button', { name: 'Rate answer not helpful' });
     expect(await helpful.getAttribute('aria-pressed')).toBe('false');
@@ -226,11 +226,12 @@ describe('a member', () => {
       await member.getByLabel('Email').fill('grace@example.com');
       await member.getByLabel('Password').fill('compiler pioneer');
       await member.getByRole('button', { name: 'Sign in' }).click();
-      await member.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+      await member.getByRole('heading', { level: 1, name: /^Chat/ }).waitFor();
 
       await ask(member, 'Has my refund arrived?');
       await member.getByRole('link', { name: 'View transcript' }).click();
-      await member.getByText('Has my refund arrived?').waitFor();
+      await member.waitForURL(/\/conversations\//);
+      await member.locator('.transcript').getByText('Has my refund arrived?').waitFor();
       await member.getByRole('button', { name: 'Close conversation' }).waitFor();
       // Closing deletes nothing: the button is not styled as destructive.
       expect(await member.getByRole('button', { name: 'Close conversation' }).getAttribute('class')).not.toContain('danger');

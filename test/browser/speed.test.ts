@@ -127,14 +127,14 @@ describe("a workspace's tabs", () => {
   });
 
   it('load it on keyboard focus too', async () => {
-    expect(requestsOf('playground')).toEqual([]);
-    const playgroundChunk = page.waitForRequest((request) => chunkOf('playground').test(new URL(request.url()).pathname));
-    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Playground' }).focus();
-    await playgroundChunk;
+    expect(requestsOf('chat-page')).toEqual([]);
+    const chatChunk = page.waitForRequest((request) => chunkOf('chat-page').test(new URL(request.url()).pathname));
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Chat' }).focus();
+    await chatChunk;
     expect(page.url()).toBe(at(`${workspace}/dashboard`));
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: 'Playground' }).waitFor();
-    expect(requestsOf('playground')).toHaveLength(1);
+    await page.getByRole('heading', { level: 1, name: /^Chat/ }).waitFor();
+    expect(requestsOf('chat-page')).toHaveLength(1);
     await checkPage(page, 'speed-playground');
   });
 });

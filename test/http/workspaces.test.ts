@@ -626,6 +626,7 @@ describe('conversations of a workspace', () => {
       // Seeded without the first question or the consumer: as conversations stored before they were kept.
       title: null,
       consumer_id: null,
+      pinned: false,
     });
   });
 

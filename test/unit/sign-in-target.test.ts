@@ -11,8 +11,8 @@ describe('signInTarget', () => {
   });
 
   it('goes to the workspaces without a next, or with an empty one', () => {
-    expect(signInTarget(null)).toBe('/workspaces');
-    expect(signInTarget('')).toBe('/workspaces');
+    expect(signInTarget(null)).toBe('/chat');
+    expect(signInTarget('')).toBe('/chat');
   });
 
   it.each([
@@ -34,6 +34,6 @@ describe('signInTarget', () => {
     ['a null character', '/\u0000/evil.example'],
     ['a leading space', ' //evil.example'],
   ])('refuses %s (%j): to the workspaces instead', (_name, next) => {
-    expect(signInTarget(next)).toBe('/workspaces');
+    expect(signInTarget(next)).toBe('/chat');
   });
 });

@@ -46,11 +46,14 @@ export function Layout() {
         Skip to content
       </a>
       <header className="topbar">
-        <NavLink to="/workspaces" className="brand">
+        <NavLink to="/chat" className="brand">
           Workspace agent proxy
         </NavLink>
         <nav aria-label="Main">
           <ul>
+            <li>
+              <NavLink to="/chat">Chat</NavLink>
+            </li>
             <li>
               <NavLink to="/workspaces">Workspaces</NavLink>
             </li>

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { createBrowserRouter, matchRoutes, Navigate, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, Navigate, type LoaderFunctionArgs, type RouteObject, useParams } from 'react-router';
 import { $api } from '../api/client';
 import { SignIn } from '../pages/auth/sign-in';
 import { SignUp } from '../pages/auth/sign-up';
@@ -34,6 +34,12 @@ const signedIn = () => queryClient.ensureQueryData($api.queryOptions('get', '/ap
 function startReads(start: () => void): null {
   void signedIn().then((user) => user && start());
   return null;
+}
+
+/** The old playground's address opens the workspace's chat. */
+function PlaygroundToChat() {
+  const { id = '' } = useParams();
+  return <Navigate to={`/chat/${id}`} replace />;
 }
 
 const workspaceId = ({ params }: LoaderFunctionArgs) => ({ params: { path: { id: params.id ?? '' } } });
@@ -73,7 +79,27 @@ const routes: RouteObject[] = [
       </RequireSession>
     ),
     children: [
-      { index: true, element: <Navigate to="/workspaces" replace /> },
+      // Signing in lands a person on their chat.
+      { index: true, element: <Navigate to="/chat" replace /> },
+      {
+        path: 'chat',
+        lazy: page(() => import('../pages/chat/chat-index')),
+        loader: () => startReads(() => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}))),
+      },
+      {
+        // One page for a new chat and an opened one, so the address takes a new chat's id without a remount.
+        path: 'chat/:id',
+        lazy: page(() => import('../pages/chat/chat-page')),
+        loader: () =>
+          startReads(() => {
+            void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}));
+            void queryClient.prefetchQuery($api.queryOptions('get', '/api/org/model'));
+          }),
+        children: [
+          { index: true, element: null },
+          { path: 'c/:cid', element: null },
+        ],
+      },
       {
         path: 'workspaces',
         element: <WorkspacesPage />,
@@ -99,7 +125,8 @@ const routes: RouteObject[] = [
                 () => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces/{id}/dashboard', workspaceId(args))),
               ),
           },
-          { path: 'playground', lazy: page(() => import('../pages/workspace/playground')) },
+          // The playground became the chat.
+          { path: 'playground', element: <PlaygroundToChat /> },
           { path: 'conversations', lazy: page(() => import('../pages/workspace/conversations')) },
           { path: 'conversations/:cid', lazy: page(() => import('../pages/workspace/transcript')) },
           { path: 'evals', lazy: page(() => import('../pages/workspace/evals')) },

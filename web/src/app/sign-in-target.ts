@@ -1,5 +1,5 @@
 /** Where signing in goes when it was not asked for a page (or was asked for one that is not ours). */
-const DEFAULT_TARGET = '/workspaces';
+const DEFAULT_TARGET = '/chat';
 
 /** A stand-in origin to resolve against: whatever changes it was never a path of this console. */
 const PLACEHOLDER_ORIGIN = 'http://x.invalid';

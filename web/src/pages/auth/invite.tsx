@@ -18,7 +18,7 @@ function AcceptForm({ token }: { token: string }) {
     onSuccess: () => {
       // Nothing cached before signing in holds: not the "signed out" session.
       queryClient.clear();
-      void navigate('/workspaces', { replace: true });
+      void navigate('/chat', { replace: true });
     },
   });
   return (

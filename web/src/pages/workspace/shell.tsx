@@ -15,7 +15,7 @@ export function useWorkspaceId(): string {
 const TABS = [
   { to: '', label: 'Overview', end: true },
   { to: 'dashboard', label: 'Dashboard' },
-  { to: 'playground', label: 'Playground' },
+  { to: 'chat', label: 'Chat' },
   { to: 'conversations', label: 'Conversations' },
   { to: 'evals', label: 'Evaluations' },
   { to: 'activity', label: 'Activity' },
@@ -69,7 +69,8 @@ export default function WorkspaceShell() {
         label="Workspace"
         tabs={TABS.map((tab) => ({
           ...tab,
-          to: `/workspaces/${id}${tab.to ? `/${tab.to}` : ''}`,
+          // The chat is a page of its own, beside the workspace's admin pages.
+          to: tab.to === 'chat' ? `/chat/${id}` : `/workspaces/${id}${tab.to ? `/${tab.to}` : ''}`,
           ...(tab.to === 'approvals' && pending !== undefined ? { count: { value: pending, of: 'pending' } } : {}),
         }))}
       />

@@ -87,7 +87,8 @@ export default function Transcript() {
   return (
     <>
       <PageHeader
-        title="Conversation"
+        // Its title (the first question, or the name its starter gave it) names the page and the tab.
+        title={conversation?.title ?? 'Conversation'}
         actions={
           // Offered only to whoever the API lets close it (their own conversation, or an admin), while open or cold.
           conversation &&

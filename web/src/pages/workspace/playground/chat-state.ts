@@ -45,6 +45,8 @@ export interface Turn {
   stopped?: boolean;
   /** The conversation the question went to (`start`), for its transcript when no `done` comes. */
   conversationId?: string;
+  /** The turn a regenerate or an edit replaces: back in its place if the service refuses the new one. */
+  replaces?: Turn;
 }
 
 export interface ChatState {
@@ -55,6 +57,10 @@ export interface ChatState {
 
 export type ChatAction =
   | { type: 'ask'; key: number; question: string }
+  /** The last turn asked again (regenerate), or with a new question (edit). */
+  | { type: 'redo'; key: number; question: string }
+  /** A stored conversation, opened to go on with it. */
+  | { type: 'load'; turns: Turn[]; sessionId: string }
   | { type: 'deciding'; key: number; decision: Schemas['ApprovalDecision']['decision'] }
   | { type: 'event'; key: number; event: StreamEvent }
   | { type: 'refused'; key: number; error: unknown }
@@ -106,15 +112,21 @@ function update(state: ChatState, key: number, change: (turn: Turn) => Turn): Ch
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   if (action.type === 'reset') return initialChat;
-  if (action.type === 'ask') {
+  if (action.type === 'load') return { turns: action.turns, sessionId: action.sessionId };
+  if (action.type === 'ask' || action.type === 'redo') {
     const turn: Turn = { key: action.key, question: action.question, answer: '', steps: [], status: 'running', pending: null };
-    return { ...state, turns: [...state.turns, turn] };
+    if (action.type === 'ask') return { ...state, turns: [...state.turns, turn] };
+    return { ...state, turns: [...state.turns.slice(0, -1), { ...turn, replaces: state.turns.at(-1) }] };
   }
   // A stream of a conversation that was reset since: nothing of it belongs here.
   if (!state.turns.some((turn) => turn.key === action.key)) return state;
   switch (action.type) {
     case 'drop':
-      return { ...state, turns: state.turns.filter((turn) => turn.key !== action.key) };
+      // Refused: a new question leaves the log; a regenerate or an edit gives back the turn it replaced.
+      return {
+        ...state,
+        turns: state.turns.flatMap((turn) => (turn.key !== action.key ? [turn] : turn.replaces ? [turn.replaces] : [])),
+      };
     case 'deciding':
       return update(state, action.key, (turn) => {
         const deciding = turn.pending && {

@@ -5,6 +5,7 @@ import { Markdown } from '../../../ui/markdown';
 import { CopyButton } from '../../../ui/copy';
 import { ToolCallDetails } from '../../../ui/tool-call';
 import { ApprovalCard } from './approval';
+import { Question } from './question';
 import { connectionToAuthorize, type ToolLine, type Turn } from './chat-state';
 import type { QueryResponse } from './sse';
 
@@ -105,17 +106,18 @@ interface TurnProps {
   turn: Turn;
   workspaceId: string;
   onDecide: (approvalId: string, body: Schemas['ApprovalDecision']) => void;
+  /** The last turn, answered: asked again in place of its answer. */
+  onRegenerate?: () => void;
+  /** The last turn, answered: its question edited and asked again. */
+  onEdit?: (content: string) => void;
 }
 
 /** A question, the tool calls it led to, and the answer as it streams. */
-export function TurnView({ turn, workspaceId, onDecide }: TurnProps) {
+export function TurnView({ turn, workspaceId, onDecide, onRegenerate, onEdit }: TurnProps) {
   const running = turn.status === 'running';
   return (
     <li className="chat-turn">
-      <div className="bubble user">
-        <span className="chat-who">You</span>
-        {turn.question}
-      </div>
+      {turn.question && <Question question={turn.question} onEdit={running ? undefined : onEdit} />}
       {turn.steps.length > 0 && <Steps steps={turn.steps} />}
       <div className="bubble assistant" aria-busy={running || undefined}>
         <span className="chat-who">Assistant</span>
@@ -127,9 +129,14 @@ export function TurnView({ turn, workspaceId, onDecide }: TurnProps) {
         )}
         {!running && !turn.answer && <span className="hint">No answer text.</span>}
         {turn.stopped && <span className="hint chat-stopped">Stopped: this is what was answered before you stopped it.</span>}
-        {!running && turn.answer && (
+        {!running && (turn.answer || onRegenerate) && (
           <div className="chat-answer-actions">
-            <CopyButton value={turn.answer} what="the answer" />
+            {turn.answer && <CopyButton value={turn.answer} what="the answer" />}
+            {onRegenerate && (
+              <button type="button" className="button secondary" onClick={onRegenerate}>
+                Regenerate<span className="visually-hidden"> the answer</span>
+              </button>
+            )}
           </div>
         )}
       </div>

@@ -1,6 +1,6 @@
 import { useCallback, useReducer, useRef } from 'react';
 import { api, type Schemas } from '../../../api/client';
-import { chatReducer, initialChat } from './chat-state';
+import { chatReducer, initialChat, type Turn } from './chat-state';
 import { useFollow } from './follow';
 
 const STREAM = { parseAs: 'stream', headers: { Accept: 'text/event-stream' } } as const;
@@ -14,12 +14,22 @@ export function useChat(workspaceId: string) {
   const { follow, stop } = useFollow(dispatch);
   const lastKey = useRef(0);
 
+  /**
+   * Asks a new question; or (`redo`) the last one again (`regenerate`) or with the new text
+   * (`edit`), in place of the last turn.
+   */
   const ask = useCallback(
-    async (question: string): Promise<unknown> => {
+    async (question: string, redo?: 'regenerate' | 'edit'): Promise<unknown> => {
       lastKey.current += 1;
       const key = lastKey.current;
-      dispatch({ type: 'ask', key, question });
-      const body = { query: question, ...(state.sessionId ? { session_id: state.sessionId } : {}) };
+      dispatch({ type: redo ? 'redo' : 'ask', key, question });
+      const session = state.sessionId ? { session_id: state.sessionId } : {};
+      const body =
+        redo === 'regenerate'
+          ? { regenerate: true as const, ...session }
+          : redo === 'edit'
+            ? { edit: { content: question }, ...session }
+            : { query: question, ...session };
       const refused = await follow(key, (signal) =>
         api.POST('/api/workspaces/{id}/query', { params: { path: { id: workspaceId } }, body, signal, ...STREAM }),
       );
@@ -51,5 +61,15 @@ export function useChat(workspaceId: string) {
     dispatch({ type: 'reset' });
   }, [stop]);
 
-  return { ...state, running: state.turns.some((turn) => turn.status === 'running'), ask, decide, stop, reset };
+  /** Opens a stored conversation: its turns, and its session for the next question. */
+  const load = useCallback(
+    (turns: Turn[], sessionId: string) => {
+      stop();
+      lastKey.current = Math.max(lastKey.current, ...turns.map((turn) => turn.key));
+      dispatch({ type: 'load', turns, sessionId });
+    },
+    [stop],
+  );
+
+  return { ...state, running: state.turns.some((turn) => turn.status === 'running'), ask, decide, stop, reset, load };
 }
