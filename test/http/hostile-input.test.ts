@@ -299,6 +299,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'PUT /api/connections/{id}': [{ name: 'Renamed tools' }, { url: toolServer.url, headers: { 'X-Api-Key': 'hostile-key' } }],
     'POST /api/org/integrations/test': [{ type: 'team-chat', credentials: { bot_token: chat.botToken } }],
     // Anthropic only: Bedrock would reach for AWS credentials the test has not.
+    'PATCH /api/workspaces/{id}/conversations/{cid}': [{ title: 'Renamed chat' }, { pinned: true }],
     'POST /api/org/settings/model': [{ provider: 'anthropic', api_key: 'sk-ant-hostile-key' }, { provider: 'anthropic' }],
     'POST /api/connectors/consumer': [
       { type: 'api', workspace_id: ws, credentials: {} },
