@@ -120,28 +120,41 @@ function summarise(page: string, colds: Load[], warms: Load[]): Row {
   };
 }
 
-/** Signs up, makes a workspace and asks it a few questions, so the pages have something to show. */
-async function prepare(url: string): Promise<{ cookie: string; workspace: string }> {
+/** How many turns the long chat opened from the history has. */
+const LONG_CHAT_TURNS = 50;
+
+/**
+ * Signs up, makes a workspace and asks it a few questions, so the pages have something to show,
+ * and one chat of `LONG_CHAT_TURNS` questions and answers.
+ */
+async function prepare(url: string): Promise<{ cookie: string; workspace: string; longChat: string }> {
   const cookie = await signUpOver(url, 'bench-console@example.com');
   const { call } = apiOf(url, cookie);
   const workspace = String((await call('POST', '/api/workspaces', { name: 'Bench console' })).id);
   for (let index = 0; index < 5; index += 1) await call('POST', `/api/workspaces/${workspace}/query`, { query: `Question ${index}?` });
-  return { cookie, workspace };
+  const longChat = `bench-long-chat`;
+  for (let index = 0; index < LONG_CHAT_TURNS; index += 1) {
+    await call('POST', `/api/workspaces/${workspace}/query`, { query: `Turn ${index}: where is order ${index}?`, session_id: longChat });
+  }
+  return { cookie, workspace, longChat };
 }
 
 export async function benchConsole(): Promise<Row[]> {
   const model = await startFakeModel();
-  model.handle(() => textReply('Here is what I found.'));
+  model.handle(() => ({ ...textReply('Here is what I found, in a few pieces.'), chunkDelayMs: 20 }));
   const dataDir = await mkdtemp(join(tmpdir(), 'wap-console-bench-'));
   const service = startRuntimeProcess({ DATA_DIR: dataDir, ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'bench' });
   let browser: Browser | undefined;
   try {
     const url = await service.url;
-    const { cookie, workspace } = await prepare(url);
+    const { cookie, workspace, longChat } = await prepare(url);
+    // The chat is there once its question box is, with the turns of the chat opened (no loading line).
+    const chat = 'Chat with Bench console';
     const targets: Target[] = [
       { page: 'workspaces list', path: '/workspaces', title: 'Workspaces' },
       { page: 'dashboard', path: `/workspaces/${workspace}/dashboard`, title: 'Dashboard' },
-      { page: 'playground', path: `/workspaces/${workspace}/playground`, title: 'Playground' },
+      { page: 'chat home', path: `/chat/${workspace}`, title: chat },
+      { page: `chat of ${LONG_CHAT_TURNS} turns`, path: `/chat/${workspace}/c/${longChat}`, title: chat },
     ];
     const titles = Object.fromEntries(targets.map((target) => [target.path.split('/').pop() ?? '', target.title]));
     browser = await launchBrowser();
@@ -170,6 +183,7 @@ export async function benchConsole(): Promise<Row[]> {
       await context.close();
       rows.push(summarise(target.page, colds, warms));
     }
+    rows.push(await firstTextOnScreen(opened, url, cookie, titles, workspace, model));
     return rows;
   } finally {
     await browser?.close();
@@ -177,4 +191,48 @@ export async function benchConsole(): Promise<Row[]> {
     await model.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * How long after the model's first piece of text that text is on screen in the chat: the fake
+ * model's write of it (its `firstTextAt`, in this process) to the first frame that shows it in the
+ * answer being written (polled on every frame), both as wall-clock times of this machine
+ * (`performance.timeOrigin + performance.now()` in each process). The goal: at most 50 ms.
+ */
+async function firstTextOnScreen(
+  browser: Browser,
+  url: string,
+  cookie: string,
+  titles: Record<string, string>,
+  workspace: string,
+  model: Awaited<ReturnType<typeof startFakeModel>>,
+): Promise<Row> {
+  const context = await newContext(browser, url, cookie, titles);
+  const page = await context.newPage();
+  const gaps: number[] = [];
+  try {
+    for (let run = 0; run <= RUNS; run += 1) {
+      await page.goto(`${url}/chat/${workspace}`);
+      await page.getByLabel('Question').waitFor();
+      const before = model.requests.length;
+      await page.getByLabel('Question').fill(`Where is order ${run}?`);
+      const shown = page.waitForFunction(
+        () =>
+          document.querySelector('.bubble.assistant[aria-busy="true"]')?.textContent?.includes('Here is') &&
+          performance.timeOrigin + performance.now(),
+        undefined,
+        { polling: 'raf', timeout: 30_000 },
+      );
+      await page.getByLabel('Question').press('Enter');
+      const onScreen = Number(await (await shown).jsonValue());
+      await page.locator('.bubble.assistant:not([aria-busy])').waitFor();
+      const request = model.requests.slice(before).find((candidate) => candidate.firstTextAt !== undefined);
+      // The first run warms the page's chunks and the service's paths: not counted.
+      if (run > 0 && request?.firstTextAt !== undefined) gaps.push(onScreen - (performance.timeOrigin + request.firstTextAt));
+    }
+  } finally {
+    await context.close();
+  }
+  const ms = (p: number) => Math.round(percentileOf(gaps, (gap) => gap, p) * 10) / 10;
+  return { page: 'chat: first text on screen after the model’s', runs: gaps.length, gap_p50_ms: ms(50), gap_p95_ms: ms(95) };
 }

@@ -15,7 +15,8 @@ export function percentileOf<T>(samples: T[], field: (sample: T) => number, p: n
 
 export function printTable(title: string, rows: Row[]): void {
   if (rows.length === 0) return;
-  const columns = Object.keys(rows[0] ?? {});
+  // Every row's columns, in the order they first appear (a row may add its own, e.g. a summary row).
+  const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
   const cell = (value: string | number | undefined) => (typeof value === 'number' ? String(Math.round(value * 100) / 100) : (value ?? ''));
   const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => cell(row[column]).length)));
   const line = (values: string[]) => values.map((value, index) => value.padEnd(widths[index] ?? 0)).join('  ');

@@ -1,10 +1,11 @@
 import type { Deps } from '../deps.js';
-import { ConflictError, NotFoundError } from '../platform/errors.js';
+import { ConflictError, NotFoundError, PaymentRequiredError } from '../platform/errors.js';
 import { type LastTurn, replaceTurn } from '../conversations/index.js';
 import { newId } from '../platform/ids.js';
 import type { QueryInput } from './schemas.js';
 import { inConversation, runAgentQuery } from './query/agent-query.js';
 import { admitQuery, conversationFor, loadQueryContext } from './query/context.js';
+import { auditRefusal } from './query/persist.js';
 import { inQuerySpan } from './query/span.js';
 import type { Caller, QueryListener, QueryResponse, QueryTiming } from './query/types.js';
 
@@ -67,6 +68,17 @@ async function answer(
     throw new ConflictError(`conversation ${conversationId} is closed; start a new session to ask again`);
   }
   const { question, history, replaced } = whatIsAsked(input, conversationId, messages, lastTurn);
+  const refusedByBudget = async (error: unknown): Promise<never> => {
+    // Refused before it ran (402): still audited, so Activity shows what was asked and why it was not answered.
+    if (error instanceof PaymentRequiredError) {
+      await auditRefusal(
+        deps,
+        { caller, workspace: loaded.workspace, conversationId, query: question, continued: state !== undefined },
+        error.message,
+      );
+    }
+    throw error;
+  };
   const { response, answerSeq, loop } = await runAgentQuery(deps, caller, {
     context: { ...loaded, state, messages: history },
     start: { question, history: state ? [] : (input.history ?? []) },
@@ -77,7 +89,7 @@ async function answer(
     onHeld: () => listener.onStart?.({ conversation_id: conversationId, session_id: conversationId }),
     // Read as the caller's own: its follow-up is saved in one round (query/persist-follow-up.ts).
     record: inConversation(deps, { conversationId, fresh: isNew, read: state?.owner === caller.owner ? state : undefined }),
-  });
+  }).catch(refusedByBudget);
   // The new turn is stored: the one it replaces is no longer shown.
   if (replaced) await replaceTurn(deps, replaced);
   const totalMs = performance.now() - started;

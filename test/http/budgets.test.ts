@@ -177,6 +177,16 @@ describe('admission', () => {
     expect(model.requests).toHaveLength(0);
     // $0.064 of room is left, but a query was refused: it shows as exceeded.
     expect(await budgetView(admin.cookie)).toMatchObject({ spent_usd: QUERY_USD, reserved_usd: 0, status: 'exceeded' });
+    // Both refusals are in the audit log and its CSV: what was asked and why it was not answered, nothing spent.
+    const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
+    expect(activity.body.total).toBe(3);
+    const [last, beforeLast, first] = activity.body.activity;
+    for (const entry of [last, beforeLast]) {
+      expect(entry).toMatchObject({ query: 'How much?', error: refused.body.error, cost_usd: 0, tools_called: [], conversation_id: null });
+    }
+    expect(first).toMatchObject({ query: 'How much?', error: null });
+    const csv = await t.request('GET', `/api/workspaces/${workspaceId}/activity.csv`, { cookie: admin.cookie });
+    expect(csv.text.split('\n').filter((line) => line.includes('budget exceeded'))).toHaveLength(2);
   });
 
   it('admits exactly as many of 12 parallel queries as the budget has room for a round each, and settles each to its cost', async () => {

@@ -151,7 +151,7 @@ function activityShardOf(saved: FinishedQuery, activityId: string): number {
 }
 
 /** The audit entry of the query (`WSACT#<workspace>`, in one of its shards). */
-function activityItem(saved: FinishedQuery, now: Date): Item {
+export function activityItem(saved: FinishedQuery, now: Date): Item {
   const { loop } = saved;
   const at = saved.resumed?.activityAt ?? now.toISOString();
   const activityId = saved.resumed?.activityId ?? newId('act', now);

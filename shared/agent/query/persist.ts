@@ -1,9 +1,11 @@
 import { ownConversationId } from '../../conversations/index.js';
 import type { Deps } from '../../deps.js';
+import { NO_USAGE } from '../../models/index.js';
 import { recordUsage } from '../../workspaces/index.js';
 import { claimConversation, freshConversationItem } from './claim.js';
 import { persistFollowUp } from './persist-follow-up.js';
 import {
+  activityItem,
   conversationDeltas,
   itemsOf,
   savedOf,
@@ -52,4 +54,24 @@ export async function persistQuery(deps: Deps, saved: FinishedQuery): Promise<Sa
     recordUsage(deps, workspace.org_id, workspace.id, usageOf(saved), now, conversationDeltas(saved, previous)),
   ]);
   return savedOf(deps, saved, activity, previousCount);
+}
+
+/**
+ * A question a budget refused before it ran (the 402): its audit entry, with the refusal as its
+ * error and nothing spent, counted as a query that failed, so Activity and its CSV show it. It
+ * starts no conversation: the entry links one only when the question continued it (`continued`).
+ */
+export async function auditRefusal(
+  deps: Deps,
+  refused: Pick<FinishedQuery, 'caller' | 'workspace' | 'conversationId' | 'query'> & { continued: boolean },
+  error: string,
+): Promise<void> {
+  const now = deps.clock.now();
+  const loop = { answer: '', toolsCalled: [], connectionsHit: [], usage: NO_USAGE, modelMs: 0, toolMs: 0, rounds: 0, error };
+  const saved: FinishedQuery = { ...refused, history: [], hits: [], loop, costUsd: 0, durationMs: 0, answered: false };
+  const entry = { ...activityItem(saved, now), conversation_id: refused.continued ? refused.conversationId : null };
+  await Promise.all([
+    deps.table.put(entry),
+    recordUsage(deps, refused.workspace.org_id, refused.workspace.id, { queries: 1, errors: 1 }, now),
+  ]);
 }
