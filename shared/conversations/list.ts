@@ -18,7 +18,13 @@ import {
   type ConversationDimension,
 } from '../workspaces/index.js';
 import { CONSUMER_TYPES } from '../consumers/index.js';
-import { CONVERSATION_STATUSES, RESOLUTION_STATUSES, type Conversation, type ConversationListFilters } from './schemas.js';
+import {
+  CONVERSATION_STATUSES,
+  LISTED_CONSUMERS,
+  RESOLUTION_STATUSES,
+  type Conversation,
+  type ConversationListFilters,
+} from './schemas.js';
 
 export function toConversation(item: Item): Conversation {
   const status = CONVERSATION_STATUSES.find((candidate) => candidate === item.status) ?? 'open';
@@ -103,7 +109,9 @@ function listFilter(query: ConversationListFilters, workspaceId: string, scope: 
   if (query.status !== undefined) parts.push({ attr: 'status', eq: query.status });
   if (query.category !== undefined) parts.push({ attr: 'category', eq: query.category });
   if (query.resolution !== undefined) parts.push({ attr: 'resolution_status', eq: query.resolution });
-  if (query.consumer !== undefined) parts.push({ attr: 'consumer_type', eq: query.consumer });
+  // The console's questions are api ones whose owner is a person (`user:<id>`), not a key's consumer.
+  if (query.consumer === 'console') parts.push({ attr: 'consumer_type', eq: 'api' }, { attr: 'owner', beginsWith: 'user:' });
+  else if (query.consumer !== undefined) parts.push({ attr: 'consumer_type', eq: query.consumer });
   if (query.consumer_id !== undefined) parts.push({ attr: 'owner', eq: ownerOfConsumer(query.consumer_id, workspaceId) });
   if (!parts.length) return {};
   const { condition, names, values } = conditionOf(conversationEntity, { and: parts });
@@ -133,8 +141,14 @@ export async function listConversations(deps: Deps, viewer: Principal, workspace
   ];
   const active = chosen.filter((entry): entry is [ConversationDimension, string] => entry[1] !== undefined);
   // The workspace's counters count every conversation: a scoped list is counted by COUNT Queries.
+  // Nor do they count the console's apart from the api's.
   const counted =
-    scope.kind === 'all' && query.consumer_id === undefined && query.mine === undefined && query.pinned === undefined && active.length <= 1;
+    scope.kind === 'all' &&
+    query.consumer_id === undefined &&
+    query.consumer !== 'console' &&
+    query.mine === undefined &&
+    query.pinned === undefined &&
+    active.length <= 1;
   const counters = Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readCounterItems(deps, orgId, workspaceId)]).then(([, items]) =>
     countersOf(items),
   );
@@ -155,7 +169,7 @@ export async function listConversations(deps: Deps, viewer: Principal, workspace
     next_cursor: page.nextCursor,
     filters: {
       status: [...CONVERSATION_STATUSES],
-      consumer: [...CONSUMER_TYPES],
+      consumer: [...LISTED_CONSUMERS],
       category: countsOf(known, 'category')
         .map(({ label }) => label)
         .sort(),

@@ -5,6 +5,8 @@ import { PaginationQuery, displayName, hasFormatCharacter, isoTimestamp } from '
 
 export const CONVERSATION_STATUSES = ['open', 'cold', 'closed'] as const;
 export const RESOLUTION_STATUSES = ['resolved', 'unresolved'] as const;
+/** The consumers a list filters on: the consumer types, and `console` (api conversations of people signed in, not of a key). */
+export const LISTED_CONSUMERS = [...CONSUMER_TYPES, 'console'] as const;
 
 export const ConversationSchema = z
   .object({
@@ -39,7 +41,10 @@ export type Conversation = z.infer<typeof ConversationSchema>;
 export const ConversationListQuery = PaginationQuery.extend({
   status: z.enum(CONVERSATION_STATUSES, { error: `must be one of ${CONVERSATION_STATUSES.join(', ')}` }).optional(),
   resolution: z.enum(RESOLUTION_STATUSES, { error: `must be one of ${RESOLUTION_STATUSES.join(', ')}` }).optional(),
-  consumer: z.enum(CONSUMER_TYPES, { error: `must be one of ${CONSUMER_TYPES.join(', ')}` }).optional(),
+  consumer: z
+    .enum(LISTED_CONSUMERS, { error: `must be one of ${LISTED_CONSUMERS.join(', ')}` })
+    .optional()
+    .openapi({ description: 'a consumer type; `console`: the questions of people signed in (api conversations started without a key)' }),
   category: z.string().min(1).max(100).optional(),
   consumer_id: z
     .string()

@@ -234,4 +234,30 @@ describe('chat history', () => {
     const bad = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?mine=yes`, { cookie: ann.cookie });
     expect(bad.status).toBe(400);
   });
+
+  it('filters the console’s conversations (people signed in) apart from an api key’s, with consumer=console', async () => {
+    const { admin, workspaceId } = await setup();
+    model.handle(() => textReply('ok'));
+    const created = await t.request('POST', '/api/connectors/consumer', {
+      cookie: admin.cookie,
+      body: { type: 'api', workspace_id: workspaceId, credentials: {} },
+    });
+    expect(created.status, created.text).toBe(201);
+    const byKey = await t.request('POST', `/api/workspaces/${workspaceId}/query`, {
+      headers: { authorization: `Bearer ${created.body.api_key}` },
+      body: { query: 'from a script' },
+    });
+    const byPerson = await query(admin.cookie, workspaceId, { query: 'from the console' });
+    const list = async (consumer: string) => {
+      const response = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?consumer=${consumer}`, { cookie: admin.cookie });
+      expect(response.status, response.text).toBe(200);
+      return { ids: response.body.conversations.map((c: { id: string }) => c.id), total: response.body.total, filters: response.body.filters };
+    };
+    const consoleOnly = await list('console');
+    expect(consoleOnly).toMatchObject({ ids: [byPerson.body.conversation_id], total: 1 });
+    expect(consoleOnly.filters.consumer).toContain('console');
+    // `api` stays every api conversation, the console's among them.
+    expect((await list('api')).ids.sort()).toEqual([byKey.body.conversation_id, byPerson.body.conversation_id].sort());
+    expect((await t.request('GET', `/api/workspaces/${workspaceId}/conversations?consumer=desk`, { cookie: admin.cookie })).status).toBe(400);
+  });
 });

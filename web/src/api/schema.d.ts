@@ -6477,7 +6477,8 @@ export interface paths {
             parameters: {
                 query?: {
                     category?: string;
-                    consumer?: "team-chat" | "api" | "messaging" | "coding-agent";
+                    /** @description a consumer type; `console`: the questions of people signed in (api conversations started without a key) */
+                    consumer?: "team-chat" | "api" | "messaging" | "coding-agent" | "console";
                     /** @description only the conversations this consumer started (its id, as GET …/consumers lists it) */
                     consumer_id?: string;
                     /** @description opaque, from next_cursor of the previous page */

@@ -6,7 +6,7 @@ import { ConfirmButton } from '../../ui/confirm';
 import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
 import { Loadable, RowError } from '../../ui/states';
-import { optionLabel } from './conversations/filters';
+import { sourceLabel } from './conversations/filters';
 import { Messages } from './conversations/messages';
 import { ConversationStatsView } from './conversations/stats';
 import { useWorkspaceId } from './shell';
@@ -97,7 +97,7 @@ export default function Transcript() {
       >
         {conversation && (
           <p className="transcript-about">
-            <Badge status={conversation.status} /> {conversation.user_name || 'Unknown user'} · {optionLabel(conversation.consumer_type)}
+            <Badge status={conversation.status} /> {conversation.user_name || 'Unknown user'} · {sourceLabel(conversation)}
             {conversation.channel ? ` · ${conversation.channel}` : ''} · started {dateTime(conversation.first_message_at)} · last activity{' '}
             {dateTime(conversation.last_activity_at)}
           </p>

@@ -20,12 +20,18 @@ const LABELS: Record<string, string> = {
   api: 'API',
   messaging: 'Messaging',
   'coding-agent': 'Coding agent',
+  console: 'Console',
 };
 
 /** A consumer type or status as a reader says it ("Team chat", "Closed"). */
 export function optionLabel(value: string): string {
   const words = LABELS[value] ?? value.replaceAll('_', ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** Where a conversation was started: its consumer type, or the console for a person's own (api, with no key). */
+export function sourceLabel(conversation: Pick<Schemas['Conversation'], 'consumer_type' | 'consumer_id'>): string {
+  return optionLabel(conversation.consumer_type === 'api' && conversation.consumer_id === null ? 'console' : conversation.consumer_type);
 }
 
 interface FiltersProps {

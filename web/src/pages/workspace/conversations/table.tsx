@@ -3,12 +3,12 @@ import type { Schemas } from '../../../api/client';
 import { Badge } from '../../../ui/badge';
 import { count, dateTime, money } from '../../../ui/format';
 import { DataTable } from '../../../ui/table';
-import { optionLabel } from './filters';
+import { sourceLabel } from './filters';
 import { Sentiment } from './sentiment';
 
 /** Where a conversation came from: the consumer type and, in team chat, its channel. */
 function channelOf(conversation: Schemas['Conversation']): string {
-  const type = optionLabel(conversation.consumer_type);
+  const type = sourceLabel(conversation);
   return conversation.channel ? `${type} · ${conversation.channel}` : type;
 }
 
