@@ -139,8 +139,13 @@ describe('the chat home', () => {
     await expect.poll(() => history(page).getByRole('listitem').allTextContents()).toEqual([expect.stringContaining('Reset my password')]);
     await history(page).getByLabel('Search your chats').fill('');
 
-    // Opening a chat from the history shows its turns.
+    // Opening a chat from the history shows its turns; its transcript is titled by its name.
     await history(page).getByRole('link', { name: 'Orders' }).click();
+    await page.locator('.bubble.user').filter({ hasText: 'And order 44?' }).waitFor();
+    await page.getByRole('link', { name: 'Open the transcript' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    expect(await page.title()).toBe('Orders · Workspace agent proxy');
+    await page.goBack();
     await page.locator('.bubble.user').filter({ hasText: 'And order 44?' }).waitFor();
 
     const reset = history(page).getByRole('listitem').filter({ hasText: 'Reset my password' });
@@ -186,6 +191,10 @@ describe('on a phone', () => {
       await phone.getByLabel('Question').fill('Show me the command');
       await phone.getByLabel('Question').press('Enter');
       await phone.locator('.bubble.assistant:not([aria-busy])').getByText(CODE_LINE).waitFor();
+      // Screen readers are told the answer is in, not read its Markdown source.
+      const announced = (await phone.locator('[aria-live="polite"]').allTextContents()).join(' ');
+      expect(announced).toContain('The answer is in.');
+      expect(announced).not.toMatch(/```|\*\*|\|---/);
       const width = await phone.evaluate(() => document.documentElement.scrollWidth);
       expect(width).toBeLessThanOrEqual(390);
       await phone.getByRole('button', { name: 'Your chats' }).click();

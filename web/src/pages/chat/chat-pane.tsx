@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { $api } from '../../api/client';
 import { ErrorNote, Loading } from '../../ui/states';
 import type { Turn } from '../workspace/playground/chat-state';
@@ -61,6 +61,11 @@ export function ChatPane({ workspaceId, cid }: { workspaceId: string; cid: strin
   const loading = Boolean(cid) && cid !== chat.sessionId;
   return (
     <div className="chat-pane">
+      {chat.sessionId && !loading && (
+        <p className="chat-pane-head">
+          <Link to={`/workspaces/${workspaceId}/conversations/${encodeURIComponent(chat.sessionId)}`}>Open the transcript</Link>
+        </p>
+      )}
       {loading && detail.isPending && <Loading label="Loading the chat" />}
       {loading && detail.isError && <ErrorNote error={detail.error} />}
       {!loading && chat.turns.length === 0 && (
