@@ -127,14 +127,14 @@ describe("a workspace's tabs", () => {
   });
 
   it('load it on keyboard focus too', async () => {
-    expect(requestsOf('chat-page')).toEqual([]);
-    const chatChunk = page.waitForRequest((request) => chunkOf('chat-page').test(new URL(request.url()).pathname));
-    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Chat' }).focus();
-    await chatChunk;
+    expect(requestsOf('conversations')).toEqual([]);
+    const chunk = page.waitForRequest((request) => chunkOf('conversations').test(new URL(request.url()).pathname));
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Conversations' }).focus();
+    await chunk;
     expect(page.url()).toBe(at(`${workspace}/dashboard`));
     await page.keyboard.press('Enter');
-    await page.getByRole('heading', { level: 1, name: /^Chat/ }).waitFor();
-    expect(requestsOf('chat-page')).toHaveLength(1);
-    await checkPage(page, 'speed-playground');
+    await page.getByRole('heading', { level: 1, name: 'Conversations' }).waitFor();
+    expect(requestsOf('conversations')).toHaveLength(1);
+    await checkPage(page, 'speed-conversations');
   });
 });

@@ -5,14 +5,16 @@ import { SignIn } from '../pages/auth/sign-in';
 import { SignUp } from '../pages/auth/sign-up';
 import { NotFound } from '../pages/not-found';
 import { WorkspacesPage } from '../pages/workspaces/list';
+// Where signing in lands: in the first load, as the workspace list is, not a chunk fetched after it.
+import ChatPage, { ChatIndex } from '../pages/chat/chat-page';
 import { Loading } from '../ui/states';
 import { Layout } from './layout';
 import { queryClient } from './query-client';
 import { RequireSession } from './session';
 
 /**
- * A page loaded when first visited (its own chunk: the first load carries only the shell, sign-in
- * and the workspace list), as the route's `lazy`: the router loads the chunks of every route of a
+ * A page loaded when first visited (its own chunk: the first load carries only the shell, sign-in,
+ * the chat and the workspace list), as the route's `lazy`: the router loads the chunks of every route of a
  * navigation at once, alongside the loaders' requests, and renders when they are in, with no
  * "loading the page" step between the shell and the page.
  */
@@ -83,13 +85,13 @@ const routes: RouteObject[] = [
       { index: true, element: <Navigate to="/chat" replace /> },
       {
         path: 'chat',
-        lazy: page(() => import('../pages/chat/chat-index')),
+        element: <ChatIndex />,
         loader: () => startReads(() => void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}))),
       },
       {
         // One page for a new chat and an opened one, so the address takes a new chat's id without a remount.
         path: 'chat/:id',
-        lazy: page(() => import('../pages/chat/chat-page')),
+        element: <ChatPage />,
         loader: () =>
           startReads(() => {
             void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}));
