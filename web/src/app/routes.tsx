@@ -7,6 +7,7 @@ import { NotFound } from '../pages/not-found';
 import { WorkspacesPage } from '../pages/workspaces/list';
 // Where signing in lands: in the first load, as the workspace list is, not a chunk fetched after it.
 import ChatPage, { ChatIndex } from '../pages/chat/chat-page';
+import { historyReads } from '../pages/chat/history';
 import { Loading } from '../ui/states';
 import { Layout } from './layout';
 import { queryClient } from './query-client';
@@ -92,10 +93,13 @@ const routes: RouteObject[] = [
         // One page for a new chat and an opened one, so the address takes a new chat's id without a remount.
         path: 'chat/:id',
         element: <ChatPage />,
-        loader: () =>
+        loader: ({ params }) =>
           startReads(() => {
+            const history = historyReads(params.id ?? '');
             void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces', {}));
             void queryClient.prefetchQuery($api.queryOptions('get', '/api/org/model'));
+            void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces/{id}/conversations', history.pinned));
+            void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces/{id}/conversations', history.recent));
           }),
         children: [
           { index: true, element: null },

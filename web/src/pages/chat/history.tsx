@@ -8,22 +8,23 @@ type Conversation = Schemas['Conversation'];
 
 const LIMIT = 50;
 
+/** The reads of the history: its pinned chats, and the others (or what a search finds); the route's loader starts them too. */
+export const historyReads = (workspaceId: string, search = '') => ({
+  pinned: { params: { path: { id: workspaceId }, query: { mine: 'true', pinned: 'true', limit: LIMIT } } } as const,
+  recent: {
+    params: {
+      path: { id: workspaceId },
+      query: { mine: 'true', limit: LIMIT, ...(search ? { q: search } : { pinned: 'false' as const }) },
+    },
+  } as const,
+});
+
 /** The person's own conversations of the workspace, newest first: pinned ones, then the rest; or what a search finds. */
 function useHistory(workspaceId: string, search: string) {
-  const path = { id: workspaceId };
   const options = { staleTime: 10_000 };
-  const pinned = $api.useQuery(
-    'get',
-    '/api/workspaces/{id}/conversations',
-    { params: { path, query: { mine: 'true', pinned: 'true', limit: LIMIT } } },
-    { ...options, enabled: !search },
-  );
-  const recent = $api.useQuery(
-    'get',
-    '/api/workspaces/{id}/conversations',
-    { params: { path, query: { mine: 'true', limit: LIMIT, ...(search ? { q: search } : { pinned: 'false' }) } } },
-    options,
-  );
+  const reads = historyReads(workspaceId, search);
+  const pinned = $api.useQuery('get', '/api/workspaces/{id}/conversations', reads.pinned, { ...options, enabled: !search });
+  const recent = $api.useQuery('get', '/api/workspaces/{id}/conversations', reads.recent, options);
   return { pinned: search ? [] : (pinned.data?.conversations ?? []), recent, more: Boolean(recent.data?.next_cursor) };
 }
 
