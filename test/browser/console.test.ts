@@ -162,7 +162,7 @@ describe('the first workspace, end to end', () => {
     await page.goto(at(`${workspace}/conversations`));
     await page.getByRole('table', { name: 'Conversations' }).locator('tbody tr').first().getByRole('link').first().click();
     await page.locator('.transcript-about').waitFor();
-    await page.getByText('Where is my order 42?').waitFor();
+    await page.locator('.transcript').getByText('Where is my order 42?').waitFor();
     await page.getByText(ANSWER).waitFor();
     await checkPage(page, 'transcript-open');
     await page.getByRole('button', { name: 'Close conversation' }).click();
@@ -200,7 +200,7 @@ describe('the admin pages', () => {
     const usage = page.getByRole('img', { name: /queries/i }).first();
     await usage.waitFor();
     // Recharts draws its charts one after another: wait for them rather than count the first frame.
-    await expect.poll(() => page.locator('svg.recharts-surface').count()).toBeGreaterThan(3);
+    await expect.poll(() => page.locator('svg.recharts-surface').count(), { timeout: 10_000 }).toBeGreaterThan(3);
     const sentiment = page.getByRole('img', { name: /positive/i }).first();
     expect(await sentiment.getAttribute('aria-label')).toMatch(/Positive 1/);
     await checkPage(page, 'dashboard');

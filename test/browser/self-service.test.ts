@@ -118,7 +118,8 @@ describe('inviting by link', () => {
       await invitee.getByLabel('Your name').fill('Ada');
       await invitee.getByLabel('Choose a password').fill('ada password');
       await invitee.getByRole('button', { name: 'Join' }).click();
-      await invitee.getByRole('heading', { level: 1, name: 'Workspaces' }).waitFor();
+      // Joining lands on the chat, as signing in does.
+      await invitee.getByRole('heading', { level: 1, name: /^Chat/ }).waitFor();
       await invitee.getByRole('link', { name: /^Profile: Ada \(member\)/ }).waitFor();
       // The link works once.
       await invitee.goto(link);

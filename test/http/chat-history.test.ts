@@ -249,15 +249,23 @@ describe('chat history', () => {
     });
     const byPerson = await query(admin.cookie, workspaceId, { query: 'from the console' });
     const list = async (consumer: string) => {
-      const response = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?consumer=${consumer}`, { cookie: admin.cookie });
+      const response = await t.request('GET', `/api/workspaces/${workspaceId}/conversations?consumer=${consumer}`, {
+        cookie: admin.cookie,
+      });
       expect(response.status, response.text).toBe(200);
-      return { ids: response.body.conversations.map((c: { id: string }) => c.id), total: response.body.total, filters: response.body.filters };
+      return {
+        ids: response.body.conversations.map((c: { id: string }) => c.id),
+        total: response.body.total,
+        filters: response.body.filters,
+      };
     };
     const consoleOnly = await list('console');
     expect(consoleOnly).toMatchObject({ ids: [byPerson.body.conversation_id], total: 1 });
     expect(consoleOnly.filters.consumer).toContain('console');
     // `api` stays every api conversation, the console's among them.
     expect((await list('api')).ids.sort()).toEqual([byKey.body.conversation_id, byPerson.body.conversation_id].sort());
-    expect((await t.request('GET', `/api/workspaces/${workspaceId}/conversations?consumer=desk`, { cookie: admin.cookie })).status).toBe(400);
+    expect((await t.request('GET', `/api/workspaces/${workspaceId}/conversations?consumer=desk`, { cookie: admin.cookie })).status).toBe(
+      400,
+    );
   });
 });

@@ -443,7 +443,7 @@ describe('child endpoints of an empty workspace', () => {
       next_cursor: null,
       filters: {
         status: ['open', 'cold', 'closed'],
-        consumer: ['team-chat', 'api', 'messaging', 'coding-agent'],
+        consumer: ['team-chat', 'api', 'messaging', 'coding-agent', 'console'],
         category: [],
         resolution: ['resolved', 'unresolved'],
       },
