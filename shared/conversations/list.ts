@@ -17,7 +17,6 @@ import {
   readCounterItems,
   type ConversationDimension,
 } from '../workspaces/index.js';
-import { CONSUMER_TYPES } from '../consumers/index.js';
 import {
   CONVERSATION_STATUSES,
   LISTED_CONSUMERS,
