@@ -81,13 +81,13 @@ export function workspaceRoutes(deps: Deps) {
     )
     .openapi(routes.activity.route, async (c) => {
       const { id } = c.req.valid('param');
-      const query = await activityFiltersFor(deps, c.get('principal'), id, c.req.valid('query'));
-      return c.json(await listActivity(deps, orgIdOf(c), id, query), 200);
+      const { filters, workspace } = await activityFiltersFor(deps, c.get('principal'), id, c.req.valid('query'));
+      return c.json(await listActivity(deps, orgIdOf(c), id, filters, workspace), 200);
     })
     .openapi(routes.activityCsv.route, async (c) => {
       const { id } = c.req.valid('param');
-      const query = await activityFiltersFor(deps, c.get('principal'), id, c.req.valid('query'));
-      const { csv, truncated, filename } = await exportActivity(deps, orgIdOf(c), id, query);
+      const { filters, workspace } = await activityFiltersFor(deps, c.get('principal'), id, c.req.valid('query'));
+      const { csv, truncated, filename } = await exportActivity(deps, orgIdOf(c), id, filters, workspace);
       return c.body(csv, 200, {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="${filename}"`,

@@ -3,7 +3,7 @@ import { dayOf } from '../platform/clock.js';
 import { readShardedPage } from '../platform/sharded-pages.js';
 import type { Item } from '../platform/table.js';
 import { activityQueries, toActivity, type ActivityEntry, type ActivityFilters } from './activity.js';
-import { getWorkspaceItem } from './workspaces.js';
+import { getWorkspaceItem, type WorkspaceItem } from './workspaces.js';
 
 /*
  * The audit log as CSV (RFC 4180: CRLF line ends, a field quoted when it holds a comma, a quote
@@ -70,9 +70,10 @@ async function readEntries(deps: Deps, orgId: string, workspaceId: string, filte
  * row, and the file's name (`activity-<workspace>-<from>-<to>.csv`: `start` before the first
  * entry, today without `to`).
  */
-export async function exportActivity(deps: Deps, orgId: string, workspaceId: string, filters: ActivityFilters) {
+export async function exportActivity(deps: Deps, orgId: string, workspaceId: string, filters: ActivityFilters, known?: WorkspaceItem) {
   const [, { items, truncated }] = await Promise.all([
-    getWorkspaceItem(deps, orgId, workspaceId),
+    // The workspace, unless the caller read it already (a member's filters).
+    known ?? getWorkspaceItem(deps, orgId, workspaceId),
     readEntries(deps, orgId, workspaceId, filters),
   ]);
   const lines = [csvLine(COLUMNS.map(([title]) => title))];

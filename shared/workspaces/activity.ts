@@ -8,7 +8,7 @@ import { counterNames, counterOf, countersOf, readCounterItems } from './counter
 import { DayRangeQuery, instantsOf } from './day-range.js';
 import { activityFilterOf, activityOfWorkspace } from './entities.js';
 import type { ActivityEntrySchema } from './schemas.js';
-import { getWorkspaceItem } from './workspaces.js';
+import { getWorkspaceItem, type WorkspaceItem } from './workspaces.js';
 
 /*
  * The audit log (in its shards, entities.ts; sort keys `<ISO instant>#<id>`, newest first, the
@@ -85,12 +85,14 @@ export async function listActivity(
   orgId: string,
   workspaceId: string,
   query: ActivityListInput,
+  /** The workspace, when the caller has read it already (a member's filters): not read again. */
+  known?: WorkspaceItem,
 ): Promise<{ activity: ActivityEntry[]; total: number; next_cursor: string | null }> {
   const { limit, offset, cursor, ...filters } = query;
   const inputs = activityQueries(orgId, workspaceId, filters);
   const filtered = Object.values(filters).some((value) => value !== undefined);
   const [, counterItems, entries, counted] = await Promise.all([
-    getWorkspaceItem(deps, orgId, workspaceId),
+    known ?? getWorkspaceItem(deps, orgId, workspaceId),
     filtered ? [] : readCounterItems(deps, orgId, workspaceId),
     readShardedPage<Item>(deps.table, inputs, { limit, offset, cursor }, inputs[0]?.filter ? { maxRead: FILTERED_PAGE_READ } : {}),
     filtered ? countShards(deps.table, inputs) : undefined,
