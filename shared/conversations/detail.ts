@@ -34,6 +34,8 @@ function toMessage(item: Item): Message {
     tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
     tool_calls: toolCallsOf(item.tool_calls),
     stopped: item.stopped === true,
+    // Set by a query that paused; its answer, once decided, follows it (`awaitingUntilAnswered`).
+    awaiting_approval: item.role !== 'assistant' && item.awaiting_approval === true,
     tokens_input: numOrNull(item.tokens_input),
     tokens_output: numOrNull(item.tokens_output),
     tokens:
@@ -53,6 +55,12 @@ function toMessage(item: Item): Message {
   };
 }
 
+/** A question waits for an approval only until its answer follows it. */
+const awaitingUntilAnswered = (messages: Message[]) =>
+  messages.map((message, index) =>
+    message.awaiting_approval && messages[index + 1]?.role === 'assistant' ? { ...message, awaiting_approval: false } : message,
+  );
+
 /**
  * `GET /api/workspaces/:id/conversations/:cid`: the conversation and its messages in one Query, and
  * whether the caller may close it (so the console offers only what the API allows).
@@ -70,7 +78,9 @@ export async function getConversation(deps: Deps, viewer: Principal, workspaceId
   return {
     conversation,
     // Numbered past the count: a follow-up's message being saved, or one a refused follow-up left (agent/query/persist-follow-up.ts).
-    messages: currentMessages(items, numOrNull(conversationItem.message_count) ?? Number.POSITIVE_INFINITY).map(toMessage),
+    messages: awaitingUntilAnswered(
+      currentMessages(items, numOrNull(conversationItem.message_count) ?? Number.POSITIVE_INFINITY).map(toMessage),
+    ),
     stats: { sentiment_score, resolution_status, category, summary, total_cost_usd, stats_status },
     can_close: conversation.status !== 'closed' && inScope(closeScope(viewer), conversationItem),
   };

@@ -108,6 +108,9 @@ const MessageSchema = z
     stopped: z.boolean().openapi({
       description: 'an answer the person stopped (the streaming client went away): content is what had been answered',
     }),
+    awaiting_approval: z.boolean().openapi({
+      description: "a question whose answer waits for a tool call's approval (GET …/approvals), until it is decided",
+    }),
     tokens_input: z.number().int().nullable(),
     tokens_output: z.number().int().nullable(),
     tokens: TokensSchema.nullable(),

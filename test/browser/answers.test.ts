@@ -198,6 +198,12 @@ describe('answers in Markdown', () => {
     await page.getByLabel('Question').fill('And order 42 again?');
     await page.getByRole('button', { name: 'Ask' }).click();
     await page.getByRole('button', { name: /^Approve/ }).waitFor();
+    // Opened again (a reload), the chat says the question waits and offers nothing to redo on it.
+    await page.waitForURL(/\/chat\/[^/]+\/c\//);
+    await page.reload();
+    await page.getByText('A tool call waits for approval').waitFor();
+    expect(await page.getByRole('button', { name: 'Regenerate the answer' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Edit your question' }).count()).toBe(0);
     // The chat is a page of its own: the workspace's tabs count what waits.
     await page.goto(at(workspace));
     await expect.poll(() => tab.evaluate((link) => link.textContent)).toBe('Approvals 1 pending');

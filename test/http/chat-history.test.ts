@@ -149,9 +149,30 @@ describe('regenerate and edit', () => {
     model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'x' } }]));
     const paused = await query(admin.cookie, workspaceId, { query: 'open a ticket' });
     expect(paused.body.pending_approval).not.toBeNull();
+    // The transcript says the question waits, so a chat opened from the history offers no regenerate on it.
+    const pausedDetail = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${paused.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
+    expect(pausedDetail.body.messages.map((m: { role: string; awaiting_approval: boolean }) => [m.role, m.awaiting_approval])).toEqual([
+      ['user', true],
+    ]);
     const waiting = await query(admin.cookie, workspaceId, { regenerate: true, session_id: paused.body.conversation_id });
     expect(waiting.status).toBe(409);
     expect(waiting.body.error).toBe('the last question waits for a tool call to be approved: decide the approval first');
+    // Decided, the answer follows and the question no longer waits.
+    model.handle(() => textReply('ticket made'));
+    const decided = await t.request('POST', `/api/workspaces/${workspaceId}/approvals/${paused.body.pending_approval.id}`, {
+      cookie: admin.cookie,
+      body: { decision: 'approve' },
+    });
+    expect(decided.status, decided.text).toBe(200);
+    const answered = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${paused.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
+    expect(answered.body.messages.map((m: { role: string; awaiting_approval: boolean }) => [m.role, m.awaiting_approval])).toEqual([
+      ['user', false],
+      ['assistant', false],
+    ]);
   });
 });
 

@@ -700,6 +700,7 @@ describe('conversations of a workspace', () => {
       tools_called: null,
       tool_calls: [],
       stopped: false,
+      awaiting_approval: false,
       tokens_input: null,
       tokens_output: null,
       tokens: null,

@@ -9803,6 +9803,8 @@ export interface components {
             user: components["schemas"]["User"];
         };
         Message: {
+            /** @description a question whose answer waits for a tool call's approval (GET …/approvals), until it is decided */
+            awaiting_approval: boolean;
             content: string;
             cost_usd: number | null;
             /**

@@ -45,9 +45,10 @@ export function turnsOf(messages: Message[], conversationId: string): Turn[] {
       status: message.role === 'user' ? 'paused' : 'done',
       pending: null,
       stopped: message.stopped || undefined,
+      awaitingApproval: message.awaiting_approval || undefined,
       conversationId,
     });
   }
-  // A question left without an answer has none: it failed, or waits for an approval (its transcript says which).
-  return turns.map((turn) => (turn.status === 'paused' ? { ...turn, status: 'done' } : turn));
+  // A question left without an answer waits for an approval (it stays paused: no regenerate or edit), or failed.
+  return turns.map((turn) => (turn.status === 'paused' && !turn.awaitingApproval ? { ...turn, status: 'done' } : turn));
 }

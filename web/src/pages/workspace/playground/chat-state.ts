@@ -45,6 +45,8 @@ export interface Turn {
   stopped?: boolean;
   /** The conversation the question went to (`start`), for its transcript when no `done` comes. */
   conversationId?: string;
+  /** A stored question whose answer waits for a tool call's approval (a chat opened from the history). */
+  awaitingApproval?: boolean;
   /** The turn a regenerate or an edit replaces: back in its place if the service refuses the new one. */
   replaces?: Turn;
 }

@@ -127,7 +127,13 @@ export function TurnView({ turn, workspaceId, onDecide, onRegenerate, onEdit }: 
             <span className="spinner" aria-hidden="true" /> {turn.answer ? 'Still working…' : 'Working…'}
           </span>
         )}
-        {!running && !turn.answer && <span className="hint">No answer text.</span>}
+        {!running && !turn.answer && !turn.awaitingApproval && <span className="hint">No answer text.</span>}
+        {turn.awaitingApproval && !turn.answer && (
+          <span className="hint">
+            A tool call waits for approval: <Link to={`/workspaces/${workspaceId}/approvals`}>see the approvals</Link>. The answer comes
+            once it is decided.
+          </span>
+        )}
         {turn.stopped && <span className="hint chat-stopped">Stopped: this is what was answered before you stopped it.</span>}
         {!running && (turn.answer || onRegenerate) && (
           <div className="chat-answer-actions">
