@@ -110,8 +110,8 @@ export class ModelClientCache implements ModelClients {
     if (!apiKey) {
       throw new ModelConfigurationError(
         serviceAccount
-          ? 'no model API key: set the organisation setting ai_api_key, or ANTHROPIC_API_KEY on the service'
-          : 'no model API key: set the organisation setting ai_api_key (this service does not lend its own key to organisations)',
+          ? 'no model API key: an admin sets one in Organisation → Settings → Model (the setting ai_api_key), or ANTHROPIC_API_KEY on the service'
+          : 'no model API key: an admin sets one in Organisation → Settings → Model (the setting ai_api_key; this service does not lend its own key to organisations)',
       );
     }
     const cacheKey = cacheKeyOf(apiKey);

@@ -511,7 +511,7 @@ describe('sign-up modes and the service model key', () => {
       const before = model.requests.length;
       const refused = await ask();
       expect(refused.status).toBe(200);
-      expect(refused.body.error).toMatch(/set the organisation setting ai_api_key/);
+      expect(refused.body.error).toMatch(/an admin sets one in Organisation → Settings → Model \(the setting ai_api_key/);
       expect(model.requests.slice(before)).toEqual([]);
       await strict.request('PUT', '/api/org/settings/ai_provider', { cookie: admin.cookie, body: { value: 'bedrock' } });
       expect((await ask()).body.error).toMatch(/Bedrock/);

@@ -82,7 +82,7 @@ describe('secrets at rest', () => {
     const before = model.requests.length;
     const answer = await t.request('POST', `/api/workspaces/${workspace.id}/query`, { cookie: b.cookie, body: { query: 'hi' } });
     expect(answer.status).toBe(200);
-    expect(answer.body.error).toMatch(/set the organisation setting ai_api_key/);
+    expect(answer.body.error).toMatch(/an admin sets one in Organisation → Settings → Model \(the setting ai_api_key/);
     expect(model.requests.slice(before)).toEqual([]);
   });
 });

@@ -89,7 +89,7 @@ describe('migration 009: secrets sealed as this version reads them', () => {
     // Before the migration, a plain value is not read: the key is unset, the chat is not connected.
     const unset = await ask();
     expect(unset.status).toBe(200);
-    expect(unset.body.error).toMatch(/set the organisation setting ai_api_key/);
+    expect(unset.body.error).toMatch(/an admin sets one in Organisation → Settings → Model \(the setting ai_api_key/);
     expect(model.requests).toEqual([]);
     expect((await listChatOrganisations(t.deps)).filter((organisation) => organisation.orgId === orgId)).toEqual([]);
     // Sealing needs the deployment's key: a run without it fails, and says so.
