@@ -1,3 +1,4 @@
+import { admitQuery } from '../agent/index.js';
 import { modelsOf, type Deps } from '../deps.js';
 import {
   checkModelKey,
@@ -74,6 +75,9 @@ function refusalOf(error: ModelError, input: SaveModelKeyInput): ValidationError
  * that fails, for whatever reason, saves nothing.
  */
 export async function saveModelKey(deps: Deps, orgId: string, input: SaveModelKeyInput): Promise<void> {
+  // A test call is a model call like a query's (perhaps on the deployment's key): it takes a place in
+  // the organisation's query rate, or is 429 before anything is called.
+  await admitQuery(deps, orgId);
   const client = await clientToTest(deps, orgId, input);
   try {
     await checkModelKey(client);

@@ -25,6 +25,19 @@ const ask = (cookie: string, workspaceId: string, query = 'hello') =>
   t.request('POST', `/api/workspaces/${workspaceId}/query`, { cookie, body: { query } });
 
 describe('per-organisation query rate limit', () => {
+  it("counts the model key's test calls too: an organisation cannot make the deployment's key answer past the rate", async () => {
+    const admin = await t.signUp();
+    t.clock.set(new Date(Math.ceil(t.clock.now().getTime() / 60_000) * 60_000 + 1_000));
+    model.handle(() => textReply('H'));
+    // Without a key of its own, the test call is made with the deployment's: each one the operator pays for.
+    const test = () => t.request('POST', '/api/org/settings/model', { cookie: admin.cookie, body: { provider: 'anthropic' } });
+    const statuses = [];
+    for (let index = 0; index < 5; index += 1) statuses.push((await test()).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    expect(model.requests).toHaveLength(3);
+    t.clock.advance(60_000);
+  });
+
   it('answers 429 with Retry-After past the limit, counts every workspace of the organisation, and opens again next minute', async () => {
     const admin = await t.signUp();
     const first = await t.createWorkspace(admin.cookie, { name: `Rate ${t.uniqueEmail('a')}` });
