@@ -87,9 +87,11 @@ export interface LastTurn {
   keys: Key[];
 }
 
-/** The last turn of a conversation's items (as read newest first, the latest few), or undefined when nothing was asked. */
-export function lastTurnOf(items: Item[], count = Number.POSITIVE_INFINITY): LastTurn | undefined {
-  const shown = currentMessages(items, count);
+/**
+ * The last turn of a conversation's items (as read newest first, the latest few), or undefined when
+ * nothing was asked; `shown` is what `currentMessages` made of them (read once by the query).
+ */
+export function lastTurnOf(items: Item[], shown: Item[], count = Number.POSITIVE_INFINITY): LastTurn | undefined {
   const question = shown.findLast((item) => item.role === 'user');
   if (!question) return undefined;
   const seq = Number(question.seq);

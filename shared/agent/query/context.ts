@@ -40,11 +40,12 @@ export async function loadConversation(deps: Deps, orgId: string, workspaceId: s
   const page = await deps.table.query(conversationNewestFirst(orgId, workspaceId, conversationId, CONTEXT_MESSAGES + 1));
   const state = page.items.find((item) => item.sk === CONVERSATION_SORT_KEY) as (Item & ConversationState) | undefined;
   const count = state?.message_count ?? Number.POSITIVE_INFINITY;
-  const messages = currentMessages(page.items, count)
+  const shown = currentMessages(page.items, count);
+  const messages = shown
     // The latest, as many as one message an item read (a question and its answer are one item).
     .slice(-CONTEXT_MESSAGES)
     .map((item) => ({ role: item.role === 'assistant' ? ('assistant' as const) : ('user' as const), content: String(item.content ?? '') }));
-  return { state, messages, lastTurn: lastTurnOf(page.items, count) };
+  return { state, messages, lastTurn: lastTurnOf(page.items, shown, count) };
 }
 
 /** No conversation stored yet: what `loadConversation` finds for an id nobody has used. */
