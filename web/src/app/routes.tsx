@@ -1,4 +1,4 @@
-import type { ComponentType } from 'react';
+import { type ComponentType, useEffect, useState } from 'react';
 import { createBrowserRouter, matchRoutes, Navigate, type LoaderFunctionArgs, type RouteObject, useParams } from 'react-router';
 import { $api } from '../api/client';
 import { SignIn } from '../pages/auth/sign-in';
@@ -12,6 +12,7 @@ import { Loading } from '../ui/states';
 import { Layout } from './layout';
 import { queryClient } from './query-client';
 import { RequireSession } from './session';
+import { forgetSsoTarget, ssoTarget } from './sign-in-target';
 
 /**
  * A page loaded when first visited (its own chunk: the first load carries only the shell, sign-in,
@@ -37,6 +38,13 @@ const signedIn = () => queryClient.ensureQueryData($api.queryOptions('get', '/ap
 function startReads(start: () => void): null {
   void signedIn().then((user) => user && start());
   return null;
+}
+
+/** `/`: the page single sign-on was asked for (it comes back here), else the chat. */
+function Landing() {
+  const [to] = useState(() => ssoTarget() ?? '/chat');
+  useEffect(forgetSsoTarget, []);
+  return <Navigate to={to} replace />;
 }
 
 /** The old playground's address opens the workspace's chat. */
@@ -72,6 +80,19 @@ const routes: RouteObject[] = [
     lazy: page(() => import('../pages/auth/invite')),
     hydrateFallbackElement: <Loading label="Loading the page" />,
   },
+  // The MCP gateway's consent page (docs/mcp-gateway.md): a page of its own, signed in, without the console's frame.
+  {
+    path: '/oauth/consent/:uid',
+    lazy: page(() => import('../pages/oauth/consent')),
+    loader: ({ params }) =>
+      startReads(
+        () =>
+          void queryClient.prefetchQuery(
+            $api.queryOptions('get', '/api/oauth/interactions/{uid}', { params: { path: { uid: params.uid ?? '' } } }),
+          ),
+      ),
+    hydrateFallbackElement: <Loading label="Loading the page" />,
+  },
   {
     path: '/',
     loader: signedInLoader,
@@ -82,8 +103,8 @@ const routes: RouteObject[] = [
       </RequireSession>
     ),
     children: [
-      // Signing in lands a person on their chat.
-      { index: true, element: <Navigate to="/chat" replace /> },
+      // Signing in lands a person on their chat, or, back from single sign-on, on the page that asked for it.
+      { index: true, element: <Landing /> },
       {
         path: 'chat',
         element: <ChatIndex />,
@@ -146,6 +167,7 @@ const routes: RouteObject[] = [
           { path: 'consumers', lazy: page(() => import('../pages/workspace/consumers')) },
           { path: 'permissions', lazy: page(() => import('../pages/workspace/permissions')) },
           { path: 'settings', lazy: page(() => import('../pages/workspace/settings')) },
+          { path: 'mcp', lazy: page(() => import('../pages/workspace/use-from-tools')) },
         ],
       },
       {
@@ -159,6 +181,7 @@ const routes: RouteObject[] = [
           { path: 'team-chat', lazy: page(() => import('../pages/org/team-chat')) },
           { path: 'sso', lazy: page(() => import('../pages/org/sso')) },
           { path: 'provisioning', lazy: page(() => import('../pages/org/provisioning')) },
+          { path: 'clients', lazy: page(() => import('../pages/org/clients')) },
         ],
       },
       { path: 'ops', lazy: page(() => import('../pages/ops')) },

@@ -36,3 +36,40 @@ export function signInTarget(next: string | null): string {
   if (url.origin !== PLACEHOLDER_ORIGIN || !url.pathname.startsWith('/') || url.pathname.startsWith('//')) return DEFAULT_TARGET;
   return `${url.pathname}${url.search}`;
 }
+
+/** Where single sign-on should land, kept in the tab while the browser is at the identity provider. */
+const SSO_TARGET_KEY = 'wc-sso-next';
+/** Longer than signing in at a provider takes; a target older than this is forgotten. */
+const SSO_TARGET_TTL_MS = 15 * 60_000;
+
+/**
+ * Single sign-on comes back to `/` (the API's callback knows no `next`): the page that asked for
+ * signing in (`next`) is kept in this tab's session storage before the browser leaves, and
+ * `ssoTarget` finds it when `/` opens signed in.
+ */
+export function keepSsoTarget(next: string | null): void {
+  try {
+    if (next) sessionStorage.setItem(SSO_TARGET_KEY, JSON.stringify({ next, at: Date.now() }));
+    else sessionStorage.removeItem(SSO_TARGET_KEY);
+  } catch {
+    // No storage (a private window's quota): single sign-on lands on the chat, as without a target.
+  }
+}
+
+/** The page single sign-on was asked for (checked as `signInTarget` checks any `next`); null when none or stale. */
+export function ssoTarget(): string | null {
+  try {
+    const kept = sessionStorage.getItem(SSO_TARGET_KEY);
+    if (!kept) return null;
+    const { next, at } = JSON.parse(kept) as { next?: unknown; at?: unknown };
+    if (typeof next !== 'string' || typeof at !== 'number' || Date.now() - at > SSO_TARGET_TTL_MS) return null;
+    return signInTarget(next);
+  } catch {
+    return null;
+  }
+}
+
+/** Once landed, the kept page is forgotten: the next visit to `/` opens the chat. */
+export function forgetSsoTarget(): void {
+  keepSsoTarget(null);
+}

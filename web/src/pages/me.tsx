@@ -4,10 +4,12 @@ import { dateTime } from '../ui/format';
 import { PageHeader, Section } from '../ui/page';
 import { Notice } from '../ui/panel';
 import { Loadable } from '../ui/states';
+import { MyClients } from './me/clients';
 
 /*
  * Your own account (`/me`, from the header): your display name and your password. A user single
- * sign-on made has no password here, and is told so instead of being shown the form.
+ * sign-on made has no password here, and is told so instead of being shown the form. Then the MCP
+ * clients you connected, to revoke.
  */
 
 function NameForm({ name }: { name: string }) {
@@ -62,7 +64,7 @@ export default function Profile() {
   return (
     <>
       <PageHeader title="Profile">
-        <p>Your name and your password.</p>
+        <p>Your name, your password and the MCP clients you connected.</p>
       </PageHeader>
       <Loadable query={me} label="your profile">
         {({ user, has_password }) => (
@@ -88,6 +90,7 @@ export default function Profile() {
           </>
         )}
       </Loadable>
+      <MyClients />
     </>
   );
 }

@@ -9,6 +9,7 @@ const TONES: Record<string, string> = {
   positive: 'good',
   done: 'good',
   passed: 'good',
+  verified: 'good',
   cold: 'warn',
   pending: 'warn',
   alerted: 'warn',

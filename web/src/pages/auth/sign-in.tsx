@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { $api, checkSsoAddress, fieldError, ssoSignInPath } from '../../api/client';
-import { signInTarget } from '../../app/sign-in-target';
+import { forgetSsoTarget, keepSsoTarget, signInTarget } from '../../app/sign-in-target';
 import { Field, FormError, formValues, Submit } from '../../ui/form';
 import { PageHeader } from '../../ui/page';
 
@@ -15,6 +15,7 @@ function PasswordSignIn() {
     onSuccess: () => {
       // Nothing cached before signing in holds: not the "signed out" session, not another user's data.
       queryClient.clear();
+      forgetSsoTarget();
       void navigate(signInTarget(params.get('next')), { replace: true });
     },
   });
@@ -44,16 +45,22 @@ function PasswordSignIn() {
 /**
  * Single sign-on (docs/sso.md): the address's domain names the organisation's provider. The address
  * is checked first (a 404 shows under the field), then the browser goes to `GET /api/auth/sso`
- * itself, which redirects it to the provider; the provider sends it back signed in.
+ * itself, which redirects it to the provider; the provider sends it back signed in, to `/`, which
+ * opens the page that asked for signing in (`keepSsoTarget`).
  */
 function SsoSignIn() {
   const emailInput = useRef<HTMLInputElement>(null);
+  const [params] = useSearchParams();
   const check = useMutation({
     mutationFn: async (email: string) => {
       await checkSsoAddress(email);
       return email;
     },
-    onSuccess: (email) => window.location.assign(ssoSignInPath(email)),
+    onSuccess: (email) => {
+      // The provider sends the browser back to `/`: the page that asked for signing in is kept for it.
+      keepSsoTarget(params.get('next'));
+      window.location.assign(ssoSignInPath(email));
+    },
     onError: () => emailInput.current?.focus(),
   });
   // The field's own message says what is wrong; the form's message is for everything else.

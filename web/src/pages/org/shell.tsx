@@ -3,7 +3,7 @@ import { $api } from '../../api/client';
 import { useIsAdmin } from '../../app/session';
 import { Tabs } from '../../ui/tabs';
 
-/** The organisation: its users, teams, budgets, settings, team-chat integration, single sign-on and provisioning. */
+/** The organisation: its users, teams, budgets, settings, team-chat integration, single sign-on, provisioning and connected MCP clients. */
 export default function OrgShell() {
   const isAdmin = useIsAdmin();
   const org = $api.useQuery('get', '/api/org');
@@ -17,6 +17,7 @@ export default function OrgShell() {
           { to: '/org/team-chat', label: 'Team chat' },
           { to: '/org/sso', label: 'Single sign-on' },
           { to: '/org/provisioning', label: 'Provisioning' },
+          { to: '/org/clients', label: 'MCP clients' },
         ]
       : []),
   ];

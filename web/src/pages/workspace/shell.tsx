@@ -16,6 +16,7 @@ const TABS = [
   { to: '', label: 'Overview', end: true },
   { to: 'dashboard', label: 'Dashboard' },
   { to: 'chat', label: 'Chat' },
+  { to: 'mcp', label: 'Use from your tools' },
   { to: 'conversations', label: 'Conversations' },
   { to: 'evals', label: 'Evaluations' },
   { to: 'activity', label: 'Activity' },
