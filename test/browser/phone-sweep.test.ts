@@ -71,6 +71,7 @@ const PAGES: [name: string, path: () => string, shown: (on: Page) => Promise<unk
   ['consumers', () => `${workspace}/consumers`, (on) => on.getByRole('heading', { level: 1, name: 'Consumers' }).waitFor()],
   ['permissions', () => `${workspace}/permissions`, (on) => on.getByRole('heading', { level: 1, name: 'Permissions' }).waitFor()],
   ['settings', () => `${workspace}/settings`, (on) => on.getByRole('heading', { level: 1, name: 'Settings' }).waitFor()],
+  ['use from your tools', () => `${workspace}/mcp`, (on) => on.getByRole('heading', { level: 1, name: 'Use from your tools' }).waitFor()],
   ['users', () => '/org', (on) => on.getByRole('heading', { level: 1 }).first().waitFor()],
   ['teams', () => '/org/teams', (on) => on.getByRole('heading', { level: 1, name: 'Teams' }).waitFor()],
   ['budgets', () => '/org/budgets', (on) => on.getByRole('heading', { level: 1, name: 'Budgets' }).waitFor()],
@@ -78,6 +79,7 @@ const PAGES: [name: string, path: () => string, shown: (on: Page) => Promise<unk
   ['team chat', () => '/org/team-chat', (on) => on.getByRole('heading', { level: 1 }).first().waitFor()],
   ['single sign-on', () => '/org/sso', (on) => on.getByRole('heading', { level: 1 }).first().waitFor()],
   ['provisioning', () => '/org/provisioning', (on) => on.getByRole('heading', { level: 1 }).first().waitFor()],
+  ['mcp clients', () => '/org/clients', (on) => on.getByRole('heading', { level: 1, name: 'Connected MCP clients' }).waitFor()],
   ['operations', () => '/ops', (on) => on.getByRole('heading', { level: 1, name: 'Operations' }).waitFor()],
   ['profile', () => '/me', (on) => on.getByRole('heading', { level: 1 }).first().waitFor()],
 ];

@@ -94,9 +94,12 @@ export interface ConsoleService {
  * The local runtime as `npm start` runs it (the built console at /, the repository's stdio MCP
  * server allowed), in memory, with the fake model; a job is tried once, so a failure is final.
  * `deploymentKey: false` starts it without a model key of its own (no `ANTHROPIC_API_KEY`), as a
- * fresh install before anyone has set one.
+ * fresh install before anyone has set one. `env` adds settings (`MCP_ALLOW_PRIVATE_URLS` for an
+ * identity provider on loopback).
  */
-export async function startConsoleService(options: { deploymentKey?: boolean } = {}): Promise<ConsoleService> {
+export async function startConsoleService(
+  options: { deploymentKey?: boolean; env?: Record<string, string> } = {},
+): Promise<ConsoleService> {
   const model = await startFakeModel();
   const script: ModelScript = { failStats: false, markup: false, markdown: false };
   model.handle(reply(script));
@@ -109,6 +112,7 @@ export async function startConsoleService(options: { deploymentKey?: boolean } =
       ...(options.deploymentKey === false ? {} : { ANTHROPIC_API_KEY: 'browser-test-key' }),
       JOB_MAX_ATTEMPTS: '1',
       JOB_RETRY_BASE_MS: '0',
+      ...options.env,
     },
     'local',
   );
