@@ -7,6 +7,7 @@ import { benchBundle, benchConsoleBundle } from './bundle.js';
 import { benchConsole } from './console.js';
 import { benchBudgets, benchCache } from './cost.js';
 import { benchEvals } from './evals.js';
+import { benchGateway } from './gateway.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchLoad } from './load.js';
@@ -52,6 +53,11 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'The query as a user on AWS waits for it: the black-box query (npm start in its own process, server-everything over streamable HTTP, one tool call, two model calls) with DYNAMODB_ENDPOINT at dynalite (in memory) behind a latency proxy putting the store 5 ms away, and the fake model answering each call after 300 ms; next to the naive SDK loop (stores nothing) in the same run. Two ways of putting the store 5 ms away, alternating query by query: each call taking 5 ms with dynalite’s own time inside (DynamoDB’s latency holds its work, and it serves a round’s calls side by side: the goal’s setup), and 5 ms added before dynalite, which serves a round’s calls one by one (what the fake store adds). added: service minus naive (paired: the median of each pair’s difference); cpu_ms_per_query: user + system CPU of the service process per query, both rows (goal: added p50 <= 15 ms)',
     run: benchAwsShaped,
+  },
+  gateway: {
+    title:
+      "The MCP gateway (issue 48), AWS-shaped: npm start in its own process, the store 5 ms away (each call 5 ms, dynalite's time inside), the upstream tool server answering after 50 ms; a person signed in through the gateway's OAuth flow (the MCP SDK's client) calls the tool through the gateway, alternating with the same call made directly: what the gateway adds (paired), and the store calls made before the upstream saw the call (goals: <= 1 sequential store round before forwarding, added p50 <= 12 ms, p99 <= 30 ms); tools/list of a 300-tool workspace (goal: <= 12 tools)",
+    run: benchGateway,
   },
   budgets: {
     title:

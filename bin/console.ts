@@ -13,10 +13,22 @@ export function pathOf(url: string): string {
   return url.slice(url.indexOf('/', url.indexOf('//') + 2));
 }
 
-/** Whether a request's URL is one the API answers (/api…, /scim/…, /health); every other path is the console's. */
+/**
+ * Whether a request's URL is one the API answers (/api…, /scim/…, /health, the MCP gateway's
+ * authorization server: /oauth/… but the console's consent page, /.well-known/oauth-…); every other
+ * path is the console's.
+ */
 export function isApiUrl(url: string): boolean {
   const path = pathOf(url);
-  return path.startsWith('/api/') || path === '/api' || path.startsWith('/api?') || path.startsWith('/scim/') || path.startsWith('/health');
+  if (path.startsWith('/oauth/')) return !path.startsWith('/oauth/consent/');
+  return (
+    path.startsWith('/api/') ||
+    path === '/api' ||
+    path.startsWith('/api?') ||
+    path.startsWith('/scim/') ||
+    path.startsWith('/health') ||
+    path.startsWith('/.well-known/oauth-')
+  );
 }
 
 /** Scripts, stylesheets and the page: what the build precompresses (web/build.ts). */

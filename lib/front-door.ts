@@ -4,6 +4,9 @@ import {
   AllowedMethods,
   CachePolicy,
   Distribution,
+  Function as CloudFrontFunction,
+  FunctionCode,
+  FunctionEventType,
   OriginProtocolPolicy,
   OriginRequestPolicy,
   ViewerProtocolPolicy,
@@ -88,8 +91,18 @@ export class FrontDoor extends Construct {
         customHeaders,
       });
     }
-    const behaviour = (origin: IOrigin): BehaviorOptions => ({
+    // The viewer's Host as X-Forwarded-Host on the streamed routes: the stream function cannot be
+    // given the distribution's address (it is this distribution's origin), and the MCP endpoint's
+    // sign-in challenge names it (shared/oauth/resources.ts, publicOriginOf).
+    const forwardHost = new CloudFrontFunction(this, 'ForwardHost', {
+      comment: 'The viewer Host as X-Forwarded-Host, for the MCP endpoint sign-in challenge',
+      code: FunctionCode.fromInline(
+        'function handler(event) { var request = event.request; if (request.headers.host) request.headers["x-forwarded-host"] = { value: request.headers.host.value }; return request; }',
+      ),
+    });
+    const behaviour = (origin: IOrigin, viewerFunction?: CloudFrontFunction): BehaviorOptions => ({
       origin,
+      ...(viewerFunction ? { functionAssociations: [{ function: viewerFunction, eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
       allowedMethods: AllowedMethods.ALLOW_ALL,
       cachePolicy: CachePolicy.CACHING_DISABLED,
       // Every viewer header but Host (the origin's own domain is its Host), all cookies and query
@@ -109,10 +122,15 @@ export class FrontDoor extends Construct {
       defaultBehavior: this.console.behaviour,
       // CloudFront tries these in order: the streamable routes before the rest of /api/*.
       additionalBehaviors: {
-        ...Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream)])),
+        ...Object.fromEntries(STREAMABLE_ROUTES.map((entry) => [pathPatternOf(entry), behaviour(stream, forwardHost)])),
         '/api/*': api,
         // SCIM provisioning by the organisations' identity providers (shared/scim).
         '/scim/*': api,
+        // The MCP gateway's authorization server (shared/oauth): its consent page is the console's,
+        // every other /oauth/* path and its metadata are the API's.
+        '/oauth/consent/*': this.console.behaviour,
+        '/oauth/*': api,
+        '/.well-known/oauth-*': api,
         '/health': api,
       },
       defaultRootObject: 'index.html',

@@ -120,6 +120,9 @@ export class ServiceStack extends Stack {
     // to the domain users sign in on, where their session cookie is. Not the stream function's:
     // its URL is CloudFront's origin (a cycle), and it only reads redirect URIs already stored.
     this.api.agentFunction?.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
+    // The MCP gateway's authorization server (on the API function) is the front door's origin: its
+    // issuer, and the resource its tokens are bound to, are the addresses MCP clients connect to.
+    this.api.apiFunction.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.agentService?.container.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.chatBridge = new ChatBridge(this, 'ChatBridge', { table: this.data.table, jobs: this.jobs });
     // The bot sends chat users a link to the console's page that links their chat account.

@@ -45,6 +45,11 @@ export class SessionCache {
     this.entries.forget((entry) => entry.userId === userId);
     this.people.forget((_active, key) => key.endsWith(` ${userId}`));
   }
+
+  /** After an MCP client's grants were revoked: the access tokens issued under them are read again (shared/oauth). */
+  forgetGrants(grantIds: readonly string[]): void {
+    this.entries.forget((entry) => entry.principal?.oauth !== undefined && grantIds.includes(entry.principal.oauth.grantId));
+  }
 }
 
 /** What this process read of API keys, by their hash: the active key record, or null (unknown or revoked). */

@@ -79,6 +79,12 @@ async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<Cach
   return { principal, userId: claims.userId };
 }
 
+/** How a session began (a password, with the user's password epoch then, or single sign-on), if it is still there. */
+export async function sessionSignIn(deps: Deps, sessionId: string): Promise<{ method: 'password' | 'sso'; passwordEpoch: number } | undefined> {
+  const session = await deps.table.get<SessionItem>(sessionKey(sessionId), true);
+  return session ? { method: session.method, passwordEpoch: session.password_epoch ?? 0 } : undefined;
+}
+
 /** Logout: the session item goes, so its cookie stops working everywhere (here at once). */
 export async function revokeSession(deps: Deps, sessionId: string): Promise<void> {
   await deps.table.delete(sessionKey(sessionId));

@@ -23,6 +23,11 @@ export interface Principal {
   sessionId?: string;
   /** Set when the caller is a consumer's API key rather than a user's session. */
   apiKey?: { consumerId: string; workspaceId: string; type: 'api' | 'messaging' | 'coding-agent' };
+  /**
+   * Set when the caller is a person through an MCP client's OAuth access token (the MCP gateway,
+   * shared/oauth): the client, the grant the token came from, and the one workspace it is for.
+   */
+  oauth?: { clientId: string; clientName: string; verified: boolean; grantId: string; workspaceId: string };
 }
 
 export function sessionKey(secret: string): Uint8Array {

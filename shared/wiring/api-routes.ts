@@ -21,6 +21,7 @@ import { SCIM_PATH } from '../scim/token.js';
 import { ssoRoutes } from '../auth/sso/routes.js';
 import { toolSearchRoutes } from '../tool-search/routes.js';
 import { workspaceRoutes } from '../workspace-admin/routes.js';
+import { oauthProtocolRoutes, oauthRoutes } from '../oauth/index.js';
 
 /*
  * The composition of the HTTP API: which domains' routers a process mounts. `shared/http` is the
@@ -39,10 +40,12 @@ export function apiRoutes(deps: Deps, agent: OpenAPIHono<AppEnv>[] = []): Mounte
     ...[authRoutes, orgRoutes, invitationRoutes, budgetRoutes, ssoRoutes, scimAdminRoutes].map((routes) => atApi(routes(deps))),
     ...[workspaceRoutes, toolSearchRoutes, conversationRoutes, catalogueRoutes].map((routes) => atApi(routes(deps))),
     ...agent.map(atApi),
-    ...[queueRoutes, chatRoutes, consumerRoutes, knowledgeRoutes, guardrailRoutes, approvalRoutes, evalRoutes].map((routes) =>
+    ...[queueRoutes, chatRoutes, consumerRoutes, knowledgeRoutes, guardrailRoutes, approvalRoutes, evalRoutes, oauthRoutes].map((routes) =>
       atApi(routes(deps)),
     ),
     // Provisioning by the identity provider: its own protocol, token and error form (RFC 7644).
     { path: SCIM_PATH, router: scimRoutes(deps) },
+    // The MCP gateway's authorization server: its metadata and /oauth/* (RFC 8414, RFC 9728; shared/oauth).
+    { path: '/', router: oauthProtocolRoutes(deps) },
   ];
 }

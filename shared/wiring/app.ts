@@ -142,6 +142,8 @@ export function createApp(deps: Deps, options: AppOptions) {
     if (c.res.headers.get('Cache-Control') !== 'no-store') c.header('Cache-Control', 'no-store');
   });
   app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitRequestRate(deps), limitBodies());
+  // The authorization server's endpoints count registrations per address (shared/oauth).
+  app.use('/oauth/*', recordClientAddress(options.clientAddress));
 
   app.openapi(healthRoute, (c) => c.json({ status: 'ok' as const }, 200));
   for (const { path, router } of options.routes) app.route(path, router);

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { readSession } from '../auth/sessions.js';
 import { SESSION_COOKIE, type Principal } from '../auth/tokens.js';
@@ -8,6 +8,8 @@ import { bearerToken } from '../http/middleware.js';
 import type { AppEnv } from '../http/router.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../platform/errors.js';
 import { keyMatchers, publicPathMatcher } from './route-table.js';
+import { InvalidTokenError, tokenPrincipal } from '../oauth/access.js';
+import { MCP_SCOPE, publicOriginOf, resourceMetadataUrl } from '../oauth/resources.js';
 
 /*
  * Who is calling: a session cookie or a consumer's key, checked against the route table (its
@@ -65,11 +67,49 @@ async function keyPrincipal(deps: Deps, presented: string, path: string): Promis
   return { principal, recording };
 }
 
+/** A workspace's MCP endpoint: a coding-agent key, or a person's OAuth access token (the MCP gateway, shared/oauth). */
+const MCP_PATH = /^\/api\/workspaces\/([^/]+)\/mcp$/;
+
+/** Consumer keys begin so (consumers/keys.ts); any other Bearer at the MCP endpoint is an access token. */
+const API_KEY_PREFIX = 'wap_';
+
+/**
+ * A person at a workspace's MCP endpoint: their access token, checked (oauth/access.ts); without
+ * one, or with one refused, 401 with the challenge that leads an MCP client to sign in (RFC 9728).
+ */
+async function personAtMcp(c: Context<AppEnv>, deps: Deps, token: string | undefined, encodedWorkspace: string): Promise<Principal> {
+  let workspaceId: string;
+  try {
+    workspaceId = decodeURIComponent(encodedWorkspace);
+  } catch {
+    throw new NotFoundError(`workspace ${encodedWorkspace} not found`);
+  }
+  const metadata = resourceMetadataUrl(publicOriginOf(deps, c.req.url, c.req.header('x-forwarded-host')), workspaceId);
+  const challenge = `Bearer resource_metadata="${metadata}", scope="${MCP_SCOPE}"`;
+  if (!token) {
+    c.header('WWW-Authenticate', challenge);
+    throw new UnauthorizedError('sign in: this MCP endpoint takes an OAuth access token (its metadata says where) or a coding-agent key');
+  }
+  try {
+    return await tokenPrincipal(deps, token, workspaceId);
+  } catch (error) {
+    if (!(error instanceof InvalidTokenError)) throw error;
+    c.header('WWW-Authenticate', `${challenge}, error="invalid_token", error_description="${error.message}"`);
+    throw new UnauthorizedError(error.message);
+  }
+}
+
 /** Requires a valid session (or a consumer's Bearer key) on every `/api` route that is not public; default deny. */
 export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (isPublicPath(c.req.path)) return next();
     const authorization = c.req.header('authorization');
+    const mcp = MCP_PATH.exec(c.req.path);
+    const presented = authorization === undefined ? undefined : bearerToken(authorization);
+    if (mcp?.[1] && !presented?.startsWith(API_KEY_PREFIX)) {
+      c.set('principal', await personAtMcp(c, deps, presented ?? undefined, mcp[1]));
+      return next();
+    }
     if (authorization !== undefined) {
       const key = bearerToken(authorization);
       if (!key) throw new UnauthorizedError('the Authorization header must be "Bearer <API key>"');

@@ -19,6 +19,7 @@ import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
 import { orgRouteDefinitions } from '../org-admin/route-definitions.js';
 import { modelAgentRouteDefinitions } from '../org-admin/model-route-definitions.js';
 import { toolSearchRouteDefinitions } from '../tool-search/route-definitions.js';
+import { oauthRouteDefinitions } from '../oauth/route-definitions.js';
 import { workspaceRouteDefinitions } from '../workspace-admin/route-definitions.js';
 import { PUBLIC, onApi, type KeyType, type PlacedRoute } from '../http/placement.js';
 
@@ -64,6 +65,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   decisionRouteDefinitions,
   evalRouteDefinitions,
   modelAgentRouteDefinitions,
+  oauthRouteDefinitions,
   { documentRoute },
 ].flatMap((domain): PlacedRoute[] => Object.values(domain));
 

@@ -301,6 +301,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     // Anthropic only: Bedrock would reach for AWS credentials the test has not.
     'PATCH /api/workspaces/{id}/conversations/{cid}': [{ title: 'Renamed chat' }, { pinned: true }],
     'POST /api/org/settings/model': [{ provider: 'anthropic', api_key: 'sk-ant-hostile-key' }, { provider: 'anthropic' }],
+    'POST /api/oauth/interactions/{uid}': [{ decision: 'allow' }, { decision: 'deny' }],
     'POST /api/connectors/consumer': [
       { type: 'api', workspace_id: ws, credentials: {} },
       {

@@ -62,6 +62,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/org/integrations/test': { type: 'team-chat', credentials: { bot_token: 'xoxb-matrix' } },
   'PATCH /api/workspaces/{id}/conversations/{cid}': { title: 'Renamed chat', pinned: true },
   'POST /api/org/settings/model': { provider: 'anthropic', api_key: 'sk-ant-matrix' },
+  'POST /api/oauth/interactions/{uid}': { decision: 'deny' },
   'POST /api/connectors/consumer': {
     type: 'team-chat',
     workspace_id: 'ws-filled-per-test',

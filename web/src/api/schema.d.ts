@@ -2368,6 +2368,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/me/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The MCP clients you connected, most recently used first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description your clients */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clients: components["schemas"]["ConnectedClient"][];
+                        };
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/me/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke one of your MCP clients: its tokens stop working */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description revoked */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me/password": {
         parameters: {
             query?: never;
@@ -2488,6 +2609,154 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/oauth/interactions/{uid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What an MCP client asks to be allowed: the client, its redirect host and the workspace */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the request */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsentRequest"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Allow or deny an MCP client's access to the workspace; the browser then goes to redirect_to */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    uid: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        decision: "allow" | "deny";
+                    };
+                };
+            };
+            responses: {
+                /** @description decided */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ConsentDecision"];
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body over 1 MiB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2889,6 +3158,145 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description deleted */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StatusOk"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/clients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every MCP client connected by your organisation's people (admin) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description the clients */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            clients: components["schemas"]["ConnectedClient"][];
+                        };
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/org/clients/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a person's MCP client (admin) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description revoked */
                 200: {
                     headers: {
                         [name: string]: unknown;
@@ -9095,7 +9503,11 @@ export interface components {
                 status: string;
                 tool: string;
             }[];
+            /** @description tool_call: the name of the MCP client the person called from; null for a query */
+            client: string | null;
             connections_hit: string[];
+            /** @description tool_call: the consumer it is counted under, named after the client (`mcp:<client name>`); null for a query */
+            consumer: string | null;
             /** @description the conversation the query was asked in (its transcript: GET …/conversations/:cid); null when it is not known */
             conversation_id: string | null;
             cost_usd: number;
@@ -9107,10 +9519,22 @@ export interface components {
             duration_ms: number;
             error: string | null;
             id: string;
+            /**
+             * @description query: a question the agent answered; tool_call: a person's call of one tool through the workspace's MCP endpoint (no conversation, no model cost)
+             * @enum {string}
+             */
+            kind: "query" | "tool_call";
+            /**
+             * @description tool_call: ok, error (the tool failed), blocked (a guardrail), unknown_tool (not a tool this person may use), needs_authorization (their own grant is missing), approval_pending, denied or expired (its approval); null for a query
+             * @enum {string|null}
+             */
+            outcome: "ok" | "error" | "blocked" | "unknown_tool" | "needs_authorization" | "approval_pending" | "denied" | "expired" | null;
             query: string;
             tokens: components["schemas"]["Tokens"];
             tokens_input: number;
             tokens_output: number;
+            /** @description tool_call: the tool called, by the name the person called it; null for a query */
+            tool: string | null;
             tools_called: string[];
             /** @description the user who asked (a signed-in user, or the one a chat account is linked to); null for a consumer key, and for entries stored before it was kept */
             user_id: string | null;
@@ -9144,6 +9568,11 @@ export interface components {
             };
             reason: string | null;
             requested_by: string;
+            /**
+             * @description agent: a query waits on it and goes on once decided; gateway: a person's tool call through the workspace's MCP endpoint, which runs once when they call it again (or at once, while the call still waits)
+             * @enum {string}
+             */
+            source: "agent" | "gateway";
             /** @enum {string} */
             status: "pending" | "approved" | "denied" | "expired";
             tool: string;
@@ -9258,6 +9687,24 @@ export interface components {
             /** @enum {string} */
             status: "connected";
         };
+        ConnectedClient: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            last_used_at: string | null;
+            name: string;
+            redirect_host: string;
+            user_id: string;
+            verified: boolean;
+            workspaces: string[];
+        };
         Connection: {
             args: string[];
             /**
@@ -9297,6 +9744,29 @@ export interface components {
             transport: "http" | "stdio";
             type: string;
             url: string | null;
+        };
+        ConsentDecision: {
+            /** @description where the browser goes next: the authorization server, which sends it back to the client */
+            redirect_to: string;
+        };
+        ConsentRequest: {
+            client: {
+                id: string;
+                /** @description A verified client's name carries its domain: (claude.ai) */
+                name: string;
+                redirect_host: string;
+                /** @description true: identified by its metadata document (CIMD); false: self-declared (registered) */
+                verified: boolean;
+            };
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            workspace: {
+                id: string;
+                name: string;
+            };
         };
         Consumer: {
             channels: {
