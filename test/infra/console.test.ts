@@ -84,7 +84,9 @@ describe('the web console on AWS', () => {
   });
 
   it("answers index.html for the single-page app's routes (a viewer-request function on its behaviour only)", () => {
-    const [[functionId, fn] = []] = ofType('AWS::CloudFront::Function');
+    const [[functionId, fn] = []] = ofType('AWS::CloudFront::Function').filter(([, candidate]) =>
+      String(candidate.Properties.FunctionCode).includes('index.html'),
+    );
     expect(distribution().DefaultCacheBehavior.FunctionAssociations).toEqual([
       { EventType: 'viewer-request', FunctionARN: { 'Fn::GetAtt': [functionId, 'FunctionARN'] } },
     ]);

@@ -28,6 +28,7 @@ interface Behaviour {
   OriginRequestPolicyId: string;
   ViewerProtocolPolicy: string;
   Compress: boolean;
+  FunctionAssociations?: { EventType: string; FunctionARN: unknown }[];
 }
 interface DistributionConfig {
   DefaultCacheBehavior: Behaviour;
@@ -77,8 +78,11 @@ const distribution = () => ofType('AWS::CloudFront::Distribution')[0]?.[1].Prope
 /** The origin a behaviour sends to, by what its domain name is made of. */
 const originOf = (behaviour: Behaviour) => JSON.stringify(distribution().Origins.find((origin) => origin.Id === behaviour.TargetOriginId));
 /** The behaviours of the API's origins (the default behaviour is the web console's: test/infra/console.test.ts). */
-const API_PATTERNS = ['/api/*', '/scim/*', '/health'];
-const streamBehaviours = () => distribution().CacheBehaviors.filter((behaviour) => !API_PATTERNS.includes(behaviour.PathPattern ?? ''));
+const API_PATTERNS = ['/api/*', '/scim/*', '/oauth/*', '/.well-known/oauth-*', '/health'];
+/** The console's paths among the behaviours: the MCP gateway's consent page. */
+const CONSOLE_PATTERNS = ['/oauth/consent/*'];
+const streamBehaviours = () =>
+  distribution().CacheBehaviors.filter((behaviour) => ![...API_PATTERNS, ...CONSOLE_PATTERNS].includes(behaviour.PathPattern ?? ''));
 const apiBehaviours = () => distribution().CacheBehaviors.filter((behaviour) => API_PATTERNS.includes(behaviour.PathPattern ?? ''));
 /** The origins the functions sit behind (not the console's bucket). */
 const functionOrigins = () => distribution().Origins.filter((origin) => origin.CustomOriginConfig !== undefined);
@@ -154,7 +158,18 @@ describe('the CloudFront distribution', () => {
         Compress: false,
       });
       expect(originOf(behaviour)).toContain(`"Fn::GetAtt":["${urlId()}","FunctionUrl"]`);
+      // The viewer's Host goes on as X-Forwarded-Host (the MCP endpoint's sign-in challenge names it).
+      expect(behaviour.FunctionAssociations).toEqual([{ EventType: 'viewer-request', FunctionARN: expect.anything() }]);
     }
+    const [[, forward] = []] = ofType('AWS::CloudFront::Function').filter(([, fn]) =>
+      String(fn.Properties.FunctionCode).includes('x-forwarded-host'),
+    );
+    type Request = { headers: Record<string, { value: string }> };
+    const handler = new Function(`${String(forward?.Properties.FunctionCode)}; return handler;`)() as (event: {
+      request: Request;
+    }) => Request;
+    const request = handler({ request: { headers: { host: { value: 'd111.cloudfront.net' } } } });
+    expect(request.headers['x-forwarded-host']).toEqual({ value: 'd111.cloudfront.net' });
   });
 
   it('waits 60 s for the stream origin (a stream sends at once and every 15 s), over HTTPS only', () => {
@@ -162,7 +177,7 @@ describe('the CloudFront distribution', () => {
     expect(stream?.CustomOriginConfig).toMatchObject({ OriginReadTimeout: 60, OriginProtocolPolicy: 'https-only' });
   });
 
-  it('sends every other /api path, SCIM provisioning and /health to the HTTP API, uncached, with all methods, after the streamable routes', () => {
+  it('sends every other /api path, SCIM provisioning, the authorization server and /health to the HTTP API, uncached, with all methods, after the streamable routes', () => {
     expect(apiBehaviours().map((behaviour) => behaviour.PathPattern)).toEqual(API_PATTERNS);
     const apiId = ofType('AWS::ApiGatewayV2::Api')[0]?.[0];
     for (const behaviour of apiBehaviours()) {
@@ -184,11 +199,13 @@ describe('the CloudFront distribution', () => {
     expect(distribution().Logging).toMatchObject({ IncludeCookies: false });
   });
 
-  it("gives the agent function (OAuth redirect URIs) and the chat bridge (chat links) the distribution's URL, and outputs it as ServiceUrl", () => {
+  it("gives the agent function (OAuth redirect URIs), the API function (the MCP gateway's issuer) and the chat bridge (chat links) the distribution's URL, and outputs it as ServiceUrl", () => {
     const distributionId = ofType('AWS::CloudFront::Distribution')[0]?.[0];
     const publicUrl = { 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distributionId, 'DomainName'] }]] };
     const agent = propertiesOf(agentFunctionId()).Environment as { Variables: Record<string, unknown> };
     expect(agent.Variables.PUBLIC_BASE_URL).toEqual(publicUrl);
+    const api = propertiesOf(functionId('The HTTP API')).Environment as { Variables: Record<string, unknown> };
+    expect(api.Variables.PUBLIC_BASE_URL).toEqual(publicUrl);
     template.hasResourceProperties('AWS::ECS::TaskDefinition', {
       ContainerDefinitions: [Match.objectLike({ Environment: Match.arrayWith([{ Name: 'PUBLIC_BASE_URL', Value: publicUrl }]) })],
     });
@@ -240,7 +257,7 @@ describe('the origin secret (CloudFront-Viewer-Address is trusted only with it)'
   });
 
   it('keeps the origin request policy that forwards CloudFront-Viewer-Address without the viewer Host', () => {
-    for (const behaviour of distribution().CacheBehaviors) {
+    for (const behaviour of distribution().CacheBehaviors.filter((entry) => !CONSOLE_PATTERNS.includes(entry.PathPattern ?? ''))) {
       expect(behaviour.OriginRequestPolicyId).toBe(ALL_VIEWER_EXCEPT_HOST_HEADER);
     }
   });
