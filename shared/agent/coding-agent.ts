@@ -1,41 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { z } from 'zod';
-import type { AgentEvent } from './events.js';
-import { runQuery, type QueryListener } from './query.js';
+import { runQuery } from './query.js';
+import { notifierOf, progressListener } from './gateway/progress.js';
+import { serveStateless } from './gateway/transport.js';
 import type { Principal } from '../auth/index.js';
 import { ownerOf } from '../conversations/index.js';
 import type { Deps } from '../deps.js';
 import { newId } from '../platform/ids.js';
 import { answerWithWaiting } from '../approvals/index.js';
-
-/** Text progress is told at most this often; tool calls always. */
-const TEXT_PROGRESS_MS = 500;
-
-type Notify = (progress: number, message: string) => void;
-
-/**
- * Progress notifications of one `ask` (MCP `notifications/progress`): the query started, each
- * tool call and its end, and the answer being written (throttled). `progress` only grows.
- */
-function progressListener(notify: Notify, now: () => number): QueryListener {
-  let step = 0;
-  let written = 0;
-  let toldAt = 0;
-  const tell = (message: string) => notify(++step, message);
-  const onEvent = (event: AgentEvent) => {
-    if (event.type === 'tool_call') tell(`calling ${event.name}${event.connection ? ` (${event.connection})` : ''}`);
-    else if (event.type === 'tool_result') tell(`${event.name} ${event.is_error ? 'failed' : 'answered'} in ${event.duration_ms} ms`);
-    else if (event.type === 'approval_required') tell(`waiting for approval of ${event.tool}`);
-    else {
-      written += event.delta.length;
-      if (now() - toldAt < TEXT_PROGRESS_MS) return;
-      toldAt = now();
-      tell(`writing the answer (${written} characters)`);
-    }
-  };
-  return { onStart: () => tell('thinking'), onEvent };
-}
 
 /** The coding agent's own conversation id: its conversations start with its consumer id, so it cannot continue another's. */
 function ownSessionId(deps: Deps, consumerId: string, sessionId: string | undefined): string {
@@ -67,14 +39,7 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
       annotations: { readOnlyHint: false, openWorldHint: true },
     },
     async ({ question, session_id }, extra) => {
-      const progressToken = extra._meta?.progressToken;
-      const notify: Notify = (progress, message) =>
-        void extra
-          .sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken: progressToken as string | number, progress, message },
-          })
-          .catch(() => undefined);
+      const notify = notifierOf(extra);
       const { response } = await runQuery(
         deps,
         {
@@ -87,7 +52,7 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
         },
         workspaceId,
         { query: question, session_id: ownSessionId(deps, consumerId, session_id) },
-        progressToken === undefined ? {} : progressListener(notify, () => performance.now()),
+        notify ? progressListener(notify, () => performance.now()) : {},
       );
       const answer = answerWithWaiting(workspaceId, response.answer, response.pending_approval);
       const text = response.error ? `${answer ? `${answer}\n\n` : ''}Error: ${response.error}` : answer;
@@ -101,49 +66,16 @@ function workspaceMcpServer(deps: Deps, principal: Principal, workspaceId: strin
   return server;
 }
 
-/** True when a JSON-RPC body (one message or a batch) asks for progress on a call. */
-function asksForProgress(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((message) => {
-    const meta = (message as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta;
-    return meta?.progressToken !== undefined;
-  });
-}
-
 /**
- * One MCP request (streamable HTTP, stateless). A call that asks for progress is answered as an
- * event stream, so the notifications can go before the result; the server is closed once that
- * stream ends. Everything else is answered as plain JSON.
+ * One MCP request (streamable HTTP, stateless) of a coding agent's key: a call that asks for
+ * progress is answered as an event stream, everything else as plain JSON (gateway/transport.ts).
  */
-export async function answerMcpRequest(
+export function answerMcpRequest(
   deps: Deps,
   principal: Principal,
   workspaceId: string,
   consumerId: string,
   request: Request,
 ): Promise<Response> {
-  const parsedBody =
-    request.method === 'POST'
-      ? await request
-          .clone()
-          .json()
-          .catch(() => undefined)
-      : undefined;
-  const streaming = asksForProgress(parsedBody);
-  const server = workspaceMcpServer(deps, principal, workspaceId, consumerId);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
-  await server.connect(transport);
-  let response: Response;
-  try {
-    response = await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  if (!streaming || !response.body) {
-    await server.close();
-    return response;
-  }
-  const body = response.body.pipeThrough(new TransformStream({ flush: () => void server.close() }));
-  return new Response(body, { status: response.status, headers: response.headers });
+  return serveStateless(request, () => workspaceMcpServer(deps, principal, workspaceId, consumerId));
 }
