@@ -40,6 +40,11 @@ const COLUMNS: [string, (entry: ActivityEntry) => string | number][] = [
   ],
   // Last, so that the columns before it keep their places in sheets made from earlier exports.
   ['conversation_id', (entry) => entry.conversation_id ?? ''],
+  // A person's tool call through the MCP gateway (empty for a query): after the columns of before.
+  ['kind', (entry) => entry.kind],
+  ['client', (entry) => entry.client ?? ''],
+  ['tool', (entry) => entry.tool ?? ''],
+  ['outcome', (entry) => entry.outcome ?? ''],
 ];
 
 /**

@@ -7,7 +7,8 @@ import type { Item, QueryInput } from '../platform/table.js';
 import { counterNames, counterOf, countersOf, readCounterItems } from './counters.js';
 import { DayRangeQuery, instantsOf } from './day-range.js';
 import { activityFilterOf, activityOfWorkspace } from './entities.js';
-import type { ActivityEntrySchema } from './schemas.js';
+import { TOOL_CALL_OUTCOMES, type ActivityEntrySchema } from './schemas.js';
+import { TOOL_CALLS_TOTAL } from './activity-tool-calls.js';
 import { getWorkspaceItem, type WorkspaceItem } from './workspaces.js';
 
 /*
@@ -60,8 +61,16 @@ export const toActivity = (item: Item): ActivityEntry => ({
   duration_ms: num(item.duration_ms),
   error: strOrNull(item.error),
   approvals: Array.isArray(item.approvals) ? (item.approvals as ActivityEntry['approvals']) : [],
+  ...toolCallOf(item),
   created_at: str(item.created_at),
 });
+
+/** What an entry says of a tool call through the MCP gateway; nulls for a query. */
+function toolCallOf(item: Item): Pick<ActivityEntry, 'kind' | 'client' | 'consumer' | 'tool' | 'outcome'> {
+  if (item.kind !== 'tool_call') return { kind: 'query', client: null, consumer: null, tool: null, outcome: null };
+  const outcome = TOOL_CALL_OUTCOMES.find((known) => known === item.outcome) ?? 'error';
+  return { kind: 'tool_call', client: strOrNull(item.client), consumer: strOrNull(item.consumer), tool: strOrNull(item.tool), outcome };
+}
 
 /** The Queries of the audit log for these filters, one per shard: the days as their key condition, the rest as their filter. */
 export function activityQueries(orgId: string, workspaceId: string, filters: ActivityFilters): Omit<QueryInput, 'limit' | 'startKey'>[] {
@@ -74,9 +83,14 @@ export function activityQueries(orgId: string, workspaceId: string, filters: Act
   return activityOfWorkspace(orgId, workspaceId).map((shard) => ({ ...shard, ...(sk ? { sk } : {}), ...filter }));
 }
 
+/** The workspace's audit entries of all time, from its counters: its queries and its tool calls through the MCP gateway. */
+function entriesCounted(counters: object): number {
+  return counterOf(counters, counterNames.total('queries')) + counterOf(counters, TOOL_CALLS_TOTAL);
+}
+
 /**
  * `GET /api/workspaces/:id/activity`: newest first. Unfiltered, `total` is the workspace's
- * all-time query counter; with any filter or day it is counted (a COUNT query over the same range
+ * all-time count of queries and tool calls; with any filter or day it is counted (a COUNT query over the same range
  * and filter, in the same round as the page, as the conversations list counts a filtered total),
  * and a filtered page reads at most `FILTERED_PAGE_READ` entries.
  */
@@ -99,7 +113,7 @@ export async function listActivity(
   ]);
   return {
     activity: entries.items.map(toActivity),
-    total: counted ?? counterOf(countersOf(counterItems), counterNames.total('queries')),
+    total: counted ?? entriesCounted(countersOf(counterItems)),
     next_cursor: entries.nextCursor,
   };
 }

@@ -215,6 +215,8 @@ export const activityShards = (orgId: string, workspaceId: string): string[] => 
 
 /** The attributes of an audit log entry that its list filters on (the query writes the whole entry). */
 const activityEntity = tableEntity('activity-entry', {
+  /** `tool_call`: a person's call through the MCP gateway (with client, tool, outcome); absent: a query. */
+  kind: string().enum('query', 'tool_call').optional(),
   user_id: nullableString.optional(),
   conversation_id: string().optional(),
   created_at: string().optional(),

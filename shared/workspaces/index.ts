@@ -6,6 +6,7 @@
  */
 export * from './activity-csv.js';
 export * from './activity.js';
+export * from './activity-tool-calls.js';
 export * from './approval-setting.js';
 export * from './counters.js';
 export * from './day-counts.js';

@@ -260,6 +260,19 @@ export const WorkspaceDetailSchema = z
   })
   .openapi('WorkspaceDetail');
 
+/** How a tool call through the MCP gateway ended, as its audit entry says. */
+export const TOOL_CALL_OUTCOMES = [
+  'ok',
+  'error',
+  'blocked',
+  'unknown_tool',
+  'needs_authorization',
+  'approval_pending',
+  'denied',
+  'expired',
+] as const;
+export type ToolCallOutcome = (typeof TOOL_CALL_OUTCOMES)[number];
+
 export const ActivityEntrySchema = z
   .object({
     id: z.string(),
@@ -292,6 +305,22 @@ export const ActivityEntrySchema = z
         }),
       )
       .openapi({ description: 'decisions on the tool calls of this query that needed approval: who decided, when, the decision' }),
+    kind: z.enum(['query', 'tool_call']).openapi({
+      description:
+        "query: a question the agent answered; tool_call: a person's call of one tool through the workspace's MCP endpoint (no conversation, no model cost)",
+    }),
+    client: z
+      .string()
+      .nullable()
+      .openapi({ description: 'tool_call: the name of the MCP client the person called from; null for a query' }),
+    consumer: z.string().nullable().openapi({
+      description: 'tool_call: the consumer it is counted under, named after the client (`mcp:<client name>`); null for a query',
+    }),
+    tool: z.string().nullable().openapi({ description: 'tool_call: the tool called, by the name the person called it; null for a query' }),
+    outcome: z.enum(TOOL_CALL_OUTCOMES).nullable().openapi({
+      description:
+        'tool_call: ok, error (the tool failed), blocked (a guardrail), unknown_tool (not a tool this person may use), needs_authorization (their own grant is missing), approval_pending, denied or expired (its approval); null for a query',
+    }),
     created_at: isoTimestamp,
   })
   .openapi('ActivityEntry');

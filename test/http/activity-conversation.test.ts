@@ -50,14 +50,15 @@ describe('GET /api/workspaces/:id/activity: conversation_id', () => {
     const transcript = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${first}`, { cookie });
     expect(transcript.status, transcript.text).toBe(200);
 
-    // The CSV has it too, as its last column.
+    // The CSV has it too, after the columns it had before (then only the tool-call columns of the MCP gateway).
     const csv = await t.request('GET', `/api/workspaces/${workspaceId}/activity.csv`, { cookie });
     const [header, ...rows] = csv.text
       .trimEnd()
       .split('\r\n')
       .map((line) => line.split(','));
-    expect(header?.at(-1)).toBe('conversation_id');
-    expect(rows.map((row) => row.at(-1)).sort()).toEqual([first, first, other].sort());
+    const column = header?.indexOf('conversation_id') ?? -1;
+    expect(header?.slice(column)).toEqual(['conversation_id', 'kind', 'client', 'tool', 'outcome']);
+    expect(rows.map((row) => row[column]).sort()).toEqual([first, first, other].sort());
   });
 
   it('reads null for an entry stored without a conversation', async () => {
