@@ -62,8 +62,12 @@ export interface ApprovalFields {
   reason: string | null;
   /** Who asked (`Caller`, JSON): kept after the decision, when the paused query is dropped. */
   caller: string;
-  /** The paused query (`PausedQuery`, JSON); removed by the write that decides. */
+  /** The paused query (`PausedQuery`, JSON); removed by the write that decides. None for a gateway call's. */
   paused?: string;
+  /** `gateway`: a person's call through the MCP gateway (agent/gateway/), which no paused query waits on. */
+  source?: 'agent' | 'gateway';
+  /** When the gateway call it let run ran (each approval lets one run). */
+  consumed_at?: string;
 }
 
 export type ApprovalItem = ApprovalFields & Item;
@@ -83,6 +87,8 @@ export interface ApprovalView {
   decided_by: string | null;
   decided_at: string | null;
   reason: string | null;
+  /** `agent`: a query waits on it; `gateway`: a person's call through the workspace's MCP endpoint, run when they call again. */
+  source: 'agent' | 'gateway';
 }
 
 /** JSON with its keys sorted at every level: the same arguments always hash the same. */
@@ -114,6 +120,7 @@ export function toApprovalView(item: ApprovalItem): ApprovalView {
     decided_by: item.decided_by,
     decided_at: item.decided_at,
     reason: item.reason,
+    source: item.source ?? 'agent',
   };
 }
 

@@ -36,8 +36,12 @@ const approvalEntity = tableEntity('approval', {
   reason: nullableString,
   /** Who asked (`Caller`, JSON): kept after the decision. */
   caller: string(),
-  /** The paused query (`PausedQuery`, JSON); removed by the write that decides. */
+  /** The paused query (`PausedQuery`, JSON); removed by the write that decides. None for a gateway call's. */
   paused: string().optional(),
+  /** `gateway`: a person's tool call through the MCP gateway, which no paused query waits on (absent: the agent's). */
+  source: string().enum('agent', 'gateway').optional(),
+  /** When a gateway call ran on this approval: each approval lets one call run. */
+  consumed_at: string().optional(),
   // Its entry in the listing by status and, while pending, in the index of expiries.
   ...indexSchema('lookups', string().optional()),
   ...indexSchema('approvalExpiries', string().optional()),
@@ -124,6 +128,35 @@ export function decisionUpdate(
     .options({ condition: pendingFor(claim, decision.at) });
   return updateOf(command);
 }
+
+/**
+ * An approved gateway approval used by the call it lets run: one conditional write, so of two
+ * calls with the same arguments exactly one runs on it.
+ */
+export function consumeUpdate(approval: { org_id: string; workspace_id: string; id: string }, at: string) {
+  const command = approvalEntity
+    .build(UpdateItemCommand)
+    .item({ ...approvalKey(approval.org_id, approval.workspace_id, approval.id), consumed_at: at })
+    .options({
+      condition: {
+        and: [
+          { attr: 'status', eq: 'approved' },
+          { attr: 'consumed_at', exists: false },
+        ],
+      },
+    });
+  return updateOf(command);
+}
+
+/**
+ * The latest approval a person asked for one gateway call (`GWAPPR#<org>#<ws>` /
+ * `CALL#<user>#<tool>#<arguments hash>`): read by key when the same call comes again, so it
+ * finds the approval that lets it run, or the one it still waits on.
+ */
+export const gatewayCallKey = (orgId: string, workspaceId: string, call: { userId: string; tool: string; inputHash: string }): Key => ({
+  pk: `GWAPPR#${orgId}#${workspaceId}`,
+  sk: `CALL#${call.userId}#${call.tool}#${call.inputHash}`,
+});
 
 // --- Access patterns ---
 

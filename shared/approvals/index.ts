@@ -10,5 +10,6 @@ export * from './deciders.js';
 export * from './describe.js';
 export * from './entities.js';
 export * from './expiry.js';
+export * from './gateway.js';
 export * from './request.js';
 export * from './schemas.js';

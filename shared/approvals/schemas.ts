@@ -42,6 +42,10 @@ const ApprovalSchema = z
     decided_by: z.string().nullable(),
     decided_at: isoTimestamp.nullable(),
     reason: z.string().nullable(),
+    source: z.enum(['agent', 'gateway']).openapi({
+      description:
+        "agent: a query waits on it and goes on once decided; gateway: a person's tool call through the workspace's MCP endpoint, which runs once when they call it again (or at once, while the call still waits)",
+    }),
   })
   .openapi('Approval');
 

@@ -110,6 +110,7 @@ function configSchema(runtime: Runtime) {
     ALLOW_SERVICE_MODEL_KEY: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
+    MCP_GATEWAY_APPROVAL_WAIT_SECONDS: z.coerce.number().min(0).max(900).default(60),
     ORG_REQUEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
     KEY_REQUEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(1_200),
     MAX_QUERIES_IN_FLIGHT: z.coerce.number().int().min(1).max(100_000).default(200),
@@ -196,6 +197,8 @@ export interface Config {
   mcpTimeoutMs: number;
   /** Queries an organisation may run per minute, all entry points together. */
   queryRateLimitPerMinute: number;
+  /** How long a person's tool call through the MCP gateway waits for its approval before answering its id and link. */
+  mcpGatewayApprovalWaitSeconds: number;
   /** Requests an organisation may make per minute on the authenticated routes, all processes together (`platform/request-rate.ts`). */
   orgRequestRateLimitPerMinute: number;
   /** Requests one consumer key may make per minute. */
@@ -300,6 +303,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     allowServiceModelKey: env.ALLOW_SERVICE_MODEL_KEY,
     mcpTimeoutMs: env.MCP_TIMEOUT_MS,
     queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
+    mcpGatewayApprovalWaitSeconds: env.MCP_GATEWAY_APPROVAL_WAIT_SECONDS,
     orgRequestRateLimitPerMinute: env.ORG_REQUEST_RATE_LIMIT_PER_MINUTE,
     keyRequestRateLimitPerMinute: env.KEY_REQUEST_RATE_LIMIT_PER_MINUTE,
     maxQueriesInFlight: env.MAX_QUERIES_IN_FLIGHT,

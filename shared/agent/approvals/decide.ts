@@ -11,6 +11,7 @@ import {
   type Decider,
 } from '../../approvals/index.js';
 import { readPausedRun, resumeQuery } from './resume.js';
+import { decideGatewayCall } from './gateway-decision.js';
 
 /** An approval of the caller's organisation, or 404 as if it did not exist. */
 export async function approvalOf(deps: Deps, orgId: string, workspaceId: string, approvalId: string): Promise<ApprovalItem> {
@@ -54,6 +55,7 @@ async function decideAndResume(
   if (item.status !== 'pending' || expired) {
     throw new ConflictError(`approval ${approvalId} is ${expired ? 'expired' : `already ${item.status}`}`);
   }
+  if (item.source === 'gateway') return decideGatewayCall(deps, item, decider, body);
   // The query's reads, once (the hold below is taken from them, the query runs on them), with the
   // conversation's state read consistently: one closed while the call waited takes no more answers,
   // and the call expires unrun.

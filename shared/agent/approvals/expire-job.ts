@@ -36,7 +36,7 @@ export const approvalExpiryHandler: JobHandler<ApprovalExpiryJob> = {
 
 async function expire(deps: Deps, item: ApprovalItem): Promise<void> {
   // A conversation closed while it waited takes no more answers: the approval just expires.
-  const closed = await conversationClosed(deps, item);
+  const closed = item.source === 'gateway' ? false : await conversationClosed(deps, item);
   const decision = {
     status: 'expired' as const,
     decidedBy: null,
@@ -44,7 +44,8 @@ async function expire(deps: Deps, item: ApprovalItem): Promise<void> {
     at: deps.clock.now().toISOString(),
   };
   if (!(await claimDecision(deps, item, decision))) return; // decided at the same moment
-  if (closed) return;
+  // A gateway call's approval has no query to go on with: it just expires.
+  if (closed || item.source === 'gateway') return;
   // A workspace removed while the call waited has nothing to go on with.
   await readPausedRun(deps, item)
     .then((run) => resumeQuery(deps, run, decision))
