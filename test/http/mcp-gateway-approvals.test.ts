@@ -152,4 +152,18 @@ describe('a write tool that needs approval, through the gateway', () => {
     expect(textOf(await client.callTool({ name: 'search_tickets', arguments: { query: 'vpn' } }))).toBe('found tickets about vpn');
     expect(await approvals(admin.cookie, workspaceId, 'pending')).toEqual([]);
   });
+
+  it('expires nobody-decided like any approval, without a query to go on: the same call then asks anew', async () => {
+    const { admin, workspaceId, client } = await setup();
+    const first = await waitedOut(client, 'Forgotten');
+    t.clock.advance(61 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    expect((await approvals(admin.cookie, workspaceId, 'expired')).map((item) => item.id)).toEqual([first]);
+    expect(t.logger.records.filter((record) => record.level === 'error')).toEqual([]);
+    expect((await decide(admin.cookie, workspaceId, first, 'approve')).status).toBe(409);
+    const second = await waitedOut(client, 'Forgotten');
+    expect(second).not.toBe(first);
+    expect(tickets.created).not.toContainEqual({ title: 'Forgotten' });
+  });
 });
