@@ -32,7 +32,7 @@ export interface ToolCallAudit {
 }
 
 /** The audit entry of one tool call, in the audit log's shard its id picks. */
-export function toolCallEntry(audit: ToolCallAudit, now: Date) {
+function toolCallEntry(audit: ToolCallAudit, now: Date) {
   const id = newId('act', now);
   const at = now.toISOString();
   return {

@@ -22,7 +22,7 @@ export const ASK = 'ask';
 const SEARCH_TOOLS = 'search_tools';
 
 /** A tool of the workspace a person may call: the agent's tool (how it runs) and its cached tool (its connection). */
-export interface PersonTool {
+interface PersonTool {
   name: string;
   offered: OfferedTool;
   named: NamedTool;
