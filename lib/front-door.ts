@@ -91,15 +91,7 @@ export class FrontDoor extends Construct {
         customHeaders,
       });
     }
-    // The viewer's Host as X-Forwarded-Host on the streamed routes: the stream function cannot be
-    // given the distribution's address (it is this distribution's origin), and the MCP endpoint's
-    // sign-in challenge names it (shared/oauth/resources.ts, publicOriginOf).
-    const forwardHost = new CloudFrontFunction(this, 'ForwardHost', {
-      comment: 'The viewer Host as X-Forwarded-Host, for the MCP endpoint sign-in challenge',
-      code: FunctionCode.fromInline(
-        'function handler(event) { var request = event.request; if (request.headers.host) request.headers["x-forwarded-host"] = { value: request.headers.host.value }; return request; }',
-      ),
-    });
+    const forwardHost = this.forwardHost();
     const behaviour = (origin: IOrigin, viewerFunction?: CloudFrontFunction): BehaviorOptions => ({
       origin,
       ...(viewerFunction ? { functionAssociations: [{ function: viewerFunction, eventType: FunctionEventType.VIEWER_REQUEST }] } : {}),
@@ -155,6 +147,20 @@ export class FrontDoor extends Construct {
   }
 
   /** The stream function's URL, streaming its answers; CORS as the HTTP API's. */
+  /**
+   * The viewer's Host as X-Forwarded-Host on the streamed routes: the stream function cannot be
+   * given the distribution's address (it is this distribution's origin), and the MCP endpoint's
+   * sign-in challenge names it (shared/oauth/resources.ts, publicOriginOf).
+   */
+  private forwardHost(): CloudFrontFunction {
+    return new CloudFrontFunction(this, 'ForwardHost', {
+      comment: 'The viewer Host as X-Forwarded-Host, for the MCP endpoint sign-in challenge',
+      code: FunctionCode.fromInline(
+        'function handler(event) { var request = event.request; if (request.headers.host) request.headers["x-forwarded-host"] = { value: request.headers.host.value }; return request; }',
+      ),
+    });
+  }
+
   private streamUrl(fn: IFunction, corsOrigins: string[]): FunctionUrl {
     return fn.addFunctionUrl({
       authType: FunctionUrlAuthType.NONE,

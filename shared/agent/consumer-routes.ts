@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf } from '../http/router.js';
 import { ForbiddenError } from '../platform/errors.js';
 import { answerMcpRequest } from './coding-agent.js';
+import { answerPersonMcpRequest } from './gateway/index.js';
 import { answerWithWaiting } from '../approvals/index.js';
 import { consumerAgentRouteDefinitions } from './consumer-route-definitions.js';
 
@@ -14,7 +15,7 @@ function keyOf(principal: Principal, type: 'messaging' | 'coding-agent') {
   return principal.apiKey;
 }
 
-/** The consumer routes that run the agent: the messaging webhook and the coding agent's MCP endpoint. */
+/** The consumer routes that run the agent: the messaging webhook and the workspace's MCP endpoint (a coding agent's key, or a person's token). */
 export function consumerAgentRoutes(deps: Deps) {
   const router = createRouter().openapi(consumerAgentRouteDefinitions.message.route, async (c) => {
     const key = keyOf(c.get('principal'), 'messaging');
@@ -36,6 +37,8 @@ export function consumerAgentRoutes(deps: Deps) {
   });
   router.all('/workspaces/:id/mcp', async (c) => {
     const principal = c.get('principal');
+    // A person signed in through an MCP client (the gateway: their tools, and ask); else a coding-agent key (ask).
+    if (principal.oauth) return answerPersonMcpRequest(deps, principal, c.req.param('id'), c.req.raw);
     const key = keyOf(principal, 'coding-agent');
     return answerMcpRequest(deps, principal, c.req.param('id'), key.consumerId, c.req.raw);
   });

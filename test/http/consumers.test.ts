@@ -635,7 +635,7 @@ describe('coding-agent: the workspace as an MCP server', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  it('refuses a missing key (401), another type’s key or a session (403), and another workspace (404)', async () => {
+  it('refuses a missing key or a session (401, the sign-in challenge), another type’s key (403), and another workspace (404)', async () => {
     const { key } = await connected('coding-agent');
     const api = await connected('api');
     await expect(mcpClient(undefined, workspaceId)).rejects.toMatchObject({ code: 401 });
@@ -644,9 +644,10 @@ describe('coding-agent: the workspace as an MCP server', () => {
       code: 403,
       message: expect.stringContaining('query and conversation endpoints'),
     });
+    // A session cookie is no credential here: a person signs in through their MCP client (the gateway's OAuth).
     await expect(mcpClient(undefined, workspaceId, { cookie: admin.cookie })).rejects.toMatchObject({
-      code: 403,
-      message: expect.stringContaining('coding-agent'),
+      code: 401,
+      message: expect.stringContaining('OAuth access token'),
     });
     await expect(mcpClient(key, otherWorkspaceId)).rejects.toMatchObject({ code: 404 });
     // The coding-agent key is only for the MCP endpoint.
