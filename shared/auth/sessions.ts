@@ -80,7 +80,10 @@ async function readSessionItems(deps: Deps, claims: SessionClaims): Promise<Cach
 }
 
 /** How a session began (a password, with the user's password epoch then, or single sign-on), if it is still there. */
-export async function sessionSignIn(deps: Deps, sessionId: string): Promise<{ method: 'password' | 'sso'; passwordEpoch: number } | undefined> {
+export async function sessionSignIn(
+  deps: Deps,
+  sessionId: string,
+): Promise<{ method: 'password' | 'sso'; passwordEpoch: number } | undefined> {
   const session = await deps.table.get<SessionItem>(sessionKey(sessionId), true);
   return session ? { method: session.method, passwordEpoch: session.password_epoch ?? 0 } : undefined;
 }
