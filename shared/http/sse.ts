@@ -58,6 +58,17 @@ export async function queriesSettled(): Promise<void> {
   while (runningQueries.size) await Promise.allSettled(runningQueries);
 }
 
+/**
+ * Work that goes on after its request is answered (an MCP tool call's audit entry, written once
+ * the caller has its result): the process waits for it as for a streamed query (`queriesSettled`),
+ * and a failure is only logged.
+ */
+export function afterAnswer(work: Promise<unknown>, onFailure: (error: unknown) => void): void {
+  const running = work.catch(onFailure);
+  runningQueries.add(running);
+  void running.finally(() => runningQueries.delete(running));
+}
+
 /** Writes the queued events (and any that arrive meanwhile); true once `done` is written. */
 async function drain(stream: SSEStreamingApi, queue: EventQueue): Promise<boolean> {
   for (let event = queue.events.shift(); event; event = queue.events.shift()) {

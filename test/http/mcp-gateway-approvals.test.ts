@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { queriesSettled } from '../../shared/http/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { gatewayClient, personPrincipal, textOf } from '../support/mcp-gateway.js';
@@ -88,6 +89,7 @@ describe('a write tool that needs approval, through the gateway', () => {
     expect(progress[0]).toMatch(
       new RegExp(`^waiting for approval ${pending!.id} of create_ticket: http://gateway.test/workspaces/${workspaceId}/approvals$`),
     );
+    await queriesSettled(); // audit entries are written after the answers
     const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
     expect(activity.body.activity[0]).toMatchObject({
       kind: 'tool_call',
@@ -107,6 +109,7 @@ describe('a write tool that needs approval, through the gateway', () => {
     expect(textOf(result)).toContain(`approval ${pending!.id}`);
     expect(textOf(result)).toContain(`http://gateway.test/workspaces/${workspaceId}/approvals`);
     expect(tickets.created).not.toContainEqual({ title: 'Too slow' });
+    await queriesSettled(); // audit entries are written after the answers
     const activity = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
     expect(activity.body.activity[0]).toMatchObject({ outcome: 'approval_pending', approvals: [{ id: pending!.id, status: 'pending' }] });
   });

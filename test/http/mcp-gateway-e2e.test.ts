@@ -4,6 +4,7 @@ import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server'
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { queriesSettled } from '../../shared/http/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDeclaredBody } from '../../bin/request-body.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -141,6 +142,7 @@ describe('an MCP client signed in as a person', () => {
   });
 
   it('audits every call with the person, the client, the tool, the outcome and the duration', async () => {
+    await queriesSettled(); // audit entries are written after the answers
     const listed = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie: admin.cookie });
     expect(listed.status, listed.text).toBe(200);
     const calls = (listed.body.activity as Record<string, unknown>[]).filter((entry) => entry.kind === 'tool_call');

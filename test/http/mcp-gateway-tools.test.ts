@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
+import { queriesSettled } from '../../shared/http/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerPersonMcpRequest } from '../../shared/agent/gateway/index.js';
 import { createTestContext, type TestContext } from '../support/context.js';
@@ -50,6 +51,8 @@ async function setup(options: { member?: boolean } = {}) {
 const names = async (client: Client) => (await client.listTools()).tools.map((tool) => tool.name);
 
 async function activityOf(cookie: string, workspaceId: string) {
+  // Audit entries are written after the answers (shared/agent/gateway/call.ts): the process waits for them.
+  await queriesSettled();
   const listed = await t.request('GET', `/api/workspaces/${workspaceId}/activity`, { cookie });
   expect(listed.status, listed.text).toBe(200);
   return listed.body as { activity: Record<string, unknown>[]; total: number };
@@ -167,6 +170,7 @@ describe('tools/call: the path of the agent’s own calls', () => {
       },
     ]);
     expect(activity[1]?.duration_ms).toEqual(expect.any(Number));
+    await queriesSettled();
     const byTool = await t.request('GET', `/api/workspaces/${workspaceId}/activity?tool=search_docs`, { cookie: admin.cookie });
     expect(byTool.body.activity).toHaveLength(1);
     const csv = await t.request('GET', `/api/workspaces/${workspaceId}/activity.csv`, { cookie: admin.cookie });

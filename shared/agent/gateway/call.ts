@@ -2,6 +2,7 @@ import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/
 import type { GatewayCall } from '../../approvals/index.js';
 import type { Deps } from '../../deps.js';
 import { auditToolCall, toolBudgetSecondsOf, type ToolCallAudit } from '../../workspaces/index.js';
+import { afterAnswer } from '../../http/sse.js';
 import { approvalGate } from './approval.js';
 import { grantElicitation, grantMessage, missingGrant } from './grants.js';
 import type { Notify } from './progress.js';
@@ -46,7 +47,10 @@ export async function callPersonTool(
   const started = performance.now();
   const { deps, person, tools } = call;
   const tool = tools.tool(name);
-  const audit = (outcome: ToolCallAudit['outcome'], error: string | null, approval?: ToolCallAudit['approval']) =>
+  // The caller has its answer without waiting for the audit entry, which the process waits for before it ends (afterAnswer).
+  const audit = async (outcome: ToolCallAudit['outcome'], error: string | null, approval?: ToolCallAudit['approval']) =>
+    afterAnswer(auditing(outcome, error, approval), (failure) => deps.logger.error('auditing a tool call failed', { error: failure }));
+  const auditing = (outcome: ToolCallAudit['outcome'], error: string | null, approval?: ToolCallAudit['approval']) =>
     auditToolCall(deps, {
       orgId: person.orgId,
       workspaceId: tools.context.workspace.id,
