@@ -154,9 +154,14 @@ export function ApprovalCard({
       </dl>
       <h4 className="access-label">Arguments</h4>
       <pre>{JSON.stringify(approval.input, null, 2)}</pre>
-      <p>
-        <Link to={`/workspaces/${workspaceId}/conversations/${approval.conversation_id}`}>Open the conversation</Link>
-      </p>
+      {approval.source === 'gateway' ? (
+        // A call from a person's MCP client: no conversation; the client waits for the decision, or calls again after it.
+        <p>Asked by a call from an MCP client (no conversation): the call runs once approved.</p>
+      ) : (
+        <p>
+          <Link to={`/workspaces/${workspaceId}/conversations/${approval.conversation_id}`}>Open the conversation</Link>
+        </p>
+      )}
       {approval.status !== 'pending' ? (
         <Decided approval={approval} />
       ) : overdue ? (
