@@ -223,6 +223,9 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return [f.evalId];
     case 'run_id':
       return [f.runId];
+    case 'uid':
+      // A sign-in request of the MCP gateway: none is open here (test/http/mcp-gateway-oauth.test.ts opens real ones).
+      return ['no-such-sign-in-request'];
     case 'approval_id':
       // Well-formed ids of no approval: the fixture pauses no query (test/http/approvals.test.ts decides real ones).
       return ['appr_0mwtl95xg00000000000000000000'];

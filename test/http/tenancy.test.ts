@@ -269,9 +269,12 @@ describe('roles', () => {
     for (const operation of open) {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
-      // No conversation, approval, connection, chat link or link request of the member's organisation is named here.
-      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}'].some((param) => operation.path.includes(param));
-      const expected = named || operation.path.startsWith('/api/connections/{id}') ? 404 : 200;
+      // No conversation, approval, connection, chat link, link request or MCP sign-in request of the member's organisation is named here.
+      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}', '{uid}'].some((param) =>
+        operation.path.includes(param),
+      );
+      const noneOfTheirs = operation.path.startsWith('/api/connections/{id}') || operation.path.startsWith('/api/me/clients/{id}');
+      const expected = named || noneOfTheirs ? 404 : 200;
       expect(response.status, `${operation.method} ${path}`).toBe(expected);
     }
   });

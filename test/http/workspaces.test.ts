@@ -494,6 +494,12 @@ describe('GET /api/workspaces/:id/activity', () => {
       tokens: { input: 106, output: 50, cache_read: 0, cache_write: 0 },
       approvals: [],
       created_at: newest,
+      // A query's entry; a gateway tool call's is kind tool_call with its client and outcome.
+      kind: 'query',
+      client: null,
+      consumer: null,
+      outcome: null,
+      tool: null,
     });
 
     const seen: string[] = [];
