@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryOAuthClient } from '../support/mcp-oauth.js';
+import { initializeWith, MemoryOAuthClient } from '../support/mcp-oauth.js';
 import { SSO_CLIENT, startOidcProvider } from '../support/oidc-provider.js';
 import { checkPage, launchBrowser, saveFailure } from './browser.js';
 import { startConsoleService, type ConsoleService } from './service.js';
@@ -103,16 +103,7 @@ async function signInThroughPage(on: Page, name: string): Promise<MemoryOAuthCli
 
 /** An `initialize` at the MCP URL with `token`: its status (401 once the token is refused). */
 async function mcpStatus(token: string): Promise<number> {
-  const response = await fetch(mcpUrl(), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-    }),
-  });
+  const response = await initializeWith(mcpUrl(), token);
   await response.body?.cancel();
   return response.status;
 }

@@ -1,16 +1,13 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { queriesSettled } from '../../shared/http/sse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDeclaredBody } from '../../bin/request-body.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { textOf } from '../support/mcp-gateway.js';
 import { consentThroughApi, MemoryOAuthClient } from '../support/mcp-oauth.js';
 import { startTicketsServer, type TicketsServer } from '../support/mcp-servers.js';
+import { serveOnLoopback } from '../support/served.js';
 import { startOAuthMcpServer } from '../support/oauth-mcp-server.js';
 import { wallClock } from '../support/clock.js';
 
@@ -24,7 +21,7 @@ import { wallClock } from '../support/clock.js';
  */
 
 let t: TestContext;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 let base: string;
 let tickets: TicketsServer;
 const mailbox = await startOAuthMcpServer();
@@ -65,20 +62,13 @@ beforeAll(async () => {
   expect((await t.request('GET', `${location.pathname}${location.search}`, { cookie: admin.cookie })).status).toBe(200);
   const approval = { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 };
   expect((await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie: admin.cookie, body: { approval } })).status).toBe(200);
-  await new Promise<void>((resolve) => {
-    const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
-      await readDeclaredBody(env.incoming);
-      return t.app.fetch(request, env);
-    };
-    server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => resolve()) as Server;
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveOnLoopback(t);
+  base = served.base;
   client = await connectAsMember();
 });
 afterAll(async () => {
   await client?.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await served.close();
   await t.close();
   await tickets.stop();
   await mailbox.close();

@@ -1,11 +1,8 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDeclaredBody } from '../../bin/request-body.js';
 import { createTestContext, TEST_ADDRESS_HEADER, type TestContext } from '../support/context.js';
-import { consentThroughApi, MemoryOAuthClient, openAuthorization } from '../support/mcp-oauth.js';
+import { consentThroughApi, initializeWith, MemoryOAuthClient, openAuthorization } from '../support/mcp-oauth.js';
+import { serveOnLoopback } from '../support/served.js';
 
 /*
  * The MCP gateway's sign-in (issue 48): the MCP SDK's own OAuth client against the running
@@ -16,7 +13,7 @@ import { consentThroughApi, MemoryOAuthClient, openAuthorization } from '../supp
 type Person = { cookie: string };
 
 let t: TestContext;
-let server: Server;
+let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 let base: string;
 let ada: Person;
 let outsider: Person;
@@ -27,17 +24,7 @@ let outsiderWorkspaceId: string;
 const CALLBACK = 'http://127.0.0.1:33418/callback';
 const mcpUrl = (id: string) => `${base}/api/workspaces/${id}/mcp`;
 
-const initialize = (id: string, token: string) =>
-  fetch(mcpUrl(id), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-    }),
-  });
+const initialize = (id: string, token: string) => initializeWith(mcpUrl(id), token);
 
 /** A client signed in as `person` to workspace `id`: its tokens. */
 async function signIn(person: Person, id: string, client = new MemoryOAuthClient(CALLBACK)) {
@@ -62,18 +49,11 @@ beforeAll(async () => {
   workspaceId = (await t.createWorkspace(ada.cookie, { name: 'Gateway' })).id;
   otherWorkspaceId = (await t.createWorkspace(ada.cookie, { name: 'Gateway two' })).id;
   outsiderWorkspaceId = (await t.createWorkspace(outsider.cookie, { name: 'Elsewhere' })).id;
-  await new Promise<void>((resolve) => {
-    const fetch = async (request: Request, env: HttpBindings | Http2Bindings) => {
-      await readDeclaredBody(env.incoming);
-      return t.app.fetch(request, env);
-    };
-    server = serve({ fetch, hostname: '127.0.0.1', port: 0 }, () => resolve()) as Server;
-  });
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveOnLoopback(t);
+  base = served.base;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await served.close();
   await t.close();
 });
 
@@ -113,6 +93,13 @@ describe('sign-in', () => {
     expect(clients.body.clients).toEqual([
       expect.objectContaining({ name: 'Test MCP client', verified: false, redirect_host: '127.0.0.1:33418', workspaces: [workspaceId] }),
     ]);
+  });
+
+  it.each(['2025-06-18', '2025-11-25'])('speaks protocol version %s with a person signed in', async (version) => {
+    const { tokens } = await signIn(ada, workspaceId);
+    const response = await initializeWith(mcpUrl(workspaceId), tokens.access_token, version);
+    expect(response.status).toBe(200);
+    expect((await response.json()).result.protocolVersion).toBe(version);
   });
 
   it('rotates the refresh token: the old one is refused after its use', async () => {

@@ -86,3 +86,17 @@ export async function consentThroughApi(base: string, url: URL, session: string,
   if (!location) throw new Error(`the provider answered ${back.status}: ${await back.text()}`);
   return new URL(location, base);
 }
+
+/** An `initialize` at a workspace's MCP URL with `token` (401 once the token is refused). */
+export function initializeWith(mcpUrl: string, token: string, protocolVersion = '2025-11-25'): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    }),
+  });
+}
