@@ -1,5 +1,6 @@
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { endPasswordSessions } from '../../shared/auth/sessions.js';
 import { createTestContext, TEST_ADDRESS_HEADER, type TestContext } from '../support/context.js';
 import { consentThroughApi, initializeWith, MemoryOAuthClient, openAuthorization } from '../support/mcp-oauth.js';
 import { serveOnLoopback } from '../support/served.js';
@@ -11,11 +12,12 @@ import { serveOnLoopback } from '../support/served.js';
  */
 
 type Person = { cookie: string };
+type Admin = Awaited<ReturnType<TestContext['signUp']>>;
 
 let t: TestContext;
 let served: Awaited<ReturnType<typeof serveOnLoopback>>;
 let base: string;
-let ada: Person;
+let ada: Admin;
 let outsider: Person;
 let workspaceId: string;
 let otherWorkspaceId: string;
@@ -312,5 +314,19 @@ describe('attacks', () => {
     );
     expect(revoked.status).toBe(200);
     expect((await initialize(workspaceId, tokens.access_token)).status).toBe(401);
+  });
+
+  it('ends a grant given in a password session once the organisation requires single sign-on', async () => {
+    const member = await t.addMember(ada.cookie, { name: 'Pat Password' });
+    const { client, tokens } = await signIn(member, workspaceId, new MemoryOAuthClient(CALLBACK, 'Password client'));
+    expect((await initialize(workspaceId, tokens.access_token)).status).toBe(200);
+    // What PUT /api/org/sso with required does to everyone but the admin who sets it (test/http/sso.test.ts).
+    await endPasswordSessions(t.deps, ada.org.id, [member.user.id]);
+    expect((await initialize(workspaceId, tokens.access_token)).status).toBe(401);
+    const refreshed = await fetch(
+      `${base}/oauth/token`,
+      form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '', client_id: client.information?.client_id ?? '' }),
+    );
+    expect((await refreshed.json()).error).toBe('invalid_grant');
   });
 });
