@@ -1,4 +1,19 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+// The tests' own certificate authority (test/fixtures/tls), trusted by the test processes (forks,
+// which read NODE_EXTRA_CA_CERTS at start, one file: the machine's extra ones are kept beside it):
+// the HTTPS servers of tests that need one (a client's metadata document,
+// test/http/mcp-gateway-verified-client.test.ts) have its certificates.
+const extra = process.env.NODE_EXTRA_CA_CERTS;
+const trusted = join(tmpdir(), 'wap-test-ca.pem');
+writeFileSync(
+  trusted,
+  [readFileSync('test/fixtures/tls/ca.pem', 'utf8'), extra && existsSync(extra) ? readFileSync(extra, 'utf8') : ''].join('\n'),
+);
+process.env.NODE_EXTRA_CA_CERTS = trusted;
 
 export default defineConfig({
   test: {

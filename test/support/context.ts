@@ -1,3 +1,4 @@
+import { queriesSettled } from '../../shared/http/sse.js';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { startEmbeddedStore } from '../../bin/local-runtime.js';
 import { PasswordHasher, type ScryptParams } from '../../shared/auth/passwords.js';
@@ -236,6 +237,8 @@ export async function createTestContext(
       return items;
     },
     async close() {
+      // Writes made after an answer (a gateway tool call's audit entry) finish before the store goes.
+      await queriesSettled();
       await runner.stop(1000);
       await deps.mcp.closeAll();
       client.destroy();
