@@ -7,6 +7,7 @@ import { getWorkspaceItem } from '../workspaces/index.js';
 import { recordConsent } from './clients.js';
 import { accountIdOf } from './accounts.js';
 import { providerEpochSeconds } from './adapter.js';
+import { nodeRequestOf } from './bridge.js';
 import { providerFor } from './provider.js';
 import { issuerOf, MCP_SCOPE, workspaceOfResource } from './resources.js';
 
@@ -24,10 +25,16 @@ export interface ConsentRequest {
 
 const notFound = () => new NotFoundError('this sign-in request is unknown or has expired: connect again from your MCP client');
 
-/** The interaction and its client, when it is an authorization still waiting for the person. */
-async function pendingAuthorization(provider: Provider, uid: string) {
-  const interaction = await provider.Interaction.find(uid);
-  if (!interaction || interaction.result) throw notFound();
+/**
+ * The interaction and its client, when it is an authorization still waiting for the person, asked
+ * from the browser that started it: the provider's signed interaction cookie must name it. A
+ * consent page's address sent to someone else (another browser) is unknown there, so a person is
+ * never made to allow an authorization whose code would go back to someone else's browser.
+ */
+async function pendingAuthorization(provider: Provider, issuer: string, uid: string, request: Request) {
+  const { req, res } = nodeRequestOf(new Request(request.url, { headers: request.headers }), issuer);
+  const interaction = await provider.interactionDetails(req, res).catch(() => undefined);
+  if (!interaction || interaction.uid !== uid || interaction.result) throw notFound();
   const clientId = String(interaction.params.client_id ?? '');
   const client = await provider.Client.find(clientId).catch(() => undefined);
   if (!client) throw notFound();
@@ -49,9 +56,9 @@ async function workspaceAsked(deps: Deps, principal: Principal, issuer: string, 
 }
 
 /** What the consent page shows. A workspace of another organisation is 404, as everywhere. */
-export async function consentRequest(deps: Deps, principal: Principal, requestUrl: string, uid: string): Promise<ConsentRequest> {
-  const issuer = issuerOf(deps, requestUrl);
-  const { interaction, client, clientId } = await pendingAuthorization(await providerFor(deps, issuer), uid);
+export async function consentRequest(deps: Deps, principal: Principal, request: Request, uid: string): Promise<ConsentRequest> {
+  const issuer = issuerOf(deps, request.url);
+  const { interaction, client, clientId } = await pendingAuthorization(await providerFor(deps, issuer), issuer, uid, request);
   const workspace = await workspaceAsked(deps, principal, issuer, interaction);
   return {
     client: clientOf(clientId, client, String(interaction.params.redirect_uri ?? '')),
@@ -68,13 +75,13 @@ export async function consentRequest(deps: Deps, principal: Principal, requestUr
 export async function decide(
   deps: Deps,
   principal: Principal,
-  requestUrl: string,
+  request: Request,
   uid: string,
   decision: 'allow' | 'deny',
 ): Promise<{ redirect_to: string }> {
-  const issuer = issuerOf(deps, requestUrl);
+  const issuer = issuerOf(deps, request.url);
   const provider = await providerFor(deps, issuer);
-  const { interaction, client, clientId } = await pendingAuthorization(provider, uid);
+  const { interaction, client, clientId } = await pendingAuthorization(provider, issuer, uid, request);
   const workspace = await workspaceAsked(deps, principal, issuer, interaction);
   const seconds = Math.max(1, interaction.exp - providerEpochSeconds());
   if (decision === 'deny') {

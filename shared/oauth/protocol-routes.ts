@@ -1,10 +1,11 @@
-import { toFetchResponse, toReqRes } from 'fetch-to-node';
+import { toFetchResponse } from 'fetch-to-node';
 import { type Context, Hono } from 'hono';
 import type { Deps } from '../deps.js';
 import type { AppEnv } from '../http/router.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import { addToWindow } from '../platform/windows.js';
 import { registrationThrottleKey } from './entities.js';
+import { nodeRequestOf } from './bridge.js';
 import { providerFor } from './provider.js';
 import { issuerOf, OAUTH_PATH, resourceMetadata } from './resources.js';
 
@@ -48,8 +49,7 @@ async function providerRequest(c: Context<AppEnv>, issuer: string): Promise<Requ
 async function answerWithProvider(deps: Deps, c: Context<AppEnv>): Promise<Response> {
   const issuer = issuerOf(deps, c.req.url);
   const provider = await providerFor(deps, issuer);
-  const { req, res } = toReqRes(await providerRequest(c, issuer));
-  Object.defineProperty(req, 'socket', { value: { encrypted: issuer.startsWith('https:'), remoteAddress: c.get('clientAddress') } });
+  const { req, res } = nodeRequestOf(await providerRequest(c, issuer), issuer, c.get('clientAddress'));
   provider.callback()(req, res);
   return toFetchResponse(res);
 }

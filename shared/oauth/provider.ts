@@ -66,7 +66,9 @@ async function configurationOf(deps: Deps, issuer: string): Promise<Configuratio
   return {
     adapter: tableAdapter(deps, () => new errors.InvalidGrant('authorization code already used')),
     jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: 'ES256', use: 'sig' }] as never },
-    cookies: { keys: [cookieKey(deps)] },
+    // The interaction's cookie reaches the consent page's API too (/api/oauth/interactions/:uid), which
+    // checks it names the authorization (interactions.ts); the resume cookie keeps its own path.
+    cookies: { keys: [cookieKey(deps)], short: { httpOnly: true, sameSite: 'lax', path: '/' } },
     clientDefaults: {
       grant_types: ['authorization_code'],
       id_token_signed_response_alg: 'ES256',

@@ -8,10 +8,10 @@ import { oauthRouteDefinitions as defs } from './route-definitions.js';
 export function oauthRoutes(deps: Deps) {
   return createRouter()
     .openapi(defs.consentRequest.route, async (c) =>
-      c.json(await consentRequest(deps, c.get('principal'), c.req.url, c.req.valid('param').uid), 200),
+      c.json(await consentRequest(deps, c.get('principal'), c.req.raw, c.req.valid('param').uid), 200),
     )
     .openapi(defs.decide.route, async (c) =>
-      c.json(await decide(deps, c.get('principal'), c.req.url, c.req.valid('param').uid, c.req.valid('json').decision), 200),
+      c.json(await decide(deps, c.get('principal'), c.req.raw, c.req.valid('param').uid, c.req.valid('json').decision), 200),
     )
     .openapi(defs.myClients.route, async (c) => c.json({ clients: await listClients(deps, c.get('principal'), 'mine') }, 200))
     .openapi(defs.revokeMyClient.route, async (c) => {

@@ -126,15 +126,16 @@ describe('sign-in', () => {
   it('shows the consent request: the client as self-declared, its redirect host and the workspace', async () => {
     const client = new MemoryOAuthClient(CALLBACK, 'Cursor');
     await auth(client, { serverUrl: mcpUrl(workspaceId) });
-    const { uid } = await openAuthorization(client.authorizationUrl as URL);
-    // Through the served address: the issuer is the origin the client found (no PUBLIC_BASE_URL in tests).
-    const shown = await fetch(`${base}/api/oauth/interactions/${uid}`, { headers: { cookie: ada.cookie } });
+    const { uid, cookies } = await openAuthorization(client.authorizationUrl as URL);
+    // Through the served address (the issuer is the origin the client found: no PUBLIC_BASE_URL in
+    // tests), from the browser that opened the authorization (its cookies).
+    const shown = await fetch(`${base}/api/oauth/interactions/${uid}`, { headers: { cookie: `${ada.cookie}; ${cookies}` } });
     expect(shown.status).toBe(200);
     expect(await shown.json()).toMatchObject({
       client: { name: 'Cursor', verified: false, redirect_host: '127.0.0.1:33418' },
       workspace: { id: workspaceId, name: 'Gateway' },
     });
-    expect((await fetch(`${base}/api/oauth/interactions/${uid}`)).status).toBe(401);
+    expect((await fetch(`${base}/api/oauth/interactions/${uid}`, { headers: { cookie: cookies } })).status).toBe(401);
   });
 
   it('sends access_denied when the person denies', async () => {
@@ -158,11 +159,12 @@ describe('attacks', () => {
   it("refuses a person's consent to another organisation's workspace (404)", async () => {
     const client = new MemoryOAuthClient(CALLBACK);
     await auth(client, { serverUrl: mcpUrl(outsiderWorkspaceId) });
-    const { uid } = await openAuthorization(client.authorizationUrl as URL);
-    expect((await fetch(`${base}/api/oauth/interactions/${uid}`, { headers: { cookie: ada.cookie } })).status).toBe(404);
+    const { uid, cookies } = await openAuthorization(client.authorizationUrl as URL);
+    const browser = `${ada.cookie}; ${cookies}`;
+    expect((await fetch(`${base}/api/oauth/interactions/${uid}`, { headers: { cookie: browser } })).status).toBe(404);
     const decided = await fetch(`${base}/api/oauth/interactions/${uid}`, {
       method: 'POST',
-      headers: { cookie: ada.cookie, 'content-type': 'application/json' },
+      headers: { cookie: browser, 'content-type': 'application/json' },
       body: JSON.stringify({ decision: 'allow' }),
     });
     expect(decided.status).toBe(404);
@@ -328,5 +330,25 @@ describe('attacks', () => {
       form({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token ?? '', client_id: client.information?.client_id ?? '' }),
     );
     expect((await refreshed.json()).error).toBe('invalid_grant');
+  });
+
+  it('refuses a consent given in another browser than the one that started the authorization (a link sent to a victim)', async () => {
+    // The attacker starts an authorization with a client of theirs (a loopback redirect, which looks
+    // like the victim's own tool) and sends the victim the consent page's address.
+    const attacker = new MemoryOAuthClient(CALLBACK, 'Claude Code');
+    await auth(attacker, { serverUrl: mcpUrl(workspaceId) });
+    const { uid, cookies } = await openAuthorization(attacker.authorizationUrl as URL);
+    // The victim, signed in, opens it and allows: their browser holds none of the authorization's cookies.
+    const shown = await fetch(`${base}/api/oauth/interactions/${uid}`, { headers: { cookie: ada.cookie } });
+    expect(shown.status).toBe(404);
+    const decided = await fetch(`${base}/api/oauth/interactions/${uid}`, {
+      method: 'POST',
+      headers: { cookie: ada.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'allow' }),
+    });
+    expect(decided.status).toBe(404);
+    // The attacker's browser goes back to the provider: no code for the victim.
+    const back = await fetch(`${base}/oauth/authorize/${uid}`, { headers: { cookie: cookies }, redirect: 'manual' });
+    expect(new URL(back.headers.get('location') ?? '', base).searchParams.get('code')).toBeNull();
   });
 });

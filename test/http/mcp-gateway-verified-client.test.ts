@@ -71,9 +71,9 @@ describe('a client identified by its metadata document', () => {
     const client = new DocumentClient(documentUrl);
     expect(await auth(client, { serverUrl: mcpUrl })).toBe('REDIRECT');
     expect(client.authorizationUrl?.searchParams.get('client_id')).toBe(documentUrl);
-    const { uid } = await openAuthorization(client.authorizationUrl as URL);
+    const { uid, cookies } = await openAuthorization(client.authorizationUrl as URL);
     expect(fetched).toBeGreaterThan(0);
-    const shown = await fetch(`${served.base}/api/oauth/interactions/${uid}`, { headers: { cookie: ada.cookie } });
+    const shown = await fetch(`${served.base}/api/oauth/interactions/${uid}`, { headers: { cookie: `${ada.cookie}; ${cookies}` } });
     expect(await shown.json()).toMatchObject({
       client: { id: documentUrl, name: `Acme Agent (${new URL(documentUrl).host})`, verified: true, redirect_host: '127.0.0.1:33418' },
     });

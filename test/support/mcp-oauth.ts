@@ -74,9 +74,10 @@ export async function openAuthorization(url: URL): Promise<{ uid: string; cookie
  */
 export async function consentThroughApi(base: string, url: URL, session: string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
   const { uid, cookies } = await openAuthorization(url);
+  // The same browser: its session and the authorization's cookies.
   const decided = await fetch(`${base}/api/oauth/interactions/${uid}`, {
     method: 'POST',
-    headers: { cookie: session, 'content-type': 'application/json' },
+    headers: { cookie: `${session}; ${cookies}`, 'content-type': 'application/json' },
     body: JSON.stringify({ decision }),
   });
   if (decided.status !== 200) throw new Error(`the decision answered ${decided.status}: ${await decided.text()}`);
