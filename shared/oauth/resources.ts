@@ -24,18 +24,6 @@ export function issuerOf(deps: Deps, requestUrl: string): string {
   return deps.config.publicBaseUrl ?? new URL(requestUrl).origin;
 }
 
-/**
- * The public origin as the MCP endpoint's challenge names it: the configured one, else the host the
- * front door forwarded (`X-Forwarded-Host`, set by its viewer function on the streamed routes: the
- * stream function cannot be told the distribution's address, lib/front-door.ts), else the request's.
- * It only shapes the caller's own 401; tokens are checked without it (oauth/access.ts).
- */
-export function publicOriginOf(deps: Deps, requestUrl: string, forwardedHost: string | undefined): string {
-  if (deps.config.publicBaseUrl) return deps.config.publicBaseUrl;
-  if (forwardedHost && /^[A-Za-z0-9.-]+(:\d+)?$/.test(forwardedHost)) return `https://${forwardedHost}`;
-  return new URL(requestUrl).origin;
-}
-
 /** The workspace a stored token's resource names (the provider bound it only after checking it was this issuer's: `workspaceOfResource`). */
 export function workspaceOfBoundResource(resource: string): string | undefined {
   try {

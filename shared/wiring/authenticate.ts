@@ -9,7 +9,8 @@ import type { AppEnv } from '../http/router.js';
 import { ForbiddenError, NotFoundError, UnauthorizedError } from '../platform/errors.js';
 import { keyMatchers, publicPathMatcher } from './route-table.js';
 import { InvalidTokenError, tokenPrincipal } from '../oauth/access.js';
-import { MCP_SCOPE, publicOriginOf, resourceMetadataUrl } from '../oauth/resources.js';
+import { MCP_SCOPE, resourceMetadataUrl } from '../oauth/resources.js';
+import { publicOriginOf } from '../http/public-origin.js';
 
 /*
  * Who is calling: a session cookie or a consumer's key, checked against the route table (its
@@ -84,7 +85,7 @@ async function personAtMcp(c: Context<AppEnv>, deps: Deps, token: string | undef
   } catch {
     throw new NotFoundError(`workspace ${encodedWorkspace} not found`);
   }
-  const metadata = resourceMetadataUrl(publicOriginOf(deps, c.req.url, c.req.header('x-forwarded-host')), workspaceId);
+  const metadata = resourceMetadataUrl(publicOriginOf(deps.config.publicBaseUrl, c.req.raw), workspaceId);
   const challenge = `Bearer resource_metadata="${metadata}", scope="${MCP_SCOPE}"`;
   if (!token) {
     c.header('WWW-Authenticate', challenge);

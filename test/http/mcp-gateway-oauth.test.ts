@@ -82,6 +82,23 @@ describe('discovery', () => {
   });
 });
 
+describe('the challenge behind the front door', () => {
+  it('names the metadata at the host the front door forwarded (the stream function is not told its public address), and ignores one that is not a host', async () => {
+    const challenge = async (forwarded: string) =>
+      (
+        await fetch(mcpUrl(workspaceId), {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-host': forwarded },
+          body: '{}',
+        })
+      ).headers.get('www-authenticate');
+    expect(await challenge('d111.cloudfront.net')).toContain(
+      `resource_metadata="https://d111.cloudfront.net/.well-known/oauth-protected-resource/api/workspaces/${workspaceId}/mcp"`,
+    );
+    expect(await challenge('evil.example/"x')).toContain(`resource_metadata="${base}/.well-known/`);
+  });
+});
+
 describe('sign-in', () => {
   it('signs a person in through registration, consent and PKCE: the code comes back with iss, the token works at its workspace', async () => {
     const { tokens, callback } = await signIn(ada, workspaceId);

@@ -39,8 +39,8 @@ const recordOf = (item: ApprovalItem) => ({
 });
 
 /** Where a person decides (or sees) the approvals of a workspace in the console. */
-export function approvalsLink(deps: Deps, origin: string, workspaceId: string): string {
-  return `${deps.config.publicBaseUrl ?? origin}/workspaces/${workspaceId}/approvals`;
+export function approvalsLink(origin: string, workspaceId: string): string {
+  return `${origin}/workspaces/${workspaceId}/approvals`;
 }
 
 interface Waiting {
@@ -75,7 +75,7 @@ function refusedBy(item: ApprovalItem, now: string): Gate | undefined {
 }
 
 async function waitFor(deps: Deps, { call, notify, origin, signal }: Waiting, asked: ApprovalItem): Promise<Gate> {
-  const link = approvalsLink(deps, origin, call.workspace.id);
+  const link = approvalsLink(origin, call.workspace.id);
   const deadline = performance.now() + deps.config.mcpGatewayApprovalWaitSeconds * 1000;
   let step = 0;
   notify?.(++step, `waiting for approval ${asked.id} of ${call.tool}: ${link}`);

@@ -55,7 +55,7 @@ export async function askAsPerson(call: PersonCall, args: Record<string, unknown
   );
   const pending = response.pending_approval;
   const waiting = pending
-    ? `The call to ${pending.tool} waits for approval until ${pending.expires_at} (approval ${pending.id}, decided in the console at ${approvalsLink(call.deps, call.origin, workspaceId)}); the answer goes on in this conversation once it is decided.`
+    ? `The call to ${pending.tool} waits for approval until ${pending.expires_at} (approval ${pending.id}, decided in the console at ${approvalsLink(call.origin, workspaceId)}); the answer goes on in this conversation once it is decided.`
     : '';
   const answer = [response.answer, waiting].filter(Boolean).join('\n\n');
   const text = response.error ? `${answer ? `${answer}\n\n` : ''}Error: ${response.error}` : answer;

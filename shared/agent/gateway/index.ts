@@ -3,6 +3,7 @@ import type { Deps } from '../../deps.js';
 import { personMcpServer } from './server.js';
 import { personTools, subjectOf } from './tools.js';
 import { serveStateless } from './transport.js';
+import { publicOriginOf } from '../../http/public-origin.js';
 
 /*
  * The MCP gateway: a workspace as a remote MCP server for the people of its organisation, signed in
@@ -28,6 +29,7 @@ export async function answerPersonMcpRequest(deps: Deps, principal: Principal, w
     subject: subjectOf(principal),
   };
   const client = principal.oauth?.clientName ?? 'MCP client';
-  const origin = new URL(request.url).origin;
+  // The console's origin, for the links a call answers (an approval's): as the person reaches the service.
+  const origin = publicOriginOf(deps.config.publicBaseUrl, request);
   return serveStateless(request, (traits) => personMcpServer({ deps, person, client, tools, traits, origin }), { carryTraits: true });
 }
