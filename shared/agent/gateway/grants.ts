@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { UrlElicitationRequiredError } from '@modelcontextprotocol/sdk/types.js';
-import { connectionSpec, needsAuthorization, startGrant, type ConnectionItem } from '../../connections/index.js';
+import { connectionSpec, needsAuthorization, type ConnectionItem } from '../../connections/index.js';
+import { startPersonGrant } from '../query/tools.js';
 import { mcpOf, type Deps } from '../../deps.js';
 
 /*
@@ -24,13 +25,7 @@ export async function missingGrant(
     // Any other failure is the call's to report, as the tool server's.
     if (!needsAuthorization(error)) return undefined;
   }
-  const target = {
-    connectionId: connection.id,
-    serverUrl: connection.url ?? '',
-    subject: person.subject,
-    redirectUrl: connection.oauth_redirect_url ?? '',
-  };
-  return startGrant(deps, target, { userId: person.userId, orgId: person.orgId });
+  return startPersonGrant(deps, connection, person);
 }
 
 export function grantMessage(connectionName: string): string {

@@ -1,3 +1,4 @@
+import { screenAnswer } from '../query/screening.js';
 import { applyGuardrails, SCREENING_BUDGET, screeningCost, unusableGuardrail, type Guardrail } from '../../guardrails/index.js';
 
 /*
@@ -44,12 +45,8 @@ export function screenArguments(guardrails: Guardrail[], input: Record<string, u
   return { input: screened };
 }
 
-/** The output guardrails on a tool's answer: withheld when one blocks, else redacted. */
+/** The output guardrails on a tool's answer (the agent's answer's screening): withheld when one blocks, else redacted. */
 export function screenResult(guardrails: Guardrail[], text: string): { text: string; withheldBy: Guardrail | undefined } {
-  const screened = applyGuardrails(guardrails, text, 'output');
-  if (!screened.blockedBy) return { text: screened.text, withheldBy: undefined };
-  return {
-    text: `The tool's answer was withheld: it matches the workspace's guardrail "${screened.blockedBy.name}".`,
-    withheldBy: screened.blockedBy,
-  };
+  const { answer, withheldBy } = screenAnswer(guardrails, text, "tool's answer");
+  return { text: answer, withheldBy };
 }

@@ -67,11 +67,13 @@ export function screenInput(guardrails: Guardrail[], query: string, startingHist
 export function screenAnswer(
   guardrails: Guardrail[],
   answer: string,
+  /** What is withheld, as the person is told (a tool's answer, through the MCP gateway). */
+  what = 'answer',
 ): { answer: string; hits: GuardrailHit[]; withheldBy: Guardrail | undefined } {
   const screened = applyGuardrails(guardrails, answer, 'output');
   if (!screened.blockedBy) return { answer: screened.text, hits: screened.hits, withheldBy: undefined };
   return {
-    answer: `The answer was withheld: it matches the workspace's guardrail "${screened.blockedBy.name}".`,
+    answer: `The ${what} was withheld: it matches the workspace's guardrail "${screened.blockedBy.name}".`,
     hits: screened.hits,
     withheldBy: screened.blockedBy,
   };

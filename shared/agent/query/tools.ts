@@ -119,14 +119,19 @@ async function askForGrant(deps: Deps, connection: ConnectionItem, caller: { sub
     const who = caller.subject.startsWith('chat:') ? 'a chat user gives it once their chat account is linked' : 'only a person can';
     return { failure: `${failure}, which this caller cannot give (${who})` };
   }
+  const url = await startPersonGrant(deps, connection, { subject: caller.subject, userId, orgId: caller.orgId });
+  return { failure: `${failure}: open authorization_url to grant it, then ask again`, authorizationUrl: url };
+}
+
+/** Starts a person's own grant of a per-user connection: the link they open to give it (also the MCP gateway's, agent/gateway/grants.ts). */
+export function startPersonGrant(deps: Deps, connection: ConnectionItem, person: { subject: string; userId: string; orgId: string }) {
   const target = {
     connectionId: connection.id,
     serverUrl: connection.url ?? '',
-    subject: caller.subject,
+    subject: person.subject,
     redirectUrl: connection.oauth_redirect_url ?? '',
   };
-  const url = await startGrant(deps, target, { userId, orgId: caller.orgId });
-  return { failure: `${failure}: open authorization_url to grant it, then ask again`, authorizationUrl: url };
+  return startGrant(deps, target, { userId: person.userId, orgId: person.orgId });
 }
 
 /**
