@@ -1,11 +1,11 @@
 import type { Caller } from '../agent/index.js';
 import type { Deps } from '../deps.js';
-import { newId } from '../platform/ids.js';
 import { conditionHeld } from '../platform/table.js';
 import { type WorkspaceItem, approvalSettingOf } from '../workspaces/index.js';
 import { argumentsHash, createApproval, getApproval, type ApprovalItem } from './approvals.js';
 import { consumeUpdate, gatewayCallKey } from './entities.js';
 import { scheduleExpiry } from './expiry.js';
+import { pendingApproval } from './request.js';
 
 /*
  * Approvals of a person's tool calls through the MCP gateway (agent/gateway/): bound, as the
@@ -44,34 +44,16 @@ export async function latestGatewayApproval(deps: Deps, call: GatewayCall): Prom
  */
 export async function requestGatewayApproval(deps: Deps, call: GatewayCall): Promise<ApprovalItem> {
   const { caller, workspace } = call;
-  const setting = approvalSettingOf(workspace);
-  const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + setting.expires_minutes * 60_000).toISOString();
   const item = await createApproval(deps, {
-    id: newId('appr', now),
-    org_id: workspace.org_id,
-    workspace_id: workspace.id,
+    ...pendingApproval(deps, workspace, caller, call),
     // No conversation: the call is the person's own, made from their MCP client.
     conversation_id: '',
-    status: 'pending',
-    tool: call.tool,
-    connection: call.connection,
-    input: JSON.stringify(call.input),
-    input_hash: argumentsHash(call.input),
-    requested_by: caller.userName,
-    requester: caller.owner,
     // A person can decide in the console: the workspace's approvers, as for their own questions.
-    approvers: setting.approvers,
-    expires_at: expiresAt,
-    created_at: now.toISOString(),
-    decided_by: null,
-    decided_at: null,
-    reason: null,
-    caller: JSON.stringify(caller),
+    approvers: approvalSettingOf(workspace).approvers,
     source: 'gateway',
   });
   await Promise.all([
-    scheduleExpiry(deps, workspace.org_id, workspace.id, item.id, new Date(expiresAt)),
+    scheduleExpiry(deps, workspace.org_id, workspace.id, item.id, new Date(item.expires_at)),
     deps.table.put({ ...keyOf(call), approval_id: item.id, created_at: item.created_at }),
   ]);
   return item;

@@ -30,6 +30,41 @@ export function unlessTooLargeToWait(loop: LoopResult): LoopResult {
   return { ...rest, error: `the call to ${call} needs approval, but this query is too large to wait for one; ask again with less` };
 }
 
+/** A call that asks for approval: the tool as the caller named it, its connection, its arguments. */
+export interface AskedCall {
+  tool: string;
+  connection: string | null;
+  input: Record<string, unknown>;
+}
+
+/**
+ * What every new approval starts as: pending, of this call by this caller, its expiry after the
+ * workspace's setting; the rest (conversation, the paused query or the gateway's source, who
+ * decides) is the asker's.
+ */
+export function pendingApproval(deps: Deps, workspace: WorkspaceItem, caller: Caller, call: AskedCall) {
+  const now = deps.clock.now();
+  const expiresAt = new Date(now.getTime() + approvalSettingOf(workspace).expires_minutes * 60_000).toISOString();
+  return {
+    id: newId('appr', now),
+    org_id: workspace.org_id,
+    workspace_id: workspace.id,
+    status: 'pending' as const,
+    tool: call.tool,
+    connection: call.connection,
+    input: JSON.stringify(call.input),
+    input_hash: argumentsHash(call.input),
+    requested_by: caller.userName,
+    requester: caller.owner,
+    expires_at: expiresAt,
+    created_at: now.toISOString(),
+    decided_by: null,
+    decided_at: null,
+    reason: null,
+    caller: JSON.stringify(caller),
+  };
+}
+
 /**
  * Records the approval of the first waiting call of a paused loop, with everything the query needs
  * to go on, and plans its expiry. Answers what the caller is told (`pending_approval`).
@@ -39,40 +74,23 @@ export async function requestApproval(deps: Deps, request: ApprovalRequest): Pro
   const call = loop.paused.waiting[0];
   if (!call) throw new Error('a paused loop has a waiting call');
   const setting = approvalSettingOf(workspace);
-  const now = deps.clock.now();
-  const expiresAt = new Date(now.getTime() + setting.expires_minutes * 60_000).toISOString();
   const tool = request.tools.find((candidate) => candidate.spec.name === call.name);
   const paused: PausedQuery = { ...request.paused, caller, checkpoint: loop.paused };
   const item = await createApproval(deps, {
-    id: newId('appr', now),
-    org_id: caller.orgId,
-    workspace_id: workspace.id,
+    ...pendingApproval(deps, workspace, caller, { tool: call.name, connection: tool?.connectionName ?? null, input: call.input }),
     conversation_id: request.conversationId,
-    status: 'pending',
-    tool: call.name,
-    connection: tool?.connectionName ?? null,
-    input: JSON.stringify(call.input),
-    input_hash: argumentsHash(call.input),
-    requested_by: caller.userName,
-    requester: caller.owner,
     // A messaging thread or a coding agent can neither press a button nor call the decide route:
     // its requests go to the admins.
     approvers: caller.consumerType === 'messaging' || caller.consumerType === 'coding-agent' ? 'admins' : setting.approvers,
-    expires_at: expiresAt,
-    created_at: now.toISOString(),
-    decided_by: null,
-    decided_at: null,
-    reason: null,
-    caller: JSON.stringify(caller),
     paused: JSON.stringify(paused),
   });
-  await scheduleExpiry(deps, caller.orgId, workspace.id, item.id, new Date(expiresAt));
+  await scheduleExpiry(deps, item.org_id, workspace.id, item.id, new Date(item.expires_at));
   return {
     id: item.id,
     tool: item.tool,
     connection: item.connection,
     input: call.input,
     requested_by: item.requested_by,
-    expires_at: expiresAt,
+    expires_at: item.expires_at,
   };
 }
