@@ -7,6 +7,7 @@ import type { JobQueue } from './jobs/queue.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { RequestRate } from './platform/request-rate.js';
 import type { McpHub } from './connections/mcp-hub.js';
+import type { WorkspaceToolsCache } from './connections/workspace-tools-cache.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
@@ -32,6 +33,8 @@ export interface Deps {
   sessions: SessionCache;
   /** What this process read of API keys, for a few seconds. */
   apiKeys: ApiKeyCache;
+  /** What this process read of workspaces' tools, for a few seconds (the MCP gateway's calls). */
+  workspaceTools: WorkspaceToolsCache;
   /**
    * MCP clients with the live sessions of the warm process, and the model clients. Wired only in
    * the processes that run the agent (the local runtime, the agent and jobs functions on AWS), so

@@ -44,6 +44,13 @@ export class BriefCache<V> {
     }
   }
 
+  /** Drops the entry of `key`, and makes every read under way store nothing. */
+  forgetKey(key: string): void {
+    this.generation += 1;
+    this.reading.clear();
+    this.entries.delete(key);
+  }
+
   private load(key: string, load: () => Promise<V>): Promise<V> {
     const under = this.reading.get(key);
     if (under) return under;

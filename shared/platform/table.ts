@@ -13,6 +13,7 @@ import { batchGetItems, batchPutItems } from './table-batch.js';
 import type { Key } from './keys.js';
 
 export { BatchIncompleteError, MAX_BATCH_RETRIES } from './table-batch.js';
+export { conditionHeld, onConditionFailed, unlessConditionFailed } from './table-conditions.js';
 
 export type { Key } from './keys.js';
 
@@ -114,45 +115,6 @@ export interface QueryPage<T> {
   lastKey?: Record<string, unknown>;
 }
 
-/** Thrown by `put`/`update`/`delete` when their condition does not hold. */
-function isConditionFailed(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ConditionalCheckFailedException';
-}
-
-/**
- * A conditional write whose failed condition means something to the caller (usually "not found"):
- * that error instead of the store's. Any other error passes through.
- */
-export async function onConditionFailed<T>(write: Promise<T>, failed: () => Error): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isConditionFailed(error)) throw failed();
-    throw error;
-  }
-}
-
-/**
- * A conditional write whose failed condition is an expected outcome: `otherwise` instead of the
- * store's error. Any other error passes through.
- */
-export async function unlessConditionFailed<T, F>(write: Promise<T>, otherwise: F): Promise<T | F> {
-  try {
-    return await write;
-  } catch (error) {
-    if (isConditionFailed(error)) return otherwise;
-    throw error;
-  }
-}
-
-/** Whether a conditional write was made: false when its condition did not hold. Any other error passes through. */
-export function conditionHeld(write: Promise<unknown>): Promise<boolean> {
-  return unlessConditionFailed(
-    write.then(() => true),
-    false,
-  );
-}
-
 /**
  * How the document client converts items: attributes whose value is `undefined` are left out, and
  * a class instance inside an item is refused rather than stored as a map (an item itself is taken
@@ -171,6 +133,8 @@ const TRANSLATION = {
  */
 export class Table {
   roundTrips = 0;
+  /** Told the partition of each write this process made (once it is answered, made or not): what a process caches of a partition forgets it. */
+  private readonly writeWatchers = new Set<(pk: string) => void>();
   /** The document client over `client`: items as plain values. */
   readonly documents: DynamoDBDocumentClient;
 
@@ -190,6 +154,21 @@ export class Table {
     return item;
   }
 
+  /** Calls `watcher` with the partition key of every write made through this table from now on; returns how to stop. */
+  watchWrites(watcher: (pk: string) => void): () => void {
+    this.writeWatchers.add(watcher);
+    return () => this.writeWatchers.delete(watcher);
+  }
+
+  /** `write`'s outcome, the watchers told of its keys once it is known (a read begun before then stores nothing: brief-cache.ts). */
+  private async wrote<T>(keys: readonly Key[], write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      for (const watcher of this.writeWatchers) for (const key of keys) watcher(key.pk);
+    }
+  }
+
   async get<T extends object = Item>(key: Key, consistent = false): Promise<T | undefined> {
     this.roundTrips += 1;
     const result = await this.documents.send(new GetCommand({ TableName: this.name, Key: keyOf(key), ConsistentRead: consistent }));
@@ -204,7 +183,7 @@ export class Table {
 
   async put(item: Item | (Key & object), write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
-    await this.documents.send(new PutCommand({ TableName: this.name, Item: { ...item }, ...conditionOf(write) }));
+    await this.wrote([item], this.documents.send(new PutCommand({ TableName: this.name, Item: { ...item }, ...conditionOf(write) })));
   }
 
   /** Applies an update expression; returns the item's attributes after the update. */
@@ -223,14 +202,17 @@ export class Table {
     returnValues: 'ALL_NEW' | 'ALL_OLD',
   ): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.documents.send(
-      new UpdateCommand({
-        TableName: this.name,
-        Key: keyOf(key),
-        UpdateExpression: input.update,
-        ...conditionOf(input),
-        ReturnValues: returnValues,
-      }),
+    const result = await this.wrote(
+      [key],
+      this.documents.send(
+        new UpdateCommand({
+          TableName: this.name,
+          Key: keyOf(key),
+          UpdateExpression: input.update,
+          ...conditionOf(input),
+          ReturnValues: returnValues,
+        }),
+      ),
     );
     return result.Attributes as T | undefined;
   }
@@ -240,19 +222,22 @@ export class Table {
    * with backoff). Unconditional: for items whose keys are new or owned by the caller.
    */
   async batchPut(items: (Key & object)[]): Promise<void> {
-    await batchPutItems(this, items);
+    await this.wrote(items, batchPutItems(this, items));
   }
 
   /** Deletes an item and answers what it was (undefined when there was none): a single-use take. */
   async deleteReturningOld<T extends object = Item>(key: Key): Promise<T | undefined> {
     this.roundTrips += 1;
-    const result = await this.documents.send(new DeleteCommand({ TableName: this.name, Key: keyOf(key), ReturnValues: 'ALL_OLD' }));
+    const result = await this.wrote(
+      [key],
+      this.documents.send(new DeleteCommand({ TableName: this.name, Key: keyOf(key), ReturnValues: 'ALL_OLD' })),
+    );
     return result.Attributes as T | undefined;
   }
 
   async delete(key: Key, write: ConditionalWrite = {}): Promise<void> {
     this.roundTrips += 1;
-    await this.documents.send(new DeleteCommand({ TableName: this.name, Key: keyOf(key), ...conditionOf(write) }));
+    await this.wrote([key], this.documents.send(new DeleteCommand({ TableName: this.name, Key: keyOf(key), ...conditionOf(write) })));
   }
 
   /** One page of a Query. */

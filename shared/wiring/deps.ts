@@ -3,6 +3,7 @@ import { QueriesInFlight } from '../agent/in-flight.js';
 import type { ModelClients } from '../models/providers.js';
 import { PasswordHasher } from '../auth/passwords.js';
 import { ApiKeyCache, SessionCache } from '../auth/session-cache.js';
+import { WorkspaceToolsCache } from '../connections/workspace-tools-cache.js';
 import { sessionKey } from '../auth/tokens.js';
 import { UnconnectedChat, type ChatNotifier } from '../chat/notifier-port.js';
 import type { McpHub } from '../connections/mcp-hub.js';
@@ -53,6 +54,9 @@ export function createDeps(parts: DepsParts): Deps {
     secrets: parts.secrets,
     sessions: new SessionCache(authReadFailed(parts.logger)),
     apiKeys: new ApiKeyCache(authReadFailed(parts.logger)),
+    workspaceTools: new WorkspaceToolsCache(parts.table, (error) =>
+      parts.logger.warn("could not read a workspace's tools again; the next request will", { error }),
+    ),
     models: parts.models,
     jobs: parts.jobs,
     scheduler: parts.scheduler,

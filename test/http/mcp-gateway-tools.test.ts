@@ -117,6 +117,29 @@ describe('tools/list: the tools this person may use, and ask', () => {
     await client.close();
   });
 
+  it('applies a guardrail or a permission added while a client is connected at its next request (the process forgets what it read)', async () => {
+    const { admin, workspaceId, adminPrincipal } = await setup();
+    const client = await gatewayClient(t.deps, adminPrincipal, workspaceId);
+    expect(await names(client)).toContain('create_ticket');
+    const reads = t.deps.table.roundTrips;
+    expect(await names(client)).toContain('create_ticket');
+    expect(t.deps.table.roundTrips, 'a listing read again within seconds comes from the process').toBe(reads);
+    const guardrail = await t.request('POST', `/api/workspaces/${workspaceId}/guardrails`, {
+      cookie: admin.cookie,
+      body: { name: 'No tickets', type: 'block_tool', pattern: 'create_*' },
+    });
+    expect(guardrail.status, guardrail.text).toBe(201);
+    expect(await names(client)).not.toContain('create_ticket');
+    await expect(client.callTool({ name: 'create_ticket', arguments: { title: 'x' } })).rejects.toThrow(/unknown tool/);
+    const permissions = await t.request('PUT', `/api/workspaces/${workspaceId}/permissions/admin`, {
+      cookie: admin.cookie,
+      body: { tool_patterns: ['plain_*'] },
+    });
+    expect(permissions.status, permissions.text).toBe(200);
+    expect(await names(client)).toEqual(['plain_tool', 'ask']);
+    await client.close();
+  });
+
   it('past the tool-search threshold lists search_tools, the pinned tools and ask (300 tools), and a found tool is callable by its name', async () => {
     const { admin, workspaceId, adminPrincipal } = await setup();
     const connected = await t.connectMcp(admin.cookie, workspaceId, { name: 'many', url: many.url });

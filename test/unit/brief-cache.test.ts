@@ -109,6 +109,20 @@ describe('BriefCache', () => {
     expect(t.reads()).toBe(3);
   });
 
+  it('forgets one key at once (forgetKey), and a read of it begun before stores nothing', async () => {
+    const t = setUp();
+    await t.cache.read('b', t.load);
+    t.hold();
+    const reading = t.cache.read('a', t.load);
+    t.cache.forgetKey('a');
+    t.release();
+    expect(await reading).toBe('v1');
+    t.store('v2');
+    expect(await t.cache.read('a', t.load)).toBe('v2');
+    expect(await t.cache.read('b', t.load)).toBe('v1');
+    expect(t.reads()).toBe(3);
+  });
+
   it('keeps serving the value when the read behind fails, reports it, and reads again on the next request', async () => {
     const t = setUp();
     await t.cache.read('k', t.load);

@@ -1,10 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Principal } from '../../auth/index.js';
-import { namedTools, type NamedTool, workspaceToolsOf } from '../../connections/index.js';
+import { namedTools, type NamedTool } from '../../connections/index.js';
+import type { WorkspaceTools } from '../../connections/workspace-tools-cache.js';
 import type { Deps } from '../../deps.js';
 import { loadPatternEngine } from '../../guardrails/index.js';
 import { planToolSearch } from '../../tool-search/index.js';
-import { assertServing, workspaceWithChildren } from '../../workspaces/index.js';
+import { assertServing } from '../../workspaces/index.js';
 import type { LoopTool } from '../loop.js';
 import { offeredTools, type OfferedTool } from '../query/tools.js';
 
@@ -14,7 +15,8 @@ import { offeredTools, type OfferedTool } from '../query/tools.js';
  * query/tools.ts), past the workspace's tool-search threshold only `search_tools` and the pinned
  * ones listed, every one of them callable by its name either way (the server keeps nothing between
  * requests, so what a search found is not remembered: being one of the person's tools is what
- * makes a name callable). Read in one Query of the workspace's partition.
+ * makes a name callable). Read in one Query of the workspace's partition, which the process keeps a
+ * few seconds (connections/workspace-tools-cache.ts).
  */
 
 /** The gateway's own tool, the agent loop. */
@@ -30,7 +32,7 @@ interface PersonTool {
 
 /** What a person's request works with: the workspace's configuration and the tools they may use. */
 export interface PersonTools {
-  context: ReturnType<typeof workspaceToolsOf>;
+  context: WorkspaceTools;
   /** What `tools/list` answers, `ask` aside. */
   listed: Tool[];
   /** The workspace's tool of that name the person may call. */
@@ -65,8 +67,7 @@ function gatewayName(tool: OfferedTool): string {
  * workspace, or none, is 404; an archived one 409, as for a query.
  */
 export async function personTools(deps: Deps, principal: Principal, workspaceId: string): Promise<PersonTools> {
-  const items = await deps.table.queryAll(workspaceWithChildren(principal.orgId, workspaceId));
-  const context = workspaceToolsOf(items, principal.orgId, workspaceId);
+  const context = await deps.workspaceTools.read(principal.orgId, workspaceId);
   assertServing(context.workspace);
   const { workspace, connections, toolsByConnection, guardrails } = context;
   // Pattern guardrails need their engine, loaded by the first request of a process that has any.
