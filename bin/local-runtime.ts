@@ -1,3 +1,4 @@
+import { FileBlobStore, MemoryBlobStore } from '../shared/platform/blobs.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -254,6 +255,7 @@ async function startOnStore(
     ...core,
     config: { ...config, dataDir },
     logger,
+    blobs: dataDir ? new FileBlobStore(join(dataDir, 'blobs')) : new MemoryBlobStore(),
     passwords: new PasswordHasher(options.scrypt),
     sessionSecret: await loadSessionSecret({ ...config, dataDir }),
     ...(options.models ? { models: options.models } : {}),

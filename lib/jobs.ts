@@ -15,6 +15,7 @@ export const JOB_QUEUES = [
   { name: 'cold-messages', env: 'COLD_MESSAGES_QUEUE_URL' },
   { name: 'conversation-stats', env: 'STATS_QUEUE_URL' },
   { name: 'evals', env: 'EVALS_QUEUE_URL' },
+  { name: 'knowledge', env: 'KNOWLEDGE_QUEUE_URL' },
 ] as const;
 
 /**
@@ -96,7 +97,7 @@ export class Jobs extends Construct {
       entry: 'functions/jobs/handler.ts',
       memorySize: 512,
       timeout: Jobs.CONSUMER_TIMEOUT,
-      description: 'Background jobs: conversation moves, cold notices, conversation statistics, evaluation cases',
+      description: 'Background jobs: conversation moves, cold notices, conversation statistics, evaluation cases, knowledge ingestion',
       environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts), ...props.environment },
       reservedConcurrency: props.reservedConcurrency,
     });

@@ -8,6 +8,7 @@ import type { Scheduler } from './jobs/scheduler.js';
 import type { RequestRate } from './platform/request-rate.js';
 import type { McpHub } from './connections/mcp-hub.js';
 import type { WorkspaceToolsCache } from './connections/workspace-tools-cache.js';
+import type { BlobStore } from './platform/blobs.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
@@ -33,6 +34,8 @@ export interface Deps {
   sessions: SessionCache;
   /** What this process read of API keys, for a few seconds. */
   apiKeys: ApiKeyCache;
+  /** Files kept outside the table: knowledge documents, their passages and indexes (S3 on AWS, `DATA_DIR/blobs` locally). */
+  blobs: BlobStore;
   /** What this process read of workspaces' tools, for a few seconds (the MCP gateway's calls). */
   workspaceTools: WorkspaceToolsCache;
   /**

@@ -69,6 +69,10 @@ export const QueryResponseSchema = z
       .string()
       .optional()
       .openapi({ description: 'a per-user connection you have not authorized: open it to grant access, then ask again' }),
+    citations: z
+      .array(z.object({ n: z.number().int(), document_id: z.string(), title: z.string(), section: z.string() }))
+      .optional()
+      .openapi({ description: 'the knowledge passages the answer cites as [n]: open one with GET …/knowledge/documents/{document_id}' }),
     pending_approval: PendingApprovalSchema.nullable().openapi({
       description:
         'a tool call waiting for a person to approve it: the query is paused until it is decided (POST …/approvals/{approval_id})',

@@ -3,7 +3,7 @@ import type { Key } from '../platform/table.js';
 /* The job ledger's items and names, shared by the ledger (ledger.ts) and its entities (entities.ts). */
 
 /** `evals`: an evaluation's cases, on a queue of their own so that a run of many cannot hold the others' jobs. */
-export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats', 'evals'] as const;
+export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export function isQueueName(name: string): name is QueueName {
@@ -42,6 +42,7 @@ const QUEUES: Record<QueueName, { delivery: DeliveryMode }> = {
   'cold-messages': { delivery: 'recorded-when-sent' },
   'conversation-stats': { delivery: 'claimed-on-delivery' },
   evals: { delivery: 'recorded-when-sent' },
+  knowledge: { delivery: 'recorded-when-sent' },
 };
 
 /** When the jobs of `queue` are written to the ledger. */

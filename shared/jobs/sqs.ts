@@ -12,8 +12,11 @@ import { errorMessage } from '../platform/errors.js';
 /** SQS caps a message's delay at 15 minutes; longer retries wait in the ledger's run_at and a shorter delay. */
 const MAX_DELAY_SECONDS = 900;
 
-/** Each queue's URL; `evals` may be missing where no evaluation case is sent (a send there then fails). */
-export type QueueUrls = Record<Exclude<QueueName, 'evals'>, string> & { evals: string | undefined };
+/** Each queue's URL; `evals` and `knowledge` may be missing where none of their jobs is sent (a send there then fails). */
+export type QueueUrls = Record<Exclude<QueueName, 'evals' | 'knowledge'>, string> & {
+  evals: string | undefined;
+  knowledge: string | undefined;
+};
 
 /**
  * The SQS client, or how to make it. The API function only sends a job now and then, so it loads

@@ -6,3 +6,8 @@
  */
 export * from './entities.js';
 export * from './knowledge.js';
+export { DOCUMENT_UPLOADS } from './documents/limits.js';
+export { isIndexManifest } from './documents/entities.js';
+export { manifestOf, type IndexManifest } from './search/index-store.js';
+export { CITE_INSTRUCTION, type Citation, CitationLedger } from './search/citations.js';
+export { documentSearch } from './search/knowledge-tool.js';

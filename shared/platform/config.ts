@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { errorMessage } from './errors.js';
 import { issueLines } from './validation.js';
+import { BUNDLED_STDIO_SERVERS, type StdioServerEntry, stdioServers } from './config-stdio.js';
+
+export { BUNDLED_STDIO_SERVERS, type StdioServerEntry } from './config-stdio.js';
 
 /** Where the process runs: the defaults of a few variables differ (docs/api-decisions.md, Configuration). */
 export type Runtime = 'local' | 'aws';
@@ -33,56 +34,15 @@ const toolLimitSettings = {
   MCP_MAX_TOOL_SCHEMA_BYTES: z.coerce.number().int().min(1024).max(262_144).default(DEFAULT_TOOL_LIMITS.schemaBytes),
 };
 
-/** One stdio MCP server the operator allows: the exact command line, and the variables a connection may set. */
-export interface StdioServerEntry {
-  command: string;
-  args: string[];
-  env: string[];
-}
-
-const StdioServerEntrySchema = z.object({
-  command: z.string().min(1),
-  args: z.array(z.string()).default([]),
-  env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')).default([]),
-});
-
-/** The order-lookup MCP server that ships with the repository: the one stdio server `npm start` allows. */
-export const BUNDLED_STDIO_SERVERS: Record<string, StdioServerEntry> = {
-  orders: { command: 'node', args: ['servers/orders-mcp-server.mjs'], env: [] },
-};
-
-/**
- * `MCP_STDIO_SERVERS`: JSON, or `@<path>` to a JSON file, mapping a name to `{ command, args, env }`.
- * A stdio connection runs only a command line listed here, matched exactly (never a command name
- * with arguments of a tenant's choosing: `node -e <script>` would run anything).
- */
-const stdioServers = z
-  .string()
-  .transform((raw, context) => {
-    let text = raw;
-    if (raw.startsWith('@')) {
-      try {
-        text = readFileSync(raw.slice(1), 'utf8');
-      } catch (error) {
-        context.addIssue({ code: 'custom', message: `cannot read ${raw.slice(1)}: ${errorMessage(error)}` });
-        return z.NEVER;
-      }
-    }
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      context.addIssue({ code: 'custom', message: 'must be JSON (or @<path> to a JSON file)' });
-      return z.NEVER;
-    }
-  })
-  .pipe(z.record(z.string().min(1).max(64), StdioServerEntrySchema));
-
 /** Where the jobs go on AWS (the stack sets them): a queue per kind, and the scheduler of timed moves. */
 const queueSettings = {
   LIFECYCLE_QUEUE_URL: optionalUrl,
   COLD_MESSAGES_QUEUE_URL: optionalUrl,
   STATS_QUEUE_URL: optionalUrl,
   EVALS_QUEUE_URL: optionalUrl,
+  KNOWLEDGE_QUEUE_URL: optionalUrl,
+  /** The bucket of knowledge documents on AWS (the stack sets it). */
+  KNOWLEDGE_BUCKET: z.string().min(1).optional(),
   LIFECYCLE_QUEUE_ARN: z.string().min(1).optional(),
   SCHEDULER_GROUP_NAME: z.string().min(1).optional(),
   SCHEDULER_ROLE_ARN: z.string().min(1).optional(),
@@ -245,11 +205,14 @@ export interface Config {
     coldMessagesUrl: string | undefined;
     statsUrl: string | undefined;
     evalsUrl: string | undefined;
+    knowledgeUrl: string | undefined;
     lifecycleArn: string | undefined;
     schedulerGroup: string | undefined;
     schedulerRoleArn: string | undefined;
   };
   tableName: string;
+  /** The S3 bucket of knowledge documents on AWS; none locally (they are kept in `DATA_DIR/blobs`). */
+  knowledgeBucket: string | undefined;
   awsRegion: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Cookies carry `Secure` in production (always on AWS). */
@@ -334,11 +297,13 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
       coldMessagesUrl: env.COLD_MESSAGES_QUEUE_URL,
       statsUrl: env.STATS_QUEUE_URL,
       evalsUrl: env.EVALS_QUEUE_URL,
+      knowledgeUrl: env.KNOWLEDGE_QUEUE_URL,
       lifecycleArn: env.LIFECYCLE_QUEUE_ARN,
       schedulerGroup: env.SCHEDULER_GROUP_NAME,
       schedulerRoleArn: env.SCHEDULER_ROLE_ARN,
     },
     tableName: env.TABLE_NAME,
+    knowledgeBucket: env.KNOWLEDGE_BUCKET,
     awsRegion: env.AWS_REGION,
     logLevel: env.LOG_LEVEL,
     // API Gateway serves only HTTPS: on AWS the session cookie is always Secure.

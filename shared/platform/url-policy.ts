@@ -214,6 +214,8 @@ export interface GuardedFetch {
   fetch: FetchLike;
   /** The fetch of OAuth's own requests: every answer limited to 64 KiB. */
   oauthFetch: FetchLike;
+  /** Any request, its answer limited to `maxResponseBytes` (a knowledge document fetched by its URL). */
+  boundedFetch: FetchLike;
   close(): Promise<void>;
 }
 
@@ -305,6 +307,7 @@ export function createGuardedFetch(allowPrivate: boolean, options: GuardedFetchO
   return {
     fetch: (input, init) => guardedFetch(input, init, answerPolicyOf(init, maxResponseBytes)),
     oauthFetch: (input, init) => guardedFetch(input, init, oauth),
+    boundedFetch: (input, init) => guardedFetch(input, init, { limit: { kind: 'mcp', bytes: maxResponseBytes } }),
     // Nothing to close before the first request (nor when the agents failed to load).
     close: async () => {
       const agents = await loading?.catch(() => undefined);

@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import { stemmer } from 'stemmer';
+import { searchTermOf as termOf, searchWordsOf } from '../platform/search-terms.js';
 
 /*
  * The ranking of tool search: a MiniSearch index (BM25+) over each tool's name split into words,
@@ -60,26 +60,8 @@ const MAX_FIELD_CHARACTERS = 4_000;
 /** How deep into nested parameters (objects, array items, alternatives) their names count. */
 const MAX_SCHEMA_DEPTH = 3;
 
-/** Function words that say nothing about which tool is meant (the question's "how do I", "the"). */
-const STOP_WORDS = new Set(
-  'a an and are as at be by can could do does for from had has have how i if in into is it its me my of on or our please should so than that the their them then there these they this those to us was we were what when where which who why will with would you your'.split(
-    ' ',
-  ),
-);
-
-/**
- * Words of a text or a name: `createTicket`, `create_ticket`, `create-ticket` and `tickets.create`
- * all cut at the case change or the punctuation, lower-cased.
- */
-function wordsOf(text: string): string[] {
-  return text
-    .slice(0, MAX_FIELD_CHARACTERS)
-    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu}+)(\p{Lu}\p{Ll})/gu, '$1 $2')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word.length > 0);
-}
+/** Words of a field, its first `MAX_FIELD_CHARACTERS` only. */
+const wordsOf = (text: string) => searchWordsOf(text.slice(0, MAX_FIELD_CHARACTERS));
 
 /**
  * The words a query is searched by: each once, and at most `MAX_QUERY_WORDS`. Each word is a search
@@ -89,11 +71,6 @@ function wordsOf(text: string): string[] {
 const MAX_QUERY_WORDS = 32;
 function queryWordsOf(text: string): string[] {
   return [...new Set(wordsOf(text))].slice(0, MAX_QUERY_WORDS);
-}
-
-/** The term a word is indexed and searched as: its Porter stem; none for a function word. */
-function termOf(word: string): string | null {
-  return STOP_WORDS.has(word) ? null : stemmer(word);
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

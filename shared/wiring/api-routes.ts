@@ -14,6 +14,7 @@ import type { AppEnv } from '../http/router.js';
 import { invitationRoutes } from '../invitations/routes.js';
 import { queueRoutes } from '../jobs/routes.js';
 import { knowledgeRoutes } from '../knowledge/routes.js';
+import { documentRoutes } from '../knowledge/documents-routes.js';
 import { orgRoutes } from '../org-admin/routes.js';
 import { scimRoutes } from '../scim/protocol-routes.js';
 import { scimAdminRoutes } from '../scim/routes.js';
@@ -40,9 +41,17 @@ export function apiRoutes(deps: Deps, agent: OpenAPIHono<AppEnv>[] = []): Mounte
     ...[authRoutes, orgRoutes, invitationRoutes, budgetRoutes, ssoRoutes, scimAdminRoutes].map((routes) => atApi(routes(deps))),
     ...[workspaceRoutes, toolSearchRoutes, conversationRoutes, catalogueRoutes].map((routes) => atApi(routes(deps))),
     ...agent.map(atApi),
-    ...[queueRoutes, chatRoutes, consumerRoutes, knowledgeRoutes, guardrailRoutes, approvalRoutes, evalRoutes, oauthRoutes].map((routes) =>
-      atApi(routes(deps)),
-    ),
+    ...[
+      queueRoutes,
+      chatRoutes,
+      consumerRoutes,
+      knowledgeRoutes,
+      documentRoutes,
+      guardrailRoutes,
+      approvalRoutes,
+      evalRoutes,
+      oauthRoutes,
+    ].map((routes) => atApi(routes(deps))),
     // Provisioning by the identity provider: its own protocol, token and error form (RFC 7644).
     { path: SCIM_PATH, router: scimRoutes(deps) },
     // The MCP gateway's authorization server: its metadata and /oauth/* (RFC 8414, RFC 9728; shared/oauth).

@@ -7,6 +7,7 @@ import { clientErrorOf } from '../http/error-body.js';
 import type { AppLogger } from '../platform/logger.js';
 import { recordClientAddress, type ClientAddressOf } from '../http/client-address.js';
 import { limitBodies } from '../http/middleware.js';
+import { DOCUMENT_UPLOADS } from '../knowledge/index.js';
 import { authenticate, limitRequestRate } from './authenticate.js';
 import type { PlacedRoute } from '../http/placement.js';
 import { API_PREFIX, ROUTE_TABLE, fullPath } from './route-table.js';
@@ -141,7 +142,7 @@ export function createApp(deps: Deps, options: AppOptions) {
     // An answer made without the prepared headers (a Response of its own) gets it now.
     if (c.res.headers.get('Cache-Control') !== 'no-store') c.header('Cache-Control', 'no-store');
   });
-  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitRequestRate(deps), limitBodies());
+  app.use('/api/*', recordClientAddress(options.clientAddress), authenticate(deps), limitRequestRate(deps), limitBodies(DOCUMENT_UPLOADS));
   // The authorization server's endpoints count registrations per address (shared/oauth).
   app.use('/oauth/*', recordClientAddress(options.clientAddress));
 

@@ -1,3 +1,4 @@
+import { S3BlobStore } from '../platform/blobs-s3.js';
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDeps, type DepsParts } from './deps.js';
@@ -27,6 +28,7 @@ function queueUrlsOf(config: Config): QueueUrls {
     'conversation-stats': required(config.queues.statsUrl, 'STATS_QUEUE_URL'),
     // Required when a case is sent (sqs.ts), not at start: most functions never send one.
     evals: config.queues.evalsUrl,
+    knowledge: config.queues.knowledgeUrl,
   };
 }
 
@@ -63,6 +65,7 @@ export async function createAwsDeps(
 ) {
   const { config, logger, store, sessionSecret, tracing, clientAddress } = await openAwsPlatform(env, options);
   const { sqs, queueUrls, jobs, scheduler } = createAwsJobs(config, store);
-  const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, ...options.extra?.(config, logger, store) });
+  const blobs = new S3BlobStore(required(config.knowledgeBucket, 'KNOWLEDGE_BUCKET'), config.awsRegion);
+  const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, blobs, ...options.extra?.(config, logger, store) });
   return { config, deps, sqs, queueUrls, telemetry: telemetryOf(deps.metrics, tracing, logger), clientAddress };
 }

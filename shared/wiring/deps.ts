@@ -15,6 +15,7 @@ import type { Config } from '../platform/config.js';
 import type { AppLogger } from '../platform/logger.js';
 import { NO_METRICS, type Metrics } from '../platform/metrics.js';
 import { RequestRate } from '../platform/request-rate.js';
+import { MemoryBlobStore, type BlobStore } from '../platform/blobs.js';
 import type { Secrets } from '../platform/secrets.js';
 import type { Table } from '../platform/table.js';
 
@@ -30,6 +31,8 @@ export interface DepsParts {
   clock: Clock;
   logger: AppLogger;
   secrets: Secrets;
+  /** Where files go; by default this process's memory (tests, `DATA_DIR=memory`). */
+  blobs?: BlobStore;
   /** Absent in processes that serve no HTTP (the jobs Lambda): sessions are then never accepted. */
   sessionSecret?: string;
   passwords?: PasswordHasher;
@@ -52,6 +55,7 @@ export function createDeps(parts: DepsParts): Deps {
     passwords: parts.passwords ?? new PasswordHasher(),
     sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
     secrets: parts.secrets,
+    blobs: parts.blobs ?? new MemoryBlobStore(),
     sessions: new SessionCache(authReadFailed(parts.logger)),
     apiKeys: new ApiKeyCache(authReadFailed(parts.logger)),
     workspaceTools: new WorkspaceToolsCache(parts.table, (error) =>

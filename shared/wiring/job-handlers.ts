@@ -7,6 +7,7 @@ import { LifecycleJobSchema, lifecycleHandler, type LifecycleJob } from '../conv
 import { conversationStatsHandler } from '../conversations/stats-job.js';
 import { evalCaseHandler } from '../evals/case-job.js';
 import type { JobHandler, JobHandlers } from '../jobs/worker.js';
+import { knowledgeJobHandler } from '../knowledge/documents/ingest-job.js';
 
 /*
  * The composition of the job consumers: which domain's handler does each queue's jobs. The jobs
@@ -43,4 +44,5 @@ export const jobHandlers: JobHandlers = {
   'cold-messages': outgoingMessages as JobHandler<unknown>,
   'conversation-stats': conversationStatsHandler as JobHandler<unknown>,
   evals: evalCaseHandler as JobHandler<unknown>,
+  knowledge: knowledgeJobHandler as JobHandler<unknown>,
 };

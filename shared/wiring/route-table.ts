@@ -16,6 +16,7 @@ import { queueRouteDefinitions } from '../jobs/route-definitions.js';
 import { approvalRouteDefinitions } from '../approvals/route-definitions.js';
 import { decisionRouteDefinitions } from '../agent/approvals/route-definitions.js';
 import { knowledgeRouteDefinitions } from '../knowledge/route-definitions.js';
+import { documentRouteDefinitions } from '../knowledge/documents-route-definitions.js';
 import { orgRouteDefinitions } from '../org-admin/route-definitions.js';
 import { modelAgentRouteDefinitions } from '../org-admin/model-route-definitions.js';
 import { toolSearchRouteDefinitions } from '../tool-search/route-definitions.js';
@@ -60,6 +61,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   consumerAgentRouteDefinitions,
   queueRouteDefinitions,
   knowledgeRouteDefinitions,
+  documentRouteDefinitions,
   guardrailRouteDefinitions,
   approvalRouteDefinitions,
   decisionRouteDefinitions,

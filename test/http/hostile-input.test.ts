@@ -205,6 +205,8 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return ['2', '1'];
     case 'kid':
       return [f.knowledgeId];
+    case 'doc_id':
+      return ['kd_none'];
     case 'gid':
       return [f.guardrailId];
     case 'role':
@@ -318,6 +320,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'POST /api/connectors/consumer/channel': [{ type: 'team-chat', workspace_id: ws, channel_id: 'C2', channel_name: 'random' }],
     'POST /api/workspaces/{id}/knowledge': [{ title: 'Shipping', content: 'We ship worldwide.' }],
     'PUT /api/workspaces/{id}/knowledge/{kid}': [{ title: 'Refunds 2', content: 'Refunds take 3 days.' }],
+    'POST /api/workspaces/{id}/knowledge/documents': [{ url: toolServer.url }],
     'POST /api/workspaces/{id}/guardrails': [
       { preset: 'card_number', action: 'block' },
       { name: 'No secrets', type: 'block_pattern', pattern: 'secret\\d+', applies_to: 'input' },

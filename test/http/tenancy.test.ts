@@ -71,6 +71,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/connectors/consumer/channel': { type: 'team-chat', workspace_id: 'ws-filled-per-test', channel_id: 'CMATRIX1' },
   'POST /api/workspaces/{id}/knowledge': { title: 'Matrix', content: 'entry' },
   'PUT /api/workspaces/{id}/knowledge/{kid}': { title: 'Matrix 2' },
+  'POST /api/workspaces/{id}/knowledge/documents': { url: 'https://docs.example.com/handbook.md' },
   'POST /api/workspaces/{id}/guardrails': { preset: 'email' },
   'PUT /api/workspaces/{id}/guardrails/{gid}': { enabled: false },
   'PUT /api/workspaces/{id}/permissions/{role}': { tool_patterns: ['search_*'] },
@@ -82,6 +83,7 @@ const VALID_BODIES: Record<string, unknown> = {
 /** A valid query string for each route that needs one (by path), for the same reason. */
 const VALID_QUERIES: Record<string, string> = {
   '/api/workspaces/{id}/tools/search': 'q=create%20a%20ticket',
+  '/api/workspaces/{id}/knowledge/search': 'q=refunds',
 };
 
 let t: TestContext;
@@ -94,6 +96,7 @@ let victim: {
   budgetId: string;
   evalId: string;
   runId: string;
+  documentId: string;
 };
 
 /** An evaluation of the victim's workspace with one finished run. */
@@ -113,7 +116,15 @@ let member: { cookie: string; workspaceId: string };
 
 function fill(
   path: string,
-  ids: { workspaceId: string; conversationId?: string; connectionId?: string; budgetId?: string; evalId?: string; runId?: string },
+  ids: {
+    workspaceId: string;
+    conversationId?: string;
+    connectionId?: string;
+    budgetId?: string;
+    evalId?: string;
+    runId?: string;
+    documentId?: string;
+  },
 ): string {
   const query = VALID_QUERIES[path];
   const filled = path
@@ -126,6 +137,7 @@ function fill(
     .replace('{key}', 'ai_provider')
     .replace('{channel_id}', 'CMATRIX1')
     .replace('{kid}', 'kn_none')
+    .replace('{doc_id}', ids.documentId ?? 'kd_none')
     .replace('{gid}', 'gr_none')
     .replace('{role}', 'member')
     .replace('{token}', 'never-issued-link-token-0123456789')
@@ -187,7 +199,15 @@ beforeAll(async () => {
     body: { scope: 'org', period: 'month', limit_usd: 100 },
   });
   expect(budget.status).toBe(201);
+  const form = new FormData();
+  form.append('file', new File(['# Refunds\n\nRefunds take 5 days.'], 'refunds.md', { type: 'text/markdown' }));
+  const knowledgeDocument = await t.request('POST', `/api/workspaces/${workspace.id}/knowledge/documents`, {
+    cookie: victimAdmin.cookie,
+    raw: form,
+  });
+  expect(knowledgeDocument.status).toBe(202);
   victim = {
+    documentId: knowledgeDocument.body.document.id,
     cookie: victimAdmin.cookie,
     workspaceId: workspace.id,
     conversationId,

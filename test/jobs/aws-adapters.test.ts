@@ -25,6 +25,7 @@ const URLS: QueueUrls = {
   'cold-messages': 'https://sqs.us-east-1.amazonaws.com/123456789012/cold-messages',
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
   evals: 'https://sqs.us-east-1.amazonaws.com/123456789012/evals',
+  knowledge: 'https://sqs.us-east-1.amazonaws.com/123456789012/knowledge',
 };
 const arnOf = (queue: QueueName) => `arn:aws:sqs:us-east-1:123456789012:${queue}`;
 const urlOfArn = (arn: string | undefined) =>
@@ -164,7 +165,13 @@ describe('handleSqsBatch', () => {
       if (data.mode === 'later') throw new RunLaterError(`not yet: ${data.key}`, 30_000);
     },
   };
-  const handlers: JobHandlers = { lifecycle: handler, 'cold-messages': handler, 'conversation-stats': handler, evals: handler };
+  const handlers: JobHandlers = {
+    lifecycle: handler,
+    'cold-messages': handler,
+    'conversation-stats': handler,
+    evals: handler,
+    knowledge: handler,
+  };
   beforeEach(() => {
     runs.length = 0;
   });

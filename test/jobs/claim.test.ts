@@ -31,7 +31,7 @@ afterAll(async () => {
 
 const SETTINGS: WorkerSettings = { maxAttempts: 3, retryBaseMs: 5 };
 const done: JobHandler<unknown> = { schema: z.unknown(), run: async () => undefined };
-const handlers: JobHandlers = { lifecycle: done, 'cold-messages': done, 'conversation-stats': done, evals: done };
+const handlers: JobHandlers = { lifecycle: done, 'cold-messages': done, 'conversation-stats': done, evals: done, knowledge: done };
 
 const message = (queue: QueueName, data: Record<string, unknown> = {}): JobMessage => ({
   jobId: `claim-${randomUUID()}`,
@@ -137,7 +137,13 @@ describe('claimJob, by the state the ledger holds', () => {
   it("does not revive a drained job: its late delivery runs nothing, whatever the queue's delivery mode", async () => {
     const runs: string[] = [];
     const recording: JobHandler<unknown> = { schema: z.unknown(), run: async (_deps, _data, job) => runs.push(job.id) };
-    const all: JobHandlers = { lifecycle: recording, 'cold-messages': recording, 'conversation-stats': recording, evals: recording };
+    const all: JobHandlers = {
+      lifecycle: recording,
+      'cold-messages': recording,
+      'conversation-stats': recording,
+      evals: recording,
+      knowledge: recording,
+    };
     const orgId = `org_${randomUUID()}`;
     const recorded = { ...message('cold-messages'), orgId };
     await recordJob(t.deps, recorded);
@@ -212,6 +218,7 @@ describe('the delivery mode of a queue', () => {
       'cold-messages': 'recorded-when-sent',
       'conversation-stats': 'claimed-on-delivery',
       evals: 'recorded-when-sent',
+      knowledge: 'recorded-when-sent',
     });
   });
 

@@ -80,6 +80,7 @@ const handlers: JobHandlers = {
   'cold-messages': testHandler,
   'conversation-stats': unusedHandler,
   evals: unusedHandler,
+  knowledge: unusedHandler,
 };
 
 const countOf = (list: string[], key: string) => list.filter((value) => value === key).length;
@@ -147,6 +148,7 @@ const URLS: QueueUrls = {
   'cold-messages': 'https://sqs.us-east-1.amazonaws.com/123456789012/cold-messages',
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
   evals: 'https://sqs.us-east-1.amazonaws.com/123456789012/evals',
+  knowledge: 'https://sqs.us-east-1.amazonaws.com/123456789012/knowledge',
 };
 
 /** An SQS record as the consumer Lambda receives it. */

@@ -39,7 +39,8 @@ export interface RequestOptions {
   cookie?: string;
   headers?: Record<string, string>;
   /** Raw body (sent as is, without a JSON content type unless given in headers). */
-  raw?: string;
+  /** The body as it is: text, or a form (its multipart type and boundary are set from it). */
+  raw?: string | FormData;
 }
 
 /** A test request's client address (the runtime's socket peer, in production). */
@@ -122,7 +123,7 @@ export async function createTestContext(
 
   async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...options.headers };
-    let body: string | undefined;
+    let body: string | FormData | undefined;
     if (options.raw !== undefined) body = options.raw;
     else if (options.body !== undefined) {
       body = JSON.stringify(options.body);
@@ -215,6 +216,7 @@ export async function createTestContext(
         config,
         table: core.table,
         secrets: core.secrets,
+        blobs: deps.blobs,
         clock,
         logger,
         passwords: deps.passwords,

@@ -300,7 +300,14 @@ export function inConversation(deps: Deps, conversation: Pick<FinishedQuery, 'co
     if (pending) finished.listener.onEvent?.({ type: 'approval_required', ...pending });
     const { authorizationUrl } = run;
     return {
-      response: queryResponse(loop, { costUsd, durationMs, conversationId: saved.conversationId, authorizationUrl, pending }),
+      response: queryResponse(loop, {
+        costUsd,
+        durationMs,
+        conversationId: saved.conversationId,
+        authorizationUrl,
+        pending,
+        citations: run.citations,
+      }),
       answerSeq: saved.answerSeq,
       loop,
     };

@@ -1,4 +1,5 @@
 import type { PausedQuery } from '../../approvals/index.js';
+import type { Citation } from '../../knowledge/index.js';
 import type { PendingApproval } from '../events.js';
 import type { LoopResult } from '../loop.js';
 import { tokenCountsOf } from '../../models/index.js';
@@ -8,7 +9,14 @@ import type { QueryResponse } from './types.js';
 /** The query's answer, as JSON and as the stream's `done`: the same for a query and a resumed one. */
 export function queryResponse(
   loop: LoopResult,
-  done: { costUsd: number; durationMs: number; conversationId: string; authorizationUrl?: string; pending: PendingApproval | null },
+  done: {
+    costUsd: number;
+    durationMs: number;
+    conversationId: string;
+    authorizationUrl?: string;
+    pending: PendingApproval | null;
+    citations?: Citation[];
+  },
 ): QueryResponse {
   return {
     answer: loop.answer,
@@ -22,6 +30,7 @@ export function queryResponse(
     session_id: done.conversationId,
     ...(done.authorizationUrl ? { authorization_url: done.authorizationUrl } : {}),
     pending_approval: done.pending,
+    ...(done.citations?.length ? { citations: done.citations } : {}),
   };
 }
 

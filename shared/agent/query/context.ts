@@ -6,7 +6,7 @@ import {
   ownConversationId,
 } from '../../conversations/index.js';
 import { loadPatternEngine } from '../../guardrails/index.js';
-import { type KnowledgeItem, isKnowledgeItem } from '../../knowledge/index.js';
+import { type KnowledgeItem, isIndexManifest, isKnowledgeItem, manifestOf } from '../../knowledge/index.js';
 import { readModelSettings } from '../../org/index.js';
 import { budgetsKey, budgetsOf } from '../../budgets/index.js';
 import { monthOf } from '../../platform/clock.js';
@@ -67,6 +67,8 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
   const { workspace, connections, toolsByConnection, guardrails } = workspaceToolsOf(workspaceItems, caller.orgId, workspaceId);
   assertServing(workspace);
   const knowledge = workspaceItems.filter(isKnowledgeItem) as unknown as KnowledgeItem[];
+  // The manifest of its documents' index comes with the workspace: whether there is anything to search.
+  const documents = manifestOf(workspaceItems.find(isIndexManifest));
   // Pattern guardrails need their engine, loaded by the first query of a process that has any.
   if (guardrails.some((guardrail) => guardrail.type !== 'block_tool')) await loadPatternEngine();
   return {
@@ -74,6 +76,7 @@ export async function loadQueryContext(deps: Deps, caller: Caller, workspaceId: 
     connections,
     toolsByConnection,
     knowledge,
+    documents,
     guardrails,
     ...conversation,
     ...modelSettings,

@@ -9,6 +9,7 @@ import { screenAnswer, screenToolCalls, screenToolEvent } from './screening.js';
 import { connectAll, knowledgeFor, offeredTools, type OfferedTool } from './tools.js';
 import { planToolSearch } from '../../tool-search/index.js';
 import { namedTools } from '../../connections/index.js';
+import type { Citation, CitationLedger } from '../../knowledge/index.js';
 import { MAX_TOKENS, type Caller, type QueryListener } from './types.js';
 import type { AgentListener } from '../events.js';
 
@@ -28,6 +29,8 @@ export interface QueryRun {
   authorizationUrl?: string;
   /** The tools offered (a paused loop's call is looked up among them). */
   tools: LoopTool[];
+  /** The knowledge passages the answer cites. */
+  citations?: Citation[];
 }
 
 function toModelMessages(history: { role: 'user' | 'assistant'; content: string }[]): ModelMessage[] {
@@ -98,6 +101,8 @@ export interface PreparedLoop {
   input: Omit<LoopInput, 'messages'>;
   tools: LoopTool[];
   held: boolean;
+  /** The passages `search_knowledge` gives the model, numbered (a workspace with documents). */
+  citations?: CitationLedger;
 }
 
 /**
@@ -118,7 +123,7 @@ export async function prepareLoop(
   const subject = caller.grantSubject ?? caller.owner;
   const reached = await connectAll(deps, connections, toolsByConnection, { subject, orgId: caller.orgId });
   if (reached.failures.length) return { ...nothingRan(reached.failures.join('; '), false), authorizationUrl: reached.authorizationUrl };
-  const knowledge = knowledgeFor(context.knowledge);
+  const knowledge = knowledgeFor(deps, { orgId: caller.orgId, workspaceId: workspace.id }, context.knowledge, context.documents);
   // Tools a block_tool guardrail names are never offered, whatever the role may use.
   const named = namedTools(connections, toolsByConnection);
   const offered = forEvaluation(caller, offeredTools(deps, workspace, caller.role, named, guardrails, subject));
@@ -141,7 +146,7 @@ export async function prepareLoop(
     onEvent: listener.onEvent && shownEvents(guardrails, held, listener.onEvent),
     signal: listener.signal,
   };
-  return { input, tools, held };
+  return { input, tools, held, ...(knowledge.citations ? { citations: knowledge.citations } : {}) };
 }
 
 /** The run's guardrail hits (calls to blocked tools, the answer's) and its screened answer. */
@@ -157,7 +162,14 @@ export function finishRun(guardrails: Guardrail[], loop: LoopResult, prepared: P
   if (prepared.held && answer.answer) listener.onEvent?.({ type: 'text', delta: answer.answer });
   const error = answer.withheldBy ? (loop.error ?? `answer withheld by guardrail "${answer.withheldBy.name}"`) : loop.error;
   const calls = screenToolCalls(guardrails, loop.calls);
-  return { loop: { ...loop, answer: answer.answer, error, ...(calls ? { calls } : {}) }, answered: true, hits, tools: prepared.tools };
+  const citations = prepared.citations?.cited(answer.answer) ?? [];
+  return {
+    loop: { ...loop, answer: answer.answer, error, ...(calls ? { calls } : {}) },
+    answered: true,
+    hits,
+    tools: prepared.tools,
+    ...(citations.length ? { citations } : {}),
+  };
 }
 
 /**

@@ -12,7 +12,17 @@ import {
   startGrant,
 } from '../../connections/index.js';
 import type { Guardrail } from '../../guardrails/index.js';
-import { SEARCH_KNOWLEDGE_TOOL, fitsPrompt, knowledgeSection, searchKnowledge, type KnowledgeItem } from '../../knowledge/index.js';
+import {
+  CITE_INSTRUCTION,
+  type CitationLedger,
+  documentSearch,
+  fitsPrompt,
+  type IndexManifest,
+  type KnowledgeItem,
+  knowledgeSection,
+  SEARCH_KNOWLEDGE_TOOL,
+  searchKnowledge,
+} from '../../knowledge/index.js';
 import { mcpOf, type Deps } from '../../deps.js';
 import { type WorkspaceItem, approvalRule, approvalSettingOf } from '../../workspaces/index.js';
 import type { LoopTool } from '../loop.js';
@@ -81,26 +91,51 @@ export function offeredTools(
   return offered;
 }
 
-/**
- * Knowledge reaches the model in the cached system prefix while it fits the budget; beyond, the
- * model gets the built-in `search_knowledge` tool instead.
- */
-export function knowledgeFor(knowledge: KnowledgeItem[]): { prompt: string; tool: LoopTool | undefined } {
-  if (!knowledge.length) return { prompt: '', tool: undefined };
-  const sorted = [...knowledge].sort((a, b) => a.title.localeCompare(b.title));
-  if (fitsPrompt(sorted)) return { prompt: `\n\n${knowledgeSection(sorted)}`, tool: undefined };
+/** The knowledge a query gives the model: in its prompt, as `search_knowledge`, and the ledger of the passages it may cite. */
+export interface KnowledgeForQuery {
+  prompt: string;
+  tool: LoopTool | undefined;
+  /** The passages given to the model, numbered: the answer's citations (none without documents). */
+  citations?: CitationLedger;
+}
+
+/** `search_knowledge` over the workspace's documents, and over entries too large for the prompt when there are any. */
+function searchTool(documents: ReturnType<typeof documentSearch> | undefined, entries: KnowledgeItem[]): LoopTool {
   return {
-    prompt: '\n\nThis workspace has a knowledge base: search it with search_knowledge.',
-    tool: {
-      spec: SEARCH_KNOWLEDGE_TOOL,
-      run: async (input) => {
-        const found = searchKnowledge(sorted, String(input.query ?? ''));
-        return found.length
-          ? { text: knowledgeSection(found), isError: false }
-          : { text: 'Nothing in the knowledge base matches these keywords.', isError: false };
-      },
+    spec: SEARCH_KNOWLEDGE_TOOL,
+    run: async (input) => {
+      const query = String(input.query ?? '');
+      const passages = documents ? await documents.search(query) : undefined;
+      const found = searchKnowledge(entries, query);
+      const parts = [passages, found.length ? knowledgeSection(found) : undefined].filter((part): part is string => !!part);
+      return parts.length
+        ? { text: parts.join('\n\n'), isError: false }
+        : { text: 'Nothing in the knowledge base matches these keywords.', isError: false };
     },
   };
+}
+
+/**
+ * Knowledge entries reach the model in the cached system prefix while they fit the budget; beyond,
+ * and whenever the workspace has documents (`documents`: its index's manifest, read with the
+ * workspace), the model gets the built-in `search_knowledge` tool, whose passages it cites as [n].
+ */
+export function knowledgeFor(
+  deps: Deps,
+  where: { orgId: string; workspaceId: string },
+  knowledge: KnowledgeItem[],
+  documents: IndexManifest | undefined,
+): KnowledgeForQuery {
+  const sorted = [...knowledge].sort((a, b) => a.title.localeCompare(b.title));
+  const inPrompt = fitsPrompt(sorted);
+  const hasDocuments = !!documents && documents.passages > 0;
+  const prompt = inPrompt ? `\n\n${knowledgeSection(sorted)}` : '';
+  if (!hasDocuments) {
+    if (!sorted.length || inPrompt) return { prompt, tool: undefined };
+    return { prompt: '\n\nThis workspace has a knowledge base: search it with search_knowledge.', tool: searchTool(undefined, sorted) };
+  }
+  const search = documentSearch(deps, where.orgId, where.workspaceId, documents);
+  return { prompt: prompt + CITE_INSTRUCTION, tool: searchTool(search, inPrompt ? [] : sorted), citations: search.ledger };
 }
 
 /** What connecting found: why connections could not be reached, and where the caller grants a per-user one. */

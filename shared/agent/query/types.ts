@@ -1,5 +1,6 @@
 import type { AgentListener, PendingApproval } from '../events.js';
 import type { TokenCounts } from '../../models/index.js';
+import type { Citation } from '../../knowledge/index.js';
 
 /*
  * The shapes a query passes between its rooms: who asks, what they get back, and what is read of
@@ -66,6 +67,8 @@ export interface QueryResponse {
   authorization_url?: string;
   /** A tool call waiting for a person's approval: the query is paused until it is decided. */
   pending_approval: PendingApproval | null;
+  /** The knowledge passages the answer cites as [n] (only when it cites any). */
+  citations?: Citation[];
 }
 
 /** Time spent in each part of a query, for the `Server-Timing` header and the benchmark. */

@@ -1,0 +1,161 @@
+import type { Deps } from '../../deps.js';
+import { NotFoundError, ValidationError } from '../../platform/errors.js';
+import { newId } from '../../platform/ids.js';
+import { assertUrlAllowed, UrlRefusedError } from '../../platform/url-policy.js';
+import { onConditionFailed } from '../../platform/table.js';
+import { getWorkspaceItem } from '../../workspaces/index.js';
+import { type DocumentKind, kindOf } from '../ingest/index.js';
+import { blobKeys, documentExists, documentKey, documentsOfWorkspace, type DocumentStatus } from './entities.js';
+
+/*
+ * A workspace's knowledge documents (docs/knowledge.md): an upload or a URL becomes a document
+ * item (`queued`) and an ingestion job (`documents/ingest-job.ts`) that reads it, cuts it into
+ * passages and adds them to the workspace's index. The upload itself is kept as a blob.
+ */
+
+export interface DocumentItem {
+  pk: string;
+  sk: string;
+  id: string;
+  org_id: string;
+  workspace_id: string;
+  title: string;
+  /** What it was read as, once known. */
+  kind?: DocumentKind;
+  filename?: string;
+  url?: string;
+  bytes?: number;
+  status: DocumentStatus;
+  error?: string | null;
+  pages?: number;
+  passages?: number;
+  progress?: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A document as the API shows it. */
+function toDocument(item: DocumentItem) {
+  return {
+    id: item.id,
+    title: item.title,
+    kind: item.kind ?? null,
+    filename: item.filename ?? null,
+    url: item.url ?? null,
+    bytes: item.bytes ?? null,
+    status: item.status,
+    error: item.error ?? null,
+    pages: item.pages ?? null,
+    passages: item.passages ?? null,
+    progress: item.progress ?? (item.status === 'ready' ? 100 : 0),
+    created_at: item.created_at,
+    updated_at: item.updated_at,
+  };
+}
+
+/** The ingestion job of a document (its id is the job's idempotency key). */
+const ingestJob = (orgId: string, workspaceId: string, documentId: string, action: 'ingest' | 'remove') => ({
+  jobId: `knowledge-${action}-${documentId}`,
+  queue: 'knowledge' as const,
+  orgId,
+  data: { workspace_id: workspaceId, document_id: documentId, action },
+});
+
+const titleOfFile = (filename: string) =>
+  filename
+    .replace(/\.[A-Za-z0-9]{1,8}$/, '')
+    .trim()
+    .slice(0, 200) || 'Untitled';
+
+async function saveQueued(deps: Deps, item: DocumentItem) {
+  await deps.table.put(item);
+  await deps.jobs.enqueue(ingestJob(item.org_id, item.workspace_id, item.id, 'ingest'));
+  return toDocument(item);
+}
+
+function newDocument(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  userId: string,
+  fields: Partial<DocumentItem> & { title: string },
+): DocumentItem {
+  const now = deps.clock.now();
+  const id = newId('kd', now);
+  return {
+    ...documentKey(orgId, workspaceId, id),
+    id,
+    org_id: orgId,
+    workspace_id: workspaceId,
+    status: 'queued',
+    created_by: userId,
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    ...fields,
+  };
+}
+
+/** An uploaded file: kept as it came, then queued. A kind the service does not read is 415-like 400 before anything is written. */
+export async function createUploadedDocument(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  userId: string,
+  upload: { bytes: Uint8Array; filename: string; contentType: string | undefined },
+) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  if (upload.bytes.length === 0) throw new ValidationError('the file is empty', [{ path: 'file', message: 'must not be empty' }]);
+  const kind = kindOf(upload.bytes, upload.filename, upload.contentType);
+  if (!kind) {
+    throw new ValidationError('this kind of file is not read', [
+      { path: 'file', message: 'must be Markdown, plain text, HTML, PDF or DOCX' },
+    ]);
+  }
+  const filename = upload.filename.slice(0, 200);
+  const item = newDocument(deps, orgId, workspaceId, userId, { title: titleOfFile(filename), kind, filename, bytes: upload.bytes.length });
+  await deps.blobs.put(blobKeys.source(orgId, workspaceId, item.id), upload.bytes);
+  return saveQueued(deps, item);
+}
+
+/** A document at a URL: checked against the address policy now (and each redirect when it is fetched), then queued. */
+export async function createUrlDocument(deps: Deps, orgId: string, workspaceId: string, userId: string, url: string) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  try {
+    await assertUrlAllowed(url, deps.config.mcpAllowPrivateUrls);
+  } catch (error) {
+    if (error instanceof UrlRefusedError) throw new ValidationError('this URL is not allowed', [{ path: 'url', message: error.message }]);
+    throw error;
+  }
+  const parsed = new URL(url);
+  const title = (decodeURIComponent(parsed.pathname.split('/').filter(Boolean).pop() ?? '') || parsed.host).slice(0, 200);
+  return saveQueued(deps, newDocument(deps, orgId, workspaceId, userId, { title: titleOfFile(title), url: parsed.href }));
+}
+
+/** Items of the workspace's documents, a page at a time (every page read: at most 10 000 documents a workspace). */
+async function documentItems(deps: Deps, orgId: string, workspaceId: string): Promise<DocumentItem[]> {
+  return deps.table.queryAll<DocumentItem>(documentsOfWorkspace(orgId, workspaceId));
+}
+
+export async function listDocuments(deps: Deps, orgId: string, workspaceId: string) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const items = await documentItems(deps, orgId, workspaceId);
+  return items.reverse().map(toDocument);
+}
+
+export async function getDocument(deps: Deps, orgId: string, workspaceId: string, documentId: string) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const item = await deps.table.get<DocumentItem>(documentKey(orgId, workspaceId, documentId));
+  if (!item) throw new NotFoundError(`document ${documentId} not found`);
+  return toDocument(item);
+}
+
+/** Deletes the document at once (it is no longer listed) and queues its passages' removal from the index and its files'. */
+export async function deleteDocument(deps: Deps, orgId: string, workspaceId: string, documentId: string): Promise<void> {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  await onConditionFailed(
+    deps.table.delete(documentKey(orgId, workspaceId, documentId), documentExists()),
+    () => new NotFoundError(`document ${documentId} not found`),
+  );
+  await deps.jobs.enqueue(ingestJob(orgId, workspaceId, documentId, 'remove'));
+}

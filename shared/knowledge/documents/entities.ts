@@ -1,0 +1,83 @@
+import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { number } from 'dynamodb-toolbox/schema/number';
+import { string } from 'dynamodb-toolbox/schema/string';
+import type { Key, QueryInput } from '../../platform/table.js';
+import { conditionOf, nullableString, tableEntity, updateOf } from '../../platform/updates.js';
+import { workspacePartition } from '../../workspaces/index.js';
+
+/*
+ * A workspace's knowledge documents (docs/knowledge.md, docs/data-model.md): one item each in a
+ * partition of their own (the query never reads them), and the manifest of the workspace's passage
+ * index in the workspace's partition, so a query learns whether there is knowledge to search, and
+ * which version of the index, from the read it makes anyway. Files (the upload, its passages, the
+ * index) are blobs (platform/blobs.ts), keyed under the organisation and the workspace.
+ */
+
+export const DOCUMENT_STATUSES = ['queued', 'processing', 'ready', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+const documentsPartition = (orgId: string, workspaceId: string) => `KDOC#${orgId}#${workspaceId}`;
+const DOCUMENT_PREFIX = 'DOC#';
+
+/** A knowledge document (`KDOC#<org>#<ws>` / `DOC#<id>`); ids are time-ordered, so the partition lists oldest first. */
+export const documentKey = (orgId: string, workspaceId: string, documentId: string): Key => ({
+  pk: documentsPartition(orgId, workspaceId),
+  sk: `${DOCUMENT_PREFIX}${documentId}`,
+});
+
+/** The manifest of the workspace's passage index (`WS#<org>#<ws>` / `KINDEX`), read with the workspace. */
+export const indexManifestKey = (orgId: string, workspaceId: string): Key => ({ pk: workspacePartition(orgId, workspaceId), sk: 'KINDEX' });
+
+/** Whether an item of the workspace's partition is its passage index's manifest. */
+export const isIndexManifest = (item: { sk: string }) => item.sk === 'KINDEX';
+
+/** A document's attributes that its ingestion changes. */
+const documentEntity = tableEntity('knowledge-document', {
+  status: string().enum(...DOCUMENT_STATUSES),
+  error: nullableString.optional(),
+  title: string().optional(),
+  pages: number().optional(),
+  passages: number().optional(),
+  /** How far its ingestion is, 0–100 (shown as progress). */
+  progress: number().optional(),
+  updated_at: string(),
+});
+
+/** A change of a document's ingestion, if the document is still there. */
+export function documentProgress(
+  orgId: string,
+  workspaceId: string,
+  documentId: string,
+  changes: { status: DocumentStatus; error?: string | null; title?: string; pages?: number; passages?: number; progress?: number },
+  at: string,
+) {
+  const command = documentEntity
+    .build(UpdateItemCommand)
+    .item({ ...documentKey(orgId, workspaceId, documentId), ...changes, updated_at: at })
+    .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/** The condition that a document is there (its delete is 404 otherwise). */
+export const documentExists = () => conditionOf(documentEntity, { attr: 'pk', exists: true });
+
+/** The condition that the index's manifest is still at `version` (0: not written yet): one writer of each version. */
+export const manifestAt = (version: number) =>
+  version === 0
+    ? conditionOf(documentEntity, { attr: 'pk', exists: false })
+    : { condition: '#version = :version', names: { '#version': 'version' }, values: { ':version': version } };
+
+/** Where a workspace's files are (blob keys). */
+export const blobKeys = {
+  source: (orgId: string, workspaceId: string, documentId: string) => `knowledge/${orgId}/${workspaceId}/${documentId}/source`,
+  passages: (orgId: string, workspaceId: string, documentId: string) => `knowledge/${orgId}/${workspaceId}/${documentId}/passages.json.gz`,
+  index: (orgId: string, workspaceId: string, version: string) => `knowledge/${orgId}/${workspaceId}/index/${version}.json.gz`,
+};
+
+// --- Access patterns ---
+
+/** A workspace's documents, oldest first, a page at a time. */
+export const documentsOfWorkspace = (orgId: string, workspaceId: string): QueryInput => ({
+  pk: documentsPartition(orgId, workspaceId),
+  sk: { beginsWith: DOCUMENT_PREFIX },
+});
