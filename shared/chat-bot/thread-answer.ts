@@ -51,7 +51,14 @@ export function splitForPosting(text: string, max = MAX_POST_CHARS): string[] {
 /** What ends the text of an answer: why it stopped, if it did; "(no answer)" for nothing at all (a paused query has said nothing yet). */
 function answerEnding(response: QueryResponse, hasText: boolean): string {
   if (response.error) return `${hasText ? '\n\n' : ''}Sorry, I could not finish: ${response.error}`;
+  if (hasText && response.citations?.length) return `\n\n${sourcesOf(response.citations)}`;
   return hasText || response.pending_approval ? '' : '(no answer)';
+}
+
+/** The passages an answer cites, as a short list under it (written through the reply, which escapes it). */
+function sourcesOf(citations: NonNullable<QueryResponse['citations']>): string {
+  const lines = citations.map((citation) => `[${citation.n}] ${citation.title}${citation.section ? ` › ${citation.section}` : ''}`);
+  return `Sources:\n${lines.join('\n')}`;
 }
 
 /** The 👍/👎 buttons of a finished answer; none while it waits for an approval. */

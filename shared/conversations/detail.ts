@@ -25,6 +25,17 @@ function toolCallsOf(value: unknown): Message['tool_calls'] {
   }));
 }
 
+/** The knowledge passages an answer cites (none on a question, or on an answer that cites none). */
+function citationsOf(value: unknown): Message['citations'] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(isRecord).map((citation) => ({
+    n: num(citation.n),
+    document_id: str(citation.document_id),
+    title: str(citation.title),
+    section: str(citation.section),
+  }));
+}
+
 function toMessage(item: Item): Message {
   return {
     id: str(item.id),
@@ -34,6 +45,7 @@ function toMessage(item: Item): Message {
     tools_called: typeof item.tools_called === 'string' ? item.tools_called : null,
     tool_calls: toolCallsOf(item.tool_calls),
     stopped: item.stopped === true,
+    citations: citationsOf(item.citations),
     // Set by a query that paused; its answer, once decided, follows it (`awaitingUntilAnswered`).
     awaiting_approval: item.role !== 'assistant' && item.awaiting_approval === true,
     tokens_input: numOrNull(item.tokens_input),

@@ -108,6 +108,9 @@ const MessageSchema = z
     stopped: z.boolean().openapi({
       description: 'an answer the person stopped (the streaming client went away): content is what had been answered',
     }),
+    citations: z.array(z.object({ n: z.number().int(), document_id: z.string(), title: z.string(), section: z.string() })).openapi({
+      description: 'the knowledge passages an answer cites as [n]; empty on questions and answers that cite none',
+    }),
     awaiting_approval: z.boolean().openapi({
       description: "a question whose answer waits for a tool call's approval (GET …/approvals), until it is decided",
     }),

@@ -84,7 +84,15 @@ describe('citations', () => {
     expect(given).toContain('approval of a director');
     const system = JSON.stringify(model.requests[0]?.body.system);
     expect(system).toContain('cite it with its number');
-    expect(answered.body.citations).toEqual([{ n: 1, document_id: ids[0], title: 'travel', section: 'Travel handbook › Flights' }]);
+    const citations = [{ n: 1, document_id: ids[0], title: 'travel', section: 'Travel handbook › Flights' }];
+    expect(answered.body.citations).toEqual(citations);
+    // Kept with the answer: the transcript shows them too.
+    const transcript = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${answered.body.conversation_id}`, {
+      cookie: admin.cookie,
+    });
+    expect(transcript.status, transcript.text).toBe(200);
+    const messages = transcript.body.messages as { role: string; citations: unknown[] }[];
+    expect(messages.map((message) => message.citations)).toEqual([[], citations]);
   });
 
   it('gives no citations when the answer cites none, and keeps a passage out of the system prompt (it is data)', async () => {

@@ -272,6 +272,7 @@ export function inConversation(deps: Deps, conversation: Pick<FinishedQuery, 'co
       history: asked.history,
       hits: [...asked.hits, ...run.hits],
       loop,
+      ...(run.citations ? { citations: run.citations } : {}),
       costUsd,
       durationMs,
       // Paused for an approval: the question is stored now, the answer once it is decided.

@@ -1,3 +1,4 @@
+import type { Citation } from '../../knowledge/index.js';
 import { pairItem, messageKey, minutesAfter, scheduleMove } from '../../conversations/index.js';
 import { violationItems, type GuardrailHit } from '../../guardrails/index.js';
 import { approvalSettingOf, counterNames, type Usage, activityEntryKey, type WorkspaceItem } from '../../workspaces/index.js';
@@ -44,6 +45,8 @@ export interface FinishedQuery {
   answered: boolean;
   /** The decisions on the query's tool calls so far, for its audit entry. */
   approvals?: ApprovalRecord[];
+  /** The knowledge passages the answer cites, kept with it. */
+  citations?: Citation[];
   /**
    * A query resumed after an approval: its question is stored already, and so is its audit entry
    * (`activityAt`, `activityId`, in shard `activityShard`), which is rewritten with the totals;
@@ -115,6 +118,7 @@ export function messageItems(saved: FinishedQuery, now: Date, previousCount: num
         tool_calls: loop.calls ?? [],
         // The person stopped it: `content` is what had been answered.
         ...(loop.stopped ? { stopped: true } : {}),
+        ...(saved.citations?.length ? { citations: saved.citations } : {}),
         ...spentBy(saved),
       }
     : undefined;

@@ -10690,6 +10690,13 @@ export interface components {
         Message: {
             /** @description a question whose answer waits for a tool call's approval (GET …/approvals), until it is decided */
             awaiting_approval: boolean;
+            /** @description the knowledge passages an answer cites as [n]; empty on questions and answers that cite none */
+            citations: {
+                document_id: string;
+                n: number;
+                section: string;
+                title: string;
+            }[];
             content: string;
             cost_usd: number | null;
             /**
@@ -10813,6 +10820,13 @@ export interface components {
             answer: string;
             /** @description a per-user connection you have not authorized: open it to grant access, then ask again */
             authorization_url?: string;
+            /** @description the knowledge passages the answer cites as [n]: open one with GET …/knowledge/documents/{document_id} */
+            citations?: {
+                document_id: string;
+                n: number;
+                section: string;
+                title: string;
+            }[];
             connections_hit: string[];
             conversation_id: string;
             cost_usd: number;
