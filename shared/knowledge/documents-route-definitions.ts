@@ -118,6 +118,29 @@ export const documentRouteDefinitions = {
       responses: { 200: jsonResponse(StatusOkSchema, 'deleted'), ...adminErrors, ...notFoundError },
     }),
   ),
+  passages: onApi(
+    MEMBERS,
+    createRoute({
+      method: 'get',
+      path: '/workspaces/{id}/knowledge/documents/{doc_id}/passages',
+      tags,
+      summary: "A document's passages in order: what a citation opens (any member)",
+      request: { params: DocumentParams },
+      responses: {
+        200: jsonResponse(
+          z.object({
+            document: z.object({ id: z.string(), title: z.string(), status: z.enum(DOCUMENT_STATUSES) }),
+            passages: z.array(
+              z.object({ position: z.number().int(), section: z.string(), text: z.string(), page: z.number().int().nullable() }),
+            ),
+          }),
+          'the passages (none until the document is ready)',
+        ),
+        ...authErrors,
+        ...notFoundError,
+      },
+    }),
+  ),
   search: onApi(
     MEMBERS,
     createRoute({

@@ -2,7 +2,14 @@ import type { Context } from 'hono';
 import type { Deps } from '../deps.js';
 import { createRouter, orgIdOf, type AppEnv } from '../http/router.js';
 import { ValidationError } from '../platform/errors.js';
-import { createUploadedDocument, createUrlDocument, deleteDocument, getDocument, listDocuments } from './documents/documents.js';
+import {
+  createUploadedDocument,
+  createUrlDocument,
+  deleteDocument,
+  documentPassages,
+  getDocument,
+  listDocuments,
+} from './documents/documents.js';
 import { documentRouteDefinitions as routes, DocumentUrlBody } from './documents-route-definitions.js';
 import { searchPassages } from './search/search.js';
 import { getWorkspaceItem } from '../workspaces/index.js';
@@ -49,6 +56,10 @@ export function documentRoutes(deps: Deps) {
       const { id, doc_id } = c.req.valid('param');
       await deleteDocument(deps, orgIdOf(c), id, doc_id);
       return c.json({ status: 'ok' as const }, 200);
+    })
+    .openapi(routes.passages.route, async (c) => {
+      const { id, doc_id } = c.req.valid('param');
+      return c.json(await documentPassages(deps, orgIdOf(c), id, doc_id), 200);
     })
     .openapi(routes.search.route, async (c) => {
       const { q, limit } = c.req.valid('query');

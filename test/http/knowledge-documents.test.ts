@@ -73,6 +73,18 @@ describe('knowledge documents', () => {
 
     const listed = await t.request('GET', `/api/workspaces/${workspaceId}/knowledge/documents`, { cookie: admin.cookie });
     expect(listed.body.documents.map((entry: { id: string }) => entry.id)).toEqual([created.body.document.id]);
+
+    // What a citation opens: the passages in order, to any member.
+    const member = await t.addMember(admin.cookie, { name: 'Mia Member' });
+    const opened = await t.request('GET', `/api/workspaces/${workspaceId}/knowledge/documents/${created.body.document.id}/passages`, {
+      cookie: member.cookie,
+    });
+    expect(opened.status, opened.text).toBe(200);
+    expect(opened.body.document).toMatchObject({ title: 'expenses', status: 'ready' });
+    expect(opened.body.passages.map((passage: { section: string }) => passage.section)).toEqual([
+      'Expense policy › Travel',
+      'Expense policy › Meals',
+    ]);
   });
 
   it('no longer finds a deleted document', async () => {

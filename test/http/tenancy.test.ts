@@ -289,8 +289,8 @@ describe('roles', () => {
     for (const operation of open) {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
-      // No conversation, approval, connection, chat link, link request or MCP sign-in request of the member's organisation is named here.
-      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}', '{uid}'].some((param) =>
+      // No conversation, approval, connection, chat link, link request, MCP sign-in request or document of the member's organisation is named here.
+      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}', '{uid}', '{doc_id}'].some((param) =>
         operation.path.includes(param),
       );
       const noneOfTheirs = operation.path.startsWith('/api/connections/{id}') || operation.path.startsWith('/api/me/clients/{id}');

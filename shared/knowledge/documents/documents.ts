@@ -1,4 +1,6 @@
+import { gunzipSync } from 'node:zlib';
 import type { Deps } from '../../deps.js';
+import type { StoredPassage } from '../search/passage-index.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertUrlAllowed, UrlRefusedError } from '../../platform/url-policy.js';
@@ -148,6 +150,27 @@ export async function getDocument(deps: Deps, orgId: string, workspaceId: string
   const item = await deps.table.get<DocumentItem>(documentKey(orgId, workspaceId, documentId));
   if (!item) throw new NotFoundError(`document ${documentId} not found`);
   return toDocument(item);
+}
+
+/**
+ * A document's passages as the index has them (any member: a citation opens its passage): its
+ * title and status, and the passages in order, once it is read.
+ */
+export async function documentPassages(deps: Deps, orgId: string, workspaceId: string, documentId: string) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const item = await deps.table.get<DocumentItem>(documentKey(orgId, workspaceId, documentId));
+  if (!item) throw new NotFoundError(`document ${documentId} not found`);
+  const stored = item.status === 'ready' ? await deps.blobs.get(blobKeys.passages(orgId, workspaceId, documentId)) : undefined;
+  const passages = stored ? (JSON.parse(gunzipSync(stored).toString('utf8')) as StoredPassage[]) : [];
+  return {
+    document: { id: item.id, title: item.title, status: item.status },
+    passages: passages.map((passage) => ({
+      position: passage.position,
+      section: passage.section,
+      text: passage.text,
+      page: passage.page ?? null,
+    })),
+  };
 }
 
 /** Deletes the document at once (it is no longer listed) and queues its passages' removal from the index and its files'. */
