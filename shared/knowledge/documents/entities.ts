@@ -4,6 +4,7 @@ import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../../platform/updates.js';
 import { workspacePartition } from '../../workspaces/index.js';
+import type { DocumentKind } from '../ingest/index.js';
 
 /*
  * A workspace's knowledge documents (docs/knowledge.md, docs/data-model.md): one item each in a
@@ -36,6 +37,7 @@ const documentEntity = tableEntity('knowledge-document', {
   status: string().enum(...DOCUMENT_STATUSES),
   error: nullableString.optional(),
   title: string().optional(),
+  kind: string().enum('markdown', 'text', 'html', 'pdf', 'docx').optional(),
   pages: number().optional(),
   passages: number().optional(),
   /** How far its ingestion is, 0–100 (shown as progress). */
@@ -48,7 +50,15 @@ export function documentProgress(
   orgId: string,
   workspaceId: string,
   documentId: string,
-  changes: { status: DocumentStatus; error?: string | null; title?: string; pages?: number; passages?: number; progress?: number },
+  changes: {
+    status: DocumentStatus;
+    error?: string | null;
+    title?: string;
+    kind?: DocumentKind;
+    pages?: number;
+    passages?: number;
+    progress?: number;
+  },
   at: string,
 ) {
   const command = documentEntity

@@ -86,8 +86,10 @@ async function ingest(deps: Deps, orgId: string, data: KnowledgeJob): Promise<vo
     index.add(item.id, passages);
     return true;
   });
-  const done: { status: DocumentStatus } & Record<string, unknown> = {
-    status: 'ready',
+  // An HTML page is kept only as its text (the passages): its markup, scripts and all, goes once read.
+  if (kind === 'html') await deps.blobs.delete(blobKeys.source(orgId, data.workspace_id, item.id));
+  const done = {
+    status: 'ready' as const,
     progress: 100,
     passages: passages.length,
     pages: parsed.pages,
@@ -95,7 +97,7 @@ async function ingest(deps: Deps, orgId: string, data: KnowledgeJob): Promise<vo
     kind,
   };
   // Deleted meanwhile: its removal may have run before its passages were added, so they go now.
-  if (!(await setProgress(deps, orgId, data, done as Parameters<typeof documentProgress>[3]))) await remove(deps, orgId, data);
+  if (!(await setProgress(deps, orgId, data, done))) await remove(deps, orgId, data);
 }
 
 async function remove(deps: Deps, orgId: string, data: KnowledgeJob): Promise<void> {
