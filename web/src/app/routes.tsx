@@ -163,6 +163,8 @@ const routes: RouteObject[] = [
           { path: 'approvals', lazy: page(() => import('../pages/workspace/approvals')) },
           { path: 'connections', lazy: page(() => import('../pages/workspace/connections')) },
           { path: 'knowledge', lazy: page(() => import('../pages/workspace/knowledge')) },
+          // A document's passages: what a citation in an answer, or a search result, opens.
+          { path: 'knowledge/documents/:docId', lazy: page(() => import('../pages/workspace/knowledge-document')) },
           { path: 'guardrails', lazy: page(() => import('../pages/workspace/guardrails')) },
           { path: 'consumers', lazy: page(() => import('../pages/workspace/consumers')) },
           { path: 'permissions', lazy: page(() => import('../pages/workspace/permissions')) },

@@ -31,6 +31,7 @@ export function turnsOf(messages: Message[], conversationId: string): Turn[] {
         ...open,
         answer: message.content,
         steps: stepsOf(message),
+        citations: message.citations,
         status: 'done',
         stopped: message.stopped || undefined,
       };
@@ -41,6 +42,7 @@ export function turnsOf(messages: Message[], conversationId: string): Turn[] {
       question: message.role === 'user' ? message.content : '',
       answer: message.role === 'assistant' ? message.content : '',
       steps: message.role === 'assistant' ? stepsOf(message) : [],
+      citations: message.role === 'assistant' ? message.citations : undefined,
       // A question still without its answer: `paused` until the answer comes (an approval, or none).
       status: message.role === 'user' ? 'paused' : 'done',
       pending: null,

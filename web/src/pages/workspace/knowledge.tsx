@@ -7,7 +7,9 @@ import { dateTime } from '../../ui/format';
 import { PageHeader, Section } from '../../ui/page';
 import { Empty, Loadable, RowError } from '../../ui/states';
 import { DataTable } from '../../ui/table';
+import { Documents } from './knowledge/documents';
 import { AddEntry, EditEntry, useRefreshKnowledge } from './knowledge/entry-form';
+import { KnowledgeSearch } from './knowledge/search';
 import { useWorkspaceId } from './shell';
 
 type Entry = Schemas['KnowledgeEntry'];
@@ -101,7 +103,10 @@ function Gaps({
   );
 }
 
-/** What the agent knows (entries an admin writes), and what it was asked but could not answer (gaps). */
+/**
+ * What the agent knows: documents it searches (admins add them), what a search of them finds (any
+ * member), entries an admin writes, and what it was asked but could not answer (gaps).
+ */
 export default function Knowledge() {
   const id = useWorkspaceId();
   const isAdmin = useIsAdmin();
@@ -121,9 +126,11 @@ export default function Knowledge() {
           )
         }
       >
-        <p>Facts and policies the agent is given with every query.</p>
+        <p>Documents the agent searches and cites, and facts and policies it is given with every query.</p>
       </PageHeader>
       {adding !== undefined && <AddEntry key={adding} workspaceId={id} title={adding} onDone={() => setAdding(undefined)} />}
+      {isAdmin && <Documents workspaceId={id} />}
+      <KnowledgeSearch workspaceId={id} />
       <Loadable query={knowledge} label="knowledge">
         {(data) => (
           <>

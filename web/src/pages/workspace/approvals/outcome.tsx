@@ -1,12 +1,15 @@
 import { errorText } from '../../../api/client';
+import { Citations } from '../../../ui/citations';
 import { dateTime, duration, money } from '../../../ui/format';
 import { Markdown } from '../../../ui/markdown';
+import { useWorkspaceId } from '../shell';
 import type { DecisionOutcome } from './card';
 
 /** What the last decision answered: the query's result (maybe its next pending call), or why it was refused. */
 export function OutcomePanel({ outcome, onDismiss }: { outcome: DecisionOutcome; onDismiss: () => void }) {
   const { approval, decision, response, error } = outcome;
   const verb = decision === 'approve' ? 'approve' : 'deny';
+  const workspaceId = useWorkspaceId();
   return (
     <section className={`card access-outcome${error ? ' access-outcome-error' : ''}`} aria-labelledby="access-outcome-title">
       <h2 id="access-outcome-title">
@@ -19,6 +22,7 @@ export function OutcomePanel({ outcome, onDismiss }: { outcome: DecisionOutcome;
           {response.error && <p className="form-error">The query failed: {response.error}</p>}
           <h3>The answer</h3>
           <div className="bubble">{response.answer ? <Markdown text={response.answer} /> : '(no text)'}</div>
+          <Citations workspaceId={workspaceId} citations={response.citations} />
           <p className="tool-line">
             Tools called: {response.tools_called.length ? response.tools_called.join(', ') : 'none'} · {money(response.cost_usd)} ·{' '}
             {duration(response.duration_ms)}

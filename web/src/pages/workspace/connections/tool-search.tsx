@@ -1,23 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { $api } from '../../../api/client';
 import { Field } from '../../../ui/form';
 import { Section } from '../../../ui/page';
 import { Loadable } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
+import { useSettled } from '../../../ui/use-settled';
 
 /** How long the box waits after the last key before it searches. */
 const DEBOUNCE_MS = 250;
 const LIMIT = 10;
-
-/** `value`, once it has stayed the same for `ms`. */
-function useSettled(value: string, ms: number): string {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return settled;
-}
 
 /** The tools matching `q`, best first (GET …/tools/search): only those the signed-in person may use. */
 function Matches({ workspaceId, q }: { workspaceId: string; q: string }) {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { $api, type Answer, type Schemas, useRefresh } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
+import { Citations } from '../../../ui/citations';
 import { count, dateTime, duration, money } from '../../../ui/format';
 import { Markdown } from '../../../ui/markdown';
 import { RowError } from '../../../ui/states';
@@ -128,6 +129,7 @@ function MessageItem({ workspaceId, conversation, message, source }: MessageProp
       </div>
       {isAnswer && (
         <>
+          <Citations workspaceId={workspaceId} citations={message.citations} />
           {message.tool_calls.length > 0 && <ToolCalls calls={message.tool_calls} />}
           {/* An answer stored before its calls were kept names them only. */}
           {message.tool_calls.length === 0 && tools.length > 0 && (

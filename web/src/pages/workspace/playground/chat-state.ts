@@ -1,4 +1,5 @@
 import { errorText, type Schemas } from '../../../api/client';
+import type { Citation } from '../../../ui/citations';
 import { isAnswer, type PendingApproval, type QueryResponse, type StreamEvent } from './sse';
 
 export interface ToolLine {
@@ -47,6 +48,8 @@ export interface Turn {
   conversationId?: string;
   /** A stored question whose answer waits for a tool call's approval (a chat opened from the history). */
   awaitingApproval?: boolean;
+  /** The knowledge passages the answer cites as `[n]`: from `done`, or a stored answer's `citations`. */
+  citations?: Citation[];
   /** The turn a regenerate or an edit replaces: back in its place if the service refuses the new one. */
   replaces?: Turn;
 }
@@ -100,6 +103,7 @@ function applyEvent(turn: Turn, event: StreamEvent): Turn {
         ...turn,
         answer: data.answer,
         result: data,
+        citations: data.citations,
         pending: data.pending_approval,
         status: data.pending_approval ? 'paused' : 'done',
         error: data.error ?? undefined,

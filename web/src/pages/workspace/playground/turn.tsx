@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import type { Schemas } from '../../../api/client';
 import { count, duration, money } from '../../../ui/format';
 import { Markdown } from '../../../ui/markdown';
+import { Citations } from '../../../ui/citations';
 import { CopyButton } from '../../../ui/copy';
 import { ToolCallDetails } from '../../../ui/tool-call';
 import { ApprovalCard } from './approval';
@@ -146,6 +147,7 @@ export function TurnView({ turn, workspaceId, onDecide, onRegenerate, onEdit }: 
           </div>
         )}
       </div>
+      {!running && <Citations workspaceId={workspaceId} citations={turn.citations} />}
       {turn.error && (
         <p className="form-error" role="alert">
           {turn.error}
