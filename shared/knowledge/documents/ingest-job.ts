@@ -9,7 +9,7 @@ import { DocumentRejectedError, kindOf, parseDocument, passagesOf } from '../ing
 import { changeIndex, IndexMovedError } from '../search/index-store.js';
 import type { StoredPassage } from '../search/passage-index.js';
 import type { DocumentItem } from './documents.js';
-import { blobKeys, documentKey, documentProgress, type DocumentStatus } from './entities.js';
+import { blobKeys, documentKey, documentProgress } from './entities.js';
 import { fetchDocument } from './fetch-document.js';
 
 /*
