@@ -706,6 +706,7 @@ describe('conversations of a workspace', () => {
       tools_called: null,
       tool_calls: [],
       stopped: false,
+      citations: [],
       awaiting_approval: false,
       tokens_input: null,
       tokens_output: null,
