@@ -1,6 +1,8 @@
-import type { BuildOptions, Plugin } from 'esbuild';
+import type { BuildOptions, Metafile, Plugin } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
 
 /**
  * How the Lambda functions are bundled, shared by the CDK constructs (`lib/functions.ts`), the
@@ -40,6 +42,8 @@ export const LOAD_ENV = {
   COLD_MESSAGES_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/cold-messages',
   STATS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/conversation-stats',
   EVALS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/evals',
+  KNOWLEDGE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/knowledge',
+  KNOWLEDGE_BUCKET: 'bench-knowledge',
   LIFECYCLE_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:123456789012:lifecycle',
   SCHEDULER_GROUP_NAME: 'bench',
   SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/bench',
@@ -106,6 +110,37 @@ const bedrockApart: Plugin = {
   },
 };
 
+/**
+ * The knowledge reader's worker thread, which `startedBy` starts from
+ * `new URL('./parse-worker.mjs', import.meta.url)`. esbuild leaves that URL as written, so a bundle
+ * holding `startedBy` gets the worker built as an entry of its own, `parse-worker.mjs`, beside its
+ * entry and chunks: every chunk is in the bundle's directory (`chunkNames`), so the URL finds it
+ * from whichever chunk the starting code lands in. The parsing libraries (pdf.js, mammoth, marked)
+ * are the worker's own chunks (`parse-worker-*.mjs`), each loaded by a worker for its kind of
+ * document, never by the function's thread; a bundle without `startedBy` (the API's, the agent's)
+ * gets none of it.
+ */
+const PARSE_WORKER = {
+  startedBy: 'shared/knowledge/ingest/read-in-worker.ts',
+  entry: 'shared/knowledge/ingest/parse-worker.mjs',
+  name: 'parse-worker',
+};
+
+/** Builds the parse worker into `outdir` (`PARSE_WORKER`), answering esbuild's outputs. */
+async function buildParseWorker(outdir: string): Promise<Metafile['outputs']> {
+  const { build } = await import('esbuild');
+  const worker = await build({
+    ...LAMBDA_BUNDLE,
+    entryPoints: { [PARSE_WORKER.name]: join(root, PARSE_WORKER.entry) },
+    outdir,
+    splitting: true,
+    // Named apart from the function's chunks, which share the directory.
+    chunkNames: `${PARSE_WORKER.name}-[name]-[hash]`,
+    outExtension: { '.js': '.mjs' },
+  });
+  return worker.metafile.outputs;
+}
+
 /** One function's bundle: its entry file (`index.mjs`), and what a cold start loads and what is loaded later. */
 export interface LambdaBundle {
   entry: string;
@@ -113,6 +148,8 @@ export interface LambdaBundle {
   initialFiles: string[];
   /** The chunks loaded on demand (`import()`): the Bedrock SDK and others not every request needs. */
   lazyFiles: string[];
+  /** What worker threads load (the parse worker and its chunks: `PARSE_WORKER`), never the function's own thread. */
+  workerFiles: string[];
   initialBytes: number;
   totalBytes: number;
 }
@@ -120,7 +157,8 @@ export interface LambdaBundle {
 /**
  * Builds one function's bundle as the CDK constructs deploy it, into `outdir`: `index.mjs` and,
  * with code splitting, the chunks beside it; a dynamic `import()` in the code is a chunk loaded on
- * its first use, not at the cold start (and the Bedrock SDK a file of its own, `bedrockApart`).
+ * its first use, not at the cold start (and the Bedrock SDK a file of its own, `bedrockApart`; the
+ * parse worker, for the bundle that starts it, files of their own: `PARSE_WORKER`).
  */
 export async function buildLambdaBundle(entry: string, outdir: string): Promise<LambdaBundle> {
   const { build } = await import('esbuild');
@@ -146,6 +184,14 @@ export async function buildLambdaBundle(entry: string, outdir: string): Promise<
     });
     Object.assign(outputs, bedrock.metafile.outputs);
   }
+  // In the bundle's code, not only among the files esbuild read (the API's imports the ingest module, and tree-shakes the reader out).
+  const startsParseWorker = Object.values(outputs).some((output) =>
+    Object.entries(output.inputs).some(
+      ([input, { bytesInOutput }]) => bytesInOutput > 0 && resolve(input) === join(root, PARSE_WORKER.startedBy),
+    ),
+  );
+  const workerOutputs = startsParseWorker ? await buildParseWorker(outdir) : {};
+  Object.assign(outputs, workerOutputs);
   const absolute = (file: string) => resolve(file);
   const entryKey = Object.keys(outputs).find((file) => absolute(file) === join(resolve(outdir), 'index.mjs'));
   if (!entryKey) throw new Error(`esbuild wrote no index.mjs for ${entry}`);
@@ -163,7 +209,8 @@ export async function buildLambdaBundle(entry: string, outdir: string): Promise<
   return {
     entry: absolute(entryKey),
     initialFiles: [...initial].map(absolute),
-    lazyFiles: all.filter((file) => !initial.has(file)).map(absolute),
+    lazyFiles: all.filter((file) => !initial.has(file) && !(file in workerOutputs)).map(absolute),
+    workerFiles: Object.keys(workerOutputs).map(absolute),
     initialBytes: bytesOf([...initial]),
     totalBytes: bytesOf(all),
   };

@@ -27,6 +27,15 @@ function evalsMaxConcurrency(reservedConcurrency: number): number {
   return reservedConcurrency > 0 ? Math.max(2, Math.min(10, Math.floor(reservedConcurrency / 4))) : 10;
 }
 
+/**
+ * Knowledge ingestion. One document per invocation: a batch's documents would be read one after
+ * another (each in a worker of up to 256 MB: shared/knowledge/ingest/read-in-worker.ts), up to 30 s
+ * each plus its fetch, past the consumer's timeout. At most 2 invocations at once (the least an SQS
+ * event source takes): a burst of uploads waits in the queue rather than taking the consumers the
+ * other queues' jobs need.
+ */
+const KNOWLEDGE_CONSUMER = { batchSize: 1, maxConcurrency: 2 };
+
 /** `conversation-stats` → `ConversationStats`: construct and output ids. */
 export function pascalCase(name: string): string {
   return name.replace(/(^|-)(\w)/g, (_, _dash: string, letter: string) => letter.toUpperCase());
@@ -48,7 +57,10 @@ export interface JobsProps {
  * the role it sends to the lifecycle queue with), the periodic sweep, and an alarm per DLQ.
  */
 export class Jobs extends Construct {
-  /** Consumer timeout: the statistics job's model call may take up to 2 minutes. */
+  /**
+   * Consumer timeout: the statistics job's model call may take up to 2 minutes; a document's
+   * ingestion (its fetch, 30 s at most, its reading, 30 s, and the index's change) well under it.
+   */
   static readonly CONSUMER_TIMEOUT = Duration.seconds(150);
   readonly queues: Record<(typeof JOB_QUEUES)[number]['name'], Queue>;
   readonly deadLetterQueues: Queue[] = [];
@@ -95,7 +107,11 @@ export class Jobs extends Construct {
 
     this.consumer = serviceFunction(this, 'Consumer', {
       entry: 'functions/jobs/handler.ts',
-      memorySize: 512,
+      // A document's reader may take 256 + 32 MB of heap in its worker thread, beside this thread's
+      // (about 85 MB at load, and the passage indexes it keeps) and the document's bytes held twice
+      // (20 MB each): at 512 MB the function would be stopped before the worker's own limit refuses
+      // the document. Twice the memory also gives twice the CPU to read it within its 30 s.
+      memorySize: 1024,
       timeout: Jobs.CONSUMER_TIMEOUT,
       description: 'Background jobs: conversation moves, cold notices, conversation statistics, evaluation cases, knowledge ingestion',
       environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts), ...props.environment },
@@ -106,8 +122,11 @@ export class Jobs extends Construct {
     // Statistics and evaluation cases call the model, on Bedrock for organisations that chose it.
     grantBedrockClaude(this, this.consumer);
     for (const [name, queue] of Object.entries(queues)) {
-      const maxConcurrency = name === 'evals' ? evalsMaxConcurrency(props.reservedConcurrency) : undefined;
-      this.consumer.addEventSource(new SqsEventSource(queue, { batchSize: 10, reportBatchItemFailures: true, maxConcurrency }));
+      const consumption =
+        name === 'knowledge'
+          ? KNOWLEDGE_CONSUMER
+          : { batchSize: 10, maxConcurrency: name === 'evals' ? evalsMaxConcurrency(props.reservedConcurrency) : undefined };
+      this.consumer.addEventSource(new SqsEventSource(queue, { ...consumption, reportBatchItemFailures: true }));
     }
 
     // The backstop for lost schedules: every minute, a sweep message on the lifecycle queue.

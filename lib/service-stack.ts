@@ -1,14 +1,16 @@
 import { CfnOutput, Stack, Validations, type CfnElement, type StackProps } from 'aws-cdk-lib';
 import type { IGrantable } from 'aws-cdk-lib/aws-iam';
+import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import type { Construct } from 'constructs';
 import { AgentService, type AgentServiceScaling } from './agent-service.js';
 import { Api } from './api.js';
-import { accessEnvironment, type AccessSettings } from './functions.js';
+import { accessEnvironment, roleOf, type AccessSettings } from './functions.js';
 import { ChatBridge } from './chat-bridge.js';
 import { Data } from './data.js';
 import { FrontDoor, type FrontDoorProps } from './front-door.js';
 import { CONSOLE_DIST } from '../bin/console.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
+import { Knowledge, type KnowledgeAccess } from './knowledge.js';
 import { migrateBefore } from './migration.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -71,6 +73,7 @@ const DEFAULT_LIMITS: DeploymentLimits = {
 /** The whole service in one stack; constructs model its parts. */
 export class ServiceStack extends Stack {
   readonly data: Data;
+  readonly knowledge: Knowledge;
   readonly jobs: Jobs;
   readonly api: Api;
   readonly chatBridge: ChatBridge;
@@ -81,6 +84,7 @@ export class ServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     this.data = new Data(this, 'Data');
+    this.knowledge = new Knowledge(this, 'Knowledge');
     const access = accessEnvironment(props.access);
     const limits = { ...DEFAULT_LIMITS, ...props.limits };
     this.jobs = new Jobs(this, 'Jobs', {
@@ -128,6 +132,7 @@ export class ServiceStack extends Stack {
     // The bot sends chat users a link to the console's page that links their chat account.
     this.chatBridge.container.addEnvironment('PUBLIC_BASE_URL', this.frontDoor.url);
     this.wireSecretsAndTracing(props.tracing);
+    this.wireKnowledgeFiles();
     // Stored data is brought to the keys this version reads before anything that reads them changes.
     migrateBefore(this, this.data, [this.api, this.jobs, this.chatBridge, ...(this.agentService ? [this.agentService] : [])]);
     this.data.wireSecrets(this.chatBridge.taskDefinition.taskRole, (key, value) => this.chatBridge.container.addEnvironment(key, value));
@@ -163,6 +168,24 @@ export class ServiceStack extends Stack {
     }
   }
 
+  /** The knowledge files to everything that builds the app's deps (shared/wiring/aws-deps.ts), each with what it does with them. */
+  private wireKnowledgeFiles(): void {
+    const { apiFunction, agentFunction, streamFunction } = this.api;
+    const functions: [LambdaFunction | undefined, KnowledgeAccess][] = [
+      [apiFunction, 'upload'],
+      [agentFunction, 'search'],
+      [streamFunction, 'search'],
+      [this.jobs.consumer, 'ingest'],
+    ];
+    for (const [fn, access] of functions) {
+      if (fn) this.knowledge.wireFiles(roleOf(fn), (key, value) => fn.addEnvironment(key, value), access);
+    }
+    // The agent loop's search_knowledge, on Fargate and in team chat.
+    for (const task of [this.agentService, this.chatBridge]) {
+      if (task) this.knowledge.wireFiles(task.taskDefinition.taskRole, (key, value) => task.container.addEnvironment(key, value), 'search');
+    }
+  }
+
   private addOutputs(): void {
     new CfnOutput(this, 'ServiceUrl', {
       value: this.frontDoor.url,
@@ -176,6 +199,10 @@ export class ServiceStack extends Stack {
       });
     }
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'KnowledgeBucketName', {
+      value: this.knowledge.bucket.bucketName,
+      description: "The knowledge documents' files: uploads, passages, each workspace's index",
+    });
     for (const { name } of JOB_QUEUES) {
       new CfnOutput(this, `${pascalCase(name)}QueueUrl`, {
         value: this.jobs.queues[name].queueUrl,

@@ -66,10 +66,17 @@ describe('the agent service on Fargate', () => {
       // CloudFront sends the streamable routes here, where no gateway answers CORS.
       CORS_ORIGINS: 'https://app.example.com',
     });
-    for (const name of ['TABLE_NAME', 'SESSION_SECRET_ARN', 'ORIGIN_VERIFY_SECRET_ARN', 'SECRETS_KMS_KEY_ID', 'PUBLIC_BASE_URL']) {
+    for (const name of [
+      'TABLE_NAME',
+      'SESSION_SECRET_ARN',
+      'ORIGIN_VERIFY_SECRET_ARN',
+      'SECRETS_KMS_KEY_ID',
+      'PUBLIC_BASE_URL',
+      'KNOWLEDGE_BUCKET',
+    ]) {
       expect(environment[name], name).toBeDefined();
     }
-    // The task role: the table, Bedrock's Claude models, the secrets.
+    // The task role: the table, Bedrock's Claude models, the secrets, the knowledge files (read: search_knowledge).
     const taskRoleId = (task.Properties.TaskRoleArn as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
     const taskPolicies = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
       JSON.stringify(policy.Properties.Roles).includes(taskRoleId),
@@ -81,9 +88,11 @@ describe('the agent service on Fargate', () => {
       'secretsmanager:GetSecretValue',
       'kms:Decrypt',
       'sqs:SendMessage',
+      's3:GetObject',
     ]) {
       expect(actions, action).toContain(action);
     }
+    for (const action of ['s3:PutObject', 's3:DeleteObject']) expect(actions, action).not.toContain(action);
   });
 
   it('sits behind an internal load balancer in isolated subnets, which takes HTTP from inside the VPC only', () => {

@@ -42,6 +42,8 @@ beforeAll(async () => {
     LIFECYCLE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/lifecycle',
     COLD_MESSAGES_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/cold-messages',
     STATS_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/conversation-stats',
+    KNOWLEDGE_QUEUE_URL: 'https://sqs.eu-west-1.amazonaws.com/123456789012/knowledge',
+    KNOWLEDGE_BUCKET: 'tracing-test-knowledge',
     LIFECYCLE_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:123456789012:lifecycle',
     SCHEDULER_GROUP_NAME: 'test-group',
     SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/scheduler',

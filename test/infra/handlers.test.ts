@@ -33,6 +33,8 @@ beforeAll(async () => {
     LIFECYCLE_QUEUE_URL: QUEUE('lifecycle'),
     COLD_MESSAGES_QUEUE_URL: QUEUE('cold-messages'),
     STATS_QUEUE_URL: QUEUE('conversation-stats'),
+    KNOWLEDGE_QUEUE_URL: QUEUE('knowledge'),
+    KNOWLEDGE_BUCKET: 'lambda-test-knowledge',
     LIFECYCLE_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:123456789012:lifecycle',
     SCHEDULER_GROUP_NAME: 'test-group',
     SCHEDULER_ROLE_ARN: 'arn:aws:iam::123456789012:role/scheduler',

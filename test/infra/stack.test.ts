@@ -33,6 +33,18 @@ const serviceFunctions = () =>
 /** A function's environment variables. */
 const variablesOf = (fn: { Properties?: Record<string, unknown> }) =>
   (fn.Properties?.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+/** The logical id and properties of the event source mapping of the jobs queue whose logical id starts with `queueIdStart`. */
+const mappingOf = (queueIdStart: string) => {
+  const queue = Object.keys(resourcesOf('AWS::SQS::Queue')).find((id) => id.startsWith(queueIdStart));
+  expect(queue).toBeDefined();
+  const found = Object.entries(resourcesOf('AWS::Lambda::EventSourceMapping')).filter(([, mapping]) =>
+    JSON.stringify(mapping.Properties?.EventSourceArn).includes(`"${queue}"`),
+  );
+  expect(found).toHaveLength(1);
+  const [id, mapping] = found[0] as [string, Resources[string]];
+  return { id, properties: mapping.Properties ?? {} };
+};
+const knowledgeMapping = () => mappingOf('JobsKnowledgeQueue');
 
 describe('ServiceStack', () => {
   it('keeps the table under its stable logical id, retained and protected', () => {
@@ -76,8 +88,8 @@ describe('ServiceStack', () => {
     const queues = Object.values(resourcesOf('AWS::SQS::Queue'));
     const main = queues.filter((queue) => queue.Properties?.RedrivePolicy);
     const deadLetters = queues.filter((queue) => !queue.Properties?.RedrivePolicy);
-    expect(main).toHaveLength(4);
-    expect(deadLetters).toHaveLength(4);
+    expect(main).toHaveLength(5);
+    expect(deadLetters).toHaveLength(5);
     for (const queue of main) {
       expect(queue.Properties).toMatchObject({
         RedrivePolicy: { maxReceiveCount: 3 },
@@ -92,11 +104,13 @@ describe('ServiceStack', () => {
     }
   });
 
-  it('consumes every queue with partial batch failure reporting', () => {
-    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(4);
-    for (const mapping of mappings)
-      expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: 10 });
+  it('consumes every queue with partial batch failure reporting, in batches of 10 but knowledge documents one at a time', () => {
+    const mappings = Object.entries(resourcesOf('AWS::Lambda::EventSourceMapping'));
+    expect(mappings).toHaveLength(5);
+    for (const [id, mapping] of mappings) {
+      const batchSize = id === knowledgeMapping().id ? 1 : 10;
+      expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: batchSize });
+    }
   });
 
   it('gives evaluation cases a queue of their own whose consumers are capped below the consumer’s reserved concurrency', () => {
@@ -104,22 +118,33 @@ describe('ServiceStack', () => {
       String(fn.Properties?.Description).startsWith('Background jobs'),
     );
     const reserved = Number(consumer?.[1].Properties?.ReservedConcurrentExecutions);
-    const evalsQueue = Object.keys(resourcesOf('AWS::SQS::Queue')).find((id) => id.startsWith('JobsEvalsQueue'));
-    expect(evalsQueue).toBeDefined();
-    const mappings = Object.values(resourcesOf('AWS::Lambda::EventSourceMapping'));
-    const capped = mappings.filter((mapping) => mapping.Properties?.ScalingConfig);
-    expect(capped).toHaveLength(1);
-    expect(JSON.stringify(capped[0]?.Properties?.EventSourceArn)).toContain(evalsQueue);
-    const cap = (capped[0]?.Properties?.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
+    const evals = mappingOf('JobsEvalsQueue');
+    // The evaluation cases and the knowledge documents (below) are capped, the other queues not.
+    const capped = Object.entries(resourcesOf('AWS::Lambda::EventSourceMapping'))
+      .filter(([, mapping]) => mapping.Properties?.ScalingConfig)
+      .map(([id]) => id);
+    expect(capped.sort()).toEqual([evals.id, knowledgeMapping().id].sort());
+    const cap = (evals.properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
     expect(cap).toBeGreaterThanOrEqual(2);
     expect(cap).toBeLessThan(reserved);
     // Every function that sends jobs knows where the evaluation cases go.
     for (const fn of Object.values(serviceFunctions())) expect(variablesOf(fn).EVALS_QUEUE_URL).toBeDefined();
   });
 
+  it('reads knowledge documents one per invocation on at most 2 consumers, with the memory for the reader’s worker', () => {
+    expect(knowledgeMapping().properties).toMatchObject({ BatchSize: 1, ScalingConfig: { MaximumConcurrency: 2 } });
+    // The worker may take 288 MB of heap (shared/knowledge/ingest/read-in-worker.ts) beside the function's own.
+    const consumer = Object.values(resourcesOf('AWS::Lambda::Function')).find((fn) =>
+      String(fn.Properties?.Description).startsWith('Background jobs'),
+    );
+    expect(consumer?.Properties?.MemorySize).toBe(1024);
+    // Every function that sends jobs knows where the knowledge jobs go.
+    for (const fn of Object.values(serviceFunctions())) expect(variablesOf(fn).KNOWLEDGE_QUEUE_URL).toBeDefined();
+  });
+
   it('alarms on each dead-letter queue holding a message', () => {
     const alarms = Object.values(resourcesOf('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(4);
+    expect(alarms).toHaveLength(5);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -359,13 +384,15 @@ describe('ServiceStack', () => {
     }
   });
 
-  it("outputs the service's URL (CloudFront), the API and stream function URLs, the table name and the queue URLs", () => {
+  it("outputs the service's URL (CloudFront), the API and stream function URLs, the table and bucket names and the queue URLs", () => {
     const outputs = Object.keys(template.findOutputs('*')).sort();
     expect(outputs).toEqual([
       'ApiUrl',
       'ColdMessagesQueueUrl',
       'ConversationStatsQueueUrl',
       'EvalsQueueUrl',
+      'KnowledgeBucketName',
+      'KnowledgeQueueUrl',
       'LifecycleQueueUrl',
       'ServiceUrl',
       'StreamFunctionUrl',
@@ -379,6 +406,110 @@ describe('ServiceStack', () => {
       .map(([logicalId, resource]) => `${resource.Type} ${logicalId}`)
       .sort();
     expect(list).toMatchSnapshot();
+  });
+});
+
+describe('the knowledge bucket', () => {
+  const bucketId = () => {
+    const ids = Object.keys(resourcesOf('AWS::S3::Bucket')).filter((id) => id.startsWith('Knowledge'));
+    expect(ids).toHaveLength(1);
+    return ids[0] as string;
+  };
+  /** The role of the function whose description starts with `descriptionStart`. */
+  const roleOfFunction = (descriptionStart: string) => {
+    const fn = Object.values(serviceFunctions()).find((candidate) =>
+      String(candidate.Properties?.Description).startsWith(descriptionStart),
+    );
+    const role = (fn?.Properties?.Role as { 'Fn::GetAtt': [string, string] } | undefined)?.['Fn::GetAtt'][0];
+    expect(role, descriptionStart).toBeDefined();
+    return role as string;
+  };
+  const bridgeRole = () => {
+    const [task] = Object.values(resourcesOf('AWS::ECS::TaskDefinition'));
+    const role = (task?.Properties?.TaskRoleArn as { 'Fn::GetAtt': [string, string] } | undefined)?.['Fn::GetAtt'][0];
+    expect(role).toBeDefined();
+    return role as string;
+  };
+  /** What a role may do with the bucket: `<action> bucket` or `<action> objects`, from every policy attached to it. */
+  const bucketGrantsOf = (role: string) => {
+    const bucket = { 'Fn::GetAtt': [bucketId(), 'Arn'] };
+    const objects = { 'Fn::Join': ['', [bucket, '/*']] };
+    return Object.values(resourcesOf('AWS::IAM::Policy'))
+      .filter((policy) => JSON.stringify(policy.Properties?.Roles).includes(`"${role}"`))
+      .flatMap(
+        (policy) =>
+          (policy.Properties?.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] } | undefined)?.Statement ??
+          [],
+      )
+      .filter((statement) => JSON.stringify(statement.Resource).includes(`"${bucketId()}"`))
+      .flatMap((statement) => {
+        const actions = Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+        const resources = Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+        return actions.flatMap((action) =>
+          resources.map((resource) => {
+            const text = JSON.stringify(resource);
+            return `${action} ${text === JSON.stringify(bucket) ? 'bucket' : text === JSON.stringify(objects) ? 'objects' : text}`;
+          }),
+        );
+      })
+      .sort();
+  };
+
+  it('keeps the files under a stable logical id, retained, private, encrypted, TLS only, unfinished uploads aborted after a day', () => {
+    expect(bucketId()).toBe('KnowledgeFiles50D1ECE8');
+    const bucket = (template.toJSON() as { Resources: Record<string, Record<string, unknown>> }).Resources[bucketId()];
+    expect(bucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(bucket?.Properties).toEqual({
+      PublicAccessBlockConfiguration: {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      },
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      // No versioning: a replaced index version is deleted on purpose (shared/knowledge/search/index-store.ts).
+      LifecycleConfiguration: { Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }] },
+    });
+    // Requests without TLS are denied by the bucket's policy.
+    template.hasResourceProperties('AWS::S3::BucketPolicy', {
+      Bucket: { Ref: bucketId() },
+      PolicyDocument: Match.objectLike({
+        Statement: Match.arrayWith([
+          Match.objectLike({
+            Effect: 'Deny',
+            Principal: { AWS: '*' },
+            Action: 's3:*',
+            Condition: { Bool: { 'aws:SecureTransport': 'false' } },
+          }),
+        ]),
+      }),
+    });
+  });
+
+  it('lets the API function write (uploads), the jobs consumer write and delete (ingestion), the agent and stream functions and the bridge only read', () => {
+    // ListBucket: a missing file is then NoSuchKey (shared/platform/blobs-s3.ts reads it as none), not 403.
+    const read = ['s3:GetObject objects', 's3:ListBucket bucket'];
+    expect(bucketGrantsOf(roleOfFunction('The HTTP API'))).toEqual([...read, 's3:PutObject objects'].sort());
+    expect(bucketGrantsOf(roleOfFunction('Background jobs'))).toEqual([...read, 's3:DeleteObject objects', 's3:PutObject objects'].sort());
+    expect(bucketGrantsOf(roleOfFunction('The query (agent loop'))).toEqual(read);
+    expect(bucketGrantsOf(roleOfFunction('The query and the messaging webhook'))).toEqual(read);
+    expect(bucketGrantsOf(bridgeRole())).toEqual(read);
+    // No other policy names the bucket (the console's deployment role has the console's bucket only).
+    const granted = Object.values(resourcesOf('AWS::IAM::Policy')).filter((policy) =>
+      JSON.stringify(policy.Properties?.PolicyDocument).includes(`"${bucketId()}"`),
+    );
+    expect(granted).toHaveLength(5);
+  });
+
+  it('gives its name (KNOWLEDGE_BUCKET) to every function and task that builds the deps, none to the migration', () => {
+    for (const fn of Object.values(serviceFunctions())) expect(variablesOf(fn).KNOWLEDGE_BUCKET).toEqual({ Ref: bucketId() });
+    template.hasResourceProperties('AWS::ECS::TaskDefinition', {
+      ContainerDefinitions: [
+        Match.objectLike({ Environment: Match.arrayWith([{ Name: 'KNOWLEDGE_BUCKET', Value: { Ref: bucketId() } }]) }),
+      ],
+    });
+    const [migrate] = Object.entries(resourcesOf('AWS::Lambda::Function')).filter(([id]) => id.startsWith('MigrateFunction'));
+    expect(migrate && variablesOf(migrate[1]).KNOWLEDGE_BUCKET).toBeUndefined();
   });
 });
 

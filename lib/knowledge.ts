@@ -1,0 +1,64 @@
+import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
+import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+
+/**
+ * What a process does with the knowledge files: `search` reads indexes (the agent and stream
+ * functions, the agent service, the chat bridge); `upload` also keeps uploaded documents (the API
+ * function, which serves searches too); `ingest` also writes passages and index versions and
+ * deletes (the jobs consumer: a replaced index version, a deleted document's files). Deleting a
+ * document only queues its removal, so the API never deletes a file.
+ */
+export type KnowledgeAccess = 'search' | 'upload' | 'ingest';
+
+/** The object actions of each access: what shared/platform/blobs-s3.ts calls (GetObject, PutObject, DeleteObject). */
+const OBJECT_ACTIONS: Record<KnowledgeAccess, string[]> = {
+  search: ['s3:GetObject'],
+  upload: ['s3:GetObject', 's3:PutObject'],
+  ingest: ['s3:GetObject', 's3:PutObject', 's3:DeleteObject'],
+};
+
+/**
+ * Knowledge documents' files: each document as uploaded or fetched, its passages, and each
+ * workspace's passage index (shared/platform/blobs-s3.ts, keys in shared/knowledge). Operator data:
+ * retained with the stack, private, TLS only, encrypted with S3-managed keys, as the stack's other
+ * buckets and queues are (the secrets' KMS key wraps secrets in the table, not resources).
+ */
+export class Knowledge extends Construct {
+  readonly bucket: Bucket;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    this.bucket = new Bucket(this, 'Files', {
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      encryption: BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // A file is written whole (PutObject); a multipart upload left unfinished is billed until aborted.
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // Tenants' documents: kept when the stack is deleted, and removed by hand (docs/deploy.md).
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.bucket).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason:
+        "Only the service's own roles reach it, by keys the service makes; each access is one of its requests or jobs, logged by them (CloudTrail data events are the operator's choice).",
+    });
+  }
+
+  /**
+   * Lets a function or task use the files as `access` says, and gives it the bucket's name
+   * (`KNOWLEDGE_BUCKET`, which shared/wiring/aws-deps.ts requires at start).
+   */
+  wireFiles(role: IRole, addEnvironment: (key: string, value: string) => unknown, access: KnowledgeAccess): void {
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: OBJECT_ACTIONS[access], resources: [this.bucket.arnForObjects('*')] }));
+    // Without ListBucket, S3 answers a missing key with 403 rather than NoSuchKey, which blobs-s3.ts reads as "none".
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:ListBucket'], resources: [this.bucket.bucketArn] }));
+    addEnvironment('KNOWLEDGE_BUCKET', this.bucket.bucketName);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>/*]`,
+      reason:
+        "Files are keyed per organisation and workspace at run time; the grant is this bucket's objects only, with the actions its access needs.",
+    });
+  }
+}
