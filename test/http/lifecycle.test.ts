@@ -746,7 +746,9 @@ describe('queue endpoints', () => {
     const { admin } = await setup();
     const list = await t.request('GET', '/api/org/queues', { cookie: admin.cookie });
     expect(list.status).toBe(200);
-    expect(list.body.queues).toEqual(['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge'].map((name) => ({ name, ...counts(0) })));
+    expect(list.body.queues).toEqual(
+      ['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge'].map((name) => ({ name, ...counts(0) })),
+    );
 
     for (const [method, path] of [
       ['GET', '/api/org/queues/nope/failed'],

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import { assertUrlAllowed, UrlRefusedError } from '../../platform/url-policy.js';
 import { onConditionFailed } from '../../platform/table.js';
 import { getWorkspaceItem } from '../../workspaces/index.js';
-import { type DocumentKind, kindOf } from '../ingest/index.js';
+import { type DocumentKind, kindOf } from '../ingest/kinds.js';
 import { blobKeys, documentExists, documentKey, documentsOfWorkspace, type DocumentStatus } from './entities.js';
 
 /*

@@ -1,6 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { createGuardedFetch, type GuardedFetch, UrlRefusedError } from '../../platform/url-policy.js';
-import { DocumentRejectedError } from '../ingest/index.js';
+import { DocumentRejectedError } from '../ingest/rejected.js';
 import { MAX_DOCUMENT_BYTES } from './limits.js';
 
 /*

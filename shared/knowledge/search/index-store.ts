@@ -3,7 +3,10 @@ import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../deps.js';
 import { conditionHeld } from '../../platform/table.js';
 import { blobKeys, indexManifestKey, manifestAt } from '../documents/entities.js';
-import { PassageIndex } from './passage-index.js';
+import type { PassageIndex } from './passage-index.js';
+
+/** The index's code (MiniSearch with it), loaded by a process's first search or ingestion, not at its cold start. */
+const indexCode = () => import('./passage-index.js');
 
 /*
  * Where a workspace's passage index lives and how it changes (docs/knowledge.md, "The index").
@@ -48,6 +51,7 @@ export async function readManifest(deps: Deps, orgId: string, workspaceId: strin
 }
 
 async function loadVersion(deps: Deps, manifest: IndexManifest | undefined): Promise<PassageIndex> {
+  const { PassageIndex } = await indexCode();
   if (!manifest) return PassageIndex.empty();
   const bytes = await deps.blobs.get(manifest.blob);
   if (!bytes) throw new Error(`the knowledge index ${manifest.blob} is missing`);
@@ -61,7 +65,7 @@ export async function loadIndex(
   workspaceId: string,
   manifest: IndexManifest | undefined,
 ): Promise<PassageIndex> {
-  if (!manifest) return PassageIndex.empty();
+  if (!manifest) return (await indexCode()).PassageIndex.empty();
   const key = `${orgId}/${workspaceId}@${manifest.version}`;
   const cached = loaded.get(key);
   if (cached) return cached;
