@@ -10,6 +10,7 @@ import { benchEvals } from './evals.js';
 import { benchGateway } from './gateway.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
+import { benchKnowledge, benchKnowledgeIndex, benchKnowledgeIngestion } from './knowledge.js';
 import { benchLoad } from './load.js';
 import {
   benchPartitions,
@@ -104,6 +105,23 @@ const benchmarks: Record<string, Benchmark> = {
     run: benchEvals,
   },
   jobs: { title: 'Local job runner throughput (ledger + counters on dynalite in memory)', run: benchJobs },
+  knowledge: {
+    title:
+      "Knowledge documents (issue 49; docs/knowledge-bench.md): npm start in its own process, its store 5 ms away (each call 5 ms, dynalite's time inside), blobs on disk. A public BEIR set (BENCH_KNOWLEDGE_BEIR) uploaded through the API and each test query searched through GET …/knowledge/search: recall@5, recall@10, nDCG@10 (BEIR's definitions, graded; a document cut into passages counts once, at its best rank) next to the set's published BM25 nDCG@10 (goal: at least that, full text alone)",
+    run: benchKnowledge,
+    also: [
+      {
+        title:
+          'Knowledge ingestion: the corpus one document per upload (each waited for, within a time budget; the whole corpus extrapolated from how the time per document grows with the index each job rewrites), packed 50 documents to a Markdown file when that is unworkable, and PDFs of text pages written by pdf-lib, each alone, from upload to ready',
+        run: benchKnowledgeIngestion,
+      },
+      {
+        title:
+          "Knowledge search latency and indexes: through the API on the corpus workspace, and PassageIndex.query() on stored indexes loaded cold in a fresh process (started with --expose-gc: heap_mb and rss_mb are the growth over PassageIndex.fromBytes after a forced GC; load_ms its time; stored_kb the gzipped bytes), the corpus workspace's own and synthetic ones of 1 000 and 100 000 passages made of the corpus's sentences (build_s: PassageIndex.add, to_bytes_s: toBytes)",
+        run: benchKnowledgeIndex,
+      },
+    ],
+  },
   load: {
     title:
       'Load on the local runtime: 64 clients on loopback, 3 x 30 s by default (40% list, 30% detail, 30% query: zero-latency fake model, 1 MCP tool call; store, model and MCP server in a process of their own); memory of the service process alone, after a forced GC. Then each route alone for 10 s. cpu_ms_per_req: CPU time of the service process (all its threads) per request; req_per_cpu_s: requests per second of one core',
