@@ -7,7 +7,7 @@ import { assertUrlAllowed, UrlRefusedError } from '../../platform/url-policy.js'
 import { onConditionFailed } from '../../platform/table.js';
 import { getWorkspaceItem } from '../../workspaces/index.js';
 import { type DocumentKind, kindOf } from '../ingest/kinds.js';
-import { blobKeys, documentExists, documentKey, documentsOfWorkspace, type DocumentStatus } from './entities.js';
+import { blobKeys, documentExists, documentKey, documentsOfWorkspace, type DocumentStatus, newDocumentItem } from './entities.js';
 
 /*
  * A workspace's knowledge documents (docs/knowledge.md): an upload or a URL becomes a document
@@ -81,21 +81,12 @@ function newDocument(
   orgId: string,
   workspaceId: string,
   userId: string,
-  fields: Partial<DocumentItem> & { title: string },
+  fields: { title: string; kind?: DocumentKind; filename?: string; url?: string; bytes?: number },
 ): DocumentItem {
   const now = deps.clock.now();
   const id = newId('kd', now);
-  return {
-    ...documentKey(orgId, workspaceId, id),
-    id,
-    org_id: orgId,
-    workspace_id: workspaceId,
-    status: 'queued',
-    created_by: userId,
-    created_at: now.toISOString(),
-    updated_at: now.toISOString(),
-    ...fields,
-  };
+  const at = now.toISOString();
+  return newDocumentItem({ orgId, workspaceId, id, createdBy: userId, at, ...fields }) as unknown as DocumentItem;
 }
 
 /** An uploaded file: kept as it came, then queued. A kind the service does not read is 415-like 400 before anything is written. */

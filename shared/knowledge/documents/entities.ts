@@ -1,3 +1,4 @@
+import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
@@ -32,8 +33,16 @@ export const indexManifestKey = (orgId: string, workspaceId: string): Key => ({ 
 /** Whether an item of the workspace's partition is its passage index's manifest. */
 export const isIndexManifest = (item: { sk: string }) => item.sk === 'KINDEX';
 
-/** A document's attributes that its ingestion changes. */
+/** A document (its creation sets the first group; its ingestion changes the second). */
 const documentEntity = tableEntity('knowledge-document', {
+  id: string().optional(),
+  org_id: string().optional(),
+  workspace_id: string().optional(),
+  filename: string().optional(),
+  url: string().optional(),
+  bytes: number().optional(),
+  created_by: string().optional(),
+  created_at: string().optional(),
   status: string().enum(...DOCUMENT_STATUSES),
   error: nullableString.optional(),
   title: string().optional(),
@@ -71,11 +80,81 @@ export function documentProgress(
 /** The condition that a document is there (its delete is 404 otherwise). */
 export const documentExists = () => conditionOf(documentEntity, { attr: 'pk', exists: true });
 
-/** The condition that the index's manifest is still at `version` (0: not written yet): one writer of each version. */
-export const manifestAt = (version: number) =>
-  version === 0
-    ? conditionOf(documentEntity, { attr: 'pk', exists: false })
-    : { condition: '#version = :version', names: { '#version': 'version' }, values: { ':version': version } };
+/** A new document, as its entity writes it (`queued`, nothing read yet). */
+export function newDocumentItem(fields: {
+  orgId: string;
+  workspaceId: string;
+  id: string;
+  title: string;
+  kind?: DocumentKind;
+  filename?: string;
+  url?: string;
+  bytes?: number;
+  createdBy: string;
+  at: string;
+}): Key & Record<string, unknown> {
+  const key = documentKey(fields.orgId, fields.workspaceId, fields.id);
+  const { Item } = documentEntity
+    .build(PutItemCommand)
+    .item({
+      ...key,
+      id: fields.id,
+      org_id: fields.orgId,
+      workspace_id: fields.workspaceId,
+      title: fields.title,
+      kind: fields.kind,
+      filename: fields.filename,
+      url: fields.url,
+      bytes: fields.bytes,
+      status: 'queued',
+      created_by: fields.createdBy,
+      created_at: fields.at,
+      updated_at: fields.at,
+    })
+    .params();
+  return { ...(Item as Record<string, unknown>), ...key };
+}
+
+/** The manifest of a workspace's passage index (`KINDEX`), as its version moves. */
+const indexManifestEntity = tableEntity('knowledge-index', {
+  version: number(),
+  blob: string(),
+  /** The version before's blob, kept for searches that read the manifest a moment earlier. */
+  previous_blob: string().optional(),
+  documents: number(),
+  passages: number(),
+  updated_at: string(),
+});
+
+/**
+ * The manifest at its next version, written only while it is still at `fromVersion` (0: none yet):
+ * of two writers of one version, one wins.
+ */
+export function manifestMove(
+  orgId: string,
+  workspaceId: string,
+  next: { version: number; blob: string; previousBlob?: string; documents: number; passages: number; updatedAt: string },
+  fromVersion: number,
+) {
+  const key = indexManifestKey(orgId, workspaceId);
+  const { Item } = indexManifestEntity
+    .build(PutItemCommand)
+    .item({
+      ...key,
+      version: next.version,
+      blob: next.blob,
+      previous_blob: next.previousBlob,
+      documents: next.documents,
+      passages: next.passages,
+      updated_at: next.updatedAt,
+    })
+    .params();
+  const write =
+    fromVersion === 0
+      ? conditionOf(indexManifestEntity, { attr: 'pk', exists: false })
+      : conditionOf(indexManifestEntity, { attr: 'version', eq: fromVersion });
+  return { item: { ...(Item as Record<string, unknown>), ...key }, write };
+}
 
 /** Where a workspace's files are (blob keys). */
 export const blobKeys = {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../deps.js';
 import { conditionHeld } from '../../platform/table.js';
-import { blobKeys, indexManifestKey, manifestAt } from '../documents/entities.js';
+import { blobKeys, indexManifestKey, manifestMove } from '../documents/entities.js';
 import type { PassageIndex } from './passage-index.js';
 
 /** The index's code (MiniSearch with it), loaded by a process's first search or ingestion, not at its cold start. */
@@ -117,9 +117,8 @@ export async function changeIndex(
     updated_at: deps.clock.now().toISOString(),
   };
   await deps.blobs.put(next.blob, index.toBytes());
-  const moved = await conditionHeld(
-    deps.table.put({ ...indexManifestKey(orgId, workspaceId), ...next, previous_blob: current?.blob }, manifestAt(version)),
-  );
+  const move = manifestMove(orgId, workspaceId, { ...next, previousBlob: current?.blob, updatedAt: next.updated_at }, version);
+  const moved = await conditionHeld(deps.table.put(move.item, move.write));
   // A write the store made but whose answer was lost is sent again by the SDK, and the second fails
   // its condition: the manifest then names this very blob, which must stay.
   if (!moved && (await readManifest(deps, orgId, workspaceId, true))?.blob !== next.blob) {
