@@ -1,12 +1,14 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import MiniSearch, { type AsPlainObject } from 'minisearch';
+import MiniSearch, { type AsPlainObject, type Query, type SearchResult } from 'minisearch';
 import { searchTermOf, searchWordsOf } from '../../platform/search-terms.js';
+import { FEEDBACK_MIN_PASSAGES, FEEDBACK_WEIGHT, feedbackTerms } from './feedback.js';
 
 /*
  * A workspace's passage index: MiniSearch (BM25+) over each passage's document title, heading path
  * and text (contextual retrieval: a passage is found by the words of its document and its section,
  * not its own text alone), every word reduced to its Porter stem as the tool search does
- * (platform/search-terms.ts). Built at ingestion and stored as one blob per version
+ * (platform/search-terms.ts), and the question widened by the words of the passages it finds first
+ * (search/feedback.ts). Built at ingestion and stored as one blob per version
  * (search/index-store.ts); a search loads it once per process and version.
  */
 
@@ -114,10 +116,10 @@ export class PassageIndex {
 
   /** The passages that best match `query`, best first. */
   query(query: string, limit: number): FoundPassage[] {
-    const words = [...new Set(searchWordsOf(query))].slice(0, MAX_QUERY_WORDS).join(' ');
-    if (!words) return [];
-    return this.search
-      .search(words, { boost: BOOST, combineWith: 'OR' })
+    const words = [...new Set(searchWordsOf(query))].slice(0, MAX_QUERY_WORDS);
+    if (words.length === 0) return [];
+    const first = this.search.search(words.join(' '), { boost: BOOST, combineWith: 'OR' });
+    return this.withFeedback(words, first)
       .slice(0, limit)
       .map((found) => ({
         document_id: String(found.document_id),
@@ -126,5 +128,26 @@ export class PassageIndex {
         text: String(found.text),
         score: Math.round(found.score * 1000) / 1000,
       }));
+  }
+
+  /**
+   * The question searched again with the words its first passages share (feedback.ts), when the
+   * index is large enough for them to mean something; else the first search.
+   */
+  private withFeedback(words: string[], first: SearchResult[]): SearchResult[] {
+    if (this.passages < FEEDBACK_MIN_PASSAGES || first.length === 0) return first;
+    const questionTerms = new Set(words.map(searchTermOf).filter((term): term is string => term !== null));
+    const added = feedbackTerms(first, questionTerms);
+    if (added.length === 0) return first;
+    const weight = Object.fromEntries(Object.entries(BOOST).map(([field, boost]) => [field, boost * FEEDBACK_WEIGHT]));
+    const widened: Query = {
+      combineWith: 'OR',
+      queries: [
+        { queries: words, combineWith: 'OR' },
+        // The added terms are stems already: searched as they are.
+        { queries: added, combineWith: 'OR', boost: weight, processTerm: (term: string) => term },
+      ],
+    };
+    return this.search.search(widened, { boost: BOOST });
   }
 }
