@@ -123,6 +123,8 @@ export class FrontDoor extends Construct {
         '/oauth/consent/*': this.console.behaviour,
         '/oauth/*': api,
         '/.well-known/oauth-*': api,
+        // Routines' webhooks (shared/routines/hook-routes.ts): signed by their callers, public otherwise.
+        '/hooks/*': api,
         '/health': api,
       },
       defaultRootObject: 'index.html',

@@ -16,6 +16,7 @@ export const JOB_QUEUES = [
   { name: 'conversation-stats', env: 'STATS_QUEUE_URL' },
   { name: 'evals', env: 'EVALS_QUEUE_URL' },
   { name: 'knowledge', env: 'KNOWLEDGE_QUEUE_URL' },
+  { name: 'routines', env: 'ROUTINES_QUEUE_URL' },
 ] as const;
 
 /**
@@ -113,7 +114,8 @@ export class Jobs extends Construct {
       // the document. Twice the memory also gives twice the CPU to read it within its 30 s.
       memorySize: 1024,
       timeout: Jobs.CONSUMER_TIMEOUT,
-      description: 'Background jobs: conversation moves, cold notices, conversation statistics, evaluation cases, knowledge ingestion',
+      description:
+        'Background jobs: conversation moves, cold notices, conversation statistics, evaluation cases, knowledge ingestion, routine runs',
       environment: { TABLE_NAME: props.table.tableName, JOB_MAX_ATTEMPTS: String(props.maxAttempts), ...props.environment },
       reservedConcurrency: props.reservedConcurrency,
     });
@@ -125,7 +127,10 @@ export class Jobs extends Construct {
       const consumption =
         name === 'knowledge'
           ? KNOWLEDGE_CONSUMER
-          : { batchSize: 10, maxConcurrency: name === 'evals' ? evalsMaxConcurrency(props.reservedConcurrency) : undefined };
+          : {
+              batchSize: 10,
+              maxConcurrency: name === 'evals' || name === 'routines' ? evalsMaxConcurrency(props.reservedConcurrency) : undefined,
+            };
       this.consumer.addEventSource(new SqsEventSource(queue, { ...consumption, reportBatchItemFailures: true }));
     }
 

@@ -79,9 +79,12 @@ export async function requestApproval(deps: Deps, request: ApprovalRequest): Pro
   const item = await createApproval(deps, {
     ...pendingApproval(deps, workspace, caller, { tool: call.name, connection: tool?.connectionName ?? null, input: call.input }),
     conversation_id: request.conversationId,
-    // A messaging thread or a coding agent can neither press a button nor call the decide route:
-    // its requests go to the admins.
-    approvers: caller.consumerType === 'messaging' || caller.consumerType === 'coding-agent' ? 'admins' : setting.approvers,
+    // A messaging thread, a coding agent or a routine (owner `routine:<id>`) can neither press a
+    // button nor call the decide route: its requests go to the admins.
+    approvers:
+      caller.consumerType === 'messaging' || caller.consumerType === 'coding-agent' || caller.owner.startsWith('routine:')
+        ? 'admins'
+        : setting.approvers,
     paused: JSON.stringify(paused),
   });
   await scheduleExpiry(deps, item.org_id, workspace.id, item.id, new Date(item.expires_at));

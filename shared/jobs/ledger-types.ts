@@ -2,8 +2,11 @@ import type { Key } from '../platform/table.js';
 
 /* The job ledger's items and names, shared by the ledger (ledger.ts) and its entities (entities.ts). */
 
-/** `evals`: an evaluation's cases, on a queue of their own so that a run of many cannot hold the others' jobs. */
-export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge'] as const;
+/**
+ * `evals`: an evaluation's cases, on a queue of their own so that a run of many cannot hold the others' jobs;
+ * `routines`: the runs of routines (shared/routines), which a schedule of many routines can start by the hundred in a minute.
+ */
+export const QUEUE_NAMES = ['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge', 'routines'] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 export function isQueueName(name: string): name is QueueName {
@@ -43,6 +46,7 @@ const QUEUES: Record<QueueName, { delivery: DeliveryMode }> = {
   'conversation-stats': { delivery: 'claimed-on-delivery' },
   evals: { delivery: 'recorded-when-sent' },
   knowledge: { delivery: 'recorded-when-sent' },
+  routines: { delivery: 'recorded-when-sent' },
 };
 
 /** When the jobs of `queue` are written to the ledger. */

@@ -12,10 +12,11 @@ import { errorMessage } from '../platform/errors.js';
 /** SQS caps a message's delay at 15 minutes; longer retries wait in the ledger's run_at and a shorter delay. */
 const MAX_DELAY_SECONDS = 900;
 
-/** Each queue's URL; `evals` and `knowledge` may be missing where none of their jobs is sent (a send there then fails). */
-export type QueueUrls = Record<Exclude<QueueName, 'evals' | 'knowledge'>, string> & {
+/** Each queue's URL; `evals`, `knowledge` and `routines` may be missing where none of their jobs is sent (a send there then fails). */
+export type QueueUrls = Record<Exclude<QueueName, 'evals' | 'knowledge' | 'routines'>, string> & {
   evals: string | undefined;
   knowledge: string | undefined;
+  routines: string | undefined;
 };
 
 /**

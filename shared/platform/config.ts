@@ -41,6 +41,7 @@ const queueSettings = {
   STATS_QUEUE_URL: optionalUrl,
   EVALS_QUEUE_URL: optionalUrl,
   KNOWLEDGE_QUEUE_URL: optionalUrl,
+  ROUTINES_QUEUE_URL: optionalUrl,
   /** The bucket of knowledge documents on AWS (the stack sets it). */
   KNOWLEDGE_BUCKET: z.string().min(1).optional(),
   LIFECYCLE_QUEUE_ARN: z.string().min(1).optional(),
@@ -206,6 +207,7 @@ export interface Config {
     statsUrl: string | undefined;
     evalsUrl: string | undefined;
     knowledgeUrl: string | undefined;
+    routinesUrl: string | undefined;
     lifecycleArn: string | undefined;
     schedulerGroup: string | undefined;
     schedulerRoleArn: string | undefined;
@@ -298,6 +300,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
       statsUrl: env.STATS_QUEUE_URL,
       evalsUrl: env.EVALS_QUEUE_URL,
       knowledgeUrl: env.KNOWLEDGE_QUEUE_URL,
+      routinesUrl: env.ROUTINES_QUEUE_URL,
       lifecycleArn: env.LIFECYCLE_QUEUE_ARN,
       schedulerGroup: env.SCHEDULER_GROUP_NAME,
       schedulerRoleArn: env.SCHEDULER_ROLE_ARN,

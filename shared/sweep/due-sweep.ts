@@ -15,6 +15,7 @@ import {
   type LifecycleJob,
 } from '../conversations/index.js';
 import { drainedAt, type JobMessage } from '../jobs/index.js';
+import { dueRoutines, fireMessage, moveNextRun, ROUTINE_DUE_SHARDS } from '../routines/index.js';
 
 /*
  * The backstop of timed moves: open and cold conversations (and pending approvals) carry their due
@@ -31,7 +32,11 @@ import { drainedAt, type JobMessage } from '../jobs/index.js';
  * fields of `QueryInput`, not `holds`.
  */
 type DuePartition = QueryInput &
-  ({ index: 'pending'; holds: 'open' | 'stats' } | { index: 'closes'; holds: 'cold' } | { index: 'approvalExpiries'; holds: 'approval' });
+  (
+    | { index: 'pending'; holds: 'open' | 'stats' }
+    | { index: 'closes'; holds: 'cold' }
+    | { index: 'approvalExpiries'; holds: 'approval' | 'routine' }
+  );
 
 const shardsOf = (count: number) => Array.from({ length: count }, (_, shard) => shard);
 
@@ -46,6 +51,7 @@ function duePartitions(shards: number): DuePartition[] {
     ),
     ...shardsOf(shards).map((shard) => ({ ...closingConversations(shard), holds: 'cold' as const })),
     ...shardsOf(APPROVAL_DUE_SHARDS).map((shard) => ({ ...expiringApprovals(shard), holds: 'approval' as const })),
+    ...shardsOf(ROUTINE_DUE_SHARDS).map((shard) => ({ ...dueRoutines(shard), holds: 'routine' as const })),
   ];
 }
 
@@ -59,6 +65,10 @@ interface DueEntry {
   id: string;
   last_activity_at?: string;
   due_at: string;
+  /** A routine's schedule (its entry is the whole item): where its next run moves to. */
+  schedule?: string;
+  timezone?: string;
+  anchor_at?: string;
 }
 
 /** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
@@ -174,6 +184,9 @@ async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: D
   ];
   let sent = 0;
   for (const message of messages) if (await deps.jobs.enqueue(message)) sent += 1;
+  // A routine's time fired moves its next run past now (once, however long the runtime was down): routines/fire-job.ts.
+  const fired = found.flatMap(({ partition, entries }) => (partition.holds === 'routine' ? entries : []));
+  await Promise.all(fired.map((entry) => moveNextRun(deps, entry, entry.due_at, now)));
   // A stats job is written to the ledger by its claim: sent again as it is, the delivery decides.
   for (const message of settled.stats) {
     await deps.jobs.redeliver(message);
@@ -185,9 +198,13 @@ async function sendMovesIn(deps: DueMoveDeps, partitions: DuePartition[], now: D
 /** A `pending` entry read from `partition`. */
 const lazyEntry = (partition: DuePartition, entry: Key): LazyEntry => ({ key: { pk: entry.pk, sk: entry.sk }, partition: partition.pk });
 
-/** The job of an entry of `closes` or `approvalExpiries`, which carries what it needs: a cold conversation's close, an approval's expiry. */
-function messageOf(holds: 'cold' | 'approval', entry: DueEntry): JobMessage {
+/**
+ * The job of an entry of `closes` or `approvalExpiries`, which carries what it needs: a cold
+ * conversation's close, an approval's expiry, a routine's scheduled time.
+ */
+function messageOf(holds: 'cold' | 'approval' | 'routine', entry: DueEntry): JobMessage {
   if (holds === 'approval') return expiryMessage(entry.org_id, entry.workspace_id, entry.id);
+  if (holds === 'routine') return fireMessage(entry.org_id, entry.id, entry.due_at);
   return lifecycleMessage(entry.org_id, {
     workspaceId: entry.workspace_id,
     conversationId: entry.id,

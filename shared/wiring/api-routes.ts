@@ -8,6 +8,8 @@ import { consumerRoutes } from '../workspace-admin/consumer-routes.js';
 import { conversationRoutes } from '../conversations/routes.js';
 import type { Deps } from '../deps.js';
 import { evalRoutes } from '../evals/routes.js';
+import { routineHookRoutes } from '../routines/hook-routes.js';
+import { routineRoutes } from '../routines/routes.js';
 import { guardrailRoutes } from '../guardrails/routes.js';
 import { atApi, type MountedRoutes } from './app.js';
 import type { AppEnv } from '../http/router.js';
@@ -50,10 +52,13 @@ export function apiRoutes(deps: Deps, agent: OpenAPIHono<AppEnv>[] = []): Mounte
       guardrailRoutes,
       approvalRoutes,
       evalRoutes,
+      routineRoutes,
       oauthRoutes,
     ].map((routes) => atApi(routes(deps))),
     // Provisioning by the identity provider: its own protocol, token and error form (RFC 7644).
     { path: SCIM_PATH, router: scimRoutes(deps) },
+    // Routines' webhooks: public, each request signed with its routine's secret (shared/routines/hook-routes.ts).
+    { path: '/hooks', router: routineHookRoutes(deps) },
     // The MCP gateway's authorization server: its metadata and /oauth/* (RFC 8414, RFC 9728; shared/oauth).
     { path: '/', router: oauthProtocolRoutes(deps) },
   ];

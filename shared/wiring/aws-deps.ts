@@ -29,6 +29,7 @@ function queueUrlsOf(config: Config): QueueUrls {
     // Required when a case is sent (sqs.ts), not at start: most functions never send one.
     evals: config.queues.evalsUrl,
     knowledge: config.queues.knowledgeUrl,
+    routines: config.queues.routinesUrl,
   };
 }
 

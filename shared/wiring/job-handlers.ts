@@ -8,6 +8,10 @@ import { conversationStatsHandler } from '../conversations/stats-job.js';
 import { evalCaseHandler } from '../evals/case-job.js';
 import type { JobHandler, JobHandlers } from '../jobs/worker.js';
 import { knowledgeJobHandler } from '../knowledge/documents/ingest-job.js';
+import { RoutineDeliverySchema, routineDeliveryHandler, type RoutineDeliveryJob } from '../routines/delivery.js';
+import { FireRoutineJobSchema, type FireRoutineJob } from '../routines/fire-message.js';
+import { fireRoutineHandler } from '../routines/fire-job.js';
+import { routineRunHandler } from '../routines/run-job.js';
 
 /*
  * The composition of the job consumers: which domain's handler does each queue's jobs. The jobs
@@ -16,22 +20,30 @@ import { knowledgeJobHandler } from '../knowledge/documents/ingest-job.js';
  */
 
 /**
- * The lifecycle queue carries the timed moves: a conversation's (cold, close) and an approval's
- * expiry (expire-approval), told apart by their `move` when the worker parses them, once.
+ * The lifecycle queue carries the timed moves: a conversation's (cold, close), an approval's
+ * expiry (expire-approval) and a routine's scheduled time (fire-routine), told apart by their
+ * `move` when the worker parses them, once.
  */
-const timedMoves: JobHandler<ApprovalExpiryJob | LifecycleJob> = {
-  schema: z.discriminatedUnion('move', [ApprovalExpiryJobSchema, LifecycleJobSchema]),
-  run: (deps, data, job) =>
-    data.move === 'expire-approval' ? approvalExpiryHandler.run(deps, data, job) : lifecycleHandler.run(deps, data, job),
+const timedMoves: JobHandler<ApprovalExpiryJob | FireRoutineJob | LifecycleJob> = {
+  schema: z.discriminatedUnion('move', [ApprovalExpiryJobSchema, FireRoutineJobSchema, LifecycleJobSchema]),
+  run: (deps, data, job) => {
+    if (data.move === 'expire-approval') return approvalExpiryHandler.run(deps, data, job);
+    if (data.move === 'fire-routine') return fireRoutineHandler.run(deps, data, job);
+    return lifecycleHandler.run(deps, data, job);
+  },
 };
 
 /**
  * The cold-messages queue carries what leaves the service as a message: a cold conversation's
- * notice in its thread, and a budget's alert (`kind: "budget-alert"`).
+ * notice in its thread, a budget's alert (`kind: "budget-alert"`) and a routine's answer
+ * (`kind: "routine-delivery"`).
  */
-const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob> = {
-  schema: z.union([BudgetAlertSchema, ColdNoticeSchema]),
-  run: (deps, data, job) => ('kind' in data ? budgetAlertHandler.run(deps, data, job) : coldNoticeHandler.run(deps, data, job)),
+const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob | RoutineDeliveryJob> = {
+  schema: z.union([BudgetAlertSchema, RoutineDeliverySchema, ColdNoticeSchema]),
+  run: (deps, data, job) => {
+    if (!('kind' in data)) return coldNoticeHandler.run(deps, data, job);
+    return data.kind === 'routine-delivery' ? routineDeliveryHandler.run(deps, data, job) : budgetAlertHandler.run(deps, data, job);
+  },
 };
 
 /**
@@ -45,4 +57,5 @@ export const jobHandlers: JobHandlers = {
   'conversation-stats': conversationStatsHandler as JobHandler<unknown>,
   evals: evalCaseHandler as JobHandler<unknown>,
   knowledge: knowledgeJobHandler as JobHandler<unknown>,
+  routines: routineRunHandler as JobHandler<unknown>,
 };

@@ -3,6 +3,7 @@ import { queryRouteDefinitions } from '../agent/route-definitions.js';
 import { authRouteDefinitions } from '../auth/route-definitions.js';
 import { budgetRouteDefinitions } from '../budgets/route-definitions.js';
 import { evalRouteDefinitions } from '../evals/route-definitions.js';
+import { routineRouteDefinitions } from '../routines/route-definitions.js';
 import { ssoRouteDefinitions } from '../auth/sso/route-definitions.js';
 import { scimRouteDefinitions } from '../scim/route-definitions.js';
 import { chatAgentRouteDefinitions, chatLinkRouteDefinitions, chatRouteDefinitions } from '../chat/route-definitions.js';
@@ -66,6 +67,7 @@ export const ROUTE_TABLE: readonly PlacedRoute[] = [
   approvalRouteDefinitions,
   decisionRouteDefinitions,
   evalRouteDefinitions,
+  routineRouteDefinitions,
   modelAgentRouteDefinitions,
   oauthRouteDefinitions,
   { documentRoute },

@@ -110,6 +110,7 @@ interface Fixture {
   budgetId: string;
   evalId: string;
   runId: string;
+  routineId: string;
   /** A link request the bot sent a chat user, unused; and the id of a chat account linked to the admin. */
   linkToken: string;
   chatLinkId: string;
@@ -155,6 +156,11 @@ async function makeFixture(): Promise<Fixture> {
     cases: [{ id: 'one', question: 'a first question', expect: { contains: ['answer'], tools_not: ['create_ticket'] } }],
   });
   const evalRun = await post(`/api/workspaces/${workspaceId}/evals/${evaluation.body.eval.id}/runs`, {}, 202);
+  const routine = await post(`/api/workspaces/${workspaceId}/routines`, {
+    name: 'Hostile routine',
+    prompt: 'hi',
+    trigger: { webhook: true },
+  });
   await t.runner.idle();
   const account = (userId: string) => ({ teamId: 'T1', teamName: 'Example Team', userId, userName: `Chat ${userId}` });
   const linked = await requestChatLink(t.deps, admin.org.id, account('ULINKED'));
@@ -180,6 +186,7 @@ async function makeFixture(): Promise<Fixture> {
     budgetId: budget.body.budget.id,
     evalId: evaluation.body.eval.id,
     runId: evalRun.body.run.id,
+    routineId: routine.body.routine.id,
     linkToken: await requestChatLink(t.deps, admin.org.id, account('UTOLINK')),
     chatLinkId: 'T1-ULINKED',
     invitationId: invitation.body.invitation.id,
@@ -225,6 +232,8 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return [f.evalId];
     case 'run_id':
       return [f.runId];
+    case 'routine_id':
+      return [f.routineId];
     case 'uid':
       // A sign-in request of the MCP gateway: none is open here (test/http/mcp-gateway-oauth.test.ts opens real ones).
       return ['no-such-sign-in-request'];
@@ -289,6 +298,19 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
       { cases: [{ question: 'q?', expect: { not_contains: ['sorry'] } }] },
     ],
     'POST /api/workspaces/{id}/evals/{eval_id}/runs': [{}, { overrides: { system_prompt: 'Be brief.', model: 'fast' } }],
+    'POST /api/workspaces/{id}/routines': [
+      { name: 'Fuzzed routine', prompt: 'Summarise.', trigger: { schedule: '0 8 * * 1-5', timezone: 'Europe/Paris' } },
+      {
+        name: 'Fuzzed hook',
+        prompt: 'Triage.',
+        trigger: { webhook: true },
+        deliver_to: { channel: true, webhook_url: 'https://hooks.example.com/x' },
+      },
+    ],
+    'PUT /api/workspaces/{id}/routines/{routine_id}': [
+      { name: 'Renamed routine' },
+      { trigger: { schedule: 'rate(5 minutes)' }, enabled: false },
+    ],
     'POST /api/teams': [{ name: 'Hostile team' }],
     'POST /api/workspaces': [{ name: 'Hostile workspace', system_prompt: 'be brief', team_name: 'Hostile team' }],
     'PUT /api/workspaces/{id}': [

@@ -45,6 +45,8 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/evals': { name: 'Matrix eval', cases: [{ question: 'hello?', expect: { contains: ['hi'] } }] },
   'PUT /api/workspaces/{id}/evals/{eval_id}': { name: 'Matrix eval 2' },
   'POST /api/workspaces/{id}/evals/{eval_id}/runs': {},
+  'POST /api/workspaces/{id}/routines': { name: 'Matrix routine', prompt: 'hello?', trigger: { schedule: '0 8 * * *' } },
+  'PUT /api/workspaces/{id}/routines/{routine_id}': { name: 'Matrix routine 2' },
   'POST /api/teams': { name: 'Matrix team' },
   'POST /api/workspaces': { name: 'Matrix workspace' },
   'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },
@@ -97,6 +99,7 @@ let victim: {
   evalId: string;
   runId: string;
   documentId: string;
+  routineId: string;
 };
 
 /** An evaluation of the victim's workspace with one finished run. */
@@ -124,6 +127,7 @@ function fill(
     evalId?: string;
     runId?: string;
     documentId?: string;
+    routineId?: string;
   },
 ): string {
   const query = VALID_QUERIES[path];
@@ -143,7 +147,8 @@ function fill(
     .replace('{token}', 'never-issued-link-token-0123456789')
     .replace('{link_id}', 'T0NONE-U0NONE')
     .replace('{eval_id}', ids.evalId ?? 'eval_none')
-    .replace('{run_id}', ids.runId ?? 'run_none');
+    .replace('{run_id}', ids.runId ?? 'run_none')
+    .replace('{routine_id}', ids.routineId ?? 'rtn_none');
   return query ? `${filled}?${query}` : filled;
 }
 
@@ -206,7 +211,13 @@ beforeAll(async () => {
     raw: form,
   });
   expect(knowledgeDocument.status).toBe(202);
+  const routine = await t.request('POST', `/api/workspaces/${workspace.id}/routines`, {
+    cookie: victimAdmin.cookie,
+    body: { name: 'Victim routine', prompt: 'Victim prompt', trigger: { webhook: true } },
+  });
+  expect(routine.status, routine.text).toBe(201);
   victim = {
+    routineId: routine.body.routine.id,
     documentId: knowledgeDocument.body.document.id,
     cookie: victimAdmin.cookie,
     workspaceId: workspace.id,
@@ -289,8 +300,8 @@ describe('roles', () => {
     for (const operation of open) {
       const path = fill(operation.path, { workspaceId: member.workspaceId, conversationId: 'conv-none' });
       const response = await t.request(operation.method, path, { cookie: member.cookie, body: bodyFor(operation) });
-      // No conversation, approval, connection, chat link, link request, MCP sign-in request or document of the member's organisation is named here.
-      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}', '{uid}', '{doc_id}'].some((param) =>
+      // No conversation, approval, connection, chat link, link request, MCP sign-in request, document or routine of the member's organisation is named here.
+      const named = ['{cid}', '{approval_id}', '{token}', '{link_id}', '{eval_id}', '{uid}', '{doc_id}', '{routine_id}'].some((param) =>
         operation.path.includes(param),
       );
       const noneOfTheirs = operation.path.startsWith('/api/connections/{id}') || operation.path.startsWith('/api/me/clients/{id}');

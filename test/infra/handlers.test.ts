@@ -34,6 +34,7 @@ beforeAll(async () => {
     COLD_MESSAGES_QUEUE_URL: QUEUE('cold-messages'),
     STATS_QUEUE_URL: QUEUE('conversation-stats'),
     KNOWLEDGE_QUEUE_URL: QUEUE('knowledge'),
+    ROUTINES_QUEUE_URL: QUEUE('routines'),
     KNOWLEDGE_BUCKET: 'lambda-test-knowledge',
     LIFECYCLE_QUEUE_ARN: 'arn:aws:sqs:eu-west-1:123456789012:lifecycle',
     SCHEDULER_GROUP_NAME: 'test-group',
@@ -180,7 +181,7 @@ describe('functions/jobs/handler.ts', () => {
       clock: systemClock,
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       jobs: { enqueue: async () => true, redeliver: async () => undefined, cancel: () => undefined },
-      scheduler: { schedule: async () => undefined, cancel: async () => undefined },
+      scheduler: { schedule: async () => undefined, recur: async () => undefined, cancel: async () => undefined },
     });
     // A lifecycle job for a conversation that does not exist: its move is a no-op, so it completes.
     const done = {

@@ -88,8 +88,8 @@ describe('ServiceStack', () => {
     const queues = Object.values(resourcesOf('AWS::SQS::Queue'));
     const main = queues.filter((queue) => queue.Properties?.RedrivePolicy);
     const deadLetters = queues.filter((queue) => !queue.Properties?.RedrivePolicy);
-    expect(main).toHaveLength(5);
-    expect(deadLetters).toHaveLength(5);
+    expect(main).toHaveLength(6);
+    expect(deadLetters).toHaveLength(6);
     for (const queue of main) {
       expect(queue.Properties).toMatchObject({
         RedrivePolicy: { maxReceiveCount: 3 },
@@ -106,7 +106,7 @@ describe('ServiceStack', () => {
 
   it('consumes every queue with partial batch failure reporting, in batches of 10 but knowledge documents one at a time', () => {
     const mappings = Object.entries(resourcesOf('AWS::Lambda::EventSourceMapping'));
-    expect(mappings).toHaveLength(5);
+    expect(mappings).toHaveLength(6);
     for (const [id, mapping] of mappings) {
       const batchSize = id === knowledgeMapping().id ? 1 : 10;
       expect(mapping.Properties).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: batchSize });
@@ -119,11 +119,11 @@ describe('ServiceStack', () => {
     );
     const reserved = Number(consumer?.[1].Properties?.ReservedConcurrentExecutions);
     const evals = mappingOf('JobsEvalsQueue');
-    // The evaluation cases and the knowledge documents (below) are capped, the other queues not.
+    // The evaluation cases, the routines' runs and the knowledge documents (below) are capped, the other queues not.
     const capped = Object.entries(resourcesOf('AWS::Lambda::EventSourceMapping'))
       .filter(([, mapping]) => mapping.Properties?.ScalingConfig)
       .map(([id]) => id);
-    expect(capped.sort()).toEqual([evals.id, knowledgeMapping().id].sort());
+    expect(capped.sort()).toEqual([evals.id, mappingOf('JobsRoutinesQueue').id, knowledgeMapping().id].sort());
     const cap = (evals.properties.ScalingConfig as { MaximumConcurrency?: number } | undefined)?.MaximumConcurrency;
     expect(cap).toBeGreaterThanOrEqual(2);
     expect(cap).toBeLessThan(reserved);
@@ -144,7 +144,7 @@ describe('ServiceStack', () => {
 
   it('alarms on each dead-letter queue holding a message', () => {
     const alarms = Object.values(resourcesOf('AWS::CloudWatch::Alarm'));
-    expect(alarms).toHaveLength(5);
+    expect(alarms).toHaveLength(6);
     for (const alarm of alarms) {
       expect(alarm.Properties).toMatchObject({
         MetricName: 'ApproximateNumberOfMessagesVisible',
@@ -394,6 +394,7 @@ describe('ServiceStack', () => {
       'KnowledgeBucketName',
       'KnowledgeQueueUrl',
       'LifecycleQueueUrl',
+      'RoutinesQueueUrl',
       'ServiceUrl',
       'StreamFunctionUrl',
       'TableName',

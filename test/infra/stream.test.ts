@@ -78,7 +78,7 @@ const distribution = () => ofType('AWS::CloudFront::Distribution')[0]?.[1].Prope
 /** The origin a behaviour sends to, by what its domain name is made of. */
 const originOf = (behaviour: Behaviour) => JSON.stringify(distribution().Origins.find((origin) => origin.Id === behaviour.TargetOriginId));
 /** The behaviours of the API's origins (the default behaviour is the web console's: test/infra/console.test.ts). */
-const API_PATTERNS = ['/api/*', '/scim/*', '/oauth/*', '/.well-known/oauth-*', '/health'];
+const API_PATTERNS = ['/api/*', '/scim/*', '/oauth/*', '/.well-known/oauth-*', '/hooks/*', '/health'];
 /** The console's paths among the behaviours: the MCP gateway's consent page. */
 const CONSOLE_PATTERNS = ['/oauth/consent/*'];
 const streamBehaviours = () =>

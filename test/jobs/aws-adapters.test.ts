@@ -26,6 +26,7 @@ const URLS: QueueUrls = {
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
   evals: 'https://sqs.us-east-1.amazonaws.com/123456789012/evals',
   knowledge: 'https://sqs.us-east-1.amazonaws.com/123456789012/knowledge',
+  routines: 'https://sqs.us-east-1.amazonaws.com/123456789012/routines',
 };
 const arnOf = (queue: QueueName) => `arn:aws:sqs:us-east-1:123456789012:${queue}`;
 const urlOfArn = (arn: string | undefined) =>
@@ -171,6 +172,7 @@ describe('handleSqsBatch', () => {
     'conversation-stats': handler,
     evals: handler,
     knowledge: handler,
+    routines: handler,
   };
   beforeEach(() => {
     runs.length = 0;

@@ -31,7 +31,14 @@ afterAll(async () => {
 
 const SETTINGS: WorkerSettings = { maxAttempts: 3, retryBaseMs: 5 };
 const done: JobHandler<unknown> = { schema: z.unknown(), run: async () => undefined };
-const handlers: JobHandlers = { lifecycle: done, 'cold-messages': done, 'conversation-stats': done, evals: done, knowledge: done };
+const handlers: JobHandlers = {
+  lifecycle: done,
+  'cold-messages': done,
+  'conversation-stats': done,
+  evals: done,
+  knowledge: done,
+  routines: done,
+};
 
 const message = (queue: QueueName, data: Record<string, unknown> = {}): JobMessage => ({
   jobId: `claim-${randomUUID()}`,
@@ -143,6 +150,7 @@ describe('claimJob, by the state the ledger holds', () => {
       'conversation-stats': recording,
       evals: recording,
       knowledge: recording,
+      routines: recording,
     };
     const orgId = `org_${randomUUID()}`;
     const recorded = { ...message('cold-messages'), orgId };
@@ -219,6 +227,7 @@ describe('the delivery mode of a queue', () => {
       'conversation-stats': 'claimed-on-delivery',
       evals: 'recorded-when-sent',
       knowledge: 'recorded-when-sent',
+      routines: 'recorded-when-sent',
     });
   });
 

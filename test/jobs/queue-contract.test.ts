@@ -81,6 +81,7 @@ const handlers: JobHandlers = {
   'conversation-stats': unusedHandler,
   evals: unusedHandler,
   knowledge: unusedHandler,
+  routines: unusedHandler,
 };
 
 const countOf = (list: string[], key: string) => list.filter((value) => value === key).length;
@@ -149,6 +150,7 @@ const URLS: QueueUrls = {
   'conversation-stats': 'https://sqs.us-east-1.amazonaws.com/123456789012/conversation-stats',
   evals: 'https://sqs.us-east-1.amazonaws.com/123456789012/evals',
   knowledge: 'https://sqs.us-east-1.amazonaws.com/123456789012/knowledge',
+  routines: 'https://sqs.us-east-1.amazonaws.com/123456789012/routines',
 };
 
 /** An SQS record as the consumer Lambda receives it. */

@@ -1,6 +1,6 @@
 import type { JobMessage } from '../../shared/jobs/ledger.js';
 import type { JobQueue } from '../../shared/jobs/queue.js';
-import type { Scheduler } from '../../shared/jobs/scheduler.js';
+import type { Recurrence, Scheduler } from '../../shared/jobs/scheduler.js';
 
 /** Schedules that fire only when a test says so, so time-based tests run on the test clock. */
 export class ManualScheduler implements Scheduler {
@@ -17,8 +17,16 @@ export class ManualScheduler implements Scheduler {
     this.pending.set(name, { at, message });
   }
 
+  /** The recurring schedules (routines'), by name: what EventBridge would hold. */
+  readonly recurring = new Map<string, { recurrence: Recurrence; message: JobMessage }>();
+
+  async recur(name: string, recurrence: Recurrence, message: JobMessage): Promise<void> {
+    this.recurring.set(name, { recurrence, message });
+  }
+
   async cancel(name: string): Promise<void> {
     if (this.pending.delete(name)) this.cancelled.push(name);
+    if (this.recurring.delete(name)) this.cancelled.push(name);
   }
 
   /** Sends every schedule due at `now` to the queue (as EventBridge would), and forgets it. */

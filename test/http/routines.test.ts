@@ -1,0 +1,279 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { channelBindingKey, channelListing } from '../../shared/chat/entities.js';
+import { provisionedUserUpdate } from '../../shared/org/entities.js';
+import { MAX_ROUTINES_PER_ORG } from '../../shared/routines/schemas.js';
+import { createTestContext, type TestContext } from '../support/context.js';
+import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
+import { startHttpMcpServer } from '../support/mcp-servers.js';
+
+let t: TestContext;
+let model: FakeModel;
+let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
+let receiver: Server;
+let receiverUrl: string;
+/** What the delivery receiver got. */
+const received: { path: string; body: any }[] = [];
+const created: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  model = await startFakeModel();
+  tickets = await startHttpMcpServer({
+    name: 'tickets-server',
+    tools: [
+      {
+        name: 'create_ticket',
+        annotations: { readOnlyHint: false, destructiveHint: true },
+        run: (args) => {
+          created.push(args);
+          return 'ticket created';
+        },
+      },
+    ],
+  });
+  receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/inbox?token=abc`;
+  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+});
+afterAll(async () => {
+  await t.close();
+  await Promise.all([model.stop(), tickets.stop(), new Promise((resolve) => receiver.close(resolve))]);
+});
+beforeEach(() => {
+  model.reset();
+  received.length = 0;
+  created.length = 0;
+});
+
+const routinesPath = (workspaceId: string) => `/api/workspaces/${workspaceId}/routines`;
+const daily = { name: 'Daily summary', prompt: 'Summarise yesterday.', trigger: { schedule: '0 8 * * *', timezone: 'Europe/Paris' } };
+
+async function createRoutine(cookie: string, workspaceId: string, body: Record<string, unknown> = daily) {
+  const response = await t.request('POST', routinesPath(workspaceId), { cookie, body });
+  expect(response.status, response.text).toBe(201);
+  return response.body as { routine: any; secret?: string };
+}
+
+async function runsOf(cookie: string, workspaceId: string, routineId: string) {
+  const response = await t.request('GET', `${routinesPath(workspaceId)}/${routineId}/runs`, { cookie });
+  expect(response.status, response.text).toBe(200);
+  return response.body.runs as any[];
+}
+
+describe('routines: the admin API', () => {
+  it('creates a scheduled routine with its next run in its time zone, lists, reads, changes and deletes it', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Routines');
+    const { routine, secret } = await createRoutine(cookie, workspaceId);
+    expect(secret).toBeUndefined();
+    // The clock is at 2026-11-22T10:00Z; 08:00 in Paris (UTC+1 in November) is 07:00Z the next day.
+    expect(routine).toMatchObject({
+      name: 'Daily summary',
+      trigger: { schedule: '0 8 * * *', timezone: 'Europe/Paris' },
+      deliver_to: { channel: false, webhook_url: null },
+      run_as: null,
+      enabled: true,
+      next_run_at: '2026-11-23T07:00:00.000Z',
+      hook_path: null,
+      last_run: null,
+    });
+    const listed = await t.request('GET', routinesPath(workspaceId), { cookie });
+    expect(listed.body.routines.map((item: { id: string }) => item.id)).toEqual([routine.id]);
+    const changed = await t.request('PUT', `${routinesPath(workspaceId)}/${routine.id}`, {
+      cookie,
+      body: { trigger: { schedule: 'rate(2 hours)' }, enabled: false },
+    });
+    expect(changed.status, changed.text).toBe(200);
+    expect(changed.body.routine).toMatchObject({
+      trigger: { schedule: 'rate(2 hours)', timezone: 'UTC' },
+      enabled: false,
+      next_run_at: null,
+    });
+    const resumed = await t.request('PUT', `${routinesPath(workspaceId)}/${routine.id}`, { cookie, body: { enabled: true } });
+    expect(resumed.body.routine.next_run_at).toBe('2026-11-22T12:00:00.000Z');
+    // On AWS: one EventBridge schedule per routine, made and changed with it, gone with it.
+    const schedule = t.scheduler.recurring.get(`routine-${routine.id}`);
+    expect(schedule?.recurrence).toMatchObject({ expression: 'rate(2 hours)', timezone: 'UTC' });
+    expect(schedule?.message.data).toMatchObject({ move: 'fire-routine', scheduledAt: '<aws.scheduler.scheduled-time>' });
+    const removed = await t.request('DELETE', `${routinesPath(workspaceId)}/${routine.id}`, { cookie });
+    expect(removed.status).toBe(200);
+    expect(t.scheduler.recurring.has(`routine-${routine.id}`)).toBe(false);
+    expect((await t.request('GET', `${routinesPath(workspaceId)}/${routine.id}`, { cookie })).status).toBe(404);
+  });
+
+  it('refuses bad input with the field named, and writes nothing', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Routines');
+    const bad = [
+      [{ ...daily, trigger: { schedule: '* * * * * *' } }, 'trigger'],
+      [{ ...daily, trigger: { schedule: 'rate(0 minutes)' } }, 'trigger'],
+      [{ ...daily, trigger: { schedule: 'rate(30 seconds)' } }, 'trigger'],
+      [{ ...daily, trigger: { schedule: '0 8 * * *', timezone: 'Mars/Olympus' } }, 'trigger'],
+      [{ ...daily, trigger: { schedule: '0 8 1 * 1' } }, 'trigger'],
+      [{ ...daily, deliver_to: { webhook_url: 'ftp://example.com/x' } }, 'deliver_to.webhook_url'],
+      [{ ...daily, deliver_to: { webhook_url: 'https://user:pw@example.com/x' } }, 'deliver_to.webhook_url'],
+      [{ ...daily, run_as: 'usr_not_here' }, 'run_as'],
+      [{ ...daily, prompt: '' }, 'prompt'],
+    ] as const;
+    for (const [body, path] of bad) {
+      const response = await t.request('POST', routinesPath(workspaceId), { cookie, body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(response.body.details.map((detail: { path: string }) => detail.path).join(' ')).toContain(path);
+    }
+    expect((await t.request('GET', routinesPath(workspaceId), { cookie })).body.routines).toEqual([]);
+  });
+
+  it('is for admins: a member creating, reading or running a routine is refused (403)', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Routines');
+    const { routine } = await createRoutine(cookie, workspaceId);
+    const member = await t.addMember(cookie);
+    expect((await t.request('POST', routinesPath(workspaceId), { cookie: member.cookie, body: daily })).status).toBe(403);
+    expect((await t.request('GET', routinesPath(workspaceId), { cookie: member.cookie })).status).toBe(403);
+    expect((await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie: member.cookie })).status).toBe(403);
+  });
+
+  it("answers another organisation's routine by id as not found, in every route", async () => {
+    const owner = await t.adminWithWorkspace('Owner');
+    const { routine } = await createRoutine(owner.cookie, owner.workspaceId);
+    const other = await t.adminWithWorkspace('Other');
+    for (const workspaceId of [other.workspaceId, owner.workspaceId]) {
+      const base = `${routinesPath(workspaceId)}/${routine.id}`;
+      expect((await t.request('GET', base, { cookie: other.cookie })).status).toBe(404);
+      expect((await t.request('PUT', base, { cookie: other.cookie, body: { name: 'Mine now' } })).status).toBe(404);
+      expect((await t.request('POST', `${base}/run`, { cookie: other.cookie })).status).toBe(404);
+      expect((await t.request('GET', `${base}/runs`, { cookie: other.cookie })).status).toBe(404);
+      expect((await t.request('DELETE', base, { cookie: other.cookie })).status).toBe(404);
+    }
+    expect((await t.request('GET', `${routinesPath(owner.workspaceId)}/${routine.id}`, { cookie: owner.cookie })).body.routine.name).toBe(
+      'Daily summary',
+    );
+  });
+
+  it(`bounds an organisation to ${MAX_ROUTINES_PER_ORG} routines: 1 000 every-minute routines are refused past it (409)`, async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Many');
+    const everyMinute = { name: 'Tick', prompt: 'tick', trigger: { schedule: '* * * * *' } };
+    const statuses: number[] = [];
+    for (let at = 0; at < 1_000; at += 50) {
+      const batch = Array.from({ length: 50 }, () => t.request('POST', routinesPath(workspaceId), { cookie, body: everyMinute }));
+      statuses.push(...(await Promise.all(batch)).map((response) => response.status));
+      if (statuses.filter((status) => status === 409).length >= 100) break;
+    }
+    expect(statuses.filter((status) => status === 201)).toHaveLength(MAX_ROUTINES_PER_ORG);
+    expect(new Set(statuses)).toEqual(new Set([201, 409]));
+    const listed = await t.request('GET', routinesPath(workspaceId), { cookie });
+    expect(listed.body.routines).toHaveLength(MAX_ROUTINES_PER_ORG);
+    // A deleted routine gives its place back.
+    await t.request('DELETE', `${routinesPath(workspaceId)}/${listed.body.routines[0].id}`, { cookie });
+    expect((await t.request('POST', routinesPath(workspaceId), { cookie, body: everyMinute })).status).toBe(201);
+  });
+});
+
+describe('routines: runs', () => {
+  it('runs now: a queued run, then done with its cost and conversation, whose transcript is the routine’s', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Run now');
+    const { routine } = await createRoutine(cookie, workspaceId);
+    model.reply(textReply('Yesterday: 3 failed orders.'));
+    const started = await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
+    expect(started.status, started.text).toBe(202);
+    expect(started.body.run).toMatchObject({ trigger: 'manual', status: 'queued', started_by: expect.any(String) });
+    await t.runner.idle();
+    const [run] = await runsOf(cookie, workspaceId, routine.id);
+    expect(run).toMatchObject({
+      id: started.body.run.id,
+      status: 'done',
+      error: null,
+      conversation_id: expect.stringMatching(/^routine-run_/),
+    });
+    expect(run.cost_usd).toBeGreaterThan(0);
+    expect(run.finished_at).not.toBeNull();
+    expect(JSON.stringify(model.requests.at(-1)?.body.messages.at(-1)?.content)).toContain('Summarise yesterday.');
+    const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${run.conversation_id}`, { cookie });
+    expect(conversation.status, conversation.text).toBe(200);
+    expect(conversation.body.messages.map((message: { content: string }) => message.content)).toEqual([
+      'Summarise yesterday.',
+      'Yesterday: 3 failed orders.',
+    ]);
+    const shown = await t.request('GET', `${routinesPath(workspaceId)}/${routine.id}`, { cookie });
+    expect(shown.body.routine.last_run).toMatchObject({ id: run.id, status: 'done' });
+  });
+
+  it('delivers the answer to its webhook URL (sealed at rest) and its bound channel', async () => {
+    const { cookie, workspaceId, orgId } = await t.adminWithWorkspace('Delivered');
+    await t.deps.table.put({
+      ...channelBindingKey(orgId, 'C-OPS'),
+      org_id: orgId,
+      channel_id: 'C-OPS',
+      channel_name: 'ops',
+      workspace_id: workspaceId,
+      workspace_name: 'Delivered',
+      ...channelListing(orgId, workspaceId, 'C-OPS'),
+      created_at: t.clock.now().toISOString(),
+    });
+    const { routine } = await createRoutine(cookie, workspaceId, { ...daily, deliver_to: { channel: true, webhook_url: receiverUrl } });
+    expect(routine.deliver_to.webhook_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/••••••••$/);
+    model.reply(textReply('All quiet.'));
+    await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
+    await t.runner.idle();
+    expect(received).toEqual([
+      {
+        path: '/inbox?token=abc',
+        body: expect.objectContaining({ type: 'routine_run', answer: 'All quiet.', routine: expect.objectContaining({ id: routine.id }) }),
+      },
+    ]);
+    expect(t.chat.posts.filter((post) => post.channelId === 'C-OPS').map((post) => post.text)).toEqual([
+      'Routine "Daily summary":\nAll quiet.',
+    ]);
+    const stored = JSON.stringify(await t.scanTable());
+    expect(stored).not.toContain('token=abc');
+  });
+
+  it('fails a run of a deactivated run_as person with a clear reason, without asking the model', async () => {
+    const { cookie, workspaceId, orgId } = await t.adminWithWorkspace('Run as');
+    const member = await t.addMember(cookie, { name: 'Rita Runner' });
+    const { routine } = await createRoutine(cookie, workspaceId, { ...daily, run_as: member.user.id });
+    expect(routine.run_as).toBe(member.user.id);
+    const fields = { email: member.user.email, name: 'Rita Runner', given_name: null, family_name: null, external_id: null, active: false };
+    const { key, input } = provisionedUserUpdate(orgId, member.user.id, fields, t.clock.now().toISOString());
+    await t.deps.table.update(key, input);
+    const calls = model.requests.length;
+    await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
+    await t.runner.idle();
+    const [run] = await runsOf(cookie, workspaceId, routine.id);
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/Rita Runner .* is deactivated: it does not run/);
+    expect(model.requests.length).toBe(calls);
+    // Nor can it be named again while deactivated.
+    const renamed = await t.request('PUT', `${routinesPath(workspaceId)}/${routine.id}`, { cookie, body: { run_as: member.user.id } });
+    expect(renamed.status).toBe(400);
+  });
+
+  it('pauses a run on a write tool that needs approval (waiting_approval), and an expired approval fails it as a refusal', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Approval');
+    await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: tickets.url });
+    const approval = { mode: 'write_tools', approvers: 'requester', expires_minutes: 60 };
+    expect((await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie, body: { approval } })).status).toBe(200);
+    const { routine } = await createRoutine(cookie, workspaceId, { ...daily, prompt: 'Open a ticket if anything failed.' });
+    model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'failed orders' } }]));
+    await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
+    await t.runner.idle();
+    const [waiting] = await runsOf(cookie, workspaceId, routine.id);
+    expect(waiting).toMatchObject({ status: 'waiting_approval', approval_id: expect.stringMatching(/^appr_/) });
+    expect(created).toEqual([]);
+    // A routine's approval goes to the admins (nobody is its "requester").
+    const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie });
+    expect(pending.body.approvals[0]).toMatchObject({ id: waiting.approval_id, approvers: 'admins' });
+    t.clock.advance(61 * 60_000);
+    await t.scheduler.fireDue(t.clock.now());
+    await t.runner.idle();
+    const [expired] = await runsOf(cookie, workspaceId, routine.id);
+    expect(expired).toMatchObject({ status: 'failed', error: expect.stringContaining('expired approval is a refusal') });
+    expect(created).toEqual([]);
+  });
+});
