@@ -14,7 +14,7 @@ export function pathOf(url: string): string {
 }
 
 /**
- * Whether a request's URL is one the API answers (/api…, /scim/…, /health, the MCP gateway's
+ * Whether a request's URL is one the API answers (/api…, /scim/…, /hooks/… (routines' webhooks), /health, the MCP gateway's
  * authorization server: /oauth/… but the console's consent page, /.well-known/oauth-…); every other
  * path is the console's.
  */
@@ -26,6 +26,7 @@ export function isApiUrl(url: string): boolean {
     path === '/api' ||
     path.startsWith('/api?') ||
     path.startsWith('/scim/') ||
+    path.startsWith('/hooks/') ||
     path.startsWith('/health') ||
     path.startsWith('/.well-known/oauth-')
   );
