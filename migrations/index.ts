@@ -8,6 +8,7 @@ import { approvalsAndEvaluationCounts } from './007-approvals-and-evaluation-cou
 import { jobLedger } from './008-job-ledger.js';
 import { sealedSecrets } from './009-sealed-secrets.js';
 import { conversationStarters } from './010-conversation-starters.js';
+import { entriesAsDocuments } from './011-entries-as-documents.js';
 
 /*
  * Every migration of stored data, in order (shared/platform/migrations.ts runs them). A change of
@@ -25,6 +26,7 @@ export const MIGRATIONS: readonly Migration[] = [
   jobLedger,
   sealedSecrets,
   conversationStarters,
+  entriesAsDocuments,
 ];
 
 /** The schema version this code reads: the number of its last migration. */

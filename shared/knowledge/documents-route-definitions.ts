@@ -26,6 +26,9 @@ const DocumentSchema = z
   .object({
     id: z.string(),
     title: z.string(),
+    source: z
+      .enum(['upload', 'url', 'entry'])
+      .openapi({ description: 'an uploaded file, a fetched URL, or a knowledge entry (its id is the entry id)' }),
     kind: z.enum(['markdown', 'text', 'html', 'pdf', 'docx']).nullable(),
     filename: z.string().nullable(),
     url: z.string().nullable(),

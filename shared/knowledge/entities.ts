@@ -47,6 +47,15 @@ export function knowledgeUpdate(
   return updateOf(command);
 }
 
+/** Every knowledge entry, in every workspace: a scan's filter (migration 011). */
+export const everyKnowledgeEntry = () =>
+  conditionOf(knowledgeEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'WS#' },
+      { attr: 'sk', beginsWith: KNOWLEDGE_PREFIX },
+    ],
+  });
+
 const gapsPartition = (orgId: string, workspaceId: string) => `WSGAP#${orgId}#${workspaceId}`;
 
 /** A knowledge gap, listed newest first (written by the statistics job). */

@@ -4,7 +4,8 @@ import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters, getWorkspaceItem } from '../workspaces/index.js';
-import { knowledgeExists, knowledgeKey, knowledgeUpdate } from './entities.js';
+import { deleteEntry, queueEntryDocument } from './documents/documents.js';
+import { knowledgeKey, knowledgeUpdate } from './entities.js';
 
 export const KnowledgeBody = z
   .object({
@@ -30,7 +31,14 @@ function toKnowledge(item: KnowledgeItem) {
   return { id: item.id, title: item.title, content: item.content, created_at: item.created_at, updated_at: item.updated_at };
 }
 
-export async function createKnowledge(deps: Deps, orgId: string, workspaceId: string, input: KnowledgeInput) {
+/*
+ * Knowledge entries: a title and a text typed in the console or the API. Each is a knowledge
+ * document of its own too (its id is the document's, documents/documents.ts `queueEntryDocument`):
+ * read into passages, indexed and cited like an uploaded file. Entries that fit the budget also
+ * reach the model in its cached system prompt.
+ */
+
+export async function createKnowledge(deps: Deps, orgId: string, workspaceId: string, input: KnowledgeInput, userId: string) {
   await getWorkspaceItem(deps, orgId, workspaceId);
   const now = deps.clock.now();
   const id = newId('kn', now);
@@ -44,32 +52,38 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
   };
   await deps.table.put(item);
   await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: 1 });
+  await queueEntryDocument(deps, orgId, workspaceId, item, userId);
   return toKnowledge(item);
 }
 
-export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string, input: Partial<KnowledgeInput>) {
+export async function updateKnowledge(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  id: string,
+  input: Partial<KnowledgeInput>,
+  userId: string,
+) {
   await getWorkspaceItem(deps, orgId, workspaceId);
   const { key, input: update } = knowledgeUpdate(orgId, workspaceId, id, input, deps.clock.now().toISOString());
   const item = await onConditionFailed(
     deps.table.update<KnowledgeItem>(key, update),
     () => new NotFoundError(`knowledge entry ${id} not found`),
   );
+  await queueEntryDocument(deps, orgId, workspaceId, item, userId);
   return toKnowledge(item);
 }
 
+/** Deletes an entry and its document. */
 export async function deleteKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
-  await onConditionFailed(
-    deps.table.delete(knowledgeKey(orgId, workspaceId, id), knowledgeExists()),
-    () => new NotFoundError(`knowledge entry ${id} not found`),
-  );
-  await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: -1 });
+  await deleteEntry(deps, orgId, workspaceId, id);
 }
 
 /** A rough token count (about four characters a token), enough to keep the prompt in budget. */
 const estimateTokens = (text: string) => Math.ceil(text.length / 4);
 
-/** Knowledge goes into the system prompt while it fits this many tokens; beyond, it is searched. */
+/** Entries go into the system prompt while they fit this many tokens; beyond, they are searched like any document. */
 const KNOWLEDGE_PROMPT_BUDGET = 8_000;
 
 export function knowledgeSection(entries: { title: string; content: string }[]): string {
@@ -79,31 +93,6 @@ export function knowledgeSection(entries: { title: string; content: string }[]):
 /** Whether all of a workspace's knowledge fits the cached system prefix. */
 export function fitsPrompt(entries: { title: string; content: string }[]): boolean {
   return entries.length > 0 && estimateTokens(knowledgeSection(entries)) <= KNOWLEDGE_PROMPT_BUDGET;
-}
-
-const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-
-/**
- * Keyword ranking for `search_knowledge`: each query word found in an entry scores by how often it
- * appears, a title hit counts three times; the best `limit` entries with a score are returned.
- */
-export function searchKnowledge<T extends { title: string; content: string }>(entries: T[], query: string, limit = 5): T[] {
-  const terms = [...new Set(words(query).filter((word) => word.length > 1))];
-  if (!terms.length) return [];
-  const scored = entries.map((entry) => {
-    const title = words(entry.title);
-    const body = words(entry.content);
-    const score = terms.reduce(
-      (sum, term) => sum + 3 * title.filter((word) => word === term).length + body.filter((word) => word === term).length,
-      0,
-    );
-    return { entry, score };
-  });
-  return scored
-    .filter(({ score }) => score > 0)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, limit)
-    .map(({ entry }) => entry);
 }
 
 /** The built-in tool the model gets when the knowledge is too large for the prompt. */

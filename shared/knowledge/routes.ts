@@ -7,12 +7,14 @@ import { knowledgeRouteDefinitions as routes } from './route-definitions.js';
 export function knowledgeRoutes(deps: Deps) {
   return createRouter()
     .openapi(routes.create.route, async (c) => {
-      const knowledge = await createKnowledge(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'));
+      const userId = c.get('principal').userId ?? '';
+      const knowledge = await createKnowledge(deps, orgIdOf(c), c.req.valid('param').id, c.req.valid('json'), userId);
       return c.json({ knowledge }, 201);
     })
     .openapi(routes.update.route, async (c) => {
       const { id, kid } = c.req.valid('param');
-      return c.json({ knowledge: await updateKnowledge(deps, orgIdOf(c), id, kid, c.req.valid('json')) }, 200);
+      const userId = c.get('principal').userId ?? '';
+      return c.json({ knowledge: await updateKnowledge(deps, orgIdOf(c), id, kid, c.req.valid('json'), userId) }, 200);
     })
     .openapi(routes.remove.route, async (c) => {
       const { id, kid } = c.req.valid('param');

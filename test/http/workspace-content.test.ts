@@ -116,9 +116,11 @@ async function knowledgeCount(cookie: string, workspaceId: string): Promise<numb
   return list.workspaces.find((workspace: { id: string }) => workspace.id === workspaceId).knowledge_count;
 }
 
+/** Adds an entry and waits for it to be read into the workspace's index (an entry is a document too). */
 async function addKnowledge(cookie: string, workspaceId: string, title: string, content: string) {
   const response = await t.request('POST', `/api/workspaces/${workspaceId}/knowledge`, { cookie, body: { title, content } });
   expect(response.status, response.text).toBe(201);
+  await t.runner.idle();
   return response.body.knowledge as { id: string; title: string; content: string; created_at: string; updated_at: string };
 }
 

@@ -21,7 +21,6 @@ import {
   type KnowledgeItem,
   knowledgeSection,
   SEARCH_KNOWLEDGE_TOOL,
-  searchKnowledge,
 } from '../../knowledge/index.js';
 import { mcpOf, type Deps } from '../../deps.js';
 import { type WorkspaceItem, approvalRule, approvalSettingOf } from '../../workspaces/index.js';
@@ -99,26 +98,24 @@ export interface KnowledgeForQuery {
   citations?: CitationLedger;
 }
 
-/** `search_knowledge` over the workspace's documents, and over entries too large for the prompt when there are any. */
-function searchTool(documents: ReturnType<typeof documentSearch> | undefined, entries: KnowledgeItem[]): LoopTool {
+/** `search_knowledge` over the workspace's documents (its entries among them). */
+function searchTool(documents: ReturnType<typeof documentSearch>): LoopTool {
   return {
     spec: SEARCH_KNOWLEDGE_TOOL,
     run: async (input) => {
-      const query = String(input.query ?? '');
-      const passages = documents ? await documents.search(query) : undefined;
-      const found = searchKnowledge(entries, query);
-      const parts = [passages, found.length ? knowledgeSection(found) : undefined].filter((part): part is string => !!part);
-      return parts.length
-        ? { text: parts.join('\n\n'), isError: false }
+      const passages = await documents.search(String(input.query ?? ''));
+      return passages
+        ? { text: passages, isError: false }
         : { text: 'Nothing in the knowledge base matches these keywords.', isError: false };
     },
   };
 }
 
 /**
- * Knowledge entries reach the model in the cached system prefix while they fit the budget; beyond,
- * and whenever the workspace has documents (`documents`: its index's manifest, read with the
- * workspace), the model gets the built-in `search_knowledge` tool, whose passages it cites as [n].
+ * Knowledge entries reach the model in the cached system prefix while they fit the budget. The
+ * model gets the built-in `search_knowledge` tool, whose passages it cites as [n], when the
+ * workspace's index (`documents`: its manifest, read with the workspace) holds more than the entries
+ * in the prompt: an uploaded document, or entries beyond the budget (each entry is a document too).
  */
 export function knowledgeFor(
   deps: Deps,
@@ -128,14 +125,11 @@ export function knowledgeFor(
 ): KnowledgeForQuery {
   const sorted = [...knowledge].sort((a, b) => a.title.localeCompare(b.title));
   const inPrompt = fitsPrompt(sorted);
-  const hasDocuments = !!documents && documents.passages > 0;
   const prompt = inPrompt ? `\n\n${knowledgeSection(sorted)}` : '';
-  if (!hasDocuments) {
-    if (!sorted.length || inPrompt) return { prompt, tool: undefined };
-    return { prompt: '\n\nThis workspace has a knowledge base: search it with search_knowledge.', tool: searchTool(undefined, sorted) };
-  }
+  const allInPrompt = inPrompt && (documents?.documents ?? 0) <= sorted.length;
+  if (!documents || documents.passages === 0 || allInPrompt) return { prompt, tool: undefined };
   const search = documentSearch(deps, where.orgId, where.workspaceId, documents);
-  return { prompt: prompt + CITE_INSTRUCTION, tool: searchTool(search, inPrompt ? [] : sorted), citations: search.ledger };
+  return { prompt: prompt + CITE_INSTRUCTION, tool: searchTool(search), citations: search.ledger };
 }
 
 /** What connecting found: why connections could not be reached, and where the caller grants a per-user one. */

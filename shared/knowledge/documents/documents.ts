@@ -1,13 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import type { Deps } from '../../deps.js';
 import type { StoredPassage } from '../search/passage-index.js';
 import { NotFoundError, ValidationError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { assertUrlAllowed, UrlRefusedError } from '../../platform/url-policy.js';
-import { onConditionFailed } from '../../platform/table.js';
-import { getWorkspaceItem } from '../../workspaces/index.js';
+import { conditionHeld, onConditionFailed } from '../../platform/table.js';
 import { type DocumentKind, kindOf } from '../ingest/kinds.js';
-import { blobKeys, documentExists, documentKey, documentsOfWorkspace, type DocumentStatus, newDocumentItem } from './entities.js';
+import { addWorkspaceCounters, getWorkspaceItem } from '../../workspaces/index.js';
+import { knowledgeExists, knowledgeKey } from '../entities.js';
+import {
+  blobKeys,
+  documentExists,
+  documentKey,
+  documentProgress,
+  documentsOfWorkspace,
+  type DocumentStatus,
+  newDocumentItem,
+} from './entities.js';
 
 /*
  * A workspace's knowledge documents (docs/knowledge.md): an upload or a URL becomes a document
@@ -27,6 +37,10 @@ export interface DocumentItem {
   filename?: string;
   url?: string;
   bytes?: number;
+  /** A knowledge entry's document (its id is the entry's). */
+  entry?: boolean;
+  /** For an entry's document: the digest of the entry's title and text its passages were read from. */
+  entry_version?: string;
   status: DocumentStatus;
   error?: string | null;
   pages?: number;
@@ -42,6 +56,7 @@ function toDocument(item: DocumentItem) {
   return {
     id: item.id,
     title: item.title,
+    source: item.entry ? ('entry' as const) : item.url ? ('url' as const) : ('upload' as const),
     kind: item.kind ?? null,
     filename: item.filename ?? null,
     url: item.url ?? null,
@@ -56,9 +71,12 @@ function toDocument(item: DocumentItem) {
   };
 }
 
-/** The ingestion job of a document (its id is the job's idempotency key). */
-const ingestJob = (orgId: string, workspaceId: string, documentId: string, action: 'ingest' | 'remove') => ({
-  jobId: `knowledge-${action}-${documentId}`,
+/**
+ * The ingestion job of a document (its id is the job's idempotency key; an entry is read again at
+ * each change, so each change's job has an id of its own: `change`).
+ */
+const ingestJob = (orgId: string, workspaceId: string, documentId: string, action: 'ingest' | 'remove', change?: string) => ({
+  jobId: `knowledge-${action}-${documentId}${change ? `-${change}` : ''}`,
   queue: 'knowledge' as const,
   orgId,
   data: { workspace_id: workspaceId, document_id: documentId, action },
@@ -164,12 +182,70 @@ export async function documentPassages(deps: Deps, orgId: string, workspaceId: s
   };
 }
 
-/** Deletes the document at once (it is no longer listed) and queues its passages' removal from the index and its files'. */
+/**
+ * Deletes the document at once (it is no longer listed) and queues its passages' removal from the
+ * index and its files'. An entry's document goes with its entry (entries.ts `deleteEntry`).
+ */
 export async function deleteDocument(deps: Deps, orgId: string, workspaceId: string, documentId: string): Promise<void> {
   await getWorkspaceItem(deps, orgId, workspaceId);
+  const item = await deps.table.get<DocumentItem>(documentKey(orgId, workspaceId, documentId));
+  if (item?.entry) return deleteEntry(deps, orgId, workspaceId, documentId);
+  if (!(await removeDocument(deps, orgId, workspaceId, documentId))) throw new NotFoundError(`document ${documentId} not found`);
+}
+
+/**
+ * Deletes a knowledge entry (404 when it is not there) and its document: the entry first, so a
+ * failure between leaves a document whose next reading finds no entry and goes.
+ */
+export async function deleteEntry(deps: Deps, orgId: string, workspaceId: string, entryId: string): Promise<void> {
   await onConditionFailed(
-    deps.table.delete(documentKey(orgId, workspaceId, documentId), documentExists()),
-    () => new NotFoundError(`document ${documentId} not found`),
+    deps.table.delete(knowledgeKey(orgId, workspaceId, entryId), knowledgeExists()),
+    () => new NotFoundError(`knowledge entry ${entryId} not found`),
   );
-  await deps.jobs.enqueue(ingestJob(orgId, workspaceId, documentId, 'remove'));
+  await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: -1 });
+  await removeDocument(deps, orgId, workspaceId, entryId);
+}
+
+/** Takes the document item away and queues its passages' and files' removal; false when it was not there. */
+async function removeDocument(deps: Deps, orgId: string, workspaceId: string, documentId: string): Promise<boolean> {
+  const removed = await conditionHeld(deps.table.delete(documentKey(orgId, workspaceId, documentId), documentExists()));
+  if (removed) await deps.jobs.enqueue(ingestJob(orgId, workspaceId, documentId, 'remove'));
+  return removed;
+}
+
+/**
+ * A knowledge entry's document, queued to be read (again): made with the entry (its id is the
+ * entry's), its title changed with the entry's. The job reads the entry as it is when it runs.
+ */
+export async function queueEntryDocument(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  entry: { id: string; title: string; updated_at: string },
+  createdBy: string,
+): Promise<void> {
+  const { item, job } = entryDocument(orgId, workspaceId, entry, createdBy);
+  const { key, input } = documentProgress(
+    orgId,
+    workspaceId,
+    entry.id,
+    { status: 'queued', error: null, progress: 0, title: entry.title },
+    entry.updated_at,
+  );
+  if (!(await conditionHeld(deps.table.update(key, input)))) await deps.table.put(item);
+  await deps.jobs.enqueue(job);
+}
+
+/** A new entry's document item (`queued`) and the job that reads the entry at its version (also migration 011's). */
+export function entryDocument(
+  orgId: string,
+  workspaceId: string,
+  entry: { id: string; title: string; updated_at: string },
+  createdBy: string,
+) {
+  const fields = { orgId, workspaceId, id: entry.id, title: entry.title, kind: 'markdown' as const, entry: true, createdBy };
+  return {
+    item: newDocumentItem({ ...fields, at: entry.updated_at }),
+    job: ingestJob(orgId, workspaceId, entry.id, 'ingest', randomUUID()),
+  };
 }

@@ -1,5 +1,6 @@
 import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
+import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { number } from 'dynamodb-toolbox/schema/number';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../../platform/table.js';
@@ -43,6 +44,10 @@ const documentEntity = tableEntity('knowledge-document', {
   bytes: number().optional(),
   created_by: string().optional(),
   created_at: string().optional(),
+  /** A knowledge entry's document (its id is the entry's): its text is the entry's, not a file. */
+  entry: boolean().optional(),
+  /** For an entry's document: the digest of the entry's title and text its passages were read from (ingest-job.ts). */
+  entry_version: string().optional(),
   status: string().enum(...DOCUMENT_STATUSES),
   error: nullableString.optional(),
   title: string().optional(),
@@ -67,6 +72,7 @@ export function documentProgress(
     pages?: number;
     passages?: number;
     progress?: number;
+    entry_version?: string;
   },
   at: string,
 ) {
@@ -90,6 +96,8 @@ export function newDocumentItem(fields: {
   filename?: string;
   url?: string;
   bytes?: number;
+  /** A knowledge entry's document. */
+  entry?: boolean;
   createdBy: string;
   at: string;
 }): Key & Record<string, unknown> {
@@ -106,6 +114,7 @@ export function newDocumentItem(fields: {
       filename: fields.filename,
       url: fields.url,
       bytes: fields.bytes,
+      entry: fields.entry,
       status: 'queued',
       created_by: fields.createdBy,
       created_at: fields.at,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import type { Deps } from '../../deps.js';
@@ -5,7 +6,9 @@ import { RunLaterError, type JobHandler } from '../../jobs/index.js';
 import { errorMessage } from '../../platform/errors.js';
 import { Slots } from '../../platform/slots.js';
 import { conditionHeld } from '../../platform/table.js';
-import { DocumentRejectedError, kindOf, parseDocument, passagesOf } from '../ingest/index.js';
+import { knowledgeKey } from '../entities.js';
+import { type DocumentKind, DocumentRejectedError, kindOf, type ParsedDocument, parseDocument, passagesOf } from '../ingest/index.js';
+import type { KnowledgeItem } from '../knowledge.js';
 import { changeIndex, IndexMovedError } from '../search/index-store.js';
 import type { StoredPassage } from '../search/passage-index.js';
 import type { DocumentItem } from './documents.js';
@@ -64,6 +67,7 @@ async function sourceOf(deps: Deps, item: DocumentItem): Promise<{ bytes: Uint8A
 
 async function ingest(deps: Deps, orgId: string, data: KnowledgeJob): Promise<void> {
   const item = await deps.table.get<DocumentItem>(documentKey(orgId, data.workspace_id, data.document_id), true);
+  if (item?.entry) return ingestEntry(deps, orgId, data, item);
   if (!item || item.status === 'ready' || item.status === 'failed') return;
   await setProgress(deps, orgId, data, { status: 'processing', progress: 10 });
   const { bytes, contentType } = await sourceOf(deps, item);
@@ -72,29 +76,72 @@ async function ingest(deps: Deps, orgId: string, data: KnowledgeJob): Promise<vo
   const parsed = await reading.run(() => parseDocument(bytes, kind));
   await setProgress(deps, orgId, data, { status: 'processing', progress: 50, pages: parsed.pages });
   const title = (item.url || item.title === 'Untitled') && parsed.title ? parsed.title.slice(0, 200) : item.title;
+  await indexDocument(deps, orgId, data, { parsed, title, kind });
+  // An HTML page is kept only as its text (the passages): its markup, scripts and all, goes once read.
+  if (kind === 'html') await deps.blobs.delete(blobKeys.source(orgId, data.workspace_id, item.id));
+}
+
+/** The knowledge entry a document is of, as it is now. */
+const entryOf = (deps: Deps, orgId: string, data: KnowledgeJob) =>
+  deps.table.get<KnowledgeItem>(knowledgeKey(orgId, data.workspace_id, data.document_id), true);
+
+/** What an entry's passages are read from, as a digest: the same title and text read again would give the same passages. */
+const versionOf = (entry: { title: string; content: string } | undefined) =>
+  entry ? createHash('sha256').update(`${entry.title}\u0000${entry.content}`).digest('base64url').slice(0, 22) : undefined;
+
+/**
+ * An entry's document: its text read as Markdown, as the entry is when the job runs. What was read
+ * already is not read again; an entry changed meanwhile is left to the job of its change (the check
+ * is made again as the index changes, so an older reading never replaces a newer).
+ */
+async function ingestEntry(deps: Deps, orgId: string, data: KnowledgeJob, item: DocumentItem): Promise<void> {
+  const entry = await entryOf(deps, orgId, data);
+  const version = versionOf(entry);
+  if (!entry || !version || (item.status === 'ready' && item.entry_version === version)) return;
+  await setProgress(deps, orgId, data, { status: 'processing', progress: 10 });
+  const parsed = await reading.run(() => parseDocument(new TextEncoder().encode(entry.content), 'markdown'));
+  const current = async () => versionOf(await entryOf(deps, orgId, data)) === version;
+  await indexDocument(deps, orgId, data, { parsed, title: entry.title, kind: 'markdown', entryVersion: version, current });
+}
+
+/**
+ * A read document's passages kept (the passage view reads them) and put in the workspace's index,
+ * and the document marked ready. `current`: whether what was read is still the document's text,
+ * asked as the index changes (an entry's: false leaves it to the job of its newer version).
+ */
+async function indexDocument(
+  deps: Deps,
+  orgId: string,
+  data: KnowledgeJob,
+  read: { parsed: ParsedDocument; title: string; kind: DocumentKind; entryVersion?: string; current?: () => Promise<boolean> },
+): Promise<void> {
+  const { parsed, title } = read;
   const passages: StoredPassage[] = passagesOf(parsed).map((passage) => ({
-    document_id: item.id,
+    document_id: data.document_id,
     title,
     section: passage.section,
     text: passage.text,
     position: passage.position,
     ...(passage.page === undefined ? {} : { page: passage.page }),
   }));
-  await deps.blobs.put(blobKeys.passages(orgId, data.workspace_id, item.id), gzipSync(JSON.stringify(passages)));
+  await deps.blobs.put(blobKeys.passages(orgId, data.workspace_id, data.document_id), gzipSync(JSON.stringify(passages)));
   await setProgress(deps, orgId, data, { status: 'processing', progress: 70 });
-  await changeIndexOf(deps, orgId, data.workspace_id, (index) => {
-    index.add(item.id, passages);
+  let stale = false;
+  await changeIndexOf(deps, orgId, data.workspace_id, async (index) => {
+    stale = read.current ? !(await read.current()) : false;
+    if (stale) return false;
+    index.add(data.document_id, passages);
     return true;
   });
-  // An HTML page is kept only as its text (the passages): its markup, scripts and all, goes once read.
-  if (kind === 'html') await deps.blobs.delete(blobKeys.source(orgId, data.workspace_id, item.id));
+  if (stale) return;
   const done = {
     status: 'ready' as const,
     progress: 100,
     passages: passages.length,
     pages: parsed.pages,
     title,
-    kind,
+    kind: read.kind,
+    ...(read.entryVersion ? { entry_version: read.entryVersion } : {}),
   };
   // Deleted meanwhile: its removal may have run before its passages were added, so they go now.
   if (!(await setProgress(deps, orgId, data, done))) await remove(deps, orgId, data);

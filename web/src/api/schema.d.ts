@@ -11297,6 +11297,11 @@ export interface components {
             pages: number | null;
             passages: number | null;
             progress: number;
+            /**
+             * @description an uploaded file, a fetched URL, or a knowledge entry (its id is the entry id)
+             * @enum {string}
+             */
+            source: "upload" | "url" | "entry";
             /** @enum {string} */
             status: "queued" | "processing" | "ready" | "failed";
             title: string;

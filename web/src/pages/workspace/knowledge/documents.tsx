@@ -96,7 +96,7 @@ function DocumentsTable({ workspaceId, documents }: { workspaceId: string; docum
       caption="Documents"
       columns={[
         { header: 'Document', className: 'kd-title', cell: (document) => <DocumentTitle workspaceId={workspaceId} document={document} /> },
-        { header: 'Kind', cell: (document) => (document.kind ? KINDS[document.kind] : '—') },
+        { header: 'Kind', cell: (document) => (document.source === 'entry' ? 'Entry' : document.kind ? KINDS[document.kind] : '—') },
         { header: 'Status', cell: (document) => <DocumentStatus document={document} /> },
         { header: 'Pages', num: true, cell: (document) => count(document.pages) },
         { header: 'Passages', num: true, cell: (document) => count(document.passages) },
