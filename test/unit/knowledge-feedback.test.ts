@@ -67,6 +67,12 @@ describe('knowledge search feedback', () => {
     expect(found.sort()).toEqual(['statins-1', 'statins-2', 'statins-3']);
   });
 
+  it('searches a very large index by the question alone, where a second search would cost too much', () => {
+    const huge = indexOf([...filler(20_001), ...statinPassages, synonym]);
+    const found = huge.query('statin', 10).map((passage) => passage.document_id);
+    expect(found.sort()).toEqual(['statins-1', 'statins-2', 'statins-3']);
+  });
+
   it('takes the words the first passages share most, weighted by their scores, leaving out the question and function words', () => {
     const terms = feedbackTerms(
       [

@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type Query, type SearchResult } from 'minisearch';
 import { searchTermOf, searchWordsOf } from '../../platform/search-terms.js';
-import { FEEDBACK_MIN_PASSAGES, FEEDBACK_WEIGHT, feedbackTerms } from './feedback.js';
+import { FEEDBACK_PASSAGES_RANGE, FEEDBACK_WEIGHT, feedbackTerms } from './feedback.js';
 
 /*
  * A workspace's passage index: MiniSearch (BM25+) over each passage's document title, heading path
@@ -132,10 +132,12 @@ export class PassageIndex {
 
   /**
    * The question searched again with the words its first passages share (feedback.ts), when the
-   * index is large enough for them to mean something; else the first search.
+   * index is large enough for them to mean something and small enough for the second search to be
+   * cheap; else the first search.
    */
   private withFeedback(words: string[], first: SearchResult[]): SearchResult[] {
-    if (this.passages < FEEDBACK_MIN_PASSAGES || first.length === 0) return first;
+    const { min, max } = FEEDBACK_PASSAGES_RANGE;
+    if (this.passages < min || this.passages > max || first.length === 0) return first;
     const questionTerms = new Set(words.map(searchTermOf).filter((term): term is string => term !== null));
     const added = feedbackTerms(first, questionTerms);
     if (added.length === 0) return first;
