@@ -742,12 +742,12 @@ describe('conversation-stats failures', () => {
 });
 
 describe('queue endpoints', () => {
-  it('lists the five queues, 404 for an unknown queue, 403 for members', async () => {
+  it('lists the six queues, 404 for an unknown queue, 403 for members', async () => {
     const { admin } = await setup();
     const list = await t.request('GET', '/api/org/queues', { cookie: admin.cookie });
     expect(list.status).toBe(200);
     expect(list.body.queues).toEqual(
-      ['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge'].map((name) => ({ name, ...counts(0) })),
+      ['lifecycle', 'cold-messages', 'conversation-stats', 'evals', 'knowledge', 'routines'].map((name) => ({ name, ...counts(0) })),
     );
 
     for (const [method, path] of [
