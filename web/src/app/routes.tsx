@@ -165,6 +165,7 @@ const routes: RouteObject[] = [
           { path: 'knowledge', lazy: page(() => import('../pages/workspace/knowledge')) },
           // A document's passages: what a citation in an answer, or a search result, opens.
           { path: 'knowledge/documents/:docId', lazy: page(() => import('../pages/workspace/knowledge-document')) },
+          { path: 'routines', lazy: page(() => import('../pages/workspace/routines')) },
           { path: 'guardrails', lazy: page(() => import('../pages/workspace/guardrails')) },
           { path: 'consumers', lazy: page(() => import('../pages/workspace/consumers')) },
           { path: 'permissions', lazy: page(() => import('../pages/workspace/permissions')) },

@@ -1,5 +1,6 @@
 import { Link, Outlet, useParams } from 'react-router';
 import { $api, statusOf } from '../../api/client';
+import { useIsAdmin } from '../../app/session';
 import { Badge } from '../../ui/badge';
 import { ErrorNote, Loading } from '../../ui/states';
 import { Tabs } from '../../ui/tabs';
@@ -23,6 +24,8 @@ const TABS = [
   { to: 'approvals', label: 'Approvals' },
   { to: 'connections', label: 'Connections' },
   { to: 'knowledge', label: 'Knowledge' },
+  // The routines API is for admins (members get 403): members see no tab.
+  { to: 'routines', label: 'Routines', adminOnly: true },
   { to: 'guardrails', label: 'Guardrails' },
   { to: 'consumers', label: 'Consumers' },
   { to: 'permissions', label: 'Permissions' },
@@ -49,6 +52,7 @@ export default function WorkspaceShell() {
   const id = useWorkspaceId();
   const summary = $api.useQuery('get', '/api/workspaces/{id}/summary', { params: { path: { id } } });
   const pending = usePendingApprovals(id);
+  const isAdmin = useIsAdmin();
   if (summary.isPending) return <Loading label="Loading the workspace" />;
   if (summary.isError && statusOf(summary.error) === 404) return <WorkspaceNotFound />;
   if (summary.isError)
@@ -68,7 +72,7 @@ export default function WorkspaceShell() {
       </p>
       <Tabs
         label="Workspace"
-        tabs={TABS.map((tab) => ({
+        tabs={TABS.filter((tab) => isAdmin || !tab.adminOnly).map(({ adminOnly: _, ...tab }) => ({
           ...tab,
           // The chat is a page of its own, beside the workspace's admin pages.
           to: tab.to === 'chat' ? `/chat/${id}` : `/workspaces/${id}${tab.to ? `/${tab.to}` : ''}`,

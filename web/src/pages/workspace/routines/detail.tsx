@@ -1,0 +1,73 @@
+import { useState } from 'react';
+import { $api } from '../../../api/client';
+import { Section } from '../../../ui/page';
+import { type Saved, EditRoutine } from './routine-form';
+import { RunHistory } from './runs';
+import type { Routine } from './shared';
+
+/** Who a routine runs as, by the organisation's user list. */
+function RunAs({ runAs }: { runAs: string | null }) {
+  const users = $api.useQuery('get', '/api/org/users');
+  if (!runAs) return <>the workspace (a member's permissions)</>;
+  const user = users.data?.users.find((candidate) => candidate.id === runAs);
+  return <>{user ? `${user.name} (${user.email})` : runAs}</>;
+}
+
+/** Where a routine's answer goes besides its conversation. */
+function deliveryText(routine: Routine): string {
+  const places = [
+    'its conversation',
+    ...(routine.deliver_to.channel ? ["the workspace's team-chat channels"] : []),
+    ...(routine.deliver_to.webhook_url ? [routine.deliver_to.webhook_url] : []),
+  ];
+  return places.join(', ');
+}
+
+interface RoutineDetailProps {
+  workspaceId: string;
+  routine: Routine;
+  onSaved: (saved: Saved) => void;
+}
+
+/** One routine: its prompt, where its answers go, who it runs as, Edit, and its runs. */
+export function RoutineDetail({ workspaceId, routine, onSaved }: RoutineDetailProps) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <Section
+      title={routine.name}
+      actions={
+        !editing && (
+          <button type="button" className="button secondary" onClick={() => setEditing(true)}>
+            Edit<span className="visually-hidden"> {routine.name}</span>
+          </button>
+        )
+      }
+    >
+      {editing ? (
+        <EditRoutine
+          key={routine.updated_at}
+          workspaceId={workspaceId}
+          routine={routine}
+          onCancel={() => setEditing(false)}
+          onSaved={(saved) => {
+            setEditing(false);
+            onSaved(saved);
+          }}
+        />
+      ) : (
+        <dl className="rt-about">
+          <dt>Prompt</dt>
+          <dd className="wc-prose">{routine.prompt}</dd>
+          <dt>Answers go to</dt>
+          <dd>{deliveryText(routine)}</dd>
+          <dt>Runs as</dt>
+          <dd>
+            <RunAs runAs={routine.run_as} />
+          </dd>
+        </dl>
+      )}
+      <h3>Runs</h3>
+      <RunHistory workspaceId={workspaceId} routine={routine} />
+    </Section>
+  );
+}
