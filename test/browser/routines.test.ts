@@ -1,0 +1,205 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { checkPage, launchBrowser, saveFailure } from './browser.js';
+import { ANSWER, startConsoleService, type ConsoleService } from './service.js';
+
+/*
+ * Routines in the console (issue 50, item 5): an admin types a schedule and sees its next five
+ * times in the chosen zone change as they type, has a schedule the service refuses shown under its
+ * field, creates the routine and sees its next run listed, runs it now and opens the run's
+ * transcript, pauses it; then makes a webhook routine, whose URL and secret are shown once (a
+ * reload does not show them again), and fires it with the page's own curl example, signed with
+ * openssl, to see the webhook's run in its history.
+ */
+
+let service: ConsoleService;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const at = (path: string) => `${service.url}${path}`;
+let workspaceId = '';
+
+async function call(method: 'GET' | 'POST', path: string, data?: unknown): Promise<any> {
+  const response = await page.request.fetch(at(path), { method, ...(data === undefined ? {} : { data }) });
+  const body = await response.json();
+  if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${JSON.stringify(body)}`);
+  return body;
+}
+
+const form = () => page.getByRole('form', { name: 'New routine' });
+const nextRuns = () => form().getByRole('list', { name: /^Next five runs in / });
+/** The instants of the next five runs the form shows (their `datetime`). */
+const shownTimes = () =>
+  nextRuns()
+    .locator('time')
+    .evaluateAll((times) => times.map((time) => time.getAttribute('datetime') ?? ''));
+const routineRow = (name: string) => page.getByRole('table', { name: 'Routines' }).getByRole('row', { name: new RegExp(name) });
+const cellOf = (row: Locator, column: string) => row.locator(`[data-label="${column}"]`);
+
+beforeAll(async () => {
+  service = await startConsoleService();
+  browser = await launchBrowser();
+  // The browser's own zone is a new routine's default.
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 }, timezoneId: 'America/New_York' });
+  page = await context.newPage();
+  await call('POST', '/api/signup', {
+    name: 'Grace Hopper',
+    email: 'grace@example.com',
+    password: 'a long enough password',
+    org_name: 'Navy',
+  });
+  workspaceId = (await call('POST', '/api/workspaces', { name: 'Operations' })).id;
+});
+afterEach(async (test) => {
+  if (test.task.result?.state === 'fail') await saveFailure(page, test.task.name);
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await service?.stop();
+});
+
+describe('routines', () => {
+  it('shows the next five times of a schedule in its zone as the cron and the zone change', async () => {
+    await page.goto(at(`/workspaces/${workspaceId}`));
+    await page.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Routines' }).click();
+    await page.getByText('No routines yet').waitFor();
+    await page.getByRole('button', { name: 'New routine' }).click();
+    expect(await form().getByLabel('Time zone').inputValue()).toBe('America/New_York');
+
+    await form().getByLabel('Schedule', { exact: true }).fill('30 8 * * *');
+    await expect.poll(shownTimes).toHaveLength(5);
+    // 08:30 in New York in December is 13:30 UTC; in Tokyo, 23:30 UTC the day before.
+    expect((await shownTimes()).every((time) => time.endsWith('T13:30:00.000Z'))).toBe(true);
+    expect(await nextRuns().locator('li').first().textContent()).toMatch(/08:30 GMT-5$/);
+    await form().getByLabel('Time zone').selectOption('Asia/Tokyo');
+    await page.getByRole('list', { name: 'Next five runs in Asia/Tokyo' }).waitFor();
+    await expect.poll(async () => (await shownTimes()).every((time) => time.endsWith('T23:30:00.000Z'))).toBe(true);
+
+    // A rate counts from the minute it is saved: five times, 15 minutes apart.
+    await form().getByLabel('Schedule', { exact: true }).fill('rate(15 minutes)');
+    await expect.poll(async () => new Set((await shownTimes()).map((time) => new Date(time).getUTCMinutes() % 15)).size).toBe(1);
+    const rate = (await shownTimes()).map((time) => Date.parse(time));
+    expect(rate.slice(1).map((time, index) => time - (rate[index] ?? 0))).toEqual([900_000, 900_000, 900_000, 900_000]);
+
+    await form().getByLabel('Schedule', { exact: true }).fill('0 8 * * * *');
+    await form().getByText('Not a schedule yet: a cron expression has 5 fields').waitFor();
+    expect(await nextRuns().count()).toBe(0);
+    await form().getByLabel('Schedule', { exact: true }).fill('0 8 * * MON-FRI');
+    await expect.poll(shownTimes).toHaveLength(5);
+    await checkPage(page, 'routines-form');
+  });
+
+  it('shows a schedule the service refuses under its field, then creates the routine and lists its next run', async () => {
+    await form().getByLabel('Name').fill('Failed orders, daily');
+    await form().getByLabel('Prompt').fill("Summarise yesterday's failed orders.");
+    await form().getByLabel('Schedule', { exact: true }).fill('0 25 * * *');
+    await form().getByRole('button', { name: 'Create routine' }).click();
+    const schedule = form().getByLabel('Schedule', { exact: true });
+    await expect.poll(() => schedule.getAttribute('aria-invalid')).toBe('true');
+    const described = (await schedule.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${described.split(' ').pop()}"]`).textContent()).toMatch(/hour/i);
+    // Every message is under its field: none above the form.
+    expect(await form().locator('.form-error').count()).toBe(0);
+
+    await schedule.fill('0 8 * * MON-FRI');
+    await form().getByLabel('Time zone').selectOption('Europe/Paris');
+    await expect.poll(shownTimes).toHaveLength(5);
+    const [first] = await shownTimes();
+    await form().getByRole('button', { name: 'Create routine' }).click();
+    await page.getByText('Created Failed orders, daily.').waitFor();
+    const row = routineRow('Failed orders, daily');
+    expect(await cellOf(row, 'Trigger').textContent()).toBe('0 8 * * MON-FRI' + 'Europe/Paris');
+    expect(await cellOf(row, 'Status').textContent()).toBe('active');
+    // The next run the service worked out is the first the form showed.
+    expect(await cellOf(row, 'Next run').locator('time').getAttribute('datetime')).toBe(first);
+    expect(await cellOf(row, 'Last run').textContent()).toBe('never run');
+    await checkPage(page, 'routines');
+  });
+
+  it('runs a routine now, shows the run in its history with a working transcript link, and pauses it', async () => {
+    const row = routineRow('Failed orders, daily');
+    await row.getByRole('button', { name: 'Run now Failed orders, daily' }).click();
+    await page.getByText('Started a run of Failed orders, daily.').waitFor();
+    const runs = page.getByRole('table', { name: 'Runs of Failed orders, daily' });
+    const run = runs.locator('tbody tr').first();
+    await cellOf(run, 'Status').getByText('done').waitFor({ timeout: 15_000 });
+    expect(await cellOf(run, 'Trigger').textContent()).toBe('Run now');
+    expect(await cellOf(run, 'Cost').textContent()).toMatch(/^\$0\.\d+/);
+    expect(await cellOf(run, 'Duration').textContent()).toMatch(/\d/);
+    // The list asks again while the run is under way: its last outcome shows.
+    await cellOf(row, 'Last run').getByText('done').waitFor();
+    await checkPage(page, 'routines-runs');
+
+    await cellOf(run, 'Transcript').getByRole('link').click();
+    await page.getByText(ANSWER).first().waitFor();
+    await page.goBack();
+    await runs.waitFor();
+
+    await row.getByRole('button', { name: 'Pause Failed orders, daily' }).click();
+    await cellOf(row, 'Status').getByText('paused').waitFor();
+    expect(await cellOf(row, 'Next run').textContent()).toBe('paused');
+    await row.getByRole('button', { name: 'Resume Failed orders, daily' }).waitFor();
+    const { routines } = await call('GET', `/api/workspaces/${workspaceId}/routines`);
+    expect(routines.map((routine: { enabled: boolean }) => routine.enabled)).toEqual([false]);
+  });
+
+  it('shows a webhook routine’s secret once, with a curl example that starts a run', async () => {
+    await page.getByRole('button', { name: 'New routine' }).click();
+    await form().getByLabel('Name').fill('Triage new tickets');
+    await form().getByLabel('Prompt').fill('Triage the ticket below.');
+    await form().getByLabel('When its webhook is called').check();
+    expect(await form().getByLabel('Schedule', { exact: true }).count()).toBe(0);
+    await form().getByRole('button', { name: 'Create routine' }).click();
+    const shown = page.getByRole('region', { name: 'The webhook of Triage new tickets' });
+    await shown.waitFor();
+    const secret = (await shown.locator('.secret-once code').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    expect(await shown.getByText('copy it now: it is shown only this once').count()).toBe(1);
+    const url = (await shown.locator('.rt-url code').textContent()) ?? '';
+    expect(url).toMatch(new RegExp(`^${service.url}/hooks/routines/rtn_`));
+    const curl = (await shown.locator('.rt-curl').textContent()) ?? '';
+    expect(curl).toContain(`SECRET='${secret}'`);
+    expect(curl).toContain('X-Signature-256: sha256=$SIG');
+    await checkPage(page, 'routines-webhook-secret');
+
+    // The example, as a person would paste it in a shell (not run synchronously: the service answers from this process).
+    const fired = await promisify(execFile)('bash', ['-c', curl], { encoding: 'utf8', timeout: 10_000 });
+    expect(JSON.parse(fired.stdout).run).toMatchObject({ trigger: 'webhook', status: 'queued' });
+
+    await page.reload();
+    const row = routineRow('Triage new tickets');
+    await row.waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+    expect(await page.getByRole('region', { name: /The webhook of/ }).count()).toBe(0);
+    expect(await cellOf(row, 'Trigger').textContent()).toBe('Webhook');
+    expect(await cellOf(row, 'Next run').textContent()).toBe('when called');
+    await row.getByRole('link', { name: 'Triage new tickets', exact: true }).click();
+    const run = page.getByRole('table', { name: 'Runs of Triage new tickets' }).locator('tbody tr').first();
+    await cellOf(run, 'Status').getByText('done').waitFor({ timeout: 15_000 });
+    expect(await cellOf(run, 'Trigger').textContent()).toMatch(/^Webhookdelivery test-\d+$/);
+  });
+
+  it('is for admins: a member has no Routines tab, and the page says who manages routines', async () => {
+    const added = await page.request.post(at('/api/org/users'), {
+      data: { name: 'Mo Member', email: 'mo@example.com', password: 'a long enough password', org_role: 'member' },
+    });
+    expect(added.status()).toBe(201);
+    const other = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    try {
+      const member = await other.newPage();
+      expect(
+        (await other.request.post(at('/api/auth/login'), { data: { email: 'mo@example.com', password: 'a long enough password' } })).ok(),
+      ).toBe(true);
+      await member.goto(at(`/workspaces/${workspaceId}/routines`));
+      await member.getByText("Only admins see and manage a workspace's routines.").waitFor();
+      expect(await member.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Knowledge' }).count()).toBe(1);
+      expect(await member.getByRole('navigation', { name: 'Workspace' }).getByRole('link', { name: 'Routines' }).count()).toBe(0);
+      expect(await member.getByText('Failed orders, daily').count()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
+});
