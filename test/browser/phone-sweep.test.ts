@@ -17,6 +17,7 @@ const workspaceId = 'ws-phones';
 const at = (path: string) => `${service.url}${path}`;
 let conversationId = '';
 let evalId = '';
+let routineId = '';
 
 async function call(method: 'GET' | 'POST' | 'PUT', path: string, data?: unknown): Promise<any> {
   const response = await page.request.fetch(at(path), { method, ...(data === undefined ? {} : { data }) });
@@ -41,6 +42,12 @@ beforeAll(async () => {
     cases: [{ id: 'order-42', question: 'Where is order 42?', expect: { contains: ['shipped'] } }],
   });
   evalId = created.eval.id;
+  const routine = await call('POST', `/api/workspaces/${workspaceId}/routines`, {
+    name: 'A routine with a name long enough to wrap on a phone',
+    prompt: 'Summarise the day.',
+    trigger: { schedule: '0 8 * * MON-FRI', timezone: 'Europe/Paris' },
+  });
+  routineId = routine.routine.id;
 });
 afterEach(async (context) => {
   if (context.task.result?.state === 'fail') await saveFailure(page, context.task.name);
@@ -67,6 +74,16 @@ const PAGES: [name: string, path: () => string, shown: (on: Page) => Promise<unk
   ['approvals', () => `${workspace}/approvals`, (on) => on.getByRole('heading', { level: 1, name: 'Approvals' }).waitFor()],
   ['connections', () => `${workspace}/connections`, (on) => on.getByRole('heading', { level: 1, name: 'Connections' }).waitFor()],
   ['knowledge', () => `${workspace}/knowledge`, (on) => on.getByRole('heading', { level: 1, name: 'Knowledge' }).waitFor()],
+  [
+    'routines',
+    () => `${workspace}/routines?routine=${routineId}`,
+    (on) =>
+      on
+        .getByRole('table', { name: /^Runs of / })
+        .or(on.getByText('No runs yet'))
+        .first()
+        .waitFor(),
+  ],
   ['guardrails', () => `${workspace}/guardrails`, (on) => on.getByRole('heading', { level: 1, name: 'Guardrails' }).waitFor()],
   ['consumers', () => `${workspace}/consumers`, (on) => on.getByRole('heading', { level: 1, name: 'Consumers' }).waitFor()],
   ['permissions', () => `${workspace}/permissions`, (on) => on.getByRole('heading', { level: 1, name: 'Permissions' }).waitFor()],
