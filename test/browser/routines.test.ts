@@ -146,6 +146,29 @@ describe('routines', () => {
     expect(routines.map((routine: { enabled: boolean }) => routine.enabled)).toEqual([false]);
   });
 
+  it('edits a routine: a new schedule with its next times, and a webhook URL read back masked', async () => {
+    const about = page.getByRole('region', { name: 'Failed orders, daily' });
+    await about.getByRole('button', { name: 'Edit Failed orders, daily' }).click();
+    const edit = page.getByRole('form', { name: 'Edit Failed orders, daily' });
+    expect(await edit.getByLabel('Schedule', { exact: true }).inputValue()).toBe('0 8 * * MON-FRI');
+    expect(await edit.getByLabel('Time zone').inputValue()).toBe('Europe/Paris');
+    await edit.getByLabel('Schedule', { exact: true }).fill('rate(1 hour)');
+    await expect
+      .poll(() =>
+        edit
+          .getByRole('list', { name: /^Next five runs in / })
+          .getByRole('listitem')
+          .count(),
+      )
+      .toBe(5);
+    await edit.getByLabel('Also POST it to this webhook URL').fill('https://hooks.example.com/ops/daily?token=abc');
+    await edit.getByRole('button', { name: 'Save routine' }).click();
+    await page.getByText('Saved Failed orders, daily.').waitFor();
+    expect(await cellOf(routineRow('Failed orders, daily'), 'Trigger').textContent()).toBe('rate(1 hour)Europe/Paris');
+    expect(await about.getByText('https://hooks.example.com/••••••••').count()).toBe(1);
+    expect(await page.getByText('token=abc').count()).toBe(0);
+  });
+
   it('shows a webhook routine’s secret once, with a curl example that starts a run', async () => {
     await page.getByRole('button', { name: 'New routine' }).click();
     await form().getByLabel('Name').fill('Triage new tickets');
