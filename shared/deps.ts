@@ -3,6 +3,7 @@ import type { ModelClients } from './models/providers.js';
 import type { PasswordHasher } from './auth/passwords.js';
 import type { ApiKeyCache, SessionCache } from './auth/session-cache.js';
 import type { ChatNotifier } from './chat/notifier-port.js';
+import type { RoutineDirectory } from './budgets/routine-port.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { RequestRate } from './platform/request-rate.js';
@@ -57,6 +58,8 @@ export interface Deps {
   inFlight: QueriesInFlight;
   /** Requests per minute of each organisation and consumer key (`platform/request-rate.ts`). */
   requestRate: RequestRate;
+  /** The routines a budget may cover, as budgets look them up (`budgets/routine-port.ts`; the routines' lookup). */
+  routineDirectory: RoutineDirectory;
 }
 
 /** Deps of a process that runs the agent. */

@@ -24,6 +24,8 @@ export interface BudgetSubject {
   consumerId?: string;
   /** The user of the service who asks (signed in, or the user a chat account is linked to). */
   userId?: string;
+  /** The routine whose run asks (its conversation's owner `routine:<id>` names it: no lookup). */
+  routineId?: string;
 }
 
 /** A query's hold on its budgets: raised before each model round, settled once, to what it cost. */
@@ -47,14 +49,15 @@ const FIRST_ESTIMATE_USD = 0.01;
 /** Never reserve less than this (a free query still takes a place). */
 const MIN_ESTIMATE_USD = 0.0001;
 
-/** The budgets that cover a query: its organisation's, its workspace's, its consumer's, its user's. */
+/** The budgets that cover a query: its organisation's, its workspace's, its consumer's, its user's, its routine's. */
 export function coveringBudgets(budgets: StoredBudget[], subject: BudgetSubject): StoredBudget[] {
   return budgets.filter(
     (budget) =>
       budget.scope === 'org' ||
       (budget.scope === 'workspace' && budget.scope_id === subject.workspaceId) ||
       (budget.scope === 'consumer' && subject.consumerId !== undefined && budget.scope_id === subject.consumerId) ||
-      (budget.scope === 'user' && subject.userId !== undefined && budget.scope_id === subject.userId),
+      (budget.scope === 'user' && subject.userId !== undefined && budget.scope_id === subject.userId) ||
+      (budget.scope === 'routine' && subject.routineId !== undefined && budget.scope_id === subject.routineId),
   );
 }
 

@@ -44,6 +44,12 @@ async function scopeName(deps: Deps, orgId: string, input: CreateBudgetInput): P
     if (!user) throw missing('user');
     return String(user.name ?? id);
   }
+  if (input.scope === 'routine') {
+    // Through the port (routine-port.ts): another organisation's routine is missing here, as an unknown one.
+    const name = await deps.routineDirectory.routineName(orgId, id);
+    if (name === undefined) throw missing('routine');
+    return name;
+  }
   const consumers = await deps.table.queryAll<{ org_id?: string; type?: string }>(consumersById(id));
   const consumer = consumers.find((item) => item.org_id === orgId);
   if (!consumer) throw missing('consumer');

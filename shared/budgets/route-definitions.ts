@@ -33,7 +33,7 @@ export const budgetRouteDefinitions = {
       method: 'post',
       path: '/org/budgets',
       tags,
-      summary: 'Add a budget: a limit per day or month on what the organisation, a workspace, a consumer or a user spends',
+      summary: 'Add a budget: a limit per day or month on what the organisation, a workspace, a consumer, a user or a routine spends',
       request: { body: jsonBody(CreateBudgetBody) },
       responses: { 201: jsonResponse(BudgetResponse, 'the budget'), ...adminErrors, ...validationErrors, ...conflictError },
     }),

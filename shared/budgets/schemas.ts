@@ -3,10 +3,10 @@ import { isoTimestamp } from '../http/schemas.js';
 
 /*
  * Budgets of an organisation (CONTRACT.md, "Budgets"): a limit in US dollars per UTC day or month
- * on what the organisation, a workspace, a consumer or a user spends on the model.
+ * on what the organisation, a workspace, a consumer, a user or a routine spends on the model.
  */
 
-export const BUDGET_SCOPES = ['org', 'workspace', 'consumer', 'user'] as const;
+export const BUDGET_SCOPES = ['org', 'workspace', 'consumer', 'user', 'routine'] as const;
 export type BudgetScope = (typeof BUDGET_SCOPES)[number];
 export const BUDGET_PERIODS = ['day', 'month'] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
@@ -30,8 +30,8 @@ const alertPercent = z
 
 export const CreateBudgetBody = z
   .object({
-    scope: z.enum(BUDGET_SCOPES, { error: 'must be org, workspace, consumer or user' }),
-    scope_id: z.string().min(1, 'must name the workspace, consumer or user').max(200).optional(),
+    scope: z.enum(BUDGET_SCOPES, { error: 'must be org, workspace, consumer, user or routine' }),
+    scope_id: z.string().min(1, 'must name the workspace, consumer, user or routine').max(200).optional(),
     period: z.enum(BUDGET_PERIODS, { error: 'must be day or month' }),
     limit_usd: limitUsd,
     alert_percent: alertPercent.default(DEFAULT_ALERTS),
@@ -57,7 +57,7 @@ export const BudgetSchema = z
     id: z.string(),
     scope: z.enum(BUDGET_SCOPES),
     scope_id: z.string().nullable(),
-    name: z.string().openapi({ description: 'the name of what it covers: the organisation, workspace, consumer or user' }),
+    name: z.string().openapi({ description: 'the name of what it covers: the organisation, workspace, consumer, user or routine' }),
     period: z.enum(BUDGET_PERIODS),
     limit_usd: z.number(),
     spent_usd: z.number().openapi({ description: 'spent this period' }),

@@ -8,10 +8,18 @@ import type { BudgetPeriod, BudgetScope } from './schemas.js';
  * A budget counts what its scope spent in the whole period, also before the budget was made
  * (CONTRACT.md, fourth round, "Budgets"). Made mid-period, its spend starts from what is stored:
  * the organisation's day items for an organisation or a workspace (what every query, evaluation
- * case and judge adds to), and the audit log for a user or a consumer (its entries name both),
- * read only in the workspaces that spent anything this period. Audit entries written before they
- * named their consumer (`consumer_id`) do not count toward a consumer's budget.
+ * case and judge adds to), and the audit log for a user, a consumer or a routine (its entries name
+ * the user and the consumer; a routine's run is consumer `routine:<id>`), read only in the
+ * workspaces that spent anything this period. Audit entries written before they named their
+ * consumer (`consumer_id`) do not count toward a consumer's or a routine's budget.
  */
+
+/** Who spent, as the audit log names them: a user by `user_id`, a consumer or a routine's runs by `consumer_id`. */
+function spenderOf(budget: { scope: BudgetScope; scope_id: string | null }): { attribute: 'user_id' | 'consumer_id'; id: string } {
+  const id = budget.scope_id ?? '';
+  if (budget.scope === 'user') return { attribute: 'user_id', id };
+  return { attribute: 'consumer_id', id: budget.scope === 'routine' ? `routine:${id}` : id };
+}
 
 /** What the scope spent in the period of `at` so far, in US dollars. */
 export async function spentThisPeriod(
@@ -25,11 +33,9 @@ export async function spentThisPeriod(
   const costs = await costsBetween(deps, orgId, firstDay, today);
   if (budget.scope === 'org') return roundUsd([...costs.values()].reduce((sum, cost) => sum + cost, 0));
   if (budget.scope === 'workspace') return roundUsd(costs.get(budget.scope_id ?? '') ?? 0);
-  const attribute = budget.scope === 'user' ? 'user_id' : 'consumer_id';
+  const spender = spenderOf(budget);
   const perWorkspace = await Promise.all(
-    [...costs.keys()].map((workspaceId) =>
-      auditedCost(deps, orgId, workspaceId, { attribute, id: budget.scope_id ?? '' }, firstDay, today),
-    ),
+    [...costs.keys()].map((workspaceId) => auditedCost(deps, orgId, workspaceId, spender, firstDay, today)),
   );
   return roundUsd(perWorkspace.reduce((sum, cost) => sum + cost, 0));
 }

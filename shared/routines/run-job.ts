@@ -2,7 +2,7 @@ import { runQuery, type Caller } from '../agent/index.js';
 import type { Deps } from '../deps.js';
 import { RunLaterError, type JobHandler } from '../jobs/index.js';
 import { isActive, userKey, type UserItem } from '../org/index.js';
-import { errorMessage, TooManyRequestsError } from '../platform/errors.js';
+import { errorMessage, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
 import { deliveryMessage } from './delivery.js';
 import { runKey, runMoved } from './entities.js';
@@ -65,12 +65,17 @@ function failRun(deps: Deps, run: RunItem, error: string): Promise<boolean> {
   return moveRun(deps, run, ['queued', 'running'], { status: 'failed', error, finished_at: deps.clock.now().toISOString() });
 }
 
-/** Asks the question; an organisation at its limit of queries in flight or of the minute waits, its attempt not counted. */
+/**
+ * Asks the question; an organisation at its limit of queries in flight or of the minute waits, its
+ * attempt not counted. A budget without room (402) is the run's answer, not a failed attempt: the
+ * run fails naming the budget, as a question is refused, and is not tried again.
+ */
 async function ask(deps: Deps, caller: Caller, routine: RoutineItem, run: RunItem) {
   try {
     return await runQuery(deps, caller, routine.workspace_id, { query: questionOf(routine, run), session_id: run.conversation_id });
   } catch (error) {
     if (error instanceof TooManyRequestsError) throw new RunLaterError(error.message, error.retryAfterSeconds * 1000, { cause: error });
+    if (error instanceof PaymentRequiredError) return error;
     throw error;
   }
 }
@@ -90,7 +95,12 @@ async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promi
   }
   const startedAt = deps.clock.now().toISOString();
   await moveRun(deps, run, ['queued', 'running'], { status: 'running', started_at: run.started_at ?? startedAt });
-  const { response } = await ask(deps, caller, routine, run);
+  const asked = await ask(deps, caller, routine, run);
+  if (asked instanceof PaymentRequiredError) {
+    await failRun(deps, run, asked.message);
+    return;
+  }
+  const { response } = asked;
   const status: RunStatus = response.pending_approval ? 'waiting_approval' : response.error ? 'failed' : 'done';
   const finished = status !== 'waiting_approval';
   await moveRun(deps, run, ['queued', 'running'], {

@@ -18,6 +18,8 @@ import { RequestRate } from '../platform/request-rate.js';
 import { MemoryBlobStore, type BlobStore } from '../platform/blobs.js';
 import type { Secrets } from '../platform/secrets.js';
 import type { Table } from '../platform/table.js';
+import { findRoutine } from '../routines/store.js';
+import type { RoutineDirectory } from '../budgets/routine-port.js';
 
 /*
  * The core's dependencies (`Deps`, shared/deps.ts) built from what a runtime provides: the local
@@ -69,6 +71,17 @@ export function createDeps(parts: DepsParts): Deps {
     metrics: parts.metrics ?? NO_METRICS,
     inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
     requestRate: new RequestRate(parts.table, parts.clock, parts.logger),
+    routineDirectory: routineDirectoryOf(parts.table),
+  };
+}
+
+/** Budgets' port on routines (budgets/routine-port.ts), filled with the routines' lookup: budgets cannot import routines. */
+function routineDirectoryOf(table: Table): RoutineDirectory {
+  return {
+    async routineName(orgId, routineId) {
+      const routine = await findRoutine({ table }, routineId);
+      return routine?.org_id === orgId ? routine.name : undefined;
+    },
   };
 }
 

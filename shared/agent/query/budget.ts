@@ -22,14 +22,21 @@ import type { BeforeModelCall } from '../loop.js';
 /** The id after `user:` in an owner or grant subject. */
 const userOf = (subject: string | undefined) => (subject?.startsWith('user:') ? subject.slice('user:'.length) : undefined);
 
-/** Who asks, for the budgets: the user (signed in, or linked in chat), the consumer (its key, or the workspace's team chat). */
+/**
+ * Who asks, for the budgets: the user (signed in, or linked in chat, or a routine's `run_as`), the
+ * consumer (its key, the workspace's team chat, or a routine's run: consumer `routine:<id>`, as its
+ * audit entry names it), and the routine of a run (its owner names it, so admission reads nothing).
+ */
 export function budgetSubjectOf(caller: Caller, workspaceId: string): BudgetSubject {
+  const routineId = caller.owner.startsWith('routine:') ? caller.owner.slice('routine:'.length) : undefined;
   const consumerId = caller.owner.startsWith('consumer:')
     ? caller.owner.slice('consumer:'.length)
     : caller.owner.startsWith('team-chat:')
       ? `tc-${workspaceId}`
-      : undefined;
-  return { orgId: caller.orgId, workspaceId, consumerId, userId: userOf(caller.owner) ?? userOf(caller.grantSubject) };
+      : routineId !== undefined
+        ? caller.owner
+        : undefined;
+  return { orgId: caller.orgId, workspaceId, consumerId, userId: userOf(caller.owner) ?? userOf(caller.grantSubject), routineId };
 }
 
 /** A question as the model is first sent it: its text and the history it comes with. */

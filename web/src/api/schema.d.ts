@@ -2948,7 +2948,7 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a budget: a limit per day or month on what the organisation, a workspace, a consumer or a user spends */
+        /** Add a budget: a limit per day or month on what the organisation, a workspace, a consumer, a user or a routine spends */
         post: {
             parameters: {
                 query?: never;
@@ -10634,7 +10634,7 @@ export interface components {
             alert_percent: number[];
             id: string;
             limit_usd: number;
-            /** @description the name of what it covers: the organisation, workspace, consumer or user */
+            /** @description the name of what it covers: the organisation, workspace, consumer, user or routine */
             name: string;
             /** @enum {string} */
             period: "day" | "month";
@@ -10647,7 +10647,7 @@ export interface components {
              */
             resets_at: string;
             /** @enum {string} */
-            scope: "org" | "workspace" | "consumer" | "user";
+            scope: "org" | "workspace" | "consumer" | "user" | "routine";
             scope_id: string | null;
             /** @description spent this period */
             spent_usd: number;
@@ -10891,7 +10891,7 @@ export interface components {
             /** @enum {string} */
             period: "day" | "month";
             /** @enum {string} */
-            scope: "org" | "workspace" | "consumer" | "user";
+            scope: "org" | "workspace" | "consumer" | "user" | "routine";
             scope_id?: string;
         };
         CreatedInvitation: components["schemas"]["Invitation"] & {
