@@ -165,7 +165,18 @@ const routes: RouteObject[] = [
           { path: 'knowledge', lazy: page(() => import('../pages/workspace/knowledge')) },
           // A document's passages: what a citation in an answer, or a search result, opens.
           { path: 'knowledge/documents/:docId', lazy: page(() => import('../pages/workspace/knowledge-document')) },
-          { path: 'routines', lazy: page(() => import('../pages/workspace/routines')) },
+          {
+            path: 'routines',
+            lazy: page(() => import('../pages/workspace/routines')),
+            // The list is an admin's read (members get 403, and a page that says so).
+            loader: (args) => {
+              void signedIn().then((session) => {
+                if (session?.user.role === 'admin')
+                  void queryClient.prefetchQuery($api.queryOptions('get', '/api/workspaces/{id}/routines', workspaceId(args)));
+              });
+              return null;
+            },
+          },
           { path: 'guardrails', lazy: page(() => import('../pages/workspace/guardrails')) },
           { path: 'consumers', lazy: page(() => import('../pages/workspace/consumers')) },
           { path: 'permissions', lazy: page(() => import('../pages/workspace/permissions')) },
