@@ -4,6 +4,7 @@ import type { PasswordHasher } from './auth/passwords.js';
 import type { ApiKeyCache, SessionCache } from './auth/session-cache.js';
 import type { ChatNotifier } from './chat/notifier-port.js';
 import type { RoutineDirectory } from './budgets/routine-port.js';
+import type { DecisionFollower } from './approvals/after-decision.js';
 import type { JobQueue } from './jobs/queue.js';
 import type { Scheduler } from './jobs/scheduler.js';
 import type { RequestRate } from './platform/request-rate.js';
@@ -60,6 +61,8 @@ export interface Deps {
   requestRate: RequestRate;
   /** The routines a budget may cover, as budgets look them up (`budgets/routine-port.ts`; the routines' lookup). */
   routineDirectory: RoutineDirectory;
+  /** Told how a paused query ended once its approval was decided (`approvals/after-decision.ts`; a routine's run delivers it). */
+  afterDecision: DecisionFollower;
 }
 
 /** Deps of a process that runs the agent. */

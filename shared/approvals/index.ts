@@ -5,6 +5,7 @@
  * The public file of `shared/approvals/`: other domains import this file (or a file it names `@public`) and
  * nothing else of the folder (docs/architecture.md, "Layers"; `npm run layers` checks it).
  */
+export * from './after-decision.js';
 export * from './approvals.js';
 export * from './deciders.js';
 export * from './describe.js';

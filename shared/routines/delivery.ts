@@ -27,7 +27,10 @@ export type RoutineDeliveryJob = z.infer<typeof RoutineDeliverySchema>;
 
 /** The webhook's answer is not read; the POST waits at most 10 s. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
+/** How much of an answer a delivery carries (the whole answer is in the conversation). */
+const MAX_DELIVERED_ANSWER = 100_000;
 
+/** The delivery job of a run's answer: its id is the run's, so a run's answer is delivered once. */
 export function deliveryMessage(
   run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger'>,
   answer: string,
@@ -42,7 +45,7 @@ export function deliveryMessage(
       runId: run.id,
       conversationId: run.conversation_id,
       trigger: run.trigger,
-      answer,
+      answer: answer.slice(0, MAX_DELIVERED_ANSWER),
     } satisfies RoutineDeliveryJob,
   };
 }

@@ -236,6 +236,18 @@ export function runMoved(
   return updateOf(command);
 }
 
+/**
+ * A run moved on once the approval it waited on was decided, only while that approval is its own:
+ * so whether the run list moved it first (runs.ts) or not, and a run paused again since is not.
+ */
+export function runResumed(run: Pick<RunFields, 'routine_id' | 'id'>, approvalId: string, changes: Parameters<typeof runMoved>[2]) {
+  const command = runEntity
+    .build(UpdateItemCommand)
+    .item({ ...runKey(run.routine_id, run.id), ...changes })
+    .options({ condition: { attr: 'approval_id', eq: approvalId } });
+  return updateOf(command);
+}
+
 /** A delivery id remembered, with the run it started, for `DELIVERY_TTL_SECONDS`. */
 const deliveryEntity = tableEntity('routine-delivery', { run_id: string(), ttl: number() });
 

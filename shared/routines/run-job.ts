@@ -21,9 +21,6 @@ import { findRoutine, type RoutineItem } from './store.js';
  * Apart from routes.ts, so the API function does not carry the agent loop.
  */
 
-/** How much of an answer a run keeps for its delivery (the whole answer is in the conversation). */
-const MAX_KEPT_ANSWER = 100_000;
-
 /** The question a run asks: the routine's prompt, and a webhook's body after it as data, never as instructions. */
 function questionOf(routine: Pick<RoutineItem, 'prompt'>, run: Pick<RunItem, 'payload' | 'delivery_id'>): string {
   if (run.payload === undefined) return routine.prompt;
@@ -112,7 +109,7 @@ async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promi
     finished_at: finished ? deps.clock.now().toISOString() : null,
   });
   if (status === 'done' && (routine.deliver_channel || routine.webhook_url)) {
-    await deps.jobs.enqueue(deliveryMessage(run, response.answer.slice(0, MAX_KEPT_ANSWER)));
+    await deps.jobs.enqueue(deliveryMessage(run, response.answer));
   }
 }
 

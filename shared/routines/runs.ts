@@ -37,6 +37,10 @@ const scheduledRunId = (scheduledAt: Date) => `run_${scheduledAt.getTime().toStr
 /** The conversation a run is (its owner is the routine: `routine:<id>`). */
 const conversationIdOf = (runId: string) => `routine-${runId}`;
 
+/** The run a conversation of a routine is, or undefined for any other conversation. */
+export const runIdOfConversation = (conversationId: string) =>
+  conversationId.startsWith('routine-') ? conversationId.slice('routine-'.length) : undefined;
+
 /** The job that runs a run: its id is the run's, so a run is queued once however often it is started. */
 function runJobMessage(run: Pick<RunFields, 'org_id' | 'routine_id' | 'id'>): JobMessage {
   return {
@@ -116,7 +120,7 @@ export function runView(run: RunFields): RoutineRunView {
 }
 
 /** The run's status once its approval is decided: answered after an approval or a denial, refused by an expiry. */
-function afterApproval(status: ApprovalStatus | undefined): Pick<RunFields, 'status' | 'error'> | undefined {
+export function afterApproval(status: ApprovalStatus | undefined): Pick<RunFields, 'status' | 'error'> | undefined {
   if (status === 'approved' || status === 'denied') return { status: 'done', error: null };
   if (status === 'expired') return { status: 'failed', error: 'the tool call was not approved in time: an expired approval is a refusal' };
   return undefined;

@@ -19,6 +19,7 @@ import { MemoryBlobStore, type BlobStore } from '../platform/blobs.js';
 import type { Secrets } from '../platform/secrets.js';
 import type { Table } from '../platform/table.js';
 import { findRoutine } from '../routines/store.js';
+import { followDecidedRun } from '../routines/resumed-run.js';
 import type { RoutineDirectory } from '../budgets/routine-port.js';
 
 /*
@@ -72,6 +73,8 @@ export function createDeps(parts: DepsParts): Deps {
     inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
     requestRate: new RequestRate(parts.table, parts.clock, parts.logger),
     routineDirectory: routineDirectoryOf(parts.table),
+    // Approvals' port (approvals/after-decision.ts): a routine's run ends, and is delivered, when its approval's query does.
+    afterDecision: followDecidedRun,
   };
 }
 

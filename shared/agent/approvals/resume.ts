@@ -78,6 +78,30 @@ async function tellThread(deps: Deps, item: ApprovalItem, paused: PausedQuery, d
   }
 }
 
+/**
+ * The conversation's owner is told how the query ended (a routine's run delivers the answer and
+ * records its end: `deps.afterDecision`). Best effort, as the thread: the decision and the answer
+ * stand if it fails, and the run list still moves a run whose approval was decided.
+ */
+async function tellOwner(deps: Deps, item: ApprovalItem, paused: PausedQuery, decision: Decision, response: QueryResponse): Promise<void> {
+  try {
+    await deps.afterDecision(deps, {
+      orgId: item.org_id,
+      workspaceId: item.workspace_id,
+      conversationId: item.conversation_id,
+      owner: paused.caller.owner,
+      approvalId: item.id,
+      decision: decision.status,
+      response,
+    });
+  } catch (error) {
+    deps.logger.warn('the owner of a conversation not told how its decided query ended', {
+      approvalId: item.id,
+      error: errorMessage(error),
+    });
+  }
+}
+
 /** A pending approval's query as it goes on: the approval, its paused query and the call that waits, and the query's reads. */
 export interface PausedRun {
   item: ApprovalItem;
@@ -138,5 +162,6 @@ async function resume(
   });
   const resumed = { response, answerSeq };
   if (!options.fromThread) await tellThread(deps, item, paused, decision, resumed);
+  await tellOwner(deps, item, paused, decision, response);
   return resumed;
 }
