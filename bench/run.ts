@@ -24,6 +24,7 @@ import {
 import { benchQuery } from './query.js';
 import { benchQueryBlackBox } from './query-blackbox.js';
 import { benchRounds } from './rounds.js';
+import { benchRoutineCounts, benchRoutines, benchRoutineWebhooks, benchRoutineWrites } from './routines.js';
 import { benchStream } from './stream.js';
 import { benchToolLatency, benchToolRecall } from './tools.js';
 import { benchToolSearchLoop } from './tools-loop.js';
@@ -194,6 +195,28 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'Sequential store rounds per request, black-box: npm start in its own process with DYNAMODB_ENDPOINT at dynalite (in memory) behind a latency proxy, zero-latency fake model; each request timed with 0 ms and 6 ms added to every store call, alternately. rounds = (p50 at 6 ms - p50 at 0 ms) / 6 ms; held_ms: how long the proxy really held a delayed call on average, rounds_held the same difference divided by it; store_calls: the calls the proxy forwarded during the request (operations: per request, on average) (issue 34 goals: new conversation and follow-up <= 2, first text, list and detail <= 1)',
     run: benchRounds,
+  },
+  routines: {
+    title:
+      "Routines (issue 50; docs/routines-bench.md): npm start with its defaults in its own process (the local job runner, the organisations' query limits), its store 5 ms away (each call 5 ms, dynalite's time inside), the fake model answering each call after 300 ms. 1 000 routines of 10 organisations (100 each, the most allowed), their cron all naming the same minute: each run's delay from its scheduled time to made (queued), started (started_at) and finished (goal: started p99 <= 60 s)",
+    run: benchRoutines,
+    also: [
+      {
+        title:
+          "The due minute: runs per routine (missed: none; twice: more than one), the model calls each routine's prompt made (asked twice: more than one), and how fast the runs started",
+        run: benchRoutineCounts,
+      },
+      {
+        title:
+          "Webhook routines (200: 20 in each organisation, in place of 20 deleted scheduled ones): each delivery sent 4 times, the original and 3 redeliveries with one X-Delivery-Id (signed as docs/routines.md says), all 4 at once or one after another: the answers (one 202 and three 200 carrying one run id), the runs and model calls each delivery made, and from the first request to its run's start",
+        run: benchRoutineWebhooks,
+      },
+      {
+        title:
+          "Store calls per run, counted by the latency proxy (DynamoDB write calls: PutItem, UpdateItem, DeleteItem, BatchWriteItem, TransactWriteItems; all_calls: reads and the benchmark's own polling too)",
+        run: benchRoutineWrites,
+      },
+    ],
   },
   stream: {
     title:
