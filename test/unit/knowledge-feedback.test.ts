@@ -67,27 +67,58 @@ describe('knowledge search feedback', () => {
     expect(found.sort()).toEqual(['statins-1', 'statins-2', 'statins-3']);
   });
 
-  it('searches a very large index by the question alone, where a second search would cost too much', () => {
-    const huge = indexOf([...filler(20_001), ...statinPassages, synonym]);
+  it('widens the question in a large index too, with rare words only', () => {
+    const huge = indexOf([...filler(20_000), ...statinPassages, synonym]);
     const found = huge.query('statin', 10).map((passage) => passage.document_id);
-    expect(found.sort()).toEqual(['statins-1', 'statins-2', 'statins-3']);
+    expect(found.slice(0, 3).sort()).toEqual(['statins-1', 'statins-2', 'statins-3']);
+    // Found next, ahead of the filler passages that share a word with the statin ones.
+    expect(found[3]).toBe('cholesterol');
   });
 
-  it('takes the words the first passages share most, weighted by their scores, leaving out the question and function words', () => {
+  it('keeps its count of passages per word as documents come and go, as a stored index counts it', () => {
+    const index = indexOf([...filler(250), ...statinPassages]);
+    expect(index.passagesWith('statin')).toBe(3);
+    expect(index.passagesWith('garden')).toBe(25);
+    index.remove('statins-1');
+    index.remove('statins-2');
+    index.add('cholesterol', synonym[1]);
+    index.add('filler-0', [{ document_id: 'filler-0', title: 'Replaced', section: '', text: 'Nothing about it now.', position: 0 }]);
+    const loaded = PassageIndex.fromBytes(index.toBytes());
+    for (const [term, count] of [
+      ['statin', 1],
+      ['cholesterol', 2],
+      ['garden', 24],
+      ['note', 249],
+      ['noth', 1],
+      ['trial', 1],
+    ] as const) {
+      expect([term, index.passagesWith(term)]).toEqual([term, count]);
+      expect([term, loaded.passagesWith(term)]).toEqual([term, count]);
+    }
+    // "statin" is now rare enough and "cholesterol" is found through the last statin passage.
+    const found = index.query('statin', 10).map((passage) => passage.document_id);
+    expect(found.slice(0, 2)).toEqual(['statins-3', 'cholesterol']);
+    expect(found).not.toContain('statins-1');
+  });
+
+  it('takes the words the first passages share most, weighted by their scores and rarity, leaving out the question, function words and common words', () => {
     const terms = feedbackTerms(
       [
         { score: 3, title: 'Statin trial', section: '', text: 'Statins lower cholesterol; cholesterol falls.' },
         { score: 1, title: 'Other', section: '', text: 'Weather is mild.' },
       ],
       new Set(['statin']),
+      { passages: 5_000, passagesWith: (term) => (term === 'trial' ? 2_000 : 10) },
     );
     expect(terms[0]).toBe('cholesterol');
     expect(terms).not.toContain('statin');
     expect(terms).not.toContain('is');
-    expect(terms.indexOf('trial')).toBeLessThan(terms.indexOf('weather'));
+    expect(terms).toContain('weather');
+    // Held by more passages than the feedback searches again.
+    expect(terms).not.toContain('trial');
   });
 
   it('adds nothing when nothing was found', () => {
-    expect(feedbackTerms([], new Set(['statin']))).toEqual([]);
+    expect(feedbackTerms([], new Set(['statin']), { passages: 5_000, passagesWith: () => 1 })).toEqual([]);
   });
 });

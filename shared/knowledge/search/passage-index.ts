@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
-import MiniSearch, { type AsPlainObject, type Query, type SearchResult } from 'minisearch';
+import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { searchTermOf, searchWordsOf } from '../../platform/search-terms.js';
-import { FEEDBACK_PASSAGES_RANGE, FEEDBACK_WEIGHT, feedbackTerms } from './feedback.js';
+import { FEEDBACK_MIN_PASSAGES, FEEDBACK_WEIGHT, feedbackTerms, termsOfText } from './feedback.js';
 
 /*
  * A workspace's passage index: MiniSearch (BM25+) over each passage's document title, heading path
@@ -60,22 +60,38 @@ interface StoredIndex {
 
 const passageId = (documentId: string, position: number) => `${documentId}#${position}`;
 
+/**
+ * How many passages' texts hold each term, from MiniSearch's stored form (`index`: each term's
+ * passages per field), as `add` and `remove` keep it.
+ */
+function termFrequencies(stored: AsPlainObject): Map<string, number> {
+  const frequencies = new Map<string, number>();
+  const textField = String(stored.fieldIds.text);
+  for (const [term, fields] of stored.index) {
+    const passages = fields[textField];
+    if (passages) frequencies.set(term, Object.keys(passages).length);
+  }
+  return frequencies;
+}
+
 export class PassageIndex {
   private constructor(
     private readonly search: MiniSearch<IndexedPassage>,
     /** The documents indexed, with how many passages each. */
     private readonly documents: Map<string, number>,
+    /** How many passages hold each term (feedback.ts). */
+    private readonly frequencies: Map<string, number>,
   ) {}
 
   static empty(): PassageIndex {
-    return new PassageIndex(new MiniSearch<IndexedPassage>(OPTIONS), new Map());
+    return new PassageIndex(new MiniSearch<IndexedPassage>(OPTIONS), new Map(), new Map());
   }
 
   /** An index as `toBytes` stored it. */
   static fromBytes(bytes: Uint8Array): PassageIndex {
     const stored = JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredIndex;
     const search = MiniSearch.loadJS<IndexedPassage>(stored.index, OPTIONS);
-    return new PassageIndex(search, new Map(Object.entries(stored.documents)));
+    return new PassageIndex(search, new Map(Object.entries(stored.documents)), termFrequencies(stored.index));
   }
 
   toBytes(): Uint8Array {
@@ -100,7 +116,21 @@ export class PassageIndex {
   add(documentId: string, passages: readonly StoredPassage[]): void {
     this.remove(documentId);
     this.search.addAll(passages.map((passage) => ({ ...passage, document_id: documentId, id: passageId(documentId, passage.position) })));
+    for (const passage of passages) this.countTerms(passage.text, 1);
     this.documents.set(documentId, passages.length);
+  }
+
+  /** How many passages' texts hold `term` (a stem). */
+  passagesWith(term: string): number {
+    return this.frequencies.get(term) ?? 0;
+  }
+
+  private countTerms(text: string, by: 1 | -1): void {
+    for (const term of termsOfText(text)) {
+      const holding = (this.frequencies.get(term) ?? 0) + by;
+      if (holding > 0) this.frequencies.set(term, holding);
+      else this.frequencies.delete(term);
+    }
   }
 
   /** Takes a document's passages out; nothing when it has none here. */
@@ -109,7 +139,12 @@ export class PassageIndex {
     if (count === undefined) return;
     for (let position = 0; position < count; position += 1) {
       const id = passageId(documentId, position);
-      if (this.search.has(id)) this.search.discard(id);
+      const stored = this.search.getStoredFields(id);
+      if (!stored) continue;
+      this.countTerms(String(stored.text), -1);
+      // Removed with its fields (stored), so its postings go at once, from the stored form too
+      // (`discard` would leave them until a vacuum).
+      this.search.remove({ ...stored, id } as unknown as IndexedPassage);
     }
     this.documents.delete(documentId);
   }
@@ -119,37 +154,72 @@ export class PassageIndex {
     const words = [...new Set(searchWordsOf(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return [];
     const first = this.search.search(words.join(' '), { boost: BOOST, combineWith: 'OR' });
-    return this.withFeedback(words, first)
-      .slice(0, limit)
-      .map((found) => ({
-        document_id: String(found.document_id),
-        title: String(found.title),
-        section: String(found.section),
-        text: String(found.text),
-        score: Math.round(found.score * 1000) / 1000,
-      }));
+    return this.withFeedback(words, first, limit).map((found) => ({
+      document_id: String(found.document_id),
+      title: String(found.title),
+      section: String(found.section),
+      text: String(found.text),
+      score: Math.round(found.score * 1000) / 1000,
+    }));
   }
 
   /**
-   * The question searched again with the words its first passages share (feedback.ts), when the
-   * index is large enough for them to mean something and small enough for the second search to be
-   * cheap; else the first search.
+   * The best `limit` passages of the question, widened by the words its first passages share
+   * (feedback.ts) when the index is large enough for them to mean something. Only the added words
+   * are searched again (they are rare, so that search is small), and their scores are added to the
+   * first search's: the question's own words are not scored twice.
    */
-  private withFeedback(words: string[], first: SearchResult[]): SearchResult[] {
-    const { min, max } = FEEDBACK_PASSAGES_RANGE;
-    if (this.passages < min || this.passages > max || first.length === 0) return first;
+  private withFeedback(words: string[], first: SearchResult[], limit: number): SearchResult[] {
+    if (this.passages < FEEDBACK_MIN_PASSAGES || first.length === 0) return first.slice(0, limit);
     const questionTerms = new Set(words.map(searchTermOf).filter((term): term is string => term !== null));
-    const added = feedbackTerms(first, questionTerms);
-    if (added.length === 0) return first;
+    const statistics = { passages: this.passages, passagesWith: (term: string) => this.passagesWith(term) };
+    const added = feedbackTerms(first, questionTerms, statistics);
+    if (added.length === 0) return first.slice(0, limit);
     const weight = Object.fromEntries(Object.entries(BOOST).map(([field, boost]) => [field, boost * FEEDBACK_WEIGHT]));
-    const widened: Query = {
-      combineWith: 'OR',
-      queries: [
-        { queries: words, combineWith: 'OR' },
-        // The added terms are stems already: searched as they are.
-        { queries: added, combineWith: 'OR', boost: weight, processTerm: (term: string) => term },
-      ],
-    };
-    return this.search.search(widened, { boost: BOOST });
+    // The added terms are stems already: searched as they are.
+    const second = this.search.search(added.join(' '), { boost: weight, combineWith: 'OR', processTerm: (term: string) => term });
+    return withAddedScores(first, second, limit);
   }
+}
+
+/**
+ * MiniSearch scores a passage by the sum of its terms' BM25 scores times how many of the query's
+ * terms it matched (`search`); as one search of both queries would, a passage found by both has
+ * its sums added and its matched terms counted together.
+ */
+function combined(first: SearchResult | undefined, second: SearchResult): number {
+  const matched = (found: SearchResult) => Math.max(1, found.queryTerms.length);
+  const firstSum = first ? first.score / matched(first) : 0;
+  const firstMatched = first ? matched(first) : 0;
+  return (firstSum + second.score / matched(second)) * (firstMatched + matched(second));
+}
+
+/**
+ * The best `limit` of `first` (sorted, best first) once each passage found by `second` has its
+ * score raised (`combined`): those are sorted again (few); the others keep their order.
+ */
+function withAddedScores(first: SearchResult[], second: SearchResult[], limit: number): SearchResult[] {
+  const raisedIds = new Set(second.map((found) => found.id));
+  // One pass over the first search's passages (possibly most of the index), keeping only those raised.
+  const firstById = new Map<unknown, SearchResult>();
+  for (const found of first) if (raisedIds.has(found.id)) firstById.set(found.id, found);
+  const raised = second
+    .map((found) => ({ ...(firstById.get(found.id) ?? found), score: combined(firstById.get(found.id), found) }))
+    .sort((a, b) => b.score - a.score);
+  // Both are best first: the best `limit` of the two, merged; the first's raised ones are skipped.
+  const best: SearchResult[] = [];
+  let [r, k] = [0, 0];
+  while (best.length < limit) {
+    while (k < first.length && raisedIds.has(first[k]?.id)) k += 1;
+    const [nextRaised, nextKept] = [raised[r], first[k]];
+    if (!nextRaised && !nextKept) break;
+    if (nextRaised && (!nextKept || nextRaised.score >= nextKept.score)) {
+      best.push(nextRaised);
+      r += 1;
+    } else if (nextKept) {
+      best.push(nextKept);
+      k += 1;
+    }
+  }
+  return best;
 }
