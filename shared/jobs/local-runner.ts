@@ -9,6 +9,8 @@ import type { Store } from '../platform/store.js';
 export interface LocalRunnerOptions extends WorkerSettings {
   /** Jobs of one queue run at most this many at a time. */
   concurrency: number;
+  /** A queue's own limit, instead of `concurrency`. */
+  concurrencyOf?: Partial<Record<QueueName, number>>;
 }
 
 /** setTimeout's longest delay; longer waits are taken in steps. */
@@ -82,7 +84,8 @@ export class LocalJobRunner implements JobQueue {
 
   private pump(queue: QueueName): void {
     const ready = this.ready.get(queue) ?? [];
-    while (this.deliver && !this.stopped && ready.length > 0 && (this.running.get(queue) ?? 0) < this.options.concurrency) {
+    const limit = this.options.concurrencyOf?.[queue] ?? this.options.concurrency;
+    while (this.deliver && !this.stopped && ready.length > 0 && (this.running.get(queue) ?? 0) < limit) {
       const message = this.takeFairly(queue, ready);
       const share = `${queue} ${message.orgId}`;
       this.running.set(queue, (this.running.get(queue) ?? 0) + 1);

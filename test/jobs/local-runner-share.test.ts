@@ -60,3 +60,45 @@ describe('the local runner’s shares', () => {
     expect(order).toEqual(['a-0', 'stats-b', 'b-0', 'a-1', 'a-2', 'a-3', 'a-4', 'a-5']);
   });
 });
+
+describe('a queue’s own concurrency', () => {
+  it('runs as many of that queue’s jobs at once as its own limit says, the others keeping theirs', async () => {
+    const settings = { maxAttempts: 3, retryBaseMs: 5 };
+    const own = new LocalJobRunner(
+      { table: t.deps.table, clock: t.clock, logger: t.logger },
+      { concurrency: 1, concurrencyOf: { evals: 3 }, ...settings },
+    );
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const started: string[] = [];
+    const holding: JobHandler<{ key: string }> = {
+      schema: z.object({ key: z.string() }),
+      async run(_deps, data) {
+        started.push(data.key);
+        await gate;
+      },
+    };
+    const handlers: JobHandlers = {
+      ...jobHandlers,
+      evals: holding as JobHandler<unknown>,
+      'conversation-stats': holding as JobHandler<unknown>,
+    };
+    own.start(deliveryOf(t.depsWithJobs(own), handlers, settings));
+    try {
+      for (let index = 0; index < 5; index += 1)
+        await own.enqueue({ jobId: `own-e-${index}`, queue: 'evals', orgId: 'org_c', data: { key: `e-${index}` } });
+      for (let index = 0; index < 3; index += 1)
+        await own.enqueue({ jobId: `own-s-${index}`, queue: 'conversation-stats', orgId: 'org_c', data: { key: `s-${index}` } });
+      await vi.waitFor(() => expect(started).toHaveLength(4), { timeout: 5_000, interval: 10 });
+      // Three of the evaluation queue's (its own limit), one of the other (the runner's).
+      expect(started.filter((key) => key.startsWith('e-'))).toEqual(['e-0', 'e-1', 'e-2']);
+      expect(started.filter((key) => key.startsWith('s-'))).toEqual(['s-0']);
+      open();
+      await own.idle();
+      expect(started).toHaveLength(8);
+    } finally {
+      open();
+      await own.stop(1000);
+    }
+  });
+});
