@@ -4,7 +4,7 @@ import { NotFoundError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { type Key, onConditionFailed } from '../platform/table.js';
 import { addWorkspaceCounters, getWorkspaceItem } from '../workspaces/index.js';
-import { deleteEntry, queueEntryDocument } from './documents/documents.js';
+import { createEntryDocument, deleteEntry, requeueEntryDocument } from './documents/documents.js';
 import { knowledgeKey, knowledgeUpdate } from './entities.js';
 
 export const KnowledgeBody = z
@@ -33,7 +33,7 @@ function toKnowledge(item: KnowledgeItem) {
 
 /*
  * Knowledge entries: a title and a text typed in the console or the API. Each is a knowledge
- * document of its own too (its id is the document's, documents/documents.ts `queueEntryDocument`):
+ * document of its own too (its id is the document's, documents/documents.ts `createEntryDocument`):
  * read into passages, indexed and cited like an uploaded file. Entries that fit the budget also
  * reach the model in its cached system prompt.
  */
@@ -52,25 +52,18 @@ export async function createKnowledge(deps: Deps, orgId: string, workspaceId: st
   };
   await deps.table.put(item);
   await addWorkspaceCounters(deps, orgId, workspaceId, { knowledge_count: 1 });
-  await queueEntryDocument(deps, orgId, workspaceId, item, userId);
+  await createEntryDocument(deps, orgId, workspaceId, item, userId);
   return toKnowledge(item);
 }
 
-export async function updateKnowledge(
-  deps: Deps,
-  orgId: string,
-  workspaceId: string,
-  id: string,
-  input: Partial<KnowledgeInput>,
-  userId: string,
-) {
+export async function updateKnowledge(deps: Deps, orgId: string, workspaceId: string, id: string, input: Partial<KnowledgeInput>) {
   await getWorkspaceItem(deps, orgId, workspaceId);
   const { key, input: update } = knowledgeUpdate(orgId, workspaceId, id, input, deps.clock.now().toISOString());
   const item = await onConditionFailed(
     deps.table.update<KnowledgeItem>(key, update),
     () => new NotFoundError(`knowledge entry ${id} not found`),
   );
-  await queueEntryDocument(deps, orgId, workspaceId, item, userId);
+  await requeueEntryDocument(deps, orgId, workspaceId, item);
   return toKnowledge(item);
 }
 

@@ -13,8 +13,7 @@ export function knowledgeRoutes(deps: Deps) {
     })
     .openapi(routes.update.route, async (c) => {
       const { id, kid } = c.req.valid('param');
-      const userId = c.get('principal').userId ?? '';
-      return c.json({ knowledge: await updateKnowledge(deps, orgIdOf(c), id, kid, c.req.valid('json'), userId) }, 200);
+      return c.json({ knowledge: await updateKnowledge(deps, orgIdOf(c), id, kid, c.req.valid('json')) }, 200);
     })
     .openapi(routes.remove.route, async (c) => {
       const { id, kid } = c.req.valid('param');

@@ -213,11 +213,8 @@ async function removeDocument(deps: Deps, orgId: string, workspaceId: string, do
   return removed;
 }
 
-/**
- * A knowledge entry's document, queued to be read (again): made with the entry (its id is the
- * entry's), its title changed with the entry's. The job reads the entry as it is when it runs.
- */
-export async function queueEntryDocument(
+/** A new knowledge entry's document (its id is the entry's), queued to be read. */
+export async function createEntryDocument(
   deps: Deps,
   orgId: string,
   workspaceId: string,
@@ -225,18 +222,31 @@ export async function queueEntryDocument(
   createdBy: string,
 ): Promise<void> {
   const { item, job } = entryDocument(orgId, workspaceId, entry, createdBy);
-  const { key, input } = documentProgress(
-    orgId,
-    workspaceId,
-    entry.id,
-    { status: 'queued', error: null, progress: 0, title: entry.title },
-    entry.updated_at,
-  );
-  if (!(await conditionHeld(deps.table.update(key, input)))) await deps.table.put(item);
+  await deps.table.put(item);
   await deps.jobs.enqueue(job);
 }
 
-/** A new entry's document item (`queued`) and the job that reads the entry at its version (also migration 011's). */
+/**
+ * A changed entry's document, queued to be read again, its title the entry's. The job reads the
+ * entry as it is when it runs. (Every entry has its document: migration 011 made those of before.)
+ */
+export async function requeueEntryDocument(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  entry: { id: string; title: string; updated_at: string },
+): Promise<void> {
+  const changes = { status: 'queued' as const, error: null, progress: 0, title: entry.title };
+  const { key, input } = documentProgress(orgId, workspaceId, entry.id, changes, entry.updated_at);
+  // Deleted meanwhile (with its entry): nothing to read.
+  if (await conditionHeld(deps.table.update(key, input))) await deps.jobs.enqueue(readEntryJob(orgId, workspaceId, entry.id));
+}
+
+/** The job that reads an entry as it is then: one per change, so its id is its own. */
+const readEntryJob = (orgId: string, workspaceId: string, entryId: string) =>
+  ingestJob(orgId, workspaceId, entryId, 'ingest', randomUUID());
+
+/** A new entry's document item (`queued`) and the job that reads it (also migration 011's). */
 export function entryDocument(
   orgId: string,
   workspaceId: string,
@@ -244,8 +254,5 @@ export function entryDocument(
   createdBy: string,
 ) {
   const fields = { orgId, workspaceId, id: entry.id, title: entry.title, kind: 'markdown' as const, entry: true, createdBy };
-  return {
-    item: newDocumentItem({ ...fields, at: entry.updated_at }),
-    job: ingestJob(orgId, workspaceId, entry.id, 'ingest', randomUUID()),
-  };
+  return { item: newDocumentItem({ ...fields, at: entry.updated_at }), job: readEntryJob(orgId, workspaceId, entry.id) };
 }

@@ -42,14 +42,14 @@ interface IndexStatistics {
   passagesWith(term: string): number;
 }
 
+/** The terms of a text, in order, as the index has them (function words left out). */
+const termsOf = (text: string): string[] =>
+  searchWordsOf(text)
+    .map(searchTermOf)
+    .filter((term): term is string => term !== null);
+
 /** The distinct terms of a passage's text, as the index has them (what a word's rarity is counted on). */
-export function termsOfText(text: string): Set<string> {
-  return new Set(
-    searchWordsOf(text)
-      .map(searchTermOf)
-      .filter((term): term is string => term !== null),
-  );
-}
+export const termsOfText = (text: string): Set<string> => new Set(termsOf(text));
 
 /**
  * The terms (already stems) to add to a question whose own terms are `questionTerms`, from the
@@ -64,9 +64,7 @@ export function feedbackTerms(found: readonly FirstFound[], questionTerms: Reado
   if (total <= 0) return [];
   const weights = new Map<string, number>();
   for (const passage of top) {
-    const terms = searchWordsOf(`${String(passage.title)} ${String(passage.section)} ${String(passage.text)}`)
-      .map(searchTermOf)
-      .filter((term): term is string => term !== null);
+    const terms = termsOf(`${String(passage.title)} ${String(passage.section)} ${String(passage.text)}`);
     const share = passage.score / total / terms.length;
     for (const term of terms) weights.set(term, (weights.get(term) ?? 0) + share);
   }
