@@ -28,7 +28,7 @@ function outcomeOf(decided: DecidedQuery): { status: RunStatus; error: string | 
 /** The run of a decided query of a routine's conversation moves on, and its answer is delivered; any other conversation is ignored. */
 export async function followDecidedRun(deps: Deps, decided: DecidedQuery): Promise<void> {
   const routineId = decided.owner.startsWith('routine:') ? decided.owner.slice('routine:'.length) : undefined;
-  const runId = runIdOfConversation(decided.conversationId);
+  const runId = routineId ? runIdOfConversation(routineId, decided.conversationId) : undefined;
   if (!routineId || !runId) return;
   const run = await deps.table.get<RunItem>(runKey(routineId, runId), true);
   if (!run || run.org_id !== decided.orgId || run.approval_id !== decided.approvalId) return;

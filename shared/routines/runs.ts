@@ -34,12 +34,18 @@ export type RunStart =
 /** The id of the run of a scheduled time: sorted among the others by that time, the same for every firing of it. */
 const scheduledRunId = (scheduledAt: Date) => `run_${scheduledAt.getTime().toString(36).padStart(9, '0')}0000sched`;
 
-/** The conversation a run is (its owner is the routine: `routine:<id>`). */
-const conversationIdOf = (runId: string) => `routine-${runId}`;
+/**
+ * The conversation a run is (its owner is the routine: `routine:<id>`). Conversations are the
+ * workspace's, and a scheduled run's id is its time's, so the routine's id is part of it: two
+ * routines of a workspace due at one time have a conversation each.
+ */
+const conversationIdOf = (routineId: string, runId: string) => `routine-${routineId}-${runId}`;
 
-/** The run a conversation of a routine is, or undefined for any other conversation. */
-export const runIdOfConversation = (conversationId: string) =>
-  conversationId.startsWith('routine-') ? conversationId.slice('routine-'.length) : undefined;
+/** The run a conversation of `routineId` is, or undefined for any other conversation. */
+export function runIdOfConversation(routineId: string, conversationId: string): string | undefined {
+  const prefix = `routine-${routineId}-`;
+  return conversationId.startsWith(prefix) ? conversationId.slice(prefix.length) : undefined;
+}
 
 /** The job that runs a run: its id is the run's, so a run is queued once however often it is started. */
 function runJobMessage(run: Pick<RunFields, 'org_id' | 'routine_id' | 'id'>): JobMessage {
@@ -62,7 +68,7 @@ export function newRun(deps: Pick<Deps, 'clock'>, routine: RoutineItem, start: R
     workspace_id: routine.workspace_id,
     trigger: start.trigger,
     status: 'queued',
-    conversation_id: conversationIdOf(runId),
+    conversation_id: conversationIdOf(routine.id, runId),
     scheduled_at: start.trigger === 'schedule' ? start.scheduledAt.toISOString() : null,
     delivery_id: start.trigger === 'webhook' ? start.deliveryId : null,
     started_by: start.trigger === 'manual' ? start.userId : null,

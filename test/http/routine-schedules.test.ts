@@ -73,6 +73,28 @@ describe('routine schedules (locally: the due index and the same sweep as the co
     expect(runs[0].scheduled_at).toBe('2026-11-22T11:01:00.000Z');
   });
 
+  it('gives two routines of one workspace due at the same time a conversation each', async () => {
+    t.clock.set('2026-11-22T14:00:10.000Z');
+    const { cookie, workspaceId, routine } = await scheduled('*/5 * * * *');
+    const body = { name: 'Other check', prompt: 'Check the other queue.', trigger: { schedule: '*/5 * * * *' } };
+    const other = await t.request('POST', `/api/workspaces/${workspaceId}/routines`, { cookie, body });
+    expect(other.status, other.text).toBe(201);
+    t.clock.set('2026-11-22T14:05:00.500Z');
+    await wake();
+    const [first] = await runsOf(cookie, workspaceId, routine.id);
+    const [second] = await runsOf(cookie, workspaceId, other.body.routine.id);
+    expect(first.conversation_id).not.toBe(second.conversation_id);
+    // Each run's conversation is the one its query wrote: its own prompt, not the other's.
+    for (const [run, prompt] of [
+      [first, 'Check the queue.'],
+      [second, 'Check the other queue.'],
+    ] as const) {
+      const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${run.conversation_id}`, { cookie });
+      expect(conversation.status, conversation.text).toBe(200);
+      expect(conversation.body.messages[0].content).toContain(prompt);
+    }
+  });
+
   it('after downtime, starts a missed run once at start, not once per missed minute', async () => {
     t.clock.set('2026-11-22T12:00:10.000Z');
     const { cookie, workspaceId, routine } = await scheduled('* * * * *');

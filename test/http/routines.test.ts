@@ -189,7 +189,7 @@ describe('routines: runs', () => {
       id: started.body.run.id,
       status: 'done',
       error: null,
-      conversation_id: expect.stringMatching(/^routine-run_/),
+      conversation_id: `routine-${routine.id}-${started.body.run.id}`,
     });
     expect(run.cost_usd).toBeGreaterThan(0);
     expect(run.finished_at).not.toBeNull();
