@@ -270,6 +270,9 @@ export function deliveryRemembered(routineId: string, deliveryId: string, runId:
 /** The delivery item of a delivery id (read when its put was refused: the run it started). */
 export const deliveryOf = (routineId: string, deliveryId: string) => deliveryKey(routineId, deliveryId);
 
+/** The condition that a remembered delivery still names `runId` (it is forgotten only then). */
+export const deliveryNames = (runId: string) => conditionOf(deliveryEntity, { attr: 'run_id', eq: runId });
+
 const countEntity = tableEntity('routine-count', { routines: number().optional() });
 
 /** One more routine in the organisation, only below `MAX_ROUTINES_PER_ORG`. */

@@ -4,7 +4,7 @@ import type { Deps } from '../deps.js';
 import type { AppEnv } from '../http/router.js';
 import { NotFoundError, PayloadTooLargeError, ValidationError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { deliveryOf, deliveryRemembered, runKey } from './entities.js';
+import { deliveryNames, deliveryOf, deliveryRemembered, runKey } from './entities.js';
 import { admitStart } from './limits.js';
 import { newRun, runView, startRun, type RunItem } from './runs.js';
 import { findRoutine, type RoutineItem } from './store.js';
@@ -19,12 +19,17 @@ import { verifySignature } from './signature.js';
 
 export const MAX_HOOK_BODY_BYTES = 256 * 1024;
 
-/** The run a delivery id already started, made if its start was cut short (the id remembered, the run not stored). */
+/**
+ * The run a delivery id already started, made if its start was cut short (the id remembered, the
+ * run not stored): that start is counted as a new one (`admitStart`).
+ */
 async function runOfDelivery(deps: Deps, routine: RoutineItem, deliveryId: string, payload: string): Promise<RunItem | undefined> {
   const seen = await deps.table.get<{ run_id: string }>(deliveryOf(routine.id, deliveryId), true);
   if (!seen) return undefined;
   const run = await deps.table.get<RunItem>(runKey(routine.id, seen.run_id), true);
-  return run ?? startRun(deps, routine, newRun(deps, routine, { trigger: 'webhook', deliveryId, payload }, seen.run_id));
+  if (run) return run;
+  await admitStart(deps, routine.id);
+  return startRun(deps, routine, newRun(deps, routine, { trigger: 'webhook', deliveryId, payload }, seen.run_id));
 }
 
 /** A delivery of a routine's webhook, its signature checked: its run, new (202) or the one the same delivery id started (200). */
@@ -40,7 +45,13 @@ async function deliver(deps: Deps, routine: RoutineItem, deliveryId: string, pay
     const earlier = await runOfDelivery(deps, routine, deliveryId, payload);
     if (earlier) return { run: earlier, fresh: false };
   }
-  await admitStart(deps, routine.id);
+  try {
+    await admitStart(deps, routine.id);
+  } catch (error) {
+    // Refused (429): the delivery is forgotten, so sending it again is a new start, counted again.
+    await unlessConditionFailed(deps.table.delete(deliveryOf(routine.id, deliveryId), deliveryNames(run.id)), undefined);
+    throw error;
+  }
   return { run: await startRun(deps, routine, run), fresh: true };
 }
 

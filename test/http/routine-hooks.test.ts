@@ -184,6 +184,28 @@ describe('POST /hooks/routines/:routine_id', () => {
     model.handle(undefined);
   });
 
+  it('starts nothing when a delivery refused by the rate is sent again, and counts it when the minute has room', async () => {
+    const { cookie, workspaceId, routine, secret } = await webhookRoutine('Refused again');
+    model.handle(() => textReply('ok'));
+    for (let index = 0; index < MAX_STARTS_PER_MINUTE; index += 1) {
+      expect((await fire(routine.id, '{}', signed(secret, '{}'))).status).toBe(202);
+    }
+    const refused = signed(secret, '{"late":true}');
+    expect((await fire(routine.id, '{"late":true}', refused)).status).toBe(429);
+    // The same delivery again, still within the minute: refused again, no run.
+    for (let again = 0; again < 3; again += 1) expect((await fire(routine.id, '{"late":true}', refused)).status).toBe(429);
+    await t.runner.idle();
+    const runs = (await t.request('GET', `/api/workspaces/${workspaceId}/routines/${routine.id}/runs`, { cookie })).body.runs;
+    expect(runs).toHaveLength(MAX_STARTS_PER_MINUTE);
+    // A minute later the delivery starts its run.
+    t.clock.advance(61_000);
+    const later = { ...refused, 'x-timestamp': String(nowSeconds()) };
+    later['x-signature-256'] = hmac(secret, `${later['x-timestamp']}.{"late":true}`);
+    expect((await fire(routine.id, '{"late":true}', later)).status).toBe(202);
+    await t.runner.idle();
+    model.handle(undefined);
+  });
+
   it('keeps approvals for a prompt-injected payload asking for a write tool: the run waits, nothing is written', async () => {
     const { cookie, workspaceId, routine, secret } = await webhookRoutine('Injected');
     await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: tickets.url });
