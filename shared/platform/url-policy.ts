@@ -292,7 +292,8 @@ export function createGuardedFetch(allowPrivate: boolean, options: GuardedFetchO
       const location = response.headers.get('location');
       if (response.status < 300 || response.status >= 400 || !location) return answerOf(response, policy);
       if (init?.redirect === 'manual' || init?.redirect === 'error') return answerOf(response, policy);
-      if (hop >= MAX_REDIRECTS) throw new UrlRefusedError(`too many redirects from ${String(input)}`);
+      // Its origin only: the path or the query can hold a token, and this message is logged and stored.
+      if (hop >= MAX_REDIRECTS) throw new UrlRefusedError(`too many redirects from ${new URL(input).origin}`);
       await response.body?.cancel();
       const from = url;
       url = await assertUrlAllowed(new URL(location, url), allowPrivate);
