@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isoTimestamp } from '../http/schemas.js';
-import { isTimeZone, parseSchedule } from './schedule.js';
+import { isTimeZone, scheduleShape } from './schedule-text.js';
 
 /*
  * Routines of a workspace (CONTRACT.md, "Routines"; docs/routines.md): a prompt the workspace
@@ -24,8 +24,9 @@ const ScheduleTrigger = z
       .trim()
       .min(1, 'must not be empty')
       .max(200)
+      // Its shape here; whether croner reads it, where it is saved (store.ts: croner stays out of the route definitions).
       .superRefine((value, context) => {
-        const parsed = parseSchedule(value);
+        const parsed = scheduleShape(value);
         if (typeof parsed === 'string') context.addIssue({ code: 'custom', message: parsed });
       })
       .openapi({

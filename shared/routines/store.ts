@@ -17,7 +17,7 @@ import {
   type RoutineFields,
 } from './entities.js';
 import { syncSchedule, unschedule } from './fire-message.js';
-import { nextRunAfter } from './schedule.js';
+import { nextRunAfter, scheduleProblem } from './schedule.js';
 import { MAX_ROUTINES_PER_ORG, type CreateRoutineInput, type RoutineView, type UpdateRoutineInput } from './schemas.js';
 
 /*
@@ -77,6 +77,13 @@ function nextRunOf(fields: Pick<RoutineFields, 'schedule' | 'timezone' | 'anchor
   return next ? next.toISOString() : null;
 }
 
+/** A 400 for a schedule croner cannot read or that never fires (the request schema checked its shape). */
+function assertScheduleReads(trigger: CreateRoutineInput['trigger'] | undefined, now: Date): void {
+  if (!trigger || 'webhook' in trigger) return;
+  const problem = scheduleProblem({ schedule: trigger.schedule, timezone: trigger.timezone }, now);
+  if (problem) throw new ValidationError('invalid request body', [{ path: 'trigger.schedule', message: problem }]);
+}
+
 /** The trigger's fields: a schedule and its zone, or the webhook (a rate counts from `anchor`, its minute). */
 function triggerFields(trigger: CreateRoutineInput['trigger'], anchor: Date) {
   const minute = new Date(Math.floor(anchor.getTime() / 60_000) * 60_000).toISOString();
@@ -101,8 +108,9 @@ export async function createRoutine(
   workspaceId: string,
   input: CreateRoutineInput,
 ): Promise<{ routine: RoutineItem; secret?: string }> {
-  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), checkRunAs(deps, orgId, input.run_as)]);
   const now = deps.clock.now();
+  assertScheduleReads(input.trigger, now);
+  await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), checkRunAs(deps, orgId, input.run_as)]);
   const id = newId('rtn', now);
   const trigger = triggerFields(input.trigger, now);
   const secret = trigger.webhook ? newSecret() : undefined;
@@ -148,9 +156,10 @@ export async function updateRoutine(
   routineId: string,
   input: UpdateRoutineInput,
 ): Promise<{ routine: RoutineItem; secret?: string }> {
+  const now = deps.clock.now();
+  assertScheduleReads(input.trigger, now);
   const current = await getRoutine(deps, orgId, workspaceId, routineId);
   if (input.run_as !== undefined) await checkRunAs(deps, orgId, input.run_as);
-  const now = deps.clock.now();
   const trigger = input.trigger
     ? triggerFields(input.trigger, now)
     : { webhook: current.webhook, schedule: current.schedule, timezone: current.timezone, anchor_at: current.anchor_at };

@@ -18,8 +18,6 @@ import { RequestRate } from '../platform/request-rate.js';
 import { MemoryBlobStore, type BlobStore } from '../platform/blobs.js';
 import type { Secrets } from '../platform/secrets.js';
 import type { Table } from '../platform/table.js';
-import { findRoutine } from '../routines/store.js';
-import { followDecidedRun } from '../routines/resumed-run.js';
 import type { RoutineDirectory } from '../budgets/routine-port.js';
 
 /*
@@ -73,8 +71,14 @@ export function createDeps(parts: DepsParts): Deps {
     inFlight: new QueriesInFlight({ total: parts.config.maxQueriesInFlight, perOrganisation: parts.config.maxQueriesInFlightPerOrg }),
     requestRate: new RequestRate(parts.table, parts.clock, parts.logger),
     routineDirectory: routineDirectoryOf(parts.table),
-    // Approvals' port (approvals/after-decision.ts): a routine's run ends, and is delivered, when its approval's query does.
-    afterDecision: followDecidedRun,
+    // Approvals' port (approvals/after-decision.ts): a routine's run ends, and is delivered, when its
+    // approval's query does. The routines' code loads only for a routine's conversation: every
+    // function has these deps, and most never meet one (the agent's cold start, DESIGN.md).
+    afterDecision: async (deps, decided) => {
+      if (!decided.owner.startsWith('routine:')) return;
+      const { followDecidedRun } = await import('../routines/resumed-run.js');
+      await followDecidedRun(deps, decided);
+    },
   };
 }
 
@@ -82,6 +86,7 @@ export function createDeps(parts: DepsParts): Deps {
 function routineDirectoryOf(table: Table): RoutineDirectory {
   return {
     async routineName(orgId, routineId) {
+      const { findRoutine } = await import('../routines/store.js');
       const routine = await findRoutine({ table }, routineId);
       return routine?.org_id === orgId ? routine.name : undefined;
     },

@@ -117,6 +117,9 @@ describe('routines: the admin API', () => {
       [{ ...daily, trigger: { schedule: 'rate(30 seconds)' } }, 'trigger'],
       [{ ...daily, trigger: { schedule: '0 8 * * *', timezone: 'Mars/Olympus' } }, 'trigger'],
       [{ ...daily, trigger: { schedule: '0 8 1 * 1' } }, 'trigger'],
+      // Shaped like cron, but croner reads no hour 25; and a 30 February never comes.
+      [{ ...daily, trigger: { schedule: '0 25 * * *' } }, 'trigger.schedule'],
+      [{ ...daily, trigger: { schedule: '0 0 30 2 *' } }, 'trigger.schedule'],
       [{ ...daily, deliver_to: { webhook_url: 'ftp://example.com/x' } }, 'deliver_to.webhook_url'],
       [{ ...daily, deliver_to: { webhook_url: 'https://user:pw@example.com/x' } }, 'deliver_to.webhook_url'],
       [{ ...daily, run_as: 'usr_not_here' }, 'run_as'],
