@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { channelsOf } from '../chat/index.js';
-import { createGuardedFetch } from '../platform/url-policy.js';
+import { postInWorkspaceChannels } from '../chat/index.js';
+import { postNotice } from '../platform/url-policy.js';
 import type { JobMessage, JobHandler } from '../jobs/index.js';
 import { readSetting } from '../org/index.js';
-import { hasErrorCode } from '../platform/errors.js';
 import { budgetSpendKey, budgetsKey } from './entities.js';
 import { budgetView, budgetsOf, periodOf, resetText, usdText, type SpendItem, type StoredBudget } from './store.js';
 
@@ -23,9 +22,6 @@ export const BudgetAlertSchema = z.object({
   percent: z.number().int().min(1).max(100),
 });
 export type BudgetAlertJob = z.infer<typeof BudgetAlertSchema>;
-
-/** Webhook answers are not read past this; the POST waits at most 10 s. */
-const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** The alert jobs of the thresholds a settlement crossed (spend went from `before` to `after`). */
 export function budgetAlertMessages(orgId: string, budget: StoredBudget, before: number, after: number, at: Date): JobMessage[] {
@@ -54,27 +50,11 @@ export const budgetAlertHandler: JobHandler<BudgetAlertJob> = {
     const view = budgetView(budget, spend, deps.clock.now());
     const url = await readSetting(deps, orgId, 'alerts_webhook_url');
     if (url) {
-      const { fetch, close } = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
-      try {
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ type: 'budget_alert', budget: view, percent: data.percent }),
-          signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-        });
-        await response.body?.cancel();
-        if (!response.ok) throw new Error(`the alerts webhook answered ${response.status}`);
-      } finally {
-        await close();
-      }
+      const body = { type: 'budget_alert', budget: view, percent: data.percent };
+      await postNotice(url, body, { allowPrivate: deps.config.mcpAllowPrivateUrls, receiver: 'the alerts webhook' });
     }
     if (budget.scope !== 'workspace' || !budget.scope_id) return;
     const text = `Budget alert: ${budget.period} budget of workspace "${budget.name}" has reached ${data.percent}% (${usdText(view.spent_usd)} of ${usdText(view.limit_usd)}); it resets at ${resetText(new Date(view.resets_at))}.`;
-    for (const channel of await channelsOf(deps, orgId, budget.scope_id)) {
-      await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
-        // An organisation without team chat gets the webhook only.
-        if (!hasErrorCode(error, 'not_connected')) throw error;
-      });
-    }
+    await postInWorkspaceChannels(deps, orgId, budget.scope_id, text);
   },
 };

@@ -1,6 +1,6 @@
 import { putNew } from '../platform/updates.js';
 import type { Deps } from '../deps.js';
-import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
+import { ConflictError, hasErrorCode, NotFoundError, ValidationError } from '../platform/errors.js';
 import { onConditionFailed, unlessConditionFailed } from '../platform/table.js';
 import { consumerKey, consumerLookup, consumerStatusUpdate } from '../consumers/index.js';
 import { getWorkspaceItem } from '../workspaces/index.js';
@@ -106,6 +106,18 @@ export async function unbindChannel(deps: Deps, orgId: string, channelId: string
 }
 
 /** The channels bound to a workspace. */
+/**
+ * Posts `text` in each team-chat channel bound to the workspace (a budget's alert, a routine's
+ * answer). An organisation without team chat is skipped: its notices go by webhook only.
+ */
+export async function postInWorkspaceChannels(deps: Deps, orgId: string, workspaceId: string, text: string): Promise<void> {
+  for (const channel of await channelsOf(deps, orgId, workspaceId)) {
+    await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
+      if (!hasErrorCode(error, 'not_connected')) throw error;
+    });
+  }
+}
+
 export async function channelsOf(
   deps: Deps,
   orgId: string,

@@ -3,6 +3,7 @@ import { SecretDecryptionError } from '../platform/secrets.js';
 import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Item, Key } from '../platform/table.js';
+import { webhookUrlProblem } from '../platform/url-policy.js';
 import {
   chatOrganisationEntry,
   chatOrganisations,
@@ -59,12 +60,7 @@ export function maskSecret(value: string): string {
 const VALUE_RULES: Record<string, (value: string) => string | undefined> = {
   ai_provider: (value) => (MODEL_PROVIDERS.some((provider) => provider === value) ? undefined : `must be ${MODEL_PROVIDERS.join(' or ')}`),
   // Where budget alerts are POSTed (budgets/alerts.ts); the address is checked again, as a tool server's is, when it is used.
-  alerts_webhook_url: (value) => {
-    if (!URL.canParse(value)) return 'must be an http or https URL';
-    const url = new URL(value);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must be an http or https URL';
-    return url.username || url.password ? 'must not hold a user name or password' : undefined;
-  },
+  alerts_webhook_url: webhookUrlProblem,
 };
 
 export async function listSettings(

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { channelsOf } from '../chat/index.js';
+import { postInWorkspaceChannels } from '../chat/index.js';
 import type { JobHandler, JobMessage } from '../jobs/index.js';
-import { hasErrorCode } from '../platform/errors.js';
-import { createGuardedFetch } from '../platform/url-policy.js';
+import { postNotice } from '../platform/url-policy.js';
 import type { RunFields } from './entities.js';
 import { findRoutine, openWebhookUrl } from './store.js';
 
@@ -25,8 +24,6 @@ export const RoutineDeliverySchema = z.object({
 });
 export type RoutineDeliveryJob = z.infer<typeof RoutineDeliverySchema>;
 
-/** The webhook's answer is not read; the POST waits at most 10 s. */
-const WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of an answer a delivery carries (the whole answer is in the conversation). */
 const MAX_DELIVERED_ANSWER = 100_000;
 
@@ -58,33 +55,16 @@ export const routineDeliveryHandler: JobHandler<RoutineDeliveryJob> = {
     if (!routine || routine.org_id !== job.org_id) return;
     const url = await openWebhookUrl(deps, routine);
     if (url) {
-      const { fetch, close } = createGuardedFetch(deps.config.mcpAllowPrivateUrls);
-      try {
-        const body = {
-          type: 'routine_run',
-          routine: { id: routine.id, name: routine.name, workspace_id: routine.workspace_id },
-          run: { id: data.runId, trigger: data.trigger, conversation_id: data.conversationId },
-          answer: data.answer,
-        };
-        const response = await fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-        });
-        await response.body?.cancel();
-        if (!response.ok) throw new Error(`the routine's webhook answered ${response.status}`);
-      } finally {
-        await close();
-      }
+      const body = {
+        type: 'routine_run',
+        routine: { id: routine.id, name: routine.name, workspace_id: routine.workspace_id },
+        run: { id: data.runId, trigger: data.trigger, conversation_id: data.conversationId },
+        answer: data.answer,
+      };
+      await postNotice(url, body, { allowPrivate: deps.config.mcpAllowPrivateUrls, receiver: "the routine's webhook" });
     }
-    if (!routine.deliver_channel) return;
-    const text = `Routine "${routine.name}":\n${data.answer}`;
-    for (const channel of await channelsOf(deps, routine.org_id, routine.workspace_id)) {
-      await deps.chat.postInThread(routine.org_id, channel.channel_id, '', text).catch((error: unknown) => {
-        // An organisation without team chat gets the webhook only.
-        if (!hasErrorCode(error, 'not_connected')) throw error;
-      });
+    if (routine.deliver_channel) {
+      await postInWorkspaceChannels(deps, routine.org_id, routine.workspace_id, `Routine "${routine.name}":\n${data.answer}`);
     }
   },
 };

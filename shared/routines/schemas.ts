@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isoTimestamp } from '../http/schemas.js';
+import { webhookUrlProblem } from '../platform/url-policy.js';
 import { isTimeZone, scheduleShape } from './schedule-text.js';
 
 /*
@@ -48,11 +49,8 @@ const webhookUrl = z
   .string()
   .max(2_000)
   .superRefine((value, context) => {
-    if (!URL.canParse(value)) return context.addIssue({ code: 'custom', message: 'must be an http or https URL' });
-    const url = new URL(value);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:')
-      context.addIssue({ code: 'custom', message: 'must be an http or https URL' });
-    else if (url.username || url.password) context.addIssue({ code: 'custom', message: 'must not hold a user name or password' });
+    const problem = webhookUrlProblem(value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
   });
 
 const DeliverTo = z

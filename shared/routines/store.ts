@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
-import { isActive, userKey, type UserItem } from '../org/index.js';
+import { isActive, MASK, userKey, type UserItem } from '../org/index.js';
 import { ConflictError, NotFoundError, ValidationError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { conditionHeld, onConditionFailed, type Key } from '../platform/table.js';
@@ -214,7 +214,7 @@ export function routineView(item: RoutineItem): RoutineView {
     name: item.name,
     prompt: item.prompt,
     trigger: item.webhook ? { webhook: true } : { schedule: item.schedule ?? '', timezone: item.timezone ?? 'UTC' },
-    deliver_to: { channel: item.deliver_channel, webhook_url: item.webhook_origin ? `${item.webhook_origin}/••••••••` : null },
+    deliver_to: { channel: item.deliver_channel, webhook_url: item.webhook_origin ? `${item.webhook_origin}/${MASK}` : null },
     run_as: item.run_as,
     enabled: item.enabled,
     next_run_at: item.next_run_at,
