@@ -1,12 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { channelBindingKey, channelListing } from '../../shared/chat/entities.js';
 import { runKey } from '../../shared/routines/entities.js';
 import type { RunFields } from '../../shared/routines/entities.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
-import { startHttpMcpServer } from '../support/mcp-servers.js';
+import type { TestContext } from '../support/context.js';
+import { textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
+import { bindChannel, requireApprovals, routinesPath, startRoutineRig, type RoutineRig } from '../support/routines.js';
 
 /*
  * A routine's run that paused for an approval (issue 50, "Runs"): once the approval is decided, the
@@ -20,79 +17,38 @@ import { startHttpMcpServer } from '../support/mcp-servers.js';
 const USAGE = { input_tokens: 1000, output_tokens: 200 };
 const ROUND_USD = 0.006;
 
+let rig: RoutineRig;
 let t: TestContext;
 let model: FakeModel;
-let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
-let receiver: Server;
-let receiverUrl: string;
-/** What the delivery receiver (a webhook on loopback) got. */
-const received: { path: string; body: any }[] = [];
-const created: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  model = await startFakeModel();
-  tickets = await startHttpMcpServer({
-    name: 'tickets-server',
-    tools: [
-      {
-        name: 'create_ticket',
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => {
-          created.push(args);
-          return 'ticket created';
-        },
-      },
-    ],
-  });
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/inbox`;
-  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+  rig = await startRoutineRig();
+  ({ t, model } = rig);
 });
 afterAll(async () => {
-  await t.close();
-  await Promise.all([model.stop(), tickets.stop(), new Promise((resolve) => receiver.close(resolve))]);
+  await rig.close();
 });
 beforeEach(async () => {
   await t.runner.idle();
   model.reset();
-  received.length = 0;
-  created.length = 0;
+  rig.received.length = 0;
+  rig.created.length = 0;
 });
-
-const routinesPath = (workspaceId: string) => `/api/workspaces/${workspaceId}/routines`;
 
 /** A workspace whose write tools need an admin's approval, bound to a channel, and a routine delivering to the receiver and the channel. */
 async function routineWithApprovals(label: string) {
   const { cookie, workspaceId, orgId } = await t.adminWithWorkspace(label);
-  await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: tickets.url });
-  const approval = { mode: 'write_tools', approvers: 'admins', expires_minutes: 60 };
-  expect((await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie, body: { approval } })).status).toBe(200);
+  await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: rig.tickets.url });
+  await requireApprovals(t, cookie, workspaceId, 'admins');
   const channelId = `C-${label.replace(/\W/g, '')}`;
-  await t.deps.table.put({
-    ...channelBindingKey(orgId, channelId),
-    org_id: orgId,
-    channel_id: channelId,
-    channel_name: 'ops',
-    workspace_id: workspaceId,
-    workspace_name: label,
-    ...channelListing(orgId, workspaceId, channelId),
-    created_at: t.clock.now().toISOString(),
-  });
+  await bindChannel(t, { orgId, workspaceId, channelId, workspaceName: label });
   const made = await t.request('POST', routinesPath(workspaceId), {
     cookie,
     body: {
       name: 'Failed orders',
       prompt: 'Open a ticket if anything failed.',
       trigger: { webhook: true },
-      deliver_to: { channel: true, webhook_url: receiverUrl },
+      deliver_to: { channel: true, webhook_url: `${rig.receiverOrigin}/inbox` },
     },
   });
   expect(made.status, made.text).toBe(201);
@@ -127,18 +83,18 @@ describe('a routine run after its approval is decided', () => {
     const waiting = await runNow(cookie, workspaceId, routineId);
     expect(waiting).toMatchObject({ status: 'waiting_approval', finished_at: null, approval_id: expect.stringMatching(/^appr_/) });
     expect(waiting.cost_usd).toBeCloseTo(ROUND_USD, 9);
-    expect(received).toEqual([]);
+    expect(rig.received).toEqual([]);
 
     t.clock.advance(5 * 60_000);
     const decided = await decide(cookie, workspaceId, waiting.approval_id, 'approve');
     expect(decided.status, decided.text).toBe(200);
-    expect(created).toEqual([{ title: 'failed orders' }]);
+    expect(rig.created).toEqual([{ title: 'failed orders' }]);
     // Ended by the decision itself: its item, not the run list, says so.
     const done = await runItem(routineId, waiting.id);
     expect(done).toMatchObject({ status: 'done', error: null, approval_id: waiting.approval_id, finished_at: t.clock.now().toISOString() });
     expect(done.cost_usd).toBeCloseTo(2 * ROUND_USD, 9);
     await t.runner.idle();
-    expect(received).toEqual([
+    expect(rig.received).toEqual([
       {
         path: '/inbox',
         body: expect.objectContaining({
@@ -156,7 +112,7 @@ describe('a routine run after its approval is decided', () => {
     const listed = await t.request('GET', `${routinesPath(workspaceId)}/${routineId}/runs`, { cookie });
     expect(listed.body.runs[0]).toMatchObject({ id: waiting.id, status: 'done', finished_at: done.finished_at });
     await t.runner.idle();
-    expect(received).toHaveLength(1);
+    expect(rig.received).toHaveLength(1);
   });
 
   it('denied: the call does not run, and the answer the model gives then is delivered', async () => {
@@ -165,10 +121,10 @@ describe('a routine run after its approval is decided', () => {
     model.reply(textReply('No ticket was opened: the call was denied.', USAGE));
     const waiting = await runNow(cookie, workspaceId, routineId);
     expect((await decide(cookie, workspaceId, waiting.approval_id, 'deny')).status).toBe(200);
-    expect(created).toEqual([]);
+    expect(rig.created).toEqual([]);
     expect(await runItem(routineId, waiting.id)).toMatchObject({ status: 'done', finished_at: expect.any(String) });
     await t.runner.idle();
-    expect(received.map((delivery) => delivery.body.answer)).toEqual(['No ticket was opened: the call was denied.']);
+    expect(rig.received.map((delivery) => delivery.body.answer)).toEqual(['No ticket was opened: the call was denied.']);
   });
 
   it('paused again on a second call: it waits on the new approval, delivered only once that one is decided', async () => {
@@ -182,12 +138,12 @@ describe('a routine run after its approval is decided', () => {
     expect(again).toMatchObject({ status: 'waiting_approval', finished_at: null });
     expect(again.approval_id).not.toBe(waiting.approval_id);
     await t.runner.idle();
-    expect(received).toEqual([]);
+    expect(rig.received).toEqual([]);
     expect((await decide(cookie, workspaceId, again.approval_id, 'approve')).status).toBe(200);
     expect(await runItem(routineId, waiting.id)).toMatchObject({ status: 'done', approval_id: again.approval_id });
     await t.runner.idle();
-    expect(created).toEqual([{ title: 'first' }, { title: 'second' }]);
-    expect(received.map((delivery) => delivery.body.answer)).toEqual(['Two tickets opened.']);
+    expect(rig.created).toEqual([{ title: 'first' }, { title: 'second' }]);
+    expect(rig.received.map((delivery) => delivery.body.answer)).toEqual(['Two tickets opened.']);
   });
 
   it('expired: the run fails at the expiry as a refusal, and nothing is delivered', async () => {
@@ -203,8 +159,8 @@ describe('a routine run after its approval is decided', () => {
       error: expect.stringContaining('expired approval is a refusal'),
       finished_at: expect.any(String),
     });
-    expect(created).toEqual([]);
-    expect(received).toEqual([]);
+    expect(rig.created).toEqual([]);
+    expect(rig.received).toEqual([]);
     expect(postsIn(channelId)).toEqual([]);
   });
 });

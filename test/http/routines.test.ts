@@ -1,73 +1,39 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { channelBindingKey, channelListing } from '../../shared/chat/entities.js';
 import { provisionedUserUpdate } from '../../shared/org/entities.js';
 import { MAX_ROUTINES_PER_ORG } from '../../shared/routines/schemas.js';
-import { createTestContext, type TestContext } from '../support/context.js';
-import { startFakeModel, textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
-import { startHttpMcpServer } from '../support/mcp-servers.js';
+import type { TestContext } from '../support/context.js';
+import { textReply, toolUseReply, type FakeModel } from '../support/fake-model.js';
+import {
+  bindChannel,
+  createRoutine as postRoutine,
+  requireApprovals,
+  routinesPath,
+  runsOf as listRuns,
+  startRoutineRig,
+  type RoutineRig,
+} from '../support/routines.js';
 
+let rig: RoutineRig;
 let t: TestContext;
 let model: FakeModel;
-let tickets: Awaited<ReturnType<typeof startHttpMcpServer>>;
-let receiver: Server;
-let receiverUrl: string;
-/** What the delivery receiver got. */
-const received: { path: string; body: any }[] = [];
-const created: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
-  model = await startFakeModel();
-  tickets = await startHttpMcpServer({
-    name: 'tickets-server',
-    tools: [
-      {
-        name: 'create_ticket',
-        annotations: { readOnlyHint: false, destructiveHint: true },
-        run: (args) => {
-          created.push(args);
-          return 'ticket created';
-        },
-      },
-    ],
-  });
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      received.push({ path: req.url ?? '', body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/inbox?token=abc`;
-  t = await createTestContext({ env: { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: 'k', MODEL_MAX_RETRIES: '0' } });
+  rig = await startRoutineRig();
+  ({ t, model } = rig);
 });
 afterAll(async () => {
-  await t.close();
-  await Promise.all([model.stop(), tickets.stop(), new Promise((resolve) => receiver.close(resolve))]);
+  await rig.close();
 });
 beforeEach(() => {
   model.reset();
-  received.length = 0;
-  created.length = 0;
+  rig.received.length = 0;
+  rig.created.length = 0;
 });
 
-const routinesPath = (workspaceId: string) => `/api/workspaces/${workspaceId}/routines`;
 const daily = { name: 'Daily summary', prompt: 'Summarise yesterday.', trigger: { schedule: '0 8 * * *', timezone: 'Europe/Paris' } };
-
-async function createRoutine(cookie: string, workspaceId: string, body: Record<string, unknown> = daily) {
-  const response = await t.request('POST', routinesPath(workspaceId), { cookie, body });
-  expect(response.status, response.text).toBe(201);
-  return response.body as { routine: any; secret?: string };
-}
-
-async function runsOf(cookie: string, workspaceId: string, routineId: string) {
-  const response = await t.request('GET', `${routinesPath(workspaceId)}/${routineId}/runs`, { cookie });
-  expect(response.status, response.text).toBe(200);
-  return response.body.runs as any[];
-}
+const createRoutine = (cookie: string, workspaceId: string, body: Record<string, unknown> = daily) =>
+  postRoutine(t, cookie, workspaceId, body);
+const runsOf = (cookie: string, workspaceId: string, routineId: string) => listRuns(t, cookie, workspaceId, routineId);
 
 describe('routines: the admin API', () => {
   it('creates a scheduled routine with its next run in its time zone, lists, reads, changes and deletes it', async () => {
@@ -209,22 +175,16 @@ describe('routines: runs', () => {
 
   it('delivers the answer to its webhook URL (sealed at rest) and its bound channel', async () => {
     const { cookie, workspaceId, orgId } = await t.adminWithWorkspace('Delivered');
-    await t.deps.table.put({
-      ...channelBindingKey(orgId, 'C-OPS'),
-      org_id: orgId,
-      channel_id: 'C-OPS',
-      channel_name: 'ops',
-      workspace_id: workspaceId,
-      workspace_name: 'Delivered',
-      ...channelListing(orgId, workspaceId, 'C-OPS'),
-      created_at: t.clock.now().toISOString(),
+    await bindChannel(t, { orgId, workspaceId, channelId: 'C-OPS', workspaceName: 'Delivered' });
+    const { routine } = await createRoutine(cookie, workspaceId, {
+      ...daily,
+      deliver_to: { channel: true, webhook_url: `${rig.receiverOrigin}/inbox?token=abc` },
     });
-    const { routine } = await createRoutine(cookie, workspaceId, { ...daily, deliver_to: { channel: true, webhook_url: receiverUrl } });
     expect(routine.deliver_to.webhook_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/••••••••$/);
     model.reply(textReply('All quiet.'));
     await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
     await t.runner.idle();
-    expect(received).toEqual([
+    expect(rig.received).toEqual([
       {
         path: '/inbox?token=abc',
         body: expect.objectContaining({ type: 'routine_run', answer: 'All quiet.', routine: expect.objectContaining({ id: routine.id }) }),
@@ -257,26 +217,19 @@ describe('routines: runs', () => {
     expect(renamed.status).toBe(400);
   });
 
-  it('pauses a run on a write tool that needs approval (waiting_approval), and an expired approval fails it as a refusal', async () => {
+  it('pauses a run on a write tool that needs approval (waiting_approval), asking the admins (what follows a decision: routine-approvals.test.ts)', async () => {
     const { cookie, workspaceId } = await t.adminWithWorkspace('Approval');
-    await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: tickets.url });
-    const approval = { mode: 'write_tools', approvers: 'requester', expires_minutes: 60 };
-    expect((await t.request('PUT', `/api/workspaces/${workspaceId}`, { cookie, body: { approval } })).status).toBe(200);
+    await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: rig.tickets.url });
+    await requireApprovals(t, cookie, workspaceId, 'requester');
     const { routine } = await createRoutine(cookie, workspaceId, { ...daily, prompt: 'Open a ticket if anything failed.' });
     model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'failed orders' } }]));
     await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
     await t.runner.idle();
     const [waiting] = await runsOf(cookie, workspaceId, routine.id);
     expect(waiting).toMatchObject({ status: 'waiting_approval', approval_id: expect.stringMatching(/^appr_/) });
-    expect(created).toEqual([]);
+    expect(rig.created).toEqual([]);
     // A routine's approval goes to the admins (nobody is its "requester").
     const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie });
     expect(pending.body.approvals[0]).toMatchObject({ id: waiting.approval_id, approvers: 'admins' });
-    t.clock.advance(61 * 60_000);
-    await t.scheduler.fireDue(t.clock.now());
-    await t.runner.idle();
-    const [expired] = await runsOf(cookie, workspaceId, routine.id);
-    expect(expired).toMatchObject({ status: 'failed', error: expect.stringContaining('expired approval is a refusal') });
-    expect(created).toEqual([]);
   });
 });
