@@ -6,7 +6,7 @@ import { useIsAdmin } from './session';
  * Says, until a model key answers the organisation's questions (its own or the deployment's:
  * `GET /api/org/model`), that questions cannot be answered yet: an admin gets a link to set the
  * key, a member is told to ask an admin. Nothing while it loads, fails or finds a key. Placed by
- * the pages where people start asking (the workspace list, the chat).
+ * the pages where people start asking (the workspace list, the chat) or set the workspace to answer on its own (routines).
  */
 export function ModelKeyNotice() {
   const isAdmin = useIsAdmin();

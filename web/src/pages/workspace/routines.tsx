@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { $api } from '../../api/client';
+import { ModelKeyNotice } from '../../app/model-key-notice';
 import { useIsAdmin } from '../../app/session';
 import { PageHeader } from '../../ui/page';
 import { Notice, usePanel } from '../../ui/panel';
@@ -47,6 +48,7 @@ function Routines({ workspaceId }: { workspaceId: string }) {
       >
         <p>Prompts the workspace answers on its own, on a schedule or when a webhook is called, with its tools, approvals and budgets.</p>
       </PageHeader>
+      <ModelKeyNotice />
       {panel.open && <NewRoutine workspaceId={workspaceId} onSaved={(made) => saved(made, 'Created')} onCancel={() => panel.done()} />}
       <Notice message={panel.notice} />
       {secret && <WebhookSecret routine={secret.routine} secret={secret.secret} onDone={() => setSecret(undefined)} />}

@@ -52,8 +52,12 @@ function DeleteDocument({ workspaceId, document }: { workspaceId: string; docume
     <>
       <ConfirmButton
         title={`Delete ${document.title}?`}
-        description="The model no longer finds its passages; answers that cited it keep their sources, which then lead nowhere."
-        confirmLabel="Delete document"
+        description={
+          document.source === 'entry'
+            ? 'It is a knowledge entry: the entry goes too. The model no longer finds it; answers that cited it keep their sources, which then lead nowhere.'
+            : 'The model no longer finds its passages; answers that cited it keep their sources, which then lead nowhere.'
+        }
+        confirmLabel={document.source === 'entry' ? 'Delete entry' : 'Delete document'}
         disabled={remove.isPending}
         onConfirm={() => remove.mutate({ params: { path: { id: workspaceId, doc_id: document.id } } })}
       >
@@ -98,7 +102,8 @@ function DocumentsTable({ workspaceId, documents }: { workspaceId: string; docum
         { header: 'Document', className: 'kd-title', cell: (document) => <DocumentTitle workspaceId={workspaceId} document={document} /> },
         { header: 'Kind', cell: (document) => (document.source === 'entry' ? 'Entry' : document.kind ? KINDS[document.kind] : '—') },
         { header: 'Status', cell: (document) => <DocumentStatus document={document} /> },
-        { header: 'Pages', num: true, cell: (document) => count(document.pages) },
+        // An entry has no pages of its own.
+        { header: 'Pages', num: true, cell: (document) => (document.source === 'entry' ? '—' : count(document.pages)) },
         { header: 'Passages', num: true, cell: (document) => count(document.passages) },
         { header: 'Added', cell: (document) => dateTime(document.created_at) },
         {

@@ -1,8 +1,12 @@
 import { $api, type Schemas, useRefresh } from '../../../api/client';
 import { ActionForm, Field } from '../../../ui/form';
 
-/** Knowledge shows in the knowledge list and, counted, in the workspace's detail and list. */
-export const useRefreshKnowledge = () => useRefresh('/api/workspaces/{id}/knowledge', '/api/workspaces/{id}', '/api/workspaces');
+/**
+ * Knowledge shows in the knowledge list, among the documents (an entry is a document of its own,
+ * read like one) and, counted, in the workspace's detail and list.
+ */
+export const useRefreshKnowledge = () =>
+  useRefresh('/api/workspaces/{id}/knowledge', '/api/workspaces/{id}/knowledge/documents', '/api/workspaces/{id}', '/api/workspaces');
 
 interface FieldsProps {
   error: unknown;

@@ -3,7 +3,8 @@ import { $api } from '../../../api/client';
 import { Section } from '../../../ui/page';
 import { type Saved, EditRoutine } from './routine-form';
 import { RunHistory } from './runs';
-import type { Routine } from './shared';
+import { hookUrlOf, type Routine } from './shared';
+import { CopyButton } from '../../../ui/copy';
 
 /** Who a routine runs as, by the organisation's user list. */
 function RunAs({ runAs }: { runAs: string | null }) {
@@ -64,6 +65,15 @@ export function RoutineDetail({ workspaceId, routine, onSaved }: RoutineDetailPr
           <dd>
             <RunAs runAs={routine.run_as} />
           </dd>
+          {routine.hook_path && (
+            <>
+              <dt>Webhook URL</dt>
+              <dd className="secret-row rt-url">
+                <code>{hookUrlOf(routine.hook_path)}</code>
+                <CopyButton value={hookUrlOf(routine.hook_path)} what="the webhook URL" />
+              </dd>
+            </>
+          )}
         </dl>
       )}
       <h3>Runs</h3>

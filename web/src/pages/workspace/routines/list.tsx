@@ -5,6 +5,7 @@ import { ConfirmButton } from '../../../ui/confirm';
 import { dateTime } from '../../../ui/format';
 import { RowError } from '../../../ui/states';
 import { DataTable } from '../../../ui/table';
+import { timeIn } from './next-times';
 import { type Routine, routinePath, useRefreshRoutines } from './shared';
 
 /** The schedule and its zone, or "Webhook". */
@@ -21,7 +22,9 @@ function TriggerText({ routine }: { routine: Routine }) {
 function NextRun({ routine }: { routine: Routine }) {
   if (!routine.enabled) return <span className="hint">paused</span>;
   if ('webhook' in routine.trigger) return <span className="hint">when called</span>;
-  return <time dateTime={routine.next_run_at ?? undefined}>{dateTime(routine.next_run_at)}</time>;
+  if (!routine.next_run_at) return <span className="hint">none</span>;
+  // In the schedule's own zone, named: the time the admin set, not the browser's.
+  return <time dateTime={routine.next_run_at}>{timeIn(new Date(routine.next_run_at), routine.trigger.timezone)}</time>;
 }
 
 function LastOutcome({ workspaceId, routine }: { workspaceId: string; routine: Routine }) {
@@ -67,13 +70,19 @@ function RoutineActions({ workspaceId, routine, onStarted, onDeleted }: ActionsP
   const named = <span className="visually-hidden"> {routine.name}</span>;
   return (
     <div className="actions rt-actions">
-      <button type="button" className="button secondary small" disabled={run.isPending} onClick={() => run.mutate(path)}>
+      <button
+        type="button"
+        className="button secondary"
+        // Not disabled while it starts: focus stays on it (a disabled button drops it to the page).
+        aria-disabled={run.isPending}
+        onClick={() => !run.isPending && run.mutate(path)}
+      >
         {run.isPending ? 'Starting…' : 'Run now'}
         {named}
       </button>
       <button
         type="button"
-        className="button secondary small"
+        className="button secondary"
         disabled={toggle.isPending}
         onClick={() => toggle.mutate({ ...path, body: { enabled: !routine.enabled } })}
       >
