@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import type { Deps } from '../deps.js';
 import { postInWorkspaceChannels } from '../chat/index.js';
 import type { JobHandler, JobMessage } from '../jobs/index.js';
 import { postNotice } from '../platform/url-policy.js';
 import type { RunFields } from './entities.js';
-import { findRoutine, openWebhookUrl } from './store.js';
+import { findRoutine, openWebhookUrl, type RoutineItem } from './store.js';
 
 /*
  * Where a routine's answer goes besides its conversation (CONTRACT.md, "Routines"): a POST to its
@@ -28,10 +29,7 @@ export type RoutineDeliveryJob = z.infer<typeof RoutineDeliverySchema>;
 const MAX_DELIVERED_ANSWER = 100_000;
 
 /** The delivery job of a run's answer: its id is the run's, so a run's answer is delivered once. */
-export function deliveryMessage(
-  run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger'>,
-  answer: string,
-): JobMessage {
+function deliveryMessage(run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger'>, answer: string): JobMessage {
   return {
     jobId: `routine-delivery-${run.routine_id}-${run.id}`,
     queue: 'cold-messages',
@@ -45,6 +43,16 @@ export function deliveryMessage(
       answer: answer.slice(0, MAX_DELIVERED_ANSWER),
     } satisfies RoutineDeliveryJob,
   };
+}
+
+/** Queues a done run's answer where its routine delivers besides the conversation (nothing when it does not). */
+export async function deliverAnswer(
+  deps: Pick<Deps, 'jobs'>,
+  routine: Pick<RoutineItem, 'deliver_channel' | 'webhook_url'>,
+  run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger'>,
+  answer: string,
+): Promise<void> {
+  if (routine.deliver_channel || routine.webhook_url) await deps.jobs.enqueue(deliveryMessage(run, answer));
 }
 
 /** The handler of a routine's delivery (on the outgoing-messages queue). */

@@ -1,7 +1,7 @@
 import type { DecidedQuery } from '../approvals/index.js';
 import type { Deps } from '../deps.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { deliveryMessage } from './delivery.js';
+import { deliverAnswer } from './delivery.js';
 import { runKey, runResumed } from './entities.js';
 import { afterApproval, runIdOfConversation, showLastRun, type RunItem } from './runs.js';
 import type { RunStatus } from './schemas.js';
@@ -51,7 +51,5 @@ export async function followDecidedRun(deps: Deps, decided: DecidedQuery): Promi
   await showLastRun(deps, routineId, { ...run, status: outcome.status });
   if (outcome.status !== 'done') return;
   const routine = await findRoutine(deps, routineId);
-  if (routine?.org_id === run.org_id && (routine.deliver_channel || routine.webhook_url)) {
-    await deps.jobs.enqueue(deliveryMessage(run, decided.response.answer));
-  }
+  if (routine?.org_id === run.org_id) await deliverAnswer(deps, routine, run, decided.response.answer);
 }

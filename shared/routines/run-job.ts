@@ -4,7 +4,7 @@ import { RunLaterError, type JobHandler } from '../jobs/index.js';
 import { isActive, userKey, type UserItem } from '../org/index.js';
 import { errorMessage, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
-import { deliveryMessage } from './delivery.js';
+import { deliverAnswer } from './delivery.js';
 import { runKey, runMoved } from './entities.js';
 import { RoutineRunJobSchema, showLastRun, type RoutineRunJob, type RunItem } from './runs.js';
 import type { RunStatus } from './schemas.js';
@@ -109,9 +109,7 @@ async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promi
     error: response.error,
     finished_at: finished ? deps.clock.now().toISOString() : null,
   });
-  if (status === 'done' && (routine.deliver_channel || routine.webhook_url)) {
-    await deps.jobs.enqueue(deliveryMessage(run, response.answer));
-  }
+  if (status === 'done') await deliverAnswer(deps, routine, run, response.answer);
 }
 
 /** The `routines` queue's handler. */
