@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { postInWorkspaceChannels } from '../chat/index.js';
-import { postNotice } from '../platform/url-policy.js';
+import { postNotice } from '../platform/webhooks.js';
 import type { JobMessage, JobHandler } from '../jobs/index.js';
 import { readSetting } from '../org/index.js';
 import { budgetSpendKey, budgetsKey } from './entities.js';

@@ -3,7 +3,7 @@ import { SecretDecryptionError } from '../platform/secrets.js';
 import type { SecretStore, Store } from '../platform/store.js';
 import { NotFoundError, ValidationError } from '../platform/errors.js';
 import type { Item, Key } from '../platform/table.js';
-import { webhookUrlProblem } from '../platform/url-policy.js';
+import { webhookUrlProblem } from '../platform/webhooks.js';
 import {
   chatOrganisationEntry,
   chatOrganisations,

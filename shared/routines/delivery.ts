@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Deps } from '../deps.js';
 import { postInWorkspaceChannels } from '../chat/index.js';
 import type { JobHandler, JobMessage } from '../jobs/index.js';
-import { postNotice } from '../platform/url-policy.js';
+import { postNotice } from '../platform/webhooks.js';
 import type { RunFields } from './entities.js';
 import { findRoutine, openWebhookUrl, type RoutineItem } from './store.js';
 

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { isoTimestamp } from '../http/schemas.js';
-import { webhookUrlProblem } from '../platform/url-policy.js';
+import { webhookUrlProblem } from '../platform/webhooks.js';
 import { isTimeZone, scheduleShape } from './schedule-text.js';
 
 /*
