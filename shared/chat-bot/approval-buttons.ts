@@ -4,7 +4,7 @@ import { approvalOf, decideApproval } from '../agent/index.js';
 import type { AgentDeps } from '../deps.js';
 import { DomainError, NotFoundError, PaymentRequiredError, errorMessage, TooManyRequestsError } from '../platform/errors.js';
 import { APPROVAL_ACTIONS, approvalRefOf } from './approval-messages.js';
-import { getBinding, chatPersonOf, offerLink, strangerReason, type ChatTeam } from '../chat/index.js';
+import { channelApprovalIn, getBinding, chatPersonOf, offerLink, strangerReason, type ChatTeam } from '../chat/index.js';
 import { ThreadReply } from './reply.js';
 import { finishAnswer, showDecision } from './thread-answer.js';
 
@@ -46,7 +46,7 @@ async function linkedDecider(
   context: PressContext,
   press: ApprovalPress,
   tell: (text: string) => Promise<unknown>,
-  threadTs: string,
+  threadTs: string | undefined,
 ): Promise<Decider | undefined> {
   const person = await chatPersonOf(deps, context, press.user, { claimedTeam: press.userTeam, fresh: true });
   if (person.kind === 'linked') {
@@ -64,16 +64,24 @@ async function linkedDecider(
   return undefined;
 }
 
-/** The approval of a button pressed in this channel: of the organisation, asked in a thread of the channel, of the workspace bound to it. */
-async function pressedApproval(deps: AgentDeps, orgId: string, channel: string, ref: { workspaceId: string; approvalId: string }) {
+/**
+ * The approval of a button pressed in this channel: of the organisation and of the workspace bound
+ * to the channel, asked in a thread of the channel (`threadTs`: the answer goes on there) or, for a
+ * conversation without a thread (a routine's run), posted in the channel as the very message pressed
+ * (`threadTs` undefined: the routine delivers what follows).
+ */
+async function pressedApproval(deps: AgentDeps, orgId: string, press: ApprovalPress, ref: { workspaceId: string; approvalId: string }) {
   const item = await approvalOf(deps, orgId, ref.workspaceId, ref.approvalId).catch((error: unknown) => {
     if (error instanceof NotFoundError) return undefined;
     throw error;
   });
   const caller = item && callerOf(item);
-  if (!item || caller?.chat?.channelId !== channel) return undefined;
-  const binding = await getBinding(deps, orgId, channel);
-  return binding?.workspace_id === item.workspace_id ? { item, caller, threadTs: caller.chat.threadTs } : undefined;
+  if (!item || !caller || (caller.chat && caller.chat.channelId !== press.channel)) return undefined;
+  const binding = await getBinding(deps, orgId, press.channel);
+  if (binding?.workspace_id !== item.workspace_id) return undefined;
+  if (caller.chat) return { item, caller, threadTs: caller.chat.threadTs };
+  const posted = await channelApprovalIn(deps, orgId, item.id, press.channel);
+  return posted && posted.ts === press.messageTs ? { item, caller, threadTs: undefined } : undefined;
 }
 
 /** Why a press on an approval no longer pending decides nothing. */
@@ -89,18 +97,31 @@ function mayNotNotice(item: ApprovalItem): string {
   return 'You may not decide this: only an admin of the organisation may.';
 }
 
+/** What the presser is told when a decision failed before it was written (nothing decided); undefined for any other failure. */
+async function nothingDecided(deps: AgentDeps, item: ApprovalItem, error: unknown): Promise<string | undefined> {
+  // No place among the organisation's queries in flight: nothing was decided, press again later.
+  if (error instanceof TooManyRequestsError)
+    return `Nothing was decided: ${error.message}. Press again in ${error.retryAfterSeconds} seconds.`;
+  // A budget without room: nothing was decided; the approval waits for the budget's reset or a higher limit.
+  if (error instanceof PaymentRequiredError) return `Nothing was decided: ${error.message}`;
+  // Decided by someone else a moment before (of two decisions exactly one wins).
+  if (error instanceof DomainError) return decidedNotice(await getApproval(deps, item.org_id, item.workspace_id, item.id));
+  return undefined;
+}
+
 /**
  * An Approve / Deny press on an approval message. A press on one decided or expired already, or by
  * someone who may not decide it, is answered with a private notice and nothing else happens.
- * Otherwise the message shows the decision and the query goes on in the thread like any answer
- * (status, streamed text, 👍/👎 buttons; or the next approval message).
+ * Otherwise the message shows the decision and the query goes on: in the thread like any answer
+ * (status, streamed text, 👍/👎 buttons; or the next approval message), or, for an approval posted
+ * in the channel itself (a routine's run), where the routine delivers (routines/resumed-run.ts).
  */
 export async function handleApprovalPress(deps: AgentDeps, context: PressContext, press: ApprovalPress): Promise<void> {
   const ref = approvalRefOf(press.value);
   if (!ref) return;
   const tell = (text: string, threadTs?: string) =>
     context.client.chat.postEphemeral({ channel: press.channel, user: press.user, text, ...(threadTs ? { thread_ts: threadTs } : {}) });
-  const pressed = await pressedApproval(deps, context.orgId, press.channel, ref);
+  const pressed = await pressedApproval(deps, context.orgId, press, ref);
   if (!pressed) {
     await tell(NOT_HERE);
     return;
@@ -120,7 +141,8 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
   const status = press.actionId === APPROVAL_ACTIONS.approve ? ('approved' as const) : ('denied' as const);
   // The answer goes on for the one who asked (a stream names its recipient); not named (before they were kept): the presser.
   const asker = caller.chat?.userId ?? press.user;
-  const reply = new ThreadReply(context.client, { channel: press.channel, threadTs, userId: asker, teamId: context.teamId }, deps.logger);
+  const thread = threadTs ? { channel: press.channel, threadTs, userId: asker, teamId: context.teamId } : undefined;
+  const reply = thread ? new ThreadReply(context.client, thread, deps.logger) : undefined;
   let started = false;
   let shown: Promise<void> = Promise.resolve();
   const onStart = () => {
@@ -134,43 +156,29 @@ export async function handleApprovalPress(deps: AgentDeps, context: PressContext
     }).catch((error: unknown) =>
       deps.logger.warn('team-chat approval message not updated', { approvalId: item.id, error: errorMessage(error) }),
     );
-    void reply.start();
+    void reply?.start();
   };
   let result: Awaited<ReturnType<typeof decideApproval>>;
   try {
     const decision = { decision: status === 'approved' ? ('approve' as const) : ('deny' as const) };
     result = await decideApproval(deps, decider, item.workspace_id, item.id, decision, {
       onStart,
-      onEvent: (event) => reply.onEvent(event),
+      ...(reply ? { onEvent: (event) => reply.onEvent(event) } : {}),
     });
   } catch (error) {
-    await reply.abandon();
-    if (!started && error instanceof TooManyRequestsError) {
-      // No place among the organisation's queries in flight: nothing was decided, press again later.
-      await tell(`Nothing was decided: ${error.message}. Press again in ${error.retryAfterSeconds} seconds.`, threadTs);
-      return;
-    }
-    if (!started && error instanceof PaymentRequiredError) {
-      // A budget without room: nothing was decided; the approval waits for the budget's reset or a higher limit.
-      await tell(`Nothing was decided: ${error.message}`, threadTs);
-      return;
-    }
-    if (!started && error instanceof DomainError) {
-      // Decided by someone else a moment before (of two decisions exactly one wins).
-      await tell(decidedNotice(await getApproval(deps, item.org_id, item.workspace_id, item.id)), threadTs);
+    await reply?.abandon();
+    const notice = started ? undefined : await nothingDecided(deps, item, error);
+    if (notice) {
+      await tell(notice, threadTs);
       return;
     }
     // Decided, but the query could not go on: the thread says so (the bridge logs why).
     await shown;
-    await context.client.chat.postMessage({ channel: press.channel, thread_ts: threadTs, text: GONE_WRONG });
+    if (threadTs) await context.client.chat.postMessage({ channel: press.channel, thread_ts: threadTs, text: GONE_WRONG });
     throw error;
   }
   await shown;
-  await finishAnswer(
-    deps,
-    context.client,
-    reply,
-    { channel: press.channel, threadTs, orgId: item.org_id, workspaceId: item.workspace_id },
-    result,
-  );
+  if (!reply || !thread) return;
+  const ask = { channel: press.channel, threadTs: thread.threadTs, orgId: item.org_id, workspaceId: item.workspace_id };
+  await finishAnswer(deps, context.client, reply, ask, result);
 }

@@ -1,7 +1,8 @@
-import { notConnected, type ChatNotifier, type DecisionForThread } from '../chat/index.js';
+import { notConnected, type ChannelApprovalMessage, type ChatNotifier, type DecisionForThread } from '../chat/index.js';
 // Imported statically: a dynamic import here made esbuild order the MCP SDK before zod in the jobs
 // bundle, which then threw at its cold start (test/infra/bundles.test.ts).
 import { showDecisionInThread } from './thread-answer.js';
+import { postChannelApproval, showChannelDecision } from './channel-approvals.js';
 import type { SecretStore } from '../platform/store.js';
 import { readSetting } from '../org/index.js';
 
@@ -24,6 +25,16 @@ export class TeamChatNotifier implements ChatNotifier {
   async continueAfterDecision(decided: DecisionForThread): Promise<void> {
     const client = await this.clientOf(decided.orgId);
     await showDecisionInThread(this.store, client, decided);
+  }
+
+  async postApproval(orgId: string, channelId: string, workspaceId: string, approvalId: string): Promise<string | undefined> {
+    const client = await this.clientOf(orgId);
+    return postChannelApproval(this.store, client, { orgId, channelId, workspaceId, approvalId });
+  }
+
+  async showApprovalDecision(message: ChannelApprovalMessage): Promise<void> {
+    const client = await this.clientOf(message.orgId);
+    await showChannelDecision(this.store, client, message);
   }
 
   private async clientOf(orgId: string) {

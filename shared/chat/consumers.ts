@@ -105,19 +105,27 @@ export async function unbindChannel(deps: Deps, orgId: string, channelId: string
   );
 }
 
-/** The channels bound to a workspace. */
 /**
  * Posts `text` in each team-chat channel bound to the workspace (a budget's alert, a routine's
- * answer). An organisation without team chat is skipped: its notices go by webhook only.
+ * answer): in the channel itself, or in the thread `threads` names for that channel (a routine's
+ * answer under the approval message it waited on). An organisation without team chat is skipped:
+ * its notices go by webhook only.
  */
-export async function postInWorkspaceChannels(deps: Deps, orgId: string, workspaceId: string, text: string): Promise<void> {
+export async function postInWorkspaceChannels(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  text: string,
+  threads: ReadonlyMap<string, string> = new Map(),
+): Promise<void> {
   for (const channel of await channelsOf(deps, orgId, workspaceId)) {
-    await deps.chat.postInThread(orgId, channel.channel_id, '', text).catch((error: unknown) => {
+    await deps.chat.postInThread(orgId, channel.channel_id, threads.get(channel.channel_id) ?? '', text).catch((error: unknown) => {
       if (!hasErrorCode(error, 'not_connected')) throw error;
     });
   }
 }
 
+/** The channels bound to a workspace. */
 export async function channelsOf(
   deps: Deps,
   orgId: string,

@@ -116,6 +116,31 @@ export function linkRequestUse(tokenHash: string, userId: string, now: string) {
   return updateOf(command);
 }
 
+/**
+ * An approval message the bot posted in a channel, outside any thread (`CHATAPPR#<org>#<approval>` /
+ * `CHANNEL#<channel>`): an approval of a conversation that has no thread of its own (a routine's run)
+ * asked where the routine delivers. A press is checked against it, and the decision shown on it.
+ */
+const channelApprovalEntity = tableEntity('chat-channel-approval', {
+  org_id: string(),
+  workspace_id: string(),
+  approval_id: string(),
+  channel_id: string(),
+  /** The message's ts: the thread its answer goes on in. */
+  ts: string(),
+  created_at: string(),
+  ttl: number(),
+});
+
+export type ChannelApprovalItem = FormattedItem<typeof channelApprovalEntity>;
+
+const channelApprovalsPartition = (orgId: string, approvalId: string) => `CHATAPPR#${orgId}#${approvalId}`;
+
+export const channelApprovalKey = (orgId: string, approvalId: string, channelId: string): Key => ({
+  pk: channelApprovalsPartition(orgId, approvalId),
+  sk: `CHANNEL#${channelId}`,
+});
+
 // --- Access patterns ---
 
 /** The channels bound to a workspace: their bindings. */
@@ -126,3 +151,6 @@ export const channelsOfWorkspace = (orgId: string, workspaceId: string): QueryIn
 
 /** The chat links of an organisation. */
 export const chatLinksOfOrganisation = (orgId: string): QueryInput => ({ pk: orgPartition(orgId), sk: { beginsWith: 'CHATLINK#' } });
+
+/** The channel messages of an approval (one per channel it was posted in). */
+export const channelApprovalsOf = (orgId: string, approvalId: string): QueryInput => ({ pk: channelApprovalsPartition(orgId, approvalId) });

@@ -8,6 +8,7 @@
  * The public file of `shared/chat/`: other domains import this file (or a file it names `@public`) and
  * nothing else of the folder (docs/architecture.md, "Layers"; `npm run layers` checks it).
  */
+export * from './channel-approvals.js';
 export * from './consumers.js';
 export * from './entities.js';
 export * from './identity.js';

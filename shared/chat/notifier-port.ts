@@ -20,6 +20,15 @@ export interface DecisionForThread {
   answerSeq: number | null;
 }
 
+/** An approval message posted in a channel, outside any thread (an approval of a routine's run). */
+export interface ChannelApprovalMessage {
+  orgId: string;
+  workspaceId: string;
+  approvalId: string;
+  channelId: string;
+  ts: string;
+}
+
 /** Posts into team-chat threads (the cold notice, the outcome of an approval decided elsewhere). */
 export interface ChatNotifier {
   /** Posts `text` in a thread of the channel, or in the channel itself when `threadTs` is empty. */
@@ -30,6 +39,14 @@ export interface ChatNotifier {
    * notices (the tests' recorder) has nothing to show it with.
    */
   continueAfterDecision?(decided: DecisionForThread): Promise<void>;
+  /**
+   * Posts a pending approval in the channel itself, with its Approve / Deny buttons (the approval of
+   * a conversation without a thread: a routine's run); answers the message's ts, or undefined when
+   * the approval is no longer pending (nothing is posted). Optional, as `continueAfterDecision`.
+   */
+  postApproval?(orgId: string, channelId: string, workspaceId: string, approvalId: string): Promise<string | undefined>;
+  /** Shows a decided approval's decision on its channel message (who decided what; no buttons). */
+  showApprovalDecision?(message: ChannelApprovalMessage): Promise<void>;
 }
 
 const NOT_CONNECTED = 'team-chat is not connected for this organisation';
@@ -46,6 +63,14 @@ export class UnconnectedChat implements ChatNotifier {
   }
 
   async continueAfterDecision(): Promise<void> {
+    throw notConnected();
+  }
+
+  async postApproval(): Promise<string | undefined> {
+    throw notConnected();
+  }
+
+  async showApprovalDecision(): Promise<void> {
     throw notConnected();
   }
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { postInWorkspaceChannels } from '../chat/index.js';
+import { approvalThreads, postInWorkspaceChannels } from '../chat/index.js';
 import type { JobHandler, JobMessage } from '../jobs/index.js';
 import { postNotice } from '../platform/webhooks.js';
 import type { RunFields } from './entities.js';
@@ -22,14 +22,19 @@ export const RoutineDeliverySchema = z.object({
   conversationId: z.string().min(1),
   trigger: z.string(),
   answer: z.string(),
+  /** The approval the run waited on last: its channel messages are where the answer goes on (their threads). */
+  approvalId: z.string().optional(),
 });
 export type RoutineDeliveryJob = z.infer<typeof RoutineDeliverySchema>;
 
 /** How much of an answer a delivery carries (the whole answer is in the conversation). */
 const MAX_DELIVERED_ANSWER = 100_000;
 
+/** The run whose answer is delivered (`approval_id`: the approval it waited on, if it did). */
+type DeliveredRun = Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger' | 'approval_id'>;
+
 /** The delivery job of a run's answer: its id is the run's, so a run's answer is delivered once. */
-function deliveryMessage(run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger'>, answer: string): JobMessage {
+function deliveryMessage(run: DeliveredRun, answer: string): JobMessage {
   return {
     jobId: `routine-delivery-${run.routine_id}-${run.id}`,
     queue: 'cold-messages',
@@ -41,6 +46,7 @@ function deliveryMessage(run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | '
       conversationId: run.conversation_id,
       trigger: run.trigger,
       answer: answer.slice(0, MAX_DELIVERED_ANSWER),
+      ...(run.approval_id ? { approvalId: run.approval_id } : {}),
     } satisfies RoutineDeliveryJob,
   };
 }
@@ -49,7 +55,7 @@ function deliveryMessage(run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | '
 export async function deliverAnswer(
   deps: Pick<Deps, 'jobs'>,
   routine: Pick<RoutineItem, 'deliver_channel' | 'webhook_url'>,
-  run: Pick<RunFields, 'org_id' | 'routine_id' | 'id' | 'conversation_id' | 'trigger'>,
+  run: DeliveredRun,
   answer: string,
 ): Promise<void> {
   if (routine.deliver_channel || routine.webhook_url) await deps.jobs.enqueue(deliveryMessage(run, answer));
@@ -72,7 +78,8 @@ export const routineDeliveryHandler: JobHandler<RoutineDeliveryJob> = {
       await postNotice(url, body, { allowPrivate: deps.config.mcpAllowPrivateUrls, receiver: "the routine's webhook" });
     }
     if (routine.deliver_channel) {
-      await postInWorkspaceChannels(deps, routine.org_id, routine.workspace_id, `Routine "${routine.name}":\n${data.answer}`);
+      const threads = data.approvalId ? await approvalThreads(deps, routine.org_id, data.approvalId) : undefined;
+      await postInWorkspaceChannels(deps, routine.org_id, routine.workspace_id, `Routine "${routine.name}":\n${data.answer}`, threads);
     }
   },
 };

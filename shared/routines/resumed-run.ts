@@ -1,6 +1,7 @@
 import type { DecidedQuery } from '../approvals/index.js';
 import type { Deps } from '../deps.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { tellChannelsOfApproval } from './channel-approvals.js';
 import { deliverAnswer } from './delivery.js';
 import { runKey, runResumed } from './entities.js';
 import { afterApproval, runIdOfConversation, showLastRun, type RunItem } from './runs.js';
@@ -12,7 +13,8 @@ import { findRoutine } from './store.js';
  * (`deps.afterDecision`, approvals/after-decision.ts; the wiring connects it): the run ends at that
  * moment, `done` or `failed` with its cost, duration and end time (or waits on its next approval),
  * and a `done` run's whole answer is delivered by the same job as an answer that needed no approval
- * (delivery.ts). An expired approval is a refusal: the run fails, and nothing is delivered.
+ * (delivery.ts). An expired approval is a refusal: the run fails, and nothing is delivered. An
+ * approval asked in the routine's channels shows its decision there (channel-approvals.ts).
  */
 
 /** How the run stands after the resumed query: its next approval, a refusal by expiry, an error, or done. */
@@ -49,7 +51,10 @@ export async function followDecidedRun(deps: Deps, decided: DecidedQuery): Promi
   );
   if (!moved) return;
   await showLastRun(deps, routineId, { ...run, status: outcome.status });
-  if (outcome.status !== 'done') return;
   const routine = await findRoutine(deps, routineId);
-  if (routine?.org_id === run.org_id) await deliverAnswer(deps, routine, run, decided.response.answer);
+  if (routine?.org_id !== run.org_id) return;
+  // Where it was asked in the routine's channels, the decision shows there, and the next approval is asked there.
+  await tellChannelsOfApproval(deps, routine, decided.approvalId, 'decided');
+  if (outcome.status === 'waiting_approval' && outcome.approvalId) await tellChannelsOfApproval(deps, routine, outcome.approvalId, 'ask');
+  if (outcome.status === 'done') await deliverAnswer(deps, routine, run, decided.response.answer);
 }

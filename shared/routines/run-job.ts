@@ -4,6 +4,7 @@ import { RunLaterError, type JobHandler } from '../jobs/index.js';
 import { isActive, userKey, type UserItem } from '../org/index.js';
 import { errorMessage, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { tellChannelsOfApproval } from './channel-approvals.js';
 import { deliverAnswer } from './delivery.js';
 import { runKey, runMoved } from './entities.js';
 import { RoutineRunJobSchema, showLastRun, type RoutineRunJob, type RunItem } from './runs.js';
@@ -110,6 +111,7 @@ async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promi
     finished_at: finished ? deps.clock.now().toISOString() : null,
   });
   if (status === 'done') await deliverAnswer(deps, routine, run, response.answer);
+  else if (response.pending_approval) await tellChannelsOfApproval(deps, routine, response.pending_approval.id, 'ask');
 }
 
 /** The `routines` queue's handler. */

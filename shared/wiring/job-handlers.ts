@@ -8,6 +8,7 @@ import { conversationStatsHandler } from '../conversations/stats-job.js';
 import { evalCaseHandler } from '../evals/case-job.js';
 import type { JobHandler, JobHandlers } from '../jobs/worker.js';
 import { knowledgeJobHandler } from '../knowledge/documents/ingest-job.js';
+import { RoutineApprovalSchema, routineApprovalHandler, type RoutineApprovalJob } from '../routines/channel-approvals.js';
 import { RoutineDeliverySchema, routineDeliveryHandler, type RoutineDeliveryJob } from '../routines/delivery.js';
 import { FireRoutineJobSchema, type FireRoutineJob } from '../routines/fire-message.js';
 import { fireRoutineHandler } from '../routines/fire-job.js';
@@ -35,13 +36,14 @@ const timedMoves: JobHandler<ApprovalExpiryJob | FireRoutineJob | LifecycleJob> 
 
 /**
  * The cold-messages queue carries what leaves the service as a message: a cold conversation's
- * notice in its thread, a budget's alert (`kind: "budget-alert"`) and a routine's answer
- * (`kind: "routine-delivery"`).
+ * notice in its thread, a budget's alert (`kind: "budget-alert"`), a routine's answer
+ * (`kind: "routine-delivery"`) and a routine's approval in its channels (`kind: "routine-approval"`).
  */
-const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob | RoutineDeliveryJob> = {
-  schema: z.union([BudgetAlertSchema, RoutineDeliverySchema, ColdNoticeSchema]),
+const outgoingMessages: JobHandler<BudgetAlertJob | ColdNoticeJob | RoutineDeliveryJob | RoutineApprovalJob> = {
+  schema: z.union([BudgetAlertSchema, RoutineDeliverySchema, RoutineApprovalSchema, ColdNoticeSchema]),
   run: (deps, data, job) => {
     if (!('kind' in data)) return coldNoticeHandler.run(deps, data, job);
+    if (data.kind === 'routine-approval') return routineApprovalHandler.run(deps, data, job);
     return data.kind === 'routine-delivery' ? routineDeliveryHandler.run(deps, data, job) : budgetAlertHandler.run(deps, data, job);
   },
 };

@@ -268,6 +268,12 @@ export async function startFakeChat(options: FakeChatOptions = {}) {
     messagesIn(threadTs: string): ShownMessage[] {
       return [...messages.values()].filter((message) => message.threadTs === threadTs).sort((a, b) => a.ts.localeCompare(b.ts));
     },
+    /** The messages posted in the channel itself (not in a thread), as the platform shows them now, oldest first. */
+    messagesInChannel(channel: string): ShownMessage[] {
+      return [...messages.values()]
+        .filter((message) => message.channel === channel && !message.threadTs)
+        .sort((a, b) => a.ts.localeCompare(b.ts));
+    },
     /** The texts of the thread's finished messages (posted, or streamed and stopped), oldest first. */
     answersIn(threadTs: string): string[] {
       return this.messagesIn(threadTs)
