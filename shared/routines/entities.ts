@@ -61,6 +61,9 @@ const routineEntity = tableEntity('routine', {
   webhook_origin: nullableString,
   /** The webhook's signing secret, sealed: it is needed in full to check a signature, so it cannot be a hash. */
   secret: nullableString,
+  /** The secret a rotation replaced, sealed, still checked until `previous_secret_until` (absent or null: none). */
+  previous_secret: nullableString.optional(),
+  previous_secret_until: nullableString.optional(),
   run_as: nullableString,
   enabled: boolean(),
   next_run_at: nullableString,
@@ -87,6 +90,9 @@ export interface RoutineFields {
   webhook_url: string | null;
   webhook_origin: string | null;
   secret: string | null;
+  /** The secret a rotation replaced (sealed) and until when it still verifies. */
+  previous_secret?: string | null;
+  previous_secret_until?: string | null;
   run_as: string | null;
   enabled: boolean;
   next_run_at: string | null;
@@ -127,8 +133,9 @@ export const routineAbsent = () => conditionOf(routineEntity, { attr: 'pk', exis
 /** The condition that a routine is still there. */
 export const routineExists = () => conditionOf(routineEntity, { attr: 'pk', exists: true });
 
-/** A routine changed by its admin (every field but its ids and creation), its due entry moved or taken out; only while it exists. */
-export function routineChange(fields: RoutineFields) {
+/** A routine changed by its admin (but its ids and creation), its due entry moved or taken out; only while it exists. */
+export function routineChange(fields: Omit<RoutineFields, 'secret'> & Partial<Pick<RoutineFields, 'secret'>>) {
+  // A `secret` left out is kept as it is: a rotation may have replaced it since it was read.
   const { id, org_id: _org, workspace_id: _ws, created_at: _created, ...changes } = fields;
   const due =
     changes.next_run_at && changes.enabled ? dueEntry(id, changes.next_run_at) : { ...outOf('approvalExpiries'), due_at: $remove() };
@@ -142,6 +149,28 @@ export function routineChange(fields: RoutineFields) {
       ...due,
     })
     .options({ condition: { attr: 'pk', exists: true } });
+  return updateOf(command);
+}
+
+/**
+ * A webhook routine's secret replaced by `secret` (sealed), the one it replaces kept as `previous` until
+ * `until` (or none): only while its secret is still `current`, so of two rotations at once one wins.
+ */
+export function secretRotated(
+  routineId: string,
+  current: string,
+  change: { secret: string; previous: string | null; until: string | null; updatedAt: string },
+) {
+  const command = routineEntity
+    .build(UpdateItemCommand)
+    .item({
+      ...routineKey(routineId),
+      secret: change.secret,
+      previous_secret: change.previous ?? $remove(),
+      previous_secret_until: change.until ?? $remove(),
+      updated_at: change.updatedAt,
+    })
+    .options({ condition: { attr: 'secret', eq: current } });
   return updateOf(command);
 }
 

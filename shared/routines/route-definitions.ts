@@ -10,7 +10,7 @@ import {
   notFoundError,
   validationErrors,
 } from '../http/schemas.js';
-import { CreateRoutineBody, RoutineParams, RoutineRunSchema, RoutineSchema, UpdateRoutineBody } from './schemas.js';
+import { CreateRoutineBody, RotateSecretBody, RoutineParams, RoutineRunSchema, RoutineSchema, UpdateRoutineBody } from './schemas.js';
 
 const tags = ['routines'];
 const RoutineResponse = z.object({
@@ -80,6 +80,27 @@ export const routineRouteDefinitions = {
       summary: 'Delete a routine and its schedule (its runs and their conversations stay)',
       request: { params: RoutineParams },
       responses: { 200: jsonResponse(StatusOkSchema, 'deleted'), ...adminErrors, ...notFoundError },
+    }),
+  ),
+  rotateSecret: onApi(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/routines/{routine_id}/secret',
+      tags,
+      summary:
+        "Rotate a webhook routine's signing secret: the new one is answered once; the old one stops verifying at once or after `keep_old_for_minutes` (400 for a scheduled routine)",
+      request: { params: RoutineParams, body: { ...jsonBody(RotateSecretBody), required: false } },
+      responses: {
+        200: jsonResponse(
+          z.object({ routine: RoutineSchema, secret: z.string().openapi({ description: 'the new signing secret: shown once' }) }),
+          'the routine and its new secret, once',
+        ),
+        ...adminErrors,
+        ...notFoundError,
+        ...validationErrors,
+        ...conflictError,
+      },
     }),
   ),
   run: onApi(

@@ -3,7 +3,7 @@ import { createRouter, orgIdOf } from '../http/router.js';
 import { routineRouteDefinitions as routes } from './route-definitions.js';
 import { admitStart } from './limits.js';
 import { listRuns, newRun, runView, startRun } from './runs.js';
-import { createRoutine, deleteRoutine, getRoutine, listRoutines, routineView, updateRoutine } from './store.js';
+import { createRoutine, deleteRoutine, getRoutine, listRoutines, rotateSecret, routineView, updateRoutine } from './store.js';
 
 /** `/api/workspaces/:id/routines…` (API function; the runs are jobs: run-job.ts). */
 export function routineRoutes(deps: Deps) {
@@ -29,6 +29,12 @@ export function routineRoutes(deps: Deps) {
       const { id, routine_id } = c.req.valid('param');
       await deleteRoutine(deps, orgIdOf(c), id, routine_id);
       return c.json({ status: 'ok' as const }, 200);
+    })
+    .openapi(routes.rotateSecret.route, async (c) => {
+      const { id, routine_id } = c.req.valid('param');
+      const keep = c.req.valid('json').keep_old_for_minutes ?? 0;
+      const { routine, secret } = await rotateSecret(deps, orgIdOf(c), id, routine_id, keep);
+      return c.json({ routine: routineView(routine), secret }, 200);
     })
     .openapi(routes.run.route, async (c) => {
       const { id, routine_id } = c.req.valid('param');

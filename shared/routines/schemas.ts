@@ -91,6 +91,22 @@ export const UpdateRoutineBody = z
   .openapi('UpdateRoutine');
 export type UpdateRoutineInput = z.infer<typeof UpdateRoutineBody>;
 
+/** How long a rotated secret may keep verifying: a day, time enough to deploy the new one everywhere. */
+export const MAX_KEEP_OLD_SECRET_MINUTES = 1_440;
+
+export const RotateSecretBody = z
+  .object({
+    keep_old_for_minutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_KEEP_OLD_SECRET_MINUTES)
+      .optional()
+      .openapi({ description: 'how long the old secret still verifies, in minutes (default 0: it stops at once)', example: 60 }),
+  })
+  .strict()
+  .openapi('RotateRoutineSecret');
+
 export const RoutineRunSchema = z
   .object({
     id: z.string(),

@@ -14,6 +14,7 @@ import {
   routineKey,
   routinesOfWorkspace,
   routineUncounted,
+  secretRotated,
   type RoutineFields,
 } from './entities.js';
 import { syncSchedule, unschedule } from './fire-message.js';
@@ -23,7 +24,7 @@ import { MAX_ROUTINES_PER_ORG, type CreateRoutineInput, type RoutineView, type U
 /*
  * Routines as their admins make them (entities.ts has their items). The webhook URL and the
  * webhook's secret are sealed (platform/secrets.ts) bound to the routine, so neither is in the table
- * in plaintext; the secret is answered once, when it is made. A routine's schedule is kept with the
+ * in plaintext; the secret is answered once, when it is made or rotated. A routine's schedule is kept with the
  * scheduler port as it changes (fire-message.ts): a recurring EventBridge schedule on AWS, the due
  * index and a timer locally.
  */
@@ -50,11 +51,6 @@ export async function getRoutine(deps: Deps, orgId: string, workspaceId: string,
 export async function listRoutines(deps: Deps, orgId: string, workspaceId: string): Promise<RoutineItem[]> {
   await getWorkspaceItem(deps, orgId, workspaceId);
   return deps.table.queryAll<RoutineItem>(routinesOfWorkspace(orgId, workspaceId));
-}
-
-/** The webhook's signing secret in plaintext, for checking a signature (never for a response but the one that made it). */
-export function openSecret(deps: Pick<Deps, 'secrets'>, routine: RoutineItem): Promise<string | undefined> {
-  return routine.secret ? deps.secrets.open(routine.secret, secretContext(routine.org_id, routine.id)) : Promise.resolve(undefined);
 }
 
 /** The delivery URL in plaintext, for the delivery job. */
@@ -97,6 +93,16 @@ async function sealedUrl(deps: Deps, orgId: string, routineId: string, url: stri
 }
 
 const newSecret = () => `whsec_${randomBytes(32).toString('base64url')}`;
+
+/**
+ * What a change writes of the webhook's secrets: nothing while it stays a webhook routine with its
+ * secret (a rotation since it was read keeps its own), a new one sealed, or none for a schedule.
+ */
+async function secretChange(deps: Deps, routine: RoutineItem, webhook: boolean, made: string | undefined) {
+  if (webhook && !made) return {};
+  const secret = made ? await deps.secrets.seal(made, secretContext(routine.org_id, routine.id)) : null;
+  return { secret, previous_secret: null, previous_secret_until: null };
+}
 
 /**
  * `POST …/routines`: a routine, counted in its organisation (409 past `MAX_ROUTINES_PER_ORG`), and
@@ -169,14 +175,15 @@ export async function updateRoutine(
     input.deliver_to?.webhook_url !== undefined
       ? await sealedUrl(deps, orgId, routineId, input.deliver_to.webhook_url)
       : { webhook_url: current.webhook_url, webhook_origin: current.webhook_origin };
-  const fields: RoutineFields = {
-    ...current,
+  const { secret: _kept, previous_secret: _previous, previous_secret_until: _until, ...rest } = current;
+  const fields = {
+    ...rest,
     name: input.name ?? current.name,
     prompt: input.prompt ?? current.prompt,
     ...trigger,
     deliver_channel: input.deliver_to?.channel ?? current.deliver_channel,
     ...url,
-    secret: trigger.webhook ? (secret ? await deps.secrets.seal(secret, secretContext(orgId, routineId)) : current.secret) : null,
+    ...(await secretChange(deps, current, trigger.webhook, secret)),
     run_as: input.run_as !== undefined ? input.run_as : current.run_as,
     enabled,
     next_run_at: nextRunOf({ ...trigger, enabled }, now),
@@ -189,6 +196,53 @@ export async function updateRoutine(
   );
   await syncSchedule(deps, updated);
   return { routine: updated, ...(secret ? { secret } : {}) };
+}
+
+/**
+ * `POST …/routines/:routine_id/secret`: a webhook routine's new secret, answered once and sealed as
+ * the first was. The one it replaces stops verifying at once, or keeps verifying for
+ * `keepOldForMinutes` (a rotation while an old one is still kept ends that one at once).
+ * @throws ValidationError (400, `details` on `trigger`) for a routine without a webhook
+ * @throws ConflictError (409) when another rotation or a change of trigger changed its secret meanwhile
+ */
+export async function rotateSecret(
+  deps: Deps,
+  orgId: string,
+  workspaceId: string,
+  routineId: string,
+  keepOldForMinutes: number,
+): Promise<{ routine: RoutineItem; secret: string }> {
+  const current = await getRoutine(deps, orgId, workspaceId, routineId);
+  if (!current.webhook || !current.secret) {
+    throw new ValidationError('this routine has no webhook: only a webhook routine has a secret', [
+      { path: 'trigger', message: 'is a schedule: a routine gets a secret when its trigger is { webhook: true }' },
+    ]);
+  }
+  const now = deps.clock.now();
+  const secret = newSecret();
+  const kept = keepOldForMinutes > 0;
+  const { key, input } = secretRotated(routineId, current.secret, {
+    secret: await deps.secrets.seal(secret, secretContext(orgId, routineId)),
+    previous: kept ? current.secret : null,
+    until: kept ? new Date(now.getTime() + keepOldForMinutes * 60_000).toISOString() : null,
+    updatedAt: now.toISOString(),
+  });
+  const routine = await onConditionFailed(
+    deps.table.update<RoutineItem>(key, input),
+    () => new ConflictError('the secret was changed meanwhile (another rotation, or the trigger): read the routine and try again'),
+  );
+  return { routine, secret };
+}
+
+/**
+ * The webhook's signing secrets in plaintext that verify now, for checking a signature (never for a
+ * response but the one that made it): its own, and the one a rotation replaced while it is kept.
+ */
+export async function openSecrets(deps: Pick<Deps, 'secrets' | 'clock'>, routine: RoutineItem): Promise<string[]> {
+  const context = secretContext(routine.org_id, routine.id);
+  const kept = routine.previous_secret && routine.previous_secret_until && deps.clock.now().toISOString() < routine.previous_secret_until;
+  const sealed = [routine.secret, kept ? routine.previous_secret : null].filter((value): value is string => Boolean(value));
+  return Promise.all(sealed.map((value) => deps.secrets.open(value, context)));
 }
 
 /** `DELETE …/routines/:routine_id`: the routine, its schedule and its place in the count (its runs stay, with their conversations). */

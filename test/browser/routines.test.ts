@@ -11,7 +11,8 @@ import { ANSWER, startConsoleService, type ConsoleService } from './service.js';
  * field, creates the routine and sees its next run listed, runs it now and opens the run's
  * transcript, pauses it; then makes a webhook routine, whose URL and secret are shown once (a
  * reload does not show them again), and fires it with the page's own curl example, signed with
- * openssl, to see the webhook's run in its history.
+ * openssl, to see the webhook's run in its history; then rotates its secret, whose new one is shown
+ * once with its own curl example, the old one still working for the hour it was kept.
  */
 
 let service: ConsoleService;
@@ -207,6 +208,29 @@ describe('routines', () => {
     const run = page.getByRole('table', { name: 'Runs of Triage new tickets' }).locator('tbody tr').first();
     await cellOf(run, 'Status').getByText('done').waitFor({ timeout: 15_000 });
     expect(await cellOf(run, 'Trigger').textContent()).toMatch(/^Webhookdelivery test-\d+$/);
+
+    // Rotate secret, confirmed, with the old one kept for an hour: the new one is shown once with its curl example.
+    await page.getByRole('button', { name: 'Rotate secret of Triage new tickets' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Rotate the secret of Triage new tickets?' });
+    await confirm.getByLabel('The old secret').selectOption({ label: 'Keeps working for 1 hour' });
+    await checkPage(page, 'routines-rotate-secret');
+    await confirm.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotated = page.getByRole('region', { name: 'The webhook of Triage new tickets' });
+    await rotated.waitFor();
+    const next = (await rotated.locator('.secret-once code').textContent()) ?? '';
+    expect(next).toMatch(/^whsec_/);
+    expect(next).not.toBe(secret);
+    expect(await rotated.getByText('The old secret keeps working for 1 hour').count()).toBe(1);
+    const nextCurl = (await rotated.locator('.rt-curl').textContent()) ?? '';
+    expect(nextCurl).toContain(`SECRET='${next}'`);
+    // Both sign for now: the old example and the new one are each answered a run (not a 401). Run in
+    // the same second, their delivery ids (test-<time>) may be one: the second is then its redelivery.
+    for (const example of [curl, nextCurl]) {
+      const started = await promisify(execFile)('bash', ['-c', example], { encoding: 'utf8', timeout: 10_000 });
+      expect(JSON.parse(started.stdout).run).toMatchObject({ trigger: 'webhook' });
+    }
+    await rotated.getByRole('button', { name: 'I have copied the secret' }).click();
+    expect(await page.getByText(next).count()).toBe(0);
   });
 
   it('is for admins: a member has no Routines tab, and the page says who manages routines', async () => {

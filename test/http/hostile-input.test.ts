@@ -311,6 +311,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
       { name: 'Renamed routine' },
       { trigger: { schedule: 'rate(5 minutes)' }, enabled: false },
     ],
+    'POST /api/workspaces/{id}/routines/{routine_id}/secret': [{}, { keep_old_for_minutes: 60 }],
     'POST /api/teams': [{ name: 'Hostile team' }],
     'POST /api/workspaces': [{ name: 'Hostile workspace', system_prompt: 'be brief', team_name: 'Hostile team' }],
     'PUT /api/workspaces/{id}': [

@@ -47,6 +47,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/evals/{eval_id}/runs': {},
   'POST /api/workspaces/{id}/routines': { name: 'Matrix routine', prompt: 'hello?', trigger: { schedule: '0 8 * * *' } },
   'PUT /api/workspaces/{id}/routines/{routine_id}': { name: 'Matrix routine 2' },
+  'POST /api/workspaces/{id}/routines/{routine_id}/secret': { keep_old_for_minutes: 5 },
   'POST /api/teams': { name: 'Matrix team' },
   'POST /api/workspaces': { name: 'Matrix workspace' },
   'PUT /api/workspaces/{id}': { name: 'Renamed workspace' },

@@ -19,7 +19,7 @@ const running = (routines: Routine[] | undefined) => routines?.some((routine) =>
 /** The routines of the workspace (admins): the list, a new one's form, the webhook secret once, and the open routine's runs. */
 function Routines({ workspaceId }: { workspaceId: string }) {
   const panel = usePanel();
-  const [secret, setSecret] = useState<Required<Saved>>();
+  const [secret, setSecret] = useState<Required<Saved> & { keptMinutes?: number }>();
   const [params, setParams] = useSearchParams();
   const openId = params.get('routine');
   const routines = $api.useQuery(
@@ -29,9 +29,9 @@ function Routines({ workspaceId }: { workspaceId: string }) {
     { refetchInterval: (query) => (running(query.state.data?.routines) ? POLL_EVERY_MS : false) },
   );
   const open = (routine: Routine) => setParams({ routine: routine.id });
-  const saved = ({ routine, secret: made }: Saved, verb: string) => {
+  const saved = ({ routine, secret: made }: Saved, verb: string, keptMinutes?: number) => {
     panel.done(`${verb} ${routine.name}.`);
-    if (made) setSecret({ routine, secret: made });
+    if (made) setSecret({ routine, secret: made, keptMinutes });
     open(routine);
   };
   return (
@@ -51,7 +51,7 @@ function Routines({ workspaceId }: { workspaceId: string }) {
       <ModelKeyNotice />
       {panel.open && <NewRoutine workspaceId={workspaceId} onSaved={(made) => saved(made, 'Created')} onCancel={() => panel.done()} />}
       <Notice message={panel.notice} />
-      {secret && <WebhookSecret routine={secret.routine} secret={secret.secret} onDone={() => setSecret(undefined)} />}
+      {secret && <WebhookSecret key={secret.secret} {...secret} onDone={() => setSecret(undefined)} />}
       <Loadable
         query={routines}
         label="routines"
@@ -74,7 +74,15 @@ function Routines({ workspaceId }: { workspaceId: string }) {
                   if (routine.id === openId) setParams({});
                 }}
               />
-              {shown && <RoutineDetail key={shown.id} workspaceId={workspaceId} routine={shown} onSaved={(made) => saved(made, 'Saved')} />}
+              {shown && (
+                <RoutineDetail
+                  key={shown.id}
+                  workspaceId={workspaceId}
+                  routine={shown}
+                  onSaved={(made) => saved(made, 'Saved')}
+                  onRotated={(rotated, keptMinutes) => saved(rotated, 'Made a new secret for', keptMinutes)}
+                />
+              )}
             </>
           );
         }}

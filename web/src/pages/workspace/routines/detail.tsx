@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { $api } from '../../../api/client';
 import { Section } from '../../../ui/page';
+import { RotateSecret } from './rotate-secret';
 import { type Saved, EditRoutine } from './routine-form';
 import { RunHistory } from './runs';
 import { hookUrlOf, type Routine } from './shared';
@@ -28,10 +29,12 @@ interface RoutineDetailProps {
   workspaceId: string;
   routine: Routine;
   onSaved: (saved: Saved) => void;
+  /** A webhook routine's secret was rotated: the new one is shown once. */
+  onRotated: (saved: Required<Saved>, keptMinutes: number) => void;
 }
 
-/** One routine: its prompt, where its answers go, who it runs as, Edit, and its runs. */
-export function RoutineDetail({ workspaceId, routine, onSaved }: RoutineDetailProps) {
+/** One routine: its prompt, where its answers go, who it runs as, its webhook (Rotate secret), Edit, and its runs. */
+export function RoutineDetail({ workspaceId, routine, onSaved, onRotated }: RoutineDetailProps) {
   const [editing, setEditing] = useState(false);
   return (
     <Section
@@ -71,6 +74,11 @@ export function RoutineDetail({ workspaceId, routine, onSaved }: RoutineDetailPr
               <dd className="secret-row rt-url">
                 <code>{hookUrlOf(routine.hook_path)}</code>
                 <CopyButton value={hookUrlOf(routine.hook_path)} what="the webhook URL" />
+              </dd>
+              <dt>Signing secret</dt>
+              <dd>
+                <span className="hint">Shown once when made. </span>
+                <RotateSecret workspaceId={workspaceId} routine={routine} onRotated={onRotated} />
               </dd>
             </>
           )}

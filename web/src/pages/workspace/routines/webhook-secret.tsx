@@ -6,14 +6,22 @@ import { curlExample, hookUrlOf, type Routine } from './shared';
 interface WebhookSecretProps {
   routine: Routine;
   secret: string;
+  /** Set when the secret replaced another by a rotation: how many minutes the old one still works. */
+  keptMinutes?: number;
   onDone: () => void;
 }
 
+/** What a rotation did to the old secret. */
+function oldSecretText(minutes: number): string {
+  if (minutes === 0) return 'The old secret no longer works.';
+  return `The old secret keeps working for ${minutes % 60 === 0 ? `${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `${minutes} minutes`}: move your senders to this one.`;
+}
+
 /**
- * A webhook routine's URL and signing secret, shown once as it is made (the service never answers
- * the secret again), with a curl command that signs a delivery with openssl as docs/routines.md does.
+ * A webhook routine's URL and signing secret, shown once as it is made or rotated (the service
+ * never answers the secret again), with a curl command that signs a delivery with openssl as docs/routines.md does.
  */
-export function WebhookSecret({ routine, secret, onDone }: WebhookSecretProps) {
+export function WebhookSecret({ routine, secret, keptMinutes, onDone }: WebhookSecretProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // The form that made it is gone: the reader is taken to what replaced it.
   useEffect(() => heading.current?.focus(), []);
@@ -34,7 +42,8 @@ export function WebhookSecret({ routine, secret, onDone }: WebhookSecretProps) {
         <CopyButton value={url} what="the webhook URL" />
       </div>
       <SecretOnce label="Signing secret" value={secret} />
-      <p className="hint">It will not be shown again: to get a new one, switch the routine to a schedule and back, or make it again.</p>
+      {keptMinutes !== undefined && <p>{oldSecretText(keptMinutes)}</p>}
+      <p className="hint">It will not be shown again: to get a new one, use Rotate secret on the routine.</p>
       <div className="section-header">
         <h3>Try it with curl</h3>
         <CopyButton value={curl} what="the curl example" />
