@@ -511,6 +511,41 @@ describe('budgets', () => {
     await budgetCard().waitFor();
   });
 
+  it('adds a routine budget: the workspace, then one of its routines; the card names the routine, also once it is deleted', async () => {
+    const routines = at(`/api/workspaces/ws-customer-support/routines`);
+    const made = await page.request.post(routines, {
+      data: { name: 'Nightly check', prompt: 'Summarise the day.', trigger: { schedule: '0 2 * * *' }, enabled: false },
+    });
+    expect(made.status()).toBe(201);
+    const routineId = (await made.json()).routine.id as string;
+    await page.goto(at('/org/budgets'));
+    await page.getByRole('button', { name: 'Add budget' }).click();
+    const form = page.getByRole('form', { name: 'Add a budget' });
+    await form.getByLabel('Covers').selectOption({ label: 'A routine' });
+    // The workspace first: its routines are listed once it is chosen.
+    expect(await form.getByLabel('Routine', { exact: true }).count()).toBe(0);
+    await form.getByLabel('Workspace of the routine').selectOption({ label: 'Customer Support' });
+    await form.getByLabel('Routine', { exact: true }).selectOption({ label: 'Nightly check' });
+    await form.getByLabel('Period').selectOption('day');
+    await form.getByLabel('Limit (USD)').fill('2');
+    await checkPage(page, 'org-budgets-add-routine');
+    await form.getByRole('button', { name: 'Add budget' }).click();
+    await page.getByText('Added a budget of $2.00 per day for routine Nightly check.').waitFor();
+    const card = page.getByRole('article', { name: 'Nightly check · routine, per day' });
+    await card.waitFor();
+    expect(await card.locator('dd').first().textContent()).toBe('routine Nightly check');
+    expect(await card.textContent()).not.toContain(routineId);
+
+    // Its routine deleted, the budget keeps the name it was made with.
+    expect((await page.request.delete(`${routines}/${routineId}`)).status()).toBe(200);
+    await page.reload();
+    await card.waitFor();
+    expect(await card.locator('dd').first().textContent()).toBe('routine Nightly check');
+    await card.getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete budget' }).click();
+    await card.waitFor({ state: 'detached' });
+  });
+
   it('shows the prompt cache hit rate on the dashboard, as a figure and a chart named with its numbers', async () => {
     await page.goto(at(`${workspace}/dashboard`));
     const cache = page.getByRole('region', { name: 'Prompt cache' });

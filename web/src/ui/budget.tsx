@@ -3,12 +3,19 @@ import { dateTime, money, percent } from './format';
 
 type Budget = Schemas['Budget'];
 
-/** What a budget covers, in words: "workspace Customer Support" (a consumer's name already says "api consumer cons_…"). */
+/**
+ * What a budget covers, in words: "workspace Customer Support", "routine Nightly check" (a
+ * consumer's name already says "api consumer cons_…"). The name is the one it had when the budget
+ * was made, so a routine deleted since is still named; a budget without one is named by its id.
+ */
 export function coverOf(budget: Budget): string {
   if (budget.scope === 'org') return `the organisation ${budget.name}`;
   if (budget.scope === 'consumer') return budget.name;
-  return `${budget.scope} ${budget.name}`;
+  return `${budget.scope} ${nameOf(budget)}`;
 }
+
+/** A budget's name, or the id of what it covers when it has none. */
+export const nameOf = (budget: Budget) => budget.name || budget.scope_id || budget.scope;
 
 /** "per day" or "per month": budgets count UTC days and months. */
 export const periodOf = (budget: Budget) => `per ${budget.period}`;

@@ -35,8 +35,8 @@ export default function Budgets() {
         }
       >
         <p>
-          Limits on what the organisation, a workspace, a consumer or a user spends on the model each UTC day or month. A query that would
-          go over a budget that covers it is refused until the budget resets.
+          Limits on what the organisation, a workspace, a consumer, a user or a routine spends on the model each UTC day or month. A query
+          (or a routine's run) that would go over a budget that covers it is refused until the budget resets.
         </p>
         {isAdmin && (
           <p>

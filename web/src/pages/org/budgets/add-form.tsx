@@ -8,12 +8,12 @@ import { limitOf, percentsOf, useRefreshBudgets } from './shared';
 
 type Scope = Schemas['CreateBudget']['scope'];
 
-// A routine's budget is made through the API for now: the console's routines pages are another session's work (issue 50).
-const SCOPES: Record<Exclude<Scope, 'routine'>, string> = {
+const SCOPES: Record<Scope, string> = {
   org: 'The whole organisation',
   workspace: 'A workspace',
   user: 'A user',
   consumer: 'A consumer',
+  routine: 'A routine',
 };
 
 /** Where the form starts: `?scope=workspace&scope_id=…` from a workspace's overview. */
@@ -111,11 +111,54 @@ function ConsumerSelect({ error }: { error: unknown }) {
   );
 }
 
+/** A routine is chosen among a workspace's: the workspace first, then its routines. */
+function RoutineSelect({ error }: { error: unknown }) {
+  const [workspaceId, setWorkspaceId] = useState('');
+  const routines = $api.useQuery(
+    'get',
+    '/api/workspaces/{id}/routines',
+    { params: { path: { id: workspaceId } } },
+    { enabled: !!workspaceId },
+  );
+  return (
+    <>
+      <WorkspaceSelect label="Workspace of the routine" name="routine_workspace" error={undefined} onChange={setWorkspaceId} />
+      {workspaceId && (
+        <Loadable
+          query={routines}
+          label="routines"
+          isEmpty={(data) => data.routines.length === 0}
+          empty="This workspace has no routines yet: add one on its Routines page."
+        >
+          {(data) => (
+            <Field
+              label="Routine"
+              name="scope_id"
+              error={error}
+              hint="What this routine's runs spend (its other budgets, its workspace's and its person's, still apply)."
+            >
+              <select defaultValue="">
+                <option value="">Choose a routine</option>
+                {data.routines.map((routine) => (
+                  <option key={routine.id} value={routine.id}>
+                    {routine.name}
+                  </option>
+                ))}
+              </select>
+            </Field>
+          )}
+        </Loadable>
+      )}
+    </>
+  );
+}
+
 /** The field naming what the budget covers, for each scope but the organisation. */
 function ScopeTarget({ scope, error, initial }: { scope: Scope; error: unknown; initial?: string }) {
   if (scope === 'workspace') return <WorkspaceSelect label="Workspace" name="scope_id" error={error} initial={initial} />;
   if (scope === 'user') return <UserSelect error={error} initial={initial} />;
   if (scope === 'consumer') return <ConsumerSelect error={error} />;
+  if (scope === 'routine') return <RoutineSelect error={error} />;
   return null;
 }
 

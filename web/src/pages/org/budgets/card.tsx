@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { $api, type Schemas } from '../../../api/client';
 import { useIsAdmin } from '../../../app/session';
 import { Badge } from '../../../ui/badge';
-import { BudgetMeter, coverOf, periodOf, ResetTime } from '../../../ui/budget';
+import { BudgetMeter, coverOf, nameOf, periodOf, ResetTime } from '../../../ui/budget';
 import { ConfirmButton } from '../../../ui/confirm';
 import { ActionForm, Field } from '../../../ui/form';
 import { money } from '../../../ui/format';
@@ -18,7 +18,7 @@ const STATUS: Record<Budget['status'], string> = {
 };
 
 /** A budget's name for buttons and dialogs: "Customer Support per day". */
-const titleOf = (budget: Budget) => `${budget.name} ${periodOf(budget)}`;
+const titleOf = (budget: Budget) => `${nameOf(budget)} ${periodOf(budget)}`;
 
 /** New limit and thresholds for a budget (the scope and period stay: a new one is another budget). */
 function EditBudget({ budget, onDone }: { budget: Budget; onDone: (message?: string) => void }) {
@@ -100,7 +100,7 @@ export function BudgetCard({ budget, onNotice }: { budget: Budget; onNotice: (me
     <article className="card budget-card" aria-labelledby={headingId}>
       <div className="wc-card-head">
         <h2 id={headingId}>
-          {budget.name}{' '}
+          {nameOf(budget)}{' '}
           <span className="row-meta">
             · {budget.scope === 'org' ? 'organisation' : budget.scope}, {periodOf(budget)}
           </span>
