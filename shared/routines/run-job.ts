@@ -4,6 +4,7 @@ import { RunLaterError, type JobHandler } from '../jobs/index.js';
 import { isActive, userKey, type UserItem } from '../org/index.js';
 import { errorMessage, PaymentRequiredError, TooManyRequestsError } from '../platform/errors.js';
 import { unlessConditionFailed } from '../platform/table.js';
+import { askedBefore, type AskedBefore } from './asked-before.js';
 import { tellChannelsOfApproval } from './channel-approvals.js';
 import { deliverAnswer } from './delivery.js';
 import { runKey, runMoved } from './entities.js';
@@ -19,6 +20,8 @@ import { findRoutine, type RoutineItem } from './store.js';
  * A run whose person was deactivated fails and asks nothing. A write tool needing approval pauses
  * the run (`waiting_approval`), as it pauses a question; the answer is delivered by a job of its own
  * on the outgoing-messages queue (delivery.ts), so a receiver that is down does not run the query again.
+ * A job tried again after its query was stored does not ask again: it finishes from what the query
+ * stored (asked-before.ts).
  * Apart from routes.ts, so the API function does not carry the agent loop.
  */
 
@@ -79,6 +82,48 @@ async function ask(deps: Deps, caller: Caller, routine: RoutineItem, run: RunIte
   }
 }
 
+/** How a run's query ended: the run's status, what it spent, and its answer or the approval it waits on. */
+interface Outcome {
+  status: RunStatus;
+  costUsd: number;
+  durationMs: number;
+  approvalId: string | null;
+  error: string | null;
+  answer: string;
+}
+
+function outcomeOfResponse(response: Awaited<ReturnType<typeof runQuery>>['response']): Outcome {
+  const { pending_approval: pending, error } = response;
+  return {
+    status: pending ? 'waiting_approval' : error ? 'failed' : 'done',
+    costUsd: response.cost_usd,
+    durationMs: Math.round(response.duration_ms),
+    approvalId: pending?.id ?? null,
+    error,
+    answer: response.answer,
+  };
+}
+
+function outcomeBefore(before: AskedBefore): Outcome {
+  if (before.kind === 'paused') return { ...before, status: 'waiting_approval', error: null, answer: '' };
+  return { ...before, status: before.error ? 'failed' : 'done', approvalId: null };
+}
+
+/** The run moved to how its query ended; a done run's answer delivered, a paused run's approval asked in its channels. */
+async function finishRun(deps: Deps, routine: RoutineItem, run: RunItem, outcome: Outcome): Promise<void> {
+  const { status } = outcome;
+  await moveRun(deps, run, ['queued', 'running'], {
+    status,
+    cost_usd: outcome.costUsd,
+    duration_ms: outcome.durationMs,
+    approval_id: outcome.approvalId,
+    error: outcome.error,
+    finished_at: status !== 'waiting_approval' ? deps.clock.now().toISOString() : null,
+  });
+  if (status === 'done') await deliverAnswer(deps, routine, run, outcome.answer);
+  else if (outcome.approvalId) await tellChannelsOfApproval(deps, routine, outcome.approvalId, 'ask');
+}
+
 async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promise<void> {
   const run = await deps.table.get<RunItem>(runKey(data.routineId, data.runId), true);
   if (!run || run.org_id !== orgId || (run.status !== 'queued' && run.status !== 'running')) return;
@@ -87,6 +132,9 @@ async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promi
     await failRun(deps, run, 'the routine was deleted before the run started');
     return;
   }
+  // A job tried again after its query was stored (its last write failed, its process ended) finishes from what it stored.
+  const before = run.status === 'running' ? await askedBefore(deps, run) : undefined;
+  if (before) return finishRun(deps, routine, run, outcomeBefore(before));
   const caller = await callerOf(deps, routine);
   if (typeof caller === 'string') {
     await failRun(deps, run, caller);
@@ -99,19 +147,7 @@ async function runRoutine(deps: Deps, data: RoutineRunJob, orgId: string): Promi
     await failRun(deps, run, asked.message);
     return;
   }
-  const { response } = asked;
-  const status: RunStatus = response.pending_approval ? 'waiting_approval' : response.error ? 'failed' : 'done';
-  const finished = status !== 'waiting_approval';
-  await moveRun(deps, run, ['queued', 'running'], {
-    status,
-    cost_usd: response.cost_usd,
-    duration_ms: Math.round(response.duration_ms),
-    approval_id: response.pending_approval?.id ?? null,
-    error: response.error,
-    finished_at: finished ? deps.clock.now().toISOString() : null,
-  });
-  if (status === 'done') await deliverAnswer(deps, routine, run, response.answer);
-  else if (response.pending_approval) await tellChannelsOfApproval(deps, routine, response.pending_approval.id, 'ask');
+  await finishRun(deps, routine, run, outcomeOfResponse(asked.response));
 }
 
 /** The `routines` queue's handler. */

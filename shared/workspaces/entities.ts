@@ -284,3 +284,12 @@ export const activityOfDays = (orgId: string, workspaceId: string, firstDay: str
     // Sort keys are `<ISO instant>#<id>`: every instant of the days lies between these.
     sk: { between: [firstDay, `${lastDay}~`] },
   }));
+
+/**
+ * The audit entries of one conversation written since `since` (an ISO instant), read consistently,
+ * one Query per shard: a routine's run whose job was retried finds what its query spent (routines/asked-before.ts).
+ */
+export function activityOfConversationSince(orgId: string, workspaceId: string, conversationId: string, since: string): QueryInput[] {
+  const { condition, names, values } = conditionOf(activityEntity, { attr: 'conversation_id', eq: conversationId });
+  return activityShards(orgId, workspaceId).map((pk) => ({ pk, sk: { gte: since }, filter: condition, names, values, consistent: true }));
+}

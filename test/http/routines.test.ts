@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { provisionedUserUpdate } from '../../shared/org/entities.js';
 import { MAX_ROUTINES_PER_ORG } from '../../shared/routines/schemas.js';
 import type { TestContext } from '../support/context.js';
@@ -215,6 +215,77 @@ describe('routines: runs', () => {
     // Nor can it be named again while deactivated.
     const renamed = await t.request('PUT', `${routinesPath(workspaceId)}/${routine.id}`, { cookie, body: { run_as: member.user.id } });
     expect(renamed.status).toBe(400);
+  });
+
+  /**
+   * The run's status write after its query fails once, as a process ending or the store refusing
+   * it would: the job fails that attempt and the queue tries it again (JOB_RETRY_BASE_MS later).
+   */
+  function failStatusWriteOnce(routineId: string, status: string) {
+    const update = t.deps.table.update.bind(t.deps.table);
+    let failed = false;
+    return vi.spyOn(t.deps.table, 'update').mockImplementation(async (key, input) => {
+      if (!failed && key.pk === `ROUTINERUN#${routineId}` && Object.values(input.values ?? {}).includes(status)) {
+        failed = true;
+        throw new Error('store unreachable');
+      }
+      return update(key, input);
+    });
+  }
+
+  /** The routine's only run, once it is neither queued nor running (the retried job is ~1 s later). */
+  async function settledRun(cookie: string, workspaceId: string, routineId: string) {
+    const status = async () => (await runsOf(cookie, workspaceId, routineId))[0]?.status;
+    await expect.poll(status, { timeout: 15_000 }).toMatch(/^(done|failed|waiting_approval)$/);
+    await t.runner.idle();
+    const runs = await runsOf(cookie, workspaceId, routineId);
+    expect(runs).toHaveLength(1);
+    return runs[0];
+  }
+
+  it('a job tried again after its query was answered does not ask the model again: the run ends done from the stored answer', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Retried');
+    const { routine } = await createRoutine(cookie, workspaceId, {
+      ...daily,
+      deliver_to: { webhook_url: `${rig.receiverOrigin}/retried` },
+    });
+    const spy = failStatusWriteOnce(routine.id, 'done');
+    try {
+      model.reply(textReply('Answered once.'), textReply('Answered twice!'));
+      await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
+      const run = await settledRun(cookie, workspaceId, routine.id);
+      expect(model.requests).toHaveLength(1);
+      expect(run).toMatchObject({ status: 'done', error: null, started_at: expect.any(String), finished_at: expect.any(String) });
+      const conversation = await t.request('GET', `/api/workspaces/${workspaceId}/conversations/${run.conversation_id}`, { cookie });
+      const messages = conversation.body.messages as { content: string; cost_usd: number | null }[];
+      expect(messages.map((message) => message.content)).toEqual(['Summarise yesterday.', 'Answered once.']);
+      expect(run.cost_usd).toBeGreaterThan(0);
+      expect(run.cost_usd).toBe(messages[1]?.cost_usd);
+      expect(run.duration_ms).not.toBeNull();
+      expect(rig.received).toEqual([{ path: '/retried', body: expect.objectContaining({ answer: 'Answered once.' }) }]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('a job tried again after its query paused for an approval does not ask again: the run waits on that approval', async () => {
+    const { cookie, workspaceId } = await t.adminWithWorkspace('Retried pause');
+    await t.connectMcp(cookie, workspaceId, { name: 'tickets', url: rig.tickets.url });
+    await requireApprovals(t, cookie, workspaceId, 'requester');
+    const { routine } = await createRoutine(cookie, workspaceId, { ...daily, prompt: 'Open a ticket if anything failed.' });
+    const spy = failStatusWriteOnce(routine.id, 'waiting_approval');
+    try {
+      model.reply(toolUseReply([{ name: 'create_ticket', input: { title: 'failed orders' } }]));
+      await t.request('POST', `${routinesPath(workspaceId)}/${routine.id}/run`, { cookie });
+      const run = await settledRun(cookie, workspaceId, routine.id);
+      expect(model.requests).toHaveLength(1);
+      const pending = await t.request('GET', `/api/workspaces/${workspaceId}/approvals?status=pending`, { cookie });
+      expect(pending.body.approvals).toHaveLength(1);
+      expect(run).toMatchObject({ status: 'waiting_approval', approval_id: pending.body.approvals[0].id, finished_at: null });
+      expect(rig.created).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('pauses a run on a write tool that needs approval (waiting_approval), asking the admins (what follows a decision: routine-approvals.test.ts)', async () => {
