@@ -50,8 +50,8 @@ const PACKED_WAIT_S = 480;
 /** 5 MB of text pages passes the reader's 5 000 000 characters (about 1.2 million a MB with the standard fonts): 3 MB is the largest that fits. */
 const PDF_MEGABYTES = [1, 3, 5];
 const SYNTHETIC_PASSAGES = [1_000, 100_000];
-const STORE_MS = 5;
-const HYBRID = 'hybrid: not measured (no embedding provider reachable)';
+export const STORE_MS = 5;
+const HYBRID = 'hybrid: `npm run bench -- knowledge-hybrid` (docs/knowledge-bench.md)';
 
 const round = (value: number, digits = 3) => Math.round(value * 10 ** digits) / 10 ** digits;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -64,7 +64,7 @@ interface DocumentState {
   error: string | null;
 }
 
-interface FoundPassage {
+export interface FoundPassage {
   document_id: string;
   title: string;
   section: string;
@@ -86,7 +86,7 @@ async function getResent(url: string, cookie: string): Promise<Response> {
 }
 
 /** The knowledge API of one workspace, as its admin. */
-function knowledgeApi(base: string, cookie: string, workspace: string) {
+export function knowledgeApi(base: string, cookie: string, workspace: string) {
   const root = `${base}/api/workspaces/${workspace}/knowledge`;
   const getJson = async <T>(path: string): Promise<T> => {
     const response = await getResent(`${root}${path}`, cookie);
@@ -141,7 +141,7 @@ function escapeMarkdown(text: string): string {
 const markdownOf = (document: BeirDocument) => `# ${escapeMarkdown(document.title || document.id)}\n\n${escapeMarkdown(document.text)}\n\n`;
 
 /** A heading as the reader gives it back, compared loosely (case, spacing, punctuation). */
-const headingKey = (text: string) =>
+export const headingKey = (text: string) =>
   text
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
@@ -272,7 +272,7 @@ interface PackedRun {
  * flight) and waited for: from the first upload to the last document ready. Every file has the same
  * name, so every passage has the same document title and the title weighs on no ranking.
  */
-async function ingestPacked(api: KnowledgeApi, set: BeirSet): Promise<PackedRun> {
+export async function ingestPacked(api: KnowledgeApi, set: BeirSet): Promise<PackedRun> {
   const files = packDocuments(set.documents, DOCUMENTS_PER_FILE);
   const beirIdOf = new Map<string, string>();
   const bodies = files.map((file) => encoder.encode(file.map(markdownOf).join('')));
@@ -319,7 +319,7 @@ interface RetrievalRun {
 }
 
 /** Every test query searched with `limit`, its passages' documents (each once, at its best rank) scored against the judgements. */
-async function evaluate(api: KnowledgeApi, set: BeirSet, beirIdOf: (passage: FoundPassage) => string | undefined, limit: number) {
+export async function evaluate(api: KnowledgeApi, set: BeirSet, beirIdOf: (passage: FoundPassage) => string | undefined, limit: number) {
   const scores: RankingScore[] = [];
   const searchMs: number[] = [];
   let unmapped = 0;
@@ -573,14 +573,25 @@ function complaintsOf(output: string): string[] {
  * `npm start` on the benchmark's store and data folder. Each phase runs in a process of its own: a
  * phase meets the service as a fresh process does, not with what the phase before left in its memory.
  */
-function startService(dataDir: string, storeEndpoint: string) {
-  return startRuntimeProcess({ DATA_DIR: dataDir, DYNAMODB_ENDPOINT: storeEndpoint, ANTHROPIC_API_KEY: 'bench', ...LIMITS_OUT_OF_THE_WAY });
+function startService(dataDir: string, storeEndpoint: string, env: Record<string, string> = {}) {
+  return startRuntimeProcess({
+    DATA_DIR: dataDir,
+    DYNAMODB_ENDPOINT: storeEndpoint,
+    ANTHROPIC_API_KEY: 'bench',
+    ...LIMITS_OUT_OF_THE_WAY,
+    ...env,
+  });
 }
 type Service = ReturnType<typeof startService>;
 
 /** Runs `phase` on a fresh service process; answers its result with the process's memory and complaints when done. */
-async function inService<T>(dataDir: string, storeEndpoint: string, phase: (base: string) => Promise<T>) {
-  const service: Service = startService(dataDir, storeEndpoint);
+export async function inService<T>(
+  dataDir: string,
+  storeEndpoint: string,
+  phase: (base: string) => Promise<T>,
+  env?: Record<string, string>,
+) {
+  const service: Service = startService(dataDir, storeEndpoint, env);
   try {
     const result = await phase(await service.url);
     return { result, memory: memoryOf(service.child.pid), complaints: complaintsOf(service.output()) };

@@ -11,6 +11,7 @@ import { benchGateway } from './gateway.js';
 import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchKnowledge, benchKnowledgeIndex, benchKnowledgeIngestion } from './knowledge.js';
+import { benchKnowledgeHybrid } from './knowledge-hybrid.js';
 import { benchLoad } from './load.js';
 import {
   benchPartitions,
@@ -99,6 +100,11 @@ const benchmarks: Record<string, Benchmark> = {
         run: benchBigAnswers,
       },
     ],
+  },
+  'knowledge-hybrid': {
+    title:
+      'Hybrid knowledge search (issue 49; docs/knowledge-bench.md, "Hybrid"): the BEIR set of BENCH_KNOWLEDGE_BEIR uploaded packed into npm start configured with an OpenAI-compatible embedding provider (bench/embeddings-server.ts: Universal Sentence Encoder lite run here, or BENCH_EMBEDDINGS_URL), each test query searched fused (RRF) and, on the same index, by full text alone',
+    run: benchKnowledgeHybrid,
   },
   evals: {
     title:

@@ -56,6 +56,13 @@ new ServiceStack(app, 'WorkspaceAgentProxy', {
     maxTasks: countSetting('AGENT_SERVICE_MAX_TASKS'),
     queriesPerTask: countSetting('AGENT_SERVICE_QUERIES_PER_TASK'),
   }),
+  // Set: hybrid knowledge search with this Bedrock embedding model ("default": Titan Text Embeddings v2).
+  embeddings: process.env.EMBEDDINGS_MODEL
+    ? {
+        ...(process.env.EMBEDDINGS_MODEL === 'default' ? {} : { model: process.env.EMBEDDINGS_MODEL }),
+        ...definedOnly({ dimensions: countSetting('EMBEDDINGS_DIMENSIONS') }),
+      }
+    : undefined,
   tracing: {
     otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined,
     captureContent: booleanSetting('OTEL_CAPTURE_CONTENT', process.env.OTEL_CAPTURE_CONTENT) ?? false,

@@ -1,6 +1,7 @@
 import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { CfnVectorBucket } from 'aws-cdk-lib/aws-s3vectors';
 import { Construct } from 'constructs';
 
 /**
@@ -25,11 +26,38 @@ const OBJECT_ACTIONS: Record<KnowledgeAccess, string[]> = {
  * retained with the stack, private, TLS only, encrypted with S3-managed keys, as the stack's other
  * buckets and queues are (the secrets' KMS key wraps secrets in the table, not resources).
  */
+/**
+ * Hybrid retrieval on AWS (docs/knowledge.md, "Embeddings"): an Amazon Bedrock embedding model
+ * (`amazon.titan-embed-text-v2:0` unless named) and the passages' vectors in an S3 vector bucket.
+ */
+export interface KnowledgeEmbeddings {
+  model?: string;
+  dimensions?: number;
+}
+
+/** The vector actions of each access: what shared/platform/vectors-s3.ts calls. */
+const VECTOR_ACTIONS: Record<KnowledgeAccess, string[]> = {
+  search: ['s3vectors:QueryVectors', 's3vectors:GetVectors'],
+  upload: ['s3vectors:QueryVectors', 's3vectors:GetVectors'],
+  ingest: ['s3vectors:CreateIndex', 's3vectors:PutVectors', 's3vectors:DeleteVectors', 's3vectors:QueryVectors', 's3vectors:GetVectors'],
+};
+
 export class Knowledge extends Construct {
   readonly bucket: Bucket;
+  /** The passages' vectors, with an embedding model configured; an index per workspace, made at run time. */
+  readonly vectorBucket: CfnVectorBucket | undefined;
+  private readonly embeddingModel: string;
 
-  constructor(scope: Construct, id: string) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly embeddings?: KnowledgeEmbeddings,
+  ) {
     super(scope, id);
+    this.embeddingModel = embeddings?.model ?? 'amazon.titan-embed-text-v2:0';
+    // Encrypted with S3-managed keys (SSE-S3), S3 Vectors' default, as the files' bucket.
+    this.vectorBucket = embeddings ? new CfnVectorBucket(this, 'Vectors', { encryptionConfiguration: { sseType: 'AES256' } }) : undefined;
+    this.vectorBucket?.applyRemovalPolicy(RemovalPolicy.RETAIN);
     this.bucket = new Bucket(this, 'Files', {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       encryption: BucketEncryption.S3_MANAGED,
@@ -59,6 +87,25 @@ export class Knowledge extends Construct {
       id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>/*]`,
       reason:
         "Files are keyed per organisation and workspace at run time; the grant is this bucket's objects only, with the actions its access needs.",
+    });
+    this.wireEmbeddings(role, addEnvironment, access);
+  }
+
+  /** With embeddings: the Bedrock model to embed with, and the vector bucket's indexes as `access` says. */
+  private wireEmbeddings(role: IRole, addEnvironment: (key: string, value: string) => unknown, access: KnowledgeAccess): void {
+    if (!this.vectorBucket) return;
+    const model = `arn:aws:bedrock:${Stack.of(this).region}::foundation-model/${this.embeddingModel}`;
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: ['bedrock:InvokeModel'], resources: [model] }));
+    const indexes = `${this.vectorBucket.attrVectorBucketArn}/index/*`;
+    role.addToPrincipalPolicy(new PolicyStatement({ actions: VECTOR_ACTIONS[access], resources: [indexes] }));
+    addEnvironment('EMBEDDINGS_PROVIDER', 'bedrock');
+    addEnvironment('EMBEDDINGS_MODEL', this.embeddingModel);
+    if (this.embeddings?.dimensions) addEnvironment('EMBEDDINGS_DIMENSIONS', String(this.embeddings.dimensions));
+    addEnvironment('VECTOR_BUCKET_ARN', this.vectorBucket.attrVectorBucketArn);
+    Validations.of(role).acknowledge({
+      id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.vectorBucket)}.VectorBucketArn>/index/*]`,
+      reason:
+        "A workspace's vector index is made at run time (named by a digest of its ids); the grant is this vector bucket's indexes only.",
     });
   }
 }

@@ -10,7 +10,7 @@ import { Data } from './data.js';
 import { FrontDoor, type FrontDoorProps } from './front-door.js';
 import { CONSOLE_DIST } from '../bin/console.js';
 import { JOB_QUEUES, Jobs, pascalCase } from './jobs.js';
-import { Knowledge, type KnowledgeAccess } from './knowledge.js';
+import { Knowledge, type KnowledgeAccess, type KnowledgeEmbeddings } from './knowledge.js';
 import { migrateBefore } from './migration.js';
 
 export interface ServiceStackProps extends StackProps {
@@ -40,6 +40,11 @@ export interface ServiceStackProps extends StackProps {
    */
   agentRuntime?: 'lambda' | 'fargate';
   agentService?: Partial<AgentServiceScaling>;
+  /**
+   * Hybrid knowledge search (docs/knowledge.md, "Embeddings"): a Bedrock embedding model and an S3
+   * vector bucket. Unset: full text alone.
+   */
+  embeddings?: KnowledgeEmbeddings;
 }
 
 /** Two tasks at least (one per zone), up to 20, each holding about 100 queries. */
@@ -84,7 +89,7 @@ export class ServiceStack extends Stack {
   constructor(scope: Construct, id: string, props: ServiceStackProps = {}) {
     super(scope, id, props);
     this.data = new Data(this, 'Data');
-    this.knowledge = new Knowledge(this, 'Knowledge');
+    this.knowledge = new Knowledge(this, 'Knowledge', props.embeddings);
     const access = accessEnvironment(props.access);
     const limits = { ...DEFAULT_LIMITS, ...props.limits };
     this.jobs = new Jobs(this, 'Jobs', {

@@ -11,6 +11,8 @@ import type { RequestRate } from './platform/request-rate.js';
 import type { McpHub } from './connections/mcp-hub.js';
 import type { WorkspaceToolsCache } from './connections/workspace-tools-cache.js';
 import type { BlobStore } from './platform/blobs.js';
+import type { Embedder } from './platform/embeddings.js';
+import type { VectorStore } from './platform/vectors.js';
 import type { Clock } from './platform/clock.js';
 import type { Config } from './platform/config.js';
 import type { AppLogger } from './platform/logger.js';
@@ -38,6 +40,10 @@ export interface Deps {
   apiKeys: ApiKeyCache;
   /** Files kept outside the table: knowledge documents, their passages and indexes (S3 on AWS, `DATA_DIR/blobs` locally). */
   blobs: BlobStore;
+  /** The embedding provider of the knowledge search, when the operator configured one (`EMBEDDINGS_*`). */
+  embedder?: Embedder;
+  /** Where passages' vectors are kept outside the index: S3 Vectors on AWS; none locally (the index keeps them). */
+  vectors?: VectorStore;
   /** What this process read of workspaces' tools, for a few seconds (the MCP gateway's calls). */
   workspaceTools: WorkspaceToolsCache;
   /**

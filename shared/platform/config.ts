@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { issueLines } from './validation.js';
+import { embeddingSettings, embeddingsOf, type EmbeddingsConfig } from './config-embeddings.js';
 import { BUNDLED_STDIO_SERVERS, type StdioServerEntry, stdioServers } from './config-stdio.js';
 
 export { BUNDLED_STDIO_SERVERS, type StdioServerEntry } from './config-stdio.js';
@@ -111,6 +112,7 @@ function configSchema(runtime: Runtime) {
     METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must be at least 16 characters').optional(),
     POWERTOOLS_METRICS_NAMESPACE: z.string().min(1).max(255).default('WorkspaceAgentProxy'),
     ...queueSettings,
+    ...embeddingSettings,
     TABLE_NAME: local ? z.string().min(1).default('workspace-agent-proxy') : z.string().min(1),
     AWS_REGION: z
       .string()
@@ -215,6 +217,10 @@ export interface Config {
   tableName: string;
   /** The S3 bucket of knowledge documents on AWS; none locally (they are kept in `DATA_DIR/blobs`). */
   knowledgeBucket: string | undefined;
+  /** The embedding provider of the knowledge search, if any (`EMBEDDINGS_*`). */
+  embeddings: EmbeddingsConfig | undefined;
+  /** The ARN of the S3 vector bucket of the knowledge's vectors on AWS; none locally (the index keeps them). */
+  vectorBucketArn: string | undefined;
   awsRegion: string;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'SILENT';
   /** Cookies carry `Secure` in production (always on AWS). */
@@ -307,6 +313,8 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     },
     tableName: env.TABLE_NAME,
     knowledgeBucket: env.KNOWLEDGE_BUCKET,
+    embeddings: embeddingsOf(env),
+    vectorBucketArn: env.VECTOR_BUCKET_ARN,
     awsRegion: env.AWS_REGION,
     logLevel: env.LOG_LEVEL,
     // API Gateway serves only HTTPS: on AWS the session cookie is always Secure.

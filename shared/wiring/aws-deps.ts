@@ -1,4 +1,5 @@
 import { S3BlobStore } from '../platform/blobs-s3.js';
+import { S3VectorStore } from '../platform/vectors-s3.js';
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDeps, type DepsParts } from './deps.js';
@@ -67,6 +68,19 @@ export async function createAwsDeps(
   const { config, logger, store, sessionSecret, tracing, clientAddress } = await openAwsPlatform(env, options);
   const { sqs, queueUrls, jobs, scheduler } = createAwsJobs(config, store);
   const blobs = new S3BlobStore(required(config.knowledgeBucket, 'KNOWLEDGE_BUCKET'), config.awsRegion);
-  const deps = createDeps({ config, ...store, logger, sessionSecret, jobs, scheduler, blobs, ...options.extra?.(config, logger, store) });
+  // The knowledge's vectors go to the stack's vector bucket when an embedding provider is configured.
+  const vectors =
+    config.embeddings && config.vectorBucketArn ? new S3VectorStore(config.vectorBucketArn, { region: config.awsRegion }) : undefined;
+  const deps = createDeps({
+    config,
+    ...store,
+    logger,
+    sessionSecret,
+    jobs,
+    scheduler,
+    blobs,
+    vectors,
+    ...options.extra?.(config, logger, store),
+  });
   return { config, deps, sqs, queueUrls, telemetry: telemetryOf(deps.metrics, tracing, logger), clientAddress };
 }

@@ -16,6 +16,8 @@ import type { AppLogger } from '../platform/logger.js';
 import { NO_METRICS, type Metrics } from '../platform/metrics.js';
 import { RequestRate } from '../platform/request-rate.js';
 import { MemoryBlobStore, type BlobStore } from '../platform/blobs.js';
+import { embedderOf } from '../platform/embedder.js';
+import type { VectorStore } from '../platform/vectors.js';
 import type { Secrets } from '../platform/secrets.js';
 import type { Table } from '../platform/table.js';
 import type { RoutineDirectory } from '../budgets/routine-port.js';
@@ -34,6 +36,8 @@ export interface DepsParts {
   secrets: Secrets;
   /** Where files go; by default this process's memory (tests, `DATA_DIR=memory`). */
   blobs?: BlobStore;
+  /** Where passages' vectors go outside the index (S3 Vectors on AWS); by default the index keeps them. */
+  vectors?: VectorStore;
   /** Absent in processes that serve no HTTP (the jobs Lambda): sessions are then never accepted. */
   sessionSecret?: string;
   passwords?: PasswordHasher;
@@ -57,6 +61,8 @@ export function createDeps(parts: DepsParts): Deps {
     sessionKey: sessionKey(parts.sessionSecret ?? randomBytes(48).toString('base64url')),
     secrets: parts.secrets,
     blobs: parts.blobs ?? new MemoryBlobStore(),
+    embedder: parts.config.embeddings ? embedderOf(parts.config.embeddings, parts.config.awsRegion) : undefined,
+    vectors: parts.vectors,
     sessions: new SessionCache(authReadFailed(parts.logger)),
     apiKeys: new ApiKeyCache(authReadFailed(parts.logger)),
     workspaceTools: new WorkspaceToolsCache(parts.table, (error) =>

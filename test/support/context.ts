@@ -18,6 +18,7 @@ import { inMemorySecrets } from '../../shared/platform/secrets.js';
 import { Table } from '../../shared/platform/table.js';
 import { ensureTable } from '../../shared/platform/table-create.js';
 import { TestClock } from './clock.js';
+import type { VectorStore } from '../../shared/platform/vectors.js';
 import { RecordingLogger } from './logger.js';
 import { RecordingChat } from './chat.js';
 import { ManualScheduler } from './scheduler.js';
@@ -84,6 +85,8 @@ export async function createTestContext(
     storeProxy?: (endpoint: string) => Promise<{ url: string; stop(): Promise<void> }>;
     /** The password hasher (default: cheap scrypt parameters, since tests sign up many users). */
     passwords?: PasswordHasher;
+    /** Where passages' vectors go outside the index (the S3 Vectors tests); by default the index keeps them. */
+    vectors?: VectorStore;
   } = {},
 ) {
   const config = parseConfig({ ...TEST_ENV, ...options.env }, 'local');
@@ -106,6 +109,7 @@ export async function createTestContext(
     jobs: runner,
     scheduler,
     chat,
+    vectors: options.vectors,
   });
   runner.start(deliveryOf(deps, jobHandlers, settings));
   // Each request comes from an address of its own unless it names one in TEST_ADDRESS_HEADER, so

@@ -9,6 +9,7 @@ import { conditionHeld } from '../../platform/table.js';
 import { knowledgeKey } from '../entities.js';
 import { type DocumentKind, DocumentRejectedError, kindOf, type ParsedDocument, parseDocument, passagesOf } from '../ingest/index.js';
 import type { KnowledgeItem } from '../knowledge.js';
+import { embedPassages, removeVectors } from '../search/embed.js';
 import { changeIndex, IndexMovedError } from '../search/index-store.js';
 import type { StoredPassage } from '../search/passage-index.js';
 import type { DocumentItem } from './documents.js';
@@ -126,11 +127,13 @@ async function indexDocument(
   }));
   await deps.blobs.put(blobKeys.passages(orgId, data.workspace_id, data.document_id), gzipSync(JSON.stringify(passages)));
   await setProgress(deps, orgId, data, { status: 'processing', progress: 70 });
+  const embedded = await embedPassages(deps, orgId, data.workspace_id, data.document_id, passages);
+  if (embedded) await setProgress(deps, orgId, data, { status: 'processing', progress: 85 });
   let stale = false;
   await changeIndexOf(deps, orgId, data.workspace_id, async (index) => {
     stale = read.current ? !(await read.current()) : false;
     if (stale) return false;
-    index.add(data.document_id, passages);
+    index.add(data.document_id, passages, embedded);
     return true;
   });
   if (stale) return;
@@ -148,6 +151,8 @@ async function indexDocument(
 }
 
 async function remove(deps: Deps, orgId: string, data: KnowledgeJob): Promise<void> {
+  // Before the index forgets how many passages it had: a job tried again then still finds them.
+  await removeVectors(deps, orgId, data.workspace_id, data.document_id);
   await changeIndexOf(deps, orgId, data.workspace_id, (index) => {
     if (!index.has(data.document_id)) return false;
     index.remove(data.document_id);

@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { CitationLedger, passagesForModel } from './citations.js';
+import { rankPassages } from './hybrid.js';
 import { loadIndex, type IndexManifest } from './index-store.js';
 
 /** How many passages one `search_knowledge` call gives the model. */
@@ -16,7 +17,7 @@ export function documentSearch(deps: Deps, orgId: string, workspaceId: string, m
     ledger,
     async search(query: string): Promise<string | undefined> {
       const index = await loadIndex(deps, orgId, workspaceId, manifest);
-      const found = index.query(query, PASSAGES_PER_SEARCH);
+      const found = await rankPassages(deps, { orgId, workspaceId }, index, query, PASSAGES_PER_SEARCH);
       return found.length ? passagesForModel(ledger, found) : undefined;
     },
   };

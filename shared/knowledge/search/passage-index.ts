@@ -2,6 +2,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { searchTermOf, searchWordsOf } from '../../platform/search-terms.js';
 import { FEEDBACK_MIN_PASSAGES, FEEDBACK_WEIGHT, feedbackTerms, termsOfText } from './feedback.js';
+import { PassageVectors, type StoredVectors } from './passage-vectors.js';
 
 /*
  * A workspace's passage index: MiniSearch (BM25+) over each passage's document title, heading path
@@ -34,6 +35,17 @@ export interface FoundPassage {
   score: number;
 }
 
+/** A passage found, with its place in its document (what the fusion with the vectors joins on). */
+export interface RankedPassage extends FoundPassage {
+  position: number;
+}
+
+/** A document's vectors as ingestion gives them: of `space`, kept in the index, or null when the vector store keeps them. */
+export interface DocumentVectors {
+  space: string;
+  vectors: Float32Array[] | null;
+}
+
 interface IndexedPassage extends StoredPassage {
   id: string;
 }
@@ -56,6 +68,8 @@ interface StoredIndex {
   version: 1;
   documents: Record<string, number>;
   index: AsPlainObject;
+  /** The passages' vectors, when an embedding provider gave them (passage-vectors.ts). */
+  vectors?: StoredVectors;
 }
 
 const passageId = (documentId: string, position: number) => `${documentId}#${position}`;
@@ -81,21 +95,30 @@ export class PassageIndex {
     private readonly documents: Map<string, number>,
     /** How many passages hold each term (feedback.ts). */
     private readonly frequencies: Map<string, number>,
+    /** The passages' vectors, or which documents the vector store has vectors of. */
+    readonly vectors: PassageVectors,
   ) {}
 
   static empty(): PassageIndex {
-    return new PassageIndex(new MiniSearch<IndexedPassage>(OPTIONS), new Map(), new Map());
+    return new PassageIndex(new MiniSearch<IndexedPassage>(OPTIONS), new Map(), new Map(), PassageVectors.empty());
   }
 
   /** An index as `toBytes` stored it. */
   static fromBytes(bytes: Uint8Array): PassageIndex {
     const stored = JSON.parse(gunzipSync(bytes).toString('utf8')) as StoredIndex;
     const search = MiniSearch.loadJS<IndexedPassage>(stored.index, OPTIONS);
-    return new PassageIndex(search, new Map(Object.entries(stored.documents)), termFrequencies(stored.index));
+    const documents = new Map(Object.entries(stored.documents));
+    return new PassageIndex(search, documents, termFrequencies(stored.index), PassageVectors.fromStored(stored.vectors));
   }
 
   toBytes(): Uint8Array {
-    const stored: StoredIndex = { version: 1, documents: Object.fromEntries(this.documents), index: this.search.toJSON() };
+    const vectors = this.vectors.toStored();
+    const stored: StoredIndex = {
+      version: 1,
+      documents: Object.fromEntries(this.documents),
+      index: this.search.toJSON(),
+      ...(vectors ? { vectors } : {}),
+    };
     return gzipSync(JSON.stringify(stored));
   }
 
@@ -112,12 +135,32 @@ export class PassageIndex {
     return this.documents.has(documentId);
   }
 
-  /** Adds a document's passages (replacing what it had). */
-  add(documentId: string, passages: readonly StoredPassage[]): void {
+  /** Adds a document's passages (replacing what it had), and its vectors when it was embedded. */
+  add(documentId: string, passages: readonly StoredPassage[], embedded?: DocumentVectors): void {
     this.remove(documentId);
     this.search.addAll(passages.map((passage) => ({ ...passage, document_id: documentId, id: passageId(documentId, passage.position) })));
     for (const passage of passages) this.countTerms(passage.text, 1);
     this.documents.set(documentId, passages.length);
+    if (embedded) this.vectors.set(embedded.space, documentId, embedded.vectors);
+  }
+
+  /** How many passages the document has here (0 when none). */
+  passagesOf(documentId: string): number {
+    return this.documents.get(documentId) ?? 0;
+  }
+
+  /** A passage by its document and place, as a search finds it; undefined when the index has no such passage. */
+  passage(documentId: string, position: number): RankedPassage | undefined {
+    const stored = this.search.getStoredFields(passageId(documentId, position));
+    if (!stored) return undefined;
+    return {
+      document_id: documentId,
+      title: String(stored.title),
+      section: String(stored.section),
+      text: String(stored.text),
+      score: 0,
+      position,
+    };
   }
 
   /** How many passages' texts hold `term` (a stem). */
@@ -147,10 +190,11 @@ export class PassageIndex {
       this.search.remove({ ...stored, id } as unknown as IndexedPassage);
     }
     this.documents.delete(documentId);
+    this.vectors.remove(documentId);
   }
 
-  /** The passages that best match `query`, best first. */
-  query(query: string, limit: number): FoundPassage[] {
+  /** The passages whose words best match `query`, best first. */
+  query(query: string, limit: number): RankedPassage[] {
     const words = [...new Set(searchWordsOf(query))].slice(0, MAX_QUERY_WORDS);
     if (words.length === 0) return [];
     const first = this.search.search(words.join(' '), { boost: BOOST, combineWith: 'OR' });
@@ -160,6 +204,7 @@ export class PassageIndex {
       section: String(found.section),
       text: String(found.text),
       score: Math.round(found.score * 1000) / 1000,
+      position: Number(String(found.id).slice(String(found.id).lastIndexOf('#') + 1)),
     }));
   }
 

@@ -1,6 +1,7 @@
 import type { Deps } from '../../deps.js';
 import { getWorkspaceItem } from '../../workspaces/index.js';
 import { loadIndex, readManifest } from './index-store.js';
+import { rankPassages } from './hybrid.js';
 import type { FoundPassage } from './passage-index.js';
 
 /**
@@ -17,5 +18,5 @@ export async function searchPassages(
 ): Promise<FoundPassage[]> {
   const [, manifest] = await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readManifest(deps, orgId, workspaceId)]);
   const index = await loadIndex(deps, orgId, workspaceId, manifest);
-  return index.query(query, limit);
+  return rankPassages(deps, { orgId, workspaceId }, index, query, limit);
 }

@@ -1,0 +1,70 @@
+import type { Deps } from '../../deps.js';
+import { errorMessage } from '../../platform/errors.js';
+import type { FoundPassage, PassageIndex, RankedPassage } from './passage-index.js';
+
+/*
+ * The knowledge search's ranking (docs/knowledge.md, "Embeddings"): full text always; with an
+ * embedding provider and passages embedded in its space, the passages nearest the question's
+ * vector too, the two lists fused by reciprocal rank fusion. A provider that fails leaves the
+ * full-text ranking (logged): a search never fails because embeddings do.
+ */
+
+/** Reciprocal rank fusion's constant (Cormack et al. 2009): a passage's score is Σ 1 / (K + rank). */
+export const RRF_K = 60;
+
+/** Passages taken from each list before fusing them: 50, or the limit when more are asked for. */
+const CANDIDATES = 50;
+
+/** `lists` (each best first) fused: each passage scored Σ 1 / (RRF_K + its rank in a list), best first. */
+export function fuseRanks<T>(lists: readonly (readonly T[])[], keyOf: (item: T) => string): { item: T; score: number }[] {
+  const fused = new Map<string, { item: T; score: number }>();
+  for (const list of lists) {
+    list.forEach((item, rank) => {
+      const key = keyOf(item);
+      const held = fused.get(key) ?? { item, score: 0 };
+      held.score += 1 / (RRF_K + rank + 1);
+      fused.set(key, held);
+    });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score);
+}
+
+const keyOf = (passage: RankedPassage) => `${passage.document_id}#${passage.position}`;
+
+const asFound = ({ document_id, title, section, text }: RankedPassage, score: number): FoundPassage => ({
+  document_id,
+  title,
+  section,
+  text,
+  score,
+});
+
+/** The `limit` passages of `index` that best answer `query`, best first, by full text and (when there are vectors) by meaning. */
+export async function rankPassages(
+  deps: Deps,
+  where: { orgId: string; workspaceId: string },
+  index: PassageIndex,
+  query: string,
+  limit: number,
+) {
+  const embedder = deps.embedder;
+  if (!embedder || index.vectors.documentsIn(embedder.space) === 0)
+    return index.query(query, limit).map((found) => asFound(found, found.score));
+  const candidates = Math.max(limit, CANDIDATES);
+  const lexical = index.query(query, candidates);
+  let semantic: RankedPassage[];
+  try {
+    const [vector] = await embedder.embed([query], 'query');
+    const near = deps.vectors
+      ? await deps.vectors.nearest({ ...where, space: embedder.space }, vector as Float32Array, candidates)
+      : index.vectors.nearest(embedder.space, vector as Float32Array, candidates);
+    // Orthogonal or opposite vectors are unrelated, whatever their rank; a passage no longer indexed is gone.
+    semantic = near.flatMap((hit) => (hit.similarity > 0 && index.passage(hit.documentId, hit.position)) || []);
+  } catch (error) {
+    deps.logger.warn('the knowledge search ranked by full text alone: the embedding provider failed', { error: errorMessage(error) });
+    return lexical.slice(0, limit).map((found) => asFound(found, found.score));
+  }
+  return fuseRanks([lexical, semantic], keyOf)
+    .slice(0, limit)
+    .map(({ item, score }) => asFound(item, Math.round(score * 10_000) / 10_000));
+}
