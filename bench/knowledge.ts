@@ -272,7 +272,7 @@ interface PackedRun {
  * flight) and waited for: from the first upload to the last document ready. Every file has the same
  * name, so every passage has the same document title and the title weighs on no ranking.
  */
-export async function ingestPacked(api: KnowledgeApi, set: BeirSet): Promise<PackedRun> {
+export async function ingestPacked(api: KnowledgeApi, set: BeirSet, waitSeconds = PACKED_WAIT_S): Promise<PackedRun> {
   const files = packDocuments(set.documents, DOCUMENTS_PER_FILE);
   const beirIdOf = new Map<string, string>();
   const bodies = files.map((file) => encoder.encode(file.map(markdownOf).join('')));
@@ -288,7 +288,7 @@ export async function ingestPacked(api: KnowledgeApi, set: BeirSet): Promise<Pac
     }
   };
   await Promise.all(Array.from({ length: 4 }, uploader));
-  const deadline = performance.now() + PACKED_WAIT_S * 1000;
+  const deadline = performance.now() + waitSeconds * 1000;
   let states: DocumentState[] = [];
   const settled = (state: DocumentState) => state.status === 'ready' || state.status === 'failed';
   for (;;) {

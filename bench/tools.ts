@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
+import { fileURLToPath } from 'node:url';
+import { embedderOf } from '../shared/platform/embedder.js';
+import { fusedToolRanking } from '../shared/tool-search/search.js';
 import { buildToolIndex, type SearchableTool, searchTools } from '../shared/tool-search/tool-index.js';
+import { startChild } from './child.js';
 import { percentile, type Row } from './report.js';
 
 /**
@@ -110,14 +114,54 @@ function latencyRow(count: number): Row {
   };
 }
 
+/**
+ * The fused ranking the service gives with an embedding provider (`fusedToolRanking`), with a real
+ * model run here: `bench/embeddings-server.ts` (Universal Sentence Encoder lite), or the
+ * OpenAI-compatible API of `BENCH_EMBEDDINGS_URL` and `BENCH_EMBEDDINGS_MODEL`.
+ */
+async function hybridRecall(tools: SearchableTool[]): Promise<{ at1: number; at5: number; model: string }> {
+  const child = process.env.BENCH_EMBEDDINGS_URL
+    ? undefined
+    : await startChild(fileURLToPath(new URL('./embeddings-server.ts', import.meta.url)), {});
+  const baseUrl = process.env.BENCH_EMBEDDINGS_URL ?? String(child?.ready.url);
+  const model = process.env.BENCH_EMBEDDINGS_MODEL ?? String(child?.ready.model);
+  try {
+    const embedder = embedderOf(
+      { provider: 'openai', model, baseUrl, apiKey: undefined, dimensions: undefined, queryPrefix: '', passagePrefix: '' },
+      'local',
+    );
+    const index = buildToolIndex(tools);
+    const allowed = new Set(tools.map((tool) => tool.id));
+    const idOf = new Map(tools.map((tool) => [`${tool.connection}\u0000${tool.name}`, tool.id]));
+    const ranked = new Map<string, string[]>();
+    for (const { question } of questions) {
+      const matches = await fusedToolRanking(embedder, index, question, { limit: 5, allowed });
+      ranked.set(
+        question,
+        matches.map((match) => idOf.get(`${match.connection}\u0000${match.name}`) ?? ''),
+      );
+    }
+    return { ...recall((question) => ranked.get(question) ?? []), model };
+  } finally {
+    await child?.stop();
+  }
+}
+
 export async function benchToolRecall(): Promise<Row[]> {
   const tools = catalogueTools();
   const size = definitionSize(tools);
   const withIndex = recall(indexRank(tools));
   const baseline = recall(keywordBaseline(tools));
+  const hybrid = await hybridRecall(tools);
   const setup = `${tools.length} tools of ${catalogue.servers.length} servers, ${questions.length} questions`;
   return [
     { ranking: 'index (BM25+, Porter stems, prefix and typo matches)', setup, recall_at_1: withIndex.at1, recall_at_5: withIndex.at5 },
+    {
+      ranking: `index fused with ${hybrid.model} vectors (reciprocal rank fusion, 50 of each; the service with an embedding provider)`,
+      setup,
+      recall_at_1: hybrid.at1,
+      recall_at_5: hybrid.at5,
+    },
     { ranking: 'keyword baseline (no stems)', setup, recall_at_1: baseline.at1, recall_at_5: baseline.at5 },
     {
       ranking: `all definitions without search: ${size.chars} characters, about ${size.tokens} tokens on every model call`,

@@ -2,6 +2,8 @@ import type { LoopTool, OfferedTool } from '../agent/index.js';
 import { TooManyRequestsError } from '../platform/errors.js';
 import type { NamedTool } from '../connections/index.js';
 import { type WorkspaceItem, toolSearchSettingOf } from '../workspaces/index.js';
+import type { Embedder } from '../platform/embeddings.js';
+import type { AppLogger } from '../platform/logger.js';
 import { rankWorkspaceTools } from './search.js';
 
 /*
@@ -63,7 +65,8 @@ function limitOf(value: unknown): number | string {
  * the caller may use), and then what it offers; undefined when it is sent every tool.
  */
 export function planToolSearch(
-  scope: { orgId: string; workspace: WorkspaceItem },
+  /** With the embedding provider, when one is configured: the search then fuses full text with tools' vectors. */
+  scope: { orgId: string; workspace: WorkspaceItem; embedder?: Embedder | undefined; logger?: AppLogger },
   /** Every cached tool of the workspace, named (what the index is built from). */
   named: readonly NamedTool[],
   /** The tools the caller may use, as the loop runs them. */
@@ -86,7 +89,7 @@ export function planToolSearch(
       const limit = limitOf(input.limit);
       if (!query) return { text: 'query is required: what the tool should do, in a few words', isError: true };
       if (typeof limit === 'string') return { text: limit, isError: true };
-      const scopeIds = { orgId: scope.orgId, workspaceId: scope.workspace.id };
+      const scopeIds = { orgId: scope.orgId, workspaceId: scope.workspace.id, embedder: scope.embedder, logger: scope.logger };
       const matches = await rankWorkspaceTools(scopeIds, named, query, { limit, allowed }).catch((error: unknown) => {
         // The organisation's indexes are being built (`index-builds.ts`): the model may search again.
         if (error instanceof TooManyRequestsError) return error.message;

@@ -4,8 +4,13 @@ import { LRUCache } from 'lru-cache';
 import type { Deps } from '../deps.js';
 import { namedTools, toolPermission, workspaceToolsOf, type NamedTool } from '../connections/index.js';
 import { workspaceWithChildren } from '../workspaces/index.js';
+import type { Embedder } from '../platform/embeddings.js';
+import { errorMessage } from '../platform/errors.js';
+import type { AppLogger } from '../platform/logger.js';
+import { fuseRanks } from '../platform/rank-fusion.js';
 import { IndexBuilds } from './index-builds.js';
 import type { SearchableTool, ToolIndex, ToolMatch } from './tool-index.js';
+import { nearestTools, toolVectors } from './tool-vectors.js';
 
 /*
  * A workspace's tool index, kept with its tool cache: derived from the cached tool items read in the
@@ -120,7 +125,7 @@ export async function searchWorkspaceTools(
   const tools = namedTools(connections, toolsByConnection);
   const mayUse = toolPermission(workspace, viewer.role, guardrails);
   const allowed = new Set(tools.filter((tool) => mayUse(tool.names)).map((tool) => tool.tool.id));
-  const scope = { orgId: viewer.orgId, workspaceId };
+  const scope = { orgId: viewer.orgId, workspaceId, embedder: deps.embedder, logger: deps.logger };
   return { tools: await rankWorkspaceTools(scope, tools, query.q, { limit: query.limit ?? DEFAULT_LIMIT, allowed }) };
 }
 
@@ -130,11 +135,44 @@ export async function searchWorkspaceTools(
  * same caller.
  */
 export async function rankWorkspaceTools(
-  scope: { orgId: string; workspaceId: string },
+  scope: { orgId: string; workspaceId: string; embedder?: Embedder | undefined; logger?: AppLogger },
   tools: readonly NamedTool[],
   query: string,
   options: { limit: number; allowed: ReadonlySet<string> },
 ): Promise<ToolMatch[]> {
   const [index, { searchTools }] = await Promise.all([workspaceToolIndex(scope.orgId, scope.workspaceId, tools), ranking()]);
-  return searchTools(index, query, options);
+  if (!scope.embedder) return searchTools(index, query, options);
+  try {
+    return await fusedToolRanking(scope.embedder, index, query, options);
+  } catch (error) {
+    scope.logger?.warn('the tool search ranked by full text alone: the embedding provider failed', { error: errorMessage(error) });
+    return searchTools(index, query, options);
+  }
+}
+
+/** Tools taken from each list before fusing them (the full-text matches and the nearest vectors). */
+const CANDIDATES = 50;
+
+/**
+ * The full-text matches fused (reciprocal rank fusion) with the allowed tools nearest the
+ * question's vector, 50 of each, the best `limit` kept. Throws when the provider fails.
+ */
+export async function fusedToolRanking(
+  embedder: Embedder,
+  index: ToolIndex,
+  query: string,
+  options: { limit: number; allowed: ReadonlySet<string> },
+): Promise<ToolMatch[]> {
+  const { searchTools } = await ranking();
+  const candidates = { ...options, limit: Math.max(options.limit, CANDIDATES) };
+  const lexical = searchTools(index, query, candidates);
+  const allowed = index.tools.filter((tool) => candidates.allowed.has(tool.id));
+  const [vectors, [question]] = await Promise.all([toolVectors(embedder, allowed), embedder.embed([query], 'query')]);
+  const semantic = nearestTools(vectors, question as Float32Array, candidates.limit).map((at): ToolMatch => {
+    const { name, connection, description } = allowed[at] as (typeof allowed)[number];
+    return { name, connection, description, score: 0 };
+  });
+  return fuseRanks([lexical, semantic], (match) => `${match.connection}\u0000${match.name}`)
+    .slice(0, options.limit)
+    .map(({ item, score }) => ({ ...item, score: Math.round(score * 10_000) / 10_000 }));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fuseRanks, RRF_K } from '../../shared/knowledge/search/hybrid.js';
+import { fuseRanks, RRF_K } from '../../shared/platform/rank-fusion.js';
 import { PassageIndex } from '../../shared/knowledge/search/passage-index.js';
 import { PassageVectors } from '../../shared/knowledge/search/passage-vectors.js';
 import { unitVector } from '../../shared/platform/embeddings.js';

@@ -81,7 +81,7 @@ export async function personTools(deps: Deps, principal: Principal, workspaceId:
     if (entry) byName.set(gatewayName(tool), { name: gatewayName(tool), offered: tool, named: entry });
   }
   // Past the threshold: `search_tools` and the pinned tools (what is not deferred), as the model gets them.
-  const plan = planToolSearch({ orgId: principal.orgId, workspace }, named, offered);
+  const plan = planToolSearch({ orgId: principal.orgId, workspace, embedder: deps.embedder, logger: deps.logger }, named, offered);
   const search = plan?.tools.find((tool) => tool.spec.name === SEARCH_TOOLS);
   const shown = plan ? offered.filter((tool) => plan.tools.some((planned) => planned === tool)) : offered;
   const listed = [

@@ -129,7 +129,7 @@ export async function prepareLoop(
   const offered = forEvaluation(caller, offeredTools(deps, workspace, caller.role, named, guardrails, subject));
   const builtIn = knowledge.tool && !blockingGuardrail(guardrails, knowledge.tool.spec.name) ? [knowledge.tool] : [];
   // Past the workspace's threshold the model searches its tools instead of reading every definition.
-  const search = planToolSearch({ orgId: caller.orgId, workspace }, named, offered, builtIn);
+  const search = planToolSearch({ orgId: caller.orgId, workspace, embedder: deps.embedder, logger: deps.logger }, named, offered, builtIn);
   const tools = search?.tools ?? [...offered, ...builtIn];
   // A workspace that screens answers sends the screened answer whole, once the loop is done.
   const held = screensAnswers(guardrails);

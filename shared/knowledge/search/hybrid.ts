@@ -1,5 +1,6 @@
 import type { Deps } from '../../deps.js';
 import { errorMessage } from '../../platform/errors.js';
+import { fuseRanks } from '../../platform/rank-fusion.js';
 import type { FoundPassage, PassageIndex, RankedPassage } from './passage-index.js';
 
 /*
@@ -9,25 +10,8 @@ import type { FoundPassage, PassageIndex, RankedPassage } from './passage-index.
  * full-text ranking (logged): a search never fails because embeddings do.
  */
 
-/** Reciprocal rank fusion's constant (Cormack et al. 2009): a passage's score is Σ 1 / (K + rank). */
-export const RRF_K = 60;
-
 /** Passages taken from each list before fusing them: 50, or the limit when more are asked for. */
 const CANDIDATES = 50;
-
-/** `lists` (each best first) fused: each passage scored Σ 1 / (RRF_K + its rank in a list), best first. */
-export function fuseRanks<T>(lists: readonly (readonly T[])[], keyOf: (item: T) => string): { item: T; score: number }[] {
-  const fused = new Map<string, { item: T; score: number }>();
-  for (const list of lists) {
-    list.forEach((item, rank) => {
-      const key = keyOf(item);
-      const held = fused.get(key) ?? { item, score: 0 };
-      held.score += 1 / (RRF_K + rank + 1);
-      fused.set(key, held);
-    });
-  }
-  return [...fused.values()].sort((a, b) => b.score - a.score);
-}
 
 const keyOf = (passage: RankedPassage) => `${passage.document_id}#${passage.position}`;
 
