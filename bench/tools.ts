@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import MiniSearch from 'minisearch';
 import { fileURLToPath } from 'node:url';
 import { embedderOf } from '../shared/platform/embedder.js';
-import { fusedToolRanking } from '../shared/tool-search/search.js';
+import { fusedToolRanking } from '../shared/tool-search/fusion.js';
 import { buildToolIndex, type SearchableTool, searchTools } from '../shared/tool-search/tool-index.js';
 import { startChild } from './child.js';
 import { percentile, type Row } from './report.js';

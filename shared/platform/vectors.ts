@@ -38,3 +38,17 @@ export function parseVectorKey(key: string): { documentId: string; position: num
   if (at <= 0 || !Number.isInteger(position) || position < 0) return undefined;
   return { documentId: key.slice(0, at), position };
 }
+
+/** A store made on its first call (its module and SDK loaded then, not at a cold start). */
+export function lazyVectorStore(make: () => Promise<VectorStore>): VectorStore {
+  let store: Promise<VectorStore> | undefined;
+  const load = () => {
+    store ??= make();
+    return store;
+  };
+  return {
+    put: async (...args) => (await load()).put(...args),
+    remove: async (...args) => (await load()).remove(...args),
+    nearest: async (...args) => (await load()).nearest(...args),
+  };
+}

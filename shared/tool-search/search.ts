@@ -7,10 +7,8 @@ import { workspaceWithChildren } from '../workspaces/index.js';
 import type { Embedder } from '../platform/embeddings.js';
 import { errorMessage } from '../platform/errors.js';
 import type { AppLogger } from '../platform/logger.js';
-import { fuseRanks } from '../platform/rank-fusion.js';
 import { IndexBuilds } from './index-builds.js';
 import type { SearchableTool, ToolIndex, ToolMatch } from './tool-index.js';
-import { nearestTools, toolVectors } from './tool-vectors.js';
 
 /*
  * A workspace's tool index, kept with its tool cache: derived from the cached tool items read in the
@@ -66,6 +64,9 @@ const builds = new IndexBuilds<ToolIndex>();
  * search. Node keeps the module, so later calls answer at once.
  */
 const ranking = () => import('./tool-index.js');
+
+/** The fusion with tools' vectors (`fusion.ts`), loaded only where an embedding provider is configured. */
+const fusion = () => import('./fusion.js');
 
 /**
  * An index of tools that read as `content`, for an organisation: built once (in slices, in the
@@ -143,36 +144,9 @@ export async function rankWorkspaceTools(
   const [index, { searchTools }] = await Promise.all([workspaceToolIndex(scope.orgId, scope.workspaceId, tools), ranking()]);
   if (!scope.embedder) return searchTools(index, query, options);
   try {
-    return await fusedToolRanking(scope.embedder, index, query, options);
+    return await (await fusion()).fusedToolRanking(scope.embedder, index, query, options);
   } catch (error) {
     scope.logger?.warn('the tool search ranked by full text alone: the embedding provider failed', { error: errorMessage(error) });
     return searchTools(index, query, options);
   }
-}
-
-/** Tools taken from each list before fusing them (the full-text matches and the nearest vectors). */
-const CANDIDATES = 50;
-
-/**
- * The full-text matches fused (reciprocal rank fusion) with the allowed tools nearest the
- * question's vector, 50 of each, the best `limit` kept. Throws when the provider fails.
- */
-export async function fusedToolRanking(
-  embedder: Embedder,
-  index: ToolIndex,
-  query: string,
-  options: { limit: number; allowed: ReadonlySet<string> },
-): Promise<ToolMatch[]> {
-  const { searchTools } = await ranking();
-  const candidates = { ...options, limit: Math.max(options.limit, CANDIDATES) };
-  const lexical = searchTools(index, query, candidates);
-  const allowed = index.tools.filter((tool) => candidates.allowed.has(tool.id));
-  const [vectors, [question]] = await Promise.all([toolVectors(embedder, allowed), embedder.embed([query], 'query')]);
-  const semantic = nearestTools(vectors, question as Float32Array, candidates.limit).map((at): ToolMatch => {
-    const { name, connection, description } = allowed[at] as (typeof allowed)[number];
-    return { name, connection, description, score: 0 };
-  });
-  return fuseRanks([lexical, semantic], (match) => `${match.connection}\u0000${match.name}`)
-    .slice(0, options.limit)
-    .map(({ item, score }) => ({ ...item, score: Math.round(score * 10_000) / 10_000 }));
 }

@@ -1,5 +1,5 @@
 import { S3BlobStore } from '../platform/blobs-s3.js';
-import { S3VectorStore } from '../platform/vectors-s3.js';
+import { lazyVectorStore } from '../platform/vectors.js';
 import type { SchedulerClient } from '@aws-sdk/client-scheduler';
 import type { SQSClient } from '@aws-sdk/client-sqs';
 import { createDeps, type DepsParts } from './deps.js';
@@ -69,8 +69,12 @@ export async function createAwsDeps(
   const { sqs, queueUrls, jobs, scheduler } = createAwsJobs(config, store);
   const blobs = new S3BlobStore(required(config.knowledgeBucket, 'KNOWLEDGE_BUCKET'), config.awsRegion);
   // The knowledge's vectors go to the stack's vector bucket when an embedding provider is configured.
-  const vectors =
-    config.embeddings && config.vectorBucketArn ? new S3VectorStore(config.vectorBucketArn, { region: config.awsRegion }) : undefined;
+  const vectorBucketArn = config.embeddings ? config.vectorBucketArn : undefined;
+  const vectors = vectorBucketArn
+    ? lazyVectorStore(
+        async () => new (await import('../platform/vectors-s3.js')).S3VectorStore(vectorBucketArn, { region: config.awsRegion }),
+      )
+    : undefined;
   const deps = createDeps({
     config,
     ...store,

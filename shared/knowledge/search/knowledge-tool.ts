@@ -1,7 +1,9 @@
 import type { Deps } from '../../deps.js';
 import { CitationLedger, passagesForModel } from './citations.js';
-import { rankPassages } from './hybrid.js';
 import { loadIndex, type IndexManifest } from './index-store.js';
+
+/** The ranking (hybrid.ts), loaded with the first search like the index it ranks. */
+const ranking = () => import('./hybrid.js');
 
 /** How many passages one `search_knowledge` call gives the model. */
 const PASSAGES_PER_SEARCH = 5;
@@ -17,7 +19,7 @@ export function documentSearch(deps: Deps, orgId: string, workspaceId: string, m
     ledger,
     async search(query: string): Promise<string | undefined> {
       const index = await loadIndex(deps, orgId, workspaceId, manifest);
-      const found = await rankPassages(deps, { orgId, workspaceId }, index, query, PASSAGES_PER_SEARCH);
+      const found = await (await ranking()).rankPassages(deps, { orgId, workspaceId }, index, query, PASSAGES_PER_SEARCH);
       return found.length ? passagesForModel(ledger, found) : undefined;
     },
   };

@@ -1,8 +1,10 @@
 import type { Deps } from '../../deps.js';
 import { getWorkspaceItem } from '../../workspaces/index.js';
 import { loadIndex, readManifest } from './index-store.js';
-import { rankPassages } from './hybrid.js';
 import type { FoundPassage } from './passage-index.js';
+
+/** The ranking (hybrid.ts), loaded with the first search like the index it ranks. */
+const ranking = () => import('./hybrid.js');
 
 /**
  * The passages of the workspace's knowledge that best match `query`, best first: what
@@ -18,5 +20,5 @@ export async function searchPassages(
 ): Promise<FoundPassage[]> {
   const [, manifest] = await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readManifest(deps, orgId, workspaceId)]);
   const index = await loadIndex(deps, orgId, workspaceId, manifest);
-  return rankPassages(deps, { orgId, workspaceId }, index, query, limit);
+  return (await ranking()).rankPassages(deps, { orgId, workspaceId }, index, query, limit);
 }
