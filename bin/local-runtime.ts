@@ -247,9 +247,10 @@ async function startOnStore(
   const concurrencyOf = { routines: 16, lifecycle: 8 };
   const runner = new LocalJobRunner({ ...core, logger }, { concurrency: 4, concurrencyOf, ...settings });
   // Timed moves wait in the store's due index; the scheduler holds one timer, for the earliest.
-  const scheduler = new DueIndexScheduler(
+  const scheduler: DueIndexScheduler = new DueIndexScheduler(
     clock,
-    (now) => sendDueMoves({ ...core, jobs: runner, config }, now),
+    // A routine's time fired arms the next (routines/fire-job.ts): through this very scheduler.
+    (now): Promise<Date | undefined> => sendDueMoves({ ...core, jobs: runner, config, scheduler }, now),
     (error) => logger.error('due conversation moves could not be sent', { error: errorMessage(error) }),
   );
   // Metrics are kept only when someone may read them (`METRICS_TOKEN`, bin/metrics.ts).

@@ -8,35 +8,19 @@ export interface Scheduler {
   /**
    * Creates or replaces the schedule `name`, which sends `message` to its queue at `at`.
    * `replaces`: a pending schedule of this name is expected (an open conversation's cold move), so
-   * replacing it is tried first; either way the outcome is the same.
+   * replacing it is tried first; either way the outcome is the same. `kept`: the schedule stays
+   * after it fires, to be moved to a next time (a routine's: deleting it on completion could
+   * delete the next time set meanwhile).
    */
-  schedule(name: string, at: Date, message: JobMessage, options?: { replaces?: boolean }): Promise<void>;
-  /**
-   * Creates or replaces the recurring schedule `name` (a routine's), which sends `message` at each
-   * time of `recurrence`; `nextAt` is its next time as the caller computed it (the local scheduler
-   * wakes then; EventBridge computes its own from the expression).
-   */
-  recur(name: string, recurrence: Recurrence, message: JobMessage): Promise<void>;
+  schedule(name: string, at: Date, message: JobMessage, options?: ScheduleOptions): Promise<void>;
   /** Removes the schedule `name` if it exists. */
   cancel(name: string): Promise<void>;
 }
 
-/** A recurring schedule: an EventBridge expression in a time zone, its first time (a rate's start), and its next time. */
-export interface Recurrence {
-  /** `cron(min hour dom month dow year)` or `rate(n unit)`, as EventBridge Scheduler writes them. */
-  expression: string;
-  timezone: string;
-  /** When a rate starts counting (EventBridge's start date); none for a cron expression. */
-  startAt?: Date;
-  nextAt: Date;
+export interface ScheduleOptions {
+  replaces?: boolean;
+  kept?: boolean;
 }
-
-/**
- * The placeholder EventBridge Scheduler replaces, in a schedule's input, with the time the schedule
- * fired for (`2026-11-22T10:00:00Z`): a recurring schedule's message carries it, so each time is a
- * job of its own and the scheduled time its idempotency key.
- */
-export const SCHEDULED_TIME = '<aws.scheduler.scheduled-time>';
 
 /**
  * A deterministic schedule name per conversation and move (EventBridge names: at most 64 of
@@ -79,7 +63,7 @@ export class EventBridgeScheduler implements Scheduler {
     return { client, ...(await import('@aws-sdk/client-scheduler')) };
   }
 
-  async schedule(name: string, at: Date, message: JobMessage, options: { replaces?: boolean } = {}): Promise<void> {
+  async schedule(name: string, at: Date, message: JobMessage, options: ScheduleOptions = {}): Promise<void> {
     const { client, ConflictException, CreateScheduleCommand, ResourceNotFoundException, UpdateScheduleCommand } = await this.sdk();
     const input: CreateScheduleCommandInput = {
       Name: name,
@@ -87,7 +71,7 @@ export class EventBridgeScheduler implements Scheduler {
       ScheduleExpression: atExpression(at),
       ScheduleExpressionTimezone: 'UTC',
       FlexibleTimeWindow: { Mode: 'OFF' },
-      ActionAfterCompletion: 'DELETE',
+      ActionAfterCompletion: options.kept ? 'NONE' : 'DELETE',
       Target: {
         Arn: this.options.targetArn,
         RoleArn: this.options.roleArn,
@@ -110,36 +94,6 @@ export class EventBridgeScheduler implements Scheduler {
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
       await create();
-    }
-  }
-
-  /**
-   * A recurring schedule: the expression in its time zone, a flexible window of 0 (it fires on the
-   * minute), kept after it fires (no `ActionAfterCompletion`), its message sent to the same queue as
-   * the one-time schedules. Created, or updated when its name exists.
-   */
-  async recur(name: string, recurrence: Recurrence, message: JobMessage): Promise<void> {
-    const { client, ConflictException, CreateScheduleCommand, UpdateScheduleCommand } = await this.sdk();
-    const input: CreateScheduleCommandInput = {
-      Name: name,
-      GroupName: this.options.groupName,
-      ScheduleExpression: recurrence.expression,
-      ScheduleExpressionTimezone: recurrence.timezone,
-      ...(recurrence.startAt ? { StartDate: recurrence.startAt } : {}),
-      FlexibleTimeWindow: { Mode: 'OFF' },
-      Target: {
-        Arn: this.options.targetArn,
-        RoleArn: this.options.roleArn,
-        Input: JSON.stringify(message),
-        // A time not delivered within an hour is left to the sweep, which starts the latest one once.
-        RetryPolicy: { MaximumRetryAttempts: 10, MaximumEventAgeInSeconds: 3_600 },
-      },
-    };
-    try {
-      await client.send(new CreateScheduleCommand(input));
-    } catch (error) {
-      if (!(error instanceof ConflictException)) throw error;
-      await client.send(new UpdateScheduleCommand(input));
     }
   }
 
@@ -194,11 +148,6 @@ export class DueIndexScheduler implements Scheduler {
 
   async schedule(_name: string, at: Date, _message: JobMessage): Promise<void> {
     this.arm(at.getTime());
-  }
-
-  /** A routine's next time is in the due index too (its entry), so only the timer needs arming. */
-  async recur(_name: string, recurrence: Recurrence, _message: JobMessage): Promise<void> {
-    this.arm(recurrence.nextAt.getTime());
   }
 
   async cancel(): Promise<void> {}

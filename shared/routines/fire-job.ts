@@ -1,8 +1,8 @@
 import type { Deps } from '../deps.js';
 import type { JobHandler } from '../jobs/index.js';
-import { unlessConditionFailed } from '../platform/table.js';
+import { conditionHeld } from '../platform/table.js';
 import { nextRunMoved } from './entities.js';
-import { FireRoutineJobSchema, type FireRoutineJob } from './fire-message.js';
+import { FireRoutineJobSchema, type FireRoutineJob, syncSchedule } from './fire-message.js';
 import { newRun, startRun } from './runs.js';
 import { nextRunAfter } from './schedule.js';
 import { findRoutine } from './store.js';
@@ -16,11 +16,12 @@ import { findRoutine } from './store.js';
 
 /**
  * The routine's next run moved from `from` to its first time after `after` (only while it is still
- * `from`: of the firings of one time, one moves it). Answers the new next run.
+ * `from`: of the firings of one time, one moves it), and its schedule with it (the one that moved
+ * it moves the schedule). Answers the new next run.
  */
 export async function moveNextRun(
-  deps: Pick<Deps, 'table'>,
-  routine: { id: string; schedule?: string; timezone?: string; anchor_at?: string },
+  deps: Pick<Deps, 'table' | 'scheduler'>,
+  routine: { id: string; org_id: string; schedule?: string; timezone?: string; anchor_at?: string },
   from: string,
   after: Date,
 ): Promise<string | null> {
@@ -28,7 +29,9 @@ export async function moveNextRun(
   const schedule = { schedule: routine.schedule, timezone: routine.timezone ?? 'UTC' };
   const next = nextRunAfter(schedule, new Date(routine.anchor_at), after)?.toISOString() ?? null;
   const { key, input } = nextRunMoved(routine.id, from, next);
-  await unlessConditionFailed(deps.table.update(key, input), undefined);
+  if (await conditionHeld(deps.table.update(key, input))) {
+    await syncSchedule(deps, { ...routine, schedule: routine.schedule, enabled: true, next_run_at: next });
+  }
   return next;
 }
 

@@ -1,15 +1,17 @@
 import { z } from 'zod';
 import type { Deps } from '../deps.js';
-import { SCHEDULED_TIME, type JobMessage } from '../jobs/index.js';
-import { awsExpressionOf, isRate } from './schedule.js';
+import type { JobMessage } from '../jobs/index.js';
 import type { RoutineFields } from './entities.js';
 
 /*
  * A scheduled routine's firing: a timed move on the lifecycle queue (`fire-routine`), as a
- * conversation's cold move and an approval's expiry are, so it reaches the service the same ways: a
- * recurring EventBridge schedule per routine on AWS (its message carries the time it fired for), and
- * on both runtimes the due index, which the sweep and the local scheduler read (sweep/due-sweep.ts).
- * The fire job (fire-job.ts) makes the run of that time once: the time is the run's id.
+ * conversation's cold move and an approval's expiry are, so it reaches the service the same ways:
+ * on AWS one EventBridge schedule per routine, a one-time `at()` of its next run, kept after it
+ * fires and moved to the following time by the fire job; on both runtimes the due index, which the
+ * sweep and the local scheduler read (sweep/due-sweep.ts). Every time is computed by one engine,
+ * croner (schedule.ts), on both runtimes: no cron expression is translated into EventBridge's
+ * dialect, whose day-of-week numbers, ranges and day-of-month/day-of-week rule differ from Unix
+ * cron's. The fire job (fire-job.ts) makes the run of that time once: the time is the run's id.
  */
 
 export const FireRoutineJobSchema = z.object({
@@ -23,7 +25,7 @@ export type FireRoutineJob = z.infer<typeof FireRoutineJobSchema>;
 /** The EventBridge schedule of a routine (at most 64 of `[0-9a-zA-Z-_.]`: routine ids are `rtn_` and base-36 and hex). */
 const routineScheduleName = (routineId: string) => `routine-${routineId}`.slice(0, 64);
 
-/** The fire job of a routine's time `scheduledAt` (`SCHEDULED_TIME`: EventBridge fills it in). */
+/** The fire job of a routine's time `scheduledAt`. */
 export function fireMessage(orgId: string, routineId: string, scheduledAt: string): JobMessage {
   return {
     jobId: `routine-fire-${routineId}-${scheduledAt}`,
@@ -33,21 +35,19 @@ export function fireMessage(orgId: string, routineId: string, scheduledAt: strin
   };
 }
 
-/** Makes the routine's schedule what its fields say: recurring while it is scheduled and enabled, else none. */
-export async function syncSchedule(deps: Pick<Deps, 'scheduler'>, routine: RoutineFields): Promise<void> {
+/**
+ * Makes the routine's schedule what its fields say: its next run while it is scheduled and enabled,
+ * else none. The schedule is kept after it fires (the fire job moves it to the next time), and
+ * replaced in place.
+ */
+export async function syncSchedule(
+  deps: Pick<Deps, 'scheduler'>,
+  routine: Pick<RoutineFields, 'id' | 'org_id' | 'schedule' | 'enabled' | 'next_run_at'>,
+): Promise<void> {
   const name = routineScheduleName(routine.id);
   if (!routine.schedule || !routine.enabled || !routine.next_run_at) return deps.scheduler.cancel(name);
-  const schedule = { schedule: routine.schedule, timezone: routine.timezone ?? 'UTC' };
-  await deps.scheduler.recur(
-    name,
-    {
-      expression: awsExpressionOf(schedule),
-      timezone: schedule.timezone,
-      ...(isRate(schedule) ? { startAt: new Date(routine.anchor_at) } : {}),
-      nextAt: new Date(routine.next_run_at),
-    },
-    fireMessage(routine.org_id, routine.id, SCHEDULED_TIME),
-  );
+  const at = new Date(routine.next_run_at);
+  await deps.scheduler.schedule(name, at, fireMessage(routine.org_id, routine.id, routine.next_run_at), { replaces: true, kept: true });
 }
 
 export function unschedule(deps: Pick<Deps, 'scheduler'>, routineId: string): Promise<void> {

@@ -50,7 +50,7 @@ export function scheduleShape(expression: string): Parsed | string {
     return 'must be a cron expression of 5 fields (minute hour day-of-month month day-of-week) or rate(<n> minutes|hours|days)';
   if (!fields.every((field) => CRON_FIELD.test(field))) return 'a cron field holds numbers, names and * , - / L W # only';
   const [, , dayOfMonth, , dayOfWeek] = fields;
-  // EventBridge needs one of the two day fields to be `?`; cron reads both as "either", which AWS cannot say.
+  // Unix cron reads both as "either" (the 1st OR a Monday), which surprises as often as it serves: one is asked for.
   if (dayOfMonth !== '*' && dayOfWeek !== '*') return 'give a day of the month or a day of the week, not both';
   return { kind: 'cron', fields };
 }

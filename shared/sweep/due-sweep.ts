@@ -72,7 +72,7 @@ interface DueEntry {
 }
 
 /** What sending due moves uses: the due index and the job queue (the local scheduler is built before the deps). */
-export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
+export type DueMoveDeps = Pick<Deps, 'table' | 'clock' | 'jobs' | 'scheduler'> & { config: Pick<Deps['config'], 'dueIndexShards'> };
 
 /** An entry of `pending` found due: the conversation's keys, and the partition it stands in. */
 interface LazyEntry {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SCHEDULED_TIME } from '../../shared/jobs/scheduler.js';
-import { awsExpressionOf, nextRunAfter } from '../../shared/routines/schedule.js';
+import type { JobMessage } from '../../shared/jobs/ledger.js';
+import { nextRunAfter } from '../../shared/routines/schedule.js';
 import { sendDueMoves } from '../../shared/sweep/due-sweep.js';
 import { createTestContext, type TestContext } from '../support/context.js';
 import { startFakeModel, textReply, type FakeModel } from '../support/fake-model.js';
@@ -60,17 +60,21 @@ describe('routine schedules (locally: the due index and the same sweep as the co
   it('runs a time fired twice (the EventBridge schedule and the sweep, or a schedule delivered twice) once', async () => {
     t.clock.set('2026-11-22T11:00:10.000Z');
     const { cookie, workspaceId, routine } = await scheduled('* * * * *');
-    const recurring = t.scheduler.recurring.get(`routine-${routine.id}`);
-    expect(recurring?.recurrence).toMatchObject({ expression: 'cron(* * * * ? *)', timezone: 'UTC' });
-    // What EventBridge sends for 11:01: its placeholder filled in, without milliseconds.
-    const message = JSON.parse(JSON.stringify(recurring?.message).replaceAll(SCHEDULED_TIME, '2026-11-22T11:01:00Z'));
+    // What EventBridge's schedule sends at 11:01, delivered twice, and the sweep as well.
+    const message = t.scheduler.pending.get(`routine-${routine.id}`)?.message;
+    expect(message?.data).toMatchObject({ scheduledAt: '2026-11-22T11:01:00.000Z' });
     t.clock.set('2026-11-22T11:01:00.200Z');
-    await Promise.all([t.runner.enqueue(message), t.runner.enqueue({ ...message, jobId: `${message.jobId}-again` })]);
+    await Promise.all([
+      t.runner.enqueue(message as JobMessage),
+      t.runner.enqueue({ ...(message as JobMessage), jobId: `${message?.jobId}-again` }),
+    ]);
     await t.runner.idle();
     await wake();
     const runs = await runsOf(cookie, workspaceId, routine.id);
     expect(runs).toHaveLength(1);
     expect(runs[0].scheduled_at).toBe('2026-11-22T11:01:00.000Z');
+    // The schedule moved on to the next minute, by the firing that moved the routine.
+    expect(t.scheduler.pending.get(`routine-${routine.id}`)?.at.toISOString()).toBe('2026-11-22T11:02:00.000Z');
   });
 
   it('gives two routines of one workspace due at the same time a conversation each', async () => {
@@ -136,12 +140,14 @@ describe('schedule expressions', () => {
     );
   });
 
-  it('writes the EventBridge forms: a day field left open, Sunday as 1, the singular of one unit', () => {
-    expect(awsExpressionOf({ schedule: '0 8 * * *', timezone: 'UTC' })).toBe('cron(0 8 * * ? *)');
-    expect(awsExpressionOf({ schedule: '0 8 * * 0,6', timezone: 'UTC' })).toBe('cron(0 8 ? * 1,7 *)');
-    expect(awsExpressionOf({ schedule: '15 9 1 * *', timezone: 'UTC' })).toBe('cron(15 9 1 * ? *)');
-    expect(awsExpressionOf({ schedule: '0 9 * * MON-FRI', timezone: 'UTC' })).toBe('cron(0 9 ? * MON-FRI *)');
-    expect(awsExpressionOf({ schedule: 'rate(1 minutes)', timezone: 'UTC' })).toBe('rate(1 minute)');
-    expect(awsExpressionOf({ schedule: 'rate(3 day)', timezone: 'UTC' })).toBe('rate(3 days)');
+  it('reads day-of-week ranges and steps as Unix cron does (croner alone computes every time, on AWS too)', () => {
+    const anchor = new Date('2026-11-01T00:00:00.000Z');
+    // Friday to Sunday, Sunday written 7: Sunday 29 November 11:00 → Friday 4 December.
+    const weekend = { schedule: '0 10 * * 5-7', timezone: 'UTC' };
+    expect(nextRunAfter(weekend, anchor, new Date('2026-11-29T11:00:00.000Z'))?.toISOString()).toBe('2026-12-04T10:00:00.000Z');
+    expect(nextRunAfter(weekend, anchor, new Date('2026-11-28T11:00:00.000Z'))?.toISOString()).toBe('2026-11-29T10:00:00.000Z');
+    // Every other day of the week from Sunday (0, 2, 4, 6): Wednesday 25 November → Thursday 26.
+    const everyOther = { schedule: '0 7 * * */2', timezone: 'UTC' };
+    expect(nextRunAfter(everyOther, anchor, new Date('2026-11-25T08:00:00.000Z'))?.toISOString()).toBe('2026-11-26T07:00:00.000Z');
   });
 });

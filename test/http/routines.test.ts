@@ -65,13 +65,17 @@ describe('routines: the admin API', () => {
     });
     const resumed = await t.request('PUT', `${routinesPath(workspaceId)}/${routine.id}`, { cookie, body: { enabled: true } });
     expect(resumed.body.routine.next_run_at).toBe('2026-11-22T12:00:00.000Z');
-    // On AWS: one EventBridge schedule per routine, made and changed with it, gone with it.
-    const schedule = t.scheduler.recurring.get(`routine-${routine.id}`);
-    expect(schedule?.recurrence).toMatchObject({ expression: 'rate(2 hours)', timezone: 'UTC' });
-    expect(schedule?.message.data).toMatchObject({ move: 'fire-routine', scheduledAt: '<aws.scheduler.scheduled-time>' });
+    // On AWS: one EventBridge schedule per routine, at its next run (computed here, by croner), kept
+    // after it fires to be moved on; changed with the routine, gone with it.
+    const schedule = t.scheduler.pending.get(`routine-${routine.id}`);
+    expect(schedule?.at.toISOString()).toBe('2026-11-22T12:00:00.000Z');
+    expect(schedule?.message.data).toMatchObject({ move: 'fire-routine', routineId: routine.id, scheduledAt: '2026-11-22T12:00:00.000Z' });
+    expect(t.scheduler.calls.filter((call) => call.name === `routine-${routine.id}`).every((call) => call.kept && call.replaces)).toBe(
+      true,
+    );
     const removed = await t.request('DELETE', `${routinesPath(workspaceId)}/${routine.id}`, { cookie });
     expect(removed.status).toBe(200);
-    expect(t.scheduler.recurring.has(`routine-${routine.id}`)).toBe(false);
+    expect(t.scheduler.pending.has(`routine-${routine.id}`)).toBe(false);
     expect((await t.request('GET', `${routinesPath(workspaceId)}/${routine.id}`, { cookie })).status).toBe(404);
   });
 

@@ -181,7 +181,7 @@ describe('functions/jobs/handler.ts', () => {
       clock: systemClock,
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       jobs: { enqueue: async () => true, redeliver: async () => undefined, cancel: () => undefined },
-      scheduler: { schedule: async () => undefined, recur: async () => undefined, cancel: async () => undefined },
+      scheduler: { schedule: async () => undefined, cancel: async () => undefined },
     });
     // A lifecycle job for a conversation that does not exist: its move is a no-op, so it completes.
     const done = {

@@ -374,6 +374,14 @@ describe('EventBridgeScheduler', () => {
     expect(schedulerMock.commandCalls(UpdateScheduleCommand)).toHaveLength(0);
   });
 
+  it('keeps a schedule asked to stay after it fires (a routine’s, moved to its next run), replacing it in place', async () => {
+    schedulerMock.on(UpdateScheduleCommand).resolves({ ScheduleArn: 'arn:schedule' });
+    await scheduler.schedule('cold-abc', new Date('2026-11-22T10:31:00.000Z'), message, { replaces: true, kept: true });
+    expect(schedulerMock.commandCalls(CreateScheduleCommand)).toHaveLength(0);
+    const [update] = schedulerMock.commandCalls(UpdateScheduleCommand);
+    expect(update?.args[0].input).toEqual({ ...expectedInput('at(2026-11-22T10:31:00)'), ActionAfterCompletion: 'NONE' });
+  });
+
   it('does not round a whole second up', async () => {
     schedulerMock.on(CreateScheduleCommand).resolves({});
     await scheduler.schedule('cold-abc', new Date('2026-11-22T10:30:04.000Z'), message);

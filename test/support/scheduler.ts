@@ -1,32 +1,24 @@
 import type { JobMessage } from '../../shared/jobs/ledger.js';
 import type { JobQueue } from '../../shared/jobs/queue.js';
-import type { Recurrence, Scheduler } from '../../shared/jobs/scheduler.js';
+import type { ScheduleOptions, Scheduler } from '../../shared/jobs/scheduler.js';
 
 /** Schedules that fire only when a test says so, so time-based tests run on the test clock. */
 export class ManualScheduler implements Scheduler {
   readonly pending = new Map<string, { at: Date; message: JobMessage }>();
   readonly cancelled: string[] = [];
-  /** Every call to `schedule`, in order: the name and whether a pending one was expected. */
-  readonly calls: { name: string; replaces: boolean }[] = [];
+  /** Every call to `schedule`, in order: the name, whether a pending one was expected, and whether it stays after firing. */
+  readonly calls: { name: string; replaces: boolean; kept: boolean }[] = [];
 
   /** `queue`: where due schedules are sent, as EventBridge sends them to SQS. */
   constructor(private readonly queue?: JobQueue) {}
 
-  async schedule(name: string, at: Date, message: JobMessage, options: { replaces?: boolean } = {}): Promise<void> {
-    this.calls.push({ name, replaces: options.replaces ?? false });
+  async schedule(name: string, at: Date, message: JobMessage, options: ScheduleOptions = {}): Promise<void> {
+    this.calls.push({ name, replaces: options.replaces ?? false, kept: options.kept ?? false });
     this.pending.set(name, { at, message });
-  }
-
-  /** The recurring schedules (routines'), by name: what EventBridge would hold. */
-  readonly recurring = new Map<string, { recurrence: Recurrence; message: JobMessage }>();
-
-  async recur(name: string, recurrence: Recurrence, message: JobMessage): Promise<void> {
-    this.recurring.set(name, { recurrence, message });
   }
 
   async cancel(name: string): Promise<void> {
     if (this.pending.delete(name)) this.cancelled.push(name);
-    if (this.recurring.delete(name)) this.cancelled.push(name);
   }
 
   /** Sends every schedule due at `now` to the queue (as EventBridge would), and forgets it. */
