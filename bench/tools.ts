@@ -135,7 +135,7 @@ async function hybridRecall(tools: SearchableTool[]): Promise<{ at1: number; at5
     const idOf = new Map(tools.map((tool) => [`${tool.connection}\u0000${tool.name}`, tool.id]));
     const ranked = new Map<string, string[]>();
     for (const { question } of questions) {
-      const matches = await fusedToolRanking(embedder, index, question, { limit: 5, allowed });
+      const matches = await fusedToolRanking('bench', embedder, index, question, { limit: 5, allowed });
       ranked.set(
         question,
         matches.map((match) => idOf.get(`${match.connection}\u0000${match.name}`) ?? ''),

@@ -17,6 +17,7 @@ const CANDIDATES = 50;
  * question's vector, 50 of each, the best `limit` kept. Throws when the provider fails.
  */
 export async function fusedToolRanking(
+  orgId: string,
   embedder: Embedder,
   index: ToolIndex,
   query: string,
@@ -25,7 +26,7 @@ export async function fusedToolRanking(
   const candidates = { ...options, limit: Math.max(options.limit, CANDIDATES) };
   const lexical = searchTools(index, query, candidates);
   const allowed = index.tools.filter((tool) => candidates.allowed.has(tool.id));
-  const [vectors, [question]] = await Promise.all([toolVectors(embedder, allowed), embedder.embed([query], 'query')]);
+  const [vectors, [question]] = await Promise.all([toolVectors(orgId, embedder, allowed), embedder.embed([query], 'query')]);
   const semantic = nearestTools(vectors, question as Float32Array, candidates.limit).map((at): ToolMatch => {
     const { name, connection, description } = allowed[at] as (typeof allowed)[number];
     return { name, connection, description, score: 0 };

@@ -144,7 +144,7 @@ export async function rankWorkspaceTools(
   const [index, { searchTools }] = await Promise.all([workspaceToolIndex(scope.orgId, scope.workspaceId, tools), ranking()]);
   if (!scope.embedder) return searchTools(index, query, options);
   try {
-    return await (await fusion()).fusedToolRanking(scope.embedder, index, query, options);
+    return await (await fusion()).fusedToolRanking(scope.orgId, scope.embedder, index, query, options);
   } catch (error) {
     scope.logger?.warn('the tool search ranked by full text alone: the embedding provider failed', { error: errorMessage(error) });
     return searchTools(index, query, options);

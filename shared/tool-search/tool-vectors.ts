@@ -4,10 +4,11 @@ import type { Embedder } from '../platform/embeddings.js';
 import type { SearchableTool } from './tool-index.js';
 
 /*
- * Tools' vectors for the tool search's fusion (docs/knowledge.md, "Embeddings"; docs/connections.md,
- * "Tool search"): each tool embedded as its offered name, its connection and its description, once
- * per process and embedding space, kept by the digest of that text, so a tools version that
- * changes one tool embeds that one only.
+ * Tools' vectors for the tool search's fusion (docs/knowledge.md, "Embeddings"): each tool embedded
+ * as its offered name, its connection and its description, once per process, organisation and
+ * embedding space, kept by the digest of that text, so a tools version that changes one tool embeds
+ * that one only. Never shared between organisations (as the built indexes, search.ts): how fast a
+ * first search answers tells nothing of another tenant's tools.
  */
 
 /** Tools' vectors this process holds: a 1 536-dimension vector is 6 KB, so 20 000 are 120 MB at most. */
@@ -17,11 +18,12 @@ type ToolText = Pick<SearchableTool, 'name' | 'connection' | 'description'>;
 
 const textOf = (tool: ToolText) => `${tool.name} (${tool.connection})\n\n${tool.description}`;
 
-const keyOf = (space: string, text: string) => `${space}\u0000${createHash('sha256').update(text).digest('base64url')}`;
+const keyOf = (orgId: string, space: string, text: string) =>
+  `${orgId}\u0000${space}\u0000${createHash('sha256').update(text).digest('base64url')}`;
 
 /** Each tool's vector, in order: those held, and the others embedded at once (in the provider's batches). */
-export async function toolVectors(embedder: Embedder, tools: readonly ToolText[]): Promise<Float32Array[]> {
-  const keys = tools.map((tool) => keyOf(embedder.space, textOf(tool)));
+export async function toolVectors(orgId: string, embedder: Embedder, tools: readonly ToolText[]): Promise<Float32Array[]> {
+  const keys = tools.map((tool) => keyOf(orgId, embedder.space, textOf(tool)));
   const found = new Map<string, Float32Array>();
   for (const key of keys) {
     const vector = held.get(key);

@@ -77,9 +77,21 @@ describe('hybrid tool search', () => {
     expect(await namesFound(hybrid, member.cookie, id, 'mail the customer')).toEqual(['send_email']);
   });
 
+  it("never reuses another organisation's tool vectors: how fast a first search answers tells nothing of another tenant's tools", async () => {
+    const first = await workspaceWithTools(hybrid);
+    await namesFound(hybrid, first.admin.cookie, first.id, 'invoices');
+    // Another organisation connects the very same server: its tools are embedded for it, not taken from the first's.
+    const second = await workspaceWithTools(hybrid);
+    const before = embeddings.requests.length;
+    await namesFound(hybrid, second.admin.cookie, second.id, 'invoices');
+    const inputs = embeddings.requests.slice(before).flatMap((request) => request.input);
+    expect(inputs).toEqual(expect.arrayContaining(TOOLS.map((tool) => expect.stringContaining(tool.description as string))));
+  });
+
   it('ranks by full text alone while the provider fails', async () => {
     const { admin, id } = await workspaceWithTools(hybrid);
-    embeddings.failNext(3);
+    // The tools' request and the question's, each tried three times (the SDK's two retries).
+    embeddings.failNext(6);
     expect((await namesFound(hybrid, admin.cookie, id, 'list invoices'))[0]).toBe('list_invoices');
     expect(hybrid.logger.records.some((record) => /tool search ranked by full text alone/.test(record.message))).toBe(true);
   });
