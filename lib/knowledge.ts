@@ -1,6 +1,6 @@
 import { Duration, RemovalPolicy, Stack, Validations, type CfnElement } from 'aws-cdk-lib';
 import { PolicyStatement, type IRole } from 'aws-cdk-lib/aws-iam';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { CfnVectorBucket } from 'aws-cdk-lib/aws-s3vectors';
 import { Construct } from 'constructs';
 
@@ -9,7 +9,8 @@ import { Construct } from 'constructs';
  * functions, the agent service, the chat bridge); `upload` also keeps uploaded documents (the API
  * function, which serves searches too); `ingest` also writes passages and index versions and
  * deletes (the jobs consumer: a replaced index version, a deleted document's files). Deleting a
- * document only queues its removal, so the API never deletes a file.
+ * document only queues its removal, so the API deletes one kind of file only: an upload's, once
+ * claimed.
  */
 export type KnowledgeAccess = 'search' | 'upload' | 'ingest';
 
@@ -63,7 +64,18 @@ export class Knowledge extends Construct {
       encryption: BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       // A file is written whole (PutObject); a multipart upload left unfinished is billed until aborted.
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // A file sent to an upload (`uploads/`) is claimed by its document within 15 minutes and then
+      // deleted; one never claimed goes after a day.
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        { id: 'UnclaimedUploads', prefix: 'uploads/', expiration: Duration.days(1) },
+      ],
+      // Browsers send files to uploads by presigned POSTs (shared/knowledge/documents/uploads.ts): the
+      // console is on the front door's domain, the bucket on S3's. From any origin: what lets a POST
+      // in is its signed policy (one key, a bounded size, 15 minutes), which a page cannot forge;
+      // CORS only decides whether a browser may read the answer. (Naming the front door's domain
+      // would be a cycle: its origins need the functions, whose policies name this bucket.)
+      cors: [{ allowedMethods: [HttpMethods.POST], allowedOrigins: ['*'], allowedHeaders: ['*'], maxAge: 3600 }],
       // Tenants' documents: kept when the stack is deleted, and removed by hand (docs/deploy.md).
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -88,6 +100,10 @@ export class Knowledge extends Construct {
       reason:
         "Files are keyed per organisation and workspace at run time; the grant is this bucket's objects only, with the actions its access needs.",
     });
+    // The API deletes one kind of file: an upload's, once its document has a copy (documents/uploads.ts).
+    if (access === 'upload') {
+      role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [this.bucket.arnForObjects('uploads/*')] }));
+    }
     this.wireEmbeddings(role, addEnvironment, access);
   }
 

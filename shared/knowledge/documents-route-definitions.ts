@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi';
-import { ADMINS, MEMBERS, onApi } from '../http/placement.js';
+import { ADMINS, MEMBERS, PUBLIC, onApi } from '../http/placement.js';
 import {
   adminErrors,
   authErrors,
@@ -49,7 +49,42 @@ export const DocumentUrlBody = z
   .strict()
   .openapi('KnowledgeDocumentUrl');
 
+/** `{ upload_id }`: a document of a file sent to an upload's URL. */
+export const DocumentUploadBody = z
+  .object({ upload_id: z.string().trim().min(1).max(100) })
+  .strict()
+  .openapi('KnowledgeDocumentOfUpload');
+
 const DocumentResponse = z.object({ document: DocumentSchema });
+
+const UploadBody = z
+  .object({
+    filename: z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters'),
+    bytes: z.number().int().min(1, 'must be at least 1'),
+    content_type: z.string().trim().max(200).optional(),
+  })
+  .strict()
+  .openapi('KnowledgeUploadRequest');
+
+const UploadSchema = z
+  .object({
+    id: z.string(),
+    url: z.string().openapi({ description: 'where to POST the file: a multipart form of `fields`, then the file as field `file` (last)' }),
+    fields: z.record(z.string(), z.string()),
+    max_bytes: z.number().int(),
+    expires_at: isoTimestamp,
+  })
+  .openapi('KnowledgeUpload');
+
+const UploadParams = z.object({
+  upload_id: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ param: { name: 'upload_id', in: 'path' } }),
+});
+
+const tooLarge = { 413: jsonResponse(z.object({ error: z.string() }), 'a file over 20 MB') };
 
 const SearchQuery = z.object({
   q: z.string().trim().min(1, 'must not be empty').max(1000, 'must be at most 1000 characters'),
@@ -73,9 +108,9 @@ export const documentRouteDefinitions = {
       method: 'post',
       path: '/workspaces/{id}/knowledge/documents',
       tags,
-      summary: 'Add a document: a file (multipart field `file`, at most 20 MB) or `{ url }` (admin)',
+      summary: 'Add a document: a file (multipart field `file`, at most 20 MB), `{ url }` or `{ upload_id }` (admin)',
       description:
-        'Markdown, plain text, HTML, PDF or DOCX: a `multipart/form-data` body with the file as field `file`, or a JSON body `{ "url": "https://…" }` (fetched through the address policy). The document is read by a job: poll it until `ready` or `failed`.',
+        'Markdown, plain text, HTML, PDF or DOCX: a `multipart/form-data` body with the file as field `file` (at most 6 MB on AWS), a JSON body `{ "url": "https://…" }` (fetched through the address policy), or `{ "upload_id": "…" }` for a file sent to an upload (`POST …/knowledge/uploads`, up to 20 MB everywhere). The document is read by a job: poll it until `ready` or `failed`.',
       // The body is read by the handler (documents-routes.ts): a multipart form or JSON, which one
       // route's validators cannot both take.
       request: { params: WorkspaceParams },
@@ -84,7 +119,45 @@ export const documentRouteDefinitions = {
         ...adminErrors,
         ...notFoundError,
         ...validationErrors,
-        413: jsonResponse(z.object({ error: z.string() }), 'a file over 20 MB'),
+        ...tooLarge,
+      },
+    }),
+  ),
+  upload: onApi(
+    ADMINS,
+    createRoute({
+      method: 'post',
+      path: '/workspaces/{id}/knowledge/uploads',
+      tags,
+      summary: 'Ask where to send a file of up to 20 MB, then make it a document with `{ upload_id }` (admin)',
+      description:
+        'For files too large for a request to the API (over 6 MB on AWS): POST the file as a multipart form to `url`, with each of `fields` first and the file as field `file`, within 15 minutes; then `POST …/knowledge/documents` with `{ "upload_id": "<id>" }`.',
+      request: { params: WorkspaceParams, body: { content: { 'application/json': { schema: UploadBody } }, required: true } },
+      responses: {
+        201: jsonResponse(z.object({ upload: UploadSchema }), 'where to send the file'),
+        ...adminErrors,
+        ...notFoundError,
+        ...validationErrors,
+        ...tooLarge,
+      },
+    }),
+  ),
+  receive: onApi(
+    PUBLIC,
+    createRoute({
+      method: 'post',
+      path: '/knowledge-uploads/{upload_id}',
+      tags,
+      summary: "The file of an upload, where the service keeps files itself (the upload's `url` locally)",
+      description:
+        'A multipart form: the `token` field the upload gave, then the file as field `file`, no larger than the upload said. On AWS an upload points at the bucket instead.',
+      // The body is a multipart form, read by the handler (documents-routes.ts).
+      request: { params: UploadParams },
+      responses: {
+        204: { description: 'kept' },
+        ...notFoundError,
+        ...validationErrors,
+        ...tooLarge,
       },
     }),
   ),

@@ -10,9 +10,22 @@ import {
   getDocument,
   listDocuments,
 } from './documents/documents.js';
-import { documentRouteDefinitions as routes, DocumentUrlBody } from './documents-route-definitions.js';
+import { documentRouteDefinitions as routes, DocumentUploadBody, DocumentUrlBody } from './documents-route-definitions.js';
+import { createDocumentOfUpload, createUpload, receiveUpload } from './documents/uploads.js';
+import { publicOriginOf } from '../http/public-origin.js';
 import { searchPassages } from './search/search.js';
 import { getWorkspaceItem } from '../workspaces/index.js';
+
+/** The form field `file` of a multipart body (and the form, for its other fields). */
+async function formFile(c: Context<AppEnv>): Promise<{ file: File; form: Record<string, unknown> }> {
+  const form = await c.req.parseBody().catch(() => {
+    throw new ValidationError('the form could not be read', [{ path: 'file', message: 'must be a multipart form with a file' }]);
+  });
+  const file = form.file;
+  if (!(file instanceof File))
+    throw new ValidationError('give the document as the form field `file`', [{ path: 'file', message: 'required' }]);
+  return { file, form };
+}
 
 /** The document of a `POST …/knowledge/documents`: its file (multipart) or its URL (JSON). */
 async function createDocument(deps: Deps, c: Context<AppEnv>, workspaceId: string) {
@@ -22,17 +35,17 @@ async function createDocument(deps: Deps, c: Context<AppEnv>, workspaceId: strin
   await getWorkspaceItem(deps, orgId, workspaceId);
   const contentType = c.req.header('content-type') ?? '';
   if (!contentType.toLowerCase().startsWith('multipart/form-data')) {
-    const body = DocumentUrlBody.safeParse(await c.req.json().catch(() => undefined));
+    const json: unknown = await c.req.json().catch(() => undefined);
+    const upload = DocumentUploadBody.safeParse(json);
+    if (upload.success) return createDocumentOfUpload(deps, orgId, workspaceId, userId, upload.data.upload_id);
+    const body = DocumentUrlBody.safeParse(json);
     if (!body.success)
-      throw new ValidationError('give a file (multipart field `file`) or { url }', [{ path: 'url', message: 'must be a URL' }]);
+      throw new ValidationError('give a file (multipart field `file`), { url } or { upload_id }', [
+        { path: 'url', message: 'must be a URL' },
+      ]);
     return createUrlDocument(deps, orgId, workspaceId, userId, body.data.url);
   }
-  const form = await c.req.parseBody().catch(() => {
-    throw new ValidationError('the form could not be read', [{ path: 'file', message: 'must be a multipart form with a file' }]);
-  });
-  const file = form.file;
-  if (!(file instanceof File))
-    throw new ValidationError('give the document as the form field `file`', [{ path: 'file', message: 'required' }]);
+  const { file } = await formFile(c);
   const bytes = new Uint8Array(await file.arrayBuffer());
   return createUploadedDocument(deps, orgId, workspaceId, userId, {
     bytes,
@@ -46,6 +59,23 @@ export function documentRoutes(deps: Deps) {
     .openapi(routes.create.route, async (c) => {
       const document = await createDocument(deps, c as unknown as Context<AppEnv>, c.req.valid('param').id);
       return c.json({ document }, 202);
+    })
+    .openapi(routes.upload.route, async (c) => {
+      const upload = await createUpload(
+        deps,
+        orgIdOf(c),
+        c.req.valid('param').id,
+        c.get('principal').userId ?? '',
+        c.req.valid('json'),
+        publicOriginOf(deps.config.publicBaseUrl, c.req.raw),
+      );
+      return c.json({ upload }, 201);
+    })
+    .openapi(routes.receive.route, async (c) => {
+      const { file, form } = await formFile(c as unknown as Context<AppEnv>);
+      const token = typeof form.token === 'string' ? form.token : '';
+      await receiveUpload(deps, c.req.valid('param').upload_id, token, new Uint8Array(await file.arrayBuffer()));
+      return c.body(null, 204);
     })
     .openapi(routes.list.route, async (c) => c.json({ documents: await listDocuments(deps, orgIdOf(c), c.req.valid('param').id) }, 200))
     .openapi(routes.get.route, async (c) => {

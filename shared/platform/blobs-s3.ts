@@ -1,5 +1,5 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import type { BlobStore } from './blobs.js';
+import type { BlobStore, UploadTarget } from './blobs.js';
 
 /*
  * The blob store on AWS: one S3 bucket of the stack (encrypted with S3-managed keys, public access
@@ -38,5 +38,19 @@ export class S3BlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     const { s3, sdk } = await this.load();
     await s3.send(new sdk.DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /**
+   * A presigned POST to the bucket: the policy names the key and the file's size (1 to `maxBytes`
+   * bytes, checked by S3), signed with the function's own credentials, valid `expiresInSeconds`.
+   */
+  async uploadTarget(key: string, maxBytes: number, expiresInSeconds: number): Promise<UploadTarget> {
+    const [{ s3 }, { createPresignedPost }] = await Promise.all([this.load(), import('@aws-sdk/s3-presigned-post')]);
+    return createPresignedPost(s3, {
+      Bucket: this.bucket,
+      Key: key,
+      Conditions: [['content-length-range', 1, maxBytes]],
+      Expires: expiresInSeconds,
+    });
   }
 }

@@ -7,12 +7,24 @@ import { dirname, join, resolve, sep } from 'node:path';
  * the data directory locally, memory with `DATA_DIR=memory` and in tests. Keys are the service's
  * own (`knowledge/<org>/<workspace>/…`), never a name a tenant chose.
  */
+/** Where a client sends a file itself: a multipart POST to `url` of `fields`, then the file as field `file`. */
+export interface UploadTarget {
+  url: string;
+  fields: Record<string, string>;
+}
+
 export interface BlobStore {
   put(key: string, bytes: Uint8Array): Promise<void>;
   /** The blob's bytes, or undefined when there is none. */
   get(key: string): Promise<Uint8Array | undefined>;
   /** Deletes the blob; nothing when there is none. */
   delete(key: string): Promise<void>;
+  /**
+   * Where a client sends a file of 1 to `maxBytes` bytes to be kept as `key`, for `expiresInSeconds`,
+   * without it passing through the service: S3's presigned POST on AWS. Undefined for the stores
+   * the service's own upload route writes to (locally, in tests).
+   */
+  uploadTarget(key: string, maxBytes: number, expiresInSeconds: number): Promise<UploadTarget | undefined>;
 }
 
 /** A key the stores take: segments of letters, digits, `_`, `-` and `.`, never `..`. */
@@ -37,6 +49,10 @@ export class MemoryBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     this.blobs.delete(checkedKey(key));
+  }
+
+  async uploadTarget(): Promise<undefined> {
+    return undefined;
   }
 }
 
@@ -73,5 +89,9 @@ export class FileBlobStore implements BlobStore {
 
   async delete(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async uploadTarget(): Promise<undefined> {
+    return undefined;
   }
 }

@@ -134,10 +134,24 @@ describe('knowledge documents', () => {
 
     await page.goto(at(`/workspaces/${workspaceId}/knowledge`));
     await page.getByText('No documents yet').waitFor();
+    // Each file goes to an upload's URL (the bucket on AWS, the service's own route here), not in a request to the API.
+    const sentTo: string[] = [];
+    const noteSends = (request: Request) => {
+      if (request.method() === 'POST' && /\/knowledge(\/documents|\/uploads|-uploads\/)/.test(request.url()))
+        sentTo.push(new URL(request.url()).pathname);
+    };
+    page.on('request', noteSends);
     await dropFiles(page, [{ name: 'refunds.md', type: 'text/markdown', text: REFUNDS }]);
     await page.getByText('Added refunds.md: it is being read.').waitFor();
     await page.getByLabel('Choose files').setInputFiles(pdfPath);
     await page.getByText('Added handbook.pdf: it is being read.').waitFor();
+    page.off('request', noteSends);
+    const kinds = sentTo.map((path) =>
+      path.replace(/knowledge-uploads\/[^/]+$/, 'knowledge-uploads/:id').replace(`/workspaces/${workspaceId}`, ''),
+    );
+    expect(kinds).toEqual(
+      [...Array(2)].flatMap(() => ['/api/knowledge/uploads', '/api/knowledge-uploads/:id', '/api/knowledge/documents']),
+    );
 
     // The list is asked again until both are read (1.5 s apart), then the progress bars are gone.
     for (const name of ['refunds', 'handbook']) {

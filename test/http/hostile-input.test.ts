@@ -111,6 +111,7 @@ interface Fixture {
   evalId: string;
   runId: string;
   routineId: string;
+  uploadId: string;
   /** A link request the bot sent a chat user, unused; and the id of a chat account linked to the admin. */
   linkToken: string;
   chatLinkId: string;
@@ -156,6 +157,7 @@ async function makeFixture(): Promise<Fixture> {
     cases: [{ id: 'one', question: 'a first question', expect: { contains: ['answer'], tools_not: ['create_ticket'] } }],
   });
   const evalRun = await post(`/api/workspaces/${workspaceId}/evals/${evaluation.body.eval.id}/runs`, {}, 202);
+  const upload = await post(`/api/workspaces/${workspaceId}/knowledge/uploads`, { filename: 'notes.md', bytes: 2000 });
   const routine = await post(`/api/workspaces/${workspaceId}/routines`, {
     name: 'Hostile routine',
     prompt: 'hi',
@@ -187,6 +189,7 @@ async function makeFixture(): Promise<Fixture> {
     evalId: evaluation.body.eval.id,
     runId: evalRun.body.run.id,
     routineId: routine.body.routine.id,
+    uploadId: upload.body.upload.id,
     linkToken: await requestChatLink(t.deps, admin.org.id, account('UTOLINK')),
     chatLinkId: 'T1-ULINKED',
     invitationId: invitation.body.invitation.id,
@@ -234,6 +237,9 @@ function realValues(operation: Operation, param: string, f: Fixture): string[] {
       return [f.runId];
     case 'routine_id':
       return [f.routineId];
+    case 'upload_id':
+      // A real upload (its token is not the fixture's to give: a file without it is 404).
+      return [f.uploadId];
     case 'uid':
       // A sign-in request of the MCP gateway: none is open here (test/http/mcp-gateway-oauth.test.ts opens real ones).
       return ['no-such-sign-in-request'];
@@ -344,6 +350,7 @@ function validBodies(operation: Operation, f: Fixture): unknown[] | undefined {
     'POST /api/workspaces/{id}/knowledge': [{ title: 'Shipping', content: 'We ship worldwide.' }],
     'PUT /api/workspaces/{id}/knowledge/{kid}': [{ title: 'Refunds 2', content: 'Refunds take 3 days.' }],
     'POST /api/workspaces/{id}/knowledge/documents': [{ url: toolServer.url }],
+    'POST /api/workspaces/{id}/knowledge/uploads': [{ filename: 'hostile.md', bytes: 1000, content_type: 'text/markdown' }],
     'POST /api/workspaces/{id}/guardrails': [
       { preset: 'card_number', action: 'block' },
       { name: 'No secrets', type: 'block_pattern', pattern: 'secret\\d+', applies_to: 'input' },

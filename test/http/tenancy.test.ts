@@ -75,6 +75,7 @@ const VALID_BODIES: Record<string, unknown> = {
   'POST /api/workspaces/{id}/knowledge': { title: 'Matrix', content: 'entry' },
   'PUT /api/workspaces/{id}/knowledge/{kid}': { title: 'Matrix 2' },
   'POST /api/workspaces/{id}/knowledge/documents': { url: 'https://docs.example.com/handbook.md' },
+  'POST /api/workspaces/{id}/knowledge/uploads': { filename: 'matrix.md', bytes: 100 },
   'POST /api/workspaces/{id}/guardrails': { preset: 'email' },
   'PUT /api/workspaces/{id}/guardrails/{gid}': { enabled: false },
   'PUT /api/workspaces/{id}/permissions/{role}': { tool_patterns: ['search_*'] },
@@ -340,6 +341,7 @@ describe('authentication', () => {
         'GET /api/auth/sso/callback',
         'GET /api/invitations/{token}',
         'POST /api/invitations/{token}/accept',
+        'POST /api/knowledge-uploads/{upload_id}',
       ].sort(),
     );
   });

@@ -456,7 +456,7 @@ describe('the knowledge bucket', () => {
       .sort();
   };
 
-  it('keeps the files under a stable logical id, retained, private, encrypted, TLS only, unfinished uploads aborted after a day', () => {
+  it('keeps the files under a stable logical id, retained, private, encrypted, TLS only, unfinished uploads aborted and unclaimed ones gone after a day', () => {
     expect(bucketId()).toBe('KnowledgeFiles50D1ECE8');
     const bucket = (template.toJSON() as { Resources: Record<string, Record<string, unknown>> }).Resources[bucketId()];
     expect(bucket).toMatchObject({ DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
@@ -469,7 +469,23 @@ describe('the knowledge bucket', () => {
       },
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       // No versioning: a replaced index version is deleted on purpose (shared/knowledge/search/index-store.ts).
-      LifecycleConfiguration: { Rules: [{ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }] },
+      LifecycleConfiguration: {
+        Rules: [
+          { AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' },
+          { Id: 'UnclaimedUploads', Prefix: 'uploads/', ExpirationInDays: 1, Status: 'Enabled' },
+        ],
+      },
+      // Browsers POST files to uploads (presigned: the signed policy is what lets one in), and do nothing else.
+      CorsConfiguration: {
+        CorsRules: [
+          {
+            AllowedMethods: ['POST'],
+            AllowedOrigins: ['*'],
+            AllowedHeaders: ['*'],
+            MaxAge: 3600,
+          },
+        ],
+      },
     });
     // Requests without TLS are denied by the bucket's policy.
     template.hasResourceProperties('AWS::S3::BucketPolicy', {
@@ -490,7 +506,9 @@ describe('the knowledge bucket', () => {
   it('lets the API function write (uploads), the jobs consumer write and delete (ingestion), the agent and stream functions and the bridge only read', () => {
     // ListBucket: a missing file is then NoSuchKey (shared/platform/blobs-s3.ts reads it as none), not 403.
     const read = ['s3:GetObject objects', 's3:ListBucket bucket'];
-    expect(bucketGrantsOf(roleOfFunction('The HTTP API'))).toEqual([...read, 's3:PutObject objects'].sort());
+    // …and delete a claimed upload's file, under `uploads/` only.
+    const uploads = JSON.stringify({ 'Fn::Join': ['', [{ 'Fn::GetAtt': [bucketId(), 'Arn'] }, '/uploads/*']] });
+    expect(bucketGrantsOf(roleOfFunction('The HTTP API'))).toEqual([...read, 's3:PutObject objects', `s3:DeleteObject ${uploads}`].sort());
     expect(bucketGrantsOf(roleOfFunction('Background jobs'))).toEqual([...read, 's3:DeleteObject objects', 's3:PutObject objects'].sort());
     expect(bucketGrantsOf(roleOfFunction('The query (agent loop'))).toEqual(read);
     expect(bucketGrantsOf(roleOfFunction('The query and the messaging webhook'))).toEqual(read);

@@ -107,15 +107,15 @@ function newDocument(
   return newDocumentItem({ orgId, workspaceId, id, createdBy: userId, at, ...fields }) as unknown as DocumentItem;
 }
 
-/** An uploaded file: kept as it came, then queued. A kind the service does not read is 415-like 400 before anything is written. */
-export async function createUploadedDocument(
-  deps: Deps,
-  orgId: string,
-  workspaceId: string,
-  userId: string,
-  upload: { bytes: Uint8Array; filename: string; contentType: string | undefined },
-) {
-  await getWorkspaceItem(deps, orgId, workspaceId);
+/** A file as it came: its bytes, its name and the media type it was sent with. */
+export interface UploadedFile {
+  bytes: Uint8Array;
+  filename: string;
+  contentType: string | undefined;
+}
+
+/** What a file is read as; a file that is empty or of a kind the service does not read is 400. */
+export function kindOfUpload(upload: UploadedFile): DocumentKind {
   if (upload.bytes.length === 0) throw new ValidationError('the file is empty', [{ path: 'file', message: 'must not be empty' }]);
   const kind = kindOf(upload.bytes, upload.filename, upload.contentType);
   if (!kind) {
@@ -123,6 +123,13 @@ export async function createUploadedDocument(
       { path: 'file', message: 'must be Markdown, plain text, HTML, PDF or DOCX' },
     ]);
   }
+  return kind;
+}
+
+/** An uploaded file: kept as it came, then queued. A kind the service does not read is 415-like 400 before anything is written. */
+export async function createUploadedDocument(deps: Deps, orgId: string, workspaceId: string, userId: string, upload: UploadedFile) {
+  await getWorkspaceItem(deps, orgId, workspaceId);
+  const kind = kindOfUpload(upload);
   const filename = upload.filename.slice(0, 200);
   const item = newDocument(deps, orgId, workspaceId, userId, { title: titleOfFile(filename), kind, filename, bytes: upload.bytes.length });
   await deps.blobs.put(blobKeys.source(orgId, workspaceId, item.id), upload.bytes);

@@ -1,3 +1,4 @@
+import type { FormattedItem } from 'dynamodb-toolbox/entity';
 import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
@@ -165,8 +166,53 @@ export function manifestMove(
   return { item: { ...(Item as Record<string, unknown>), ...key }, write };
 }
 
+/**
+ * A file on its way in (`KUPLOAD#<id>` / `UPLOAD`): where a client may send it and how large it
+ * said it is, until it expires; kept (TTL) a day. Claimed, and so deleted, by the document made of
+ * it. `token_hash` is the SHA-256 of the token the service's own upload route takes (never the
+ * token); on AWS the file goes to S3 by a presigned POST instead.
+ */
+const uploadEntity = tableEntity('knowledge-upload', {
+  id: string(),
+  org_id: string(),
+  workspace_id: string(),
+  filename: string(),
+  content_type: string().optional(),
+  /** The file's size as the client said it: the most the upload takes. */
+  bytes: number(),
+  token_hash: string(),
+  created_by: string(),
+  expires_at: string(),
+  ttl: number(),
+});
+
+export type UploadItem = FormattedItem<typeof uploadEntity>;
+
+export const uploadKey = (uploadId: string): Key => ({ pk: `KUPLOAD#${uploadId}`, sk: 'UPLOAD' });
+
+/** A new upload, as its entity writes it. */
+export function newUploadItem(fields: Omit<UploadItem, 'pk' | 'sk'>): Key & Record<string, unknown> {
+  const key = uploadKey(fields.id);
+  const { Item } = uploadEntity
+    .build(PutItemCommand)
+    .item({ ...key, ...fields })
+    .params();
+  return { ...(Item as Record<string, unknown>), ...key };
+}
+
+/** The condition that an upload is still there and unexpired at `now`: of two claims, one wins. */
+export const uploadUnclaimed = (now: string) =>
+  conditionOf(uploadEntity, {
+    and: [
+      { attr: 'pk', exists: true },
+      { attr: 'expires_at', gt: now },
+    ],
+  });
+
 /** Where a workspace's files are (blob keys). */
 export const blobKeys = {
+  /** A file on its way in, until a document claims it (kept a day at most: lib/knowledge.ts). */
+  upload: (orgId: string, workspaceId: string, uploadId: string) => `uploads/${orgId}/${workspaceId}/${uploadId}`,
   source: (orgId: string, workspaceId: string, documentId: string) => `knowledge/${orgId}/${workspaceId}/${documentId}/source`,
   passages: (orgId: string, workspaceId: string, documentId: string) => `knowledge/${orgId}/${workspaceId}/${documentId}/passages.json.gz`,
   index: (orgId: string, workspaceId: string, version: string) => `knowledge/${orgId}/${workspaceId}/index/${version}.json.gz`,

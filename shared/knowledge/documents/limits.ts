@@ -1,11 +1,20 @@
 /** The largest knowledge document, uploaded or fetched (docs/knowledge.md, "Limits"). */
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 
-/** The route that takes documents as files, for the body rules (http/middleware.ts): a little over the document's limit for the form around it. */
+/** What a file over the limit is told. */
+export const TOO_LARGE = 'a document is at most 20 MB';
+
+/** The routes that take documents as files, for the body rules (http/middleware.ts): a little over the document's limit for the form around it. */
 export const DOCUMENT_UPLOADS = [
   {
     path: /^\/api\/workspaces\/[^/]+\/knowledge\/documents\/?$/,
     maxBytes: MAX_DOCUMENT_BYTES + 64 * 1024,
-    tooLarge: 'a document is at most 20 MB',
+    tooLarge: TOO_LARGE,
+  },
+  {
+    // The service's own upload route (documents/uploads.ts): the file of an upload.
+    path: /^\/api\/knowledge-uploads\/[^/]+\/?$/,
+    maxBytes: MAX_DOCUMENT_BYTES + 64 * 1024,
+    tooLarge: TOO_LARGE,
   },
 ] as const;

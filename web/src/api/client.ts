@@ -65,18 +65,16 @@ export function isRetryable(error: unknown): boolean {
 
 /**
  * A POST whose body the OpenAPI document does not describe, so the typed client cannot send it: a
- * route that takes a file as `multipart/form-data` or JSON (a knowledge document). Same origin and
- * cookie, and the handling every request gets: a 401 tells the session listeners, an error answer
- * throws its JSON body with its `http_status`. A `FormData` goes as a multipart form (the browser
- * writes its boundary), anything else as JSON. Resolves to the answer's JSON body.
+ * route that also takes a file as `multipart/form-data` (a knowledge document), sent its JSON. Same
+ * origin and cookie, and the handling every request gets: a 401 tells the session listeners, an
+ * error answer throws its JSON body with its `http_status`. Resolves to the answer's JSON body.
  */
-export async function postUndescribed(path: string, body: FormData | Record<string, unknown>): Promise<unknown> {
-  const form = body instanceof FormData;
+export async function postUndescribed(path: string, body: Record<string, unknown>): Promise<unknown> {
   const response = await fetch(new URL(path, window.location.origin), {
     method: 'POST',
     credentials: 'same-origin',
-    headers: form ? undefined : { 'Content-Type': 'application/json' },
-    body: form ? body : JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
   });
   if (response.status === 401) for (const listener of sessionListeners) listener();
   const answer: unknown = await response.json().catch(() => undefined);

@@ -2243,6 +2243,83 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/knowledge-uploads/{upload_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The file of an upload, where the service keeps files itself (the upload's `url` locally)
+         * @description A multipart form: the `token` field the upload gave, then the file as field `file`, no larger than the upload said. On AWS an upload points at the bucket instead.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    upload_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description kept */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a file over 20 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -8958,8 +9035,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Add a document: a file (multipart field `file`, at most 20 MB) or `{ url }` (admin)
-         * @description Markdown, plain text, HTML, PDF or DOCX: a `multipart/form-data` body with the file as field `file`, or a JSON body `{ "url": "https://…" }` (fetched through the address policy). The document is read by a job: poll it until `ready` or `failed`.
+         * Add a document: a file (multipart field `file`, at most 20 MB), `{ url }` or `{ upload_id }` (admin)
+         * @description Markdown, plain text, HTML, PDF or DOCX: a `multipart/form-data` body with the file as field `file` (at most 6 MB on AWS), a JSON body `{ "url": "https://…" }` (fetched through the address policy), or `{ "upload_id": "…" }` for a file sent to an upload (`POST …/knowledge/uploads`, up to 20 MB everywhere). The document is read by a job: poll it until `ready` or `failed`.
          */
         post: {
             parameters: {
@@ -9344,6 +9421,118 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/workspaces/{id}/knowledge/uploads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask where to send a file of up to 20 MB, then make it a document with `{ upload_id }` (admin)
+         * @description For files too large for a request to the API (over 6 MB on AWS): POST the file as a multipart form to `url`, with each of `fields` first and the file as field `file`, within 15 minutes; then `POST …/knowledge/documents` with `{ "upload_id": "<id>" }`.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["KnowledgeUploadRequest"];
+                };
+            };
+            responses: {
+                /** @description where to send the file */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            upload: components["schemas"]["KnowledgeUpload"];
+                        };
+                    };
+                };
+                /** @description invalid request (details name the fields) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not authenticated */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description needs the admin role */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description not found in your organisation */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description a file over 20 MB */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            error: string;
+                        };
+                    };
+                };
+                /** @description body is not application/json */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description too many requests */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -11470,6 +11659,25 @@ export interface components {
         KnowledgeUpdateRequest: {
             content?: string;
             title?: string;
+        };
+        KnowledgeUpload: {
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            fields: {
+                [key: string]: string;
+            };
+            id: string;
+            max_bytes: number;
+            /** @description where to POST the file: a multipart form of `fields`, then the file as field `file` (last) */
+            url: string;
+        };
+        KnowledgeUploadRequest: {
+            bytes: number;
+            content_type?: string;
+            filename: string;
         };
         ListedApproval: components["schemas"]["Approval"] & {
             /** @description Whether the caller may approve or deny it now: pending, and the caller is one of its approvers */

@@ -1,6 +1,6 @@
 import { type DragEvent, useId, useState } from 'react';
 import { errorText } from '../../../api/client';
-import { addDocument, MAX_DOCUMENT_BYTES, useRefreshDocuments } from './documents-api';
+import { MAX_DOCUMENT_BYTES, uploadDocument, useRefreshDocuments } from './documents-api';
 
 /** What the service reads, for the picker's choice of files (a drop takes any file: the service says what it refuses). */
 const ACCEPT = '.md,.markdown,.txt,.text,.html,.htm,.pdf,.docx,text/markdown,text/plain,text/html,application/pdf';
@@ -40,10 +40,8 @@ function useUploads(workspaceId: string) {
     for (const [index, outcome] of batch.entries()) {
       const file = files[index];
       if (outcome.state !== 'sending' || !file) continue;
-      const form = new FormData();
-      form.append('file', file, file.name);
       try {
-        await addDocument(workspaceId, form);
+        await uploadDocument(workspaceId, file);
         settle(outcome.key, { state: 'added' });
         await refresh();
       } catch (error) {
