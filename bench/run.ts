@@ -12,6 +12,7 @@ import { benchBigAnswers, benchFlood } from './flood.js';
 import { benchJobs } from './jobs.js';
 import { benchKnowledge, benchKnowledgeIndex, benchKnowledgeIngestion } from './knowledge.js';
 import { benchKnowledgeHybrid } from './knowledge-hybrid.js';
+import { benchKnowledgeScale } from './knowledge-scale.js';
 import { benchLoad } from './load.js';
 import {
   benchPartitions,
@@ -105,6 +106,11 @@ const benchmarks: Record<string, Benchmark> = {
     title:
       'Hybrid knowledge search (issue 49; docs/knowledge-bench.md, "Hybrid"): the BEIR set of BENCH_KNOWLEDGE_BEIR uploaded packed into npm start configured with an OpenAI-compatible embedding provider (bench/embeddings-server.ts: Universal Sentence Encoder lite run here, or BENCH_EMBEDDINGS_URL), each test query searched fused (RRF) and, on the same index, by full text alone',
     run: benchKnowledgeHybrid,
+  },
+  'knowledge-scale': {
+    title:
+      'A workspace of 10 000 documents (issue 49; docs/knowledge-bench.md, "Many documents"): each put in the index alone, as the ingestion job does (its shard loaded, changed and written, the manifest moved), on dynalite and blobs on disk, in process; four passages of about 400 tokens each, of the BEIR corpus\'s sentences (BENCH_KNOWLEDGE_BEIR). The time of a change as the workspace grows to 2 500 documents (BENCH_KNOWLEDGE_SCALE_DOCUMENTS), its shards; and a workspace of 10 000 documents built at once: every shard loaded cold (heap after GC: run with node --expose-gc) and the test queries searched',
+    run: benchKnowledgeScale,
   },
   evals: {
     title:

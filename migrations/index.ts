@@ -9,6 +9,7 @@ import { jobLedger } from './008-job-ledger.js';
 import { sealedSecrets } from './009-sealed-secrets.js';
 import { conversationStarters } from './010-conversation-starters.js';
 import { entriesAsDocuments } from './011-entries-as-documents.js';
+import { shardedKnowledgeIndex } from './012-sharded-knowledge-index.js';
 
 /*
  * Every migration of stored data, in order (shared/platform/migrations.ts runs them). A change of
@@ -27,6 +28,7 @@ export const MIGRATIONS: readonly Migration[] = [
   sealedSecrets,
   conversationStarters,
   entriesAsDocuments,
+  shardedKnowledgeIndex,
 ];
 
 /** The schema version this code reads: the number of its last migration. */

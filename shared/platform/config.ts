@@ -71,6 +71,7 @@ function configSchema(runtime: Runtime) {
     SIGNUP_MODE: z.enum(['open', 'invite', 'closed']).default(local ? 'open' : 'invite'),
     ALLOW_SERVICE_MODEL_KEY: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    KNOWLEDGE_SHARD_PASSAGES: z.coerce.number().int().min(100).max(100_000).default(1_000),
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     MCP_GATEWAY_APPROVAL_WAIT_SECONDS: z.coerce.number().min(0).max(900).default(60),
     ORG_REQUEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
@@ -158,6 +159,8 @@ export interface Config {
   allowServiceModelKey: boolean;
   /** Timeout of MCP connects, tools/list and (by default) tool calls. */
   mcpTimeoutMs: number;
+  /** A shard of a workspace's knowledge index grows to this many passages, then splits (docs/knowledge.md, "The index"). */
+  knowledgeShardPassages: number;
   /** Queries an organisation may run per minute, all entry points together. */
   queryRateLimitPerMinute: number;
   /** How long a person's tool call through the MCP gateway waits for its approval before answering its id and link. */
@@ -273,6 +276,7 @@ function toConfig(env: ConfigEnv, runtime: Runtime): Config {
     signupMode: env.SIGNUP_MODE,
     allowServiceModelKey: env.ALLOW_SERVICE_MODEL_KEY,
     mcpTimeoutMs: env.MCP_TIMEOUT_MS,
+    knowledgeShardPassages: env.KNOWLEDGE_SHARD_PASSAGES,
     queryRateLimitPerMinute: env.QUERY_RATE_LIMIT_PER_MINUTE,
     mcpGatewayApprovalWaitSeconds: env.MCP_GATEWAY_APPROVAL_WAIT_SECONDS,
     orgRequestRateLimitPerMinute: env.ORG_REQUEST_RATE_LIMIT_PER_MINUTE,

@@ -148,7 +148,11 @@ describe('knowledge entries as documents', () => {
     expect(await search(admin.cookie, workspaceId, 'lost badges')).toEqual([]);
 
     await t.deps.table.put({ ...SCHEMA_MARKER, version: 10 });
-    const report = await runMigrations(t.deps.table, MIGRATIONS, { clock: t.clock });
+    const report = await runMigrations(
+      t.deps.table,
+      MIGRATIONS.filter((migration) => migration.version <= 11),
+      { clock: t.clock },
+    );
     expect(report).toMatchObject({ from: 10, to: 11 });
     expect(report.moved).toBeGreaterThanOrEqual(1);
     // The job is in the ledger, where the local runtime's start finds it.

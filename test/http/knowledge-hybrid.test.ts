@@ -92,7 +92,7 @@ describe('hybrid knowledge search', () => {
 
     const manifest = await readManifest(hybrid.deps, admin.org.id, workspaceId, true);
     expect(manifest).toBeDefined();
-    const index = PassageIndex.fromBytes((await hybrid.deps.blobs.get(manifest?.blob ?? '')) as Uint8Array);
+    const index = PassageIndex.fromBytes((await hybrid.deps.blobs.get(manifest?.shards[0]?.blob ?? '')) as Uint8Array);
     const space = hybrid.deps.embedder?.space as string;
     expect(index.vectors.documentsIn(space)).toBe(ENTRIES.length);
     expect(index.vectors.has(space, ids.Parking as string)).toBe(true);
@@ -138,6 +138,12 @@ describe('hybrid knowledge search', () => {
     await hybrid.runner.idle();
     const found = await search(hybrid, admin.cookie, workspaceId, 'doctor');
     expect(found.map((passage) => passage.document_id)).not.toContain(ids['Health services']);
+    // The vectors themselves are gone from the stored index, not only unreachable through its passages.
+    const manifest = await readManifest(hybrid.deps, admin.org.id, workspaceId, true);
+    const index = PassageIndex.fromBytes((await hybrid.deps.blobs.get(manifest?.shards[0]?.blob ?? '')) as Uint8Array);
+    const space = hybrid.deps.embedder?.space as string;
+    expect(index.vectors.has(space, ids['Health services'] as string)).toBe(false);
+    expect(index.vectors.documentsIn(space)).toBe(ENTRIES.length - 1);
   });
 });
 
@@ -155,7 +161,7 @@ describe('hybrid knowledge search with the vectors in S3 Vectors (AWS)', () => {
 
     // The index keeps which documents have vectors, not the vectors.
     const manifest = await readManifest(onS3.deps, admin.org.id, workspaceId, true);
-    const stored = PassageIndex.fromBytes((await onS3.deps.blobs.get(manifest?.blob ?? '')) as Uint8Array).vectors.toStored();
+    const stored = PassageIndex.fromBytes((await onS3.deps.blobs.get(manifest?.shards[0]?.blob ?? '')) as Uint8Array).vectors.toStored();
     expect(Object.values(stored?.documents ?? {})).toEqual([null, null, null, null]);
 
     const deleted = await onS3.request('DELETE', `/api/workspaces/${workspaceId}/knowledge/${ids['Health services']}`, {

@@ -3,6 +3,8 @@ import { PutItemCommand } from 'dynamodb-toolbox/entity/actions/put';
 import { UpdateItemCommand } from 'dynamodb-toolbox/entity/actions/update';
 import { boolean } from 'dynamodb-toolbox/schema/boolean';
 import { number } from 'dynamodb-toolbox/schema/number';
+import { list } from 'dynamodb-toolbox/schema/list';
+import { map } from 'dynamodb-toolbox/schema/map';
 import { string } from 'dynamodb-toolbox/schema/string';
 import type { Key, QueryInput } from '../../platform/table.js';
 import { conditionOf, nullableString, tableEntity, updateOf } from '../../platform/updates.js';
@@ -125,16 +127,56 @@ export function newDocumentItem(fields: {
   return { ...(Item as Record<string, unknown>), ...key };
 }
 
+/** A shard of the index as the manifest names it (search/sharded-index.ts). */
+export interface ShardRef {
+  /** The bits of its documents' ids' digests it holds ('' for all: the first shard). */
+  prefix: string;
+  /** The blob of its version. */
+  blob: string;
+  documents: number;
+  passages: number;
+}
+
+/** A shard as the item keeps it: its prefix after an `s` (`s` for the first shard: no empty strings in the table). */
+const shardAttributes = map({
+  shard: string(),
+  blob: string(),
+  documents: number(),
+  passages: number(),
+});
+
 /** The manifest of a workspace's passage index (`KINDEX`), as its version moves. */
 const indexManifestEntity = tableEntity('knowledge-index', {
   version: number(),
-  blob: string(),
-  /** The version before's blob, kept for searches that read the manifest a moment earlier. */
-  previous_blob: string().optional(),
+  /** Every shard, at this version. */
+  shards: list(shardAttributes),
+  /** The blobs this version replaced, kept for searches that read the manifest a moment earlier; deleted by the next. */
+  previous_blobs: list(string()).optional(),
   documents: number(),
   passages: number(),
   updated_at: string(),
 });
+
+/** Every manifest of a passage index of one blob, as versions before 12 wrote them: a scan's filter (migration 012). */
+export const everyUnshardedManifest = () =>
+  conditionOf(indexManifestEntity, {
+    and: [
+      { attr: 'pk', beginsWith: 'WS#' },
+      { attr: 'sk', eq: 'KINDEX' },
+      { attr: 'shards', exists: false },
+    ],
+  });
+
+/** The shards of a manifest item; undefined when it is not one of this shape. */
+export function shardsOf(item: Record<string, unknown>): ShardRef[] | undefined {
+  if (!Array.isArray(item.shards)) return undefined;
+  return (item.shards as { shard: string; blob: string; documents: number; passages: number }[]).map((stored) => ({
+    prefix: stored.shard.slice(1),
+    blob: stored.blob,
+    documents: Number(stored.documents),
+    passages: Number(stored.passages),
+  }));
+}
 
 /**
  * The manifest at its next version, written only while it is still at `fromVersion` (0: none yet):
@@ -143,7 +185,7 @@ const indexManifestEntity = tableEntity('knowledge-index', {
 export function manifestMove(
   orgId: string,
   workspaceId: string,
-  next: { version: number; blob: string; previousBlob?: string; documents: number; passages: number; updatedAt: string },
+  next: { version: number; shards: ShardRef[]; previousBlobs: string[]; documents: number; passages: number; updatedAt: string },
   fromVersion: number,
 ) {
   const key = indexManifestKey(orgId, workspaceId);
@@ -152,8 +194,8 @@ export function manifestMove(
     .item({
       ...key,
       version: next.version,
-      blob: next.blob,
-      previous_blob: next.previousBlob,
+      shards: next.shards.map(({ prefix, blob, documents, passages }) => ({ shard: `s${prefix}`, blob, documents, passages })),
+      previous_blobs: next.previousBlobs.length ? next.previousBlobs : undefined,
       documents: next.documents,
       passages: next.passages,
       updated_at: next.updatedAt,
@@ -215,7 +257,8 @@ export const blobKeys = {
   upload: (orgId: string, workspaceId: string, uploadId: string) => `uploads/${orgId}/${workspaceId}/${uploadId}`,
   source: (orgId: string, workspaceId: string, documentId: string) => `knowledge/${orgId}/${workspaceId}/${documentId}/source`,
   passages: (orgId: string, workspaceId: string, documentId: string) => `knowledge/${orgId}/${workspaceId}/${documentId}/passages.json.gz`,
-  index: (orgId: string, workspaceId: string, version: string) => `knowledge/${orgId}/${workspaceId}/index/${version}.json.gz`,
+  /** A version of a shard of the index (`name`: the version, the shard's prefix and the writer's own uuid). */
+  index: (orgId: string, workspaceId: string, name: string) => `knowledge/${orgId}/${workspaceId}/index/${name}.json.gz`,
 };
 
 // --- Access patterns ---

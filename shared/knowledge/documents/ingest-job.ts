@@ -44,10 +44,10 @@ async function setProgress(deps: Deps, orgId: string, data: KnowledgeJob, change
 }
 
 /** Changes the index, tried again at once when another change won its version; past `INDEX_TRIES` the job waits a moment. */
-async function changeIndexOf(deps: Deps, orgId: string, workspaceId: string, change: Parameters<typeof changeIndex>[3]) {
+async function changeIndexOf(deps: Deps, orgId: string, data: KnowledgeJob, change: Parameters<typeof changeIndex>[4]) {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      return await changeIndex(deps, orgId, workspaceId, change);
+      return await changeIndex(deps, orgId, data.workspace_id, data.document_id, change);
     } catch (error) {
       if (!(error instanceof IndexMovedError)) throw error;
       if (attempt >= INDEX_TRIES) throw new RunLaterError(error.message, 500, { cause: error });
@@ -130,7 +130,7 @@ async function indexDocument(
   const embedded = await embedPassages(deps, orgId, data.workspace_id, data.document_id, passages);
   if (embedded) await setProgress(deps, orgId, data, { status: 'processing', progress: 85 });
   let stale = false;
-  await changeIndexOf(deps, orgId, data.workspace_id, async (index) => {
+  await changeIndexOf(deps, orgId, data, async (index) => {
     stale = read.current ? !(await read.current()) : false;
     if (stale) return false;
     index.add(data.document_id, passages, embedded);
@@ -153,7 +153,7 @@ async function indexDocument(
 async function remove(deps: Deps, orgId: string, data: KnowledgeJob): Promise<void> {
   // Before the index forgets how many passages it had: a job tried again then still finds them.
   await removeVectors(deps, orgId, data.workspace_id, data.document_id);
-  await changeIndexOf(deps, orgId, data.workspace_id, (index) => {
+  await changeIndexOf(deps, orgId, data, (index) => {
     if (!index.has(data.document_id)) return false;
     index.remove(data.document_id);
     return true;

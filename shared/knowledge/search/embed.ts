@@ -1,5 +1,5 @@
 import type { Deps } from '../../deps.js';
-import { loadIndex, readManifest } from './index-store.js';
+import { passagesIndexed } from './index-store.js';
 import type { DocumentVectors, StoredPassage } from './passage-index.js';
 
 /*
@@ -11,12 +11,6 @@ import type { DocumentVectors, StoredPassage } from './passage-index.js';
 /** What is embedded of a passage: its context (title, section), then its text. */
 const textOfPassage = (passage: Pick<StoredPassage, 'title' | 'section' | 'text'>) =>
   `${[passage.title, passage.section].filter(Boolean).join(' › ')}\n\n${passage.text}`;
-
-/** How many passages the workspace's current index holds of the document. */
-async function passagesIndexed(deps: Deps, orgId: string, workspaceId: string, documentId: string): Promise<number> {
-  const index = await loadIndex(deps, orgId, workspaceId, await readManifest(deps, orgId, workspaceId, true));
-  return index.passagesOf(documentId);
-}
 
 /** The document's vectors for the index, or undefined when no embedding provider is configured. */
 export async function embedPassages(

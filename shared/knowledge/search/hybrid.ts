@@ -1,7 +1,8 @@
 import type { Deps } from '../../deps.js';
 import { errorMessage } from '../../platform/errors.js';
 import { fuseRanks } from '../../platform/rank-fusion.js';
-import type { FoundPassage, PassageIndex, RankedPassage } from './passage-index.js';
+import type { FoundPassage, RankedPassage } from './passage-index.js';
+import type { WorkspaceIndex } from './sharded-index.js';
 
 /*
  * The knowledge search's ranking (docs/knowledge.md, "Embeddings"): full text always; with an
@@ -27,12 +28,12 @@ const asFound = ({ document_id, title, section, text }: RankedPassage, score: nu
 export async function rankPassages(
   deps: Deps,
   where: { orgId: string; workspaceId: string },
-  index: PassageIndex,
+  index: WorkspaceIndex,
   query: string,
   limit: number,
 ) {
   const embedder = deps.embedder;
-  if (!embedder || index.vectors.documentsIn(embedder.space) === 0)
+  if (!embedder || index.documentsWithVectors(embedder.space) === 0)
     return index.query(query, limit).map((found) => asFound(found, found.score));
   const candidates = Math.max(limit, CANDIDATES);
   const lexical = index.query(query, candidates);
@@ -41,7 +42,7 @@ export async function rankPassages(
     const [vector] = await embedder.embed([query], 'query');
     const near = deps.vectors
       ? await deps.vectors.nearest({ ...where, space: embedder.space }, vector as Float32Array, candidates)
-      : index.vectors.nearest(embedder.space, vector as Float32Array, candidates);
+      : index.nearest(embedder.space, vector as Float32Array, candidates);
     // Orthogonal or opposite vectors are unrelated, whatever their rank; a passage no longer indexed is gone.
     semantic = near.flatMap((hit) => (hit.similarity > 0 && index.passage(hit.documentId, hit.position)) || []);
   } catch (error) {

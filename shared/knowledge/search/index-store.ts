@@ -2,54 +2,51 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { Deps } from '../../deps.js';
 import { conditionHeld } from '../../platform/table.js';
-import { blobKeys, indexManifestKey, manifestMove } from '../documents/entities.js';
+import { blobKeys, indexManifestKey, manifestMove, type ShardRef, shardsOf } from '../documents/entities.js';
 import type { PassageIndex } from './passage-index.js';
+import type { WorkspaceIndex } from './sharded-index.js';
 
 /** The index's code (MiniSearch with it), loaded by a process's first search or ingestion, not at its cold start. */
-const indexCode = () => import('./passage-index.js');
+const indexCode = () => import('./sharded-index.js');
 
 /*
- * Where a workspace's passage index lives and how it changes (docs/knowledge.md, "The index").
- * Each change writes a new version of the whole index as one blob, then moves the manifest
- * (`WS#<org>#<ws>` / `KINDEX`) to it by a conditional write, so of two ingestions at once one
- * wins and the other is tried again on the new version: no change is lost, and a reader always
- * loads a whole index. A process keeps the indexes it loaded, by version, bounded by passages.
+ * Where a workspace's passage index lives and how it changes (docs/knowledge.md, "The index"). The
+ * index is shards (search/sharded-index.ts), each one blob per version; the manifest
+ * (`WS#<org>#<ws>` / `KINDEX`) names every shard's blob. A change of a document loads its shard
+ * only, writes it (or the two it splits into) under new names, then moves the manifest by a
+ * conditional write: of two changes at once one wins and the other is tried again on the new
+ * version, so no change is lost and a reader always loads whole shards of one version. A process
+ * keeps the shards it loaded, by blob (a blob never changes once written), bounded by passages.
  */
 
 export interface IndexManifest {
   version: number;
-  /** The blob of this version (its name is the writer's own: two writers of one version never write the same blob). */
-  blob: string;
+  shards: ShardRef[];
   documents: number;
   passages: number;
   updated_at: string;
 }
 
 /**
- * At most this many passages of loaded indexes in one process. A loaded index takes about 8 KB of
+ * At most this many passages of loaded shards in one process. A loaded shard takes about 8 KB of
  * heap a passage (`npm run bench -- knowledge`: 100 000 passages, 800 MB), so this keeps them under
  * about 400 MB.
  */
 const MAX_CACHED_PASSAGES = 50_000;
 
-/** The index this process loaded of each workspace, by `<org>/<ws>`: one version each, the newest it saw. */
-const loaded = new LRUCache<string, { version: number; index: PassageIndex }>({
+/** The shards this process loaded, by blob. */
+const loaded = new LRUCache<string, PassageIndex>({
   maxSize: MAX_CACHED_PASSAGES,
-  sizeCalculation: ({ index }) => Math.max(1, index.passages),
+  sizeCalculation: (index) => Math.max(1, index.passages),
 });
-
-/** Keeps `index` as the workspace's, unless this process holds a newer version already. */
-function keep(key: string, version: number, index: PassageIndex) {
-  const held = loaded.get(key);
-  if (!held || held.version < version) loaded.set(key, { version, index });
-}
 
 /** The manifest of the workspace's index, as an item of its partition says it; undefined when there is none. */
 export function manifestOf(item: Record<string, unknown> | undefined): IndexManifest | undefined {
-  if (!item || typeof item.version !== 'number' || typeof item.blob !== 'string') return undefined;
+  const shards = item && shardsOf(item);
+  if (!item || typeof item.version !== 'number' || !shards) return undefined;
   return {
     version: item.version,
-    blob: item.blob,
+    shards,
     documents: Number(item.documents ?? 0),
     passages: Number(item.passages ?? 0),
     updated_at: String(item.updated_at ?? ''),
@@ -60,28 +57,47 @@ export async function readManifest(deps: Deps, orgId: string, workspaceId: strin
   return manifestOf(await deps.table.get(indexManifestKey(orgId, workspaceId), consistent));
 }
 
-async function loadVersion(deps: Deps, manifest: IndexManifest | undefined): Promise<PassageIndex> {
-  const { PassageIndex } = await indexCode();
-  if (!manifest) return PassageIndex.empty();
-  const bytes = await deps.blobs.get(manifest.blob);
-  if (!bytes) throw new Error(`the knowledge index ${manifest.blob} is missing`);
-  return PassageIndex.fromBytes(bytes);
+/**
+ * A shard's version: this process's copy, or read from its blob. `forChange`: the copy is the
+ * caller's to change, so it leaves the cache (a change writes it under a new name, then caches it
+ * again); a search in this process then reads the shard from its blob, not a half-done change.
+ */
+async function loadShard(deps: Deps, blob: string, use: 'search' | 'change'): Promise<PassageIndex> {
+  const held = loaded.get(blob);
+  if (held) {
+    if (use === 'change') loaded.delete(blob);
+    return held;
+  }
+  const bytes = await deps.blobs.get(blob);
+  if (!bytes) throw new Error(`the knowledge index shard ${blob} is missing`);
+  const index = (await import('./passage-index.js')).PassageIndex.fromBytes(bytes);
+  if (use === 'search') loaded.set(blob, index);
+  return index;
 }
 
-/** The workspace's index at `manifest`'s version: this process's copy, or loaded from its blob once. */
-export async function loadIndex(
-  deps: Deps,
-  orgId: string,
-  workspaceId: string,
-  manifest: IndexManifest | undefined,
-): Promise<PassageIndex> {
-  if (!manifest) return (await indexCode()).PassageIndex.empty();
-  const key = `${orgId}/${workspaceId}`;
-  const cached = loaded.get(key);
-  if (cached?.version === manifest.version) return cached.index;
-  const index = await loadVersion(deps, manifest);
-  keep(key, manifest.version, index);
-  return index;
+/** The workspace's index at `manifest`'s version, every shard: this process's copies, or loaded from their blobs once. */
+export async function loadIndex(deps: Deps, manifest: IndexManifest | undefined): Promise<WorkspaceIndex> {
+  const { WorkspaceIndex } = await indexCode();
+  if (!manifest) return WorkspaceIndex.empty();
+  const shards = await Promise.all(manifest.shards.map(async (ref) => [ref.prefix, await loadShard(deps, ref.blob, 'search')] as const));
+  return new WorkspaceIndex(new Map(shards));
+}
+
+/** The shard of `documentId` only, of the index at `manifest`, to search or to change (loadShard), and its blob (none for a new index). */
+async function loadShardOf(deps: Deps, manifest: IndexManifest | undefined, documentId: string, use: 'search' | 'change') {
+  const { WorkspaceIndex, shardPrefixOf } = await indexCode();
+  if (!manifest) return { index: WorkspaceIndex.empty(), shard: undefined };
+  const prefixes = manifest.shards.map((ref) => ref.prefix);
+  const prefix = shardPrefixOf(prefixes, documentId);
+  const ref = manifest.shards.find((candidate) => candidate.prefix === prefix) as ShardRef;
+  const shard = await loadShard(deps, ref.blob, use);
+  return { index: new WorkspaceIndex(new Map([[prefix, shard]]), prefixes), shard: { blob: ref.blob, index: shard } };
+}
+
+/** How many passages the workspace's current index holds of the document (its shard only is read). */
+export async function passagesIndexed(deps: Deps, orgId: string, workspaceId: string, documentId: string): Promise<number> {
+  const { index } = await loadShardOf(deps, await readManifest(deps, orgId, workspaceId, true), documentId, 'search');
+  return index.passagesOf(documentId);
 }
 
 /** Another change of the index was written first: read the new version and change it again. */
@@ -92,41 +108,69 @@ export class IndexMovedError extends Error {
   }
 }
 
+/** The changed shards written under names of their own (`version`: the manifest's next), with what they replace. */
+async function writeShards(deps: Deps, where: { orgId: string; workspaceId: string; version: number }, index: WorkspaceIndex) {
+  const changes = index.changedShards(deps.config.knowledgeShardPassages);
+  const written: { ref: ShardRef; index: PassageIndex }[] = [];
+  for (const change of changes) {
+    for (const shard of change.shards) {
+      const blob = blobKeys.index(where.orgId, where.workspaceId, `${where.version}-s${shard.prefix}-${randomUUID()}`);
+      await deps.blobs.put(blob, shard.index.toBytes());
+      written.push({
+        ref: { prefix: shard.prefix, blob, documents: shard.index.documentCount, passages: shard.index.passages },
+        index: shard.index,
+      });
+    }
+  }
+  return { replaced: new Set(changes.map((change) => change.replaces)), written };
+}
+
 /**
- * Applies `change` to the workspace's index and stores it as the next version. `change` answers
- * whether it changed anything (nothing is written otherwise). Throws `IndexMovedError` when
- * another change won the version (the caller tries again).
+ * Applies `change` to the shard of `documentId` of the workspace's index and stores it as the next
+ * version. `change` answers whether it changed anything (nothing is written otherwise). Throws
+ * `IndexMovedError` when another change won the version (the caller tries again).
  */
 export async function changeIndex(
   deps: Deps,
   orgId: string,
   workspaceId: string,
-  change: (index: PassageIndex) => boolean | Promise<boolean>,
+  documentId: string,
+  change: (index: WorkspaceIndex) => boolean | Promise<boolean>,
 ): Promise<IndexManifest | undefined> {
   const stored = await deps.table.get(indexManifestKey(orgId, workspaceId), true);
   const current = manifestOf(stored);
-  const version = current?.version ?? 0;
-  // A fresh copy: the cached one serves searches and is never changed.
-  const index = await loadVersion(deps, current);
-  if (!(await change(index))) return current;
+  const version = (current?.version ?? 0) + 1;
+  // The process's copy when it has one (the shard a warm ingestion changed last), taken out of the cache.
+  const { index, shard } = await loadShardOf(deps, current, documentId, 'change');
+  if (!(await change(index))) {
+    // Unchanged: the copy serves searches again.
+    if (shard) loaded.set(shard.blob, shard.index);
+    return current;
+  }
+  const { replaced, written } = await writeShards(deps, { orgId, workspaceId, version }, index);
+  const before = current?.shards ?? [];
+  const shards = [...before.filter((ref) => !replaced.has(ref.prefix)), ...written.map(({ ref }) => ref)].sort((a, b) =>
+    a.prefix.localeCompare(b.prefix),
+  );
   const next: IndexManifest = {
-    version: version + 1,
-    blob: blobKeys.index(orgId, workspaceId, `${version + 1}-${randomUUID()}`),
-    documents: index.documentCount,
-    passages: index.passages,
+    version,
+    shards,
+    documents: shards.reduce((sum, ref) => sum + ref.documents, 0),
+    passages: shards.reduce((sum, ref) => sum + ref.passages, 0),
     updated_at: deps.clock.now().toISOString(),
   };
-  await deps.blobs.put(next.blob, index.toBytes());
-  const move = manifestMove(orgId, workspaceId, { ...next, previousBlob: current?.blob, updatedAt: next.updated_at }, version);
+  const previousBlobs = before.filter((ref) => replaced.has(ref.prefix)).map((ref) => ref.blob);
+  const move = manifestMove(orgId, workspaceId, { ...next, previousBlobs, updatedAt: next.updated_at }, version - 1);
   const moved = await conditionHeld(deps.table.put(move.item, move.write));
   // A write the store made but whose answer was lost is sent again by the SDK, and the second fails
-  // its condition: the manifest then names this very blob, which must stay.
-  if (!moved && (await readManifest(deps, orgId, workspaceId, true))?.blob !== next.blob) {
-    await deps.blobs.delete(next.blob);
+  // its condition: the manifest then names these very blobs, which must stay.
+  const mine = written[0]?.ref.blob;
+  if (!moved && !(await readManifest(deps, orgId, workspaceId, true))?.shards.some((ref) => ref.blob === mine)) {
+    for (const { ref } of written) await deps.blobs.delete(ref.blob);
     throw new IndexMovedError(workspaceId);
   }
-  keep(`${orgId}/${workspaceId}`, next.version, index);
-  // The version before stays for searches that read the manifest a moment ago; the one before it goes.
-  if (typeof stored?.previous_blob === 'string') await deps.blobs.delete(stored.previous_blob);
+  for (const shard of written) loaded.set(shard.ref.blob, shard.index);
+  // The blobs the version before replaced stay for searches that read the manifest a moment ago; those the one before it replaced go.
+  if (Array.isArray(stored?.previous_blobs)) for (const blob of stored.previous_blobs as string[]) await deps.blobs.delete(blob);
   return next;
 }

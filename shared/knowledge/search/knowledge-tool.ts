@@ -18,7 +18,7 @@ export function documentSearch(deps: Deps, orgId: string, workspaceId: string, m
   return {
     ledger,
     async search(query: string): Promise<string | undefined> {
-      const index = await loadIndex(deps, orgId, workspaceId, manifest);
+      const index = await loadIndex(deps, manifest);
       const found = await (await ranking()).rankPassages(deps, { orgId, workspaceId }, index, query, PASSAGES_PER_SEARCH);
       return found.length ? passagesForModel(ledger, found) : undefined;
     },

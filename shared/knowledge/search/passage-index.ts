@@ -1,7 +1,8 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import MiniSearch, { type AsPlainObject, type SearchResult } from 'minisearch';
 import { searchTermOf, searchWordsOf } from '../../platform/search-terms.js';
-import { FEEDBACK_MIN_PASSAGES, FEEDBACK_WEIGHT, feedbackTerms, termsOfText } from './feedback.js';
+import { FEEDBACK_WEIGHT, termsOfText } from './feedback.js';
+import { queryShards } from './shard-query.js';
 import { PassageVectors, type StoredVectors } from './passage-vectors.js';
 
 /*
@@ -50,11 +51,11 @@ interface IndexedPassage extends StoredPassage {
   id: string;
 }
 
-/** The words of a question searched: each once, at most this many (a question says what it wants in fewer). */
-const MAX_QUERY_WORDS = 32;
-
 /** A word of the title or the section counts more than one of the text (measured: `npm run bench -- knowledge`). */
 const BOOST = { title: 1.5, section: 1.5, text: 1 };
+
+/** The words feedback adds count `FEEDBACK_WEIGHT` of a question's (feedback.ts). */
+const FEEDBACK_BOOST = Object.fromEntries(Object.entries(BOOST).map(([field, boost]) => [field, boost * FEEDBACK_WEIGHT]));
 
 const OPTIONS = {
   fields: ['title', 'section', 'text'],
@@ -193,78 +194,34 @@ export class PassageIndex {
     this.vectors.remove(documentId);
   }
 
-  /** The passages whose words best match `query`, best first. */
+  /** The passages whose words best match `query`, best first (an index of one shard: shard-query.ts). */
   query(query: string, limit: number): RankedPassage[] {
-    const words = [...new Set(searchWordsOf(query))].slice(0, MAX_QUERY_WORDS);
-    if (words.length === 0) return [];
-    const first = this.search.search(words.join(' '), { boost: BOOST, combineWith: 'OR' });
-    return this.withFeedback(words, first, limit).map((found) => ({
-      document_id: String(found.document_id),
-      title: String(found.title),
-      section: String(found.section),
-      text: String(found.text),
-      score: Math.round(found.score * 1000) / 1000,
-      position: Number(String(found.id).slice(String(found.id).lastIndexOf('#') + 1)),
-    }));
+    return queryShards([this], query, limit);
   }
 
-  /**
-   * The best `limit` passages of the question, widened by the words its first passages share
-   * (feedback.ts) when the index is large enough for them to mean something. Only the added words
-   * are searched again (they are rare, so that search is small), and their scores are added to the
-   * first search's: the question's own words are not scored twice.
-   */
-  private withFeedback(words: string[], first: SearchResult[], limit: number): SearchResult[] {
-    if (this.passages < FEEDBACK_MIN_PASSAGES || first.length === 0) return first.slice(0, limit);
-    const questionTerms = new Set(words.map(searchTermOf).filter((term): term is string => term !== null));
-    const statistics = { passages: this.passages, passagesWith: (term: string) => this.passagesWith(term) };
-    const added = feedbackTerms(first, questionTerms, statistics);
-    if (added.length === 0) return first.slice(0, limit);
-    const weight = Object.fromEntries(Object.entries(BOOST).map(([field, boost]) => [field, boost * FEEDBACK_WEIGHT]));
+  /** Every passage holding any of `words` (a question's), scored, best first. */
+  searchWords(words: readonly string[]): SearchResult[] {
+    return this.search.search(words.join(' '), { boost: BOOST, combineWith: 'OR' });
+  }
+
+  /** Every passage holding any of `terms` (stems the feedback added), scored at `FEEDBACK_WEIGHT`, best first. */
+  searchAdded(terms: readonly string[]): SearchResult[] {
     // The added terms are stems already: searched as they are.
-    const second = this.search.search(added.join(' '), { boost: weight, combineWith: 'OR', processTerm: (term: string) => term });
-    return withAddedScores(first, second, limit);
+    return this.search.search(terms.join(' '), { boost: FEEDBACK_BOOST, combineWith: 'OR', processTerm: (term: string) => term });
   }
-}
 
-/**
- * MiniSearch scores a passage by the sum of its terms' BM25 scores times how many of the query's
- * terms it matched (`search`); as one search of both queries would, a passage found by both has
- * its sums added and its matched terms counted together.
- */
-function combined(first: SearchResult | undefined, second: SearchResult): number {
-  const matched = (found: SearchResult) => Math.max(1, found.queryTerms.length);
-  const firstSum = first ? first.score / matched(first) : 0;
-  const firstMatched = first ? matched(first) : 0;
-  return (firstSum + second.score / matched(second)) * (firstMatched + matched(second));
-}
+  /** The documents it holds. */
+  documentIds(): string[] {
+    return [...this.documents.keys()];
+  }
 
-/**
- * The best `limit` of `first` (sorted, best first) once each passage found by `second` has its
- * score raised (`combined`): those are sorted again (few); the others keep their order.
- */
-function withAddedScores(first: SearchResult[], second: SearchResult[], limit: number): SearchResult[] {
-  const raisedIds = new Set(second.map((found) => found.id));
-  // One pass over the first search's passages (possibly most of the index), keeping only those raised.
-  const firstById = new Map<unknown, SearchResult>();
-  for (const found of first) if (raisedIds.has(found.id)) firstById.set(found.id, found);
-  const raised = second
-    .map((found) => ({ ...(firstById.get(found.id) ?? found), score: combined(firstById.get(found.id), found) }))
-    .sort((a, b) => b.score - a.score);
-  // Both are best first: the best `limit` of the two, merged; the first's raised ones are skipped.
-  const best: SearchResult[] = [];
-  let [r, k] = [0, 0];
-  while (best.length < limit) {
-    while (k < first.length && raisedIds.has(first[k]?.id)) k += 1;
-    const [nextRaised, nextKept] = [raised[r], first[k]];
-    if (!nextRaised && !nextKept) break;
-    if (nextRaised && (!nextKept || nextRaised.score >= nextKept.score)) {
-      best.push(nextRaised);
-      r += 1;
-    } else if (nextKept) {
-      best.push(nextKept);
-      k += 1;
+  /** A document's passages and vectors as `add` took them (what a split moves to another shard). */
+  exported(documentId: string): { passages: StoredPassage[]; vectors: DocumentVectors | undefined } {
+    const passages: StoredPassage[] = [];
+    for (let position = 0; position < this.passagesOf(documentId); position += 1) {
+      const found = this.passage(documentId, position);
+      if (found) passages.push({ document_id: documentId, title: found.title, section: found.section, text: found.text, position });
     }
+    return { passages, vectors: this.vectors.of(documentId) };
   }
-  return best;
 }

@@ -92,6 +92,16 @@ export class PassageVectors {
     this.documents.delete(documentId);
   }
 
+  /** The document's vectors as `set` takes them: undefined when it has none, `vectors: null` when the vector store keeps them. */
+  of(documentId: string): { space: string; vectors: Float32Array[] | null } | undefined {
+    if (!this.space || !this.documents.has(documentId)) return undefined;
+    const all = this.documents.get(documentId);
+    if (!all) return { space: this.space, vectors: null };
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < all.length; start += this.dimensions) vectors.push(all.slice(start, start + this.dimensions));
+    return { space: this.space, vectors };
+  }
+
   /** The `limit` passages kept here nearest to `query` (a unit vector of `space`), nearest first; none unrelated (similarity ≤ 0). */
   nearest(space: string, query: Float32Array, limit: number): NearPassage[] {
     if (this.space !== space || query.length !== this.dimensions) return [];

@@ -19,6 +19,6 @@ export async function searchPassages(
   limit: number,
 ): Promise<FoundPassage[]> {
   const [, manifest] = await Promise.all([getWorkspaceItem(deps, orgId, workspaceId), readManifest(deps, orgId, workspaceId)]);
-  const index = await loadIndex(deps, orgId, workspaceId, manifest);
+  const index = await loadIndex(deps, manifest);
   return (await ranking()).rankPassages(deps, { orgId, workspaceId }, index, query, limit);
 }
