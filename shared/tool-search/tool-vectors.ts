@@ -18,12 +18,26 @@ type ToolText = Pick<SearchableTool, 'name' | 'connection' | 'description'>;
 
 const textOf = (tool: ToolText) => `${tool.name} (${tool.connection})\n\n${tool.description}`;
 
-const keyOf = (orgId: string, space: string, text: string) =>
-  `${orgId}\u0000${space}\u0000${createHash('sha256').update(text).digest('base64url')}`;
+/**
+ * Each tool's text digest, kept with the tool (the tool index's own objects, kept as long as the
+ * index): a search hashes a tool's text once, not once per search.
+ */
+const digests = new WeakMap<ToolText, string>();
+
+function digestOf(tool: ToolText): string {
+  let digest = digests.get(tool);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(textOf(tool)).digest('base64url');
+    digests.set(tool, digest);
+  }
+  return digest;
+}
+
+const keyOf = (orgId: string, space: string, tool: ToolText) => `${orgId}\u0000${space}\u0000${digestOf(tool)}`;
 
 /** Each tool's vector, in order: those held, and the others embedded at once (in the provider's batches). */
 export async function toolVectors(orgId: string, embedder: Embedder, tools: readonly ToolText[]): Promise<Float32Array[]> {
-  const keys = tools.map((tool) => keyOf(orgId, embedder.space, textOf(tool)));
+  const keys = tools.map((tool) => keyOf(orgId, embedder.space, tool));
   const found = new Map<string, Float32Array>();
   for (const key of keys) {
     const vector = held.get(key);
