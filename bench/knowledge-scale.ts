@@ -33,8 +33,8 @@ import { QUIET_LOGGER, percentile, type Row } from './report.js';
 
 /** Documents put in one at a time (about 0.5 s each: 10 000 would take well over an hour). */
 const ONE_BY_ONE = Number(process.env.BENCH_KNOWLEDGE_SCALE_DOCUMENTS ?? 2_500);
-/** The workspace searched: built at once, as the changes would have split it. */
-const SEARCHED = 10_000;
+/** The workspace searched: built at once, as the changes would have split it (0: not measured). */
+const SEARCHED = Number(process.env.BENCH_KNOWLEDGE_SCALE_SEARCHED ?? 10_000);
 const PASSAGES_PER_DOCUMENT = 4;
 const CHECKPOINTS = [100, 500, 1_000, 2_500, 5_000, 10_000].filter((count) => count <= ONE_BY_ONE);
 
@@ -66,7 +66,8 @@ function corpus(): { sentences: string[]; titles: string[]; queries: string[] } 
  * each stored as a blob, the manifest written; then every shard loaded cold, as a fresh process's
  * first search loads them, its heap measured after a forced GC, and the test queries searched.
  */
-async function searchedAtScale(deps: Deps, documentOf: (n: number) => StoredPassage[], queries: string[]): Promise<Row> {
+/** `SEARCHED` documents made shards at once and stored, as the changes would have left them: the manifest. */
+async function storedAtScale(deps: Deps, documentOf: (n: number) => StoredPassage[]) {
   const built = WorkspaceIndex.empty();
   for (let n = 1; n <= SEARCHED; n += 1) built.add(`kd_${n}`, documentOf(n));
   const shards: ShardRef[] = [];
@@ -75,7 +76,13 @@ async function searchedAtScale(deps: Deps, documentOf: (n: number) => StoredPass
     await deps.blobs.put(blob, shard.index.toBytes());
     shards.push({ prefix: shard.prefix, blob, documents: shard.index.documentCount, passages: shard.index.passages });
   }
-  const manifest = { version: 1, shards, documents: SEARCHED, passages: built.passages, updated_at: '' };
+  return { version: 1, shards, documents: SEARCHED, passages: built.passages, updated_at: '' };
+}
+
+async function searchedAtScale(deps: Deps, documentOf: (n: number) => StoredPassage[], queries: string[]): Promise<Row> {
+  // Built in a function of its own: nothing of the build is held when the heap is measured.
+  const manifest = await storedAtScale(deps, documentOf);
+  const { shards } = manifest;
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -118,7 +125,11 @@ export async function benchKnowledgeScale(): Promise<Row[]> {
 
   const store = await startEmbeddedStore(null);
   const dataDir = await mkdtemp(join(tmpdir(), 'wap-knowledge-scale-'));
-  const config = parseConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'SILENT' }, 'local');
+  const shardPassages = process.env.KNOWLEDGE_SHARD_PASSAGES;
+  const config = parseConfig(
+    { DATA_DIR: dataDir, LOG_LEVEL: 'SILENT', ...(shardPassages ? { KNOWLEDGE_SHARD_PASSAGES: shardPassages } : {}) },
+    'local',
+  );
   const client = createDynamoClient(config, store.endpoint);
   await ensureTable(client, config.tableName);
   const deps = createDeps({
@@ -142,7 +153,7 @@ export async function benchKnowledgeScale(): Promise<Row[]> {
   const rows: Row[] = [];
   try {
     // First, in a process that has loaded nothing yet: the heap it measures is the searched workspace's alone.
-    const searched = await searchedAtScale(deps, documentOf, queries);
+    const searched = SEARCHED > 0 ? await searchedAtScale(deps, documentOf, queries) : undefined;
     process.stderr.write(`knowledge-scale: ${JSON.stringify(searched)}\n`);
     let window: number[] = [];
     const started = performance.now();
@@ -169,7 +180,7 @@ export async function benchKnowledgeScale(): Promise<Row[]> {
         window = [];
       }
     }
-    return [...rows, searched];
+    return searched ? [...rows, searched] : rows;
   } finally {
     await store.close();
     await rm(dataDir, { recursive: true, force: true });

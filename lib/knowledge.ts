@@ -103,6 +103,11 @@ export class Knowledge extends Construct {
     // The API deletes one kind of file: an upload's, once its document has a copy (documents/uploads.ts).
     if (access === 'upload') {
       role.addToPrincipalPolicy(new PolicyStatement({ actions: ['s3:DeleteObject'], resources: [this.bucket.arnForObjects('uploads/*')] }));
+      Validations.of(role).acknowledge({
+        id: `AwsSolutions-IAM5[Resource::<${Stack.of(this).getLogicalId(this.bucket.node.defaultChild as CfnElement)}.Arn>/uploads/*]`,
+        reason:
+          "An upload's key is made at run time (its organisation, workspace and id); the grant is deleting this bucket's uploads only.",
+      });
     }
     this.wireEmbeddings(role, addEnvironment, access);
   }

@@ -71,7 +71,7 @@ function configSchema(runtime: Runtime) {
     SIGNUP_MODE: z.enum(['open', 'invite', 'closed']).default(local ? 'open' : 'invite'),
     ALLOW_SERVICE_MODEL_KEY: booleanFromString.default(local),
     MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
-    KNOWLEDGE_SHARD_PASSAGES: z.coerce.number().int().min(100).max(100_000).default(1_000),
+    KNOWLEDGE_SHARD_PASSAGES: z.coerce.number().int().min(100).max(100_000).default(2_000),
     QUERY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(300),
     MCP_GATEWAY_APPROVAL_WAIT_SECONDS: z.coerce.number().min(0).max(900).default(60),
     ORG_REQUEST_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(6_000),

@@ -411,6 +411,12 @@ describe('ServiceStack', () => {
 });
 
 describe('the knowledge bucket', () => {
+  it('comes without a vector bucket or an embedding provider when no embedding model is named (test/infra/embeddings.test.ts: with one)', () => {
+    expect(Object.keys(template.findResources('AWS::S3Vectors::VectorBucket'))).toEqual([]);
+    expect(JSON.stringify(template.toJSON())).not.toContain('EMBEDDINGS_PROVIDER');
+    expect(JSON.stringify(template.toJSON())).not.toContain('VECTOR_BUCKET_ARN');
+  });
+
   const bucketId = () => {
     const ids = Object.keys(resourcesOf('AWS::S3::Bucket')).filter((id) => id.startsWith('Knowledge'));
     expect(ids).toHaveLength(1);

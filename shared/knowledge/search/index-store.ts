@@ -28,11 +28,12 @@ export interface IndexManifest {
 }
 
 /**
- * At most this many passages of loaded shards in one process. A loaded shard takes about 8 KB of
- * heap a passage (`npm run bench -- knowledge`: 100 000 passages, 800 MB), so this keeps them under
- * about 400 MB.
+ * At most this many passages of loaded shards in one process. A loaded shard of up to 2 000
+ * passages takes about 15 KB of heap a passage (its own vocabulary with it: 18.6 KB in shards of
+ * 1 000, 10.4 KB in one index; `npm run bench -- knowledge-scale`), so this keeps them under about
+ * 600 MB: a workspace of 10 000 documents of four passages stays loaded in a 1 GB function.
  */
-const MAX_CACHED_PASSAGES = 50_000;
+const MAX_CACHED_PASSAGES = 40_000;
 
 /** The shards this process loaded, by blob. */
 const loaded = new LRUCache<string, PassageIndex>({

@@ -7,7 +7,7 @@ import { queryShards } from './shard-query.js';
  * A workspace's index as shards (docs/knowledge.md, "The index"): each document belongs to the shard
  * whose prefix begins the bits of its id's SHA-256, so which shard holds a document is known from the
  * manifest alone, and a change of one document loads, changes and writes that shard only: its cost
- * does not grow with the workspace. A shard past `KNOWLEDGE_SHARD_PASSAGES` (1 000) is split in two by the next bit
+ * does not grow with the workspace. A shard past `KNOWLEDGE_SHARD_PASSAGES` (2 000) is split in two by the next bit
  * (extendible hashing), so shards stay between about half and all of it, and their documents are a
  * random draw of the workspace's (their term statistics alike, as a search engine's shards are).
  */
