@@ -58,6 +58,7 @@ describe('the route table', () => {
         '/api/connectors/mcp/oauth/callback',
         '/api/invitations/{token}',
         '/api/invitations/{token}/accept',
+        '/api/knowledge-uploads/{upload_id}',
         '/api/models',
         '/api/openapi.json',
         '/api/signup',
