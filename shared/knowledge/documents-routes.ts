@@ -72,9 +72,11 @@ export function documentRoutes(deps: Deps) {
       return c.json({ upload }, 201);
     })
     .openapi(routes.receive.route, async (c) => {
-      const { file, form } = await formFile(c as unknown as Context<AppEnv>);
-      const token = typeof form.token === 'string' ? form.token : '';
-      await receiveUpload(deps, c.req.valid('param').upload_id, token, new Uint8Array(await file.arrayBuffer()));
+      const declared = Number(c.req.header('content-length') ?? '0') || 0;
+      await receiveUpload(deps, c.req.valid('param').upload_id, declared, async () => {
+        const { file, form } = await formFile(c as unknown as Context<AppEnv>);
+        return { token: typeof form.token === 'string' ? form.token : '', bytes: new Uint8Array(await file.arrayBuffer()) };
+      });
       return c.body(null, 204);
     })
     .openapi(routes.list.route, async (c) => c.json({ documents: await listDocuments(deps, orgIdOf(c), c.req.valid('param').id) }, 200))

@@ -65,7 +65,9 @@ describe('knowledge uploads', () => {
     expect(Object.keys(upload.fields)).toEqual(['token']);
     expect(upload.max_bytes).toBe(MARKDOWN.length);
     // The token is a secret of the client's: only its digest is kept.
-    const item = JSON.stringify(await t.deps.table.get({ pk: `KUPLOAD#${upload.id}`, sk: 'UPLOAD' }));
+    const stored = await t.deps.table.get({ pk: `KUPLOAD#${upload.id}`, sk: 'UPLOAD' });
+    expect(stored?.token_hash).toMatch(/^[0-9a-f]{64}$/);
+    const item = JSON.stringify(stored);
     expect(item).not.toContain(upload.fields.token);
 
     const sent = await send(upload, markdownFile());
@@ -121,6 +123,40 @@ describe('knowledge uploads', () => {
     expect(binary.status, binary.text).toBe(400);
     expect((await send(upload, markdownFile())).status).toBe(204);
     expect((await claim(admin.cookie, workspaceId, upload.id)).status).toBe(202);
+  });
+
+  it('answers a file for an upload that is not there, or longer than its upload said, before reading its body', async () => {
+    const { admin, workspaceId } = await workspaceOf();
+    // A body that trickles in, as a stranger can send to the public route: 1 MiB over 4 s. Read, it
+    // would hold the request (and its memory) until the last byte.
+    const trickle = () => {
+      let sent = 0;
+      return new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (sent === 16) return controller.close();
+          sent += 1;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          controller.enqueue(new Uint8Array(64 * 1024).fill(65));
+        },
+      });
+    };
+    const post = async (uploadId: string, declared: number) => {
+      const answer = await Promise.race([
+        t.app.request(`/api/knowledge-uploads/${uploadId}`, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': String(declared) },
+          body: trickle(),
+          duplex: 'half',
+        } as RequestInit),
+        new Promise<undefined>((resolve) => setTimeout(resolve, 2_000, undefined)),
+      ]);
+      return answer?.status;
+    };
+    expect(await post('ku_0mxd00000000000000000000000000', 1024 * 1024)).toBe(404);
+    const upload = (await askUpload(admin.cookie, workspaceId, { filename: 'parking.md', bytes: MARKDOWN.length })).body.upload as Upload;
+    expect(await post(upload.id, 10 * 1024 * 1024)).toBe(413);
+    // The upload is still there for its real file.
+    expect((await send(upload, markdownFile())).status).toBe(204);
   });
 
   it('never lets another workspace or organisation claim an upload, nor a member ask for one, and ends an upload after 15 minutes', async () => {

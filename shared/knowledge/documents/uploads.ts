@@ -6,7 +6,7 @@ import { conditionHeld } from '../../platform/table.js';
 import { getWorkspaceItem } from '../../workspaces/index.js';
 import { createUploadedDocument, kindOfUpload } from './documents.js';
 import { blobKeys, newUploadItem, type UploadItem, uploadKey, uploadUnclaimed } from './entities.js';
-import { MAX_DOCUMENT_BYTES, TOO_LARGE } from './limits.js';
+import { FORM_BYTES, MAX_DOCUMENT_BYTES, TOO_LARGE } from './limits.js';
 
 /*
  * Files sent straight to the store (docs/knowledge.md, "Large files"): a Lambda request body is at
@@ -73,14 +73,24 @@ async function liveUpload(deps: Deps, uploadId: string): Promise<UploadItem | un
 const uploadNotFound = (uploadId: string) => new NotFoundError(`upload ${uploadId} not found (or expired)`);
 
 /**
- * The service's own upload route: the file of an upload, kept where the upload says, if the token
- * is the upload's and the file is no larger than it said. Sent again within the time, it replaces
+ * The service's own upload route (public: the token is the credential): the file of an upload,
+ * kept where the upload says, if the token is the upload's and the file is no larger than it said.
+ * An upload that is not there, or a body that declares more than its file and the form around it,
+ * is refused before `read` reads a byte of the body. Sent again within the time, a file replaces
  * the one before (as a presigned POST does).
  */
-export async function receiveUpload(deps: Deps, uploadId: string, token: string, bytes: Uint8Array): Promise<void> {
+export async function receiveUpload(
+  deps: Deps,
+  uploadId: string,
+  declaredBytes: number,
+  read: () => Promise<{ token: string; bytes: Uint8Array }>,
+): Promise<void> {
   const item = await liveUpload(deps, uploadId);
-  const given = Buffer.from(digest(token), 'hex');
-  if (!item || !timingSafeEqual(given, Buffer.from(item.token_hash, 'hex'))) throw uploadNotFound(uploadId);
+  if (!item) throw uploadNotFound(uploadId);
+  if (declaredBytes > item.bytes + FORM_BYTES)
+    throw new PayloadTooLargeError(`the file is larger than the ${item.bytes} bytes its upload said`);
+  const { token, bytes } = await read();
+  if (!timingSafeEqual(Buffer.from(digest(token), 'hex'), Buffer.from(item.token_hash, 'hex'))) throw uploadNotFound(uploadId);
   if (bytes.length === 0) throw new ValidationError('the file is empty', [{ path: 'file', message: 'must not be empty' }]);
   if (bytes.length > item.bytes) throw new PayloadTooLargeError(`the file is larger than the ${item.bytes} bytes its upload said`);
   await deps.blobs.put(blobKeys.upload(item.org_id, item.workspace_id, item.id), bytes);
