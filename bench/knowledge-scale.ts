@@ -18,6 +18,7 @@ import { createDeps } from '../shared/wiring/deps.js';
 import { LocalJobRunner } from '../shared/jobs/local-runner.js';
 import { DueIndexScheduler } from '../shared/jobs/scheduler.js';
 import { readBeirSet } from './beir-set.js';
+import { randomOf } from './knowledge.js';
 import { QUIET_LOGGER, percentile, type Row } from './report.js';
 
 /*
@@ -37,18 +38,6 @@ const ONE_BY_ONE = Number(process.env.BENCH_KNOWLEDGE_SCALE_DOCUMENTS ?? 2_500);
 const SEARCHED = Number(process.env.BENCH_KNOWLEDGE_SCALE_SEARCHED ?? 10_000);
 const PASSAGES_PER_DOCUMENT = 4;
 const CHECKPOINTS = [100, 500, 1_000, 2_500, 5_000, 10_000].filter((count) => count <= ONE_BY_ONE);
-
-/** Seeded pseudo-random numbers (mulberry32): the same documents every run. */
-function randomOf(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function corpus(): { sentences: string[]; titles: string[]; queries: string[] } {
   const folder = process.env.BENCH_KNOWLEDGE_BEIR;

@@ -362,7 +362,7 @@ function scoreWholeDocuments(set: BeirSet): RankingScore {
 }
 
 /** Seeded pseudo-random numbers (mulberry32): the synthetic indexes are the same every run. */
-function randomOf(seed: number) {
+export function randomOf(seed: number) {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

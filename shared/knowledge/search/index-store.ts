@@ -59,7 +59,7 @@ export async function readManifest(deps: Deps, orgId: string, workspaceId: strin
 }
 
 /**
- * A shard's version: this process's copy, or read from its blob. `forChange`: the copy is the
+ * A shard's version: this process's copy, or read from its blob. For a `change`, the copy is the
  * caller's to change, so it leaves the cache (a change writes it under a new name, then caches it
  * again); a search in this process then reads the shard from its blob, not a half-done change.
  */

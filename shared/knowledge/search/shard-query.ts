@@ -14,14 +14,17 @@ import type { PassageIndex, RankedPassage } from './passage-index.js';
 /** The words of a question searched: each once, at most this many (a question says what it wants in fewer). */
 const MAX_QUERY_WORDS = 32;
 
-const bestFirst = (results: SearchResult[]) => results.sort((a, b) => b.score - a.score);
+/** `search` of every shard, as one list best first (a shard's own list is best first already). */
+function acrossShards(shards: readonly PassageIndex[], search: (shard: PassageIndex) => SearchResult[]): SearchResult[] {
+  if (shards.length === 1) return search(shards[0] as PassageIndex);
+  return shards.flatMap(search).sort((a, b) => b.score - a.score);
+}
 
 /** The passages of `shards` whose words best match `query`, best first. */
 export function queryShards(shards: readonly PassageIndex[], query: string, limit: number): RankedPassage[] {
   const words = [...new Set(searchWordsOf(query))].slice(0, MAX_QUERY_WORDS);
   if (words.length === 0) return [];
-  const first =
-    shards.length === 1 ? (shards[0] as PassageIndex).searchWords(words) : bestFirst(shards.flatMap((shard) => shard.searchWords(words)));
+  const first = acrossShards(shards, (shard) => shard.searchWords(words));
   return withFeedback(shards, words, first, limit).map((found) => ({
     document_id: String(found.document_id),
     title: String(found.title),
@@ -45,8 +48,7 @@ function withFeedback(shards: readonly PassageIndex[], words: string[], first: S
   const statistics = { passages, passagesWith: (term: string) => shards.reduce((sum, shard) => sum + shard.passagesWith(term), 0) };
   const added = feedbackTerms(first, questionTerms, statistics);
   if (added.length === 0) return first.slice(0, limit);
-  const second =
-    shards.length === 1 ? (shards[0] as PassageIndex).searchAdded(added) : bestFirst(shards.flatMap((shard) => shard.searchAdded(added)));
+  const second = acrossShards(shards, (shard) => shard.searchAdded(added));
   return withAddedScores(first, second, limit);
 }
 
